@@ -1,0 +1,107 @@
+//! The one error type of the core, with stable machine-readable codes.
+
+use crate::io::IoError;
+
+/// Stable, machine-readable error codes. Hosts expose them as `error.code` (JS) and
+/// [`OffloadError::code`] (Rust); they never change meaning once published.
+///
+/// ```
+/// use tool_offload_core::{ErrorCode, OffloadError};
+/// assert_eq!(OffloadError::NoToolResult.code(), ErrorCode::NoToolResult);
+/// assert_eq!(ErrorCode::NoToolResult.as_str(), "NO_TOOL_RESULT");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// The message holds no `tool_result` block and is not a `role: "tool"` message.
+    NoToolResult,
+    /// A tool-call id or session id is missing, not a string, or not a safe file name.
+    InvalidId,
+    /// The message is not shaped like an Anthropic or OpenAI message.
+    InvalidMessage,
+    /// Another argument (output directory, working directory, writer) is unusable.
+    InvalidArgument,
+    /// The injected writer failed.
+    WriteFailed,
+}
+
+impl ErrorCode {
+    /// The code as published to users, e.g. `"WRITE_FAILED"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::NoToolResult => "NO_TOOL_RESULT",
+            ErrorCode::InvalidId => "INVALID_ID",
+            ErrorCode::InvalidMessage => "INVALID_MESSAGE",
+            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorCode::WriteFailed => "WRITE_FAILED",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Everything that can go wrong while offloading. Input errors are always reported
+/// before anything is written.
+///
+/// ```
+/// use tool_offload_core::OffloadError;
+/// let err = OffloadError::InvalidId {
+///     field: "tool_use_id".into(),
+///     value: Some("../etc".into()),
+///     reason: "contains \"/\"",
+/// };
+/// assert_eq!(err.code().as_str(), "INVALID_ID");
+/// assert_eq!(err.to_string(), "invalid tool_use_id \"../etc\": contains \"/\"");
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OffloadError {
+    /// See [`ErrorCode::NoToolResult`].
+    #[error(
+        "message has no tool result: expected a \"tool_result\" content block (Anthropic) \
+         or a message with role \"tool\" (OpenAI)"
+    )]
+    NoToolResult,
+    /// See [`ErrorCode::InvalidId`]. `field` names where the id came from.
+    #[error("invalid {field}{}: {reason}", value.as_ref().map(|v| format!(" {v:?}")).unwrap_or_default())]
+    InvalidId {
+        /// Where the id was read, e.g. `content[2].tool_use_id` or `sessionId`.
+        field: String,
+        /// The offending value when it was a string.
+        value: Option<String>,
+        /// Why it was refused.
+        reason: &'static str,
+    },
+    /// See [`ErrorCode::InvalidMessage`].
+    #[error("invalid message: {0}")]
+    InvalidMessage(String),
+    /// See [`ErrorCode::InvalidArgument`].
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    /// See [`ErrorCode::WriteFailed`]. Carries the path and the writer's own error.
+    #[error("failed to write {path}: {source}")]
+    WriteFailed {
+        /// The file or directory being written.
+        path: String,
+        /// The writer's error, message preserved.
+        #[source]
+        source: IoError,
+    },
+}
+
+impl OffloadError {
+    /// The stable code of this error.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            OffloadError::NoToolResult => ErrorCode::NoToolResult,
+            OffloadError::InvalidId { .. } => ErrorCode::InvalidId,
+            OffloadError::InvalidMessage(_) => ErrorCode::InvalidMessage,
+            OffloadError::InvalidArgument(_) => ErrorCode::InvalidArgument,
+            OffloadError::WriteFailed { .. } => ErrorCode::WriteFailed,
+        }
+    }
+}

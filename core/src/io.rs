@@ -1,0 +1,180 @@
+//! The injected IO: the only way bytes leave the core.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::future::Future;
+use std::sync::Mutex;
+
+/// An error reported by a [`FileWriter`]; its message is kept verbatim so users see the
+/// underlying cause (`EACCES: permission denied, open '…'`, `No space left on device`…).
+///
+/// ```
+/// use tool_offload_core::IoError;
+/// let err = IoError::new("disk full");
+/// assert_eq!(err.to_string(), "disk full");
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct IoError {
+    message: String,
+    #[source]
+    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+}
+
+impl IoError {
+    /// An error with only a message.
+    pub fn new(message: impl Into<String>) -> Self {
+        IoError {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// An error wrapping another one; the message is taken from it.
+    pub fn from_error(source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        IoError {
+            message: source.to_string(),
+            source: Some(Box::new(source)),
+        }
+    }
+
+    /// The writer's message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl From<std::io::Error> for IoError {
+    fn from(err: std::io::Error) -> Self {
+        IoError::from_error(err)
+    }
+}
+
+/// Where offloaded content goes. Hosts implement this over real storage; the core only
+/// ever calls these two operations, with absolute `/`-separated paths it has already
+/// validated to stay inside the output directory.
+///
+/// Implementations should write atomically (temporary file in the same directory, then
+/// rename) so a crash never leaves a truncated file at the final path.
+///
+/// The futures carry no `Send` bound so that single-threaded hosts (wasm) can implement
+/// the trait; a writer whose futures are `Send` (like the tokio host's) makes the core's
+/// futures `Send` too.
+///
+/// ```
+/// use tool_offload_core::{FileWriter, IoError};
+///
+/// /// A writer that only prints what it would do.
+/// struct DryRun;
+/// impl FileWriter for DryRun {
+///     async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
+///         println!("mkdir -p {dir}");
+///         Ok(())
+///     }
+///     async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
+///         println!("write {} bytes to {path}", data.len());
+///         Ok(())
+///     }
+/// }
+/// ```
+pub trait FileWriter {
+    /// Create `dir` and any missing parents; succeed if it already exists.
+    fn mkdir(&self, dir: &str) -> impl Future<Output = Result<(), IoError>>;
+    /// Write `data` as UTF-8 to `path`, replacing any existing file.
+    fn write_file(&self, path: &str, data: &str) -> impl Future<Output = Result<(), IoError>>;
+}
+
+impl<W: FileWriter + ?Sized> FileWriter for &W {
+    fn mkdir(&self, dir: &str) -> impl Future<Output = Result<(), IoError>> {
+        (**self).mkdir(dir)
+    }
+    fn write_file(&self, path: &str, data: &str) -> impl Future<Output = Result<(), IoError>> {
+        (**self).write_file(path, data)
+    }
+}
+
+/// A [`FileWriter`] that keeps everything in memory: for tests, benchmarks of pure
+/// compute, and hosts without a file system.
+///
+/// Like a real file system, writing a file whose directory was never created fails.
+///
+/// ```
+/// use tool_offload_core::{FileWriter, MemoryWriter};
+/// let writer = MemoryWriter::new();
+/// futures_executor::block_on(async {
+///     writer.mkdir("/out/s").await.unwrap();
+///     writer.write_file("/out/s/a.md", "hello").await.unwrap();
+/// });
+/// assert_eq!(writer.read("/out/s/a.md").as_deref(), Some("hello"));
+/// assert!(writer.has_dir("/out"));
+/// ```
+#[derive(Debug, Default)]
+pub struct MemoryWriter {
+    state: Mutex<MemoryState>,
+}
+
+#[derive(Debug, Default)]
+struct MemoryState {
+    dirs: BTreeSet<String>,
+    files: BTreeMap<String, String>,
+}
+
+impl MemoryWriter {
+    /// An empty in-memory file system (only `/` exists).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The content of the file at `path`, if one was written.
+    pub fn read(&self, path: &str) -> Option<String> {
+        self.lock().files.get(path).cloned()
+    }
+
+    /// Whether `dir` was created (explicitly or as a parent).
+    pub fn has_dir(&self, dir: &str) -> bool {
+        dir == "/" || self.lock().dirs.contains(dir)
+    }
+
+    /// Every file written, by path, in path order.
+    pub fn files(&self) -> BTreeMap<String, String> {
+        self.lock().files.clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, MemoryState> {
+        // A poisoned lock only means another thread panicked mid-test; the maps are
+        // still consistent because every mutation is a single insert.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl FileWriter for MemoryWriter {
+    async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
+        let mut state = self.lock();
+        let mut prefix = String::new();
+        for part in dir.split('/').filter(|p| !p.is_empty()) {
+            prefix.push('/');
+            prefix.push_str(part);
+            if state.files.contains_key(&prefix) {
+                return Err(IoError::new(format!("not a directory: {prefix}")));
+            }
+            state.dirs.insert(prefix.clone());
+        }
+        Ok(())
+    }
+
+    async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
+        let mut state = self.lock();
+        let parent = match path.rfind('/') {
+            Some(0) => "/",
+            Some(i) => &path[..i],
+            None => return Err(IoError::new(format!("not an absolute path: {path}"))),
+        };
+        if parent != "/" && !state.dirs.contains(parent) {
+            return Err(IoError::new(format!("no such directory: {parent}")));
+        }
+        if state.dirs.contains(path) {
+            return Err(IoError::new(format!("is a directory: {path}")));
+        }
+        state.files.insert(path.to_owned(), data.to_owned());
+        Ok(())
+    }
+}

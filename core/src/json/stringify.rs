@@ -1,0 +1,219 @@
+//! `JSON.stringify` for [`Value`], byte for byte.
+//!
+//! Three details differ from serde_json's own serialiser and matter for identical files:
+//! numbers use ECMAScript `Number.prototype.toString` (`1.0` → `1`, `1e21` → `1e+21`,
+//! `-0` → `0`); object keys that are array indices come first in ascending order, as in
+//! every JavaScript object; and only `"`, `\` and control characters are escaped.
+
+use crate::Value;
+use serde_json::{Map, Number};
+
+/// Serialise `value` exactly as `JSON.stringify(value)` does in JavaScript (no spaces).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::json::stringify;
+/// let v = json!({"b": 1.0, "10": true, "2": null, "a": "é\n\u{2028}"});
+/// assert_eq!(stringify(&v), "{\"2\":null,\"10\":true,\"b\":1,\"a\":\"é\\n\u{2028}\"}");
+/// ```
+pub fn stringify(value: &Value) -> String {
+    let mut out = String::new();
+    stringify_into(value, &mut out);
+    out
+}
+
+/// [`stringify`] appending to an existing buffer.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::json::stringify_into;
+/// let mut out = String::from("data=");
+/// stringify_into(&json!([1e21]), &mut out);
+/// assert_eq!(out, "data=[1e+21]");
+/// ```
+pub fn stringify_into(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(n) => write_number(n, out),
+        Value::String(s) => write_string(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                stringify_into(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => write_object(map, out),
+    }
+}
+
+fn write_number(n: &Number, out: &mut String) {
+    // JavaScript numbers are doubles: every JSON number becomes the nearest f64 first,
+    // so integers beyond 2^53 print as JavaScript prints them.
+    let f = if let Some(i) = n.as_i64() {
+        i as f64
+    } else if let Some(u) = n.as_u64() {
+        u as f64
+    } else {
+        n.as_f64().unwrap_or(f64::NAN)
+    };
+    if f.is_finite() {
+        out.push_str(ryu_js::Buffer::new().format_finite(f));
+    } else {
+        // JSON.stringify writes NaN and ±Infinity as null.
+        out.push_str("null");
+    }
+}
+
+fn write_object(map: &Map<String, Value>, out: &mut String) {
+    out.push('{');
+    let mut first = true;
+    let mut emit = |key: &str, value: &Value, out: &mut String| {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        write_string(key, out);
+        out.push(':');
+        stringify_into(value, out);
+    };
+    if map.keys().any(|k| array_index(k).is_some()) {
+        // JavaScript orders integer-like keys numerically before all other keys.
+        let mut indexed: Vec<(u32, &str, &Value)> = map
+            .iter()
+            .filter_map(|(k, v)| array_index(k).map(|i| (i, k.as_str(), v)))
+            .collect();
+        indexed.sort_unstable_by_key(|&(i, _, _)| i);
+        for (_, k, v) in indexed {
+            emit(k, v, out);
+        }
+        for (k, v) in map.iter().filter(|(k, _)| array_index(k).is_none()) {
+            emit(k, v, out);
+        }
+    } else {
+        for (k, v) in map {
+            emit(k, v, out);
+        }
+    }
+    out.push('}');
+}
+
+/// `Some(i)` when `key` is the canonical decimal form of an array index (0 ..= 2^32 − 2).
+fn array_index(key: &str) -> Option<u32> {
+    let bytes = key.as_bytes();
+    let canonical = !bytes.is_empty()
+        && bytes.len() <= 10
+        && bytes.iter().all(u8::is_ascii_digit)
+        && (bytes[0] != b'0' || bytes.len() == 1);
+    if !canonical {
+        return None;
+    }
+    key.parse::<u64>()
+        .ok()
+        .filter(|&i| i < u64::from(u32::MAX))
+        .map(|i| i as u32)
+}
+
+fn write_string(s: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0C => "\\f",
+            0x00..=0x1F => "",
+            _ => continue,
+        };
+        // Escapable bytes are ASCII, so these slice boundaries are char boundaries.
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            out.push_str("\\u00");
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 0xF)] as char);
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    fn roundtrip(text: &str) -> String {
+        stringify(&parse(text).unwrap())
+    }
+
+    #[test]
+    fn numbers_follow_ecmascript_formatting() {
+        // Right-hand sides are what Node prints for JSON.stringify(JSON.parse(lhs)).
+        let cases = [
+            ("1.0", "1"),
+            ("-0", "0"),
+            ("-0.0", "0"),
+            ("0.1", "0.1"),
+            ("1e21", "1e+21"),
+            ("1e20", "100000000000000000000"),
+            ("123456789012345678901", "123456789012345680000"),
+            ("18446744073709551615", "18446744073709552000"),
+            ("9007199254740993", "9007199254740992"),
+            ("1.5e-7", "1.5e-7"),
+            ("0.000001", "0.000001"),
+            ("1e-7", "1e-7"),
+            ("-1.25E+3", "-1250"),
+            ("5e-324", "5e-324"),
+            ("1.7976931348623157e308", "1.7976931348623157e+308"),
+            ("0.30000000000000004", "0.30000000000000004"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(roundtrip(input), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn strings_escape_like_javascript() {
+        let s = "q\"b\\s/\u{0}\u{1f}\u{7f}\u{8}\u{c}\n\r\t\u{2028}\u{2029}😀é";
+        assert_eq!(
+            stringify(&Value::String(s.into())),
+            "\"q\\\"b\\\\s/\\u0000\\u001f\u{7f}\\b\\f\\n\\r\\t\u{2028}\u{2029}😀é\""
+        );
+    }
+
+    #[test]
+    fn object_keys_keep_order_with_indices_first() {
+        assert_eq!(
+            roundtrip(r#"{"z":1,"a":2,"1":3,"0":4,"01":5,"4294967295":6,"4294967294":7,"-1":8}"#),
+            r#"{"0":4,"1":3,"4294967294":7,"z":1,"a":2,"01":5,"4294967295":6,"-1":8}"#
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_keep_first_position_and_last_value() {
+        assert_eq!(roundtrip(r#"{"a":1,"b":2,"a":3}"#), r#"{"a":3,"b":2}"#);
+    }
+
+    #[test]
+    fn nested_structures_have_no_whitespace() {
+        assert_eq!(
+            roundtrip("[ {\"a\" : [ 1 , { } , [ ] ] } , null , true , false ]"),
+            r#"[{"a":[1,{},[]]},null,true,false]"#
+        );
+    }
+}

@@ -1,0 +1,50 @@
+//! # tool-offload-core
+//!
+//! All of tool-offload's behaviour, and **no IO**: this crate never touches the file
+//! system, the network, processes, an async runtime or JavaScript. It does not depend
+//! on `std::fs`, `std::net`, `std::process`, tokio, wasm-bindgen or js-sys, and CI fails
+//! if `cargo tree -p tool-offload-core` ever shows one of them.
+//!
+//! IO reaches the core only through the injected [`FileWriter`] trait (a reader
+//! counterpart will join it for reading artifacts back). Each host implements it:
+//! the npm package with `node:fs/promises`, the `tool-offload` crate with `tokio::fs`,
+//! tests and the browser playground in memory ([`MemoryWriter`]).
+//!
+//! Behaviour is defined in JavaScript terms so that every host writes identical bytes:
+//! a "character" is a UTF-16 code unit ([`utf16_len`]) and a content-block array is
+//! serialised exactly as `JSON.stringify` would ([`json::stringify`]).
+//!
+//! ```
+//! use serde_json::json;
+//! use tool_offload_core::{offload_tool_result, MemoryWriter};
+//!
+//! let message = json!({"role": "user", "content": [
+//!     {"type": "tool_result", "tool_use_id": "toolu_1", "content": "a very long log"}
+//! ]});
+//! let writer = MemoryWriter::new();
+//! let done = futures_executor::block_on(
+//!     offload_tool_result(&message, "session-1", "out", "/work", &writer),
+//! ).unwrap();
+//! assert_eq!(done.file, "/work/out/session-1/toolu_1.md");
+//! assert_eq!(writer.read("/work/out/session-1/toolu_1.md").as_deref(), Some("a very long log"));
+//! assert_eq!(
+//!     done.message["content"][0]["content"],
+//!     "[Tool result offloaded to file: /work/out/session-1/toolu_1.md]"
+//! );
+//! ```
+
+mod direct;
+mod error;
+mod io;
+pub mod json;
+mod message;
+pub mod path;
+mod placeholder;
+mod text;
+
+pub use direct::{offload_tool_result, DirectOffload};
+pub use error::{ErrorCode, OffloadError};
+pub use io::{FileWriter, IoError, MemoryWriter};
+pub use placeholder::direct_placeholder;
+pub use serde_json::{Map, Value};
+pub use text::utf16_len;

@@ -1,0 +1,160 @@
+//! Finding tool results in the message shapes agent loops send.
+//!
+//! - Anthropic Messages: `{ role, content: [ { type: "tool_result", tool_use_id, content }, … ] }`
+//! - OpenAI Chat Completions: `{ role: "tool", tool_call_id, content }`
+//!
+//! Everything else in a message is opaque and preserved.
+
+use std::borrow::Cow;
+
+use crate::path::unsafe_component;
+use crate::{json, utf16_len, OffloadError, Value};
+
+/// Where a tool result's content lives inside its message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// `message.content[i]` is a `tool_result` block (Anthropic).
+    Block(usize),
+    /// The message itself is a `role: "tool"` message (OpenAI Chat).
+    Message,
+}
+
+/// One tool result found in a message, borrowed from it.
+#[derive(Debug)]
+pub(crate) struct ToolResult<'a> {
+    pub slot: Slot,
+    /// The tool-call id, validated as a safe file-name stem.
+    pub id: &'a str,
+    /// The content to write: a string as is, an array as its `JSON.stringify`.
+    pub text: Cow<'a, str>,
+}
+
+impl ToolResult<'_> {
+    /// The content's size in UTF-16 code units.
+    pub fn chars(&self) -> usize {
+        utf16_len(&self.text)
+    }
+}
+
+/// Every tool result in `message`, in order, with ids validated for use as
+/// `<id><suffix>` file names. Errors name the offending field.
+pub(crate) fn tool_results<'a>(
+    message: &'a Value,
+    suffix: &str,
+) -> Result<Vec<ToolResult<'a>>, OffloadError> {
+    let Value::Object(fields) = message else {
+        return Err(OffloadError::InvalidMessage(format!(
+            "a message must be a JSON object, got {}",
+            kind(message)
+        )));
+    };
+    if fields.get("role").and_then(Value::as_str) == Some("tool") {
+        let id = checked_id(fields.get("tool_call_id"), "tool_call_id".into(), suffix)?;
+        let text = content_text(fields.get("content"), "content")?;
+        return Ok(vec![ToolResult {
+            slot: Slot::Message,
+            id,
+            text,
+        }]);
+    }
+    let Some(Value::Array(blocks)) = fields.get("content") else {
+        return Ok(Vec::new());
+    };
+    let mut found = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        if block.get("type").and_then(Value::as_str) != Some("tool_result") {
+            continue;
+        }
+        let id = checked_id(
+            block.get("tool_use_id"),
+            format!("content[{i}].tool_use_id"),
+            suffix,
+        )?;
+        let text = content_text(block.get("content"), &format!("content[{i}].content"))?;
+        found.push(ToolResult {
+            slot: Slot::Block(i),
+            id,
+            text,
+        });
+    }
+    Ok(found)
+}
+
+/// Replace the content at `slot` in `message` (a clone of the scanned one).
+pub(crate) fn set_content(message: &mut Value, slot: Slot, content: String) {
+    let target = match slot {
+        Slot::Message => Some(message),
+        Slot::Block(i) => message.get_mut("content").and_then(|c| c.get_mut(i)),
+    };
+    if let Some(Value::Object(fields)) = target {
+        fields.insert("content".to_owned(), Value::String(content));
+    }
+}
+
+/// Validate a session id for use as a directory name.
+pub(crate) fn check_session_id(session_id: &str) -> Result<(), OffloadError> {
+    match unsafe_component(session_id, "") {
+        None => Ok(()),
+        Some(reason) => Err(OffloadError::InvalidId {
+            field: "sessionId".into(),
+            value: Some(session_id.into()),
+            reason,
+        }),
+    }
+}
+
+fn checked_id<'a>(
+    value: Option<&'a Value>,
+    field: String,
+    suffix: &str,
+) -> Result<&'a str, OffloadError> {
+    let id = match value {
+        Some(Value::String(id)) => id.as_str(),
+        None => {
+            return Err(OffloadError::InvalidId {
+                field,
+                value: None,
+                reason: "is missing",
+            })
+        }
+        Some(_) => {
+            return Err(OffloadError::InvalidId {
+                field,
+                value: None,
+                reason: "must be a string",
+            })
+        }
+    };
+    match unsafe_component(id, suffix) {
+        None => Ok(id),
+        Some(reason) => Err(OffloadError::InvalidId {
+            field,
+            value: Some(id.into()),
+            reason,
+        }),
+    }
+}
+
+fn content_text<'a>(content: Option<&'a Value>, field: &str) -> Result<Cow<'a, str>, OffloadError> {
+    match content {
+        // The API allows omitting a tool result's content; it counts as empty.
+        None => Ok(Cow::Borrowed("")),
+        Some(Value::String(s)) => Ok(Cow::Borrowed(s)),
+        Some(array @ Value::Array(_)) => Ok(Cow::Owned(json::stringify(array))),
+        Some(other) => Err(OffloadError::InvalidMessage(format!(
+            "{field} must be a string or an array of content blocks, got {}",
+            kind(other)
+        ))),
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

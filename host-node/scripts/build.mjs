@@ -1,0 +1,51 @@
+// Builds the npm package in place: wasm/ (wasm-bindgen output for Node), esm/ and cjs/
+// (the TypeScript layer, compiled twice). Run from anywhere: `node host-node/scripts/build.mjs`.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const pkg = dirname(dirname(fileURLToPath(import.meta.url)));
+const repo = dirname(pkg);
+const bin = (name) => join(repo, 'node_modules', '.bin', name);
+const run = (cmd, args, cwd = repo) => execFileSync(cmd, args, { cwd, stdio: 'inherit' });
+
+for (const dir of ['wasm', 'esm', 'cjs']) rmSync(join(pkg, dir), { recursive: true, force: true });
+
+run('cargo', ['build', '--quiet', '-p', 'tool-offload-wasm', '--target', 'wasm32-unknown-unknown', '--release']);
+const built = join(repo, 'target', 'wasm32-unknown-unknown', 'release', 'tool_offload_wasm.wasm');
+run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', join(pkg, 'wasm'), built]);
+
+// wasm-bindgen copies JS snippets verbatim (ES module syntax) but loads them with
+// require(); Node before 20.19 cannot require ES modules, so make them CommonJS.
+for (const file of walk(join(pkg, 'wasm', 'snippets'))) {
+  const source = readFileSync(file, 'utf8');
+  const names = [...source.matchAll(/^export (?:class|function) (\w+)/gm)].map((m) => m[1]);
+  const cjs = source.replace(/^export (class|function) /gm, '$1 ') + `\nmodule.exports = { ${names.join(', ')} };\n`;
+  writeFileSync(file, cjs);
+}
+writeFileSync(join(pkg, 'wasm', 'package.json'), '{ "type": "commonjs" }\n');
+
+// Shrink with binaryen's wasm-opt from npm (Debian's wasm-opt 108 corrupts this output).
+const wasmFile = join(pkg, 'wasm', 'tool_offload_wasm_bg.wasm');
+run(bin('wasm-opt'), ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+  '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', wasmFile, '-o', wasmFile]);
+
+run(bin('tsc'), ['-p', 'tsconfig.json'], pkg);
+run(bin('tsc'), ['-p', 'tsconfig.cjs.json'], pkg);
+writeFileSync(join(pkg, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+console.log(`built tool-offload: wasm ${statSync(wasmFile).size} bytes`);
+
+function* walk(dir) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) yield* walk(p);
+    else if (e.name.endsWith('.js')) yield p;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * tool-offload: move oversized LLM tool results out of the conversation into files,
+ * leaving a placeholder that names the file.
+ *
+ * All behaviour runs in the same Rust core as the native crate (compiled to
+ * WebAssembly), so Node and Rust write byte-for-byte identical files.
+ *
+ * @example
+ * ```ts
+ * import { offloadToolResultToFile } from 'tool-offload';
+ * const { message, freedChars, file } = await offloadToolResultToFile(toolResultMessage, {
+ *   sessionId: 'session-1',
+ *   outputDir: 'artifacts',
+ * });
+ * ```
+ */
+import * as wasm from '../wasm/tool_offload_wasm.js';
+import type { Message, OffloadErrorConstructor, OffloadResult } from '../wasm/tool_offload_wasm.js';
+import { NodeFileWriter } from './node-file-writer.js';
+
+export type {
+  AnthropicMessage,
+  ContentBlock,
+  ContentPart,
+  ErrorCode,
+  FileWriter,
+  ImageBlock,
+  Message,
+  OffloadOptions,
+  OffloadResult,
+  OpenAIToolMessage,
+  OtherBlock,
+  TextBlock,
+  ToolResultBlock,
+  ToolUseBlock,
+} from '../wasm/tool_offload_wasm.js';
+export { NodeFileWriter } from './node-file-writer.js';
+export type { NodeFileWriterOptions } from './node-file-writer.js';
+
+/**
+ * The class of every error this package throws or rejects with: a real `Error`
+ * subclass with a stable `code` (see {@link ErrorCode}).
+ *
+ * @example
+ * ```ts
+ * try { await offloadToolResultToFile(msg, opts) }
+ * catch (e) { if (e instanceof OffloadError && e.code === 'INVALID_ID') { … } }
+ * ```
+ */
+export const OffloadError: OffloadErrorConstructor = wasm.offloadErrorClass();
+export type OffloadError = wasm.OffloadError;
+
+/**
+ * Offload every tool result of one message (each Anthropic `tool_result` block, or an
+ * OpenAI `role: "tool"` message) to `<outputDir>/<sessionId>/<id>.md` through `writer`.
+ * Returns a deep copy whose contents are `[Tool result offloaded to file: <absolute path>]`.
+ *
+ * @example
+ * ```ts
+ * const result = await offloadToolResult(message, 'session-1', 'artifacts', new NodeFileWriter());
+ * ```
+ */
+export const offloadToolResult = wasm.offloadToolResult;
+
+/** Options of {@link offloadToolResultToFile}. */
+export interface OffloadToFileOptions {
+  sessionId: string;
+  outputDir: string;
+}
+
+/**
+ * {@link offloadToolResult} with a {@link NodeFileWriter}; relative `outputDir`s resolve
+ * against `process.cwd()`.
+ *
+ * @example
+ * ```ts
+ * const { file, freedChars } = await offloadToolResultToFile(message, { sessionId: 's1', outputDir: 'out' });
+ * ```
+ */
+export function offloadToolResultToFile(message: Message, options: OffloadToFileOptions): Promise<OffloadResult> {
+  // Validation of both fields (including a missing options object) happens in core.
+  return wasm.offloadToolResult(message, options?.sessionId, options?.outputDir, new NodeFileWriter());
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+import type { FileWriter } from '../wasm/tool_offload_wasm.js';
+
+/** Options of {@link NodeFileWriter}. */
+export interface NodeFileWriterOptions {
+  /**
+   * Also `fsync` each file before renaming it into place, so its content survives a
+   * power loss, not only a crash. Slower. Default `false`.
+   */
+  durable?: boolean;
+}
+
+/**
+ * The {@link FileWriter} for Node, over `node:fs/promises`. Writes are atomic: data goes
+ * to a temporary file in the same directory, renamed over the final path, so a crash
+ * never leaves a truncated file there.
+ *
+ * @example
+ * ```ts
+ * import { NodeFileWriter, offloadToolResult } from 'tool-offload';
+ * const result = await offloadToolResult(message, 'session-1', 'artifacts', new NodeFileWriter());
+ * ```
+ */
+export class NodeFileWriter implements FileWriter {
+  readonly #durable: boolean;
+
+  constructor(options: NodeFileWriterOptions = {}) {
+    this.#durable = options.durable === true;
+  }
+
+  /** Create `dir` and its parents; succeeds if it exists. */
+  async mkdir(dir: string): Promise<void> {
+    await mkdir(dir, { recursive: true });
+  }
+
+  /** Write `data` as UTF-8 to `path` atomically, replacing any existing file. */
+  async writeFile(path: string, data: string): Promise<void> {
+    // The temporary name does not embed the final one, which may already be 255 bytes.
+    const temp = join(dirname(path), `.tool-offload-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      if (this.#durable) {
+        const handle = await open(temp, 'w');
+        try {
+          await handle.writeFile(data, 'utf8');
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      } else {
+        await writeFile(temp, data, 'utf8');
+      }
+      await rename(temp, path);
+    } catch (err) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw err;
+    }
+  }
+}

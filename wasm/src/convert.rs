@@ -1,0 +1,86 @@
+//! JS values ↔ core values, through the engine's own JSON.
+
+use tool_offload_core::{json, OffloadError, Value};
+use wasm_bindgen::prelude::*;
+
+use crate::error::{message_of, JsOffloadError};
+
+/// A JS value as core sees it: exactly what `JSON.stringify` makes of it.
+pub(crate) fn to_core(value: &JsValue, what: &str) -> Result<Value, JsOffloadError> {
+    let text = match js_sys::JSON::stringify(value) {
+        Ok(text) => text.as_string(),
+        Err(thrown) => {
+            let reason = format!(
+                "{what} cannot be serialised as JSON: {}",
+                message_of(&thrown)
+            );
+            return Err(JsOffloadError::with_cause(
+                OffloadError::InvalidMessage(reason),
+                Some(thrown),
+            ));
+        }
+    };
+    let Some(text) = text else {
+        return Err(OffloadError::InvalidMessage(format!(
+            "{what} must be a JSON object, got undefined"
+        ))
+        .into());
+    };
+    json::parse(&text).map_err(|_| {
+        // JSON.stringify output is valid JSON; the only text serde rejects is a lone
+        // UTF-16 surrogate, which no UTF-8 file can hold either.
+        OffloadError::InvalidMessage(format!(
+            "{what} contains a lone UTF-16 surrogate, which cannot be written as UTF-8"
+        ))
+        .into()
+    })
+}
+
+/// A core value as a fresh JS value.
+pub(crate) fn to_js(value: &Value) -> JsValue {
+    js_sys::JSON::parse(&json::stringify(value)).expect("core emits valid JSON")
+}
+
+/// A string argument, or an error naming it.
+pub(crate) fn string_arg(
+    value: &JsValue,
+    error: impl FnOnce(&str) -> OffloadError,
+) -> Result<String, JsOffloadError> {
+    value.as_string().ok_or_else(|| {
+        let kind = value.js_typeof().as_string().unwrap_or_default();
+        let kind = if value.is_null() {
+            "null".to_owned()
+        } else {
+            kind
+        };
+        error(&kind).into()
+    })
+}
+
+/// The working directory relative paths resolve against: `options.cwd`, else Node's
+/// `process.cwd()`, else `/` (browsers have no working directory).
+pub(crate) fn working_dir(options: &JsValue) -> Result<String, JsOffloadError> {
+    if !options.is_undefined() && !options.is_null() {
+        let cwd = js_sys::Reflect::get(options, &"cwd".into()).unwrap_or(JsValue::UNDEFINED);
+        if !cwd.is_undefined() {
+            return string_arg(&cwd, |kind| {
+                OffloadError::InvalidArgument(format!("options.cwd must be a string, got {kind}"))
+            });
+        }
+    }
+    let process =
+        js_sys::Reflect::get(&js_sys::global(), &"process".into()).unwrap_or(JsValue::UNDEFINED);
+    let cwd = if process.is_object() {
+        js_sys::Reflect::get(&process, &"cwd".into()).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    };
+    match cwd.dyn_ref::<js_sys::Function>() {
+        Some(f) => Ok(f
+            .call0(&process)
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_else(|| "/".into())),
+        None => Ok("/".into()),
+    }
+}

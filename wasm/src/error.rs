@@ -1,0 +1,71 @@
+//! Errors as real JavaScript `Error` subclass instances with a stable `code`.
+
+use tool_offload_core::OffloadError as CoreError;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/js/offload-error.js")]
+extern "C" {
+    #[wasm_bindgen(extends = js_sys::Error, js_name = OffloadError)]
+    type JsOffloadErrorClass;
+
+    #[wasm_bindgen(constructor, js_class = OffloadError)]
+    fn new(message: &str, code: &str, options: &JsValue) -> JsOffloadErrorClass;
+
+    #[wasm_bindgen(thread_local_v2, js_name = OffloadError)]
+    static OFFLOAD_ERROR: JsValue;
+}
+
+/// The `OffloadError` class, so JS code can use `err instanceof OffloadError`.
+#[wasm_bindgen(js_name = offloadErrorClass, unchecked_return_type = "OffloadErrorConstructor")]
+pub fn offload_error_class() -> JsValue {
+    OFFLOAD_ERROR.with(JsValue::clone)
+}
+
+/// A core error on its way to JavaScript, with the JS value that caused it, if any.
+pub(crate) struct JsOffloadError {
+    error: CoreError,
+    cause: Option<JsValue>,
+}
+
+impl JsOffloadError {
+    pub(crate) fn with_cause(error: CoreError, cause: Option<JsValue>) -> Self {
+        JsOffloadError { error, cause }
+    }
+}
+
+impl From<CoreError> for JsOffloadError {
+    fn from(error: CoreError) -> Self {
+        JsOffloadError { error, cause: None }
+    }
+}
+
+impl From<JsOffloadError> for JsValue {
+    fn from(err: JsOffloadError) -> JsValue {
+        let options = js_sys::Object::new();
+        if let Some(cause) = &err.cause {
+            set(&options, "cause", cause);
+        }
+        let js =
+            JsOffloadErrorClass::new(&err.error.to_string(), err.error.code().as_str(), &options);
+        if let CoreError::WriteFailed { path, .. } = &err.error {
+            set(&js, "path", &JsValue::from_str(path));
+        }
+        js.into()
+    }
+}
+
+pub(crate) fn set(target: &JsValue, key: &str, value: &JsValue) {
+    // Setting a property on a fresh plain object or Error cannot fail.
+    let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+/// The message of a thrown JS value, whatever was thrown.
+pub(crate) fn message_of(thrown: &JsValue) -> String {
+    if let Some(err) = thrown.dyn_ref::<js_sys::Error>() {
+        return String::from(err.message());
+    }
+    if let Some(s) = thrown.as_string() {
+        return s;
+    }
+    String::from(js_sys::JsString::from(thrown.clone()))
+}

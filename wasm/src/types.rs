@@ -1,0 +1,97 @@
+//! TypeScript declarations for the values the shims take and return. They are emitted
+//! into the generated `.d.ts`, so the package's types come from this crate and cannot
+//! drift from it.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** Stable codes of `OffloadError`. */
+export type ErrorCode =
+  | "NO_TOOL_RESULT"
+  | "INVALID_ID"
+  | "INVALID_MESSAGE"
+  | "INVALID_ARGUMENT"
+  | "WRITE_FAILED";
+
+/** Every failure is thrown (or rejected) as an `OffloadError`, a real `Error` subclass. */
+export interface OffloadError extends Error {
+  readonly name: "OffloadError";
+  readonly code: ErrorCode;
+  /** With `WRITE_FAILED`: the file or directory that could not be written. */
+  readonly path?: string;
+  /** With `WRITE_FAILED`: what the writer threw. */
+  readonly cause?: unknown;
+}
+
+/** The `OffloadError` class. */
+export interface OffloadErrorConstructor {
+  new (message: string, code: ErrorCode, options?: { cause?: unknown }): OffloadError;
+  readonly prototype: OffloadError;
+}
+
+/** The injected IO. `mkdir` is recursive and succeeds when the directory exists. */
+export interface FileWriter {
+  mkdir(dir: string): Promise<void>;
+  writeFile(path: string, data: string): Promise<void>;
+}
+
+/** An Anthropic `text` block. */
+export interface TextBlock { type: "text"; text: string; [key: string]: unknown }
+/** An Anthropic `image` block. */
+export interface ImageBlock { type: "image"; source: unknown; [key: string]: unknown }
+/** An Anthropic `tool_use` block. */
+export interface ToolUseBlock { type: "tool_use"; id: string; name: string; input: unknown; [key: string]: unknown }
+/** An Anthropic `tool_result` block; `content` may be omitted (counts as empty). */
+export interface ToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content?: string | ContentBlock[];
+  is_error?: boolean;
+  [key: string]: unknown;
+}
+/** Any other block type; kept verbatim. */
+export interface OtherBlock { type: string; [key: string]: unknown }
+export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | OtherBlock;
+
+/** An Anthropic Messages API message. */
+export interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: string | ContentBlock[];
+  [key: string]: unknown;
+}
+/** A content part of an OpenAI Chat Completions message. */
+export interface ContentPart { type: string; [key: string]: unknown }
+/** An OpenAI Chat Completions tool message. */
+export interface OpenAIToolMessage {
+  role: "tool";
+  tool_call_id: string;
+  content: string | ContentPart[];
+  [key: string]: unknown;
+}
+export type Message = AnthropicMessage | OpenAIToolMessage;
+
+export interface OffloadOptions {
+  /** Absolute directory a relative `outputDir` resolves against (default: `process.cwd()`, or `/` without Node). */
+  cwd?: string;
+}
+
+/** What `offloadToolResult` did. */
+export interface OffloadResult {
+  /** A deep copy of the message, each tool result's content replaced by its placeholder. */
+  message: Message;
+  /** Σ (original − placeholder) UTF-16 code units; negative if content was shorter. */
+  freedChars: number;
+  /** Absolute path of the first file written. */
+  file: string;
+  /** Absolute paths of all files written, in message order. */
+  files: string[];
+}
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `OffloadOptions` as a Rust type, so optional parameters are typed `options?: OffloadOptions`.
+    #[wasm_bindgen(typescript_type = "OffloadOptions")]
+    pub type OffloadOptions;
+}
