@@ -1,6 +1,6 @@
 //! Direct offload: the caller has decided a message's tool results are too long.
 
-use crate::message::{check_session_id, set_content, tool_results};
+use crate::message::{check_session_id, tool_results, with_contents};
 use crate::path::{join, resolve};
 use crate::{direct_placeholder, utf16_len, FileWriter, OffloadError, Value};
 
@@ -71,9 +71,9 @@ pub async fn offload_tool_result<W: FileWriter + ?Sized>(
             source,
         })?;
 
-    let mut out = message.clone();
     let mut freed_chars: i64 = 0;
     let mut files = Vec::with_capacity(results.len());
+    let mut placeholders = Vec::with_capacity(results.len());
     for result in &results {
         let path = join(&dir, &format!("{}.md", result.id));
         writer
@@ -85,11 +85,11 @@ pub async fn offload_tool_result<W: FileWriter + ?Sized>(
             })?;
         let placeholder = direct_placeholder(&path);
         freed_chars += result.chars() as i64 - utf16_len(&placeholder) as i64;
-        set_content(&mut out, result.slot, placeholder);
+        placeholders.push((result.slot, placeholder));
         files.push(path);
     }
     Ok(DirectOffload {
-        message: out,
+        message: with_contents(message, &placeholders),
         freed_chars,
         file: files[0].clone(),
         files,

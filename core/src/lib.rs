@@ -1,13 +1,14 @@
 //! # tool-offload-core
 //!
 //! All of tool-offload's behaviour, and **no IO**: this crate never touches the file
-//! system, the network, processes, an async runtime or JavaScript. It does not depend
-//! on `std::fs`, `std::net`, `std::process`, tokio, wasm-bindgen or js-sys, and CI fails
-//! if `cargo tree -p tool-offload-core` ever shows one of them.
+//! system, the network, processes, an async runtime or JavaScript. It uses none of the
+//! standard library's `fs`, `net` or `process` modules and depends on neither tokio nor
+//! wasm-bindgen nor js-sys; CI (`scripts/check-core-deps.sh`) fails if
+//! `cargo tree -p tool-offload-core` or the source ever shows one of them.
 //!
 //! IO reaches the core only through the injected [`FileWriter`] trait (a reader
 //! counterpart will join it for reading artifacts back). Each host implements it:
-//! the npm package with `node:fs/promises`, the `tool-offload` crate with `tokio::fs`,
+//! the npm package with `node:fs/promises`, the `tool-offload` crate with tokio's `fs`,
 //! tests and the browser playground in memory ([`MemoryWriter`]).
 //!
 //! Behaviour is defined in JavaScript terms so that every host writes identical bytes:

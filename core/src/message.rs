@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use crate::path::unsafe_component;
-use crate::{json, utf16_len, OffloadError, Value};
+use crate::{json, utf16_len, Map, OffloadError, Value};
 
 /// Where a tool result's content lives inside its message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,15 +80,59 @@ pub(crate) fn tool_results<'a>(
     Ok(found)
 }
 
-/// Replace the content at `slot` in `message` (a clone of the scanned one).
-pub(crate) fn set_content(message: &mut Value, slot: Slot, content: String) {
-    let target = match slot {
-        Slot::Message => Some(message),
-        Slot::Block(i) => message.get_mut("content").and_then(|c| c.get_mut(i)),
+/// A deep copy of `message` in which the content at each slot is replaced, without
+/// copying the content being replaced (it may be megabytes). Key order is preserved.
+pub(crate) fn with_contents(message: &Value, replacements: &[(Slot, String)]) -> Value {
+    let Value::Object(fields) = message else {
+        return message.clone();
     };
-    if let Some(Value::Object(fields)) = target {
-        fields.insert("content".to_owned(), Value::String(content));
-    }
+    let replacement = |slot: Slot| {
+        replacements
+            .iter()
+            .rev()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, r)| r)
+    };
+    let copy = fields
+        .iter()
+        .map(|(key, value)| {
+            let value = match (key.as_str(), value) {
+                ("content", _) if replacement(Slot::Message).is_some() => {
+                    Value::String(replacement(Slot::Message).cloned().unwrap_or_default())
+                }
+                ("content", Value::Array(blocks)) => Value::Array(
+                    blocks
+                        .iter()
+                        .enumerate()
+                        .map(|(i, block)| match replacement(Slot::Block(i)) {
+                            Some(text) => replace_field(block, "content", text),
+                            None => block.clone(),
+                        })
+                        .collect(),
+                ),
+                _ => value.clone(),
+            };
+            (key.clone(), value)
+        })
+        .collect();
+    Value::Object(copy)
+}
+
+/// A copy of the object `value` with `key` set to the string `text` (kept in place if
+/// present, appended if not), the old value of `key` not copied.
+fn replace_field(value: &Value, key: &str, text: &str) -> Value {
+    let Value::Object(fields) = value else {
+        return value.clone();
+    };
+    let mut copy: Map<String, Value> = fields
+        .iter()
+        .map(|(k, v)| {
+            let v = if k == key { Value::Null } else { v.clone() };
+            (k.clone(), v)
+        })
+        .collect();
+    copy.insert(key.to_owned(), Value::String(text.to_owned()));
+    Value::Object(copy)
 }
 
 /// Validate a session id for use as a directory name.

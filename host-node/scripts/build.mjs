@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const pkg = dirname(dirname(fileURLToPath(import.meta.url)));
 const repo = dirname(pkg);
@@ -34,7 +35,8 @@ run(bin('wasm-opt'), ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float
 run(bin('tsc'), ['-p', 'tsconfig.json'], pkg);
 run(bin('tsc'), ['-p', 'tsconfig.cjs.json'], pkg);
 writeFileSync(join(pkg, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
-console.log(`built tool-offload: wasm ${statSync(wasmFile).size} bytes`);
+const gzipped = gzipSync(readFileSync(wasmFile), { level: 9 }).length;
+console.log(`built tool-offload: wasm ${statSync(wasmFile).size} bytes, ${gzipped} gzipped`);
 
 function* walk(dir) {
   let entries;

@@ -1,0 +1,54 @@
+# tool-offload — every target installs what it needs first (scripts/setup.sh, idempotent).
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+NODE_TEST := node --import tsx --test
+
+.PHONY: help setup build demo test test-rust test-node lint bench clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
+
+setup: ## Install the wasm32 target, wasm-bindgen-cli (Cargo.lock version) and npm deps
+	@bash scripts/setup.sh
+
+build: setup ## Build the Rust workspace and the npm package (wasm + ESM + CJS)
+	cargo build --workspace --quiet
+	node host-node/scripts/build.mjs
+
+demo: build ## Offload the bundled sample through the npm package and the Rust host
+	@rm -rf out/demo
+	@node examples/direct-offload.mjs out/demo
+	@echo
+	@cargo run --quiet -p tool-offload --example direct_offload -- out/demo
+	@echo
+	@for f in out/demo/node/*.md; do \
+	  cmp -s "$$f" "out/demo/rust/$${f##*/}" || { echo "MISMATCH: $${f##*/}"; exit 1; }; \
+	done; echo "Node and Rust wrote byte-identical files ($$(ls out/demo/node | wc -l) each)."
+
+test: build lint test-rust test-node ## Run every test (Rust, wasm under Node, npm package, cross-host vectors)
+	node tests/cross-host.mjs
+
+lint: ## rustfmt, clippy (native and wasm32), core's no-IO contract, tsc --strict
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --quiet -- -D warnings
+	bash scripts/check-core-deps.sh
+	cd host-node && ../node_modules/.bin/tsc -p tsconfig.test.json
+
+test-rust: ## Rust unit, doc and conformance tests
+	rm -f target/conformance/core-native.json target/conformance/tokio.json
+	cargo test --workspace --quiet
+
+test-node: ## wasm build and npm package tests under Node
+	rm -f target/conformance/wasm.json target/conformance/npm.json
+	$(NODE_TEST) host-node/test/*.test.ts
+
+bench: build ## Benchmarks (numbers, not pass/fail); see bench/README.md
+	cargo bench --quiet -p tool-offload --bench direct
+	node bench/direct.mjs
+
+clean: ## Remove build outputs
+	cargo clean
+	rm -rf out host-node/wasm host-node/esm host-node/cjs

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what building and testing need, idempotently: the wasm32 target,
+# wasm-bindgen-cli at exactly the Cargo.lock version of wasm-bindgen, and npm deps.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  echo "setup: adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The CLI must match the wasm-bindgen crate exactly, or the generated glue is refused.
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
+if [ "$have" != "$want" ]; then
+  echo "setup: installing wasm-bindgen-cli $want (found '${have:-none}'; takes a few minutes)"
+  # --locked first for reproducibility; a registry missing one of its locked
+  # dependencies' exact versions falls back to a fresh resolution.
+  cargo install --quiet wasm-bindgen-cli --version "$want" --locked \
+    || cargo install --quiet wasm-bindgen-cli --version "$want"
+fi
+
+# npm ci only when the lockfile changed since the last install.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund
+fi
