@@ -114,7 +114,12 @@ pub(crate) fn with_contents(message: &Value, replacements: &[(Slot, String)]) ->
             };
             (key.clone(), value)
         })
-        .collect();
+        .collect::<Map<String, Value>>();
+    let mut copy = copy;
+    if let (Some(text), false) = (replacement(Slot::Message), fields.contains_key("content")) {
+        // A tool message without content still gets its placeholder, appended.
+        copy.insert("content".to_owned(), Value::String(text.clone()));
+    }
     Value::Object(copy)
 }
 

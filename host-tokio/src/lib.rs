@@ -52,11 +52,8 @@ pub async fn offload_tool_result<W: FileWriter + ?Sized>(
     writer: &W,
 ) -> Result<DirectOffload, OffloadError> {
     let output_dir = utf8(output_dir.as_ref(), "output directory")?;
-    let cwd = std::env::current_dir().map_err(|e| {
-        OffloadError::InvalidArgument(format!("cannot read the working directory: {e}"))
-    })?;
-    let cwd = utf8(&cwd, "working directory")?;
-    tool_offload_core::offload_tool_result(message, session_id, output_dir, cwd, writer).await
+    let cwd = working_dir_for(output_dir)?;
+    tool_offload_core::offload_tool_result(message, session_id, output_dir, &cwd, writer).await
 }
 
 /// [`offload_tool_result`] with a [`TokioFileWriter`].
@@ -72,6 +69,18 @@ pub async fn offload_tool_result_to_file(
     output_dir: impl AsRef<Path>,
 ) -> Result<DirectOffload, OffloadError> {
     offload_tool_result(message, session_id, output_dir, &TokioFileWriter::new()).await
+}
+
+/// The directory `path` resolves against: the process's working directory, read only
+/// when `path` is relative (so a deleted working directory does not break absolute paths).
+fn working_dir_for(path: &str) -> Result<String, OffloadError> {
+    if path.starts_with('/') {
+        return Ok("/".into());
+    }
+    let cwd = std::env::current_dir().map_err(|e| {
+        OffloadError::InvalidArgument(format!("cannot read the working directory: {e}"))
+    })?;
+    utf8(&cwd, "working directory").map(str::to_owned)
 }
 
 fn utf8<'a>(path: &'a Path, what: &str) -> Result<&'a str, OffloadError> {

@@ -1,5 +1,7 @@
 //! [`TokioFileWriter`]: the core's [`FileWriter`] over `tokio::fs`, atomic per file.
 
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -9,7 +11,8 @@ use tool_offload_core::{FileWriter, IoError};
 /// Writes files with `tokio::fs`, atomically: the data goes to a temporary file in the
 /// same directory, which is then renamed over the final path, so a crash never leaves a
 /// truncated file there. [`TokioFileWriter::durable`] also flushes each file to disk
-/// before the rename, so the content survives a power loss too (slower).
+/// before the rename and the directory after it, so the content survives a power loss
+/// too (slower).
 ///
 /// ```no_run
 /// use tool_offload::{FileWriter, TokioFileWriter};
@@ -30,18 +33,31 @@ impl TokioFileWriter {
         Self::default()
     }
 
-    /// An atomic writer that also `fsync`s each file before renaming it into place.
+    /// An atomic writer that also `fsync`s each file before renaming it into place, and
+    /// its directory after.
     pub fn durable() -> Self {
         TokioFileWriter { durable: true }
     }
 }
 
-/// A temporary name unique within this process and unlikely across processes. It does
-/// not embed the final name, which may already be at the 255-byte limit.
+/// A temporary name unique within this process and, through a random part, across
+/// processes too (containers sharing a volume often all run as PID 1). It does not
+/// embed the final name, which may already be at the 255-byte limit.
 fn temp_name() -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    format!(".tool-offload-{}-{n}.tmp", std::process::id())
+    // RandomState is seeded from the OS once per process: no extra dependency needed.
+    let random = RandomState::new().hash_one(n);
+    format!(".tool-offload-{}-{n}-{random:016x}.tmp", std::process::id())
+}
+
+/// Flush a directory's entries (the rename) to disk. Only meaningful on Unix; elsewhere
+/// directories cannot be opened this way and renames are durable per file system rules.
+async fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    if cfg!(unix) {
+        tokio::fs::File::open(dir).await?.sync_all().await?;
+    }
+    Ok(())
 }
 
 impl FileWriter for TokioFileWriter {
@@ -64,7 +80,11 @@ impl FileWriter for TokioFileWriter {
                 file.flush().await?;
             }
             drop(file);
-            tokio::fs::rename(&temp, path).await
+            tokio::fs::rename(&temp, path).await?;
+            if self.durable {
+                sync_dir(dir).await?;
+            }
+            Ok::<(), std::io::Error>(())
         }
         .await;
         if let Err(err) = written {

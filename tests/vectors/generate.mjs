@@ -68,6 +68,8 @@ const cases = [
   ['openai-tool-parts', 'OpenAI content parts are written as JSON.',
     '{"role":"tool","tool_call_id":"call_def456","content":[{"type":"text","text":"part one"},{"type":"text","text":"part two"}]}'],
   ['missing-content', 'A tool_result without content writes an empty file.', user('{"type":"tool_result","tool_use_id":"toolu_10"}')],
+  ['openai-missing-content', 'A tool message without content writes an empty file and gains a content placeholder at the end.',
+    '{"role":"tool","tool_call_id":"call_empty","name":"noop"}'],
   ['empty-string-content', 'Empty content: freedChars is negative (the placeholder is longer).', user(tr('toolu_11', ''))],
   ['repeated-id-overwrites', 'A repeated id overwrites the earlier file.', user(tr('toolu_12', 'old'), tr('toolu_12', 'new'))],
   ['relative-output-dir', 'outputDir resolves against the working directory.', user(tr('toolu_13', 'r')), { outputDir: './a/../artifacts/' }],
