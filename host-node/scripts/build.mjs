@@ -1,7 +1,7 @@
 // Builds the npm package in place: wasm/ (wasm-bindgen output for Node), esm/ and cjs/
 // (the TypeScript layer, compiled twice). Run from anywhere: `node host-node/scripts/build.mjs`.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -35,6 +35,8 @@ run(bin('wasm-opt'), ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float
 run(bin('tsc'), ['-p', 'tsconfig.json'], pkg);
 run(bin('tsc'), ['-p', 'tsconfig.cjs.json'], pkg);
 writeFileSync(join(pkg, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+// One README and licence for the whole project, shipped in the package too.
+for (const doc of ['README.md', 'LICENSE']) copyFileSync(join(repo, doc), join(pkg, doc));
 const gzipped = gzipSync(readFileSync(wasmFile), { level: 9 }).length;
 console.log(`built tool-offload: wasm ${statSync(wasmFile).size} bytes, ${gzipped} gzipped`);
 

@@ -7,8 +7,8 @@ import type { FileWriter } from '../wasm/tool_offload_wasm.js';
 /** Options of {@link NodeFileWriter}. */
 export interface NodeFileWriterOptions {
   /**
-   * Also `fsync` each file before renaming it into place, so its content survives a
-   * power loss, not only a crash. Slower. Default `false`.
+   * Also `fsync` each file before renaming it into place, and its directory after, so
+   * the content survives a power loss, not only a crash. Slower. Default `false`.
    */
   durable?: boolean;
 }
@@ -53,9 +53,21 @@ export class NodeFileWriter implements FileWriter {
         await writeFile(temp, data, 'utf8');
       }
       await rename(temp, path);
+      if (this.#durable) await syncDirectory(dirname(path));
     } catch (err) {
       await rm(temp, { force: true }).catch(() => undefined);
       throw err;
     }
+  }
+}
+
+/** Flush a directory's entries (the rename) to disk; not possible on Windows, where it is skipped. */
+async function syncDirectory(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

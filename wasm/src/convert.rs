@@ -57,9 +57,11 @@ pub(crate) fn string_arg(
     })
 }
 
-/// The working directory relative paths resolve against: `options.cwd`, else Node's
-/// `process.cwd()`, else `/` (browsers have no working directory).
-pub(crate) fn working_dir(options: &JsValue) -> Result<String, JsOffloadError> {
+/// The working directory `output_dir` resolves against: `options.cwd`, else (only when
+/// `output_dir` is relative) Node's `process.cwd()`, else `/` where there is no process
+/// (browsers). A `process.cwd()` that throws (deleted directory) is an error, never a
+/// silent fallback that would put files elsewhere.
+pub(crate) fn working_dir(options: &JsValue, output_dir: &str) -> Result<String, JsOffloadError> {
     if !options.is_undefined() && !options.is_null() {
         let cwd = js_sys::Reflect::get(options, &"cwd".into()).unwrap_or(JsValue::UNDEFINED);
         if !cwd.is_undefined() {
@@ -68,6 +70,9 @@ pub(crate) fn working_dir(options: &JsValue) -> Result<String, JsOffloadError> {
             });
         }
     }
+    if output_dir.starts_with('/') {
+        return Ok("/".into());
+    }
     let process =
         js_sys::Reflect::get(&js_sys::global(), &"process".into()).unwrap_or(JsValue::UNDEFINED);
     let cwd = if process.is_object() {
@@ -75,12 +80,19 @@ pub(crate) fn working_dir(options: &JsValue) -> Result<String, JsOffloadError> {
     } else {
         JsValue::UNDEFINED
     };
-    match cwd.dyn_ref::<js_sys::Function>() {
-        Some(f) => Ok(f
-            .call0(&process)
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_else(|| "/".into())),
-        None => Ok("/".into()),
+    let Some(cwd) = cwd.dyn_ref::<js_sys::Function>() else {
+        return Ok("/".into());
+    };
+    match cwd.call0(&process) {
+        Ok(dir) => dir.as_string().ok_or_else(|| {
+            OffloadError::InvalidArgument("process.cwd() did not return a string".into()).into()
+        }),
+        Err(thrown) => Err(JsOffloadError::with_cause(
+            OffloadError::InvalidArgument(format!(
+                "cannot read the working directory: {}",
+                message_of(&thrown)
+            )),
+            Some(thrown),
+        )),
     }
 }

@@ -50,7 +50,7 @@ async fn run(
     let output_dir = string_arg(&output_dir, |kind| {
         OffloadError::InvalidArgument(format!("outputDir must be a string, got {kind}"))
     })?;
-    let cwd = working_dir(&options)?;
+    let cwd = working_dir(&options, &output_dir)?;
     let writer = JsFileWriter::new(&writer)?;
 
     let done =

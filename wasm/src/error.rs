@@ -59,7 +59,10 @@ pub(crate) fn set(target: &JsValue, key: &str, value: &JsValue) {
     let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
 }
 
-/// The message of a thrown JS value, whatever was thrown.
+/// The message of a thrown JS value, whatever was thrown: an `Error`'s message, a
+/// string as is, anything else as JavaScript's `String(value)` would render it. Never
+/// throws: a throw escaping from inside a wasm future would leave every pending call
+/// unsettled.
 pub(crate) fn message_of(thrown: &JsValue) -> String {
     if let Some(err) = thrown.dyn_ref::<js_sys::Error>() {
         return String::from(err.message());
@@ -67,5 +70,11 @@ pub(crate) fn message_of(thrown: &JsValue) -> String {
     if let Some(s) = thrown.as_string() {
         return s;
     }
-    String::from(js_sys::JsString::from(thrown.clone()))
+    let to_string = js_sys::Reflect::get(&js_sys::global(), &"String".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    to_string
+        .and_then(|f| f.call1(&JsValue::UNDEFINED, thrown).ok())
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| "a value that cannot be converted to a string".to_owned())
 }
