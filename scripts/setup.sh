@@ -16,8 +16,10 @@ if [ "$have" != "$want" ]; then
   echo "setup: installing wasm-bindgen-cli $want (found '${have:-none}'; takes a few minutes)"
   # --locked first for reproducibility; a registry missing one of its locked
   # dependencies' exact versions falls back to a fresh resolution.
-  cargo install --quiet wasm-bindgen-cli --version "$want" --locked \
-    || cargo install --quiet wasm-bindgen-cli --version "$want"
+  # --force: cargo may still list a binary that is gone or replaced.
+  cargo install --quiet --force wasm-bindgen-cli --version "$want" --locked \
+    || cargo install --quiet --force wasm-bindgen-cli --version "$want"
+  wasm-bindgen --version | grep -qx "wasm-bindgen $want" || { echo "setup: wasm-bindgen $want did not install"; exit 1; }
 fi
 
 # npm ci only when the lockfile changed since the last install.
