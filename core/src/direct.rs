@@ -1,7 +1,9 @@
 //! Direct offload: the caller has decided a message's tool results are too long.
 
-use crate::message::{check_session_id, tool_results, with_contents};
+use crate::message::{check_session_id, tool_results, with_contents, At};
 use crate::path::{join, resolve};
+use crate::plan::{edits, write_offloads, PlannedOffload};
+use crate::view::{JsonView, Text};
 use crate::{direct_placeholder, utf16_len, FileWriter, OffloadError, Value};
 
 /// What [`offload_tool_result`] did.
@@ -21,12 +23,12 @@ pub struct DirectOffload {
 
 /// Offload every tool result of one message to `<output_dir>/<session_id>/<id>.md`.
 ///
-/// Every `tool_result` block of an Anthropic message, or the whole message when its
-/// `role` is `"tool"` (OpenAI Chat), is written out: string content as is, array
-/// content as its `JSON.stringify`. Each content becomes
-/// `[Tool result offloaded to file: <absolute path>]`, where `output_dir` is resolved
-/// against the absolute directory `cwd`. Ids are used unchanged; a repeated id
-/// overwrites the earlier file.
+/// Every `tool_result` block of an Anthropic message, the message itself when its
+/// `role` is `"tool"` (OpenAI Chat), or an OpenAI Responses `function_call_output`
+/// item is written out: string content as is, array content as its `JSON.stringify`.
+/// Each content becomes `[Tool result offloaded to file: <absolute path>]`, where
+/// `output_dir` is resolved against the absolute directory `cwd`. Ids are used
+/// unchanged; a repeated id overwrites the earlier file.
 ///
 /// All input is validated before anything is written, and the input message is never
 /// modified.
@@ -56,42 +58,100 @@ pub async fn offload_tool_result<W: FileWriter + ?Sized>(
     cwd: &str,
     writer: &W,
 ) -> Result<DirectOffload, OffloadError> {
-    let results = tool_results(message, ".md")?;
-    if results.is_empty() {
-        return Err(OffloadError::NoToolResult);
-    }
-    check_session_id(session_id)?;
-    let dir = join(&resolve(cwd, output_dir)?, session_id);
-
-    writer
-        .mkdir(&dir)
-        .await
-        .map_err(|source| OffloadError::WriteFailed {
-            path: dir.clone(),
-            source,
-        })?;
-
-    let mut freed_chars: i64 = 0;
-    let mut files = Vec::with_capacity(results.len());
-    let mut placeholders = Vec::with_capacity(results.len());
-    for result in &results {
-        let path = join(&dir, &format!("{}.md", result.id));
-        writer
-            .write_file(&path, &result.text)
-            .await
-            .map_err(|source| OffloadError::WriteFailed {
-                path: path.clone(),
-                source,
-            })?;
-        let placeholder = direct_placeholder(&path);
-        freed_chars += result.chars() as i64 - utf16_len(&placeholder) as i64;
-        placeholders.push((result.slot, placeholder));
-        files.push(path);
-    }
+    let plan = DirectPlan::new(&message, session_id, output_dir, cwd)?;
+    plan.write(writer).await?;
+    let files = plan.files();
     Ok(DirectOffload {
-        message: with_contents(message, &placeholders),
-        freed_chars,
+        message: with_contents(message, &plan.edits()),
+        freed_chars: plan.freed_chars,
         file: files[0].clone(),
         files,
     })
+}
+
+/// [`offload_tool_result`] in two steps, for a message of any [`JsonView`]: plan
+/// (validation, paths, placeholders; no IO), then write. The host builds its own copy
+/// of the message from [`DirectPlan::edits`].
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::{DirectPlan, MemoryWriter};
+/// let message = json!({"type": "function_call_output", "call_id": "c1", "output": "big"});
+/// let plan = DirectPlan::new(&&message, "s", "/o", "/").unwrap();
+/// assert_eq!(plan.edits()[0].1, "[Tool result offloaded to file: /o/s/c1.md]");
+/// futures_executor::block_on(plan.write(&MemoryWriter::new())).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct DirectPlan<T> {
+    dir: String,
+    /// The tool results to write, in message order; never empty.
+    pub offloads: Vec<PlannedOffload<T>>,
+    /// As [`DirectOffload::freed_chars`].
+    pub freed_chars: i64,
+}
+
+impl<T: Text> DirectPlan<T> {
+    /// Validate `message` and decide every file. See [`offload_tool_result`] for the
+    /// rules and errors (all but `WRITE_FAILED` come from here).
+    pub fn new<V: JsonView<Text = T>>(
+        message: &V,
+        session_id: &str,
+        output_dir: &str,
+        cwd: &str,
+    ) -> Result<Self, OffloadError> {
+        let found = tool_results(message, At::Alone, ".md".len())?;
+        if found.is_empty() {
+            return Err(OffloadError::NoToolResult);
+        }
+        // Direct offload writes every tool result, so every id must name a file.
+        let found = found
+            .into_iter()
+            .map(|r| Ok((r.id?, r.slot, r.text)))
+            .collect::<Result<Vec<_>, OffloadError>>()?;
+        check_session_id(session_id)?;
+        let dir = join(&resolve(cwd, output_dir)?, session_id);
+        let mut freed_chars: i64 = 0;
+        let offloads = found
+            .into_iter()
+            .map(|(id, slot, text)| {
+                let path = join(&dir, &format!("{id}.md"));
+                let placeholder = direct_placeholder(&path);
+                let chars = text.utf16_len();
+                freed_chars += chars as i64 - utf16_len(&placeholder) as i64;
+                PlannedOffload {
+                    slot,
+                    path,
+                    placeholder,
+                    chars,
+                    text,
+                }
+            })
+            .collect();
+        Ok(DirectPlan {
+            dir,
+            offloads,
+            freed_chars,
+        })
+    }
+
+    /// Create the session directory and write every file, in order.
+    ///
+    /// # Errors
+    /// `WRITE_FAILED` with the path when the writer fails.
+    pub async fn write<W: FileWriter<T::Data> + ?Sized>(
+        &self,
+        writer: &W,
+    ) -> Result<(), OffloadError> {
+        write_offloads(Some(&self.dir), &self.offloads, writer).await
+    }
+
+    /// The slot → placeholder edits that turn the message into its offloaded copy.
+    pub fn edits(&self) -> Vec<(crate::Slot, String)> {
+        edits(&self.offloads)
+    }
+
+    /// Absolute paths of the files, in message order.
+    pub fn files(&self) -> Vec<String> {
+        self.offloads.iter().map(|o| o.path.clone()).collect()
+    }
 }

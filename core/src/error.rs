@@ -13,7 +13,8 @@ use crate::io::IoError;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorCode {
-    /// The message holds no `tool_result` block and is not a `role: "tool"` message.
+    /// The message holds no `tool_result` block, is not a `role: "tool"` message and
+    /// not a `function_call_output` item.
     NoToolResult,
     /// A tool-call id or session id is missing, not a string, or not a safe file name.
     InvalidId,
@@ -62,8 +63,9 @@ impl std::fmt::Display for ErrorCode {
 pub enum OffloadError {
     /// See [`ErrorCode::NoToolResult`].
     #[error(
-        "message has no tool result: expected a \"tool_result\" content block (Anthropic) \
-         or a message with role \"tool\" (OpenAI)"
+        "message has no tool result: expected a \"tool_result\" content block (Anthropic), \
+         a message with role \"tool\" (OpenAI Chat) or a \"function_call_output\" item \
+         (OpenAI Responses)"
     )]
     NoToolResult,
     /// See [`ErrorCode::InvalidId`]. `field` names where the id came from.

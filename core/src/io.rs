@@ -60,6 +60,9 @@ impl From<std::io::Error> for IoError {
 /// the trait; a writer whose futures are `Send` (like the tokio host's) makes the core's
 /// futures `Send` too.
 ///
+/// `D` is the text type the writer takes: `str` natively; the wasm host writes the
+/// JavaScript strings it was given (`JsString`) so content never crosses into wasm.
+///
 /// ```
 /// use tool_offload_core::{FileWriter, IoError};
 ///
@@ -76,18 +79,18 @@ impl From<std::io::Error> for IoError {
 ///     }
 /// }
 /// ```
-pub trait FileWriter {
+pub trait FileWriter<D: ?Sized = str> {
     /// Create `dir` and any missing parents; succeed if it already exists.
     fn mkdir(&self, dir: &str) -> impl Future<Output = Result<(), IoError>>;
     /// Write `data` as UTF-8 to `path`, replacing any existing file.
-    fn write_file(&self, path: &str, data: &str) -> impl Future<Output = Result<(), IoError>>;
+    fn write_file(&self, path: &str, data: &D) -> impl Future<Output = Result<(), IoError>>;
 }
 
-impl<W: FileWriter + ?Sized> FileWriter for &W {
+impl<D: ?Sized, W: FileWriter<D> + ?Sized> FileWriter<D> for &W {
     fn mkdir(&self, dir: &str) -> impl Future<Output = Result<(), IoError>> {
         (**self).mkdir(dir)
     }
-    fn write_file(&self, path: &str, data: &str) -> impl Future<Output = Result<(), IoError>> {
+    fn write_file(&self, path: &str, data: &D) -> impl Future<Output = Result<(), IoError>> {
         (**self).write_file(path, data)
     }
 }

@@ -34,6 +34,7 @@
 //! );
 //! ```
 
+mod batch;
 mod direct;
 mod error;
 mod io;
@@ -41,11 +42,19 @@ pub mod json;
 mod message;
 pub mod path;
 mod placeholder;
+mod plan;
 mod text;
+pub mod view;
 
-pub use direct::{offload_tool_result, DirectOffload};
+pub use batch::{
+    offload_tool_results, Batch, BatchEdits, BatchOffload, BatchOptions, BatchPlan, PlannedMessage,
+    DEFAULT_THRESHOLD,
+};
+pub use direct::{offload_tool_result, DirectOffload, DirectPlan};
 pub use error::{ErrorCode, OffloadError};
 pub use io::{FileWriter, IoError, MemoryWriter};
-pub use placeholder::direct_placeholder;
+pub use message::Slot;
+pub use placeholder::{batch_placeholder, direct_placeholder};
+pub use plan::PlannedOffload;
 pub use serde_json::{Map, Value};
 pub use text::utf16_len;

@@ -1,78 +1,115 @@
-//! Finding tool results in the message shapes agent loops send.
+//! Finding tool results in the message shapes agent loops send, wherever they live.
 //!
 //! - Anthropic Messages: `{ role, content: [ { type: "tool_result", tool_use_id, content }, … ] }`
 //! - OpenAI Chat Completions: `{ role: "tool", tool_call_id, content }`
+//! - OpenAI Responses input items: `{ type: "function_call_output", call_id, output }`
 //!
 //! Everything else in a message is opaque and preserved.
 
-use std::borrow::Cow;
-
 use crate::path::unsafe_component;
-use crate::{json, utf16_len, Map, OffloadError, Value};
+use crate::view::{JsonView, Kind, Text};
+use crate::{Map, OffloadError, Value};
 
-/// Where a tool result's content lives inside its message.
+/// Where a tool result's content lives inside one message (or input item).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Slot {
-    /// `message.content[i]` is a `tool_result` block (Anthropic).
-    Block(usize),
-    /// The message itself is a `role: "tool"` message (OpenAI Chat).
-    Message,
+pub struct Slot {
+    /// `Some(i)`: in the block `content[i]` (Anthropic); `None`: in the message itself.
+    pub block: Option<usize>,
+    /// The field holding the content: `"content"`, or `"output"` (OpenAI Responses).
+    pub field: &'static str,
 }
 
-/// One tool result found in a message, borrowed from it.
-#[derive(Debug)]
-pub(crate) struct ToolResult<'a> {
+/// One tool result found in a message.
+pub(crate) struct Found<V: JsonView> {
     pub slot: Slot,
-    /// The tool-call id, validated as a safe file-name stem.
-    pub id: &'a str,
+    /// The tool-call id, or why it cannot name a file (missing, not a string, unsafe).
+    /// Callers decide whether that matters: only offloaded results need a usable id.
+    pub id: Result<String, OffloadError>,
     /// The content to write: a string as is, an array as its `JSON.stringify`.
-    pub text: Cow<'a, str>,
+    pub text: V::Text,
 }
 
-impl ToolResult<'_> {
+impl<V: JsonView> Found<V> {
     /// The content's size in UTF-16 code units.
     pub fn chars(&self) -> usize {
-        utf16_len(&self.text)
+        self.text.utf16_len()
     }
 }
 
-/// Every tool result in `message`, in order, with ids validated for use as
-/// `<id><suffix>` file names. Errors name the offending field.
-pub(crate) fn tool_results<'a>(
-    message: &'a Value,
-    suffix: &str,
-) -> Result<Vec<ToolResult<'a>>, OffloadError> {
-    let Value::Object(fields) = message else {
-        return Err(OffloadError::InvalidMessage(format!(
-            "a message must be a JSON object, got {}",
-            kind(message)
-        )));
-    };
-    if fields.get("role").and_then(Value::as_str) == Some("tool") {
-        let id = checked_id(fields.get("tool_call_id"), "tool_call_id".into(), suffix)?;
-        let text = content_text(fields.get("content"), "content")?;
-        return Ok(vec![ToolResult {
-            slot: Slot::Message,
-            id,
-            text,
-        }]);
+/// Where a message sits, for error messages: alone (direct offload) or in a batch.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum At {
+    Alone,
+    Index(usize),
+}
+
+impl At {
+    /// `rest` located in this message: `content[0].tool_use_id` or `messages[3].content[0].tool_use_id`.
+    fn path(self, rest: &str) -> String {
+        match self {
+            At::Alone => rest.to_owned(),
+            At::Index(i) => format!("messages[{i}].{rest}"),
+        }
     }
-    let Some(Value::Array(blocks)) = fields.get("content") else {
+}
+
+/// Every tool result in `message`, in order. Ids are checked to be safe file-name parts
+/// when `name_bytes` more bytes surround them in the file name.
+pub(crate) fn tool_results<V: JsonView>(
+    message: &V,
+    at: At,
+    name_bytes: usize,
+) -> Result<Vec<Found<V>>, OffloadError> {
+    if message.kind() != Kind::Object {
+        let what = match at {
+            At::Alone => "a message".to_owned(),
+            At::Index(i) => format!("messages[{i}]"),
+        };
+        return Err(OffloadError::InvalidMessage(format!(
+            "{what} must be a JSON object, got {}",
+            message.kind().described()
+        )));
+    }
+    let whole =
+        |id_key: &'static str, field: &'static str| -> Result<Vec<Found<V>>, OffloadError> {
+            let slot = Slot { block: None, field };
+            let id = checked_id(message.field(id_key), at.path(id_key), name_bytes);
+            let text = content_text(message.field(field), || at.path(field))?;
+            Ok(vec![Found { slot, id, text }])
+        };
+    if message.field("role").is_some_and(|r| r.is_str("tool")) {
+        return whole("tool_call_id", "content");
+    }
+    if message
+        .field("type")
+        .is_some_and(|t| t.is_str("function_call_output"))
+    {
+        return whole("call_id", "output");
+    }
+    let Some(blocks) = message.field("content").filter(|c| c.kind() == Kind::Array) else {
         return Ok(Vec::new());
     };
     let mut found = Vec::new();
-    for (i, block) in blocks.iter().enumerate() {
-        if block.get("type").and_then(Value::as_str) != Some("tool_result") {
+    for i in 0..blocks.array_len() {
+        let Some(block) = blocks.item(i) else {
+            continue;
+        };
+        if !block.field("type").is_some_and(|t| t.is_str("tool_result")) {
             continue;
         }
         let id = checked_id(
-            block.get("tool_use_id"),
-            format!("content[{i}].tool_use_id"),
-            suffix,
-        )?;
-        let text = content_text(block.get("content"), &format!("content[{i}].content"))?;
-        found.push(ToolResult {
-            slot: Slot::Block(i),
+            block.field("tool_use_id"),
+            at.path(&format!("content[{i}].tool_use_id")),
+            name_bytes,
+        );
+        let text = content_text(block.field("content"), || {
+            at.path(&format!("content[{i}].content"))
+        })?;
+        found.push(Found {
+            slot: Slot {
+                block: Some(i),
+                field: "content",
+            },
             id,
             text,
         });
@@ -80,69 +117,72 @@ pub(crate) fn tool_results<'a>(
     Ok(found)
 }
 
-/// A deep copy of `message` in which the content at each slot is replaced, without
-/// copying the content being replaced (it may be megabytes). Key order is preserved.
-pub(crate) fn with_contents(message: &Value, replacements: &[(Slot, String)]) -> Value {
+/// A deep copy of `message` with the content at each slot replaced by a string, without
+/// copying the content being replaced (it may be megabytes). Key order is preserved; a
+/// missing content field is appended.
+pub(crate) fn with_contents(message: &Value, edits: &[(Slot, String)]) -> Value {
+    let edit = |block: Option<usize>, field: &str| {
+        edits
+            .iter()
+            .rev()
+            .find(|(s, _)| s.block == block && s.field == field)
+            .map(|(_, text)| text)
+    };
+    let block_edited = |i: usize| edits.iter().any(|(s, _)| s.block == Some(i));
+    let copy_block = |i: usize, block: &Value| match block {
+        Value::Object(fields) if block_edited(i) => {
+            let mut copy = copy_fields(fields, |key| edit(Some(i), key));
+            if let Some(text) = edit(Some(i), "content") {
+                copy.entry("content")
+                    .or_insert_with(|| Value::String(text.clone()));
+            }
+            Value::Object(copy)
+        }
+        other => other.clone(),
+    };
     let Value::Object(fields) = message else {
         return message.clone();
     };
-    let replacement = |slot: Slot| {
-        replacements
-            .iter()
-            .rev()
-            .find(|(s, _)| *s == slot)
-            .map(|(_, r)| r)
-    };
-    let copy = fields
-        .iter()
-        .map(|(key, value)| {
-            let value = match (key.as_str(), value) {
-                ("content", _) if replacement(Slot::Message).is_some() => {
-                    Value::String(replacement(Slot::Message).cloned().unwrap_or_default())
-                }
-                ("content", Value::Array(blocks)) => Value::Array(
-                    blocks
-                        .iter()
-                        .enumerate()
-                        .map(|(i, block)| match replacement(Slot::Block(i)) {
-                            Some(text) => replace_field(block, "content", text),
-                            None => block.clone(),
-                        })
-                        .collect(),
-                ),
-                _ => value.clone(),
-            };
-            (key.clone(), value)
-        })
-        .collect::<Map<String, Value>>();
-    let mut copy = copy;
-    if let (Some(text), false) = (replacement(Slot::Message), fields.contains_key("content")) {
-        // A tool message without content still gets its placeholder, appended.
-        copy.insert("content".to_owned(), Value::String(text.clone()));
+    let mut copy = Map::new();
+    for (key, value) in fields {
+        let value = match (edit(None, key), key.as_str(), value) {
+            (Some(text), _, _) => Value::String(text.clone()),
+            (None, "content", Value::Array(blocks)) => Value::Array(
+                blocks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| copy_block(i, b))
+                    .collect(),
+            ),
+            _ => value.clone(),
+        };
+        copy.insert(key.clone(), value);
+    }
+    for (slot, text) in edits.iter().filter(|(s, _)| s.block.is_none()) {
+        copy.entry(slot.field)
+            .or_insert_with(|| Value::String(text.clone()));
     }
     Value::Object(copy)
 }
 
-/// A copy of the object `value` with `key` set to the string `text` (kept in place if
-/// present, appended if not), the old value of `key` not copied.
-fn replace_field(value: &Value, key: &str, text: &str) -> Value {
-    let Value::Object(fields) = value else {
-        return value.clone();
-    };
-    let mut copy: Map<String, Value> = fields
+/// A copy of `fields` in which each field `replacement` names is that string instead,
+/// the old value not copied.
+fn copy_fields<'t>(
+    fields: &Map<String, Value>,
+    replacement: impl Fn(&str) -> Option<&'t String>,
+) -> Map<String, Value> {
+    fields
         .iter()
-        .map(|(k, v)| {
-            let v = if k == key { Value::Null } else { v.clone() };
-            (k.clone(), v)
+        .map(|(k, v)| match replacement(k) {
+            Some(text) => (k.clone(), Value::String(text.clone())),
+            None => (k.clone(), v.clone()),
         })
-        .collect();
-    copy.insert(key.to_owned(), Value::String(text.to_owned()));
-    Value::Object(copy)
+        .collect()
 }
 
 /// Validate a session id for use as a directory name.
 pub(crate) fn check_session_id(session_id: &str) -> Result<(), OffloadError> {
-    match unsafe_component(session_id, "") {
+    match unsafe_component(session_id, 0) {
         None => Ok(()),
         Some(reason) => Err(OffloadError::InvalidId {
             field: "sessionId".into(),
@@ -152,58 +192,47 @@ pub(crate) fn check_session_id(session_id: &str) -> Result<(), OffloadError> {
     }
 }
 
-fn checked_id<'a>(
-    value: Option<&'a Value>,
+fn checked_id<V: JsonView>(
+    value: Option<V>,
     field: String,
-    suffix: &str,
-) -> Result<&'a str, OffloadError> {
-    let id = match value {
-        Some(Value::String(id)) => id.as_str(),
-        None => {
-            return Err(OffloadError::InvalidId {
-                field,
-                value: None,
-                reason: "is missing",
-            })
-        }
-        Some(_) => {
-            return Err(OffloadError::InvalidId {
-                field,
-                value: None,
-                reason: "must be a string",
-            })
-        }
+    name_bytes: usize,
+) -> Result<String, OffloadError> {
+    let Some(value) = value else {
+        return Err(OffloadError::InvalidId {
+            field,
+            value: None,
+            reason: "is missing",
+        });
     };
-    match unsafe_component(id, suffix) {
+    let Some(id) = value.to_owned_string() else {
+        return Err(OffloadError::InvalidId {
+            field,
+            value: None,
+            reason: "must be a string",
+        });
+    };
+    match unsafe_component(&id, name_bytes) {
         None => Ok(id),
         Some(reason) => Err(OffloadError::InvalidId {
             field,
-            value: Some(id.into()),
+            value: Some(id),
             reason,
         }),
     }
 }
 
-fn content_text<'a>(content: Option<&'a Value>, field: &str) -> Result<Cow<'a, str>, OffloadError> {
+fn content_text<V: JsonView>(
+    content: Option<V>,
+    field: impl FnOnce() -> String,
+) -> Result<V::Text, OffloadError> {
     match content {
-        // The API allows omitting a tool result's content; it counts as empty.
-        None => Ok(Cow::Borrowed("")),
-        Some(Value::String(s)) => Ok(Cow::Borrowed(s)),
-        Some(array @ Value::Array(_)) => Ok(Cow::Owned(json::stringify(array))),
+        // The APIs allow omitting a tool result's content; it counts as empty.
+        None => Ok(V::empty_text()),
+        Some(c) if matches!(c.kind(), Kind::String | Kind::Array) => c.text(),
         Some(other) => Err(OffloadError::InvalidMessage(format!(
-            "{field} must be a string or an array of content blocks, got {}",
-            kind(other)
+            "{} must be a string or an array of content blocks, got {}",
+            field(),
+            other.kind().described()
         ))),
-    }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

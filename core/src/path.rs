@@ -67,16 +67,17 @@ pub fn join(dir: &str, name: &str) -> String {
     }
 }
 
-/// Why `value` cannot be used as one path component that, with `suffix` appended, names
-/// a file inside its directory; `None` when it is safe. Safe values are used unchanged.
+/// Why `value` cannot be used as one path component of a file name in which
+/// `name_bytes` more bytes surround it; `None` when it is safe. Safe values are used
+/// unchanged.
 ///
 /// ```
 /// use tool_offload_core::path::unsafe_component;
-/// assert_eq!(unsafe_component("toolu_01A", ".md"), None);
-/// assert_eq!(unsafe_component("..", ".md"), Some("is a relative path component (\".\" or \"..\")"));
-/// assert_eq!(unsafe_component("a/b", ".md"), Some("contains \"/\""));
+/// assert_eq!(unsafe_component("toolu_01A", 3), None);
+/// assert_eq!(unsafe_component("..", 3), Some("is a relative path component (\".\" or \"..\")"));
+/// assert_eq!(unsafe_component("a/b", 3), Some("contains \"/\""));
 /// ```
-pub fn unsafe_component(value: &str, suffix: &str) -> Option<&'static str> {
+pub fn unsafe_component(value: &str, name_bytes: usize) -> Option<&'static str> {
     if value.is_empty() {
         Some("is empty")
     } else if value == "." || value == ".." {
@@ -87,7 +88,7 @@ pub fn unsafe_component(value: &str, suffix: &str) -> Option<&'static str> {
         Some("contains \"\\\"")
     } else if value.contains('\0') {
         Some("contains a NUL character")
-    } else if value.len() + suffix.len() > MAX_FILE_NAME_BYTES {
+    } else if value.len() + name_bytes > MAX_FILE_NAME_BYTES {
         Some("makes a file name longer than 255 bytes")
     } else {
         None
@@ -118,19 +119,19 @@ mod tests {
     #[test]
     fn file_name_limit_counts_utf8_bytes_with_suffix() {
         let at_limit = "a".repeat(252);
-        assert_eq!(unsafe_component(&at_limit, ".md"), None);
+        assert_eq!(unsafe_component(&at_limit, 3), None);
         let over = "a".repeat(253);
-        assert!(unsafe_component(&over, ".md").is_some());
+        assert!(unsafe_component(&over, 3).is_some());
         // 84 × "é" is 168 bytes but 84 characters: bytes are what file systems count.
         let multibyte = "é".repeat(127); // 254 bytes
-        assert!(unsafe_component(&multibyte, ".md").is_some());
-        assert_eq!(unsafe_component(&multibyte, ""), None);
+        assert!(unsafe_component(&multibyte, 3).is_some());
+        assert_eq!(unsafe_component(&multibyte, 0), None);
     }
 
     #[test]
     fn nul_and_backslash_are_refused() {
-        assert!(unsafe_component("a\0b", "").is_some());
-        assert!(unsafe_component("a\\b", "").is_some());
+        assert!(unsafe_component("a\0b", 0).is_some());
+        assert!(unsafe_component("a\\b", 0).is_some());
         assert!(resolve("/w", "a\0").is_err());
     }
 }

@@ -97,8 +97,9 @@ fn no_tool_result_display() {
     assert_eq!(err.code().as_str(), "NO_TOOL_RESULT");
     assert_eq!(
         err.to_string(),
-        "message has no tool result: expected a \"tool_result\" content block (Anthropic) \
-         or a message with role \"tool\" (OpenAI)"
+        "message has no tool result: expected a \"tool_result\" content block (Anthropic), \
+         a message with role \"tool\" (OpenAI Chat) or a \"function_call_output\" item \
+         (OpenAI Responses)"
     );
     assert!(err.source().is_none());
 }

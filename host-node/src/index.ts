@@ -15,11 +15,13 @@
  * ```
  */
 import * as wasm from '../wasm/tool_offload_wasm.js';
-import type { Message, OffloadErrorConstructor, OffloadResult } from '../wasm/tool_offload_wasm.js';
+import type { BatchOptions, BatchResult, FileWriter, Message, OffloadErrorConstructor, OffloadResult } from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
 
 export type {
   AnthropicMessage,
+  BatchOptions,
+  BatchResult,
   ContentBlock,
   ContentPart,
   ErrorCode,
@@ -28,6 +30,7 @@ export type {
   Message,
   OffloadOptions,
   OffloadResult,
+  OpenAIFunctionCallOutput,
   OpenAIToolMessage,
   OtherBlock,
   TextBlock,
@@ -80,4 +83,30 @@ export interface OffloadToFileOptions {
 export function offloadToolResultToFile(message: Message, options: OffloadToFileOptions): Promise<OffloadResult> {
   // Validation of both fields (including a missing options object) happens in core.
   return wasm.offloadToolResult(message, options?.sessionId, options?.outputDir, new NodeFileWriter());
+}
+
+/** Options of {@link offloadToolResults}: `writer` defaults to a {@link NodeFileWriter}. */
+export interface OffloadToolResultsOptions extends Omit<BatchOptions, 'writer'> {
+  writer?: FileWriter;
+}
+
+/**
+ * Offload every tool result of at least `threshold` (default 100) UTF-16 code units in a
+ * conversation to `<outputDir>/tool-result-<id>.md`, replacing its content with
+ * `[Content offloaded to: ./tool-result-<id>.md]`. Handles Anthropic `tool_result`
+ * blocks, OpenAI Chat `role: "tool"` messages and OpenAI Responses
+ * `function_call_output` items, in any mix. Unchanged messages are returned as the same
+ * objects; the input is never mutated.
+ *
+ * @example
+ * ```ts
+ * const { messages: slim, offloadedCount, freedChars } = await offloadToolResults(history, { outputDir: 'artifacts' });
+ * ```
+ */
+export function offloadToolResults<M extends object>(
+  messages: readonly M[],
+  options: OffloadToolResultsOptions,
+): Promise<BatchResult<M>> {
+  const writer = options?.writer ?? new NodeFileWriter();
+  return wasm.offloadToolResults(messages, { ...options, writer }) as Promise<BatchResult<M>>;
 }

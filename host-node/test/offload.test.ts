@@ -242,7 +242,7 @@ test('errors are OffloadError instances, real Errors, with exact messages', asyn
       name: 'no tool result',
       call: () => offloadToolResult({ role: 'user', content: 'just text' }, 's', '/out', writer),
       code: 'NO_TOOL_RESULT',
-      message: 'message has no tool result: expected a "tool_result" content block (Anthropic) or a message with role "tool" (OpenAI)',
+      message: 'message has no tool result: expected a "tool_result" content block (Anthropic), a message with role "tool" (OpenAI Chat) or a "function_call_output" item (OpenAI Responses)',
     },
     {
       name: 'sessionId ..',
@@ -366,21 +366,24 @@ test('a circular message is INVALID_MESSAGE, not a TypeError', async () => {
   assert.deepEqual(writer.calls, []);
 });
 
-test('a lone surrogate is INVALID_MESSAGE, whether in content, elsewhere, or in a key', async () => {
-  const lone = 'invalid message: message contains a lone UTF-16 surrogate, which cannot be written as UTF-8';
-  const messages = [
-    toolResult('ok \uD800 not ok'),
-    toolResult([{ type: 'text', text: '\uDC00' }]),
-    { role: 'user', content: [{ type: 'text', text: 'a\uDBFF' }, { type: 'tool_result', tool_use_id: 't', content: 'x' }] },
-    { role: 'tool', tool_call_id: 'c', content: 'x', ['k\uD800']: 1 },
-  ];
-  for (const message of messages) {
+test('a lone surrogate in string content is INVALID_MESSAGE; elsewhere it is kept as JSON.stringify keeps it', async () => {
+  const lone = 'invalid message: tool result content contains a lone UTF-16 surrogate, which cannot be written as UTF-8';
+  for (const message of [toolResult('ok \uD800 not ok'), { role: 'tool', tool_call_id: 'c', content: '\uDC00' }]) {
     const writer = new RecordingWriter();
     const err = await offloadError(offloadToolResult(message as Message, 's', '/out', writer));
     assert.equal(err.code, 'INVALID_MESSAGE');
     assert.equal(err.message, lone);
     assert.deepEqual(writer.calls, []);
   }
+  // Array content is written as JSON.stringify writes it: lone surrogates escaped.
+  const writer = new RecordingWriter();
+  await offloadToolResult(toolResult([{ type: 'text', text: '\uDC00' }]), 's', '/out', writer);
+  assert.equal(writer.files.get('/out/s/toolu_1.md'), '[{"type":"text","text":"\\udc00"}]');
+  // Other fields and keys are not written to files; the copy keeps them as they were.
+  const elsewhere = { role: 'tool', tool_call_id: 'c', content: 'x', note: 'a\uDBFF', ['k\uD800']: 1 };
+  const kept = await offloadToolResult(elsewhere as Message, 's', '/out', new RecordingWriter());
+  assert.equal((kept.message as Record<string, unknown>).note, 'a\uDBFF');
+  assert.equal((kept.message as Record<string, unknown>)['k\uD800'], 1);
   // A well-formed surrogate pair is fine.
   const ok = await offloadToolResult(toolResult('\uD83D\uDE00'), 's', '/out', new RecordingWriter());
   assert.equal(ok.freedChars, 2 - placeholder('/out/s/toolu_1.md').length);
@@ -422,11 +425,11 @@ test('toJSON and undefined properties behave as JSON.stringify', async () => {
   assert.ok(!('extra' in out.content[1]!));
   assert.equal(result.freedChars, JSON.stringify(content).length - placeholder('/out/s/toolu_1.md').length);
 
-  // A toJSON on the message itself is honoured too.
+  // Tool results are found in the message's own properties: a toJSON on the message
+  // object itself is not consulted for that (it is everywhere something is serialised).
   const wrapped = { toJSON: () => ({ role: 'tool', tool_call_id: 'call_9', content: 'from toJSON' }) };
-  const viaToJSON = await offloadToolResult(wrapped as unknown as Message, 's', '/out', writer);
-  assert.deepEqual(viaToJSON.message, { role: 'tool', tool_call_id: 'call_9', content: placeholder('/out/s/call_9.md') });
-  assert.equal(writer.files.get('/out/s/call_9.md'), 'from toJSON');
+  const err = await offloadError(offloadToolResult(wrapped as unknown as Message, 's', '/out', writer));
+  assert.equal(err.code, 'NO_TOOL_RESULT');
 });
 
 test('a toJSON that throws is INVALID_MESSAGE with what it threw as cause', async () => {
@@ -443,7 +446,7 @@ test('a toJSON that throws is INVALID_MESSAGE with what it threw as cause', asyn
 test('a message that is undefined is INVALID_MESSAGE', async () => {
   const err = await offloadError(offloadToolResult(undefined as unknown as Message, 's', '/out', new RecordingWriter()));
   assert.equal(err.code, 'INVALID_MESSAGE');
-  assert.equal(err.message, 'invalid message: message must be a JSON object, got undefined');
+  assert.equal(err.message, 'invalid message: a message must be a JSON object, got undefined');
 });
 
 test('WRITE_FAILED carries the path and the exact error the writer rejected with', async () => {

@@ -1,45 +1,9 @@
-//! JS values ↔ core values, through the engine's own JSON.
+//! Arguments from JavaScript.
 
-use tool_offload_core::{json, OffloadError, Value};
+use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
 use crate::error::{message_of, JsOffloadError};
-
-/// A JS value as core sees it: exactly what `JSON.stringify` makes of it.
-pub(crate) fn to_core(value: &JsValue, what: &str) -> Result<Value, JsOffloadError> {
-    let text = match js_sys::JSON::stringify(value) {
-        Ok(text) => text.as_string(),
-        Err(thrown) => {
-            let reason = format!(
-                "{what} cannot be serialised as JSON: {}",
-                message_of(&thrown)
-            );
-            return Err(JsOffloadError::with_cause(
-                OffloadError::InvalidMessage(reason),
-                Some(thrown),
-            ));
-        }
-    };
-    let Some(text) = text else {
-        return Err(OffloadError::InvalidMessage(format!(
-            "{what} must be a JSON object, got undefined"
-        ))
-        .into());
-    };
-    json::parse(&text).map_err(|_| {
-        // JSON.stringify output is valid JSON; the only text serde rejects is a lone
-        // UTF-16 surrogate, which no UTF-8 file can hold either.
-        OffloadError::InvalidMessage(format!(
-            "{what} contains a lone UTF-16 surrogate, which cannot be written as UTF-8"
-        ))
-        .into()
-    })
-}
-
-/// A core value as a fresh JS value.
-pub(crate) fn to_js(value: &Value) -> JsValue {
-    js_sys::JSON::parse(&json::stringify(value)).expect("core emits valid JSON")
-}
 
 /// A string argument, or an error naming it.
 pub(crate) fn string_arg(

@@ -1,11 +1,13 @@
 //! `offloadToolResult` for JavaScript.
 
-use tool_offload_core::OffloadError;
+use tool_offload_core::{DirectPlan, OffloadError};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{string_arg, to_core, to_js, working_dir};
+use crate::convert::{string_arg, working_dir};
+use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
 use crate::types::OffloadOptions;
+use crate::view::{take_thrown, JsView};
 use crate::writer::JsFileWriter;
 
 /// Offload every tool result of one message to `<outputDir>/<sessionId>/<id>.md` through
@@ -19,15 +21,10 @@ pub async fn offload_tool_result(
     #[wasm_bindgen(unchecked_param_type = "FileWriter")] writer: JsValue,
     options: Option<OffloadOptions>,
 ) -> Result<JsValue, JsValue> {
-    run(
-        message,
-        session_id,
-        output_dir,
-        writer,
-        options.map_or(JsValue::UNDEFINED, JsValue::from),
-    )
-    .await
-    .map_err(JsValue::from)
+    let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+    run(message, session_id, output_dir, writer, options)
+        .await
+        .map_err(JsValue::from)
 }
 
 async fn run(
@@ -37,7 +34,6 @@ async fn run(
     writer: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
-    let message = to_core(&message, "message")?;
     let session_id = string_arg(&session_id, |kind| OffloadError::InvalidId {
         field: "sessionId".into(),
         value: None,
@@ -53,20 +49,31 @@ async fn run(
     let cwd = working_dir(&options, &output_dir)?;
     let writer = JsFileWriter::new(&writer)?;
 
-    let done =
-        tool_offload_core::offload_tool_result(&message, &session_id, &output_dir, &cwd, &writer)
-            .await
-            .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
+    take_thrown();
+    let plan = DirectPlan::new(&JsView(message.clone()), &session_id, &output_dir, &cwd)
+        .map_err(|e| JsOffloadError::with_cause(e, take_thrown()))?;
+    // The copy can fail on JS values, so it is made before anything is written.
+    let copy = copy_with_edits(&message, &plan.edits())?;
+    plan.write(&writer)
+        .await
+        .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
 
     let result = js_sys::Object::new();
-    set(&result, "message", &to_js(&done.message));
+    let files = plan.files();
+    set(&result, "message", &copy);
     set(
         &result,
         "freedChars",
-        &JsValue::from_f64(done.freed_chars as f64),
+        &JsValue::from_f64(plan.freed_chars as f64),
     );
-    set(&result, "file", &done.file.as_str().into());
-    let files: js_sys::Array = done.files.iter().map(|f| JsValue::from_str(f)).collect();
-    set(&result, "files", &files);
+    set(&result, "file", &JsValue::from_str(&files[0]));
+    set(
+        &result,
+        "files",
+        &files
+            .iter()
+            .map(|f| JsValue::from_str(f))
+            .collect::<js_sys::Array>(),
+    );
     Ok(result.into())
 }

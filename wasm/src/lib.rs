@@ -4,15 +4,21 @@
 //! JavaScript values out, and no behaviour of their own. The npm package `tool-offload`
 //! is built from this crate.
 //!
-//! Values cross the boundary as JSON text produced by the engine's own `JSON.stringify`,
+//! Core reads messages where they live, through [`view::JsView`]: a content string never
+//! crosses into wasm (its length is JavaScript's `.length`; the writer gets the original
+//! string). Returned copies are made by the engine's own `JSON.stringify`/`JSON.parse`,
 //! so JavaScript semantics (`toJSON`, dropped `undefined` properties, key order) are the
-//! engine's, and core sees exactly what `JSON.stringify` would write.
+//! engine's.
 
+mod batch;
 mod convert;
+mod copy;
 mod direct;
 mod error;
 mod types;
+mod view;
 mod writer;
 
+pub use batch::offload_tool_results;
 pub use direct::offload_tool_result;
 pub use error::offload_error_class;

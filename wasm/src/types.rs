@@ -69,11 +69,43 @@ export interface OpenAIToolMessage {
   content: string | ContentPart[];
   [key: string]: unknown;
 }
-export type Message = AnthropicMessage | OpenAIToolMessage;
+/** An OpenAI Responses API `function_call_output` input item. */
+export interface OpenAIFunctionCallOutput {
+  type: "function_call_output";
+  call_id: string;
+  output: string | ContentPart[];
+  [key: string]: unknown;
+}
+/** A message (or input item) that can carry a tool result. */
+export type Message = AnthropicMessage | OpenAIToolMessage | OpenAIFunctionCallOutput;
 
 export interface OffloadOptions {
   /** Absolute directory a relative `outputDir` resolves against (default: `process.cwd()`, or `/` without Node). */
   cwd?: string;
+}
+
+/** Options of `offloadToolResults`. */
+export interface BatchOptions {
+  /** Directory for the files, created recursively; relative paths resolve against `cwd`. */
+  outputDir: string;
+  /** Offload content of at least this many UTF-16 code units (default 100; empty content never). */
+  threshold?: number;
+  /** Where files go. */
+  writer: FileWriter;
+  /** Absolute directory a relative `outputDir` resolves against (default: `process.cwd()`, or `/` without Node). */
+  cwd?: string;
+}
+
+/** What `offloadToolResults` did. */
+export interface BatchResult<M = unknown> {
+  /** The conversation: unchanged messages are the same objects, changed ones deep copies. */
+  messages: M[];
+  /** Number of tool results offloaded. */
+  offloadedCount: number;
+  /** Sum of the original sizes of the offloaded contents, in UTF-16 code units. */
+  freedChars: number;
+  /** Absolute paths written, in walk order. */
+  files: string[];
 }
 
 /** What `offloadToolResult` did. */

@@ -2,7 +2,7 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Function, Promise};
+use js_sys::{Function, JsString, Promise};
 use tool_offload_core::{FileWriter, IoError, OffloadError};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -56,17 +56,15 @@ impl JsFileWriter {
     }
 }
 
-impl FileWriter for JsFileWriter {
+/// Content is written as the JavaScript string it came as: it never crosses into wasm.
+impl FileWriter<JsString> for JsFileWriter {
     async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
         self.settle(self.mkdir.call1(&self.target, &dir.into()))
             .await
     }
 
-    async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
-        self.settle(
-            self.write_file
-                .call2(&self.target, &path.into(), &data.into()),
-        )
-        .await
+    async fn write_file(&self, path: &str, data: &JsString) -> Result<(), IoError> {
+        self.settle(self.write_file.call2(&self.target, &path.into(), data))
+            .await
     }
 }

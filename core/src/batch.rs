@@ -1,0 +1,353 @@
+//! Batch offload: walk a whole conversation and offload every tool result at or over a
+//! threshold, naming files so that nothing is ever overwritten within one batch.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+use crate::message::{tool_results, with_contents, At, Slot};
+use crate::path::{join, resolve, MAX_FILE_NAME_BYTES};
+use crate::plan::{edits, write_offloads, PlannedOffload};
+use crate::view::{JsonView, Text};
+use crate::{batch_placeholder, FileWriter, OffloadError, Value};
+
+/// The default threshold, in UTF-16 code units.
+pub const DEFAULT_THRESHOLD: usize = 100;
+
+const PREFIX: &str = "tool-result-";
+const SUFFIX: &str = ".md";
+
+/// Where and from what size to offload.
+///
+/// ```
+/// use tool_offload_core::BatchOptions;
+/// let options = BatchOptions { threshold: 4000, ..BatchOptions::new("artifacts", "/srv/app") };
+/// assert_eq!(options.output_dir, "artifacts");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchOptions<'a> {
+    /// Directory for the files; relative paths resolve against `cwd`.
+    pub output_dir: &'a str,
+    /// Absolute working directory.
+    pub cwd: &'a str,
+    /// Offload content of at least this many UTF-16 code units (empty content never).
+    pub threshold: usize,
+}
+
+impl<'a> BatchOptions<'a> {
+    /// Options with the [default threshold](DEFAULT_THRESHOLD).
+    pub fn new(output_dir: &'a str, cwd: &'a str) -> Self {
+        BatchOptions {
+            output_dir,
+            cwd,
+            threshold: DEFAULT_THRESHOLD,
+        }
+    }
+}
+
+/// What [`Batch::plan`] decided for one message.
+#[derive(Debug)]
+pub struct PlannedMessage<T> {
+    /// Tool results at or over the threshold, in order.
+    pub offloads: Vec<PlannedOffload<T>>,
+    /// Tool results seen in the message, offloaded or not.
+    pub tool_results: usize,
+    /// Their total size in UTF-16 code units.
+    pub tool_result_chars: u64,
+}
+
+impl<T> PlannedMessage<T> {
+    /// The slot → placeholder edits that turn the message into its offloaded copy.
+    pub fn edits(&self) -> Vec<(Slot, String)> {
+        edits(&self.offloads)
+    }
+}
+
+/// Batch offloading state that lasts a whole conversation (or stream of messages):
+/// the output directory and the file names already given out.
+///
+/// Use [`offload_tool_results`] or [`BatchPlan`] for whole arrays; `Batch`
+/// itself serves streams: [`plan`](Batch::plan) each message (validation and naming, no
+/// IO), then [`write`](Batch::write) it.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::{Batch, BatchOptions, MemoryWriter};
+/// let mut batch = Batch::new(&BatchOptions { threshold: 3, ..BatchOptions::new("out", "/w") }).unwrap();
+/// let message = json!({"role": "tool", "tool_call_id": "c1", "content": "long"});
+/// let planned = batch.plan(0, &&message).unwrap();
+/// assert_eq!(planned.offloads[0].path, "/w/out/tool-result-c1.md");
+/// futures_executor::block_on(batch.write(&planned, &MemoryWriter::new())).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct Batch {
+    dir: String,
+    threshold: usize,
+    dir_created: bool,
+    used: HashSet<String>,
+    next_number: HashMap<String, u32>,
+}
+
+impl Batch {
+    /// A batch writing under `options.output_dir`.
+    ///
+    /// # Errors
+    /// `INVALID_ARGUMENT` when `options.cwd` is not absolute or a path holds NUL.
+    pub fn new(options: &BatchOptions<'_>) -> Result<Self, OffloadError> {
+        Ok(Batch {
+            dir: resolve(options.cwd, options.output_dir)?,
+            threshold: options.threshold,
+            dir_created: false,
+            used: HashSet::new(),
+            next_number: HashMap::new(),
+        })
+    }
+
+    /// The absolute output directory.
+    pub fn dir(&self) -> &str {
+        &self.dir
+    }
+
+    /// Decide which tool results of `message` (the `index`-th of the conversation) to
+    /// offload and name their files: the first offloaded result with an id gets
+    /// `tool-result-<id>.md`, later ones `tool-result-<id>-1.md`, `-2`, … (skipping names
+    /// already given out, so no file of the batch is ever overwritten). Validates, but
+    /// writes nothing.
+    ///
+    /// # Errors
+    /// `INVALID_MESSAGE` for a malformed message; `INVALID_ID` for an offloaded result
+    /// whose id cannot name a file.
+    pub fn plan<V: JsonView>(
+        &mut self,
+        index: usize,
+        message: &V,
+    ) -> Result<PlannedMessage<V::Text>, OffloadError> {
+        let found = tool_results(message, At::Index(index), PREFIX.len() + SUFFIX.len())?;
+        let mut planned = PlannedMessage {
+            offloads: Vec::new(),
+            tool_results: found.len(),
+            tool_result_chars: 0,
+        };
+        for result in found {
+            let chars = result.chars();
+            planned.tool_result_chars += chars as u64;
+            if chars == 0 || chars < self.threshold {
+                continue;
+            }
+            let id = result.id?;
+            let name = self
+                .claim_name(&id)
+                .ok_or_else(|| OffloadError::InvalidId {
+                    field: format!("messages[{index}] tool result id"),
+                    value: Some(id.clone()),
+                    reason: "makes a file name longer than 255 bytes",
+                })?;
+            planned.offloads.push(PlannedOffload {
+                slot: result.slot,
+                path: join(&self.dir, &name),
+                placeholder: batch_placeholder(&name),
+                chars,
+                text: result.text,
+            });
+        }
+        Ok(planned)
+    }
+
+    /// Write the files of a planned message, creating the output directory first if
+    /// this batch has not yet.
+    ///
+    /// # Errors
+    /// `WRITE_FAILED` with the path when the writer fails.
+    pub async fn write<T, W>(
+        &mut self,
+        planned: &PlannedMessage<T>,
+        writer: &W,
+    ) -> Result<(), OffloadError>
+    where
+        T: Text,
+        W: FileWriter<T::Data> + ?Sized,
+    {
+        if planned.offloads.is_empty() {
+            return Ok(());
+        }
+        let mkdir = (!self.dir_created).then_some(self.dir.as_str());
+        write_offloads(mkdir, &planned.offloads, writer).await?;
+        self.dir_created = true;
+        Ok(())
+    }
+
+    /// The file name for the next offloaded result with `id`, or `None` if too long.
+    fn claim_name(&mut self, id: &str) -> Option<String> {
+        let number = self.next_number.entry(id.to_owned()).or_insert(0);
+        loop {
+            let name = match *number {
+                0 => format!("{PREFIX}{id}{SUFFIX}"),
+                n => format!("{PREFIX}{id}-{n}{SUFFIX}"),
+            };
+            *number += 1;
+            if name.len() > MAX_FILE_NAME_BYTES {
+                return None;
+            }
+            if self.used.insert(name.clone()) {
+                return Some(name);
+            }
+        }
+    }
+}
+
+/// What a batch did, as edits for the host to apply to its own copies.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BatchEdits {
+    /// For each changed message, by index: its slot → placeholder edits.
+    pub changed: Vec<(usize, Vec<(Slot, String)>)>,
+    /// Number of tool results offloaded.
+    pub offloaded_count: usize,
+    /// Sum of the original sizes of the offloaded contents, in UTF-16 code units.
+    pub freed_chars: u64,
+    /// Absolute paths written, in walk order.
+    pub files: Vec<String>,
+    /// Tool results seen, offloaded or not.
+    pub tool_results: usize,
+    /// Their total size in UTF-16 code units.
+    pub tool_result_chars: u64,
+}
+
+/// [`offload_tool_results`] in two steps, for messages of any [`JsonView`]: plan every
+/// message (validation, names; no IO), then write. Hosts that must build their output
+/// copies before anything is written do so from [`BatchPlan::edits`] in between.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::{BatchOptions, BatchPlan, MemoryWriter};
+/// let messages = [json!({"role": "tool", "tool_call_id": "c1", "content": "x".repeat(100)})];
+/// let views: Vec<_> = messages.iter().collect();
+/// let mut plan = BatchPlan::new(&views, &BatchOptions::new("out", "/w")).unwrap();
+/// assert_eq!(plan.edits().changed[0].1[0].1, "[Content offloaded to: ./tool-result-c1.md]");
+/// futures_executor::block_on(plan.write(&MemoryWriter::new())).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct BatchPlan<T> {
+    batch: Batch,
+    /// What was decided for each message, in order.
+    pub messages: Vec<PlannedMessage<T>>,
+}
+
+impl<T: Text> BatchPlan<T> {
+    /// Plan every message. See [`offload_tool_results`] for the rules and errors (all
+    /// but `WRITE_FAILED` come from here).
+    pub fn new<V: JsonView<Text = T>>(
+        messages: &[V],
+        options: &BatchOptions<'_>,
+    ) -> Result<Self, OffloadError> {
+        let mut batch = Batch::new(options)?;
+        let messages = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| batch.plan(i, m))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(BatchPlan { batch, messages })
+    }
+
+    /// Write every planned file, in walk order.
+    ///
+    /// # Errors
+    /// `WRITE_FAILED` with the path when the writer fails.
+    pub async fn write<W: FileWriter<T::Data> + ?Sized>(
+        &mut self,
+        writer: &W,
+    ) -> Result<(), OffloadError> {
+        for message in &self.messages {
+            self.batch.write(message, writer).await?;
+        }
+        Ok(())
+    }
+
+    /// The edits and counts of the whole batch.
+    pub fn edits(&self) -> BatchEdits {
+        let mut done = BatchEdits::default();
+        for (index, message) in self.messages.iter().enumerate() {
+            done.tool_results += message.tool_results;
+            done.tool_result_chars += message.tool_result_chars;
+            if message.offloads.is_empty() {
+                continue;
+            }
+            for offload in &message.offloads {
+                done.offloaded_count += 1;
+                done.freed_chars += offload.chars as u64;
+                done.files.push(offload.path.clone());
+            }
+            done.changed.push((index, message.edits()));
+        }
+        done
+    }
+}
+
+/// What [`offload_tool_results`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchOffload<'a> {
+    /// The conversation after offloading: unchanged messages borrowed from the input,
+    /// changed ones as new deep copies.
+    pub messages: Vec<Cow<'a, Value>>,
+    /// Number of tool results offloaded.
+    pub offloaded_count: usize,
+    /// Sum of the original sizes of the offloaded contents, in UTF-16 code units.
+    pub freed_chars: u64,
+    /// Absolute paths written, in walk order.
+    pub files: Vec<String>,
+    /// Tool results seen, offloaded or not.
+    pub tool_results: usize,
+    /// Their total size in UTF-16 code units.
+    pub tool_result_chars: u64,
+}
+
+/// Offload every tool result of at least `options.threshold` UTF-16 code units in a
+/// conversation to `<output_dir>/tool-result-<id>.md`, replacing its content with
+/// `[Content offloaded to: ./tool-result-<id>.md]`.
+///
+/// Tool results are Anthropic `tool_result` blocks, OpenAI Chat `role: "tool"`
+/// messages and OpenAI Responses `function_call_output` items, in any mix. A string is
+/// measured and written as is, an array as its `JSON.stringify`. The input is never
+/// modified; unchanged messages are returned borrowed.
+///
+/// # Errors
+/// `INVALID_MESSAGE`, `INVALID_ID` (before anything is written), `INVALID_ARGUMENT`,
+/// `WRITE_FAILED`.
+///
+/// ```
+/// use serde_json::json;
+/// use std::borrow::Cow;
+/// use tool_offload_core::{offload_tool_results, BatchOptions, MemoryWriter};
+/// let messages = vec![
+///     json!({"role": "user", "content": "hi"}),
+///     json!({"role": "tool", "tool_call_id": "c1", "content": "x".repeat(150)}),
+/// ];
+/// let writer = MemoryWriter::new();
+/// let done = futures_executor::block_on(
+///     offload_tool_results(&messages, &BatchOptions::new("out", "/w"), &writer),
+/// ).unwrap();
+/// assert!(matches!(done.messages[0], Cow::Borrowed(_)));
+/// assert_eq!(done.messages[1]["content"], "[Content offloaded to: ./tool-result-c1.md]");
+/// assert_eq!((done.offloaded_count, done.freed_chars), (1, 150));
+/// assert_eq!(writer.read("/w/out/tool-result-c1.md").unwrap().len(), 150);
+/// ```
+pub async fn offload_tool_results<'a, W: FileWriter + ?Sized>(
+    messages: &'a [Value],
+    options: &BatchOptions<'_>,
+    writer: &W,
+) -> Result<BatchOffload<'a>, OffloadError> {
+    let views: Vec<&Value> = messages.iter().collect();
+    let mut plan = BatchPlan::new(&views, options)?;
+    plan.write(writer).await?;
+    let done = plan.edits();
+    let mut out: Vec<Cow<'a, Value>> = messages.iter().map(Cow::Borrowed).collect();
+    for (index, edits) in &done.changed {
+        out[*index] = Cow::Owned(with_contents(&messages[*index], edits));
+    }
+    Ok(BatchOffload {
+        messages: out,
+        offloaded_count: done.offloaded_count,
+        freed_chars: done.freed_chars,
+        files: done.files,
+        tool_results: done.tool_results,
+        tool_result_chars: done.tool_result_chars,
+    })
+}

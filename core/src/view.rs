@@ -1,0 +1,134 @@
+//! Read-only access to messages where they live, so the core can inspect a conversation
+//! without converting or copying it: serde_json values natively, JavaScript objects in
+//! the wasm host. Only the content that is written out is ever touched in full, and
+//! then as the host's own string type.
+
+use std::borrow::Cow;
+
+use crate::{json, utf16_len, OffloadError, Value};
+
+/// The JSON type of a value, as `JSON.stringify` would see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A JavaScript `undefined` (or function, or symbol): no JSON value at all.
+    Undefined,
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool,
+    /// a number
+    Number,
+    /// a string
+    String,
+    /// an array
+    Array,
+    /// an object
+    Object,
+}
+
+impl Kind {
+    /// "a string", "an array", … for error messages.
+    pub fn described(self) -> &'static str {
+        match self {
+            Kind::Undefined => "undefined",
+            Kind::Null => "null",
+            Kind::Bool => "a boolean",
+            Kind::Number => "a number",
+            Kind::String => "a string",
+            Kind::Array => "an array",
+            Kind::Object => "an object",
+        }
+    }
+}
+
+/// Content about to be written: the host's string type plus its size in JS terms.
+pub trait Text {
+    /// What the host's [`FileWriter`](crate::FileWriter) takes (`str` natively).
+    type Data: ?Sized;
+    /// The text to hand to the writer.
+    fn data(&self) -> &Self::Data;
+    /// Length in UTF-16 code units (JavaScript `.length`).
+    fn utf16_len(&self) -> usize;
+}
+
+impl Text for Cow<'_, str> {
+    type Data = str;
+    fn data(&self) -> &str {
+        self
+    }
+    fn utf16_len(&self) -> usize {
+        utf16_len(self)
+    }
+}
+
+/// A JSON-like value the core can read. Implemented for `&serde_json::Value` here and
+/// for JavaScript values by the wasm host.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::view::{JsonView, Kind};
+/// let message = json!({"role": "tool", "content": [1.0]});
+/// let view = &message;
+/// assert!(view.field("role").unwrap().is_str("tool"));
+/// assert_eq!(view.field("content").unwrap().kind(), Kind::Array);
+/// ```
+pub trait JsonView: Sized {
+    /// Content handed to the writer.
+    type Text: Text;
+    /// The value's JSON type.
+    fn kind(&self) -> Kind;
+    /// Field `key` of an object; `None` when absent (or `undefined`) or not an object.
+    fn field(&self, key: &'static str) -> Option<Self>;
+    /// Number of items of an array (0 otherwise).
+    fn array_len(&self) -> usize;
+    /// Item `index` of an array.
+    fn item(&self, index: usize) -> Option<Self>;
+    /// Whether this is the string `expected`.
+    fn is_str(&self, expected: &'static str) -> bool;
+    /// The value as an owned string, if it is one (used for short values: ids).
+    fn to_owned_string(&self) -> Option<String>;
+    /// Content to write: a string as is, an array as its `JSON.stringify`. Only called
+    /// on strings and arrays.
+    fn text(&self) -> Result<Self::Text, OffloadError>;
+    /// Empty content, for a tool result that has none.
+    fn empty_text() -> Self::Text;
+}
+
+impl<'a> JsonView for &'a Value {
+    type Text = Cow<'a, str>;
+
+    fn kind(&self) -> Kind {
+        match self {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Bool,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+    fn field(&self, key: &'static str) -> Option<Self> {
+        self.as_object()?.get(key)
+    }
+    fn array_len(&self) -> usize {
+        self.as_array().map_or(0, Vec::len)
+    }
+    fn item(&self, index: usize) -> Option<Self> {
+        self.as_array()?.get(index)
+    }
+    fn is_str(&self, expected: &'static str) -> bool {
+        self.as_str() == Some(expected)
+    }
+    fn to_owned_string(&self) -> Option<String> {
+        self.as_str().map(str::to_owned)
+    }
+    fn text(&self) -> Result<Cow<'a, str>, OffloadError> {
+        Ok(match self {
+            Value::String(s) => Cow::Borrowed(s.as_str()),
+            other => Cow::Owned(json::stringify(other)),
+        })
+    }
+    fn empty_text() -> Cow<'a, str> {
+        Cow::Borrowed("")
+    }
+}

@@ -1,0 +1,100 @@
+//! `offloadToolResults` for JavaScript.
+
+use js_sys::Array;
+use tool_offload_core::{BatchOptions, BatchPlan, OffloadError, DEFAULT_THRESHOLD};
+use wasm_bindgen::prelude::*;
+
+use crate::convert::{string_arg, working_dir};
+use crate::copy::copy_with_edits;
+use crate::error::{set, JsOffloadError};
+use crate::view::{take_thrown, JsView};
+use crate::writer::JsFileWriter;
+
+/// Offload every tool result of at least `options.threshold` (default 100) UTF-16 code
+/// units in a conversation to `<outputDir>/tool-result-<id>.md` through `options.writer`.
+/// Unchanged messages are returned as the same objects; changed ones as deep copies.
+#[wasm_bindgen(js_name = offloadToolResults, unchecked_return_type = "BatchResult<object>")]
+pub async fn offload_tool_results(
+    #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "BatchOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    run(messages, options).await.map_err(JsValue::from)
+}
+
+async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadError> {
+    let Some(messages) = messages.dyn_ref::<Array>() else {
+        return Err(OffloadError::InvalidArgument("messages must be an array".into()).into());
+    };
+    if !options.is_object() {
+        return Err(OffloadError::InvalidArgument(
+            "options must be an object with outputDir".into(),
+        )
+        .into());
+    }
+    let option =
+        |name: &str| js_sys::Reflect::get(&options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    let output_dir = string_arg(&option("outputDir"), |kind| {
+        OffloadError::InvalidArgument(format!("options.outputDir must be a string, got {kind}"))
+    })?;
+    let threshold = threshold(&option("threshold"))?;
+    let writer = JsFileWriter::new(&option("writer"))?;
+    let cwd = working_dir(&options, &output_dir)?;
+
+    take_thrown();
+    let views: Vec<JsView> = messages.iter().map(JsView).collect();
+    let batch_options = BatchOptions {
+        output_dir: &output_dir,
+        cwd: &cwd,
+        threshold,
+    };
+    let mut plan = BatchPlan::new(&views, &batch_options)
+        .map_err(|e| JsOffloadError::with_cause(e, take_thrown()))?;
+    let done = plan.edits();
+
+    // Copies can fail on JS values, so they are made before anything is written.
+    let out: Array = views.iter().map(|v| v.0.clone()).collect();
+    for (index, edits) in &done.changed {
+        out.set(*index as u32, copy_with_edits(&views[*index].0, edits)?);
+    }
+    plan.write(&writer)
+        .await
+        .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
+
+    let result = js_sys::Object::new();
+    set(&result, "messages", &out);
+    set(
+        &result,
+        "offloadedCount",
+        &JsValue::from_f64(done.offloaded_count as f64),
+    );
+    set(
+        &result,
+        "freedChars",
+        &JsValue::from_f64(done.freed_chars as f64),
+    );
+    set(
+        &result,
+        "files",
+        &done
+            .files
+            .iter()
+            .map(|f| JsValue::from_str(f))
+            .collect::<Array>(),
+    );
+    Ok(result.into())
+}
+
+/// `options.threshold`: absent means the default; otherwise a non-negative integer.
+fn threshold(value: &JsValue) -> Result<usize, JsOffloadError> {
+    if value.is_undefined() {
+        return Ok(DEFAULT_THRESHOLD);
+    }
+    match value.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => Ok(n as usize),
+        _ => Err(OffloadError::InvalidArgument(format!(
+            "options.threshold must be a non-negative integer, got {}",
+            crate::error::message_of(value)
+        ))
+        .into()),
+    }
+}

@@ -1,0 +1,142 @@
+//! JavaScript values as a core [`JsonView`]: messages are read where they live, and a
+//! content string never crosses into wasm — its length is JavaScript's own `.length`
+//! and the writer receives the original string.
+
+use std::cell::RefCell;
+
+use js_sys::{Array, JsString, Reflect};
+use tool_offload_core::view::{JsonView, Kind, Text};
+use tool_offload_core::OffloadError;
+use wasm_bindgen::prelude::*;
+
+use crate::error::message_of;
+
+#[wasm_bindgen(module = "/js/copy-with-edits.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = isWellFormed)]
+    fn is_well_formed(s: &JsString) -> bool;
+}
+
+thread_local! {
+    /// What the last failed JS call (`JSON.stringify` of content) threw, so the error
+    /// surfaced to JS can carry it as `cause`. Set and taken within one synchronous
+    /// step, so concurrent calls cannot see each other's.
+    static LAST_THROWN: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+}
+
+/// Take what the last failed JS call threw, if anything.
+pub(crate) fn take_thrown() -> Option<JsValue> {
+    LAST_THROWN.with(|t| t.borrow_mut().take())
+}
+
+/// A JS string `key`, created once and reused (wasm-bindgen interning).
+fn key(name: &'static str) -> JsValue {
+    JsValue::from_str(wasm_bindgen::intern(name))
+}
+
+/// A JavaScript value seen through the core's eyes.
+#[derive(Clone, Debug)]
+pub(crate) struct JsView(pub JsValue);
+
+/// Content to write: a JS string and its length.
+#[derive(Debug)]
+pub(crate) struct JsText {
+    text: JsString,
+    len: usize,
+}
+
+impl JsText {
+    fn new(text: JsString) -> Self {
+        let len = text.length() as usize;
+        JsText { text, len }
+    }
+}
+
+impl Text for JsText {
+    type Data = JsString;
+    fn data(&self) -> &JsString {
+        &self.text
+    }
+    fn utf16_len(&self) -> usize {
+        self.len
+    }
+}
+
+impl JsonView for JsView {
+    type Text = JsText;
+
+    fn kind(&self) -> Kind {
+        let v = &self.0;
+        if v.is_string() {
+            Kind::String
+        } else if Array::is_array(v) {
+            Kind::Array
+        } else if v.is_object() {
+            Kind::Object
+        } else if v.as_bool().is_some() {
+            Kind::Bool
+        } else if v.as_f64().is_some() || v.is_bigint() {
+            Kind::Number
+        } else if v.is_null() {
+            Kind::Null
+        } else {
+            Kind::Undefined
+        }
+    }
+
+    fn field(&self, name: &'static str) -> Option<Self> {
+        if !self.0.is_object() {
+            return None;
+        }
+        let value = Reflect::get(&self.0, &key(name)).ok()?;
+        // JSON.stringify omits these properties, so they are absent.
+        let omitted = value.is_undefined() || value.is_function() || value.is_symbol();
+        (!omitted).then_some(JsView(value))
+    }
+
+    fn array_len(&self) -> usize {
+        self.0.dyn_ref::<Array>().map_or(0, |a| a.length() as usize)
+    }
+
+    fn item(&self, index: usize) -> Option<Self> {
+        let array = self.0.dyn_ref::<Array>()?;
+        Some(JsView(array.get(u32::try_from(index).ok()?)))
+    }
+
+    fn is_str(&self, expected: &'static str) -> bool {
+        self.0.is_string() && self.0 == key(expected)
+    }
+
+    fn to_owned_string(&self) -> Option<String> {
+        self.0.as_string()
+    }
+
+    fn text(&self) -> Result<JsText, OffloadError> {
+        if let Some(s) = self.0.dyn_ref::<JsString>() {
+            if !is_well_formed(s) {
+                return Err(OffloadError::InvalidMessage(
+                    "tool result content contains a lone UTF-16 surrogate, which cannot be written as UTF-8".into(),
+                ));
+            }
+            return Ok(JsText::new(s.clone()));
+        }
+        match js_sys::JSON::stringify(&self.0) {
+            Ok(text) => Ok(JsText::new(text)),
+            Err(thrown) => {
+                let reason = format!(
+                    "tool result content cannot be serialised as JSON: {}",
+                    message_of(&thrown)
+                );
+                LAST_THROWN.with(|t| *t.borrow_mut() = Some(thrown));
+                Err(OffloadError::InvalidMessage(reason))
+            }
+        }
+    }
+
+    fn empty_text() -> JsText {
+        JsText {
+            text: JsString::from(""),
+            len: 0,
+        }
+    }
+}
