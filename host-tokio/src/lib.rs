@@ -23,12 +23,12 @@
 
 mod writer;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use tool_offload_core as core;
 pub use tool_offload_core::{
-    json, utf16_len, DirectOffload, ErrorCode, FileWriter, IoError, MemoryWriter, OffloadError,
-    Value,
+    json, utf16_len, Batch, BatchOffload, DirectOffload, ErrorCode, FileWriter, IoError,
+    MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,
 };
 pub use writer::TokioFileWriter;
 
@@ -71,9 +71,79 @@ pub async fn offload_tool_result_to_file(
     offload_tool_result(message, session_id, output_dir, &TokioFileWriter::new()).await
 }
 
+/// Options of [`offload_tool_results`].
+///
+/// ```
+/// use tool_offload::OffloadOptions;
+/// let options = OffloadOptions { threshold: 4000, ..OffloadOptions::new("artifacts") };
+/// assert_eq!(options.output_dir.to_str(), Some("artifacts"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OffloadOptions {
+    /// Directory for the files, created when the first file is written; relative paths
+    /// resolve against the process's working directory.
+    pub output_dir: PathBuf,
+    /// Offload content of at least this many UTF-16 code units (empty content never).
+    pub threshold: usize,
+}
+
+impl OffloadOptions {
+    /// Options with the default threshold ([`DEFAULT_THRESHOLD`], 100).
+    pub fn new(output_dir: impl Into<PathBuf>) -> Self {
+        OffloadOptions {
+            output_dir: output_dir.into(),
+            threshold: DEFAULT_THRESHOLD,
+        }
+    }
+}
+
+/// Offload every tool result of at least `options.threshold` UTF-16 code units in a
+/// conversation to `<output_dir>/tool-result-<id>.md` through `writer`, replacing its
+/// content with `[Content offloaded to: ./tool-result-<id>.md]`. Unchanged messages come
+/// back borrowed. See [`tool_offload_core::offload_tool_results`] for the rules.
+///
+/// ```no_run
+/// use serde_json::json;
+/// use tool_offload::{offload_tool_results, OffloadOptions, TokioFileWriter};
+/// # async fn demo() -> Result<(), tool_offload::OffloadError> {
+/// let history = vec![json!({"role": "tool", "tool_call_id": "call_1", "content": "…"})];
+/// let done = offload_tool_results(&history, &OffloadOptions::new("artifacts"), &TokioFileWriter::new()).await?;
+/// println!("{} offloaded, {} characters freed", done.offloaded_count, done.freed_chars);
+/// # Ok(()) }
+/// ```
+pub async fn offload_tool_results<'a, W: FileWriter + ?Sized>(
+    messages: &'a [Value],
+    options: &OffloadOptions,
+    writer: &W,
+) -> Result<BatchOffload<'a>, OffloadError> {
+    let output_dir = utf8(&options.output_dir, "output directory")?;
+    let cwd = working_dir_for(output_dir)?;
+    let options = tool_offload_core::BatchOptions {
+        output_dir,
+        cwd: &cwd,
+        threshold: options.threshold,
+    };
+    tool_offload_core::offload_tool_results(messages, &options, writer).await
+}
+
+/// [`offload_tool_results`] with a [`TokioFileWriter`].
+///
+/// ```no_run
+/// # async fn demo(history: Vec<serde_json::Value>) -> Result<(), tool_offload::OffloadError> {
+/// let options = tool_offload::OffloadOptions::new("artifacts");
+/// let done = tool_offload::offload_tool_results_to_files(&history, &options).await?;
+/// # Ok(()) }
+/// ```
+pub async fn offload_tool_results_to_files<'a>(
+    messages: &'a [Value],
+    options: &OffloadOptions,
+) -> Result<BatchOffload<'a>, OffloadError> {
+    offload_tool_results(messages, options, &TokioFileWriter::new()).await
+}
+
 /// The directory `path` resolves against: the process's working directory, read only
 /// when `path` is relative (so a deleted working directory does not break absolute paths).
-fn working_dir_for(path: &str) -> Result<String, OffloadError> {
+pub(crate) fn working_dir_for(path: &str) -> Result<String, OffloadError> {
     if path.starts_with('/') {
         return Ok("/".into());
     }
