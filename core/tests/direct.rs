@@ -86,6 +86,19 @@ fn keys(v: &Value) -> Vec<&str> {
     v.as_object().unwrap().keys().map(String::as_str).collect()
 }
 
+/// `err` is WRITE_FAILED for `path`, with the writer's `message` verbatim.
+fn assert_write_failed(err: &OffloadError, path: &str, message: &str) {
+    assert_eq!(err.code(), ErrorCode::WriteFailed);
+    assert_eq!(err.to_string(), format!("failed to write {path}: {message}"));
+    match err {
+        OffloadError::WriteFailed { path: p, source } => {
+            assert_eq!(p, path);
+            assert_eq!(source.message(), message);
+        }
+        other => panic!("expected WriteFailed, got {other:?}"),
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Exact error texts
 // ---------------------------------------------------------------------------------------
@@ -242,19 +255,8 @@ fn write_failed_display_and_source() {
         ..Recording::default()
     };
     let err = block_on(offload_tool_result(&message, "s1", "out", "/work", &writer)).unwrap_err();
-    assert_eq!(err.code(), ErrorCode::WriteFailed);
     assert_eq!(err.code().as_str(), "WRITE_FAILED");
-    assert_eq!(
-        err.to_string(),
-        "failed to write /work/out/s1/t1.md: disk full"
-    );
-    match &err {
-        OffloadError::WriteFailed { path, source } => {
-            assert_eq!(path, "/work/out/s1/t1.md");
-            assert_eq!(source.message(), "disk full");
-        }
-        other => panic!("expected WriteFailed, got {other:?}"),
-    }
+    assert_write_failed(&err, "/work/out/s1/t1.md", "disk full");
     let source = err.source().expect("WRITE_FAILED has a source");
     let io = source
         .downcast_ref::<IoError>()
@@ -425,18 +427,7 @@ fn mkdir_failure_reports_the_directory_and_writes_nothing() {
         &writer,
     ))
     .unwrap_err();
-    assert_eq!(err.code(), ErrorCode::WriteFailed);
-    assert_eq!(
-        err.to_string(),
-        "failed to write /work/out/s1: EACCES: permission denied"
-    );
-    match &err {
-        OffloadError::WriteFailed { path, source } => {
-            assert_eq!(path, "/work/out/s1");
-            assert_eq!(source.message(), "EACCES: permission denied");
-        }
-        other => panic!("expected WriteFailed, got {other:?}"),
-    }
+    assert_write_failed(&err, "/work/out/s1", "EACCES: permission denied");
     assert_eq!(writer.calls(), [Call::Mkdir("/work/out/s1".into())]);
     assert!(writer.inner.files().is_empty());
 }
