@@ -44,6 +44,7 @@ pub mod path;
 mod placeholder;
 mod plan;
 mod text;
+pub mod tools;
 pub mod view;
 
 pub use batch::{
@@ -57,4 +58,4 @@ pub use message::Slot;
 pub use placeholder::{batch_placeholder, direct_placeholder};
 pub use plan::PlannedOffload;
 pub use serde_json::{Map, Value};
-pub use text::utf16_len;
+pub use text::{js_trim, utf16_len};

@@ -39,6 +39,31 @@ pub fn utf16_len(s: &str) -> usize {
     bytes.len() - continuation + astral
 }
 
+/// `s` without what JavaScript's `String.prototype.trim` removes at both ends:
+/// ECMAScript WhiteSpace and LineTerminator characters. (Rust's `str::trim` differs: it
+/// keeps U+FEFF and removes U+0085.)
+///
+/// ```
+/// use tool_offload_core::js_trim;
+/// assert_eq!(js_trim("\u{FEFF} a \u{3000}"), "a");
+/// assert_eq!(js_trim("\u{85}a"), "\u{85}a");
+/// ```
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(|c| {
+        matches!(
+            c,
+            '\t' | '\n' | '\u{B}' | '\u{C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+                ..='\u{200A}'
+                    | '\u{2028}'
+                    | '\u{2029}'
+                    | '\u{202F}'
+                    | '\u{205F}'
+                    | '\u{3000}'
+                    | '\u{FEFF}'
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::utf16_len;

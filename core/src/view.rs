@@ -87,6 +87,10 @@ pub trait JsonView: Sized {
     fn is_str(&self, expected: &'static str) -> bool;
     /// The value as an owned string, if it is one (used for short values: ids).
     fn to_owned_string(&self) -> Option<String>;
+    /// The value as a number, if it is one.
+    fn as_f64(&self) -> Option<f64>;
+    /// The value as a boolean, if it is one.
+    fn as_bool(&self) -> Option<bool>;
     /// Content to write: a string as is, an array as its `JSON.stringify`. Only called
     /// on strings and arrays.
     fn text(&self) -> Result<Self::Text, OffloadError>;
@@ -122,6 +126,12 @@ impl<'a> JsonView for &'a Value {
     fn to_owned_string(&self) -> Option<String> {
         self.as_str().map(str::to_owned)
     }
+    fn as_f64(&self) -> Option<f64> {
+        Value::as_f64(self)
+    }
+    fn as_bool(&self) -> Option<bool> {
+        Value::as_bool(self)
+    }
     fn text(&self) -> Result<Cow<'a, str>, OffloadError> {
         Ok(match self {
             Value::String(s) => Cow::Borrowed(s.as_str()),
@@ -130,5 +140,41 @@ impl<'a> JsonView for &'a Value {
     }
     fn empty_text() -> Cow<'a, str> {
         Cow::Borrowed("")
+    }
+}
+
+/// `String(value)` in JavaScript (`None` is `undefined`), for echoing a bad value in a
+/// message the way a JavaScript implementation would.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::view::js_string;
+/// assert_eq!(js_string(Some(&&json!([1.0, null, "a", [2]]))), "1,,a,2");
+/// assert_eq!(js_string(Some(&&json!({"a": 1}))), "[object Object]");
+/// assert_eq!(js_string::<&serde_json::Value>(None), "undefined");
+/// ```
+pub fn js_string<V: JsonView>(value: Option<&V>) -> String {
+    let Some(v) = value else {
+        return "undefined".into();
+    };
+    match v.kind() {
+        Kind::Undefined => "undefined".into(),
+        Kind::Null => "null".into(),
+        Kind::Bool => v.as_bool().unwrap_or_default().to_string(),
+        Kind::Number => v.as_f64().map_or_else(
+            || "NaN".into(),
+            |n| ryu_js::Buffer::new().format(n).to_owned(),
+        ),
+        Kind::String => v.to_owned_string().unwrap_or_default(),
+        Kind::Object => "[object Object]".into(),
+        Kind::Array => (0..v.array_len())
+            .map(|i| match v.item(i) {
+                Some(item) if !matches!(item.kind(), Kind::Null | Kind::Undefined) => {
+                    js_string(Some(&item))
+                }
+                _ => String::new(),
+            })
+            .collect::<Vec<_>>()
+            .join(","),
     }
 }

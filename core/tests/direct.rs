@@ -89,7 +89,10 @@ fn keys(v: &Value) -> Vec<&str> {
 /// `err` is WRITE_FAILED for `path`, with the writer's `message` verbatim.
 fn assert_write_failed(err: &OffloadError, path: &str, message: &str) {
     assert_eq!(err.code(), ErrorCode::WriteFailed);
-    assert_eq!(err.to_string(), format!("failed to write {path}: {message}"));
+    assert_eq!(
+        err.to_string(),
+        format!("failed to write {path}: {message}")
+    );
     match err {
         OffloadError::WriteFailed { path: p, source } => {
             assert_eq!(p, path);

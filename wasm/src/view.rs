@@ -111,6 +111,14 @@ impl JsonView for JsView {
         self.0.as_string()
     }
 
+    fn as_f64(&self) -> Option<f64> {
+        self.0.as_f64()
+    }
+
+    fn as_bool(&self) -> Option<bool> {
+        self.0.as_bool()
+    }
+
     fn text(&self) -> Result<JsText, OffloadError> {
         if let Some(s) = self.0.dyn_ref::<JsString>() {
             if !is_well_formed(s) {

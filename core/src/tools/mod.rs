@@ -1,0 +1,267 @@
+//! Tools for an agent loop: a registry that executes them, and the TodoWrite/TodoRead
+//! pair. This module is teaching material too, so the concepts are spelled out.
+//!
+//! **How tool use works.** The loop sends the model a list of tool *definitions*
+//! (`name`, `description`, `input_schema`). When the model wants a tool it answers with
+//! a `tool_use` block `{ id, name, input }`. The loop runs the tool and sends back a
+//! `tool_result` block `{ tool_use_id, content, is_error? }` whose `tool_use_id` repeats
+//! the `id`: that is how the model pairs each result with its request.
+//!
+//! **Schema.** `input_schema` is a JSON Schema object. The model uses it to shape its
+//! `input`; it is advice, not enforcement, so handlers still validate what they get.
+//!
+//! **Registration.** [`ToolRegistry::register`] pairs a definition with a *handler*,
+//! the host's async function that does the work. Hosts choose the handler type `H`: a
+//! JavaScript function in the npm package, an async closure in Rust.
+//!
+//! **Async execution.** Tools do IO, so handlers are async; [`ToolRegistry::execute`]
+//! awaits them and turns every outcome (success, reported error, thrown error) into a
+//! `tool_result`, so one failing tool never stops the loop.
+
+mod offload;
+mod todo;
+
+use std::future::Future;
+
+pub use offload::{ResultOffload, DEFAULT_THRESHOLD_CHARS};
+pub use todo::{register_todo_tools, Todo, TodoList, TodoStatus, TODO_READ, TODO_WRITE};
+
+use crate::{Map, Value};
+
+/// A tool as the Anthropic API describes it (the `tools` parameter).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::tools::ToolDefinition;
+/// let tool = ToolDefinition::new("get_weather", "Current weather for a city.", json!({
+///     "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]
+/// }));
+/// assert_eq!(tool.to_value()["name"], "get_weather");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolDefinition {
+    /// `^[a-zA-Z0-9_-]{1,64}$`, unique in a registry.
+    pub name: String,
+    /// What the tool does and when to use it: the model reads this.
+    pub description: String,
+    /// A JSON Schema object describing the tool's input.
+    pub input_schema: Value,
+}
+
+impl ToolDefinition {
+    /// A definition from its three parts.
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+    ) -> Self {
+        ToolDefinition {
+            name: name.into(),
+            description: description.into(),
+            input_schema,
+        }
+    }
+
+    /// `{ name, description, input_schema }`, ready for the API's `tools` array.
+    pub fn to_value(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("name".into(), self.name.clone().into());
+        out.insert("description".into(), self.description.clone().into());
+        out.insert("input_schema".into(), self.input_schema.clone());
+        Value::Object(out)
+    }
+}
+
+/// What a handler returns: the text for the model, and whether it reports a failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutput {
+    /// The result text.
+    pub content: String,
+    /// The tool ran but failed (bad input, nothing found…); the model should adapt.
+    pub is_error: bool,
+}
+
+impl ToolOutput {
+    /// A successful output.
+    pub fn ok(content: impl Into<String>) -> Self {
+        ToolOutput {
+            content: content.into(),
+            is_error: false,
+        }
+    }
+    /// An output reporting a failure.
+    pub fn error(content: impl Into<String>) -> Self {
+        ToolOutput {
+            content: content.into(),
+            is_error: true,
+        }
+    }
+}
+
+/// A `tool_result` block: the answer to one `tool_use`.
+///
+/// ```
+/// use tool_offload_core::tools::ToolResult;
+/// let result = ToolResult::not_found("toolu_1", "nope");
+/// assert_eq!(
+///     tool_offload_core::json::stringify(&result.to_value()),
+///     r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"Tool 'nope' not found","is_error":true}"#
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolResult {
+    /// The `id` of the `tool_use` this answers; always the one passed to `execute`.
+    pub tool_use_id: String,
+    /// The result text.
+    pub content: String,
+    /// Serialised as `is_error: true` only when true; absent otherwise.
+    pub is_error: bool,
+}
+
+impl ToolResult {
+    /// The result for a tool name the registry does not know.
+    pub fn not_found(tool_use_id: &str, name: &str) -> Self {
+        ToolResult {
+            tool_use_id: tool_use_id.into(),
+            content: format!("Tool '{name}' not found"),
+            is_error: true,
+        }
+    }
+
+    /// `{ type: "tool_result", tool_use_id, content, is_error?: true }`.
+    pub fn to_value(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("type".into(), "tool_result".into());
+        out.insert("tool_use_id".into(), self.tool_use_id.clone().into());
+        out.insert("content".into(), self.content.clone().into());
+        if self.is_error {
+            out.insert("is_error".into(), true.into());
+        }
+        Value::Object(out)
+    }
+}
+
+/// Why a tool could not be registered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegisterError {
+    /// The name is not `^[a-zA-Z0-9_-]{1,64}$`, which the Anthropic API requires.
+    #[error("invalid tool name {0:?}: must match ^[a-zA-Z0-9_-]{{1,64}}$")]
+    InvalidName(String),
+    /// A tool with this name is already registered.
+    #[error("tool {0:?} is already registered")]
+    Duplicate(String),
+    /// The definition is not `{ name, description, input_schema }` with a schema object.
+    #[error("invalid tool definition: {0}")]
+    InvalidDefinition(String),
+}
+
+impl RegisterError {
+    /// Stable code: `INVALID_TOOL_NAME`, `DUPLICATE_TOOL` or `INVALID_TOOL_DEFINITION`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RegisterError::InvalidName(_) => "INVALID_TOOL_NAME",
+            RegisterError::Duplicate(_) => "DUPLICATE_TOOL",
+            RegisterError::InvalidDefinition(_) => "INVALID_TOOL_DEFINITION",
+        }
+    }
+}
+
+/// Tools by name, in registration order, each with its host handler `H`.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::tools::{ToolDefinition, ToolOutput, ToolRegistry};
+/// let mut registry = ToolRegistry::new();
+/// let echo = ToolDefinition::new("echo", "Repeat the input.", json!({"type": "object"}));
+/// registry.register(echo, "handler").unwrap();
+/// let result = futures_executor::block_on(
+///     registry.execute("toolu_9", "echo", |_handler| async { Ok(ToolOutput::ok("hi")) }),
+/// );
+/// assert_eq!((result.tool_use_id.as_str(), result.content.as_str(), result.is_error), ("toolu_9", "hi", false));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ToolRegistry<H> {
+    tools: Vec<(ToolDefinition, H)>,
+}
+
+impl<H> Default for ToolRegistry<H> {
+    fn default() -> Self {
+        ToolRegistry { tools: Vec::new() }
+    }
+}
+
+impl<H> ToolRegistry<H> {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Add a tool. The name must be one the API accepts and not yet registered.
+    ///
+    /// # Errors
+    /// [`RegisterError`]; nothing is registered then.
+    pub fn register(
+        &mut self,
+        definition: ToolDefinition,
+        handler: H,
+    ) -> Result<(), RegisterError> {
+        if !valid_tool_name(&definition.name) {
+            return Err(RegisterError::InvalidName(definition.name));
+        }
+        if !definition.input_schema.is_object() {
+            return Err(RegisterError::InvalidDefinition(
+                "input_schema must be a JSON Schema object".into(),
+            ));
+        }
+        if self.get(&definition.name).is_some() {
+            return Err(RegisterError::Duplicate(definition.name));
+        }
+        self.tools.push((definition, handler));
+        Ok(())
+    }
+
+    /// The tool called `name`.
+    pub fn get(&self, name: &str) -> Option<(&ToolDefinition, &H)> {
+        self.tools
+            .iter()
+            .find(|(d, _)| d.name == name)
+            .map(|(d, h)| (d, h))
+    }
+
+    /// Every definition, in registration order: the API's `tools` parameter.
+    pub fn definitions(&self) -> impl Iterator<Item = &ToolDefinition> {
+        self.tools.iter().map(|(d, _)| d)
+    }
+
+    /// Run the tool `name` for the `tool_use` with id `tool_use_id`. `call` invokes the
+    /// host handler (which never sees the id) and reports a thrown error or panic as
+    /// `Err(message)`. Every path returns a result carrying `tool_use_id`: an unknown
+    /// name gives `Tool '<name>' not found`, a failure its message, both `is_error`.
+    pub async fn execute<F, Fut>(&self, tool_use_id: &str, name: &str, call: F) -> ToolResult
+    where
+        F: FnOnce(&H) -> Fut,
+        Fut: Future<Output = Result<ToolOutput, String>>,
+    {
+        let Some((_, handler)) = self.get(name) else {
+            return ToolResult::not_found(tool_use_id, name);
+        };
+        let (content, is_error) = match call(handler).await {
+            Ok(output) => (output.content, output.is_error),
+            Err(message) => (message, true),
+        };
+        ToolResult {
+            tool_use_id: tool_use_id.into(),
+            content,
+            is_error,
+        }
+    }
+}
+
+/// Whether the Anthropic API accepts `name`: `^[a-zA-Z0-9_-]{1,64}$`.
+pub fn valid_tool_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
