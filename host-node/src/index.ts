@@ -33,10 +33,18 @@ export type {
   OpenAIFunctionCallOutput,
   OpenAIToolMessage,
   OtherBlock,
+  RegisteredTool,
   TextBlock,
+  ToolDefinition,
+  ToolHandler,
+  ToolOffloadOptions,
+  ToolOutput,
+  ToolResult,
   ToolResultBlock,
   ToolUseBlock,
 } from '../wasm/tool_offload_wasm.js';
+export { ToolRegistry } from './tool-registry.js';
+export type { ToolRegistryOptions } from './tool-registry.js';
 export { NodeFileWriter } from './node-file-writer.js';
 export type { NodeFileWriterOptions } from './node-file-writer.js';
 
@@ -64,6 +72,18 @@ export type OffloadError = wasm.OffloadError;
  * ```
  */
 export const offloadToolResult = wasm.offloadToolResult;
+
+/**
+ * Register TodoWrite and TodoRead on `registry`, both over one new in-memory todo list.
+ *
+ * @example
+ * ```ts
+ * const registry = new ToolRegistry();
+ * registerTodoTools(registry);
+ * registry.getToolDefinitions(); // [TodoWrite, TodoRead]
+ * ```
+ */
+export const registerTodoTools = wasm.registerTodoTools;
 
 /** Options of {@link offloadToolResultToFile}. */
 export interface OffloadToFileOptions {

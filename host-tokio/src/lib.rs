@@ -21,11 +21,14 @@
 //! # Ok(()) }
 //! ```
 
+mod registry;
 mod writer;
 
 use std::path::{Path, PathBuf};
 
+pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
 pub use tool_offload_core as core;
+pub use tool_offload_core::tools;
 pub use tool_offload_core::{
     json, utf16_len, Batch, BatchOffload, DirectOffload, ErrorCode, FileWriter, IoError,
     MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,
@@ -153,7 +156,7 @@ pub(crate) fn working_dir_for(path: &str) -> Result<String, OffloadError> {
     utf8(&cwd, "working directory").map(str::to_owned)
 }
 
-fn utf8<'a>(path: &'a Path, what: &str) -> Result<&'a str, OffloadError> {
+pub(crate) fn utf8<'a>(path: &'a Path, what: &str) -> Result<&'a str, OffloadError> {
     path.to_str().ok_or_else(|| {
         OffloadError::InvalidArgument(format!("{what} is not valid UTF-8: {}", path.display()))
     })

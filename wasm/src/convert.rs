@@ -1,6 +1,7 @@
-//! Arguments from JavaScript.
+//! Arguments from JavaScript, and plain data between JS values and core `Value`s.
 
-use tool_offload_core::OffloadError;
+use js_sys::{Array, Object, Reflect};
+use tool_offload_core::{Map, OffloadError, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::error::{message_of, JsOffloadError};
@@ -58,5 +59,72 @@ pub(crate) fn working_dir(options: &JsValue, output_dir: &str) -> Result<String,
             )),
             Some(thrown),
         )),
+    }
+}
+
+/// A JS value as a core `Value`, with `JSON.stringify` semantics for plain data:
+/// `undefined`, functions and symbols are dropped from objects (`null` in arrays),
+/// non-finite numbers become `null`. For small values (tool schemas), not content.
+pub(crate) fn to_value(value: &JsValue, what: &str) -> Result<Value, JsOffloadError> {
+    fn walk(value: &JsValue, depth: usize, what: &str) -> Result<Value, OffloadError> {
+        if depth > 256 {
+            return Err(OffloadError::InvalidArgument(format!(
+                "{what} is nested too deeply (or circular)"
+            )));
+        }
+        if let Some(s) = value.as_string() {
+            return Ok(Value::String(s));
+        }
+        if let Some(b) = value.as_bool() {
+            return Ok(Value::Bool(b));
+        }
+        if let Some(n) = value.as_f64() {
+            return Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number));
+        }
+        if let Some(array) = value.dyn_ref::<Array>() {
+            return array
+                .iter()
+                .map(|item| walk(&item, depth + 1, what))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array);
+        }
+        if value.is_object() && !value.is_function() {
+            let mut map = Map::new();
+            for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
+                let item = Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
+                if !(item.is_undefined() || item.is_function() || item.is_symbol()) {
+                    map.insert(
+                        key.as_string().unwrap_or_default(),
+                        walk(&item, depth + 1, what)?,
+                    );
+                }
+            }
+            return Ok(Value::Object(map));
+        }
+        if value.is_bigint() {
+            return Err(OffloadError::InvalidArgument(format!(
+                "{what} contains a BigInt, which JSON cannot hold"
+            )));
+        }
+        Ok(Value::Null)
+    }
+    walk(value, 0, what).map_err(JsOffloadError::from)
+}
+
+/// A core `Value` as a fresh JS value.
+pub(crate) fn to_js(value: &Value) -> JsValue {
+    match value {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => JsValue::from_f64(n.as_f64().unwrap_or(f64::NAN)),
+        Value::String(s) => JsValue::from_str(s),
+        Value::Array(items) => items.iter().map(to_js).collect::<Array>().into(),
+        Value::Object(map) => {
+            let object = Object::new();
+            for (key, item) in map {
+                crate::error::set(&object, key, &to_js(item));
+            }
+            object.into()
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Errors as real JavaScript `Error` subclass instances with a stable `code`.
 
+use tool_offload_core::tools::RegisterError;
 use tool_offload_core::OffloadError as CoreError;
 use wasm_bindgen::prelude::*;
 
@@ -21,21 +22,47 @@ pub fn offload_error_class() -> JsValue {
     OFFLOAD_ERROR.with(JsValue::clone)
 }
 
-/// A core error on its way to JavaScript, with the JS value that caused it, if any.
+/// An error on its way to JavaScript: message, stable code, and (for write failures)
+/// the path and the JS value the writer threw.
 pub(crate) struct JsOffloadError {
-    error: CoreError,
+    message: String,
+    code: &'static str,
+    path: Option<String>,
     cause: Option<JsValue>,
 }
 
 impl JsOffloadError {
     pub(crate) fn with_cause(error: CoreError, cause: Option<JsValue>) -> Self {
-        JsOffloadError { error, cause }
+        JsOffloadError {
+            cause,
+            ..error.into()
+        }
     }
 }
 
 impl From<CoreError> for JsOffloadError {
     fn from(error: CoreError) -> Self {
-        JsOffloadError { error, cause: None }
+        let path = match &error {
+            CoreError::WriteFailed { path, .. } => Some(path.clone()),
+            _ => None,
+        };
+        JsOffloadError {
+            message: error.to_string(),
+            code: error.code().as_str(),
+            path,
+            cause: None,
+        }
+    }
+}
+
+impl From<RegisterError> for JsOffloadError {
+    fn from(error: RegisterError) -> Self {
+        JsOffloadError {
+            message: error.to_string(),
+            code: error.code(),
+            path: None,
+            cause: None,
+        }
     }
 }
 
@@ -45,9 +72,8 @@ impl From<JsOffloadError> for JsValue {
         if let Some(cause) = &err.cause {
             set(&options, "cause", cause);
         }
-        let js =
-            JsOffloadErrorClass::new(&err.error.to_string(), err.error.code().as_str(), &options);
-        if let CoreError::WriteFailed { path, .. } = &err.error {
+        let js = JsOffloadErrorClass::new(&err.message, err.code, &options);
+        if let Some(path) = &err.path {
             set(&js, "path", &JsValue::from_str(path));
         }
         js.into()

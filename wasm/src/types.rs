@@ -12,7 +12,10 @@ export type ErrorCode =
   | "INVALID_ID"
   | "INVALID_MESSAGE"
   | "INVALID_ARGUMENT"
-  | "WRITE_FAILED";
+  | "WRITE_FAILED"
+  | "INVALID_TOOL_NAME"
+  | "DUPLICATE_TOOL"
+  | "INVALID_TOOL_DEFINITION";
 
 /** Every failure is thrown (or rejected) as an `OffloadError`, a real `Error` subclass. */
 export interface OffloadError extends Error {
@@ -106,6 +109,57 @@ export interface BatchResult<M = unknown> {
   freedChars: number;
   /** Absolute paths written, in walk order. */
   files: string[];
+}
+
+/** A tool as the Anthropic API describes it (the `tools` parameter). */
+export interface ToolDefinition {
+  /** `^[a-zA-Z0-9_-]{1,64}$`, unique in a registry. */
+  name: string;
+  /** What the tool does and when to use it: the model reads this. */
+  description: string;
+  /** A JSON Schema object describing the tool's input. */
+  input_schema: { type: "object"; [key: string]: unknown };
+}
+
+/** What a handler resolves to. */
+export interface ToolOutput {
+  content: string;
+  /** The tool ran but failed; the model should adapt. */
+  is_error?: boolean;
+}
+
+/** A tool's implementation: receives the model's `input`, never the `tool_use_id`. */
+export type ToolHandler = (params: any) => ToolOutput | Promise<ToolOutput>;
+
+/** A registered tool, as `getTool` returns it. */
+export interface RegisteredTool {
+  definition: ToolDefinition;
+  handler: ToolHandler;
+}
+
+/** A `tool_result` block answering one `tool_use`. */
+export interface ToolResult {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string;
+  is_error?: true;
+}
+
+/** Offloading of large results by a `ToolRegistry`. */
+export interface ToolOffloadOptions {
+  /** Files go to `<outputDir>/<sessionId>/<tool_use_id>.md`. */
+  outputDir: string;
+  sessionId: string;
+  /** Offload results of at least this many UTF-16 code units (default 1000). */
+  thresholdChars?: number;
+  writer: FileWriter;
+  /** Absolute directory a relative `outputDir` resolves against (default: `process.cwd()`, or `/` without Node). */
+  cwd?: string;
+}
+
+/** Options of `new ToolRegistry(...)`. */
+export interface ToolRegistryOptions {
+  offload?: ToolOffloadOptions;
 }
 
 /** What `offloadToolResult` did. */

@@ -68,3 +68,18 @@ impl FileWriter<JsString> for JsFileWriter {
             .await
     }
 }
+
+/// Rust strings (tool results produced in wasm) are handed to JS as new strings.
+impl FileWriter<str> for JsFileWriter {
+    async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
+        FileWriter::<JsString>::mkdir(self, dir).await
+    }
+
+    async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
+        self.settle(
+            self.write_file
+                .call2(&self.target, &path.into(), &data.into()),
+        )
+        .await
+    }
+}

@@ -128,6 +128,20 @@ impl ToolResult {
         }
     }
 
+    /// The result of a handler's outcome: its output as is, or a thrown error's message
+    /// as an error result.
+    pub fn from_outcome(tool_use_id: &str, outcome: Result<ToolOutput, String>) -> Self {
+        let (content, is_error) = match outcome {
+            Ok(output) => (output.content, output.is_error),
+            Err(message) => (message, true),
+        };
+        ToolResult {
+            tool_use_id: tool_use_id.into(),
+            content,
+            is_error,
+        }
+    }
+
     /// `{ type: "tool_result", tool_use_id, content, is_error?: true }`.
     pub fn to_value(&self) -> Value {
         let mut out = Map::new();
@@ -243,17 +257,9 @@ impl<H> ToolRegistry<H> {
         F: FnOnce(&H) -> Fut,
         Fut: Future<Output = Result<ToolOutput, String>>,
     {
-        let Some((_, handler)) = self.get(name) else {
-            return ToolResult::not_found(tool_use_id, name);
-        };
-        let (content, is_error) = match call(handler).await {
-            Ok(output) => (output.content, output.is_error),
-            Err(message) => (message, true),
-        };
-        ToolResult {
-            tool_use_id: tool_use_id.into(),
-            content,
-            is_error,
+        match self.get(name) {
+            Some((_, handler)) => ToolResult::from_outcome(tool_use_id, call(handler).await),
+            None => ToolResult::not_found(tool_use_id, name),
         }
     }
 }

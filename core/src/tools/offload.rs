@@ -2,6 +2,7 @@
 //! written out with the direct-offload rules before the loop ever sees it.
 
 use super::ToolResult;
+use crate::path::unsafe_component;
 use crate::{utf16_len, DirectPlan, FileWriter, Map, OffloadError, Value};
 
 /// The default middleware threshold, in UTF-16 code units.
@@ -46,6 +47,16 @@ impl ResultOffload {
         }
     }
 
+    /// Check the session id and output directory now rather than at the first large
+    /// result.
+    ///
+    /// # Errors
+    /// `INVALID_ID` for an unusable session id, `INVALID_ARGUMENT` for a relative `cwd`.
+    pub fn validate(&self) -> Result<(), OffloadError> {
+        let probe = tool_result_message("probe", String::new());
+        DirectPlan::new(&&probe, &self.session_id, &self.output_dir, &self.cwd).map(drop)
+    }
+
     /// `result` unchanged when it is under the threshold; otherwise its content written
     /// to a file and replaced by `[Tool result offloaded to file: <path>]`, keeping
     /// `tool_use_id` and `is_error`.
@@ -66,6 +77,14 @@ impl ResultOffload {
             content,
             is_error,
         } = result;
+        if let Some(reason) = unsafe_component(&tool_use_id, ".md".len()) {
+            // Checked here so the error names the caller's field, not our wrapper message.
+            return Err(OffloadError::InvalidId {
+                field: "tool_use_id".into(),
+                value: Some(tool_use_id),
+                reason,
+            });
+        }
         let message = tool_result_message(&tool_use_id, content);
         let plan = DirectPlan::new(&&message, &self.session_id, &self.output_dir, &self.cwd)?;
         plan.write(writer).await?;

@@ -1,0 +1,28 @@
+import * as wasm from '../wasm/tool_offload_wasm.js';
+import type { ToolOffloadOptions } from '../wasm/tool_offload_wasm.js';
+import { NodeFileWriter } from './node-file-writer.js';
+
+/** Options of {@link ToolRegistry}: as in the core, but `offload.writer` defaults to a {@link NodeFileWriter}. */
+export interface ToolRegistryOptions {
+  offload?: Omit<ToolOffloadOptions, 'writer'> & { writer?: ToolOffloadOptions['writer'] };
+}
+
+/**
+ * Tools by name, each with an async handler; `executeTool` turns every outcome into a
+ * `tool_result`. With `offload`, results of at least `thresholdChars` (default 1000)
+ * UTF-16 units are written to `<outputDir>/<sessionId>/<tool_use_id>.md` first and
+ * come back as `[Tool result offloaded to file: …]`.
+ *
+ * @example
+ * ```ts
+ * const registry = new ToolRegistry({ offload: { outputDir: 'artifacts', sessionId: 's1' } });
+ * registerTodoTools(registry);
+ * const result = await registry.executeTool('toolu_1', 'TodoRead', {});
+ * ```
+ */
+export class ToolRegistry extends wasm.ToolRegistry {
+  constructor(options?: ToolRegistryOptions) {
+    const offload = options?.offload;
+    super(offload ? { offload: { ...offload, writer: offload.writer ?? new NodeFileWriter() } } : undefined);
+  }
+}

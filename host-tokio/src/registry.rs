@@ -1,0 +1,226 @@
+//! [`ToolRegistry`]: core's registry with async Rust handlers, panics caught, and
+//! optional offloading of large results.
+
+use std::any::Any;
+use std::future::Future;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use tool_offload_core::tools::{
+    self, RegisterError, ResultOffload, TodoList, ToolDefinition, ToolOutput, ToolResult,
+};
+use tool_offload_core::{FileWriter, OffloadError, Value};
+
+use crate::{utf8, working_dir_for, TokioFileWriter};
+
+/// What a handler returns: an output (which may itself report `is_error`), or an error
+/// whose message becomes an error result.
+pub type HandlerResult = Result<ToolOutput, Box<dyn std::error::Error + Send + Sync>>;
+
+/// A registered handler: called with the tool's `input`, never with the `tool_use_id`.
+pub type Handler =
+    Arc<dyn Fn(Value) -> Pin<Box<dyn Future<Output = HandlerResult> + Send>> + Send + Sync>;
+
+/// Offloading of large results by a [`ToolRegistry`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistryOffload {
+    /// Files go to `<output_dir>/<session_id>/<tool_use_id>.md`; relative paths resolve
+    /// against the process's working directory.
+    pub output_dir: PathBuf,
+    /// The session's directory name.
+    pub session_id: String,
+    /// Offload results of at least this many UTF-16 code units.
+    pub threshold_chars: usize,
+}
+
+impl RegistryOffload {
+    /// Offloading with the default threshold (1000).
+    pub fn new(output_dir: impl Into<PathBuf>, session_id: impl Into<String>) -> Self {
+        RegistryOffload {
+            output_dir: output_dir.into(),
+            session_id: session_id.into(),
+            threshold_chars: tools::DEFAULT_THRESHOLD_CHARS,
+        }
+    }
+}
+
+/// Tools by name with async handlers; [`execute_tool`](ToolRegistry::execute_tool) turns
+/// every outcome — output, returned error, panic, unknown tool — into a `tool_result`.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload::tools::{ToolDefinition, ToolOutput};
+/// use tool_offload::ToolRegistry;
+/// # #[tokio::main(flavor = "current_thread")] async fn main() {
+/// let mut registry = ToolRegistry::new();
+/// let echo = ToolDefinition::new("echo", "Repeat the text.", json!({"type": "object"}));
+/// registry.register(echo, |params| async move { Ok(ToolOutput::ok(params["text"].to_string())) }).unwrap();
+/// let result = registry.execute_tool("toolu_1", "echo", json!({"text": "hi"})).await.unwrap();
+/// assert_eq!(result.content, "\"hi\"");
+/// # }
+/// ```
+pub struct ToolRegistry<W = TokioFileWriter> {
+    tools: tools::ToolRegistry<Handler>,
+    offload: Option<(ResultOffload, W)>,
+}
+
+impl ToolRegistry {
+    /// An empty registry without offloading.
+    pub fn new() -> Self {
+        ToolRegistry {
+            tools: tools::ToolRegistry::new(),
+            offload: None,
+        }
+    }
+
+    /// An empty registry that offloads large results with a [`TokioFileWriter`].
+    ///
+    /// # Errors
+    /// `INVALID_ID` for an unusable session id, `INVALID_ARGUMENT` for a path that is not UTF-8.
+    pub fn with_offload(options: RegistryOffload) -> Result<Self, OffloadError> {
+        Self::with_offload_writer(options, TokioFileWriter::new())
+    }
+}
+
+impl Default for ToolRegistry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
+    /// An empty registry that offloads large results through `writer`.
+    ///
+    /// # Errors
+    /// As [`ToolRegistry::with_offload`].
+    pub fn with_offload_writer(options: RegistryOffload, writer: W) -> Result<Self, OffloadError> {
+        let output_dir = utf8(&options.output_dir, "output directory")?;
+        let mut middleware =
+            ResultOffload::new(output_dir, options.session_id, working_dir_for(output_dir)?);
+        middleware.threshold_chars = options.threshold_chars;
+        middleware.validate()?;
+        Ok(ToolRegistry {
+            tools: tools::ToolRegistry::new(),
+            offload: Some((middleware, writer)),
+        })
+    }
+
+    /// Register a tool with an async handler.
+    ///
+    /// # Errors
+    /// [`RegisterError`] for a name the API refuses, a duplicate, or a non-object schema.
+    pub fn register<F, Fut>(
+        &mut self,
+        definition: ToolDefinition,
+        handler: F,
+    ) -> Result<(), RegisterError>
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HandlerResult> + Send + 'static,
+    {
+        self.tools.register(
+            definition,
+            Arc::new(move |params| Box::pin(handler(params))),
+        )
+    }
+
+    /// The definition and handler of the tool called `name`.
+    pub fn get_tool(&self, name: &str) -> Option<(&ToolDefinition, &Handler)> {
+        self.tools.get(name)
+    }
+
+    /// Every definition, in registration order, as the API's `tools` array.
+    pub fn get_tool_definitions(&self) -> Vec<Value> {
+        self.tools
+            .definitions()
+            .map(ToolDefinition::to_value)
+            .collect()
+    }
+
+    /// Run tool `name` with `params` for the `tool_use` `tool_use_id`. Every handler
+    /// outcome becomes a result carrying `tool_use_id`; with offloading, a result of at
+    /// least the threshold comes back as `[Tool result offloaded to file: …]`.
+    ///
+    /// # Errors
+    /// Only from offloading: `WRITE_FAILED` (the result is never silently inlined) or
+    /// `INVALID_ID` for a `tool_use_id` that cannot name a file.
+    pub async fn execute_tool(
+        &self,
+        tool_use_id: &str,
+        name: &str,
+        params: Value,
+    ) -> Result<ToolResult, OffloadError> {
+        let result = self
+            .tools
+            .execute(tool_use_id, name, |handler| {
+                run_handler(handler.clone(), params)
+            })
+            .await;
+        match &self.offload {
+            Some((middleware, writer)) => middleware.apply(result, writer).await,
+            None => Ok(result),
+        }
+    }
+}
+
+/// Register TodoWrite and TodoRead on `registry`, both over one new in-memory list.
+///
+/// # Errors
+/// [`RegisterError::Duplicate`] when either name is taken (then neither is registered).
+pub fn register_todo_tools<W: FileWriter + Send + Sync>(
+    registry: &mut ToolRegistry<W>,
+) -> Result<(), RegisterError> {
+    let list = Arc::new(Mutex::new(TodoList::default()));
+    let (writes, reads) = (list.clone(), list);
+    let write: Handler = Arc::new(move |params: Value| {
+        let output = lock(&writes).write(&&params);
+        Box::pin(async move { Ok(output) })
+    });
+    let read: Handler = Arc::new(move |_| {
+        let output = lock(&reads).read();
+        Box::pin(async move { Ok(output) })
+    });
+    tools::register_todo_tools(&mut registry.tools, write, read)
+}
+
+fn lock(list: &Mutex<TodoList>) -> std::sync::MutexGuard<'_, TodoList> {
+    // TodoList operations never panic midway, so a poisoned list is still consistent.
+    list.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Call a handler; its error or panic becomes `Err(message)`.
+async fn run_handler(handler: Handler, params: Value) -> Result<ToolOutput, String> {
+    let future = catch_unwind(AssertUnwindSafe(|| handler(params))).map_err(panic_message)?;
+    match CatchUnwind(future).await {
+        Ok(Ok(output)) => Ok(output),
+        Ok(Err(error)) => Err(error.to_string()),
+        Err(panic) => Err(panic_message(panic)),
+    }
+}
+
+fn panic_message(panic: Box<dyn Any + Send>) -> String {
+    match panic.downcast::<String>() {
+        Ok(message) => *message,
+        Err(panic) => panic
+            .downcast_ref::<&str>()
+            .map_or_else(|| "tool handler panicked".to_owned(), |s| (*s).to_owned()),
+    }
+}
+
+/// A future that reports a panic while polling as `Err` instead of unwinding.
+struct CatchUnwind<F: ?Sized>(Pin<Box<F>>);
+
+impl<F: Future + ?Sized> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, Box<dyn Any + Send>>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = self.0.as_mut();
+        match catch_unwind(AssertUnwindSafe(|| inner.poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Err(panic) => Poll::Ready(Err(panic)),
+        }
+    }
+}

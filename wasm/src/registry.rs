@@ -1,0 +1,259 @@
+//! The `ToolRegistry` class for JavaScript: core's registry with JS function handlers,
+//! and optional offloading of large results.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use tool_offload_core::tools::{
+    RegisterError, ResultOffload, ToolDefinition, ToolOutput, ToolRegistry as CoreRegistry,
+    ToolResult,
+};
+use tool_offload_core::OffloadError;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+use crate::convert::{string_arg, to_js, to_value, working_dir};
+use crate::error::{message_of, set, JsOffloadError};
+use crate::writer::JsFileWriter;
+
+struct State {
+    tools: CoreRegistry<Function>,
+    offload: Option<Rc<(ResultOffload, JsFileWriter)>>,
+}
+
+/// Tools by name, in registration order, each with an async handler; `executeTool`
+/// turns every outcome into a `tool_result` for the model.
+#[wasm_bindgen]
+pub struct ToolRegistry {
+    state: Rc<RefCell<State>>,
+}
+
+#[wasm_bindgen]
+impl ToolRegistry {
+    /// An empty registry; with `options.offload`, results of at least `thresholdChars`
+    /// (default 1000) UTF-16 units are offloaded before `executeTool` returns them.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "ToolRegistryOptions | undefined")] options: JsValue,
+    ) -> Result<ToolRegistry, JsValue> {
+        let offload = offload_option(&options).map_err(JsValue::from)?;
+        Ok(ToolRegistry {
+            state: Rc::new(RefCell::new(State {
+                tools: CoreRegistry::new(),
+                offload: offload.map(Rc::new),
+            })),
+        })
+    }
+
+    /// Register a tool: `definition = { name, description, input_schema }` and an async
+    /// `handler(params) => { content, is_error? }`. Throws `INVALID_TOOL_NAME`,
+    /// `DUPLICATE_TOOL` or `INVALID_TOOL_DEFINITION`.
+    pub fn register(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ToolDefinition")] definition: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ToolHandler")] handler: JsValue,
+    ) -> Result<(), JsValue> {
+        let definition = tool_definition(&definition).map_err(JsValue::from)?;
+        let Ok(handler) = handler.dyn_into::<Function>() else {
+            return Err(JsOffloadError::from(RegisterError::InvalidDefinition(
+                "handler must be a function".into(),
+            ))
+            .into());
+        };
+        self.state
+            .borrow_mut()
+            .tools
+            .register(definition, handler)
+            .map_err(|e| JsOffloadError::from(e).into())
+    }
+
+    /// `{ definition, handler }` of the tool called `name`, or `undefined`.
+    #[wasm_bindgen(js_name = getTool, unchecked_return_type = "RegisteredTool | undefined")]
+    pub fn get_tool(&self, name: &str) -> JsValue {
+        let state = self.state.borrow();
+        let Some((definition, handler)) = state.tools.get(name) else {
+            return JsValue::UNDEFINED;
+        };
+        let tool = Object::new();
+        set(&tool, "definition", &to_js(&definition.to_value()));
+        set(&tool, "handler", handler);
+        tool.into()
+    }
+
+    /// Every definition, in registration order: the API's `tools` parameter.
+    #[wasm_bindgen(js_name = getToolDefinitions, unchecked_return_type = "ToolDefinition[]")]
+    pub fn get_tool_definitions(&self) -> Array {
+        self.state
+            .borrow()
+            .tools
+            .definitions()
+            .map(|d| to_js(&d.to_value()))
+            .collect()
+    }
+
+    /// Run tool `name` with `params` for the `tool_use` `toolUseId`. Resolves to a
+    /// `tool_result` on every path (unknown tool, handler error, thrown error); rejects
+    /// only when offloading a large result fails (`WRITE_FAILED`).
+    #[wasm_bindgen(js_name = executeTool, unchecked_return_type = "Promise<ToolResult>")]
+    pub fn execute_tool(
+        &self,
+        #[wasm_bindgen(js_name = toolUseId, unchecked_param_type = "string")] tool_use_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
+    ) -> Promise {
+        let state = self.state.clone();
+        future_to_promise(async move {
+            execute(state, tool_use_id, name, params)
+                .await
+                .map_err(JsValue::from)
+        })
+    }
+
+    /// Register TodoWrite and TodoRead with these handlers (used by `registerTodoTools`).
+    pub(crate) fn register_todo(
+        &self,
+        write: Function,
+        read: Function,
+    ) -> Result<(), RegisterError> {
+        tool_offload_core::tools::register_todo_tools(
+            &mut self.state.borrow_mut().tools,
+            write,
+            read,
+        )
+    }
+}
+
+async fn execute(
+    state: Rc<RefCell<State>>,
+    tool_use_id: JsValue,
+    name: JsValue,
+    params: JsValue,
+) -> Result<JsValue, JsOffloadError> {
+    let tool_use_id = string_arg(&tool_use_id, |kind| {
+        OffloadError::InvalidArgument(format!("toolUseId must be a string, got {kind}"))
+    })?;
+    let name = string_arg(&name, |kind| {
+        OffloadError::InvalidArgument(format!("name must be a string, got {kind}"))
+    })?;
+    // The borrow ends before the handler runs, so a handler may use the registry.
+    let (handler, offload) = {
+        let state = state.borrow();
+        (
+            state.tools.get(&name).map(|(_, h)| h.clone()),
+            state.offload.clone(),
+        )
+    };
+    let result = match handler {
+        None => ToolResult::not_found(&tool_use_id, &name),
+        Some(handler) => {
+            ToolResult::from_outcome(&tool_use_id, call_handler(&handler, &params).await)
+        }
+    };
+    let result = match offload {
+        Some(offload) => {
+            let (middleware, writer) = &*offload;
+            middleware
+                .apply(result, writer)
+                .await
+                .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?
+        }
+        None => result,
+    };
+    Ok(tool_result_to_js(&result))
+}
+
+/// Call a JS handler: a throw, a rejection or a malformed return becomes `Err(message)`.
+async fn call_handler(handler: &Function, params: &JsValue) -> Result<ToolOutput, String> {
+    let returned = handler
+        .call1(&JsValue::UNDEFINED, params)
+        .map_err(|e| message_of(&e))?;
+    let output = JsFuture::from(Promise::resolve(&returned))
+        .await
+        .map_err(|e| message_of(&e))?;
+    let field = |key: &str| Reflect::get(&output, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let content = if output.is_object() {
+        field("content").as_string()
+    } else {
+        None
+    };
+    match content {
+        Some(content) => Ok(ToolOutput {
+            content,
+            is_error: field("is_error").as_bool() == Some(true),
+        }),
+        None => Err("tool handler must return { content: string, is_error?: boolean }".into()),
+    }
+}
+
+/// `{ type: "tool_result", tool_use_id, content, is_error?: true }` as a JS object.
+pub(crate) fn tool_result_to_js(result: &ToolResult) -> JsValue {
+    to_js(&result.to_value())
+}
+
+fn tool_definition(definition: &JsValue) -> Result<ToolDefinition, JsOffloadError> {
+    let invalid =
+        |reason: &str| JsOffloadError::from(RegisterError::InvalidDefinition(reason.into()));
+    if !definition.is_object() {
+        return Err(invalid(
+            "definition must be an object with name, description and input_schema",
+        ));
+    }
+    let field = |key: &str| Reflect::get(definition, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let name = field("name")
+        .as_string()
+        .ok_or_else(|| invalid("name must be a string"))?;
+    let description = field("description");
+    let description = if description.is_undefined() {
+        String::new()
+    } else {
+        description
+            .as_string()
+            .ok_or_else(|| invalid("description must be a string"))?
+    };
+    let schema = field("input_schema");
+    if !schema.is_object() || Array::is_array(&schema) {
+        return Err(invalid("input_schema must be a JSON Schema object"));
+    }
+    Ok(ToolDefinition::new(
+        name,
+        description,
+        to_value(&schema, "input_schema")?,
+    ))
+}
+
+fn offload_option(
+    options: &JsValue,
+) -> Result<Option<(ResultOffload, JsFileWriter)>, JsOffloadError> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(None);
+    }
+    let offload = Reflect::get(options, &"offload".into()).unwrap_or(JsValue::UNDEFINED);
+    if offload.is_undefined() || offload.is_null() {
+        return Ok(None);
+    }
+    let field = |key: &str| Reflect::get(&offload, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let output_dir = string_arg(&field("outputDir"), |kind| {
+        OffloadError::InvalidArgument(format!("offload.outputDir must be a string, got {kind}"))
+    })?;
+    let session_id = string_arg(&field("sessionId"), |kind| {
+        OffloadError::InvalidArgument(format!("offload.sessionId must be a string, got {kind}"))
+    })?;
+    let cwd = working_dir(&offload, &output_dir)?;
+    let mut middleware = ResultOffload::new(output_dir, session_id, cwd);
+    let threshold = field("thresholdChars");
+    if !threshold.is_undefined() {
+        middleware.threshold_chars = match threshold.as_f64() {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => n as usize,
+            _ => {
+                return Err(OffloadError::InvalidArgument(format!(
+                    "offload.thresholdChars must be a non-negative integer, got {}",
+                    message_of(&threshold)
+                ))
+                .into())
+            }
+        };
+    }
+    middleware.validate()?;
+    Ok(Some((middleware, JsFileWriter::new(&field("writer"))?)))
+}

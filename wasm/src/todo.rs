@@ -1,0 +1,40 @@
+//! `registerTodoTools` for JavaScript: TodoWrite and TodoRead over one in-memory list,
+//! with handlers that are ordinary JS functions (so `getTool(...).handler` works).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Function, Promise};
+use tool_offload_core::tools::{TodoList, ToolOutput};
+use wasm_bindgen::prelude::*;
+
+use crate::error::{set, JsOffloadError};
+use crate::registry::ToolRegistry;
+use crate::view::JsView;
+
+/// Register TodoWrite and TodoRead on `registry`, both over one new in-memory list.
+/// Throws `DUPLICATE_TOOL` (registering neither) when either name is taken.
+#[wasm_bindgen(js_name = registerTodoTools)]
+pub fn register_todo_tools(registry: &ToolRegistry) -> Result<(), JsValue> {
+    let list = Rc::new(RefCell::new(TodoList::default()));
+    let writes = list.clone();
+    let write = handler(move |params| writes.borrow_mut().write(&JsView(params)));
+    let read = handler(move |_| list.borrow().read());
+    registry
+        .register_todo(write, read)
+        .map_err(|e| JsOffloadError::from(e).into())
+}
+
+/// An async JS function `(params) => Promise<{ content, is_error? }>` running `run`.
+fn handler(run: impl Fn(JsValue) -> ToolOutput + 'static) -> Function {
+    let closure = Closure::<dyn Fn(JsValue) -> Promise>::new(move |params| {
+        let output = run(params);
+        let js = js_sys::Object::new();
+        set(&js, "content", &JsValue::from_str(&output.content));
+        if output.is_error {
+            set(&js, "is_error", &JsValue::TRUE);
+        }
+        Promise::resolve(&JsValue::from(js))
+    });
+    closure.into_js_value().unchecked_into()
+}
