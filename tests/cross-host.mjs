@@ -1,12 +1,18 @@
-// Checks that every host recorded byte-identical outcomes for every vector.
-// Each host's runner writes target/conformance/<host>.json; run them first (make test).
-import { readdirSync, readFileSync } from 'node:fs';
+// Checks that every host recorded byte-identical outcomes for every vector (direct and
+// batch), and, when the corpus tests ran, that the npm package and the tokio host
+// produced identical outcomes for every real transcript.
+// Each host's runner writes target/conformance/<host>.json (and corpus-<host>.json);
+// run them first (make test).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HOSTS = ['core-native', 'tokio', 'wasm', 'npm'];
-const vectors = readdirSync(join(repo, 'tests', 'vectors')).filter((f) => f.endsWith('.json')).length;
+const CORPUS_HOSTS = ['tokio', 'npm'];
+const files = readdirSync(join(repo, 'tests', 'vectors')).filter((f) => f.endsWith('.json'));
+const vectors = files.length;
+const batch = files.filter((f) => f.startsWith('batch-')).length;
 const dir = join(repo, 'target', 'conformance');
 
 const recorded = Object.fromEntries(HOSTS.map((h) => [h, readFileSync(join(dir, `${h}.json`), 'utf8')]));
@@ -27,6 +33,45 @@ for (const host of HOSTS) {
   }
 }
 const bytes = recorded[HOSTS[0]].length;
-console.log(`cross-host: ${HOSTS.length} hosts × ${vectors} vectors, ${bytes} bytes of outcomes each`);
-console.log(`${HOSTS.length - failed} passed, ${failed} failed`);
+console.log(`cross-host: ${HOSTS.length} hosts × ${vectors} vectors (${vectors - batch} direct, ${batch} batch), ${bytes} bytes of outcomes each`);
+
+let checks = HOSTS.length;
+// Real transcripts: recorded only when the corpus was found (the corpus tests delete a
+// stale record when it is absent).
+const corpusPaths = CORPUS_HOSTS.map((h) => join(dir, `corpus-${h}.json`));
+const present = corpusPaths.filter((p) => existsSync(p));
+if (present.length === 0) {
+  console.log('corpus: not recorded by any host (corpus absent?): skipped');
+} else if (present.length < corpusPaths.length) {
+  console.error(`corpus: recorded by ${present.map((p) => p.split('/').pop()).join(', ')} only; run every corpus test`);
+  checks++;
+  failed++;
+} else {
+  checks++;
+  const [a, b] = corpusPaths.map((p) => JSON.parse(readFileSync(p, 'utf8')));
+  const [ha, hb] = CORPUS_HOSTS;
+  if (a.corpus !== b.corpus) {
+    console.error(`corpus: ${ha} and ${hb} ran on different corpora; rerun both corpus tests`);
+    failed++;
+  } else {
+    const keys = [...new Set([...Object.keys(a.outcomes), ...Object.keys(b.outcomes)])];
+    let differ = 0;
+    for (const key of keys) {
+      const [x, y] = [a.outcomes[key], b.outcomes[key]];
+      if (x === y) continue;
+      differ++;
+      if (x === undefined || y === undefined) {
+        console.error(`corpus: ${key} recorded by ${x === undefined ? hb : ha} only`);
+        continue;
+      }
+      let at = 0;
+      while (at < x.length && x[at] === y[at]) at++;
+      console.error(`corpus: ${ha} and ${hb} differ on ${key} at character ${at}:\n  ${ha}: …${x.slice(Math.max(0, at - 60), at + 60)}…\n  ${hb}: …${y.slice(Math.max(0, at - 60), at + 60)}…`);
+    }
+    const size = Object.values(a.outcomes).reduce((n, o) => n + o.length, 0);
+    console.log(`corpus: ${CORPUS_HOSTS.join(' and ')} × ${keys.length} runs (${a.corpus.split('\n').length} files), ${size} bytes of outcomes each: ${differ ? `${differ} differ` : 'identical'}`);
+    if (differ) failed++;
+  }
+}
+console.log(`${checks - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -1,5 +1,6 @@
 // Shared conformance vectors (tests/vectors/*.json) for the JavaScript hosts. Mirrors
 // tests/conformance/src/lib.rs: the same canonical outcome, recorded for cross-host.mjs.
+import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,14 +12,28 @@ export interface Writer {
   writeFile(path: string, data: string): Promise<void>;
 }
 
-export interface Vector {
+interface VectorBase {
+  /** The file name without `.json` (`direct-…`, `batch-…`): the key of recorded outcomes. */
+  id: string;
   name: string;
   description: string;
-  call: 'offloadToolResult';
   cwd: string;
-  input: { message: unknown; sessionId: string; outputDir: string; failOn?: string };
   expect: Record<string, unknown>;
 }
+
+/** A direct-offload vector (`direct-*.json`). */
+export interface DirectVector extends VectorBase {
+  call: 'offloadToolResult';
+  input: { message: unknown; sessionId: string; outputDir: string; failOn?: string };
+}
+
+/** A batch-offload vector (`batch-*.json`). */
+export interface BatchVector extends VectorBase {
+  call: 'offloadToolResults';
+  input: { messages: unknown[]; outputDir: string; threshold?: number; failOn?: string };
+}
+
+export type Vector = DirectVector | BatchVector;
 
 export type OffloadFn = (message: any, sessionId: string, outputDir: string, writer: Writer, options?: { cwd?: string }) => Promise<{
   message: unknown;
@@ -27,32 +42,103 @@ export type OffloadFn = (message: any, sessionId: string, outputDir: string, wri
   files: string[];
 }>;
 
+export type OffloadBatchFn = (messages: any[], options: { outputDir: string; threshold?: number; writer: Writer; cwd?: string }) => Promise<{
+  messages: unknown[];
+  offloadedCount: number;
+  freedChars: number;
+  files: string[];
+}>;
+
+/** The host's two entry points. */
+export interface Api {
+  offloadToolResult: OffloadFn;
+  offloadToolResults: OffloadBatchFn;
+}
+
 export function loadVectors(): Vector[] {
   const dir = join(repo, 'tests', 'vectors');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Vector);
+    .map((f) => ({ ...(JSON.parse(readFileSync(join(dir, f), 'utf8')) as Vector), id: f.slice(0, -'.json'.length) }));
 }
 
-/** Run `vector` through `offload` with `writer`; `written` lists files afterwards. */
-export async function runVector(vector: Vector, offload: OffloadFn, writer: Writer, written: () => Record<string, string>): Promise<string> {
-  const { message, sessionId, outputDir, failOn } = vector.input;
+/**
+ * Run `vector` through `api` with `writer` (made to fail on the vector's `failOn` path,
+ * a file or the directory to create); `written` lists files afterwards. Returns the
+ * canonical outcome: the expected object's keys, plus `problems` (so it cannot match)
+ * when the input was mutated, a directory was created though nothing was written, or
+ * (batch) an unchanged message did not come back as the very same object or a changed
+ * one shares objects with the input.
+ */
+export async function runVector(vector: Vector, api: Api, writer: Writer, written: () => Record<string, string>): Promise<string> {
+  const { failOn } = vector.input;
+  let mkdirs = 0;
   const failing: Writer = {
-    mkdir: (dir) => writer.mkdir(dir),
+    mkdir: (dir) => (mkdirs++, dir === failOn ? Promise.reject(new Error('injected failure')) : writer.mkdir(dir)),
     writeFile: (path, data) => (path === failOn ? Promise.reject(new Error('injected failure')) : writer.writeFile(path, data)),
   };
+  const problems: string[] = [];
+  const input = vector.call === 'offloadToolResult' ? vector.input.message : vector.input.messages;
+  const before = structuredClone(input);
   let outcome: Record<string, unknown>;
   try {
-    const r = await offload(message, sessionId, outputDir, failing, { cwd: vector.cwd });
-    outcome = { message: r.message, freedChars: r.freedChars, file: r.file, files: r.files };
+    if (vector.call === 'offloadToolResult') {
+      const { message, sessionId, outputDir } = vector.input;
+      const r = await api.offloadToolResult(message, sessionId, outputDir, failing, { cwd: vector.cwd });
+      outcome = { message: r.message, freedChars: r.freedChars, file: r.file, files: r.files };
+    } else {
+      const { messages, outputDir, threshold } = vector.input;
+      const options = { outputDir, writer: failing, cwd: vector.cwd, ...(threshold !== undefined ? { threshold } : {}) };
+      const r = await api.offloadToolResults(messages, options);
+      problems.push(...identityProblems(vector, r.messages));
+      outcome = { messages: r.messages, offloadedCount: r.offloadedCount, freedChars: r.freedChars, files: r.files };
+    }
   } catch (e) {
     const err = e as { code?: string; path?: string };
     if (!(e instanceof Error) || typeof err.code !== 'string') throw e;
     outcome = { error: err.code, ...(err.code === 'WRITE_FAILED' ? { errorPath: err.path } : {}) };
+    const mentions = vector.expect.errorMentions;
+    if (typeof mentions === 'string') outcome.errorMentions = e.message.includes(mentions) ? mentions : e.message;
+  }
+  try {
+    assert.deepStrictEqual(input, before);
+  } catch {
+    problems.push('the input was modified');
   }
   outcome.written = written();
+  if (mkdirs > 0 && Object.keys(outcome.written as object).length === 0 && outcome.errorPath === undefined) {
+    problems.push(`${mkdirs} directories created although nothing was written`);
+  }
+  if (problems.length > 0) outcome.problems = problems;
   return JSON.stringify(outcome);
+}
+
+/** Unchanged messages must be the input objects themselves (`===`); changed ones deep
+ * copies sharing no object with the input. "Changed" is read off the expected messages. */
+function identityProblems(vector: BatchVector, got: unknown[]): string[] {
+  const expected = vector.expect.messages;
+  if (!Array.isArray(expected)) return [];
+  const input = vector.input.messages;
+  const problems: string[] = [];
+  if (got.length !== input.length) return [`${got.length} messages returned for ${input.length}`];
+  for (let i = 0; i < input.length; i++) {
+    const changed = JSON.stringify(expected[i]) !== JSON.stringify(input[i]);
+    if (!changed && got[i] !== input[i]) problems.push(`messages[${i}] is unchanged but not the same object`);
+    if (changed) {
+      const originals = objectsIn(input[i]);
+      if ([...objectsIn(got[i])].some((o) => originals.has(o))) problems.push(`messages[${i}] is changed but shares objects with the input`);
+    }
+  }
+  return problems;
+}
+
+function objectsIn(value: unknown, found = new Set<object>()): Set<object> {
+  if (value !== null && typeof value === 'object' && !found.has(value)) {
+    found.add(value);
+    for (const v of Object.values(value)) objectsIn(v, found);
+  }
+  return found;
 }
 
 export const expected = (vector: Vector): string => JSON.stringify(vector.expect);

@@ -1,19 +1,14 @@
 // Regenerates tests/vectors/direct-*.json: `node tests/vectors/generate.mjs`.
+// (Batch vectors: generate-batch.mjs; shared helpers: shared.mjs.)
 //
 // Expected outputs come from Node itself (JSON.stringify, string .length), the
 // definition of correct behaviour, via the small reference below. Inputs are kept as
 // raw JSON text so literals such as 1.0, 1e21 and -0 reach every host exactly as written.
-import { writeFileSync, readdirSync, unlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const CWD = '/work';
+import { contentText, CWD, normalise, resolve, tr, user, writeVectors } from './shared.mjs';
 
 /** Reference for the direct-offload rules of issue 2, successful path only. */
 function referenceDirect(message, sessionId, outputDir) {
-  const base = outputDir.startsWith('/') ? outputDir : `${CWD}/${outputDir}`;
-  const dir = normalise(`${base}/${sessionId}`);
+  const dir = normalise(`${resolve(CWD, outputDir)}/${sessionId}`);
   const out = structuredClone(message);
   const slots = message.role === 'tool' ? [out] : out.content.filter((b) => b?.type === 'tool_result');
   const written = {};
@@ -21,7 +16,7 @@ function referenceDirect(message, sessionId, outputDir) {
   let freedChars = 0;
   for (const slot of slots) {
     const id = message.role === 'tool' ? slot.tool_call_id : slot.tool_use_id;
-    const text = slot.content === undefined ? '' : typeof slot.content === 'string' ? slot.content : JSON.stringify(slot.content);
+    const text = contentText(slot.content);
     const path = `${dir}/${id}.md`;
     const placeholder = `[Tool result offloaded to file: ${path}]`;
     written[path] = text;
@@ -31,19 +26,6 @@ function referenceDirect(message, sessionId, outputDir) {
   }
   return { message: out, freedChars, file: files[0], files, written };
 }
-
-function normalise(path) {
-  const parts = [];
-  for (const seg of path.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') parts.pop();
-    else parts.push(seg);
-  }
-  return '/' + parts.join('/');
-}
-
-const tr = (id, content) => JSON.stringify({ type: 'tool_result', tool_use_id: id, content });
-const user = (...blocks) => `{"role":"user","content":[${blocks.join(',')}]}`;
 
 // Each case: name, description, raw message JSON, and either nothing (expected output
 // from the reference) or `error` (expected code). Optional: sessionId, outputDir, failOn.
@@ -108,27 +90,18 @@ const cases = [
     { failOn: '/work/out/s1/toolu_b.md', error: 'WRITE_FAILED', writtenBefore: { '/work/out/s1/toolu_a.md': 'a' } }],
 ];
 
-for (const old of readdirSync(here).filter((f) => f.startsWith('direct-') && f.endsWith('.json'))) unlinkSync(join(here, old));
-for (const [name, description, rawMessage, opts = {}] of cases) {
+writeVectors('direct', cases.map(([name, description, rawMessage, opts = {}]) => {
   const sessionId = opts.sessionId ?? 's1';
   const outputDir = opts.outputDir ?? 'out';
   const message = JSON.parse(rawMessage);
   const expect = opts.error
     ? { error: opts.error, ...(opts.failOn ? { errorPath: opts.failOn } : {}), written: opts.writtenBefore ?? {} }
     : referenceDirect(message, sessionId, outputDir);
-  const text = `{
-  "name": ${JSON.stringify(name)},
-  "description": ${JSON.stringify(description)},
-  "call": "offloadToolResult",
-  "cwd": ${JSON.stringify(CWD)},
-  "input": {
-    "sessionId": ${JSON.stringify(sessionId)},
-    "outputDir": ${JSON.stringify(outputDir)},${opts.failOn ? `\n    "failOn": ${JSON.stringify(opts.failOn)},` : ''}
-    "message": ${rawMessage}
-  },
-  "expect": ${JSON.stringify(expect, null, 2).replace(/\n/g, '\n  ')}
-}
-`;
-  writeFileSync(join(here, `direct-${name}.json`), text);
-}
-console.log(`wrote ${cases.length} vectors`);
+  const input = [
+    ['sessionId', JSON.stringify(sessionId)],
+    ['outputDir', JSON.stringify(outputDir)],
+    ...(opts.failOn ? [['failOn', JSON.stringify(opts.failOn)]] : []),
+    ['message', rawMessage],
+  ];
+  return { name, description, call: 'offloadToolResult', input, expect };
+}));

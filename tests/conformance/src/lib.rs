@@ -1,24 +1,45 @@
 //! Shared conformance vectors (`tests/vectors/*.json`) for the native hosts.
 //!
-//! A vector is input plus expected output (message, counts, paths and the exact bytes
+//! A vector is input plus expected output (messages, counts, paths and the exact bytes
 //! of every file) or an expected error code. Each host runs every vector and records a
 //! canonical outcome; `tests/cross-host.mjs` then checks all hosts recorded identical
 //! bytes. Paths in vectors live under a virtual working directory (`/work`); hosts that
 //! write real files map it under a temporary directory with [`Rooted`].
+//!
+//! Two calls are covered, told apart by the vector's `call`: `offloadToolResult`
+//! (direct offload of one message, `direct-*.json`) and `offloadToolResults` (batch
+//! offload of a conversation, `batch-*.json`).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use tool_offload_core::{json, FileWriter, IoError, Map, OffloadError, Value};
+use tool_offload_core::{json, BatchOptions, FileWriter, IoError, Map, OffloadError, Value};
+
+/// Which API a vector exercises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Call {
+    /// `offloadToolResult` / `offload_tool_result`: one message.
+    Direct,
+    /// `offloadToolResults` / `offload_tool_results`: a whole conversation.
+    Batch,
+}
 
 /// One conformance case.
 #[derive(Debug)]
 pub struct Vector {
-    /// Unique name (the file is `direct-<name>.json`).
+    /// Unique id: the file name without `.json`, e.g. `direct-string-content` (the key
+    /// of recorded outcomes).
+    pub id: String,
+    /// The name, unique per call (`direct-<name>.json`, `batch-<name>.json`).
     pub name: String,
+    /// The API under test.
+    pub call: Call,
     /// Virtual absolute working directory.
     pub cwd: String,
-    /// The `input` object: `message`, `sessionId`, `outputDir`, optional `failOn`.
+    /// The `input` object. Direct: `message`, `sessionId`, `outputDir`, optional
+    /// `failOn`. Batch: `messages`, `outputDir`, optional `threshold` and `failOn`.
     pub input: Value,
     /// The `expect` object.
     pub expect: Value,
@@ -49,8 +70,19 @@ pub fn load_vectors() -> Vec<Vector> {
                     .cloned()
                     .unwrap_or_else(|| panic!("{}: no {k}", path.display()))
             };
+            let call = match field("call").as_str() {
+                Some("offloadToolResult") => Call::Direct,
+                Some("offloadToolResults") => Call::Batch,
+                other => panic!("{}: unknown call {other:?}", path.display()),
+            };
             Vector {
+                id: path
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .expect("utf-8 file name")
+                    .to_owned(),
                 name: field("name").as_str().expect("name").to_owned(),
+                call,
                 cwd: field("cwd").as_str().expect("cwd").to_owned(),
                 input: field("input"),
                 expect: field("expect"),
@@ -63,38 +95,134 @@ impl Vector {
     fn input_str(&self, key: &str) -> &str {
         self.input[key]
             .as_str()
-            .unwrap_or_else(|| panic!("{}: input.{key}", self.name))
+            .unwrap_or_else(|| panic!("{}: input.{key}", self.id))
     }
 
-    /// Run the vector through core's `offload_tool_result` with `writer` (already wrapped
-    /// in [`Failing`] when the vector asks for it) and return the canonical outcome.
-    /// `written` lists the files present afterwards, by virtual path.
+    /// Run the vector through core (`offload_tool_result` or `offload_tool_results`,
+    /// as its `call` says) with `writer`, made to fail on the vector's `failOn` path,
+    /// and return the canonical outcome. `written` lists the files present afterwards,
+    /// by virtual path.
+    ///
+    /// Beyond the expected object, the outcome gains a `problems` entry (so it cannot
+    /// match) when a directory was created although nothing was written, or when a
+    /// batch returned a changed message borrowed or an unchanged one copied.
     pub async fn run<W: FileWriter>(
         &self,
-        writer: &W,
+        writer: W,
         written: impl FnOnce() -> BTreeMap<String, String>,
     ) -> String {
-        let result = tool_offload_core::offload_tool_result(
-            &self.input["message"],
-            self.input_str("sessionId"),
-            self.input_str("outputDir"),
-            &self.cwd,
-            writer,
-        )
-        .await;
-        outcome(result, written())
-    }
-
-    /// Wrap `writer` so that writing the vector's `failOn` path fails.
-    pub fn failing<W: FileWriter>(&self, writer: W) -> Failing<W> {
-        Failing {
+        let writer = Failing {
             inner: writer,
             fail_on: self
                 .input
                 .get("failOn")
                 .and_then(Value::as_str)
                 .map(str::to_owned),
+            mkdirs: AtomicUsize::new(0),
+        };
+        let mut problems = Vec::new();
+        let mut out = Map::new();
+        match self.call {
+            Call::Direct => {
+                let result = tool_offload_core::offload_tool_result(
+                    &self.input["message"],
+                    self.input_str("sessionId"),
+                    self.input_str("outputDir"),
+                    &self.cwd,
+                    &writer,
+                )
+                .await;
+                match result {
+                    Ok(done) => {
+                        out.insert("message".into(), done.message);
+                        out.insert("freedChars".into(), done.freed_chars.into());
+                        out.insert("file".into(), done.file.into());
+                        out.insert("files".into(), strings(done.files));
+                    }
+                    Err(err) => self.error(&mut out, &err),
+                }
+            }
+            Call::Batch => {
+                let messages = self.input["messages"]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{}: input.messages", self.id));
+                let mut options = BatchOptions::new(self.input_str("outputDir"), &self.cwd);
+                if let Some(t) = self.input.get("threshold") {
+                    options.threshold = t.as_u64().expect("threshold") as usize;
+                }
+                let result =
+                    tool_offload_core::offload_tool_results(messages, &options, &writer).await;
+                match result {
+                    Ok(done) => {
+                        problems.extend(self.identity_problems(messages, &done.messages));
+                        let copies = done.messages.into_iter().map(Cow::into_owned).collect();
+                        out.insert("messages".into(), Value::Array(copies));
+                        out.insert("offloadedCount".into(), done.offloaded_count.into());
+                        out.insert("freedChars".into(), done.freed_chars.into());
+                        out.insert("files".into(), strings(done.files));
+                    }
+                    Err(err) => self.error(&mut out, &err),
+                }
+            }
         }
+        let written = written();
+        let mkdirs = writer.mkdirs.load(Ordering::SeqCst);
+        if mkdirs > 0 && written.is_empty() && !out.contains_key("errorPath") {
+            problems.push(format!(
+                "{mkdirs} directories created although nothing was written"
+            ));
+        }
+        let written: Map<String, Value> = written
+            .into_iter()
+            .map(|(k, v)| (k, Value::String(v)))
+            .collect();
+        out.insert("written".into(), Value::Object(written));
+        if !problems.is_empty() {
+            out.insert("problems".into(), strings(problems));
+        }
+        json::stringify(&Value::Object(out))
+    }
+
+    /// The canonical error fields: code, `errorPath` for `WRITE_FAILED`, and
+    /// `errorMentions` when the vector expects the message to name something (the
+    /// expected text if the message contains it, else the whole message).
+    fn error(&self, out: &mut Map<String, Value>, err: &OffloadError) {
+        out.insert("error".into(), err.code().as_str().into());
+        if let OffloadError::WriteFailed { path, .. } = err {
+            out.insert("errorPath".into(), path.clone().into());
+        }
+        if let Some(mentions) = self.expect.get("errorMentions").and_then(Value::as_str) {
+            let message = err.to_string();
+            let got = if message.contains(mentions) {
+                mentions.to_owned()
+            } else {
+                message
+            };
+            out.insert("errorMentions".into(), got.into());
+        }
+    }
+
+    /// Unchanged messages must come back borrowed from the input, changed ones as
+    /// copies. "Changed" is read off the expected messages.
+    fn identity_problems(&self, input: &[Value], got: &[Cow<'_, Value>]) -> Vec<String> {
+        let Some(expected) = self.expect.get("messages").and_then(Value::as_array) else {
+            return Vec::new();
+        };
+        let mut problems = Vec::new();
+        for (i, (original, result)) in input.iter().zip(got).enumerate() {
+            let changed = expected
+                .get(i)
+                .is_some_and(|e| json::stringify(e) != json::stringify(original));
+            match (changed, result) {
+                (false, Cow::Borrowed(b)) if std::ptr::eq(*b, original) => {}
+                (false, _) => problems.push(format!("messages[{i}] is unchanged but not borrowed")),
+                (true, Cow::Borrowed(_)) => {
+                    problems.push(format!("messages[{i}] is changed but borrowed"))
+                }
+                (true, Cow::Owned(_)) => {}
+            }
+        }
+        problems
     }
 
     /// The expected canonical outcome.
@@ -103,44 +231,24 @@ impl Vector {
     }
 }
 
-fn outcome(
-    result: Result<tool_offload_core::DirectOffload, OffloadError>,
-    written: BTreeMap<String, String>,
-) -> String {
-    let mut out = Map::new();
-    match result {
-        Ok(done) => {
-            out.insert("message".into(), done.message);
-            out.insert("freedChars".into(), done.freed_chars.into());
-            out.insert("file".into(), done.file.into());
-            out.insert(
-                "files".into(),
-                done.files.into_iter().map(Value::from).collect(),
-            );
-        }
-        Err(err) => {
-            out.insert("error".into(), err.code().as_str().into());
-            if let OffloadError::WriteFailed { path, .. } = &err {
-                out.insert("errorPath".into(), path.clone().into());
-            }
-        }
-    }
-    let written: Map<String, Value> = written
-        .into_iter()
-        .map(|(k, v)| (k, Value::String(v)))
-        .collect();
-    out.insert("written".into(), Value::Object(written));
-    json::stringify(&Value::Object(out))
+fn strings(items: Vec<String>) -> Value {
+    items.into_iter().map(Value::from).collect()
 }
 
-/// A writer that fails writing one chosen path, to exercise `WRITE_FAILED`.
-pub struct Failing<W> {
+/// A writer that fails on one chosen path (a file, or the directory to create), to
+/// exercise `WRITE_FAILED`, and counts the directories it was asked to create.
+struct Failing<W> {
     inner: W,
     fail_on: Option<String>,
+    mkdirs: AtomicUsize,
 }
 
 impl<W: FileWriter> FileWriter for Failing<W> {
     async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
+        self.mkdirs.fetch_add(1, Ordering::SeqCst);
+        if self.fail_on.as_deref() == Some(dir) {
+            return Err(IoError::new("injected failure"));
+        }
         self.inner.mkdir(dir).await
     }
     async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
@@ -203,10 +311,15 @@ impl<W: FileWriter> FileWriter for Rooted<W> {
     }
 }
 
-/// Record `outcomes` (vector name → canonical outcome) for the cross-host comparison in
+/// `target/conformance`, where hosts record their outcomes for `tests/cross-host.mjs`.
+pub fn conformance_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/conformance")
+}
+
+/// Record `outcomes` (vector id → canonical outcome) for the cross-host comparison in
 /// `target/conformance/<host>.json`.
 pub fn record(host: &str, outcomes: &BTreeMap<String, String>) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/conformance");
+    let dir = conformance_dir();
     std::fs::create_dir_all(&dir).expect("create target/conformance");
     let map: Map<String, Value> = outcomes
         .iter()

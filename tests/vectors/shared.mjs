@@ -1,0 +1,72 @@
+// Helpers shared by the vector generators (generate.mjs: direct offload,
+// generate-batch.mjs: batch offload). Everything here is plain JavaScript on purpose:
+// Node's own JSON.stringify and string .length are the definition of correct.
+import { readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The directory holding the vectors. */
+export const here = dirname(fileURLToPath(import.meta.url));
+
+/** The virtual working directory every vector runs in. */
+export const CWD = '/work';
+
+/** Node's `path.posix.resolve(cwd, path)` for an absolute `cwd`, without using it. */
+export function resolve(cwd, path) {
+  return normalise(path.startsWith('/') ? path : `${cwd}/${path}`);
+}
+
+/** `.` and empty segments vanish, `..` climbs (never above `/`), no trailing slash. */
+export function normalise(path) {
+  const parts = [];
+  for (const seg of path.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') parts.pop();
+    else parts.push(seg);
+  }
+  return '/' + parts.join('/');
+}
+
+/** What is written and measured for a tool result's content: a string as is, an array
+ * as its JSON.stringify, a missing content as "". Anything else is not a content. */
+export function contentText(content) {
+  if (content === undefined) return '';
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return JSON.stringify(content);
+  return null;
+}
+
+/** An Anthropic tool_result block, as raw JSON text. */
+export const tr = (id, content) => JSON.stringify({ type: 'tool_result', tool_use_id: id, content });
+
+/** An Anthropic user message holding the given raw blocks, as raw JSON text. */
+export const user = (...blocks) => `{"role":"user","content":[${blocks.join(',')}]}`;
+
+/**
+ * Replace every `<prefix>-*.json` vector file with `vectors`, each
+ * `{ name, description, call, input: [key, rawJson][], expect }`. Inputs stay raw JSON
+ * text so literals such as 1.0, 1e21 and -0 reach every host exactly as written.
+ */
+export function writeVectors(prefix, vectors) {
+  const names = new Set();
+  for (const { name } of vectors) {
+    if (names.has(name)) throw new Error(`duplicate vector name ${prefix}-${name}`);
+    names.add(name);
+  }
+  for (const old of readdirSync(here).filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.json'))) unlinkSync(join(here, old));
+  for (const { name, description, call, input, expect } of vectors) {
+    const text = `{
+  "name": ${JSON.stringify(name)},
+  "description": ${JSON.stringify(description)},
+  "call": ${JSON.stringify(call)},
+  "cwd": ${JSON.stringify(CWD)},
+  "input": {
+${input.map(([key, raw]) => `    ${JSON.stringify(key)}: ${raw}`).join(',\n')}
+  },
+  "expect": ${JSON.stringify(expect, null, 2).replace(/\n/g, '\n  ')}
+}
+`;
+    writeFileSync(join(here, `${prefix}-${name}.json`), text);
+  }
+  console.log(`wrote ${vectors.length} ${prefix} vectors`);
+}
