@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::message::{tool_results, with_contents, At, Slot};
+use crate::message::{id_path, tool_results, with_contents, At, Slot};
 use crate::path::{join, resolve, MAX_FILE_NAME_BYTES};
 use crate::plan::{edits, write_offloads, PlannedOffload};
 use crate::view::{JsonView, Text};
@@ -137,7 +137,7 @@ impl Batch {
             let name = self
                 .claim_name(&id)
                 .ok_or_else(|| OffloadError::InvalidId {
-                    field: format!("messages[{index}] tool result id"),
+                    field: id_path(At::Index(index), result.slot),
                     value: Some(id.clone()),
                     reason: "makes a file name longer than 255 bytes",
                 })?;

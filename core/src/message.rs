@@ -43,6 +43,16 @@ pub(crate) enum At {
     Index(usize),
 }
 
+/// Where the id of the tool result at `slot` is read, for error messages:
+/// `content[0].tool_use_id`, `messages[3].tool_call_id`, `messages[5].call_id`.
+pub(crate) fn id_path(at: At, slot: Slot) -> String {
+    match (slot.block, slot.field) {
+        (Some(i), _) => at.path(&format!("content[{i}].tool_use_id")),
+        (None, "output") => at.path("call_id"),
+        (None, _) => at.path("tool_call_id"),
+    }
+}
+
 impl At {
     /// `rest` located in this message: `content[0].tool_use_id` or `messages[3].content[0].tool_use_id`.
     fn path(self, rest: &str) -> String {
@@ -73,7 +83,7 @@ pub(crate) fn tool_results<V: JsonView>(
     let whole =
         |id_key: &'static str, field: &'static str| -> Result<Vec<Found<V>>, OffloadError> {
             let slot = Slot { block: None, field };
-            let id = checked_id(message.field(id_key), at.path(id_key), name_bytes);
+            let id = checked_id(message.field(id_key), id_path(at, slot), name_bytes);
             let text = content_text(message.field(field), || at.path(field))?;
             Ok(vec![Found { slot, id, text }])
         };
@@ -97,22 +107,15 @@ pub(crate) fn tool_results<V: JsonView>(
         if !block.field("type").is_some_and(|t| t.is_str("tool_result")) {
             continue;
         }
-        let id = checked_id(
-            block.field("tool_use_id"),
-            at.path(&format!("content[{i}].tool_use_id")),
-            name_bytes,
-        );
+        let slot = Slot {
+            block: Some(i),
+            field: "content",
+        };
+        let id = checked_id(block.field("tool_use_id"), id_path(at, slot), name_bytes);
         let text = content_text(block.field("content"), || {
             at.path(&format!("content[{i}].content"))
         })?;
-        found.push(Found {
-            slot: Slot {
-                block: Some(i),
-                field: "content",
-            },
-            id,
-            text,
-        });
+        found.push(Found { slot, id, text });
     }
     Ok(found)
 }
