@@ -120,66 +120,74 @@ pub(crate) fn tool_results<V: JsonView>(
     Ok(found)
 }
 
-/// A deep copy of `message` with the content at each slot replaced by a string, without
-/// copying the content being replaced (it may be megabytes). Key order is preserved; a
-/// missing content field is appended.
+/// Put each edit's text at its slot in `message`, in place: a replaced field keeps its
+/// position among the keys; a missing one is appended.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::{apply_edits, Slot};
+/// let mut message = json!({"role": "tool", "tool_call_id": "c1", "content": "long", "name": "sql"});
+/// apply_edits(&mut message, vec![(Slot { block: None, field: "content" }, "[moved]".into())]);
+/// assert_eq!(tool_offload_core::json::stringify(&message), r#"{"role":"tool","tool_call_id":"c1","content":"[moved]","name":"sql"}"#);
+/// ```
+pub fn apply_edits(message: &mut Value, edits: Vec<(Slot, String)>) {
+    for (slot, text) in edits {
+        let target = match slot.block {
+            None => Some(&mut *message),
+            Some(i) => message.get_mut("content").and_then(|c| c.get_mut(i)),
+        };
+        if let Some(Value::Object(fields)) = target {
+            fields.insert(slot.field.to_owned(), Value::String(text));
+        }
+    }
+}
+
+/// A deep copy of `message` with `edits` applied, made without copying the content
+/// being replaced (it may be megabytes).
 pub(crate) fn with_contents(message: &Value, edits: &[(Slot, String)]) -> Value {
-    let edit = |block: Option<usize>, field: &str| {
+    let replaced = |block: Option<usize>, field: &str| {
         edits
             .iter()
-            .rev()
-            .find(|(s, _)| s.block == block && s.field == field)
-            .map(|(_, text)| text)
+            .any(|(s, _)| s.block == block && s.field == field)
     };
-    let block_edited = |i: usize| edits.iter().any(|(s, _)| s.block == Some(i));
     let copy_block = |i: usize, block: &Value| match block {
-        Value::Object(fields) if block_edited(i) => {
-            let mut copy = copy_fields(fields, |key| edit(Some(i), key));
-            if let Some(text) = edit(Some(i), "content") {
-                copy.entry("content")
-                    .or_insert_with(|| Value::String(text.clone()));
-            }
-            Value::Object(copy)
+        Value::Object(fields) if edits.iter().any(|(s, _)| s.block == Some(i)) => {
+            Value::Object(copy_fields(fields, |key| replaced(Some(i), key)))
         }
         other => other.clone(),
     };
-    let Value::Object(fields) = message else {
-        return message.clone();
+    let mut copy = match message {
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(key, value)| {
+                    let value = match (replaced(None, key), key.as_str(), value) {
+                        (true, _, _) => Value::Null,
+                        (false, "content", Value::Array(blocks)) => Value::Array(
+                            blocks
+                                .iter()
+                                .enumerate()
+                                .map(|(i, b)| copy_block(i, b))
+                                .collect(),
+                        ),
+                        _ => value.clone(),
+                    };
+                    (key.clone(), value)
+                })
+                .collect(),
+        ),
+        other => other.clone(),
     };
-    let mut copy = Map::new();
-    for (key, value) in fields {
-        let value = match (edit(None, key), key.as_str(), value) {
-            (Some(text), _, _) => Value::String(text.clone()),
-            (None, "content", Value::Array(blocks)) => Value::Array(
-                blocks
-                    .iter()
-                    .enumerate()
-                    .map(|(i, b)| copy_block(i, b))
-                    .collect(),
-            ),
-            _ => value.clone(),
-        };
-        copy.insert(key.clone(), value);
-    }
-    for (slot, text) in edits.iter().filter(|(s, _)| s.block.is_none()) {
-        copy.entry(slot.field)
-            .or_insert_with(|| Value::String(text.clone()));
-    }
-    Value::Object(copy)
+    apply_edits(&mut copy, edits.to_vec());
+    copy
 }
 
-/// A copy of `fields` in which each field `replacement` names is that string instead,
-/// the old value not copied.
-fn copy_fields<'t>(
-    fields: &Map<String, Value>,
-    replacement: impl Fn(&str) -> Option<&'t String>,
-) -> Map<String, Value> {
+/// A copy of `fields` in which each field `replaced` names is `null` (about to be
+/// overwritten), its old value not copied.
+fn copy_fields(fields: &Map<String, Value>, replaced: impl Fn(&str) -> bool) -> Map<String, Value> {
     fields
         .iter()
-        .map(|(k, v)| match replacement(k) {
-            Some(text) => (k.clone(), Value::String(text.clone())),
-            None => (k.clone(), v.clone()),
-        })
+        .map(|(k, v)| (k.clone(), if replaced(k) { Value::Null } else { v.clone() }))
         .collect()
 }
 

@@ -145,8 +145,16 @@ pub async fn offload_tool_results_to_files<'a>(
 }
 
 /// The directory `path` resolves against: the process's working directory, read only
-/// when `path` is relative (so a deleted working directory does not break absolute paths).
-pub(crate) fn working_dir_for(path: &str) -> Result<String, OffloadError> {
+/// when `path` is relative (so a deleted working directory does not break absolute
+/// paths). Pass it as the `cwd` of core's functions.
+///
+/// ```
+/// assert_eq!(tool_offload::working_dir_for("/var/out").unwrap(), "/");
+/// ```
+///
+/// # Errors
+/// `INVALID_ARGUMENT` when the working directory cannot be read or is not UTF-8.
+pub fn working_dir_for(path: &str) -> Result<String, OffloadError> {
     if path.starts_with('/') {
         return Ok("/".into());
     }

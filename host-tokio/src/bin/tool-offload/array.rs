@@ -1,0 +1,121 @@
+//! JSON-array mode: the whole conversation in memory, parsed message by message so
+//! that an error names the message it is in.
+
+use std::cell::Cell;
+use std::fmt;
+use std::path::Path;
+
+use serde::de::{Deserializer as _, SeqAccess, Visitor};
+use tool_offload::core::BatchOptions;
+use tool_offload::json::stringify_into;
+use tool_offload::Value;
+
+use crate::engine::{self, Engine};
+use crate::error::CliError;
+use crate::input::Input;
+use crate::output::Output;
+use crate::progress::{self, Progress};
+use crate::summary::Stats;
+
+/// Offload the conversation in `input` (a JSON array of messages) and write it to
+/// `output` (stdout when `None`); return what was done and the output directory. Every message is validated before any file is written, and the output is
+/// written only once every file is.
+pub fn run(
+    input: &Input,
+    options: &BatchOptions<'_>,
+    output: Option<&Path>,
+) -> Result<(Stats, String), CliError> {
+    let bytes = input.read_all()?;
+    let mut messages =
+        parse(&bytes).map_err(|e| CliError::bad_input(format!("{}: {e}", input.name())))?;
+    let show = progress::wanted(bytes.len() as u64, Some(messages.len() as u64));
+    drop(bytes);
+
+    let mut batch = engine::batch(options)?;
+    for (index, message) in messages.iter().enumerate() {
+        engine::validate(&mut batch, index, message)
+            .map_err(|e| CliError::offload(e, input.name(), &format!("message {index}")))?;
+    }
+
+    let mut output = Output::create(output)?;
+    let mut engine = Engine::new(options)?;
+    let progress = Progress::messages(show, messages.len() as u64, "offloading");
+    for (index, message) in messages.iter_mut().enumerate() {
+        engine
+            .offload(index, message)
+            .map_err(|e| CliError::offload(e, input.name(), &format!("message {index}")))?;
+        progress.inc(1);
+    }
+    drop(progress);
+
+    let mut text = String::new();
+    output.write(b"[")?;
+    for (index, message) in messages.iter().enumerate() {
+        text.clear();
+        if index > 0 {
+            text.push(',');
+        }
+        stringify_into(message, &mut text);
+        output.write(text.as_bytes())?;
+    }
+    output.write(b"]\n")?;
+    output.commit()?;
+    Ok((*engine.stats(), engine.dir().to_owned()))
+}
+
+/// A JSON parse error, placed in the message it occurred in when there is one.
+#[derive(Debug)]
+struct ParseError {
+    message: Option<usize>,
+    error: serde_json::Error,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.message {
+            Some(index) => write!(f, "message {index}: {}", self.error),
+            None => write!(f, "{}", self.error),
+        }
+    }
+}
+
+/// Parse a JSON array of messages, each as a [`Value`] (numbers and key order as
+/// `tool_offload::json::parse` keeps them).
+fn parse(bytes: &[u8]) -> Result<Vec<Value>, ParseError> {
+    let current = Cell::new(None);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let parsed = de
+        .deserialize_seq(Messages { current: &current })
+        .and_then(|messages| de.end().map(|()| messages));
+    parsed.map_err(|error| ParseError {
+        message: current.get(),
+        error,
+    })
+}
+
+/// Collects the array's elements, noting which one is being read so that an error
+/// can name it.
+struct Messages<'a> {
+    current: &'a Cell<Option<usize>>,
+}
+
+impl<'de> Visitor<'de> for Messages<'_> {
+    type Value = Vec<Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON array of messages")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Value>, A::Error> {
+        let mut messages = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        loop {
+            self.current.set(Some(messages.len()));
+            match seq.next_element()? {
+                Some(message) => messages.push(message),
+                None => break,
+            }
+        }
+        self.current.set(None);
+        Ok(messages)
+    }
+}

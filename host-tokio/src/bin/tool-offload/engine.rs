@@ -1,0 +1,68 @@
+//! Offloading one message at a time, the same way in both input formats: validate every
+//! message first ([`validate`], no IO), then [`Engine::offload`] each in turn, which
+//! writes its files and edits the message in place.
+
+use tokio::runtime::Runtime;
+use tool_offload::core::{apply_edits, Batch, BatchOptions};
+use tool_offload::{OffloadError, TokioFileWriter, Value};
+
+use crate::error::CliError;
+use crate::summary::Stats;
+
+/// A fresh [`Batch`] for `options`.
+pub fn batch(options: &BatchOptions<'_>) -> Result<Batch, CliError> {
+    Batch::new(options).map_err(|e| CliError::bad_input(e.to_string()))
+}
+
+/// Check the `index`-th message as [`Engine::offload`] would, writing nothing. `batch`
+/// is a throwaway one: it remembers the names given out, exactly as the engine's will.
+pub fn validate(batch: &mut Batch, index: usize, message: &Value) -> Result<(), OffloadError> {
+    batch.plan(index, &message).map(drop)
+}
+
+/// Writes the files of each message through a [`TokioFileWriter`] and puts the
+/// placeholders in.
+pub struct Engine {
+    batch: Batch,
+    writer: TokioFileWriter,
+    runtime: Runtime,
+    stats: Stats,
+}
+
+impl Engine {
+    /// An engine writing under `options.output_dir`.
+    pub fn new(options: &BatchOptions<'_>) -> Result<Self, CliError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .map_err(|e| CliError::failure(format!("cannot start the async runtime: {e}")))?;
+        Ok(Engine {
+            batch: batch(options)?,
+            writer: TokioFileWriter::new(),
+            runtime,
+            stats: Stats::default(),
+        })
+    }
+
+    /// Offload the tool results of the `index`-th message: write their files, then
+    /// replace their contents with placeholders in `message` itself.
+    pub fn offload(&mut self, index: usize, message: &mut Value) -> Result<(), OffloadError> {
+        let planned = self.batch.plan(index, &&*message)?;
+        self.runtime
+            .block_on(self.batch.write(&planned, &self.writer))?;
+        self.stats.add(&planned);
+        let edits = planned.edits();
+        drop(planned);
+        apply_edits(message, edits);
+        Ok(())
+    }
+
+    /// The absolute output directory.
+    pub fn dir(&self) -> &str {
+        self.batch.dir()
+    }
+
+    /// What has been done so far.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}
