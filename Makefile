@@ -17,7 +17,7 @@ build: setup ## Build the Rust workspace and the npm package (wasm + ESM + CJS)
 	cargo build --workspace --quiet
 	node host-node/scripts/build.mjs
 
-demo: build ## Offload the bundled sample through the npm package and the Rust host
+demo: build ## Offload the bundled sample, then run the agent loops, through the npm package and the Rust host
 	@rm -rf out/demo
 	@node examples/direct-offload.mjs out/demo
 	@echo
@@ -26,6 +26,15 @@ demo: build ## Offload the bundled sample through the npm package and the Rust h
 	@for f in out/demo/node/*.md; do \
 	  cmp -s "$$f" "out/demo/rust/$${f##*/}" || { echo "MISMATCH: $${f##*/}"; exit 1; }; \
 	done; echo "Node and Rust wrote byte-identical files ($$(ls out/demo/node | wc -l) each)."
+	@echo
+	@node examples/agent-loop.mjs | tee out/agent-loop.node.txt
+	@echo
+	@cargo run --quiet -p tool-offload --example agent_loop | tee out/agent-loop.rust.txt
+	@echo
+	@diff -r out/agent-loop/node out/agent-loop/rust >/dev/null \
+	  && diff <(tail -n +2 out/agent-loop.node.txt) <(tail -n +2 out/agent-loop.rust.txt) >/dev/null \
+	  && echo "Node and Rust agent loops printed the same report and wrote byte-identical files ($$(find out/agent-loop/node -type f | wc -l) each)." \
+	  || { echo "MISMATCH between the Node and Rust agent loops"; exit 1; }
 
 test: build lint test-rust test-node ## Run every test (Rust, wasm under Node, npm package, cross-host vectors)
 	node tests/cross-host.mjs

@@ -130,7 +130,9 @@ impl Batch {
         for result in found {
             let chars = result.chars();
             planned.tool_result_chars += chars as u64;
-            if chars == 0 || chars < self.threshold {
+            // Empty content saves nothing; a placeholder is already offloaded, and writing
+            // it again would overwrite the original file with the placeholder.
+            if chars == 0 || chars < self.threshold || result.text.is_placeholder() {
                 continue;
             }
             let id = result.id?;

@@ -103,6 +103,15 @@ impl<T: Text> DirectPlan<T> {
         if found.is_empty() {
             return Err(OffloadError::NoToolResult);
         }
+        // Already-offloaded results are left as they are: writing a placeholder again
+        // would overwrite the original file with it.
+        let found: Vec<_> = found
+            .into_iter()
+            .filter(|r| !r.text.is_placeholder())
+            .collect();
+        if found.is_empty() {
+            return Err(OffloadError::AlreadyOffloaded);
+        }
         // Direct offload writes every tool result, so every id must name a file.
         let found = found
             .into_iter()

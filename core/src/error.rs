@@ -16,6 +16,8 @@ pub enum ErrorCode {
     /// The message holds no `tool_result` block, is not a `role: "tool"` message and
     /// not a `function_call_output` item.
     NoToolResult,
+    /// Direct offload: every tool result of the message already is a placeholder.
+    AlreadyOffloaded,
     /// A tool-call id or session id is missing, not a string, or not a safe file name.
     InvalidId,
     /// The message is not shaped like an Anthropic or OpenAI message.
@@ -31,6 +33,7 @@ impl ErrorCode {
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::NoToolResult => "NO_TOOL_RESULT",
+            ErrorCode::AlreadyOffloaded => "ALREADY_OFFLOADED",
             ErrorCode::InvalidId => "INVALID_ID",
             ErrorCode::InvalidMessage => "INVALID_MESSAGE",
             ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
@@ -68,6 +71,11 @@ pub enum OffloadError {
          (OpenAI Responses)"
     )]
     NoToolResult,
+    /// See [`ErrorCode::AlreadyOffloaded`].
+    #[error(
+        "message has nothing left to offload: its tool results already are offload placeholders"
+    )]
+    AlreadyOffloaded,
     /// See [`ErrorCode::InvalidId`]. `field` names where the id came from.
     #[error("invalid {field}{}: {reason}", value.as_ref().map(|v| format!(" {v:?}")).unwrap_or_default())]
     InvalidId {
@@ -100,6 +108,7 @@ impl OffloadError {
     pub fn code(&self) -> ErrorCode {
         match self {
             OffloadError::NoToolResult => ErrorCode::NoToolResult,
+            OffloadError::AlreadyOffloaded => ErrorCode::AlreadyOffloaded,
             OffloadError::InvalidId { .. } => ErrorCode::InvalidId,
             OffloadError::InvalidMessage(_) => ErrorCode::InvalidMessage,
             OffloadError::InvalidArgument(_) => ErrorCode::InvalidArgument,

@@ -55,7 +55,9 @@ pub use direct::{offload_tool_result, DirectOffload, DirectPlan};
 pub use error::{ErrorCode, OffloadError};
 pub use io::{FileWriter, IoError, MemoryWriter};
 pub use message::{apply_edits, Slot};
-pub use placeholder::{batch_placeholder, direct_placeholder};
+pub use placeholder::{
+    batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,
+};
 pub use plan::PlannedOffload;
 pub use serde_json::{Map, Value};
 pub use text::{js_trim, utf16_len};

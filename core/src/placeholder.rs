@@ -24,3 +24,26 @@ pub fn direct_placeholder(absolute_path: &str) -> String {
 pub fn batch_placeholder(file_name: &str) -> String {
     format!("[Content offloaded to: ./{file_name}]")
 }
+
+/// Whether `content` is one of our own placeholders (direct or batch): already
+/// offloaded, so it must never be written again — that would overwrite the original
+/// file with the placeholder. No `JSON.stringify` output can look like one, since JSON
+/// arrays never start with `[C` or `[T`.
+///
+/// ```
+/// use tool_offload_core::is_placeholder;
+/// assert!(is_placeholder("[Content offloaded to: ./tool-result-toolu_1.md]"));
+/// assert!(is_placeholder("[Tool result offloaded to file: /srv/out/s1/toolu_1.md]"));
+/// assert!(!is_placeholder("[Tool result offloaded to file: /x.md] and more\nlines"));
+/// ```
+pub fn is_placeholder(content: &str) -> bool {
+    let single_line = !content.contains(['\n', '\r']);
+    let direct =
+        content.starts_with("[Tool result offloaded to file: /") && content.ends_with(".md]");
+    let batch = content.starts_with("[Content offloaded to: ./") && content.ends_with(".md]");
+    single_line && (direct || batch)
+}
+
+/// The longest placeholder worth checking for, in UTF-16 units: a prefix plus a path of
+/// at most 4096 bytes. Longer content is never a placeholder.
+pub const MAX_PLACEHOLDER_CHARS: usize = 4200;

@@ -49,6 +49,8 @@ pub trait Text {
     fn data(&self) -> &Self::Data;
     /// Length in UTF-16 code units (JavaScript `.length`).
     fn utf16_len(&self) -> usize;
+    /// Whether this is one of our placeholders ([`is_placeholder`](crate::is_placeholder)).
+    fn is_placeholder(&self) -> bool;
 }
 
 impl Text for Cow<'_, str> {
@@ -58,6 +60,9 @@ impl Text for Cow<'_, str> {
     }
     fn utf16_len(&self) -> usize {
         utf16_len(self)
+    }
+    fn is_placeholder(&self) -> bool {
+        crate::is_placeholder(self)
     }
 }
 

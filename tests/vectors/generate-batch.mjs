@@ -3,7 +3,7 @@
 // Expected outputs come from the plain-JavaScript reference below (Node's own
 // JSON.stringify and string .length define "correct"). Inputs are kept as raw JSON text
 // so literals such as 1.0, 1e21 and -0 reach every host exactly as written.
-import { contentText, CWD, resolve, tr, user, writeVectors } from './shared.mjs';
+import { contentText, CWD, isPlaceholder, resolve, tr, user, writeVectors } from './shared.mjs';
 
 const DEFAULT_THRESHOLD = 100;
 const PREFIX = 'tool-result-';
@@ -76,7 +76,7 @@ function referenceBatch(messages, { outputDir, threshold = DEFAULT_THRESHOLD, fa
     // Plan: validation and names, no IO.
     const plans = messages.map((message, i) => toolResults(message, i).flatMap((r) => {
       const chars = r.text.length;
-      if (chars === 0 || chars < threshold) return [];
+      if (chars === 0 || chars < threshold || isPlaceholder(r.text)) return [];
       if (idProblem(r.id)) throw new Refused('INVALID_ID', r.idPath);
       const name = claim(r.id, `messages[${i}]`);
       return [{ ...r, chars, name, path: `${dir}/${name}` }];
@@ -233,6 +233,9 @@ const cases = [
     ['{"type":"function_call_output","call_id":"fc_1","output":{"text":"x"}}'], { error: 'INVALID_MESSAGE' }],
   ['write-failure', 'A failing write reports WRITE_FAILED with its path; files written before it stay.',
     [user(tr('toolu_a', x(100, 'a'))), tool('call_b', x(100, 'b')), fco('fc_c', x(100, 'c'))], { failOn: '/work/out/tool-result-call_b.md', error: 'WRITE_FAILED' }],
+  ['placeholders-never-offloaded-again', 'Content that already is a placeholder (batch or direct form) stays as it is, at any threshold: writing it again would overwrite the original file. Look-alikes that are not single-line placeholders are offloaded.',
+    [user(tr('toolu_1', '[Content offloaded to: ./tool-result-toolu_1.md]')), tool('call_1', '[Tool result offloaded to file: /srv/out/s1/call_1.md]'),
+      fco('fc_1', '[Content offloaded to: ./tool-result-fc_1.md]\nmore'), tool('call_2', '[Tool result offloaded to file: relative.md]')], { threshold: 1 }],
   ['mkdir-failure', 'Failing to create the output directory reports WRITE_FAILED with the directory.',
     [user(tr('toolu_a', x(100, 'a')))], { failOn: '/work/out', error: 'WRITE_FAILED' }],
 ];

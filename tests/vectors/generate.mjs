@@ -4,13 +4,14 @@
 // Expected outputs come from Node itself (JSON.stringify, string .length), the
 // definition of correct behaviour, via the small reference below. Inputs are kept as
 // raw JSON text so literals such as 1.0, 1e21 and -0 reach every host exactly as written.
-import { contentText, CWD, normalise, resolve, tr, user, writeVectors } from './shared.mjs';
+import { contentText, CWD, isPlaceholder, normalise, resolve, tr, user, writeVectors } from './shared.mjs';
 
 /** Reference for the direct-offload rules of issue 2, successful path only. */
 function referenceDirect(message, sessionId, outputDir) {
   const dir = normalise(`${resolve(CWD, outputDir)}/${sessionId}`);
   const out = structuredClone(message);
-  const slots = message.role === 'tool' ? [out] : out.content.filter((b) => b?.type === 'tool_result');
+  const slots = (message.role === 'tool' ? [out] : out.content.filter((b) => b?.type === 'tool_result'))
+    .filter((slot) => !isPlaceholder(slot.content)); // already offloaded: left as is
   const written = {};
   const files = [];
   let freedChars = 0;
@@ -61,6 +62,11 @@ const cases = [
   ['raw-string-not-escaped', 'String content is written raw, not JSON-escaped.', user(tr('toolu_16', 'tab\tquote"backslash\\\nnul\u0000'))],
   ['unicode-ids-unchanged', 'Valid ids and session ids are never transformed.', user(tr('tool use ü 🚀', 'u')), { sessionId: 'séssion 1' }],
   ['id-252-bytes', 'An id whose file name is exactly 255 bytes is valid.', user(tr('a'.repeat(252), 'long id'))],
+  ['partly-offloaded', 'A tool result that already is a placeholder is left as is; the others are offloaded.',
+    user(tr('toolu_p1', '[Tool result offloaded to file: /work/out/s1/toolu_p1.md]'), tr('toolu_p2', 'fresh output'))],
+  ['already-offloaded', 'Offloading an already offloaded message again writes nothing (it would overwrite the original file).',
+    user(tr('toolu_p1', '[Tool result offloaded to file: /work/out/s1/toolu_p1.md]'), tr('toolu_p2', '[Content offloaded to: ./tool-result-toolu_p2.md]')),
+    { error: 'ALREADY_OFFLOADED' }],
   ['no-tool-result-string', 'A message with string content has no tool result.', '{"role":"user","content":"just text"}', { error: 'NO_TOOL_RESULT' }],
   ['no-tool-result-tool-use', 'An assistant tool_use is not a tool result.',
     '{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"ls","input":{}}]}', { error: 'NO_TOOL_RESULT' }],

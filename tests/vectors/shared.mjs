@@ -5,6 +5,12 @@ import { readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** Whether content already is one of our placeholders (never offloaded again). */
+export function isPlaceholder(s) {
+  if (typeof s !== 'string' || /[\n\r]/.test(s) || !s.endsWith('.md]')) return false;
+  return s.startsWith('[Tool result offloaded to file: /') || s.startsWith('[Content offloaded to: ./');
+}
+
 /** The directory holding the vectors. */
 export const here = dirname(fileURLToPath(import.meta.url));
 

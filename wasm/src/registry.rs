@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use tool_offload_core::tools::{
     RegisterError, ResultOffload, ToolDefinition, ToolOutput, ToolRegistry as CoreRegistry,
     ToolResult,
@@ -15,6 +15,7 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use crate::convert::{string_arg, to_js, to_value, working_dir};
 use crate::error::{message_of, set, JsOffloadError};
+use crate::view::is_well_formed;
 use crate::writer::JsFileWriter;
 
 struct State {
@@ -144,27 +145,52 @@ async fn execute(
             state.offload.clone(),
         )
     };
-    let result = match handler {
-        None => ToolResult::not_found(&tool_use_id, &name),
-        Some(handler) => {
-            ToolResult::from_outcome(&tool_use_id, call_handler(&handler, &params).await)
-        }
+    let (result, original) = match handler {
+        None => (ToolResult::not_found(&tool_use_id, &name), None),
+        Some(handler) => match call_handler(&handler, &params).await {
+            Ok((output, original)) => (
+                ToolResult::from_outcome(&tool_use_id, Ok(output)),
+                Some(original),
+            ),
+            Err(message) => (ToolResult::from_outcome(&tool_use_id, Err(message)), None),
+        },
     };
-    let result = match offload {
-        Some(offload) => {
-            let (middleware, writer) = &*offload;
-            middleware
-                .apply(result, writer)
-                .await
-                .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?
+    let offload = offload.filter(|o| {
+        o.0.applies_to(
+            original
+                .as_ref()
+                .map_or(result.content.len(), |s| s.length() as usize),
+        )
+    });
+    let Some(offload) = offload else {
+        // Inline: hand back the handler's own string, exactly as it was (a Rust String
+        // would have replaced any lone surrogate).
+        let js = tool_result_to_js(&result);
+        if let Some(original) = original {
+            set(&js, "content", &original);
         }
-        None => result,
+        return Ok(js);
     };
+    if original.as_ref().is_some_and(|s| !is_well_formed(s)) {
+        return Err(OffloadError::InvalidMessage(
+            "tool result content contains a lone UTF-16 surrogate, which cannot be written as UTF-8".into(),
+        )
+        .into());
+    }
+    let (middleware, writer) = &*offload;
+    let result = middleware
+        .apply(result, writer)
+        .await
+        .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
     Ok(tool_result_to_js(&result))
 }
 
-/// Call a JS handler: a throw, a rejection or a malformed return becomes `Err(message)`.
-async fn call_handler(handler: &Function, params: &JsValue) -> Result<ToolOutput, String> {
+/// Call a JS handler: its output (and its content as the original JS string), or a
+/// throw, a rejection or a malformed return as `Err(message)`.
+async fn call_handler(
+    handler: &Function,
+    params: &JsValue,
+) -> Result<(ToolOutput, JsString), String> {
     let returned = handler
         .call1(&JsValue::UNDEFINED, params)
         .map_err(|e| message_of(&e))?;
@@ -173,15 +199,18 @@ async fn call_handler(handler: &Function, params: &JsValue) -> Result<ToolOutput
         .map_err(|e| message_of(&e))?;
     let field = |key: &str| Reflect::get(&output, &key.into()).unwrap_or(JsValue::UNDEFINED);
     let content = if output.is_object() {
-        field("content").as_string()
+        field("content").dyn_into::<JsString>().ok()
     } else {
         None
     };
     match content {
-        Some(content) => Ok(ToolOutput {
-            content,
-            is_error: field("is_error").as_bool() == Some(true),
-        }),
+        Some(js) => Ok((
+            ToolOutput {
+                content: String::from(&js),
+                is_error: field("is_error").as_bool() == Some(true),
+            },
+            js,
+        )),
         None => Err("tool handler must return { content: string, is_error?: boolean }".into()),
     }
 }

@@ -9,6 +9,7 @@ const TYPES: &'static str = r#"
 /** Stable codes of `OffloadError`. */
 export type ErrorCode =
   | "NO_TOOL_RESULT"
+  | "ALREADY_OFFLOADED"
   | "INVALID_ID"
   | "INVALID_MESSAGE"
   | "INVALID_ARGUMENT"

@@ -6,15 +6,16 @@ use std::cell::RefCell;
 
 use js_sys::{Array, JsString, Reflect};
 use tool_offload_core::view::{JsonView, Kind, Text};
-use tool_offload_core::OffloadError;
+use tool_offload_core::{is_placeholder, OffloadError, MAX_PLACEHOLDER_CHARS};
 use wasm_bindgen::prelude::*;
 
 use crate::error::message_of;
 
 #[wasm_bindgen(module = "/js/copy-with-edits.js")]
 extern "C" {
+    /// Whether `s` has no lone UTF-16 surrogate (which no UTF-8 file can hold).
     #[wasm_bindgen(js_name = isWellFormed)]
-    fn is_well_formed(s: &JsString) -> bool;
+    pub(crate) fn is_well_formed(s: &JsString) -> bool;
 }
 
 thread_local! {
@@ -59,6 +60,12 @@ impl Text for JsText {
     }
     fn utf16_len(&self) -> usize {
         self.len
+    }
+
+    fn is_placeholder(&self) -> bool {
+        // Only short strings can be placeholders, so only those are copied to check.
+        self.len <= MAX_PLACEHOLDER_CHARS
+            && self.text.as_string().is_some_and(|s| is_placeholder(&s))
     }
 }
 

@@ -57,6 +57,11 @@ impl ResultOffload {
         DirectPlan::new(&&probe, &self.session_id, &self.output_dir, &self.cwd).map(drop)
     }
 
+    /// Whether a result whose content has `chars` UTF-16 code units is offloaded.
+    pub fn applies_to(&self, chars: usize) -> bool {
+        chars >= self.threshold_chars
+    }
+
     /// `result` unchanged when it is under the threshold; otherwise its content written
     /// to a file and replaced by `[Tool result offloaded to file: <path>]`, keeping
     /// `tool_use_id` and `is_error`.
@@ -69,7 +74,7 @@ impl ResultOffload {
         result: ToolResult,
         writer: &W,
     ) -> Result<ToolResult, OffloadError> {
-        if utf16_len(&result.content) < self.threshold_chars {
+        if !self.applies_to(utf16_len(&result.content)) {
             return Ok(result);
         }
         let ToolResult {
