@@ -15,7 +15,7 @@
  * ```
  */
 import * as wasm from '../wasm/tool_offload_wasm.js';
-import type { BatchOptions, BatchResult, FileWriter, Message, OffloadErrorConstructor, OffloadResult } from '../wasm/tool_offload_wasm.js';
+import type { BatchOptions, BatchResult, FileWriter, Message, OffloadErrorConstructor, OffloadOptions, OffloadResult } from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
 
 export type {
@@ -62,16 +62,25 @@ export const OffloadError: OffloadErrorConstructor = wasm.offloadErrorClass();
 export type OffloadError = wasm.OffloadError;
 
 /**
- * Offload every tool result of one message (each Anthropic `tool_result` block, or an
- * OpenAI `role: "tool"` message) to `<outputDir>/<sessionId>/<id>.md` through `writer`.
- * Returns a deep copy whose contents are `[Tool result offloaded to file: <absolute path>]`.
+ * Offload every tool result of one message (each Anthropic `tool_result` block, an
+ * OpenAI `role: "tool"` message, or a Responses `function_call_output` item) to
+ * `<outputDir>/<sessionId>/<id>.md` through `writer`. Returns a deep copy whose
+ * contents are `[Tool result offloaded to file: <absolute path>]`.
  *
  * @example
  * ```ts
  * const result = await offloadToolResult(message, 'session-1', 'artifacts', new NodeFileWriter());
  * ```
  */
-export const offloadToolResult = wasm.offloadToolResult;
+export function offloadToolResult<M extends Message>(
+  message: M,
+  sessionId: string,
+  outputDir: string,
+  writer: FileWriter,
+  options?: OffloadOptions | null,
+): Promise<OffloadResult<M>> {
+  return wasm.offloadToolResult(message, sessionId, outputDir, writer, options) as Promise<OffloadResult<M>>;
+}
 
 /**
  * Register TodoWrite and TodoRead on `registry`, both over one new in-memory todo list.
@@ -100,9 +109,9 @@ export interface OffloadToFileOptions {
  * const { file, freedChars } = await offloadToolResultToFile(message, { sessionId: 's1', outputDir: 'out' });
  * ```
  */
-export function offloadToolResultToFile(message: Message, options: OffloadToFileOptions): Promise<OffloadResult> {
+export function offloadToolResultToFile<M extends Message>(message: M, options: OffloadToFileOptions): Promise<OffloadResult<M>> {
   // Validation of both fields (including a missing options object) happens in core.
-  return wasm.offloadToolResult(message, options?.sessionId, options?.outputDir, new NodeFileWriter());
+  return offloadToolResult(message, options?.sessionId, options?.outputDir, new NodeFileWriter());
 }
 
 /** Options of {@link offloadToolResults}: `writer` defaults to a {@link NodeFileWriter}. */

@@ -382,8 +382,8 @@ test('a lone surrogate in string content is INVALID_MESSAGE; elsewhere it is kep
   // Other fields and keys are not written to files; the copy keeps them as they were.
   const elsewhere = { role: 'tool', tool_call_id: 'c', content: 'x', note: 'a\uDBFF', ['k\uD800']: 1 };
   const kept = await offloadToolResult(elsewhere as Message, 's', '/out', new RecordingWriter());
-  assert.equal((kept.message as Record<string, unknown>).note, 'a\uDBFF');
-  assert.equal((kept.message as Record<string, unknown>)['k\uD800'], 1);
+  assert.equal((kept.message as unknown as Record<string, unknown>).note, 'a\uDBFF');
+  assert.equal((kept.message as unknown as Record<string, unknown>)['k\uD800'], 1);
   // A well-formed surrogate pair is fine.
   const ok = await offloadToolResult(toolResult('\uD83D\uDE00'), 's', '/out', new RecordingWriter());
   assert.equal(ok.freedChars, 2 - placeholder('/out/s/toolu_1.md').length);

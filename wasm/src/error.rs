@@ -90,17 +90,22 @@ pub(crate) fn set(target: &JsValue, key: &str, value: &JsValue) {
 /// throws: a throw escaping from inside a wasm future would leave every pending call
 /// unsettled.
 pub(crate) fn message_of(thrown: &JsValue) -> String {
+    String::from(&message_js(thrown))
+}
+
+/// [`message_of`] as the JS string itself (which may hold lone surrogates).
+pub(crate) fn message_js(thrown: &JsValue) -> js_sys::JsString {
     if let Some(err) = thrown.dyn_ref::<js_sys::Error>() {
-        return String::from(err.message());
+        return err.message();
     }
-    if let Some(s) = thrown.as_string() {
-        return s;
+    if let Some(s) = thrown.dyn_ref::<js_sys::JsString>() {
+        return s.clone();
     }
     let to_string = js_sys::Reflect::get(&js_sys::global(), &"String".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     to_string
         .and_then(|f| f.call1(&JsValue::UNDEFINED, thrown).ok())
-        .and_then(|s| s.as_string())
-        .unwrap_or_else(|| "a value that cannot be converted to a string".to_owned())
+        .and_then(|s| s.dyn_into::<js_sys::JsString>().ok())
+        .unwrap_or_else(|| "a value that cannot be converted to a string".into())
 }

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use crate::convert::{string_arg, to_js, to_value, working_dir};
-use crate::error::{message_of, set, JsOffloadError};
+use crate::error::{message_js, message_of, set, JsOffloadError};
 use crate::view::is_well_formed;
 use crate::writer::JsFileWriter;
 
@@ -147,13 +147,13 @@ async fn execute(
     };
     let (result, original) = match handler {
         None => (ToolResult::not_found(&tool_use_id, &name), None),
-        Some(handler) => match call_handler(&handler, &params).await {
-            Ok((output, original)) => (
-                ToolResult::from_outcome(&tool_use_id, Ok(output)),
+        Some(handler) => {
+            let (outcome, original) = call_handler(&handler, &params).await;
+            (
+                ToolResult::from_outcome(&tool_use_id, outcome),
                 Some(original),
-            ),
-            Err(message) => (ToolResult::from_outcome(&tool_use_id, Err(message)), None),
-        },
+            )
+        }
     };
     let offload = offload.filter(|o| {
         o.0.applies_to(
@@ -185,33 +185,45 @@ async fn execute(
     Ok(tool_result_to_js(&result))
 }
 
-/// Call a JS handler: its output (and its content as the original JS string), or a
-/// throw, a rejection or a malformed return as `Err(message)`.
+/// Call a JS handler: its output, or a throw, a rejection or a malformed return as
+/// `Err(message)` — each with the content as the original JS string, which a Rust
+/// String cannot always hold (lone surrogates).
 async fn call_handler(
     handler: &Function,
     params: &JsValue,
-) -> Result<(ToolOutput, JsString), String> {
-    let returned = handler
-        .call1(&JsValue::UNDEFINED, params)
-        .map_err(|e| message_of(&e))?;
-    let output = JsFuture::from(Promise::resolve(&returned))
-        .await
-        .map_err(|e| message_of(&e))?;
-    let field = |key: &str| Reflect::get(&output, &key.into()).unwrap_or(JsValue::UNDEFINED);
-    let content = if output.is_object() {
-        field("content").dyn_into::<JsString>().ok()
-    } else {
-        None
+) -> (Result<ToolOutput, String>, JsString) {
+    let failed = |thrown: JsValue| {
+        let message = message_js(&thrown);
+        (Err(String::from(&message)), message)
     };
-    match content {
-        Some(js) => Ok((
-            ToolOutput {
-                content: String::from(&js),
-                is_error: field("is_error").as_bool() == Some(true),
-            },
-            js,
-        )),
-        None => Err("tool handler must return { content: string, is_error?: boolean }".into()),
+    let returned = match handler.call1(&JsValue::UNDEFINED, params) {
+        Ok(returned) => returned,
+        Err(thrown) => return failed(thrown),
+    };
+    let output = match JsFuture::from(Promise::resolve(&returned)).await {
+        Ok(output) => output,
+        Err(thrown) => return failed(thrown),
+    };
+    let field = |key: &str| Reflect::get(&output, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    match output
+        .is_object()
+        .then(|| field("content").dyn_into::<JsString>().ok())
+        .flatten()
+    {
+        Some(content) => {
+            let is_error = field("is_error").as_bool() == Some(true);
+            (
+                Ok(ToolOutput {
+                    content: String::from(&content),
+                    is_error,
+                }),
+                content,
+            )
+        }
+        None => {
+            let message = "tool handler must return { content: string, is_error?: boolean }";
+            (Err(message.into()), JsString::from(message))
+        }
     }
 }
 
@@ -240,10 +252,8 @@ fn tool_definition(definition: &JsValue) -> Result<ToolDefinition, JsOffloadErro
             .as_string()
             .ok_or_else(|| invalid("description must be a string"))?
     };
+    // Core checks the name first, then that the schema is an object.
     let schema = field("input_schema");
-    if !schema.is_object() || Array::is_array(&schema) {
-        return Err(invalid("input_schema must be a JSON Schema object"));
-    }
     Ok(ToolDefinition::new(
         name,
         description,

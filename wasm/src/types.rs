@@ -40,45 +40,44 @@ export interface FileWriter {
   writeFile(path: string, data: string): Promise<void>;
 }
 
+// Message shapes name the fields tool-offload reads; any other field is kept as is at
+// run time. They carry no index signature, so the SDKs' own types are assignable to them.
+
 /** An Anthropic `text` block. */
-export interface TextBlock { type: "text"; text: string; [key: string]: unknown }
+export interface TextBlock { type: "text"; text: string }
 /** An Anthropic `image` block. */
-export interface ImageBlock { type: "image"; source: unknown; [key: string]: unknown }
+export interface ImageBlock { type: "image"; source: unknown }
 /** An Anthropic `tool_use` block. */
-export interface ToolUseBlock { type: "tool_use"; id: string; name: string; input: unknown; [key: string]: unknown }
+export interface ToolUseBlock { type: "tool_use"; id: string; name: string; input: unknown }
 /** An Anthropic `tool_result` block; `content` may be omitted (counts as empty). */
 export interface ToolResultBlock {
   type: "tool_result";
   tool_use_id: string;
   content?: string | ContentBlock[];
   is_error?: boolean;
-  [key: string]: unknown;
 }
 /** Any other block type; kept verbatim. */
-export interface OtherBlock { type: string; [key: string]: unknown }
+export interface OtherBlock { type: string }
 export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | OtherBlock;
 
 /** An Anthropic Messages API message. */
 export interface AnthropicMessage {
   role: "user" | "assistant";
   content: string | ContentBlock[];
-  [key: string]: unknown;
 }
 /** A content part of an OpenAI Chat Completions message. */
-export interface ContentPart { type: string; [key: string]: unknown }
+export interface ContentPart { type: string }
 /** An OpenAI Chat Completions tool message. */
 export interface OpenAIToolMessage {
   role: "tool";
   tool_call_id: string;
   content: string | ContentPart[];
-  [key: string]: unknown;
 }
 /** An OpenAI Responses API `function_call_output` input item. */
 export interface OpenAIFunctionCallOutput {
   type: "function_call_output";
   call_id: string;
   output: string | ContentPart[];
-  [key: string]: unknown;
 }
 /** A message (or input item) that can carry a tool result. */
 export type Message = AnthropicMessage | OpenAIToolMessage | OpenAIFunctionCallOutput;
@@ -116,8 +115,8 @@ export interface BatchResult<M = unknown> {
 export interface ToolDefinition {
   /** `^[a-zA-Z0-9_-]{1,64}$`, unique in a registry. */
   name: string;
-  /** What the tool does and when to use it: the model reads this. */
-  description: string;
+  /** What the tool does and when to use it: the model reads this (default ""). */
+  description?: string;
   /** A JSON Schema object describing the tool's input. */
   input_schema: { type: "object"; [key: string]: unknown };
 }
@@ -164,9 +163,9 @@ export interface ToolRegistryOptions {
 }
 
 /** What `offloadToolResult` did. */
-export interface OffloadResult {
+export interface OffloadResult<M = Message> {
   /** A deep copy of the message, each tool result's content replaced by its placeholder. */
-  message: Message;
+  message: M;
   /** Σ (original − placeholder) UTF-16 code units; negative if content was shorter. */
   freedChars: number;
   /** Absolute path of the first file written. */

@@ -3,7 +3,7 @@
 
 use super::ToolResult;
 use crate::path::unsafe_component;
-use crate::{utf16_len, DirectPlan, FileWriter, Map, OffloadError, Value};
+use crate::{is_placeholder, utf16_len, DirectPlan, FileWriter, Map, OffloadError, Value};
 
 /// The default middleware threshold, in UTF-16 code units.
 pub const DEFAULT_THRESHOLD_CHARS: usize = 1000;
@@ -74,7 +74,8 @@ impl ResultOffload {
         result: ToolResult,
         writer: &W,
     ) -> Result<ToolResult, OffloadError> {
-        if !self.applies_to(utf16_len(&result.content)) {
+        // A result that already is a placeholder stays as it is (nothing to move).
+        if !self.applies_to(utf16_len(&result.content)) || is_placeholder(&result.content) {
             return Ok(result);
         }
         let ToolResult {
