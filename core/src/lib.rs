@@ -39,6 +39,7 @@ mod direct;
 mod error;
 mod io;
 pub mod json;
+pub mod materialize;
 mod message;
 pub mod path;
 mod placeholder;

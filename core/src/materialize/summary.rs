@@ -1,0 +1,249 @@
+//! The summary the model reads instead of a materialized output.
+
+use super::text::{cut, thousands, Measure, MAX_PREVIEW_CHARS};
+use crate::utf16_len;
+
+/// Keywords that put a line in the summary's errors section (ASCII case-insensitive).
+const ERROR_WORDS: [&str; 6] = [
+    "error",
+    "exception",
+    "traceback",
+    "panic",
+    "fatal",
+    "failed",
+];
+/// At most this many error lines are shown, each with one line of context around it.
+const MAX_ERROR_LINES: usize = 5;
+
+/// What a summary describes.
+#[derive(Debug, Clone, Copy)]
+pub struct SummaryInput<'a> {
+    /// The ref to read the artifact back with.
+    pub reference: &'a str,
+    /// `<server>/<tool>` when there is a server, else the tool name.
+    pub tool_name: &'a str,
+    /// The MCP server (or other origin) of the tool, if any.
+    pub server_name: Option<&'a str>,
+    /// The tool call's id.
+    pub tool_call_id: &'a str,
+    /// The full output.
+    pub text: &'a str,
+    /// Its sizes.
+    pub measure: Measure,
+    /// Whether it is JSON.
+    pub is_json: bool,
+    /// Lines of head and of tail to show at most.
+    pub snippet_lines: usize,
+    /// The summary stays strictly under this many UTF-16 units.
+    pub max_chars: usize,
+}
+
+/// The summary of a materialized output: its first line is the pointer (outside the
+/// data, so it is never mistaken for tool output); then the tool and call, sizes, head
+/// and tail with the count of lines between, an errors section when lines mention
+/// errors, and how to read more. Snippets shrink until the whole stays under
+/// `max_chars`.
+///
+/// ```
+/// use tool_offload_core::materialize::{summary, Measure, SummaryInput};
+/// let text = (1..=500).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
+/// let s = summary(&SummaryInput {
+///     reference: "ctx://c1/tool/call_1.txt", tool_name: "bash", server_name: None,
+///     tool_call_id: "call_1", text: &text, measure: Measure::of(&text), is_json: false,
+///     snippet_lines: 40, max_chars: 4000,
+/// });
+/// assert!(s.starts_with("[Output of bash (call call_1) stored as ctx://c1/tool/call_1.txt"));
+/// assert!(s.contains("--- 420 lines omitted ---"));
+/// assert!(s.len() < 4000);
+/// ```
+pub fn summary(input: &SummaryInput<'_>) -> String {
+    let lines: Vec<&str> = input.text.lines().collect();
+    let errors = error_lines(&lines);
+    let mut snippet = input.snippet_lines;
+    let mut shown_errors = errors.len().min(MAX_ERROR_LINES);
+    loop {
+        let text = render(
+            input,
+            &lines,
+            snippet,
+            &errors[..shown_errors],
+            errors.len(),
+        );
+        if utf16_len(&text) < input.max_chars {
+            return text;
+        }
+        if snippet == 0 && shown_errors == 0 {
+            // Even the bare frame is too long (a tiny limit): cut it, never exceed it.
+            return cut(&text, input.max_chars.saturating_sub(40));
+        }
+        snippet /= 2;
+        shown_errors /= 2;
+    }
+}
+
+fn render(
+    input: &SummaryInput<'_>,
+    lines: &[&str],
+    snippet: usize,
+    errors: &[usize],
+    error_count: usize,
+) -> String {
+    let tool = match input.server_name {
+        Some(server) => format!("{server}/{}", input.tool_name),
+        None => input.tool_name.to_owned(),
+    };
+    let m = input.measure;
+    let mut out = format!(
+        "[Output of {tool} (call {}) stored as {} and not shown in full: read it with context_read, context_tail or context_grep.]\n",
+        input.tool_call_id, input.reference
+    );
+    out += &format!(
+        "Size: {} bytes, {} characters, {} lines. JSON: {}.\n",
+        thousands(m.bytes),
+        thousands(m.chars),
+        thousands(m.lines),
+        if input.is_json { "yes" } else { "no" }
+    );
+    let head = snippet.min(lines.len());
+    let tail = snippet.min(lines.len() - head);
+    if head > 0 {
+        out += &format!("--- first {head} lines ---\n");
+        push_lines(&mut out, lines, 0..head);
+    }
+    let omitted = lines.len() - head - tail;
+    if omitted > 0 {
+        out += &format!("--- {} lines omitted ---\n", thousands(omitted));
+    }
+    if tail > 0 {
+        out += &format!("--- last {tail} lines ---\n");
+        push_lines(&mut out, lines, lines.len() - tail..lines.len());
+    }
+    if error_count > 0 {
+        out += &format!(
+            "--- errors: {} lines mention {}{} ---\n",
+            thousands(error_count),
+            ERROR_WORDS.join("/"),
+            if errors.len() < error_count {
+                format!("; the first {}", errors.len())
+            } else {
+                String::new()
+            }
+        );
+        let mut last_shown = None;
+        for &i in errors {
+            let from = i
+                .saturating_sub(1)
+                .max(last_shown.map_or(0, |l: usize| l + 1));
+            let to = (i + 2).min(lines.len());
+            if from < to {
+                if last_shown.is_some_and(|l| from > l + 1) {
+                    out.push_str("...\n");
+                }
+                push_lines(&mut out, lines, from..to);
+                last_shown = Some(to - 1);
+            }
+        }
+    }
+    out += &format!(
+        "If you need more: context_tail(\"{r}\", 200) or context_grep(\"{r}\", \"Error|Exception\").",
+        r = input.reference
+    );
+    out
+}
+
+/// Lines `range` of `lines`, numbered (1-based), each cut to [`MAX_PREVIEW_CHARS`].
+fn push_lines(out: &mut String, lines: &[&str], range: std::ops::Range<usize>) {
+    for i in range {
+        out.push_str(&format!(
+            "{}| {}\n",
+            i + 1,
+            cut(lines[i], MAX_PREVIEW_CHARS)
+        ));
+    }
+}
+
+/// Indices of the lines that mention an error keyword.
+fn error_lines(lines: &[&str]) -> Vec<usize> {
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| {
+            let lower = line.to_ascii_lowercase();
+            ERROR_WORDS.iter().any(|w| lower.contains(w))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build_log() -> String {
+        let mut lines: Vec<String> = (1..=600)
+            .map(|i| format!("   Compiling crate_{i} v0.1.{i}"))
+            .collect();
+        lines[299] = "error[E0308]: mismatched types --> src/main.rs:42:24".into();
+        lines[449] = format!("warning: {} long line", "x".repeat(900));
+        lines.push("error: could not compile `agent` due to 1 previous error".into());
+        lines.join("\n")
+    }
+
+    fn input(text: &str, max_chars: usize) -> SummaryInput<'_> {
+        SummaryInput {
+            reference: "ctx://c1/tool/call_1.txt",
+            tool_name: "run_build",
+            server_name: Some("ci"),
+            tool_call_id: "call_1",
+            text,
+            measure: Measure::of(text),
+            is_json: false,
+            snippet_lines: 40,
+            max_chars,
+        }
+    }
+
+    #[test]
+    fn shows_pointer_head_tail_errors_and_advice_within_the_limit() {
+        let log = build_log();
+        let s = summary(&input(&log, 4000));
+        println!("{s}");
+        let first = s.lines().next().unwrap();
+        assert_eq!(first, "[Output of ci/run_build (call call_1) stored as ctx://c1/tool/call_1.txt and not shown in full: read it with context_read, context_tail or context_grep.]");
+        assert!(
+            s.contains("Size: 19,949 bytes, 19,949 characters, 601 lines. JSON: no."),
+            "{s}"
+        );
+        assert!(s.contains("601 lines. JSON: no."));
+        assert!(s.contains("300| error[E0308]"));
+        assert!(
+            s.contains("301|    Compiling crate_301 v0.1.301\n...\n600|"),
+            "{s}"
+        );
+        assert!(s.contains(
+            "--- errors: 2 lines mention error/exception/traceback/panic/fatal/failed ---"
+        ));
+        assert!(s.ends_with("context_grep(\"ctx://c1/tool/call_1.txt\", \"Error|Exception\")."));
+        assert!(utf16_len(&s) < 4000);
+        assert!(
+            s.lines().all(|l| utf16_len(l) <= MAX_PREVIEW_CHARS + 40),
+            "no preview line over 500 + marker"
+        );
+    }
+
+    #[test]
+    fn snippets_shrink_to_fit_and_never_exceed() {
+        let log = build_log();
+        for max in [300, 800, 1500, 4000, 20000] {
+            let s = summary(&input(&log, max));
+            assert!(utf16_len(&s) < max, "{max}: {}", utf16_len(&s));
+        }
+    }
+
+    #[test]
+    fn short_outputs_show_every_line_once() {
+        let s = summary(&input("a\nb\nc", 4000));
+        assert!(s.contains("--- first 3 lines ---\n1| a\n2| b\n3| c\n"));
+        assert!(!s.contains("omitted") && !s.contains("last"));
+    }
+}

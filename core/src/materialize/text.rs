@@ -1,0 +1,172 @@
+//! Text handling shared by summaries and read-back: sizes, rows, cutting.
+
+use crate::utf16_len;
+
+/// Longest row shown by read-back; longer lines are split into numbered parts.
+pub const MAX_ROW_CHARS: usize = 2000;
+/// Longest preview line in a summary; longer ones are cut with a visible marker.
+pub const MAX_PREVIEW_CHARS: usize = 500;
+
+/// The sizes a summary and a ref's hint report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Measure {
+    /// UTF-8 bytes.
+    pub bytes: usize,
+    /// UTF-16 code units (JavaScript `.length`).
+    pub chars: usize,
+    /// Lines, as `str::lines` counts them (a final newline does not start a new line).
+    pub lines: usize,
+}
+
+impl Measure {
+    /// Measure `text`.
+    pub fn of(text: &str) -> Self {
+        Measure {
+            bytes: text.len(),
+            chars: utf16_len(text),
+            lines: text.lines().count(),
+        }
+    }
+}
+
+/// One row of read-back output: a whole line, or one part of a long line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row<'a> {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based part number when the line is split, else `None`.
+    pub part: Option<usize>,
+    /// The text of the row.
+    pub text: &'a str,
+}
+
+impl Row<'_> {
+    /// `57` or `57.2`.
+    pub fn label(&self) -> String {
+        match self.part {
+            Some(part) => format!("{}.{part}", self.line),
+            None => self.line.to_string(),
+        }
+    }
+}
+
+/// The rows of `text`: each line, split into parts of at most [`MAX_ROW_CHARS`] UTF-16
+/// units when longer.
+pub fn rows(text: &str) -> Vec<Row<'_>> {
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if utf16_len(line) <= MAX_ROW_CHARS {
+            rows.push(Row {
+                line: i + 1,
+                part: None,
+                text: line,
+            });
+            continue;
+        }
+        let mut rest = line;
+        let mut part = 1;
+        while !rest.is_empty() {
+            let cut = byte_index_at(rest, MAX_ROW_CHARS);
+            rows.push(Row {
+                line: i + 1,
+                part: Some(part),
+                text: &rest[..cut],
+            });
+            rest = &rest[cut..];
+            part += 1;
+        }
+    }
+    rows
+}
+
+/// `line` cut to at most `max` UTF-16 units, with a visible marker when cut.
+pub fn cut(line: &str, max: usize) -> String {
+    let len = utf16_len(line);
+    if len <= max {
+        return line.to_owned();
+    }
+    let kept = &line[..byte_index_at(line, max)];
+    format!("{kept} …[cut: {} more characters]", len - utf16_len(kept))
+}
+
+/// The byte index after at most `units` UTF-16 code units of `s`, on a char boundary
+/// (a surrogate pair is never split).
+pub fn byte_index_at(s: &str, units: usize) -> usize {
+    let mut count = 0;
+    for (i, c) in s.char_indices() {
+        count += c.len_utf16();
+        if count > units {
+            return i;
+        }
+    }
+    s.len()
+}
+
+/// `1234567` as `1,234,567`, for sizes the model reads.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_split_into_numbered_parts_without_splitting_pairs() {
+        let line = format!("{}😀{}", "a".repeat(1999), "b".repeat(2500));
+        let text = format!("short\n{line}\nend\n");
+        let rows = rows(&text);
+        let labels: Vec<String> = rows.iter().map(Row::label).collect();
+        assert_eq!(labels, ["1", "2.1", "2.2", "2.3", "3"]);
+        assert_eq!(rows[1].text, "a".repeat(1999)); // the pair did not fit: it moves on whole
+        assert!(rows[2].text.starts_with('😀'));
+        assert!(rows.iter().all(|r| utf16_len(r.text) <= MAX_ROW_CHARS));
+        assert_eq!(rows[1..4].iter().map(|r| r.text).collect::<String>(), line);
+    }
+
+    #[test]
+    fn cut_marks_what_it_removed() {
+        assert_eq!(cut("abc", 3), "abc");
+        assert_eq!(cut("abcdef", 3), "abc …[cut: 3 more characters]");
+    }
+
+    #[test]
+    fn sizes_and_separators() {
+        assert_eq!(
+            Measure::of("a\nb\n"),
+            Measure {
+                bytes: 4,
+                chars: 4,
+                lines: 2
+            }
+        );
+        assert_eq!(
+            Measure::of("é😀"),
+            Measure {
+                bytes: 6,
+                chars: 3,
+                lines: 1
+            }
+        );
+        assert_eq!(
+            Measure::of(""),
+            Measure {
+                bytes: 0,
+                chars: 0,
+                lines: 0
+            }
+        );
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+}
