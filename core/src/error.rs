@@ -26,6 +26,12 @@ pub enum ErrorCode {
     InvalidArgument,
     /// The injected writer failed.
     WriteFailed,
+    /// A ref names another conversation, or a path outside this conversation's artifacts.
+    RefOutOfScope,
+    /// A ref is in scope but no artifact exists there.
+    RefNotFound,
+    /// The injected reader failed.
+    ReadFailed,
 }
 
 impl ErrorCode {
@@ -38,6 +44,9 @@ impl ErrorCode {
             ErrorCode::InvalidMessage => "INVALID_MESSAGE",
             ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
             ErrorCode::WriteFailed => "WRITE_FAILED",
+            ErrorCode::RefOutOfScope => "REF_OUT_OF_SCOPE",
+            ErrorCode::RefNotFound => "REF_NOT_FOUND",
+            ErrorCode::ReadFailed => "READ_FAILED",
         }
     }
 }
@@ -92,6 +101,21 @@ pub enum OffloadError {
     /// See [`ErrorCode::InvalidArgument`].
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    /// See [`ErrorCode::RefOutOfScope`].
+    #[error("ref {0:?} is outside this conversation's artifacts")]
+    RefOutOfScope(String),
+    /// See [`ErrorCode::RefNotFound`].
+    #[error("no artifact for ref {0:?}")]
+    RefNotFound(String),
+    /// See [`ErrorCode::ReadFailed`].
+    #[error("failed to read {path}: {source}")]
+    ReadFailed {
+        /// The file being read.
+        path: String,
+        /// The reader's error, message preserved.
+        #[source]
+        source: IoError,
+    },
     /// See [`ErrorCode::WriteFailed`]. Carries the path and the writer's own error.
     #[error("failed to write {path}: {source}")]
     WriteFailed {
@@ -113,6 +137,9 @@ impl OffloadError {
             OffloadError::InvalidMessage(_) => ErrorCode::InvalidMessage,
             OffloadError::InvalidArgument(_) => ErrorCode::InvalidArgument,
             OffloadError::WriteFailed { .. } => ErrorCode::WriteFailed,
+            OffloadError::RefOutOfScope(_) => ErrorCode::RefOutOfScope,
+            OffloadError::RefNotFound(_) => ErrorCode::RefNotFound,
+            OffloadError::ReadFailed { .. } => ErrorCode::ReadFailed,
         }
     }
 }

@@ -95,6 +95,35 @@ impl<D: ?Sized, W: FileWriter<D> + ?Sized> FileWriter<D> for &W {
     }
 }
 
+/// Reading artifacts back: the counterpart of [`FileWriter`], injected the same way.
+///
+/// ```
+/// use tool_offload_core::{FileReader, FileWriter, MemoryWriter};
+/// let fs = MemoryWriter::new();
+/// futures_executor::block_on(async {
+///     fs.mkdir("/a").await.unwrap();
+///     fs.write_file("/a/x.txt", "hi").await.unwrap();
+///     assert_eq!(fs.read_file("/a/x.txt").await.unwrap().as_deref(), Some("hi"));
+///     assert_eq!(fs.read_file("/a/nope").await.unwrap(), None);
+///     assert_eq!(fs.list_dir("/a").await.unwrap(), ["x.txt"]);
+/// });
+/// ```
+pub trait FileReader {
+    /// The UTF-8 content of the file at `path`, or `None` when there is no such file.
+    fn read_file(&self, path: &str) -> impl Future<Output = Result<Option<String>, IoError>>;
+    /// The names of the entries of `dir`, sorted; empty when it does not exist.
+    fn list_dir(&self, dir: &str) -> impl Future<Output = Result<Vec<String>, IoError>>;
+}
+
+impl<R: FileReader + ?Sized> FileReader for &R {
+    fn read_file(&self, path: &str) -> impl Future<Output = Result<Option<String>, IoError>> {
+        (**self).read_file(path)
+    }
+    fn list_dir(&self, dir: &str) -> impl Future<Output = Result<Vec<String>, IoError>> {
+        (**self).list_dir(dir)
+    }
+}
+
 /// A [`FileWriter`] that keeps everything in memory: for tests, benchmarks of pure
 /// compute, and hosts without a file system.
 ///
@@ -179,5 +208,34 @@ impl FileWriter for MemoryWriter {
         }
         state.files.insert(path.to_owned(), data.to_owned());
         Ok(())
+    }
+}
+
+impl FileReader for MemoryWriter {
+    async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
+        Ok(self.read(path))
+    }
+
+    async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
+        let state = self.lock();
+        let prefix = if dir.ends_with('/') {
+            dir.to_owned()
+        } else {
+            format!("{dir}/")
+        };
+        let direct_child = |p: &String| {
+            p.strip_prefix(&prefix)
+                .filter(|rest| !rest.is_empty() && !rest.contains('/'))
+                .map(str::to_owned)
+        };
+        let mut names: Vec<String> = state
+            .files
+            .keys()
+            .chain(state.dirs.iter())
+            .filter_map(direct_child)
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
     }
 }

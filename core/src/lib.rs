@@ -54,7 +54,7 @@ pub use batch::{
 };
 pub use direct::{offload_tool_result, DirectOffload, DirectPlan};
 pub use error::{ErrorCode, OffloadError};
-pub use io::{FileWriter, IoError, MemoryWriter};
+pub use io::{FileReader, FileWriter, IoError, MemoryWriter};
 pub use message::{apply_edits, Slot};
 pub use placeholder::{
     batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,

@@ -1,0 +1,375 @@
+//! The [`Materializer`]: decides what stays inline, writes artifacts, reads them back.
+
+use super::read::{grep_page, read_page, tail_page};
+use super::summary::{summary, SummaryInput};
+use super::text::Measure;
+use crate::path::{join, resolve, unsafe_component};
+use crate::{FileReader, FileWriter, OffloadError, Value};
+
+/// Scheme of artifact refs: `ctx://<conversationId>/<kind>/<file>`.
+const SCHEME: &str = "ctx://";
+
+/// Where artifacts live and when outputs go there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MaterializerOptions {
+    /// Root directory; artifacts go under `<user_data>/context/<conversation_id>/artifacts/`.
+    pub user_data: String,
+    /// The conversation whose artifacts this materializer writes and may read.
+    pub conversation_id: String,
+    /// Absolute directory a relative `user_data` resolves against.
+    pub cwd: String,
+    /// Outputs over this many UTF-16 code units are materialized (default 4000).
+    pub max_inline_chars: usize,
+    /// Outputs over this many UTF-8 bytes are materialized (default 16384).
+    pub max_inline_bytes: usize,
+    /// Lines of head and of tail in a summary (default 40).
+    pub snippet_lines: usize,
+}
+
+impl MaterializerOptions {
+    /// Options with the defaults.
+    pub fn new(
+        user_data: impl Into<String>,
+        conversation_id: impl Into<String>,
+        cwd: impl Into<String>,
+    ) -> Self {
+        MaterializerOptions {
+            user_data: user_data.into(),
+            conversation_id: conversation_id.into(),
+            cwd: cwd.into(),
+            max_inline_chars: 4000,
+            max_inline_bytes: 16384,
+            snippet_lines: 40,
+        }
+    }
+}
+
+/// One tool output to consider.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolOutputRef<'a> {
+    /// The call's id: names the artifact file.
+    pub tool_call_id: &'a str,
+    /// The tool's name.
+    pub tool_name: &'a str,
+    /// The MCP server (or other origin), if any.
+    pub server_name: Option<&'a str>,
+    /// The output as text: a string as is, any other JSON value as its `JSON.stringify`.
+    pub text: &'a str,
+    /// Whether the output was a JSON value rather than a string.
+    pub was_value: bool,
+}
+
+/// What a ref's hint says about its artifact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefHint {
+    /// The tool's name.
+    pub tool_name: String,
+    /// The MCP server, if any.
+    pub server_name: Option<String>,
+    /// The call's id.
+    pub tool_call_id: String,
+    /// UTF-8 bytes.
+    pub bytes: usize,
+    /// UTF-16 code units.
+    pub chars: usize,
+    /// Lines.
+    pub lines: usize,
+    /// Whether the artifact is JSON (`.json`).
+    pub is_json: bool,
+}
+
+/// A reference to an artifact, readable with [`Materializer::read`] at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContextRef {
+    /// `ctx://<conversationId>/tool/<toolCallId>.<ext>`.
+    pub id: String,
+    /// What is in it.
+    pub hint: RefHint,
+}
+
+/// The outcome of [`Materializer::materialize`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Materialized {
+    /// Within both limits: use the output as it is.
+    Inline,
+    /// Written to an artifact: give the model `summary` instead.
+    Artifact {
+        /// Text for the model, pointer first.
+        summary: String,
+        /// How to read it back.
+        reference: ContextRef,
+        /// Absolute path of the artifact.
+        path: String,
+    },
+}
+
+/// Counts over a materializer's lifetime.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MaterializeStats {
+    /// Outputs materialized.
+    pub hits: u64,
+    /// Outputs left inline.
+    pub inlined: u64,
+    /// UTF-16 units kept out of the conversation: Σ (output − summary).
+    pub saved_chars: u64,
+}
+
+impl MaterializeStats {
+    /// `saved_chars / hits`, 0 without hits.
+    pub fn avg_saved_chars(&self) -> f64 {
+        if self.hits == 0 {
+            0.0
+        } else {
+            self.saved_chars as f64 / self.hits as f64
+        }
+    }
+}
+
+/// Moves tool outputs over the inline limits into artifacts of one conversation, and
+/// reads them back for the model.
+///
+/// ```
+/// use tool_offload_core::materialize::{Materialized, Materializer, MaterializerOptions, ToolOutputRef};
+/// use tool_offload_core::MemoryWriter;
+/// let fs = MemoryWriter::new();
+/// let mut m = Materializer::new(MaterializerOptions::new("/data", "conv-1", "/")).unwrap();
+/// let log = "x\n".repeat(3000);
+/// let out = ToolOutputRef { tool_call_id: "call_1", tool_name: "bash", server_name: None, text: &log, was_value: false };
+/// let Materialized::Artifact { reference, path, .. } = futures_executor::block_on(m.materialize(&out, &fs)).unwrap() else { panic!() };
+/// assert_eq!(reference.id, "ctx://conv-1/tool/call_1.txt");
+/// assert_eq!(path, "/data/context/conv-1/artifacts/tool/call_1.txt");
+/// let page = futures_executor::block_on(m.tail(&reference.id, 2, &fs)).unwrap();
+/// assert_eq!(page, "[ctx://conv-1/tool/call_1.txt: rows 2999-3000 of 3,000 (3,000 lines), the end.]\n2999| x\n3000| x");
+/// ```
+#[derive(Debug, Clone)]
+pub struct Materializer {
+    options: MaterializerOptions,
+    artifacts: String,
+    stats: MaterializeStats,
+}
+
+impl Materializer {
+    /// A materializer for one conversation.
+    ///
+    /// # Errors
+    /// `INVALID_ID` for a conversation id that cannot name a directory;
+    /// `INVALID_ARGUMENT` for a relative `cwd`.
+    pub fn new(options: MaterializerOptions) -> Result<Self, OffloadError> {
+        if let Some(reason) = unsafe_component(&options.conversation_id, 0) {
+            return Err(OffloadError::InvalidId {
+                field: "conversationId".into(),
+                value: Some(options.conversation_id),
+                reason,
+            });
+        }
+        let root = resolve(&options.cwd, &options.user_data)?;
+        let artifacts = join(
+            &join(&join(&root, "context"), &options.conversation_id),
+            "artifacts",
+        );
+        Ok(Materializer {
+            options,
+            artifacts,
+            stats: MaterializeStats::default(),
+        })
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &MaterializerOptions {
+        &self.options
+    }
+
+    /// Counts so far.
+    pub fn stats(&self) -> MaterializeStats {
+        self.stats
+    }
+
+    /// Whether an output of `text` must be materialized: over either limit.
+    pub fn exceeds_limits(&self, text: &str) -> bool {
+        let m = Measure::of(text);
+        m.chars > self.options.max_inline_chars || m.bytes > self.options.max_inline_bytes
+    }
+
+    /// Leave `output` inline when within both limits; otherwise write it (before
+    /// returning) to `…/artifacts/tool/<toolCallId>.json|.txt` and return its summary
+    /// and ref.
+    ///
+    /// # Errors
+    /// `INVALID_ID` for a call id that cannot name a file; `WRITE_FAILED`.
+    pub async fn materialize<W: FileWriter + ?Sized>(
+        &mut self,
+        output: &ToolOutputRef<'_>,
+        writer: &W,
+    ) -> Result<Materialized, OffloadError> {
+        if !self.exceeds_limits(output.text) {
+            self.stats.inlined += 1;
+            return Ok(Materialized::Inline);
+        }
+        let is_json = output.was_value || is_json_document(output.text);
+        let file = format!(
+            "{}.{}",
+            output.tool_call_id,
+            if is_json { "json" } else { "txt" }
+        );
+        if let Some(reason) =
+            unsafe_component(output.tool_call_id, file.len() - output.tool_call_id.len())
+        {
+            return Err(OffloadError::InvalidId {
+                field: "toolCallId".into(),
+                value: Some(output.tool_call_id.into()),
+                reason,
+            });
+        }
+        let dir = join(&self.artifacts, "tool");
+        let path = join(&dir, &file);
+        writer
+            .mkdir(&dir)
+            .await
+            .map_err(|source| OffloadError::WriteFailed {
+                path: dir.clone(),
+                source,
+            })?;
+        writer
+            .write_file(&path, output.text)
+            .await
+            .map_err(|source| OffloadError::WriteFailed {
+                path: path.clone(),
+                source,
+            })?;
+
+        let id = format!("{SCHEME}{}/tool/{file}", self.options.conversation_id);
+        let measure = Measure::of(output.text);
+        let text = summary(&SummaryInput {
+            reference: &id,
+            tool_name: output.tool_name,
+            server_name: output.server_name,
+            tool_call_id: output.tool_call_id,
+            text: output.text,
+            measure,
+            is_json,
+            snippet_lines: self.options.snippet_lines,
+            max_chars: self.options.max_inline_chars,
+        });
+        self.stats.hits += 1;
+        self.stats.saved_chars += measure.chars.saturating_sub(crate::utf16_len(&text)) as u64;
+        let hint = RefHint {
+            tool_name: output.tool_name.into(),
+            server_name: output.server_name.map(str::to_owned),
+            tool_call_id: output.tool_call_id.into(),
+            bytes: measure.bytes,
+            chars: measure.chars,
+            lines: measure.lines,
+            is_json,
+        };
+        Ok(Materialized::Artifact {
+            summary: text,
+            reference: ContextRef { id, hint },
+            path,
+        })
+    }
+
+    /// The absolute path of the artifact `reference` names, if it is in scope: this
+    /// conversation, `tool/` or `terminal/`, a plain file name.
+    ///
+    /// # Errors
+    /// `REF_OUT_OF_SCOPE` for anything else.
+    pub fn resolve_ref(&self, reference: &str) -> Result<String, OffloadError> {
+        let out_of_scope = || OffloadError::RefOutOfScope(reference.into());
+        let rest = reference.strip_prefix(SCHEME).ok_or_else(out_of_scope)?;
+        let (conversation, rest) = rest.split_once('/').ok_or_else(out_of_scope)?;
+        let (kind, file) = rest.split_once('/').ok_or_else(out_of_scope)?;
+        let in_scope = conversation == self.options.conversation_id
+            && matches!(kind, "tool" | "terminal")
+            && unsafe_component(file, 0).is_none();
+        if in_scope {
+            Ok(join(&join(&self.artifacts, kind), file))
+        } else {
+            Err(out_of_scope())
+        }
+    }
+
+    /// Rows `offset..offset + limit` of the artifact, numbered, at most
+    /// `max_inline_chars` long (see [`read_page`]).
+    ///
+    /// # Errors
+    /// `REF_OUT_OF_SCOPE`, `REF_NOT_FOUND`, `READ_FAILED`.
+    pub async fn read<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        offset: usize,
+        limit: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        let text = self.load(reference, reader).await?;
+        Ok(read_page(
+            &text,
+            reference,
+            offset,
+            limit,
+            self.options.max_inline_chars,
+        ))
+    }
+
+    /// The last `lines` rows of the artifact (see [`tail_page`]).
+    ///
+    /// # Errors
+    /// As [`Materializer::read`].
+    pub async fn tail<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        lines: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        let text = self.load(reference, reader).await?;
+        Ok(tail_page(
+            &text,
+            reference,
+            lines,
+            self.options.max_inline_chars,
+        ))
+    }
+
+    /// Rows for which `matches` holds, with context (see [`grep_page`]). The host
+    /// compiles the pattern (JavaScript `RegExp` or Rust `regex`) into `matches`.
+    ///
+    /// # Errors
+    /// As [`Materializer::read`].
+    pub async fn grep<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        matches: impl Fn(&str) -> bool,
+        context: usize,
+        max_matches: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        let text = self.load(reference, reader).await?;
+        Ok(grep_page(
+            &text,
+            reference,
+            matches,
+            context,
+            max_matches,
+            self.options.max_inline_chars,
+        ))
+    }
+
+    async fn load<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        let path = self.resolve_ref(reference)?;
+        match reader.read_file(&path).await {
+            Ok(Some(text)) => Ok(text),
+            Ok(None) => Err(OffloadError::RefNotFound(reference.into())),
+            Err(source) => Err(OffloadError::ReadFailed { path, source }),
+        }
+    }
+}
+
+/// Whether `text` is a JSON object or array (a string that `JSON.parse` would turn into one).
+fn is_json_document(text: &str) -> bool {
+    let trimmed = text.trim_start_matches([' ', '\t', '\n', '\r']);
+    (trimmed.starts_with('{') || trimmed.starts_with('['))
+        && serde_json::from_str::<Value>(text).is_ok()
+}

@@ -1,0 +1,174 @@
+//! Materializer: limits, artifact naming, refs and their scope.
+
+use futures_executor::block_on;
+use tool_offload_core::materialize::{
+    Materialized, Materializer, MaterializerOptions, ToolOutputRef,
+};
+use tool_offload_core::{ErrorCode, MemoryWriter};
+
+fn materializer() -> Materializer {
+    Materializer::new(MaterializerOptions::new("data", "conv-1", "/srv")).unwrap()
+}
+
+fn output(text: &str) -> ToolOutputRef<'_> {
+    ToolOutputRef {
+        tool_call_id: "call_1",
+        tool_name: "fetch",
+        server_name: Some("web"),
+        text,
+        was_value: false,
+    }
+}
+
+fn artifact(
+    m: &mut Materializer,
+    out: &ToolOutputRef<'_>,
+    fs: &MemoryWriter,
+) -> (String, String, String) {
+    match block_on(m.materialize(out, fs)).unwrap() {
+        Materialized::Artifact {
+            summary,
+            reference,
+            path,
+        } => (summary, reference.id, path),
+        Materialized::Inline => panic!("expected an artifact"),
+    }
+}
+
+#[test]
+fn at_each_limit_stays_inline_and_one_over_is_materialized() {
+    let fs = MemoryWriter::new();
+    let mut m = materializer();
+    assert_eq!(
+        block_on(m.materialize(&output(&"a".repeat(4000)), &fs)).unwrap(),
+        Materialized::Inline
+    );
+    assert!(matches!(
+        block_on(m.materialize(&output(&"a".repeat(4001)), &fs)).unwrap(),
+        Materialized::Artifact { .. }
+    ));
+    // Bytes can trip before characters: 1,999 × "😀" is 3,998 characters (under 4,000)
+    // but 7,996 bytes, over a 7,995-byte limit.
+    let mut tight = Materializer::new(MaterializerOptions {
+        max_inline_bytes: 7_995,
+        ..MaterializerOptions::new("/d", "c", "/")
+    })
+    .unwrap();
+    assert!(matches!(
+        block_on(tight.materialize(&output(&"😀".repeat(1999)), &fs)).unwrap(),
+        Materialized::Artifact { .. }
+    ));
+    assert_eq!(
+        block_on(tight.materialize(&output(&"😀".repeat(1998)), &fs)).unwrap(),
+        Materialized::Inline
+    );
+    let stats = m.stats();
+    assert_eq!((stats.hits, stats.inlined), (1, 1));
+    assert!(stats.saved_chars > 0 && stats.avg_saved_chars() > 0.0);
+}
+
+#[test]
+fn writes_before_returning_with_json_or_txt_extension() {
+    let fs = MemoryWriter::new();
+    let mut m = materializer();
+    let text = "x".repeat(5000);
+    let (summary, id, path) = artifact(&mut m, &output(&text), &fs);
+    assert_eq!(id, "ctx://conv-1/tool/call_1.txt");
+    assert_eq!(path, "/srv/data/context/conv-1/artifacts/tool/call_1.txt");
+    assert_eq!(fs.read(&path).as_deref(), Some(text.as_str()));
+    assert!(summary
+        .starts_with("[Output of web/fetch (call call_1) stored as ctx://conv-1/tool/call_1.txt"));
+
+    let json = format!("  {{\"rows\": [{}1]}}", "1, ".repeat(2000));
+    let (_, id, _) = artifact(
+        &mut m,
+        &ToolOutputRef {
+            tool_call_id: "call_2",
+            ..output(&json)
+        },
+        &fs,
+    );
+    assert_eq!(id, "ctx://conv-1/tool/call_2.json");
+    let not_json = format!("[{}", "1,".repeat(3000));
+    let (_, id, _) = artifact(
+        &mut m,
+        &ToolOutputRef {
+            tool_call_id: "call_3",
+            ..output(&not_json)
+        },
+        &fs,
+    );
+    assert_eq!(id, "ctx://conv-1/tool/call_3.txt");
+    let value = "\"a string value\"".repeat(300);
+    let (summary, id, _) = artifact(
+        &mut m,
+        &ToolOutputRef {
+            tool_call_id: "call_4",
+            was_value: true,
+            ..output(&value)
+        },
+        &fs,
+    );
+    assert_eq!(id, "ctx://conv-1/tool/call_4.json");
+    assert!(summary.contains("JSON: yes."));
+}
+
+#[test]
+fn refs_are_readable_at_once_and_scoped_to_the_conversation() {
+    let fs = MemoryWriter::new();
+    let mut m = materializer();
+    let text: String = (1..=300)
+        .map(|i| format!("line {i} {}\n", "-".repeat(20)))
+        .collect();
+    let (_, id, _) = artifact(&mut m, &output(&text), &fs);
+    let page = block_on(m.read(&id, 0, 2, &fs)).unwrap();
+    assert!(
+        page.starts_with(
+            "[ctx://conv-1/tool/call_1.txt: rows 1-2 of 300 (300 lines). More: context_read("
+        ),
+        "{page}"
+    );
+    let grep = block_on(m.grep(&id, |l| l.contains("line 150 "), 0, 50, &fs)).unwrap();
+    assert!(
+        grep.ends_with("150| line 150 --------------------"),
+        "{grep}"
+    );
+
+    for reference in [
+        "ctx://conv-2/tool/call_1.txt",
+        "ctx://conv-1/tool/../tool/call_1.txt",
+        "ctx://conv-1/tool/..",
+        "ctx://conv-1/secrets/call_1.txt",
+        "ctx://conv-1/tool/a/b.txt",
+        "file:///etc/passwd",
+        "ctx://conv-1",
+    ] {
+        let err = block_on(m.read(reference, 0, 10, &fs)).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::RefOutOfScope, "{reference}");
+    }
+    let err = block_on(m.tail("ctx://conv-1/tool/missing.txt", 10, &fs)).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::RefNotFound);
+    assert_eq!(
+        err.to_string(),
+        "no artifact for ref \"ctx://conv-1/tool/missing.txt\""
+    );
+}
+
+#[test]
+fn unusable_ids_are_refused_before_writing() {
+    let fs = MemoryWriter::new();
+    let mut m = materializer();
+    let text = "x".repeat(5000);
+    let err = block_on(m.materialize(
+        &ToolOutputRef {
+            tool_call_id: "../x",
+            ..output(&text)
+        },
+        &fs,
+    ))
+    .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::InvalidId);
+    assert!(fs.files().is_empty());
+    let err = Materializer::new(MaterializerOptions::new("/d", "..", "/")).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::InvalidId);
+}
