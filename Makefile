@@ -5,7 +5,7 @@ SHELL := /bin/bash
 
 NODE_TEST := node --import tsx --test
 
-.PHONY: help setup build demo test test-rust test-node lint bench clean
+.PHONY: help setup build demo test test-rust test-node lint bench bench-memory clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -57,6 +57,10 @@ test-node: ## wasm build and npm package tests under Node
 bench: build ## Benchmarks (numbers, not pass/fail); see bench/README.md
 	cargo bench --quiet -p tool-offload --bench direct
 	node bench/direct.mjs
+	node bench/run.mjs
+
+bench-memory: build ## Peak memory of the CLI's --jsonl mode on a generated 1 GiB transcript
+	bash bench/cli-memory.sh
 
 clean: ## Remove build outputs
 	cargo clean

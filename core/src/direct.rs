@@ -115,7 +115,11 @@ impl<T: Text> DirectPlan<T> {
         // Direct offload writes every tool result, so every id must name a file.
         let found = found
             .into_iter()
-            .map(|r| Ok((r.id?, r.slot, r.text)))
+            .map(|r| {
+                let id = r.id?;
+                r.text.check_writable()?;
+                Ok((id, r.slot, r.text))
+            })
             .collect::<Result<Vec<_>, OffloadError>>()?;
         check_session_id(session_id)?;
         let dir = join(&resolve(cwd, output_dir)?, session_id);

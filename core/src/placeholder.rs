@@ -37,11 +37,10 @@ pub fn batch_placeholder(file_name: &str) -> String {
 /// assert!(!is_placeholder("[Tool result offloaded to file: /x.md] and more\nlines"));
 /// ```
 pub fn is_placeholder(content: &str) -> bool {
-    let single_line = !content.contains(['\n', '\r']);
-    let direct =
-        content.starts_with("[Tool result offloaded to file: /") && content.ends_with(".md]");
-    let batch = content.starts_with("[Content offloaded to: ./") && content.ends_with(".md]");
-    single_line && (direct || batch)
+    // Prefix and suffix first: O(1) for ordinary content, which may be megabytes.
+    let direct = content.starts_with("[Tool result offloaded to file: /");
+    let batch = content.starts_with("[Content offloaded to: ./");
+    (direct || batch) && content.ends_with(".md]") && !content.contains(['\n', '\r'])
 }
 
 /// The longest placeholder worth checking for, in UTF-16 units: a prefix plus a path of

@@ -51,6 +51,14 @@ pub trait Text {
     fn utf16_len(&self) -> usize;
     /// Whether this is one of our placeholders ([`is_placeholder`](crate::is_placeholder)).
     fn is_placeholder(&self) -> bool;
+    /// Whether the text can be written as UTF-8 (hosts whose strings may hold lone
+    /// surrogates check here). Called only for content that will be written.
+    ///
+    /// # Errors
+    /// `INVALID_MESSAGE` when it cannot.
+    fn check_writable(&self) -> Result<(), OffloadError> {
+        Ok(())
+    }
 }
 
 impl Text for Cow<'_, str> {

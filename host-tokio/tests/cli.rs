@@ -24,7 +24,11 @@ fn run(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
         .unwrap();
     // The CLI may exit (rightly) before reading all of stdin, e.g. on an early error.
     if let Err(e) = child.stdin.take().unwrap().write_all(stdin) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "writing stdin: {e}");
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "writing stdin: {e}"
+        );
     }
     child.wait_with_output().unwrap()
 }

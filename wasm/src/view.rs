@@ -62,6 +62,18 @@ impl Text for JsText {
         self.len
     }
 
+    fn check_writable(&self) -> Result<(), OffloadError> {
+        // A scan of the whole string, so only for content that will be written. (Text
+        // from JSON.stringify is always well formed, but checking it is cheap enough.)
+        if is_well_formed(&self.text) {
+            Ok(())
+        } else {
+            Err(OffloadError::InvalidMessage(
+                "tool result content contains a lone UTF-16 surrogate, which cannot be written as UTF-8".into(),
+            ))
+        }
+    }
+
     fn is_placeholder(&self) -> bool {
         // Only short strings can be placeholders, so only those are copied to check.
         self.len <= MAX_PLACEHOLDER_CHARS
@@ -128,11 +140,6 @@ impl JsonView for JsView {
 
     fn text(&self) -> Result<JsText, OffloadError> {
         if let Some(s) = self.0.dyn_ref::<JsString>() {
-            if !is_well_formed(s) {
-                return Err(OffloadError::InvalidMessage(
-                    "tool result content contains a lone UTF-16 surrogate, which cannot be written as UTF-8".into(),
-                ));
-            }
             return Ok(JsText::new(s.clone()));
         }
         match js_sys::JSON::stringify(&self.0) {

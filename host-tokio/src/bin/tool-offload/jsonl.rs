@@ -43,6 +43,8 @@ pub fn run(
             .map_err(|e| CliError::offload(e, input.name(), &place(index, line)))
     })?;
     drop(progress);
+    // The validation pass's names are not needed again: free them before pass 2.
+    drop(batch);
 
     let show = progress::wanted(file.len(), Some(count as u64));
     let progress = Progress::bytes(show, file.len(), "offloading");

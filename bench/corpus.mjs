@@ -1,0 +1,33 @@
+// The benchmark workload: ../shared/corpus (relative to the repository root) when present,
+// else the deterministic stand-in from gen-corpus.mjs, written to target/bench/corpus so the
+// Rust bench reads the very same conversations.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { writeCorpus } from './gen-corpus.mjs';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** `{ dir, source }`: the directory holding anthropic/ and openai/, and what it is. */
+export function corpusDir(given) {
+  if (given) return { dir: resolve(given), source: `corpus at ${resolve(given)}` };
+  const shared = resolve(repoRoot, '../shared/corpus');
+  if (existsSync(join(shared, 'anthropic'))) return { dir: shared, source: 'real transcripts (../shared/corpus)' };
+  const generated = join(repoRoot, 'target/bench/corpus');
+  if (!existsSync(join(generated, 'anthropic'))) writeCorpus(generated);
+  return { dir: generated, source: 'generated stand-in (bench/gen-corpus.mjs; ../shared/corpus absent)' };
+}
+
+/** Every conversation, `{ name, messages }`, named and ordered as the Rust bench does. */
+export function loadCorpus(dir) {
+  const conversations = [];
+  for (const format of ['anthropic', 'openai']) {
+    const files = readdirSync(join(dir, format)).filter((f) => f.endsWith('.json')).sort();
+    for (const file of files) {
+      const messages = JSON.parse(readFileSync(join(dir, format, file), 'utf8'));
+      conversations.push({ name: `${format}-${file.slice(0, -'.json'.length)}`, messages });
+    }
+  }
+  return conversations;
+}
