@@ -12,42 +12,14 @@ import { fileURLToPath } from 'node:url';
 
 import { NodeFileWriter, OffloadError, offloadToolResult, offloadToolResultToFile } from 'tool-offload';
 import type { FileWriter, Message, OffloadResult } from 'tool-offload';
+import { freshDir, offloadError, RecordingWriter } from './helpers.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const placeholder = (path: string): string => `[Tool result offloaded to file: ${path}]`;
 
-/** A fresh temporary directory, by its real path (process.cwd() reports real paths). */
-const freshDir = (prefix: string): string => realpathSync(mkdtempSync(join(tmpdir(), `tool-offload-${prefix}-`)));
-
-type Call = ['mkdir', string] | ['writeFile', string, string];
-
-/** A writer that records every call and keeps files in memory. */
-class RecordingWriter implements FileWriter {
-  readonly calls: Call[] = [];
-  readonly files = new Map<string, string>();
-  async mkdir(dir: string): Promise<void> {
-    this.calls.push(['mkdir', dir]);
-  }
-  async writeFile(path: string, data: string): Promise<void> {
-    this.calls.push(['writeFile', path, data]);
-    this.files.set(path, data);
-  }
-}
-
 /** A message with one Anthropic tool_result block. */
 const toolResult = (content: unknown, id: unknown = 'toolu_1'): Message =>
   ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] }) as unknown as Message;
-
-/** Await `promise`, which must reject with an OffloadError; return it. */
-async function offloadError(promise: Promise<unknown>): Promise<OffloadError> {
-  let caught: unknown;
-  await assert.rejects(promise, (e: unknown) => {
-    caught = e;
-    return true;
-  });
-  assert.ok(caught instanceof OffloadError, `expected an OffloadError, got ${String(caught)}`);
-  return caught;
-}
 
 /** Every object and array reachable from `value`. */
 function objectsIn(value: unknown, found = new Set<object>()): Set<object> {

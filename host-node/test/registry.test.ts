@@ -12,6 +12,7 @@ import { test } from 'node:test';
 
 import { OffloadError, registerTodoTools, ToolRegistry } from 'tool-offload';
 import type { FileWriter, ToolDefinition, ToolHandler, ToolOutput, ToolResult } from 'tool-offload';
+import { freshDir, offloadError as rejected, RecordingWriter } from './helpers.ts';
 import * as wasm from '../wasm/tool_offload_wasm.js';
 
 // ---------------------------------------------------------------------------------------
@@ -47,38 +48,6 @@ function thrown(fn: () => unknown): OffloadError {
   assert.ok(caught instanceof Error);
   assert.equal(caught.name, 'OffloadError');
   return caught;
-}
-
-/** The OffloadError `promise` rejects with. */
-async function rejected(promise: Promise<unknown>): Promise<OffloadError> {
-  let caught: unknown;
-  await assert.rejects(promise, (e: unknown) => {
-    caught = e;
-    return true;
-  });
-  assert.ok(caught instanceof OffloadError, `expected an OffloadError, got ${String(caught)}`);
-  return caught;
-}
-
-/** A fresh temporary directory, by its real path. */
-const freshDir = (prefix: string): string => realpathSync(mkdtempSync(join(tmpdir(), `tool-offload-${prefix}-`)));
-
-type Call = ['mkdir', string] | ['writeFile', string, string];
-
-/** An in-memory writer that records its calls and fails the operations it is told to. */
-class RecordingWriter implements FileWriter {
-  readonly calls: Call[] = [];
-  readonly files = new Map<string, string>();
-  constructor(readonly fail: { mkdir?: unknown; writeFile?: unknown } = {}) {}
-  async mkdir(dir: string): Promise<void> {
-    this.calls.push(['mkdir', dir]);
-    if ('mkdir' in this.fail) throw this.fail.mkdir;
-  }
-  async writeFile(path: string, data: string): Promise<void> {
-    this.calls.push(['writeFile', path, data]);
-    if ('writeFile' in this.fail) throw this.fail.writeFile;
-    this.files.set(path, data);
-  }
 }
 
 /** A registry offloading to `/virtual/out/s1` through `writer`, with tool `big` returning its `content` param. */
