@@ -32,6 +32,8 @@ pub enum ErrorCode {
     RefNotFound,
     /// The injected reader failed.
     ReadFailed,
+    /// A search pattern is not a valid regular expression.
+    InvalidPattern,
 }
 
 impl ErrorCode {
@@ -47,6 +49,7 @@ impl ErrorCode {
             ErrorCode::RefOutOfScope => "REF_OUT_OF_SCOPE",
             ErrorCode::RefNotFound => "REF_NOT_FOUND",
             ErrorCode::ReadFailed => "READ_FAILED",
+            ErrorCode::InvalidPattern => "INVALID_PATTERN",
         }
     }
 }
@@ -116,6 +119,14 @@ pub enum OffloadError {
         #[source]
         source: IoError,
     },
+    /// See [`ErrorCode::InvalidPattern`].
+    #[error("invalid pattern {pattern:?}: {reason}")]
+    InvalidPattern {
+        /// The pattern as given.
+        pattern: String,
+        /// The regex engine's explanation.
+        reason: String,
+    },
     /// See [`ErrorCode::WriteFailed`]. Carries the path and the writer's own error.
     #[error("failed to write {path}: {source}")]
     WriteFailed {
@@ -140,6 +151,7 @@ impl OffloadError {
             OffloadError::RefOutOfScope(_) => ErrorCode::RefOutOfScope,
             OffloadError::RefNotFound(_) => ErrorCode::RefNotFound,
             OffloadError::ReadFailed { .. } => ErrorCode::ReadFailed,
+            OffloadError::InvalidPattern { .. } => ErrorCode::InvalidPattern,
         }
     }
 }

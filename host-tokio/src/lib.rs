@@ -21,11 +21,13 @@
 //! # Ok(()) }
 //! ```
 
+mod materializer;
 mod registry;
 mod writer;
 
 use std::path::{Path, PathBuf};
 
+pub use materializer::{GrepOptions, Materializer, MaterializerOptions, ToolOutput};
 pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
 pub use tool_offload_core as core;
 pub use tool_offload_core::tools;

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tool_offload_core::{FileWriter, IoError};
+use tool_offload_core::{FileReader, FileWriter, IoError};
 
 /// Writes files from tokio's blocking pool, atomically: the data goes to a temporary file in the
 /// same directory, which is then renamed over the final path, so a crash never leaves a
@@ -105,4 +105,29 @@ fn write_atomically(path: &Path, data: &[u8], durable: bool) -> std::io::Result<
         let _ = std::fs::remove_file(&temp);
     }
     written
+}
+
+/// Reading artifacts back, for the [`Materializer`](crate::Materializer).
+impl FileReader for TokioFileWriter {
+    async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
+        match tokio::fs::read_to_string(path).await {
+            Ok(text) => Ok(Some(text)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(IoError::from(e)),
+        }
+    }
+
+    async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
+        let mut entries = match tokio::fs::read_dir(dir).await {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(IoError::from(e)),
+        };
+        let mut names = Vec::new();
+        while let Some(entry) = entries.next_entry().await? {
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+        names.sort();
+        Ok(names)
+    }
 }
