@@ -46,7 +46,7 @@ export type {
 export { ToolRegistry } from './tool-registry.js';
 export type { ToolRegistryOptions } from './tool-registry.js';
 export { NodeFileWriter } from './node-file-writer.js';
-export type { NodeFileWriterOptions } from './node-file-writer.js';
+export type { FileReader, NodeFileWriterOptions } from './node-file-writer.js';
 
 /**
  * The class of every error this package throws or rejects with: a real `Error`

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 import type { FileWriter } from '../wasm/tool_offload_wasm.js';
@@ -24,7 +24,7 @@ export interface NodeFileWriterOptions {
  * const result = await offloadToolResult(message, 'session-1', 'artifacts', new NodeFileWriter());
  * ```
  */
-export class NodeFileWriter implements FileWriter {
+export class NodeFileWriter implements FileWriter, FileReader {
   readonly #durable: boolean;
 
   constructor(options: NodeFileWriterOptions = {}) {
@@ -34,6 +34,26 @@ export class NodeFileWriter implements FileWriter {
   /** Create `dir` and its parents; succeeds if it exists. */
   async mkdir(dir: string): Promise<void> {
     await mkdir(dir, { recursive: true });
+  }
+
+  /** The UTF-8 content of the file at `path`, or `undefined` when there is none. */
+  async readFile(path: string): Promise<string | undefined> {
+    try {
+      return await readFile(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  /** The names in `dir`, sorted; `[]` when it does not exist. */
+  async listDir(dir: string): Promise<string[]> {
+    try {
+      return (await readdir(dir)).sort();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
   }
 
   /** Write `data` as UTF-8 to `path` atomically, replacing any existing file. */
@@ -59,6 +79,16 @@ export class NodeFileWriter implements FileWriter {
       throw err;
     }
   }
+}
+
+/**
+ * Reading files back (the `FileReader` half of the injected IO, for artifacts):
+ * `readFile` resolves to the UTF-8 content, or `undefined` when there is no such file;
+ * `listDir` to the sorted entry names, or `[]` when the directory does not exist.
+ */
+export interface FileReader {
+  readFile(path: string): Promise<string | undefined>;
+  listDir(dir: string): Promise<string[]>;
 }
 
 /** Flush a directory's entries (the rename) to disk; not possible on Windows, where it is skipped. */

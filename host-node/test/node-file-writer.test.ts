@@ -303,3 +303,26 @@ test('durable also fsyncs the directory after the rename', async () => {
     assert.deepEqual(syncs, ['file before rename', 'dir after rename']);
   });
 });
+
+test('readFile returns exact UTF-8 content, and undefined for a missing file', async () => {
+  await inTempDir(async (dir) => {
+    const writer = new NodeFileWriter();
+    const path = join(dir, 'a.md');
+    await writer.writeFile(path, 'é😀\nline');
+    assert.equal(await writer.readFile(path), 'é😀\nline');
+    assert.equal(await writer.readFile(join(dir, 'missing.md')), undefined);
+    // Other failures are not hidden: reading a directory rejects.
+    await assert.rejects(writer.readFile(dir), (e: NodeJS.ErrnoException) => e.code === 'EISDIR');
+  });
+});
+
+test('listDir returns sorted names, and [] for a missing directory', async () => {
+  await inTempDir(async (dir) => {
+    const writer = new NodeFileWriter();
+    await writer.writeFile(join(dir, 'b.md'), 'b');
+    await writer.writeFile(join(dir, 'a.md'), 'a');
+    await writer.mkdir(join(dir, 'sub'));
+    assert.deepEqual(await writer.listDir(dir), ['a.md', 'b.md', 'sub']);
+    assert.deepEqual(await writer.listDir(join(dir, 'nope')), []);
+  });
+});
