@@ -241,10 +241,7 @@ impl Materializer {
         let measure = Measure::of(output.text);
         let text = summary(&SummaryInput {
             reference: &id,
-            tool_name: output.tool_name,
-            server_name: output.server_name,
-            tool_call_id: output.tool_call_id,
-            text: output.text,
+            output: *output,
             measure,
             is_json,
             snippet_lines: self.options.snippet_lines,

@@ -1,5 +1,6 @@
 //! The summary the model reads instead of a materialized output.
 
+use super::materializer::ToolOutputRef;
 use super::text::{cut, thousands, Measure, MAX_PREVIEW_CHARS};
 use crate::utf16_len;
 
@@ -20,14 +21,8 @@ const MAX_ERROR_LINES: usize = 5;
 pub struct SummaryInput<'a> {
     /// The ref to read the artifact back with.
     pub reference: &'a str,
-    /// `<server>/<tool>` when there is a server, else the tool name.
-    pub tool_name: &'a str,
-    /// The MCP server (or other origin) of the tool, if any.
-    pub server_name: Option<&'a str>,
-    /// The tool call's id.
-    pub tool_call_id: &'a str,
-    /// The full output.
-    pub text: &'a str,
+    /// The tool output: call id, tool, server, full text.
+    pub output: ToolOutputRef<'a>,
     /// Its sizes.
     pub measure: Measure,
     /// Whether it is JSON.
@@ -45,11 +40,11 @@ pub struct SummaryInput<'a> {
 /// `max_chars`.
 ///
 /// ```
-/// use tool_offload_core::materialize::{summary, Measure, SummaryInput};
+/// use tool_offload_core::materialize::{summary, Measure, SummaryInput, ToolOutputRef};
 /// let text = (1..=500).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
+/// let output = ToolOutputRef { tool_call_id: "call_1", tool_name: "bash", server_name: None, text: &text, was_value: false };
 /// let s = summary(&SummaryInput {
-///     reference: "ctx://c1/tool/call_1.txt", tool_name: "bash", server_name: None,
-///     tool_call_id: "call_1", text: &text, measure: Measure::of(&text), is_json: false,
+///     reference: "ctx://c1/tool/call_1.txt", output, measure: Measure::of(&text), is_json: false,
 ///     snippet_lines: 40, max_chars: 4000,
 /// });
 /// assert!(s.starts_with("[Output of bash (call call_1) stored as ctx://c1/tool/call_1.txt"));
@@ -57,7 +52,7 @@ pub struct SummaryInput<'a> {
 /// assert!(s.len() < 4000);
 /// ```
 pub fn summary(input: &SummaryInput<'_>) -> String {
-    let lines: Vec<&str> = input.text.lines().collect();
+    let lines: Vec<&str> = input.output.text.lines().collect();
     let errors = error_lines(&lines);
     let mut snippet = input.snippet_lines;
     let mut shown_errors = errors.len().min(MAX_ERROR_LINES);
@@ -88,14 +83,14 @@ fn render(
     errors: &[usize],
     error_count: usize,
 ) -> String {
-    let tool = match input.server_name {
-        Some(server) => format!("{server}/{}", input.tool_name),
-        None => input.tool_name.to_owned(),
+    let tool = match input.output.server_name {
+        Some(server) => format!("{server}/{}", input.output.tool_name),
+        None => input.output.tool_name.to_owned(),
     };
     let m = input.measure;
     let mut out = format!(
         "[Output of {tool} (call {}) stored as {} and not shown in full: read it with context_read, context_tail or context_grep.]\n",
-        input.tool_call_id, input.reference
+        input.output.tool_call_id, input.reference
     );
     out += &format!(
         "Size: {} bytes, {} characters, {} lines. JSON: {}.\n",
@@ -192,10 +187,13 @@ mod tests {
     fn input(text: &str, max_chars: usize) -> SummaryInput<'_> {
         SummaryInput {
             reference: "ctx://c1/tool/call_1.txt",
-            tool_name: "run_build",
-            server_name: Some("ci"),
-            tool_call_id: "call_1",
-            text,
+            output: ToolOutputRef {
+                tool_call_id: "call_1",
+                tool_name: "run_build",
+                server_name: Some("ci"),
+                text,
+                was_value: false,
+            },
             measure: Measure::of(text),
             is_json: false,
             snippet_lines: 40,
