@@ -21,7 +21,7 @@ fn output(text: &str) -> ToolOutputRef<'_> {
 }
 
 fn artifact(
-    m: &mut Materializer,
+    m: &Materializer,
     out: &ToolOutputRef<'_>,
     fs: &MemoryWriter,
 ) -> (String, String, String) {
@@ -38,7 +38,7 @@ fn artifact(
 #[test]
 fn at_each_limit_stays_inline_and_one_over_is_materialized() {
     let fs = MemoryWriter::new();
-    let mut m = materializer();
+    let m = materializer();
     assert_eq!(
         block_on(m.materialize(&output(&"a".repeat(4000)), &fs)).unwrap(),
         Materialized::Inline
@@ -70,9 +70,9 @@ fn at_each_limit_stays_inline_and_one_over_is_materialized() {
 #[test]
 fn writes_before_returning_with_json_or_txt_extension() {
     let fs = MemoryWriter::new();
-    let mut m = materializer();
+    let m = materializer();
     let text = "x".repeat(5000);
-    let (summary, id, path) = artifact(&mut m, &output(&text), &fs);
+    let (summary, id, path) = artifact(&m, &output(&text), &fs);
     assert_eq!(id, "ctx://conv-1/tool/call_1.txt");
     assert_eq!(path, "/srv/data/context/conv-1/artifacts/tool/call_1.txt");
     assert_eq!(fs.read(&path).as_deref(), Some(text.as_str()));
@@ -81,7 +81,7 @@ fn writes_before_returning_with_json_or_txt_extension() {
 
     let json = format!("  {{\"rows\": [{}1]}}", "1, ".repeat(2000));
     let (_, id, _) = artifact(
-        &mut m,
+        &m,
         &ToolOutputRef {
             tool_call_id: "call_2",
             ..output(&json)
@@ -91,7 +91,7 @@ fn writes_before_returning_with_json_or_txt_extension() {
     assert_eq!(id, "ctx://conv-1/tool/call_2.json");
     let not_json = format!("[{}", "1,".repeat(3000));
     let (_, id, _) = artifact(
-        &mut m,
+        &m,
         &ToolOutputRef {
             tool_call_id: "call_3",
             ..output(&not_json)
@@ -101,7 +101,7 @@ fn writes_before_returning_with_json_or_txt_extension() {
     assert_eq!(id, "ctx://conv-1/tool/call_3.txt");
     let value = "\"a string value\"".repeat(300);
     let (summary, id, _) = artifact(
-        &mut m,
+        &m,
         &ToolOutputRef {
             tool_call_id: "call_4",
             was_value: true,
@@ -116,11 +116,11 @@ fn writes_before_returning_with_json_or_txt_extension() {
 #[test]
 fn refs_are_readable_at_once_and_scoped_to_the_conversation() {
     let fs = MemoryWriter::new();
-    let mut m = materializer();
+    let m = materializer();
     let text: String = (1..=300)
         .map(|i| format!("line {i} {}\n", "-".repeat(20)))
         .collect();
-    let (_, id, _) = artifact(&mut m, &output(&text), &fs);
+    let (_, id, _) = artifact(&m, &output(&text), &fs);
     let page = block_on(m.read(&id, 0, 2, &fs)).unwrap();
     assert!(
         page.starts_with(
@@ -157,7 +157,7 @@ fn refs_are_readable_at_once_and_scoped_to_the_conversation() {
 #[test]
 fn unusable_ids_are_refused_before_writing() {
     let fs = MemoryWriter::new();
-    let mut m = materializer();
+    let m = materializer();
     let text = "x".repeat(5000);
     let err = block_on(m.materialize(
         &ToolOutputRef {

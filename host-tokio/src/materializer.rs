@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 
-use tokio::sync::Mutex;
 use tool_offload_core::materialize::{self, MaterializeStats, Materialized, ToolOutputRef};
 use tool_offload_core::{json, FileReader, FileWriter, OffloadError, Value};
 
@@ -90,7 +89,7 @@ impl Default for GrepOptions {
 /// # Ok(()) }
 /// ```
 pub struct Materializer<IO = TokioFileWriter> {
-    core: Mutex<materialize::Materializer>,
+    core: materialize::Materializer,
     io: IO,
 }
 
@@ -120,10 +119,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             max_inline_bytes: options.max_inline_bytes,
             snippet_lines: options.snippet_lines,
         })?;
-        Ok(Materializer {
-            core: Mutex::new(core),
-            io,
-        })
+        Ok(Materializer { core, io })
     }
 
     /// Leave the output inline when within both limits; otherwise write it first and
@@ -143,7 +139,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             text: &text,
             was_value,
         };
-        self.core.lock().await.materialize(&out, &self.io).await
+        self.core.materialize(&out, &self.io).await
     }
 
     /// Rows `offset..offset + limit` of an artifact, numbered, within the inline limit.
@@ -156,11 +152,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         offset: usize,
         limit: usize,
     ) -> Result<String, OffloadError> {
-        self.core
-            .lock()
-            .await
-            .read(reference, offset, limit, &self.io)
-            .await
+        self.core.read(reference, offset, limit, &self.io).await
     }
 
     /// The last `lines` rows of an artifact.
@@ -168,11 +160,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     /// # Errors
     /// As [`Materializer::read`].
     pub async fn tail(&self, reference: &str, lines: usize) -> Result<String, OffloadError> {
-        self.core
-            .lock()
-            .await
-            .tail(reference, lines, &self.io)
-            .await
+        self.core.tail(reference, lines, &self.io).await
     }
 
     /// Rows of an artifact matching the regular expression `pattern`, with context.
@@ -193,19 +181,19 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
                 pattern: pattern.into(),
                 reason: e.to_string(),
             })?;
-        let core = self.core.lock().await;
-        core.grep(
-            reference,
-            |row| regex.is_match(row),
-            options.context,
-            options.max_matches,
-            &self.io,
-        )
-        .await
+        self.core
+            .grep(
+                reference,
+                |row| regex.is_match(row),
+                options.context,
+                options.max_matches,
+                &self.io,
+            )
+            .await
     }
 
     /// Counts over this materializer's lifetime.
-    pub async fn stats(&self) -> MaterializeStats {
-        self.core.lock().await.stats()
+    pub fn stats(&self) -> MaterializeStats {
+        self.core.stats()
     }
 }

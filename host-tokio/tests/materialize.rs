@@ -135,6 +135,6 @@ async fn small_outputs_stay_inline_and_values_become_json_artifacts() {
     assert!(std::fs::read_to_string(path)
         .unwrap()
         .starts_with(r#"[{"id":0,"v":1},{"id":1,"v":1}"#));
-    let stats = m.stats().await;
+    let stats = m.stats();
     assert_eq!((stats.hits, stats.inlined), (1, 1));
 }

@@ -5,6 +5,7 @@ use super::summary::{summary, SummaryInput};
 use super::text::Measure;
 use crate::path::{join, resolve, unsafe_component};
 use crate::{FileReader, FileWriter, OffloadError, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Scheme of artifact refs: `ctx://<conversationId>/<kind>/<file>`.
 const SCHEME: &str = "ctx://";
@@ -132,7 +133,7 @@ impl MaterializeStats {
 /// use tool_offload_core::materialize::{Materialized, Materializer, MaterializerOptions, ToolOutputRef};
 /// use tool_offload_core::MemoryWriter;
 /// let fs = MemoryWriter::new();
-/// let mut m = Materializer::new(MaterializerOptions::new("/data", "conv-1", "/")).unwrap();
+/// let m = Materializer::new(MaterializerOptions::new("/data", "conv-1", "/")).unwrap();
 /// let log = "x\n".repeat(3000);
 /// let out = ToolOutputRef { tool_call_id: "call_1", tool_name: "bash", server_name: None, text: &log, was_value: false };
 /// let Materialized::Artifact { reference, path, .. } = futures_executor::block_on(m.materialize(&out, &fs)).unwrap() else { panic!() };
@@ -141,11 +142,15 @@ impl MaterializeStats {
 /// let page = futures_executor::block_on(m.tail(&reference.id, 2, &fs)).unwrap();
 /// assert_eq!(page, "[ctx://conv-1/tool/call_1.txt: rows 2999-3000 of 3,000 (3,000 lines), the end.]\n2999| x\n3000| x");
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Materializer {
     options: MaterializerOptions,
     artifacts: String,
-    stats: MaterializeStats,
+    // Atomics so every method takes `&self`: hosts share one materializer between
+    // concurrent calls without a lock held across a write.
+    hits: AtomicU64,
+    inlined: AtomicU64,
+    saved_chars: AtomicU64,
 }
 
 impl Materializer {
@@ -170,7 +175,9 @@ impl Materializer {
         Ok(Materializer {
             options,
             artifacts,
-            stats: MaterializeStats::default(),
+            hits: AtomicU64::new(0),
+            inlined: AtomicU64::new(0),
+            saved_chars: AtomicU64::new(0),
         })
     }
 
@@ -181,7 +188,11 @@ impl Materializer {
 
     /// Counts so far.
     pub fn stats(&self) -> MaterializeStats {
-        self.stats
+        MaterializeStats {
+            hits: self.hits.load(Ordering::Relaxed),
+            inlined: self.inlined.load(Ordering::Relaxed),
+            saved_chars: self.saved_chars.load(Ordering::Relaxed),
+        }
     }
 
     /// Whether an output of `text` must be materialized: over either limit.
@@ -197,12 +208,12 @@ impl Materializer {
     /// # Errors
     /// `INVALID_ID` for a call id that cannot name a file; `WRITE_FAILED`.
     pub async fn materialize<W: FileWriter + ?Sized>(
-        &mut self,
+        &self,
         output: &ToolOutputRef<'_>,
         writer: &W,
     ) -> Result<Materialized, OffloadError> {
         if !self.exceeds_limits(output.text) {
-            self.stats.inlined += 1;
+            self.inlined.fetch_add(1, Ordering::Relaxed);
             return Ok(Materialized::Inline);
         }
         let is_json = output.was_value || is_json_document(output.text);
@@ -247,8 +258,11 @@ impl Materializer {
             snippet_lines: self.options.snippet_lines,
             max_chars: self.options.max_inline_chars,
         });
-        self.stats.hits += 1;
-        self.stats.saved_chars += measure.chars.saturating_sub(crate::utf16_len(&text)) as u64;
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        self.saved_chars.fetch_add(
+            measure.chars.saturating_sub(crate::utf16_len(&text)) as u64,
+            Ordering::Relaxed,
+        );
         let hint = RefHint {
             tool_name: output.tool_name.into(),
             server_name: output.server_name.map(str::to_owned),
