@@ -49,7 +49,7 @@ fn at_each_limit_stays_inline_and_one_over_is_materialized() {
     ));
     // Bytes can trip before characters: 1,999 × "😀" is 3,998 characters (under 4,000)
     // but 7,996 bytes, over a 7,995-byte limit.
-    let mut tight = Materializer::new(MaterializerOptions {
+    let tight = Materializer::new(MaterializerOptions {
         max_inline_bytes: 7_995,
         ..MaterializerOptions::new("/d", "c", "/")
     })
