@@ -34,6 +34,11 @@ pub enum ErrorCode {
     ReadFailed,
     /// A search pattern is not a valid regular expression.
     InvalidPattern,
+    /// A conversation bundle is malformed, fails its SHA-256 check, or names a path
+    /// outside the conversation's artifacts.
+    InvalidBundle,
+    /// Importing would overwrite a different artifact already on disk.
+    ArtifactExists,
 }
 
 impl ErrorCode {
@@ -50,6 +55,8 @@ impl ErrorCode {
             ErrorCode::RefNotFound => "REF_NOT_FOUND",
             ErrorCode::ReadFailed => "READ_FAILED",
             ErrorCode::InvalidPattern => "INVALID_PATTERN",
+            ErrorCode::InvalidBundle => "INVALID_BUNDLE",
+            ErrorCode::ArtifactExists => "ARTIFACT_EXISTS",
         }
     }
 }
@@ -127,6 +134,12 @@ pub enum OffloadError {
         /// The regex engine's explanation.
         reason: String,
     },
+    /// See [`ErrorCode::InvalidBundle`].
+    #[error("invalid bundle: {0}")]
+    InvalidBundle(String),
+    /// See [`ErrorCode::ArtifactExists`].
+    #[error("refusing to overwrite {0}: a different artifact is already there")]
+    ArtifactExists(String),
     /// See [`ErrorCode::WriteFailed`]. Carries the path and the writer's own error.
     #[error("failed to write {path}: {source}")]
     WriteFailed {
@@ -152,6 +165,8 @@ impl OffloadError {
             OffloadError::RefNotFound(_) => ErrorCode::RefNotFound,
             OffloadError::ReadFailed { .. } => ErrorCode::ReadFailed,
             OffloadError::InvalidPattern { .. } => ErrorCode::InvalidPattern,
+            OffloadError::InvalidBundle(_) => ErrorCode::InvalidBundle,
+            OffloadError::ArtifactExists(_) => ErrorCode::ArtifactExists,
         }
     }
 }

@@ -27,6 +27,8 @@ pub(crate) struct Found<V: JsonView> {
     pub id: Result<String, OffloadError>,
     /// The content to write: a string as is, an array as its `JSON.stringify`.
     pub text: V::Text,
+    /// Whether the content is an array of blocks (so `text` is JSON).
+    pub is_array: bool,
 }
 
 impl<V: JsonView> Found<V> {
@@ -84,8 +86,15 @@ pub(crate) fn tool_results<V: JsonView>(
         |id_key: &'static str, field: &'static str| -> Result<Vec<Found<V>>, OffloadError> {
             let slot = Slot { block: None, field };
             let id = checked_id(message.field(id_key), id_path(at, slot), name_bytes);
-            let text = content_text(message.field(field), || at.path(field))?;
-            Ok(vec![Found { slot, id, text }])
+            let content = message.field(field);
+            let is_array = content.as_ref().is_some_and(|c| c.kind() == Kind::Array);
+            let text = content_text(content, || at.path(field))?;
+            Ok(vec![Found {
+                slot,
+                id,
+                text,
+                is_array,
+            }])
         };
     if message.field("role").is_some_and(|r| r.is_str("tool")) {
         return whole("tool_call_id", "content");
@@ -112,10 +121,15 @@ pub(crate) fn tool_results<V: JsonView>(
             field: "content",
         };
         let id = checked_id(block.field("tool_use_id"), id_path(at, slot), name_bytes);
-        let text = content_text(block.field("content"), || {
-            at.path(&format!("content[{i}].content"))
-        })?;
-        found.push(Found { slot, id, text });
+        let content = block.field("content");
+        let is_array = content.as_ref().is_some_and(|c| c.kind() == Kind::Array);
+        let text = content_text(content, || at.path(&format!("content[{i}].content")))?;
+        found.push(Found {
+            slot,
+            id,
+            text,
+            is_array,
+        });
     }
     Ok(found)
 }

@@ -59,6 +59,11 @@ pub trait Text {
     fn check_writable(&self) -> Result<(), OffloadError> {
         Ok(())
     }
+    /// The text as UTF-8, for work done in Rust (summaries of materialized output).
+    ///
+    /// # Errors
+    /// `INVALID_MESSAGE` when it cannot be converted losslessly (lone surrogates).
+    fn to_str(&self) -> Result<Cow<'_, str>, OffloadError>;
 }
 
 impl Text for Cow<'_, str> {
@@ -71,6 +76,9 @@ impl Text for Cow<'_, str> {
     }
     fn is_placeholder(&self) -> bool {
         crate::is_placeholder(self)
+    }
+    fn to_str(&self) -> Result<Cow<'_, str>, OffloadError> {
+        Ok(Cow::Borrowed(self))
     }
 }
 

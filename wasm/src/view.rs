@@ -74,6 +74,11 @@ impl Text for JsText {
         }
     }
 
+    fn to_str(&self) -> Result<std::borrow::Cow<'_, str>, OffloadError> {
+        self.check_writable()?;
+        Ok(std::borrow::Cow::Owned(String::from(&self.text)))
+    }
+
     fn is_placeholder(&self) -> bool {
         // Only short strings can be placeholders, so only those are copied to check.
         self.len <= MAX_PLACEHOLDER_CHARS

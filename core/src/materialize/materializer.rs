@@ -8,7 +8,7 @@ use crate::{FileReader, FileWriter, OffloadError, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Scheme of artifact refs: `ctx://<conversationId>/<kind>/<file>`.
-const SCHEME: &str = "ctx://";
+pub(crate) const SCHEME: &str = "ctx://";
 
 /// Where artifacts live and when outputs go there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +41,33 @@ impl MaterializerOptions {
             max_inline_chars: 4000,
             max_inline_bytes: 16384,
             snippet_lines: 40,
+        }
+    }
+}
+
+/// What produced an artifact: a tool call, or a terminal snippet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArtifactKind {
+    /// `artifacts/tool/<toolCallId>.json|.txt`.
+    Tool,
+    /// `artifacts/terminal/<snippetId>.log`.
+    Terminal,
+}
+
+impl ArtifactKind {
+    /// The directory under `artifacts/`, also the ref's kind segment.
+    pub fn dir(self) -> &'static str {
+        match self {
+            ArtifactKind::Tool => "tool",
+            ArtifactKind::Terminal => "terminal",
+        }
+    }
+
+    /// The option or field naming the artifact, for error messages.
+    fn id_field(self) -> &'static str {
+        match self {
+            ArtifactKind::Tool => "toolCallId",
+            ArtifactKind::Terminal => "snippetId",
         }
     }
 }
@@ -212,26 +239,61 @@ impl Materializer {
         output: &ToolOutputRef<'_>,
         writer: &W,
     ) -> Result<Materialized, OffloadError> {
+        self.materialize_as(ArtifactKind::Tool, output.tool_call_id, output, writer)
+            .await
+    }
+
+    /// [`Materializer::materialize`] for terminal output: over the limits, `text` goes
+    /// to `…/artifacts/terminal/<snippetId>.log`, ref `ctx://<conv>/terminal/<snippetId>.log`,
+    /// with the same summary (its pointer names the snippet).
+    ///
+    /// # Errors
+    /// `INVALID_ID` for a snippet id that cannot name a file; `WRITE_FAILED`.
+    pub async fn materialize_terminal<W: FileWriter + ?Sized>(
+        &self,
+        snippet_id: &str,
+        text: &str,
+        writer: &W,
+    ) -> Result<Materialized, OffloadError> {
+        let output = ToolOutputRef {
+            tool_call_id: snippet_id,
+            tool_name: "terminal",
+            server_name: None,
+            text,
+            was_value: false,
+        };
+        self.materialize_as(ArtifactKind::Terminal, snippet_id, &output, writer)
+            .await
+    }
+
+    /// Materialize `output` as artifact `<stem>.<ext>` of `kind`.
+    pub(crate) async fn materialize_as<W: FileWriter + ?Sized>(
+        &self,
+        kind: ArtifactKind,
+        stem: &str,
+        output: &ToolOutputRef<'_>,
+        writer: &W,
+    ) -> Result<Materialized, OffloadError> {
         if !self.exceeds_limits(output.text) {
             self.inlined.fetch_add(1, Ordering::Relaxed);
             return Ok(Materialized::Inline);
         }
-        let is_json = output.was_value || is_json_document(output.text);
-        let file = format!(
-            "{}.{}",
-            output.tool_call_id,
-            if is_json { "json" } else { "txt" }
-        );
-        if let Some(reason) =
-            unsafe_component(output.tool_call_id, file.len() - output.tool_call_id.len())
-        {
+        let is_json =
+            kind == ArtifactKind::Tool && (output.was_value || is_json_document(output.text));
+        let ext = match kind {
+            ArtifactKind::Terminal => "log",
+            ArtifactKind::Tool if is_json => "json",
+            ArtifactKind::Tool => "txt",
+        };
+        let file = format!("{stem}.{ext}");
+        if let Some(reason) = unsafe_component(stem, ext.len() + 1) {
             return Err(OffloadError::InvalidId {
-                field: "toolCallId".into(),
-                value: Some(output.tool_call_id.into()),
+                field: kind.id_field().into(),
+                value: Some(stem.into()),
                 reason,
             });
         }
-        let dir = join(&self.artifacts, "tool");
+        let dir = join(&self.artifacts, kind.dir());
         let path = join(&dir, &file);
         writer
             .mkdir(&dir)
@@ -248,11 +310,16 @@ impl Materializer {
                 source,
             })?;
 
-        let id = format!("{SCHEME}{}/tool/{file}", self.options.conversation_id);
+        let id = format!(
+            "{SCHEME}{}/{}/{file}",
+            self.options.conversation_id,
+            kind.dir()
+        );
         let measure = Measure::of(output.text);
         let text = summary(&SummaryInput {
             reference: &id,
             output: *output,
+            kind,
             measure,
             is_json,
             snippet_lines: self.options.snippet_lines,

@@ -1,15 +1,28 @@
 //! Tool output materialization: an output over the inline limits goes to a durable
 //! artifact, and the model gets a summary with a reference and ways to read more.
 
+mod bundle;
+mod legacy;
 mod materializer;
+mod messages;
 mod read;
+mod read_tools;
 mod summary;
 mod text;
 
-pub use materializer::{
-    ContextRef, MaterializeStats, Materialized, Materializer, MaterializerOptions, RefHint,
-    ToolOutputRef,
+pub use bundle::{
+    import_conversation, sha256_hex, ImportedConversation, BUNDLE_FORMAT, BUNDLE_VERSION,
 };
+pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
+pub use materializer::{
+    ArtifactKind, ContextRef, MaterializeStats, Materialized, Materializer, MaterializerOptions,
+    RefHint, ToolOutputRef,
+};
+pub use messages::MessagesMaterialized;
 pub use read::{grep_page, read_page, tail_page};
-pub use summary::{summary, SummaryInput};
+pub use read_tools::{
+    read_tool_definitions, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL, DEFAULT_CONTEXT,
+    DEFAULT_LINES, DEFAULT_MAX_MATCHES,
+};
+pub use summary::{summary, summary_ref, SummaryInput, POINTER_PREFIX};
 pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};

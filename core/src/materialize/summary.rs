@@ -1,6 +1,6 @@
 //! The summary the model reads instead of a materialized output.
 
-use super::materializer::ToolOutputRef;
+use super::materializer::{ArtifactKind, ToolOutputRef};
 use super::text::{cut, thousands, Measure, MAX_PREVIEW_CHARS};
 use crate::utf16_len;
 
@@ -16,6 +16,25 @@ const ERROR_WORDS: [&str; 6] = [
 /// At most this many error lines are shown, each with one line of context around it.
 const MAX_ERROR_LINES: usize = 5;
 
+/// How a summary's first line (the pointer) begins.
+pub const POINTER_PREFIX: &str = "[Output of ";
+
+/// The ref named by a summary's pointer line, if `text` is a summary: lets
+/// `materialize_messages` leave already-materialized content alone.
+///
+/// ```
+/// use tool_offload_core::materialize::summary_ref;
+/// let s = "[Output of bash (call c1) stored as ctx://conv/tool/c1.txt and not shown in full: read it with context_read, context_tail or context_grep.]\nSize: …";
+/// assert_eq!(summary_ref(s), Some("ctx://conv/tool/c1.txt"));
+/// assert_eq!(summary_ref("[Output of lunch]"), None);
+/// ```
+pub fn summary_ref(text: &str) -> Option<&str> {
+    let first = text.strip_prefix(POINTER_PREFIX)?.lines().next()?;
+    let (_, rest) = first.split_once(" stored as ")?;
+    let (reference, _) = rest.split_once(" and not shown in full: ")?;
+    reference.starts_with("ctx://").then_some(reference)
+}
+
 /// What a summary describes.
 #[derive(Debug, Clone, Copy)]
 pub struct SummaryInput<'a> {
@@ -23,6 +42,9 @@ pub struct SummaryInput<'a> {
     pub reference: &'a str,
     /// The tool output: call id, tool, server, full text.
     pub output: ToolOutputRef<'a>,
+    /// A tool call's output, or a terminal snippet (then `output.tool_call_id` is the
+    /// snippet id).
+    pub kind: ArtifactKind,
     /// Its sizes.
     pub measure: Measure,
     /// Whether it is JSON.
@@ -40,11 +62,11 @@ pub struct SummaryInput<'a> {
 /// `max_chars`.
 ///
 /// ```
-/// use tool_offload_core::materialize::{summary, Measure, SummaryInput, ToolOutputRef};
+/// use tool_offload_core::materialize::{summary, ArtifactKind, Measure, SummaryInput, ToolOutputRef};
 /// let text = (1..=500).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
 /// let output = ToolOutputRef { tool_call_id: "call_1", tool_name: "bash", server_name: None, text: &text, was_value: false };
 /// let s = summary(&SummaryInput {
-///     reference: "ctx://c1/tool/call_1.txt", output, measure: Measure::of(&text), is_json: false,
+///     reference: "ctx://c1/tool/call_1.txt", output, kind: ArtifactKind::Tool, measure: Measure::of(&text), is_json: false,
 ///     snippet_lines: 40, max_chars: 4000,
 /// });
 /// assert!(s.starts_with("[Output of bash (call call_1) stored as ctx://c1/tool/call_1.txt"));
@@ -83,14 +105,18 @@ fn render(
     errors: &[usize],
     error_count: usize,
 ) -> String {
-    let tool = match input.output.server_name {
-        Some(server) => format!("{server}/{}", input.output.tool_name),
-        None => input.output.tool_name.to_owned(),
+    let id = input.output.tool_call_id;
+    let origin = match (input.kind, input.output.server_name) {
+        (ArtifactKind::Terminal, _) => format!("terminal (snippet {id})"),
+        (ArtifactKind::Tool, Some(server)) => {
+            format!("{server}/{} (call {id})", input.output.tool_name)
+        }
+        (ArtifactKind::Tool, None) => format!("{} (call {id})", input.output.tool_name),
     };
     let m = input.measure;
     let mut out = format!(
-        "[Output of {tool} (call {}) stored as {} and not shown in full: read it with context_read, context_tail or context_grep.]\n",
-        input.output.tool_call_id, input.reference
+        "{POINTER_PREFIX}{origin} stored as {} and not shown in full: read it with context_read, context_tail or context_grep.]\n",
+        input.reference
     );
     out += &format!(
         "Size: {} bytes, {} characters, {} lines. JSON: {}.\n",
@@ -194,6 +220,7 @@ mod tests {
                 text,
                 was_value: false,
             },
+            kind: ArtifactKind::Tool,
             measure: Measure::of(text),
             is_json: false,
             snippet_lines: 40,

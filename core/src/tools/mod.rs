@@ -197,11 +197,16 @@ impl RegisterError {
 #[derive(Debug, Clone)]
 pub struct ToolRegistry<H> {
     tools: Vec<(ToolDefinition, H)>,
+    /// Tools whose results skip the hosts' result middleware (see `register_passthrough`).
+    passthrough: Vec<String>,
 }
 
 impl<H> Default for ToolRegistry<H> {
     fn default() -> Self {
-        ToolRegistry { tools: Vec::new() }
+        ToolRegistry {
+            tools: Vec::new(),
+            passthrough: Vec::new(),
+        }
     }
 }
 
@@ -233,6 +238,28 @@ impl<H> ToolRegistry<H> {
         }
         self.tools.push((definition, handler));
         Ok(())
+    }
+
+    /// [`ToolRegistry::register`] a tool whose results hosts hand back as they are,
+    /// never offloaded or materialized: the read-back tools, whose pages are already
+    /// bounded (offloading them would send the model in circles).
+    ///
+    /// # Errors
+    /// As [`ToolRegistry::register`].
+    pub fn register_passthrough(
+        &mut self,
+        definition: ToolDefinition,
+        handler: H,
+    ) -> Result<(), RegisterError> {
+        let name = definition.name.clone();
+        self.register(definition, handler)?;
+        self.passthrough.push(name);
+        Ok(())
+    }
+
+    /// Whether `name` was registered with [`ToolRegistry::register_passthrough`].
+    pub fn is_passthrough(&self, name: &str) -> bool {
+        self.passthrough.iter().any(|n| n == name)
     }
 
     /// The tool called `name`.

@@ -1,0 +1,292 @@
+//! Export and import of a conversation: its messages plus every artifact they refer to,
+//! each with a SHA-256, in one self-contained JSON bundle.
+
+use sha2::{Digest, Sha256};
+
+use super::materializer::{Materializer, MaterializerOptions, SCHEME};
+use crate::path::unsafe_component;
+use crate::{FileReader, FileWriter, Map, OffloadError, Value};
+
+/// The bundle's `format` field.
+pub const BUNDLE_FORMAT: &str = "tool-offload/conversation";
+/// The bundle's `version` field.
+pub const BUNDLE_VERSION: u64 = 1;
+
+/// Artifact file extensions; a ref ends with one of them.
+const EXTENSIONS: [&str; 3] = [".json", ".txt", ".log"];
+
+/// What [`import_conversation`] restored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedConversation {
+    /// The bundle's conversation id: make a [`Materializer`] with it to read the refs.
+    pub conversation_id: String,
+    /// The bundle's messages, as exported.
+    pub messages: Value,
+    /// Absolute paths of the artifacts written (or already there, identical).
+    pub paths: Vec<String>,
+}
+
+impl Materializer {
+    /// One self-contained bundle of `messages` and every artifact of this conversation
+    /// they refer to (any `ctx://<conversationId>/tool|terminal/…` in any string: summaries,
+    /// legacy records, text), each with its SHA-256:
+    /// `{ format, version, conversationId, messages, artifacts: [{ ref, path, sha256, content }] }`.
+    ///
+    /// # Errors
+    /// `REF_NOT_FOUND` when a referred artifact is missing (the bundle would not be
+    /// self-contained); `READ_FAILED`.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_offload_core::materialize::{import_conversation, Materializer, MaterializerOptions};
+    /// use tool_offload_core::MemoryWriter;
+    /// # futures_executor::block_on(async {
+    /// let (old, new) = (MemoryWriter::new(), MemoryWriter::new());
+    /// let m = Materializer::new(MaterializerOptions::new("/a", "c1", "/")).unwrap();
+    /// let messages = json!([{"role": "tool", "tool_call_id": "call_1", "content": "x\n".repeat(5000)}]);
+    /// let views: Vec<_> = messages.as_array().unwrap().iter().collect();
+    /// let done = m.materialize_messages(&views, &old).await.unwrap();
+    /// let mut slim = messages.clone();
+    /// tool_offload_core::apply_edits(&mut slim[0], done.changed[0].1.clone());
+    /// let bundle = m.export_conversation(&slim, &old).await.unwrap();
+    /// let imported = import_conversation(&bundle, "/b", "/", &new).await.unwrap();
+    /// assert_eq!(imported.paths, ["/b/context/c1/artifacts/tool/call_1.txt"]);
+    /// assert_eq!(new.read("/b/context/c1/artifacts/tool/call_1.txt").unwrap(), "x\n".repeat(5000));
+    /// # });
+    /// ```
+    pub async fn export_conversation<R: FileReader + ?Sized>(
+        &self,
+        messages: &Value,
+        reader: &R,
+    ) -> Result<Value, OffloadError> {
+        let conversation = &self.options().conversation_id;
+        let mut artifacts = Vec::new();
+        for reference in refs_in(messages, conversation) {
+            let path = self.resolve_ref(&reference)?;
+            let content = match reader.read_file(&path).await {
+                Ok(Some(text)) => text,
+                Ok(None) => return Err(OffloadError::RefNotFound(reference)),
+                Err(source) => return Err(OffloadError::ReadFailed { path, source }),
+            };
+            let mut artifact = Map::new();
+            artifact.insert("ref".into(), Value::String(reference.clone()));
+            artifact.insert(
+                "path".into(),
+                Value::String(reference[SCHEME.len() + conversation.len() + 1..].into()),
+            );
+            artifact.insert("sha256".into(), Value::String(sha256_hex(&content)));
+            artifact.insert("content".into(), Value::String(content));
+            artifacts.push(Value::Object(artifact));
+        }
+        let mut bundle = Map::new();
+        bundle.insert("format".into(), BUNDLE_FORMAT.into());
+        bundle.insert("version".into(), BUNDLE_VERSION.into());
+        bundle.insert("conversationId".into(), conversation.as_str().into());
+        bundle.insert("messages".into(), messages.clone());
+        bundle.insert("artifacts".into(), Value::Array(artifacts));
+        Ok(Value::Object(bundle))
+    }
+}
+
+/// Restore a bundle from [`Materializer::export_conversation`] under `user_data` (a
+/// relative one resolves against the absolute `cwd`), so every ref in its messages
+/// resolves again. Everything is checked before anything is written: the format, each
+/// artifact's SHA-256, that each path stays inside the conversation's artifacts, that
+/// every ref the messages name is in the bundle, and that no different file already
+/// sits where an artifact goes (an identical one is left as it is).
+///
+/// # Errors
+/// `INVALID_BUNDLE`, `ARTIFACT_EXISTS`, `INVALID_ARGUMENT` (relative `cwd`),
+/// `READ_FAILED`, `WRITE_FAILED`.
+pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
+    bundle: &Value,
+    user_data: &str,
+    cwd: &str,
+    io: &IO,
+) -> Result<ImportedConversation, OffloadError> {
+    let invalid = |why: String| OffloadError::InvalidBundle(why);
+    let format = bundle.get("format").and_then(Value::as_str);
+    if format != Some(BUNDLE_FORMAT) {
+        return Err(invalid(format!(
+            "format must be {BUNDLE_FORMAT:?}, got {}",
+            describe(bundle.get("format"))
+        )));
+    }
+    if bundle.get("version").and_then(Value::as_u64) != Some(BUNDLE_VERSION) {
+        return Err(invalid(format!(
+            "version {} is not supported (this library reads version {BUNDLE_VERSION})",
+            describe(bundle.get("version"))
+        )));
+    }
+    let conversation = bundle
+        .get("conversationId")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid("conversationId must be a string".into()))?;
+    if let Some(reason) = unsafe_component(conversation, 0) {
+        return Err(invalid(format!("conversationId {conversation:?} {reason}")));
+    }
+    let messages = bundle
+        .get("messages")
+        .filter(|m| m.is_array())
+        .ok_or_else(|| invalid("messages must be an array".into()))?;
+    let Some(artifacts) = bundle.get("artifacts").and_then(Value::as_array) else {
+        return Err(invalid("artifacts must be an array".into()));
+    };
+    let scope = Materializer::new(MaterializerOptions::new(user_data, conversation, cwd))?;
+
+    let mut checked: Vec<(String, String, &str)> = Vec::new();
+    for (i, artifact) in artifacts.iter().enumerate() {
+        let field = |key: &str| artifact.get(key).and_then(Value::as_str);
+        let (Some(reference), Some(path), Some(sha256), Some(content)) = (
+            field("ref"),
+            field("path"),
+            field("sha256"),
+            field("content"),
+        ) else {
+            return Err(invalid(format!(
+                "artifacts[{i}] must have string fields ref, path, sha256 and content"
+            )));
+        };
+        let target = scope.resolve_ref(reference).map_err(|_| {
+            invalid(format!(
+                "artifacts[{i}].ref {reference:?} would land outside the conversation's artifacts"
+            ))
+        })?;
+        if reference != format!("{SCHEME}{conversation}/{path}") {
+            return Err(invalid(format!(
+                "artifacts[{i}].path {path:?} does not match its ref {reference:?}"
+            )));
+        }
+        let actual = sha256_hex(content);
+        if actual != sha256 {
+            return Err(invalid(format!(
+                "artifacts[{i}] ({path}) fails its SHA-256 check: the bundle says {sha256}, the content hashes to {actual}"
+            )));
+        }
+        if checked.iter().any(|(r, _, _)| r == reference) {
+            return Err(invalid(format!(
+                "artifacts[{i}].ref {reference:?} appears twice"
+            )));
+        }
+        checked.push((reference.to_owned(), target, content));
+    }
+    if let Some(missing) = refs_in(messages, conversation)
+        .into_iter()
+        .find(|r| !checked.iter().any(|(c, _, _)| c == r))
+    {
+        return Err(invalid(format!(
+            "the messages refer to {missing} but the bundle has no artifact for it"
+        )));
+    }
+    let mut fresh = Vec::new();
+    for (_, target, content) in &checked {
+        match io.read_file(target).await {
+            Ok(None) => fresh.push((target, content)),
+            Ok(Some(existing)) if existing == *content => {}
+            Ok(Some(_)) => return Err(OffloadError::ArtifactExists(target.clone())),
+            Err(source) => {
+                return Err(OffloadError::ReadFailed {
+                    path: target.clone(),
+                    source,
+                })
+            }
+        }
+    }
+    for (target, content) in fresh {
+        let dir = &target[..target.rfind('/').unwrap_or(0)];
+        io.mkdir(dir)
+            .await
+            .map_err(|source| OffloadError::WriteFailed {
+                path: dir.into(),
+                source,
+            })?;
+        io.write_file(target, content)
+            .await
+            .map_err(|source| OffloadError::WriteFailed {
+                path: target.clone(),
+                source,
+            })?;
+    }
+    Ok(ImportedConversation {
+        conversation_id: conversation.into(),
+        messages: messages.clone(),
+        paths: checked.into_iter().map(|(_, target, _)| target).collect(),
+    })
+}
+
+/// Lowercase hex SHA-256 of `text`'s UTF-8 bytes.
+///
+/// ```
+/// assert_eq!(
+///     tool_offload_core::materialize::sha256_hex("abc"),
+///     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+/// );
+/// ```
+pub fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Every distinct ref of `conversation` named in any string of `value`, in order of
+/// first appearance. A ref runs from `ctx://` to the end of its file extension.
+fn refs_in(value: &Value, conversation: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let prefix = format!("{SCHEME}{conversation}/");
+    visit_strings(value, &mut |text| {
+        let mut rest = text;
+        while let Some(at) = rest.find(&prefix) {
+            rest = &rest[at..];
+            let token_end = rest
+                .find(|c: char| c.is_whitespace() || "\"'`()[]{}<>,".contains(c))
+                .unwrap_or(rest.len());
+            let token = &rest[..token_end];
+            // Up to the last extension: drops trailing punctuation ("…call_1.txt.").
+            let end = EXTENSIONS
+                .iter()
+                .filter_map(|ext| token.rfind(ext).map(|i| i + ext.len()))
+                .max();
+            if let Some(end) = end {
+                let reference = &token[..end];
+                if !found.iter().any(|f: &String| f == reference) {
+                    found.push(reference.to_owned());
+                }
+            }
+            rest = &rest[token_end.max(1)..];
+        }
+    });
+    found
+}
+
+fn visit_strings(value: &Value, visit: &mut impl FnMut(&str)) {
+    match value {
+        Value::String(s) => visit(s),
+        Value::Array(items) => items.iter().for_each(|v| visit_strings(v, visit)),
+        Value::Object(fields) => fields.values().for_each(|v| visit_strings(v, visit)),
+        _ => {}
+    }
+}
+
+fn describe(value: Option<&Value>) -> String {
+    value.map_or_else(|| "nothing".into(), crate::json::stringify)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn finds_refs_in_summaries_advice_and_prose_once_each() {
+        let messages = json!([
+            {"content": "[Output of bash (call c1) stored as ctx://conv/tool/c1.txt and not shown in full]\nIf you need more: context_tail(\"ctx://conv/tool/c1.txt\", 200)"},
+            {"content": [{"type": "text", "text": "see ctx://conv/terminal/t 1.log. and ctx://other/tool/x.txt, ctx://conv/tool/.json"}]},
+        ]);
+        // "t 1.log": a space ends the token before any extension, so it is not a ref.
+        assert_eq!(
+            refs_in(&messages, "conv"),
+            ["ctx://conv/tool/c1.txt", "ctx://conv/tool/.json"]
+        );
+    }
+}

@@ -1,0 +1,206 @@
+//! Native function-calling mode: every oversize tool result in a conversation gets its
+//! summary as content.
+
+use std::collections::HashMap;
+
+use super::materializer::{ArtifactKind, ContextRef, Materialized, Materializer, ToolOutputRef};
+use super::summary::summary_ref;
+use crate::message::{tool_results, At};
+use crate::view::{JsonView, Kind, Text};
+use crate::{FileWriter, OffloadError, Slot};
+
+/// What [`Materializer::materialize_messages`] did, as edits for the host to apply to
+/// its own copies of the messages.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MessagesMaterialized {
+    /// For each changed message, by index: slot → summary edits.
+    pub changed: Vec<(usize, Vec<(Slot, String)>)>,
+    /// The refs of the artifacts written, in walk order.
+    pub refs: Vec<ContextRef>,
+    /// Their absolute paths, in the same order.
+    pub paths: Vec<String>,
+}
+
+/// One tool result to materialize.
+struct Planned {
+    message: usize,
+    slot: Slot,
+    id: String,
+    tool_name: String,
+    text: String,
+    was_value: bool,
+}
+
+impl Materializer {
+    /// Materialize every tool result over the limits in a conversation: Anthropic
+    /// `tool_result` blocks, OpenAI Chat `role: "tool"` messages and OpenAI Responses
+    /// `function_call_output` items. A string content is measured as is, an array of
+    /// blocks as its `JSON.stringify` (a `.json` artifact). The tool's name comes from
+    /// the call that asked for it (`tool_use`, `tool_calls`, `function_call`), `tool`
+    /// when there is none.
+    ///
+    /// Content that already is a summary is left alone, so running this on every turn
+    /// only materializes what is new. Two results with one id but different content get
+    /// `<id>-1`, `<id>-2`… so neither artifact overwrites the other. Every message is
+    /// checked before anything is written. Only materialized results count in
+    /// [`Materializer::stats`].
+    ///
+    /// # Errors
+    /// `INVALID_MESSAGE`, `INVALID_ID` (before anything is written), `WRITE_FAILED`.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_offload_core::materialize::{Materializer, MaterializerOptions};
+    /// use tool_offload_core::MemoryWriter;
+    /// let m = Materializer::new(MaterializerOptions::new("/data", "c1", "/")).unwrap();
+    /// let messages = [
+    ///     json!({"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "bash", "arguments": "{}"}}]}),
+    ///     json!({"role": "tool", "tool_call_id": "call_1", "content": "x\n".repeat(5000)}),
+    /// ];
+    /// let views: Vec<_> = messages.iter().collect();
+    /// let fs = MemoryWriter::new();
+    /// let done = futures_executor::block_on(m.materialize_messages(&views, &fs)).unwrap();
+    /// assert_eq!(done.refs[0].id, "ctx://c1/tool/call_1.txt");
+    /// assert_eq!(done.changed[0].0, 1);
+    /// assert!(done.changed[0].1[0].1.starts_with("[Output of bash (call call_1) stored as ctx://c1/tool/call_1.txt"));
+    /// ```
+    pub async fn materialize_messages<V: JsonView, W: FileWriter + ?Sized>(
+        &self,
+        messages: &[V],
+        writer: &W,
+    ) -> Result<MessagesMaterialized, OffloadError> {
+        let planned = self.plan(messages)?;
+        let mut done = MessagesMaterialized::default();
+        let mut taken: HashMap<String, &str> = HashMap::new();
+        for p in &planned {
+            let stem = unique_stem(&p.id, &p.text, &mut taken);
+            let output = ToolOutputRef {
+                tool_call_id: &p.id,
+                tool_name: &p.tool_name,
+                server_name: None,
+                text: &p.text,
+                was_value: p.was_value,
+            };
+            let Materialized::Artifact {
+                summary,
+                reference,
+                path,
+            } = self
+                .materialize_as(ArtifactKind::Tool, &stem, &output, writer)
+                .await?
+            else {
+                continue;
+            };
+            match done.changed.last_mut() {
+                Some((index, edits)) if *index == p.message => edits.push((p.slot, summary)),
+                _ => done.changed.push((p.message, vec![(p.slot, summary)])),
+            }
+            done.refs.push(reference);
+            done.paths.push(path);
+        }
+        Ok(done)
+    }
+
+    /// Every tool result that will be materialized, checked; nothing written.
+    fn plan<V: JsonView>(&self, messages: &[V]) -> Result<Vec<Planned>, OffloadError> {
+        let names = tool_names(messages);
+        let options = self.options();
+        let mut planned = Vec::new();
+        for (index, message) in messages.iter().enumerate() {
+            for found in tool_results(message, At::Index(index), ".json".len())? {
+                let chars = found.text.utf16_len();
+                // UTF-8 takes at most 3 bytes per UTF-16 unit: small text stays inline
+                // without being copied out of the host to be measured.
+                if chars <= options.max_inline_chars
+                    && chars.saturating_mul(3) <= options.max_inline_bytes
+                {
+                    continue;
+                }
+                let text = found.text.to_str()?;
+                if !self.exceeds_limits(&text) || summary_ref(&text).is_some() {
+                    continue;
+                }
+                let id = found.id?;
+                planned.push(Planned {
+                    message: index,
+                    slot: found.slot,
+                    tool_name: names.get(&id).cloned().unwrap_or_else(|| "tool".into()),
+                    id,
+                    text: text.into_owned(),
+                    was_value: found.is_array,
+                });
+            }
+        }
+        Ok(planned)
+    }
+}
+
+/// `id`, or `id-1`, `id-2`… when `id` already named different content in this call.
+fn unique_stem<'a>(id: &str, text: &'a str, taken: &mut HashMap<String, &'a str>) -> String {
+    let mut stem = id.to_owned();
+    let mut n = 0;
+    while let Some(&other) = taken.get(&stem) {
+        if other == text {
+            return stem;
+        }
+        n += 1;
+        stem = format!("{id}-{n}");
+    }
+    taken.insert(stem.clone(), text);
+    stem
+}
+
+/// Tool names by call id, from the calls in the conversation: Anthropic `tool_use`
+/// blocks, OpenAI Chat `tool_calls[].function.name`, OpenAI Responses `function_call`.
+fn tool_names<V: JsonView>(messages: &[V]) -> HashMap<String, String> {
+    let mut names = HashMap::new();
+    let mut add = |id: Option<V>, name: Option<V>| {
+        if let (Some(id), Some(name)) = (
+            id.and_then(|v| v.to_owned_string()),
+            name.and_then(|v| v.to_owned_string()),
+        ) {
+            names.entry(id).or_insert(name);
+        }
+    };
+    for message in messages {
+        if message
+            .field("type")
+            .is_some_and(|t| t.is_str("function_call"))
+        {
+            add(message.field("call_id"), message.field("name"));
+        }
+        for (list, kind) in [("content", "tool_use"), ("tool_calls", "function")] {
+            let Some(items) = message.field(list).filter(|l| l.kind() == Kind::Array) else {
+                continue;
+            };
+            for i in 0..items.array_len() {
+                let Some(item) = items.item(i) else { continue };
+                if !item.field("type").is_some_and(|t| t.is_str(kind)) {
+                    continue;
+                }
+                let name = if kind == "function" {
+                    item.field("function").and_then(|f| f.field("name"))
+                } else {
+                    item.field("name")
+                };
+                add(item.field("id"), name);
+            }
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unique_stems_number_only_different_content() {
+        let mut taken = HashMap::new();
+        assert_eq!(unique_stem("a", "one", &mut taken), "a");
+        assert_eq!(unique_stem("a", "one", &mut taken), "a");
+        assert_eq!(unique_stem("a", "two", &mut taken), "a-1");
+        assert_eq!(unique_stem("a", "three", &mut taken), "a-2");
+        assert_eq!(unique_stem("a", "two", &mut taken), "a-1");
+    }
+}

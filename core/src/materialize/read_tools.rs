@@ -1,0 +1,196 @@
+//! The model's read-back tools: `context_read`, `context_tail`, `context_grep`. Their
+//! definitions and argument checks live here so every host registers the same tools;
+//! hosts only run the call (grep needs the host's regex engine).
+
+use serde_json::json;
+
+use crate::tools::ToolDefinition;
+use crate::view::js_string;
+use crate::Value;
+
+/// `context_read`'s name.
+pub const CONTEXT_READ: &str = "context_read";
+/// `context_tail`'s name.
+pub const CONTEXT_TAIL: &str = "context_tail";
+/// `context_grep`'s name.
+pub const CONTEXT_GREP: &str = "context_grep";
+
+/// Rows a read or tail shows unless told otherwise.
+pub const DEFAULT_LINES: usize = 200;
+/// Rows of context around a grep match unless told otherwise.
+pub const DEFAULT_CONTEXT: usize = 2;
+/// Grep matches shown unless told otherwise.
+pub const DEFAULT_MAX_MATCHES: usize = 50;
+
+/// A checked call of one of the read-back tools.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadCall {
+    /// `context_read({ ref, offset?, limit? })`.
+    Read {
+        /// The artifact's ref.
+        reference: String,
+        /// First row, 0-based.
+        offset: usize,
+        /// Rows at most.
+        limit: usize,
+    },
+    /// `context_tail({ ref, lines? })`.
+    Tail {
+        /// The artifact's ref.
+        reference: String,
+        /// Rows from the end.
+        lines: usize,
+    },
+    /// `context_grep({ ref, pattern, context?, max_matches?, ignore_case? })`.
+    Grep {
+        /// The artifact's ref.
+        reference: String,
+        /// A regular expression.
+        pattern: String,
+        /// Rows of context around each match.
+        context: usize,
+        /// Matches shown at most.
+        max_matches: usize,
+        /// Match case-insensitively.
+        ignore_case: bool,
+    },
+}
+
+impl ReadCall {
+    /// Check the `input` the model sent to tool `name`.
+    ///
+    /// # Errors
+    /// A message for the model (the host returns it as an `is_error` result) naming the
+    /// bad field; `None` for a name that is not one of the three tools.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_offload_core::materialize::ReadCall;
+    /// let call = ReadCall::parse("context_tail", &json!({"ref": "ctx://c/tool/x.txt"})).unwrap();
+    /// assert_eq!(call, Some(ReadCall::Tail { reference: "ctx://c/tool/x.txt".into(), lines: 200 }));
+    /// assert_eq!(
+    ///     ReadCall::parse("context_read", &json!({"ref": "r", "offset": -1})).unwrap_err(),
+    ///     "offset must be a non-negative integer, got -1"
+    /// );
+    /// ```
+    pub fn parse(name: &str, input: &Value) -> Result<Option<ReadCall>, String> {
+        if !matches!(name, CONTEXT_READ | CONTEXT_TAIL | CONTEXT_GREP) {
+            return Ok(None);
+        }
+        if !input.is_object() {
+            return Err(format!(
+                "{name} input must be an object, got {}",
+                crate::json::stringify(input)
+            ));
+        }
+        let reference = string(input, "ref")?;
+        Ok(Some(match name {
+            CONTEXT_READ => ReadCall::Read {
+                reference,
+                offset: count(input, "offset", 0)?,
+                limit: count(input, "limit", DEFAULT_LINES)?,
+            },
+            CONTEXT_TAIL => ReadCall::Tail {
+                reference,
+                lines: count(input, "lines", DEFAULT_LINES)?,
+            },
+            _ => ReadCall::Grep {
+                reference,
+                pattern: string(input, "pattern")?,
+                context: count(input, "context", DEFAULT_CONTEXT)?,
+                max_matches: count(input, "max_matches", DEFAULT_MAX_MATCHES)?,
+                ignore_case: match input.get("ignore_case") {
+                    None | Some(Value::Null) => false,
+                    Some(Value::Bool(b)) => *b,
+                    Some(other) => {
+                        return Err(format!(
+                            "ignore_case must be a boolean, got {}",
+                            crate::json::stringify(other)
+                        ))
+                    }
+                },
+            },
+        }))
+    }
+}
+
+/// The three tools' definitions, in the order they are registered.
+///
+/// ```
+/// let names: Vec<_> = tool_offload_core::materialize::read_tool_definitions()
+///     .into_iter().map(|d| d.name).collect();
+/// assert_eq!(names, ["context_read", "context_tail", "context_grep"]);
+/// ```
+pub fn read_tool_definitions() -> [ToolDefinition; 3] {
+    let reference = json!({
+        "type": "string",
+        "description": "The artifact's ref, as given in the summary: ctx://<conversation>/tool/<file>."
+    });
+    [
+        ToolDefinition::new(
+            CONTEXT_READ,
+            "Read numbered lines of a stored tool output (an artifact named in a summary). Returns at most one page; the header says where to continue.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "ref": reference,
+                    "offset": {"type": "integer", "minimum": 0, "description": "First line to show, 0-based (default 0)."},
+                    "limit": {"type": "integer", "minimum": 0, "description": "Lines to show at most (default 200)."}
+                },
+                "required": ["ref"]
+            }),
+        ),
+        ToolDefinition::new(
+            CONTEXT_TAIL,
+            "Read the last lines of a stored tool output, numbered.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "ref": reference,
+                    "lines": {"type": "integer", "minimum": 0, "description": "Lines from the end (default 200)."}
+                },
+                "required": ["ref"]
+            }),
+        ),
+        ToolDefinition::new(
+            CONTEXT_GREP,
+            "Search a stored tool output with a regular expression; returns the numbered matching lines with context.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "ref": reference,
+                    "pattern": {"type": "string", "description": "Regular expression, e.g. \"Error|Exception\"."},
+                    "context": {"type": "integer", "minimum": 0, "description": "Lines of context around each match (default 2)."},
+                    "max_matches": {"type": "integer", "minimum": 1, "description": "Matches to show at most (default 50)."},
+                    "ignore_case": {"type": "boolean", "description": "Match case-insensitively (default false)."}
+                },
+                "required": ["ref", "pattern"]
+            }),
+        ),
+    ]
+}
+
+fn string(input: &Value, key: &str) -> Result<String, String> {
+    match input.get(key) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        other => Err(format!(
+            "{key} must be a string, got {}",
+            js_string(other.as_ref())
+        )),
+    }
+}
+
+fn count(input: &Value, key: &str, default: usize) -> Result<usize, String> {
+    match input.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(value) => match value.as_f64() {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
+                Ok(n as usize)
+            }
+            _ => Err(format!(
+                "{key} must be a non-negative integer, got {}",
+                crate::json::stringify(value)
+            )),
+        },
+    }
+}
