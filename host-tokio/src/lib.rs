@@ -22,14 +22,22 @@
 //! ```
 
 mod materializer;
+mod read_tools;
 mod registry;
 mod writer;
 
 use std::path::{Path, PathBuf};
 
-pub use materializer::{GrepOptions, Materializer, MaterializerOptions, ToolOutput};
+pub use materializer::{
+    import_conversation, import_conversation_with, GrepOptions, MaterializedMessages, Materializer,
+    MaterializerOptions, ToolOutput,
+};
 pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
 pub use tool_offload_core as core;
+pub use tool_offload_core::materialize::{
+    format_legacy_tool_record, ContextRef, ImportedConversation, LegacyToolRecord,
+    MaterializeStats, Materialized, RefHint,
+};
 pub use tool_offload_core::tools;
 pub use tool_offload_core::{
     json, utf16_len, Batch, BatchOffload, DirectOffload, ErrorCode, FileWriter, IoError,

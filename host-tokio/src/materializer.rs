@@ -2,8 +2,12 @@
 
 use std::path::PathBuf;
 
-use tool_offload_core::materialize::{self, MaterializeStats, Materialized, ToolOutputRef};
-use tool_offload_core::{json, FileReader, FileWriter, OffloadError, Value};
+use std::borrow::Cow;
+
+use tool_offload_core::materialize::{
+    self, ContextRef, ImportedConversation, MaterializeStats, Materialized, ToolOutputRef,
+};
+use tool_offload_core::{apply_edits, json, FileReader, FileWriter, OffloadError, Value};
 
 use crate::{utf8, working_dir_for, TokioFileWriter};
 
@@ -129,8 +133,8 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     /// `INVALID_ID`, `WRITE_FAILED`.
     pub async fn materialize(&self, output: &ToolOutput<'_>) -> Result<Materialized, OffloadError> {
         let (text, was_value) = match output.output {
-            Value::String(s) => (std::borrow::Cow::Borrowed(s.as_str()), false),
-            other => (std::borrow::Cow::Owned(json::stringify(other)), true),
+            Value::String(s) => (Cow::Borrowed(s.as_str()), false),
+            other => (Cow::Owned(json::stringify(other)), true),
         };
         let out = ToolOutputRef {
             tool_call_id: output.tool_call_id,
@@ -139,7 +143,67 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             text: &text,
             was_value,
         };
-        self.core.materialize(&out, &self.io).await
+        let done = self.core.materialize(&out, &self.io).await?;
+        trace(&done);
+        Ok(done)
+    }
+
+    /// Terminal output: over the limits, `text` goes to
+    /// `…/artifacts/terminal/<snippet_id>.log` with the same summary and ref.
+    ///
+    /// # Errors
+    /// `INVALID_ID`, `WRITE_FAILED`.
+    pub async fn materialize_terminal(
+        &self,
+        snippet_id: &str,
+        text: &str,
+    ) -> Result<Materialized, OffloadError> {
+        let done = self
+            .core
+            .materialize_terminal(snippet_id, text, &self.io)
+            .await?;
+        trace(&done);
+        Ok(done)
+    }
+
+    /// Every oversize tool result of a conversation (Anthropic `tool_result`, OpenAI
+    /// `role: "tool"`, Responses `function_call_output`) gets its summary as content;
+    /// content that already is a summary is left alone, so this can run every turn.
+    /// Unchanged messages come back borrowed.
+    ///
+    /// # Errors
+    /// `INVALID_MESSAGE`, `INVALID_ID` (before anything is written), `WRITE_FAILED`.
+    pub async fn materialize_messages<'a>(
+        &self,
+        messages: &'a [Value],
+    ) -> Result<MaterializedMessages<'a>, OffloadError> {
+        let views: Vec<&Value> = messages.iter().collect();
+        let done = self.core.materialize_messages(&views, &self.io).await?;
+        let mut out: Vec<Cow<'a, Value>> = messages.iter().map(Cow::Borrowed).collect();
+        for (index, edits) in done.changed {
+            let mut message = messages[index].clone();
+            apply_edits(&mut message, edits);
+            out[index] = Cow::Owned(message);
+        }
+        for (reference, path) in done.refs.iter().zip(&done.paths) {
+            trace_artifact(reference, path);
+        }
+        Ok(MaterializedMessages {
+            messages: out,
+            refs: done.refs,
+            paths: done.paths,
+        })
+    }
+
+    /// One self-contained bundle of `messages` and every artifact of this conversation
+    /// they refer to, each with its SHA-256; restore it with [`import_conversation`].
+    ///
+    /// # Errors
+    /// `REF_NOT_FOUND` when a referred artifact is missing; `READ_FAILED`.
+    pub async fn export_conversation(&self, messages: &[Value]) -> Result<Value, OffloadError> {
+        self.core
+            .export_conversation(&Value::Array(messages.to_vec()), &self.io)
+            .await
     }
 
     /// Rows `offset..offset + limit` of an artifact, numbered, within the inline limit.
@@ -196,4 +260,83 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     pub fn stats(&self) -> MaterializeStats {
         self.core.stats()
     }
+
+    /// The conversation this materializer writes and reads.
+    pub fn conversation_id(&self) -> &str {
+        &self.core.options().conversation_id
+    }
+
+    /// The core materializer, for what this host does not wrap.
+    pub fn core(&self) -> &materialize::Materializer {
+        &self.core
+    }
+
+    /// The writer-and-reader in use.
+    pub fn io(&self) -> &IO {
+        &self.io
+    }
+}
+
+/// What [`Materializer::materialize_messages`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaterializedMessages<'a> {
+    /// The conversation after materializing: unchanged messages borrowed, changed ones
+    /// as new copies.
+    pub messages: Vec<Cow<'a, Value>>,
+    /// The refs of the artifacts written, in walk order.
+    pub refs: Vec<ContextRef>,
+    /// Their absolute paths.
+    pub paths: Vec<String>,
+}
+
+/// Restore a bundle from [`Materializer::export_conversation`] under `user_data` with a
+/// [`TokioFileWriter`]: every ref in its messages resolves again. Refuses (before
+/// writing anything) a bundle whose hashes do not match or whose paths would land
+/// outside the conversation's artifacts, and never overwrites a different file.
+///
+/// # Errors
+/// `INVALID_BUNDLE`, `ARTIFACT_EXISTS`, `INVALID_ARGUMENT`, `READ_FAILED`, `WRITE_FAILED`.
+pub async fn import_conversation(
+    bundle: &Value,
+    user_data: impl AsRef<std::path::Path>,
+) -> Result<ImportedConversation, OffloadError> {
+    import_conversation_with(bundle, user_data, &TokioFileWriter::new()).await
+}
+
+/// [`import_conversation`] through any writer-and-reader.
+///
+/// # Errors
+/// As [`import_conversation`].
+pub async fn import_conversation_with<IO: FileWriter + FileReader + ?Sized>(
+    bundle: &Value,
+    user_data: impl AsRef<std::path::Path>,
+    io: &IO,
+) -> Result<ImportedConversation, OffloadError> {
+    let user_data = utf8(user_data.as_ref(), "user data directory")?;
+    materialize::import_conversation(bundle, user_data, &working_dir_for(user_data)?, io).await
+}
+
+/// A `tracing` event per materialization (target `tool_offload::materialize`).
+pub(crate) fn trace(done: &Materialized) {
+    if let Materialized::Artifact {
+        reference, path, ..
+    } = done
+    {
+        trace_artifact(reference, path);
+    }
+}
+
+fn trace_artifact(reference: &ContextRef, path: &str) {
+    let hint = &reference.hint;
+    tracing::info!(
+        target: "tool_offload::materialize",
+        tool_call_id = %hint.tool_call_id,
+        tool_name = %hint.tool_name,
+        bytes = hint.bytes,
+        chars = hint.chars,
+        lines = hint.lines,
+        path,
+        reference = %reference.id,
+        "materialized tool output"
+    );
 }

@@ -14,7 +14,7 @@ use tool_offload_core::tools::{
 };
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
-use crate::{utf8, working_dir_for, TokioFileWriter};
+use crate::{utf8, working_dir_for, Materializer, TokioFileWriter};
 
 /// What a handler returns: an output (which may itself report `is_error`), or an error
 /// whose message becomes an error result.
@@ -64,7 +64,14 @@ impl RegistryOffload {
 /// ```
 pub struct ToolRegistry<W = TokioFileWriter> {
     tools: tools::ToolRegistry<Handler>,
-    offload: Option<(ResultOffload, W)>,
+    middleware: Middleware<W>,
+}
+
+/// What happens to a large result before the loop sees it.
+enum Middleware<W> {
+    None,
+    Offload(ResultOffload, W),
+    Materialize(Arc<Materializer>),
 }
 
 impl ToolRegistry {
@@ -72,7 +79,27 @@ impl ToolRegistry {
     pub fn new() -> Self {
         ToolRegistry {
             tools: tools::ToolRegistry::new(),
-            offload: None,
+            middleware: Middleware::None,
+        }
+    }
+
+    /// An empty registry whose results over the materializer's limits are materialized:
+    /// the loop gets the summary, the artifact holds the whole output. Results of the
+    /// read-back tools ([`Materializer::register_tools`]) are never materialized.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use tool_offload::{Materializer, MaterializerOptions, ToolRegistry};
+    /// # fn demo() -> Result<(), Box<dyn std::error::Error>> {
+    /// let materializer = Arc::new(Materializer::new(MaterializerOptions::new("/var/lib/agent", "conv-1"))?);
+    /// let mut registry = ToolRegistry::with_materializer(materializer.clone());
+    /// materializer.register_tools(&mut registry)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_materializer(materializer: Arc<Materializer>) -> Self {
+        ToolRegistry {
+            tools: tools::ToolRegistry::new(),
+            middleware: Middleware::Materialize(materializer),
         }
     }
 
@@ -104,7 +131,7 @@ impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
         middleware.validate()?;
         Ok(ToolRegistry {
             tools: tools::ToolRegistry::new(),
-            offload: Some((middleware, writer)),
+            middleware: Middleware::Offload(middleware, writer),
         })
     }
 
@@ -127,6 +154,16 @@ impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
         )
     }
 
+    /// Register a tool whose results are handed back as they are: never offloaded or
+    /// materialized (used for the read-back tools).
+    pub(crate) fn register_passthrough(
+        &mut self,
+        definition: ToolDefinition,
+        handler: Handler,
+    ) -> Result<(), RegisterError> {
+        self.tools.register_passthrough(definition, handler)
+    }
+
     /// The definition and handler of the tool called `name`.
     pub fn get_tool(&self, name: &str) -> Option<(&ToolDefinition, &Handler)> {
         self.tools.get(name)
@@ -142,11 +179,12 @@ impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
 
     /// Run tool `name` with `params` for the `tool_use` `tool_use_id`. Every handler
     /// outcome becomes a result carrying `tool_use_id`; with offloading, a result of at
-    /// least the threshold comes back as `[Tool result offloaded to file: …]`.
+    /// least the threshold comes back as `[Tool result offloaded to file: …]`; with a
+    /// materializer, a result over its limits comes back as its summary.
     ///
     /// # Errors
-    /// Only from offloading: `WRITE_FAILED` (the result is never silently inlined) or
-    /// `INVALID_ID` for a `tool_use_id` that cannot name a file.
+    /// Only from offloading or materializing: `WRITE_FAILED` (the result is never
+    /// silently inlined) or `INVALID_ID` for a `tool_use_id` that cannot name a file.
     pub async fn execute_tool(
         &self,
         tool_use_id: &str,
@@ -159,9 +197,15 @@ impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
                 run_handler(handler.clone(), params)
             })
             .await;
-        match &self.offload {
-            Some((middleware, writer)) => middleware.apply(result, writer).await,
-            None => Ok(result),
+        if self.tools.is_passthrough(name) {
+            return Ok(result);
+        }
+        match &self.middleware {
+            Middleware::Offload(middleware, writer) => middleware.apply(result, writer).await,
+            Middleware::Materialize(materializer) => {
+                materializer.materialize_result(result, name).await
+            }
+            Middleware::None => Ok(result),
         }
     }
 }
