@@ -172,3 +172,56 @@ fn unusable_ids_are_refused_before_writing() {
     let err = Materializer::new(MaterializerOptions::new("/d", "..", "/")).unwrap_err();
     assert_eq!(err.code(), ErrorCode::InvalidId);
 }
+
+/// Whatever the limits and the text, nothing handed to the model (summary, read, tail or
+/// grep page) is over either limit, so it could never be materialized again.
+#[test]
+fn summaries_and_pages_stay_within_both_limits() {
+    let texts = [
+        "x".repeat(30_000),
+        "ascii line\n".repeat(3_000),
+        "漢字のログ行\n".repeat(2_000),
+        "😀".repeat(9_000),
+        format!("{}\nerror: boom\n{}", "é".repeat(7_000), "y\n".repeat(500)),
+    ];
+    for (chars, bytes) in [(4000, 16384), (4000, 6000), (1000, 100_000), (1000, 3000)] {
+        let m = Materializer::new(MaterializerOptions {
+            max_inline_chars: chars,
+            max_inline_bytes: bytes,
+            ..MaterializerOptions::new("data", "conv-1", "/srv")
+        })
+        .unwrap();
+        for text in &texts {
+            let fs = MemoryWriter::new();
+            let (summary, reference, _) = artifact(&m, &output(text), &fs);
+            let within = |what: &str, s: &str, strict: bool| {
+                let units = s.encode_utf16().count();
+                let ok = if strict {
+                    units < chars
+                } else {
+                    units <= chars
+                };
+                assert!(
+                    ok && s.len() <= bytes,
+                    "{what} at ({chars}, {bytes}): {units} units, {} bytes",
+                    s.len()
+                );
+            };
+            within("summary", &summary, true);
+            for offset in [0, 1, 10_000] {
+                within(
+                    "read",
+                    &block_on(m.read(&reference, offset, 200, &fs)).unwrap(),
+                    false,
+                );
+            }
+            within(
+                "tail",
+                &block_on(m.tail(&reference, 200, &fs)).unwrap(),
+                false,
+            );
+            let grep = block_on(m.grep(&reference, |_| true, 2, 50, &fs)).unwrap();
+            within("grep", &grep, false);
+        }
+    }
+}

@@ -10,6 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Scheme of artifact refs: `ctx://<conversationId>/<kind>/<file>`.
 pub(crate) const SCHEME: &str = "ctx://";
 
+/// Read-back pages are never cut below this many UTF-16 units (see
+/// [`Materializer::page_chars`]).
+pub const MIN_PAGE_CHARS: usize = 1000;
+
 /// Where artifacts live and when outputs go there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MaterializerOptions {
@@ -222,6 +226,24 @@ impl Materializer {
         }
     }
 
+    /// The longest text the materializer hands the model (summaries, pages), in UTF-16
+    /// units: `max_inline_chars`, or less when `max_inline_bytes` is the stricter limit
+    /// (a UTF-16 unit takes at most 3 UTF-8 bytes), so nothing it returns could itself
+    /// be over either limit.
+    ///
+    /// Read-back pages get at least [`MIN_PAGE_CHARS`], so that under a tiny limit
+    /// (useful in tests) a page still shows something; the guarantee holds for limits
+    /// of at least that much.
+    pub fn page_chars(&self) -> usize {
+        self.options
+            .max_inline_chars
+            .min(self.options.max_inline_bytes / 3)
+    }
+
+    fn read_page_chars(&self) -> usize {
+        self.page_chars().max(MIN_PAGE_CHARS)
+    }
+
     /// Whether an output of `text` must be materialized: over either limit.
     pub fn exceeds_limits(&self, text: &str) -> bool {
         let m = Measure::of(text);
@@ -323,7 +345,7 @@ impl Materializer {
             measure,
             is_json,
             snippet_lines: self.options.snippet_lines,
-            max_chars: self.options.max_inline_chars,
+            max_chars: self.page_chars(),
         });
         self.hits.fetch_add(1, Ordering::Relaxed);
         self.saved_chars.fetch_add(
@@ -384,7 +406,7 @@ impl Materializer {
             reference,
             offset,
             limit,
-            self.options.max_inline_chars,
+            self.read_page_chars(),
         ))
     }
 
@@ -399,12 +421,7 @@ impl Materializer {
         reader: &R,
     ) -> Result<String, OffloadError> {
         let text = self.load(reference, reader).await?;
-        Ok(tail_page(
-            &text,
-            reference,
-            lines,
-            self.options.max_inline_chars,
-        ))
+        Ok(tail_page(&text, reference, lines, self.read_page_chars()))
     }
 
     /// Rows for which `matches` holds, with context (see [`grep_page`]). The host
@@ -427,7 +444,7 @@ impl Materializer {
             matches,
             context,
             max_matches,
-            self.options.max_inline_chars,
+            self.read_page_chars(),
         ))
     }
 

@@ -16,7 +16,7 @@ pub use bundle::{
 pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
 pub use materializer::{
     ArtifactKind, ContextRef, MaterializeStats, Materialized, Materializer, MaterializerOptions,
-    RefHint, ToolOutputRef,
+    RefHint, ToolOutputRef, MIN_PAGE_CHARS,
 };
 pub use messages::MessagesMaterialized;
 pub use read::{grep_page, read_page, tail_page};

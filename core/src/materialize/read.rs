@@ -2,7 +2,7 @@
 //! each with a header saying what is shown and how to go on, and never longer than the
 //! inline limit — so reading can never produce a result that would be materialized.
 
-use super::text::{rows, thousands, Row};
+use super::text::{rows_of, thousands, Row, MAX_ROW_CHARS};
 use crate::utf16_len;
 
 /// Rows `offset..offset + limit` of `text` (rows: lines, long ones split into parts),
@@ -20,8 +20,15 @@ pub fn read_page(
     limit: usize,
     max_chars: usize,
 ) -> String {
-    let rows = rows(text);
+    let rows = rows_of(text, row_chars(max_chars, page_header_room(reference)));
     let lines = text.lines().count();
+    if offset >= rows.len() && !rows.is_empty() {
+        return format!(
+            "[{reference}: offset {offset} is past the end: {} ({}).]",
+            count(rows.len(), "row"),
+            count(lines, "line")
+        );
+    }
     let end = offset.saturating_add(limit).min(rows.len());
     page(
         &rows,
@@ -40,7 +47,7 @@ pub fn read_page(
 /// assert_eq!(tail_page("a\nb\nc", "r", 2, 4000), "[r: rows 2-3 of 3 (3 lines), the end.]\n2| b\n3| c");
 /// ```
 pub fn tail_page(text: &str, reference: &str, count: usize, max_chars: usize) -> String {
-    let rows = rows(text);
+    let rows = rows_of(text, row_chars(max_chars, page_header_room(reference)));
     let lines = text.lines().count();
     page(
         &rows,
@@ -60,7 +67,7 @@ pub fn tail_page(text: &str, reference: &str, count: usize, max_chars: usize) ->
 /// use tool_offload_core::materialize::grep_page;
 /// let text = "ok\nerror: one\nok\nok\nok\nerror: two";
 /// let page = grep_page(text, "r", |l| l.contains("error"), 1, 50, 4000);
-/// assert_eq!(page, "[r: 2 matching rows of 6, all shown, with 1 row of context.]\n1| ok\n2| error: one\n3| ok\n--\n5| ok\n6| error: two");
+/// assert_eq!(page, "[r: 2 matching rows of 6, with 1 row of context; all shown.]\n1| ok\n2| error: one\n3| ok\n--\n5| ok\n6| error: two");
 /// ```
 pub fn grep_page(
     text: &str,
@@ -70,7 +77,8 @@ pub fn grep_page(
     max_matches: usize,
     max_chars: usize,
 ) -> String {
-    let rows = rows(text);
+    let header_room = 200 + reference.len();
+    let rows = rows_of(text, row_chars(max_chars, header_room));
     let hits: Vec<usize> = rows
         .iter()
         .enumerate()
@@ -81,7 +89,6 @@ pub fn grep_page(
     let mut body = String::new();
     let mut last: Option<usize> = None;
     let mut fitted = 0;
-    let header_room = 200 + reference.len();
     'hits: for &hit in &hits[..shown_hits] {
         let from = hit.saturating_sub(context).max(last.map_or(0, |l| l + 1));
         let to = (hit + context + 1).min(rows.len());
@@ -93,6 +100,12 @@ pub fn grep_page(
             group.push_str(&numbered(row));
         }
         if utf16_len(&body) + utf16_len(&group) + header_room >= max_chars {
+            // The first match always shows, without its context if that is too long
+            // (rows are sized so that one fits): a search never comes back empty-handed.
+            if fitted == 0 {
+                body = numbered(&rows[hit]);
+                fitted = 1;
+            }
             break 'hits;
         }
         body.push_str(&group);
@@ -105,7 +118,7 @@ pub fn grep_page(
         (f, _) => format!("the first {f} shown; narrow the pattern to see others"),
     };
     let header = format!(
-        "[{reference}: {} of {}, {shown}, with {} of context.]",
+        "[{reference}: {} of {}, with {} of context; {shown}.]",
         count(hits.len(), "matching row"),
         thousands(rows.len()),
         count(context, "row"),
@@ -133,8 +146,7 @@ fn page(
     max_chars: usize,
     direction: Direction,
 ) -> String {
-    let header_room = 200 + 2 * reference.len();
-    let budget = max_chars.saturating_sub(header_room);
+    let budget = max_chars.saturating_sub(page_header_room(reference));
     let numbered_rows: Vec<String> = rows[range.clone()].iter().map(numbered).collect();
     // Take rows from the kept end until the budget is used; always at least one row, so
     // paging progresses (a row is at most 2000 units).
@@ -181,6 +193,18 @@ fn page(
     } else {
         format!("{header}\n{}", body.trim_end_matches('\n'))
     }
+}
+
+/// Room kept for a read or tail page's header, which names the ref twice.
+fn page_header_room(reference: &str) -> usize {
+    200 + 2 * reference.len()
+}
+
+/// Longest row for a page within `max_chars`: [`MAX_ROW_CHARS`], or less under a small
+/// limit so that one numbered row (label included) always fits.
+fn row_chars(max_chars: usize, header_room: usize) -> usize {
+    const LABEL_ROOM: usize = 24;
+    MAX_ROW_CHARS.min(max_chars.saturating_sub(header_room + LABEL_ROOM))
 }
 
 /// `1 line`, `2 lines`, `1,000 lines`.
@@ -235,9 +259,20 @@ mod tests {
         assert_eq!(read_page("", "r", 0, 200, 4000), "[r: empty.]");
         assert_eq!(
             read_page("a\nb", "r", 9, 200, 4000),
-            "[r: rows 3-2 of 2 (2 lines), the end.]"
+            "[r: offset 9 is past the end: 2 rows (2 lines).]"
         );
         assert_eq!(tail_page("", "r", 200, 4000), "[r: empty.]");
+    }
+
+    #[test]
+    fn grep_shows_the_first_match_even_when_its_context_is_too_long() {
+        let wide = "w".repeat(1900);
+        let text = format!("{wide}\n{wide}\nneedle\n{wide}\n{wide}");
+        let page = grep_page(&text, "r", |l| l.contains("needle"), 2, 50, 4000);
+        assert_eq!(
+            page,
+            "[r: 1 matching row of 5, with 2 rows of context; all shown.]\n3| needle"
+        );
     }
 
     #[test]
@@ -255,7 +290,7 @@ mod tests {
             .collect();
         let page = grep_page(&text, "r", |l| l.contains("error"), 0, 50, 4000);
         assert!(
-            page.contains("300 matching rows of 300, the first"),
+            page.contains("300 matching rows of 300, with 0 rows of context; the first"),
             "{}",
             page.lines().next().unwrap()
         );
@@ -263,7 +298,7 @@ mod tests {
         let none = grep_page("a\nb", "r", |l| l.contains("q"), 2, 50, 4000);
         assert_eq!(
             none,
-            "[r: 0 matching rows of 2, none, with 2 rows of context.]"
+            "[r: 0 matching rows of 2, with 2 rows of context; none.]"
         );
     }
 }

@@ -53,9 +53,16 @@ impl Row<'_> {
 /// The rows of `text`: each line, split into parts of at most [`MAX_ROW_CHARS`] UTF-16
 /// units when longer.
 pub fn rows(text: &str) -> Vec<Row<'_>> {
+    rows_of(text, MAX_ROW_CHARS)
+}
+
+/// [`rows`] with parts of at most `row_chars` units (at least 1): pages under a small
+/// limit split lines shorter than [`MAX_ROW_CHARS`] so one row always fits.
+pub fn rows_of(text: &str, row_chars: usize) -> Vec<Row<'_>> {
+    let row_chars = row_chars.max(1);
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        if utf16_len(line) <= MAX_ROW_CHARS {
+        if utf16_len(line) <= row_chars {
             rows.push(Row {
                 line: i + 1,
                 part: None,
@@ -66,7 +73,11 @@ pub fn rows(text: &str) -> Vec<Row<'_>> {
         let mut rest = line;
         let mut part = 1;
         while !rest.is_empty() {
-            let cut = byte_index_at(rest, MAX_ROW_CHARS);
+            // At least one char, so an astral char never stalls a 1-unit split.
+            let cut = match byte_index_at(rest, row_chars) {
+                0 => rest.chars().next().map_or(rest.len(), char::len_utf8),
+                n => n,
+            };
             rows.push(Row {
                 line: i + 1,
                 part: Some(part),
