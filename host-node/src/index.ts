@@ -24,29 +24,41 @@ export type {
   BatchResult,
   ContentBlock,
   ContentPart,
+  ContextRef,
   ErrorCode,
+  FileReader,
   FileWriter,
+  GrepOptions,
   ImageBlock,
+  MaterializeLogEntry,
+  MaterializeResult,
+  MaterializeStats,
   Message,
   OffloadOptions,
   OffloadResult,
   OpenAIFunctionCallOutput,
   OpenAIToolMessage,
   OtherBlock,
+  ReadOptions,
+  RefHint,
   RegisteredTool,
+  ResolvedMaterializerOptions,
   TextBlock,
   ToolDefinition,
   ToolHandler,
   ToolOffloadOptions,
   ToolOutput,
+  ToolOutputInput,
   ToolResult,
   ToolResultBlock,
   ToolUseBlock,
 } from '../wasm/tool_offload_wasm.js';
 export { ToolRegistry } from './tool-registry.js';
 export type { ToolRegistryOptions } from './tool-registry.js';
+export { Materializer } from './materializer.js';
+export type { MaterializerOptions } from './materializer.js';
 export { NodeFileWriter } from './node-file-writer.js';
-export type { FileReader, NodeFileWriterOptions } from './node-file-writer.js';
+export type { NodeFileWriterOptions } from './node-file-writer.js';
 
 /**
  * The class of every error this package throws or rejects with: a real `Error`

@@ -11,15 +11,18 @@ pub(crate) fn string_arg(
     value: &JsValue,
     error: impl FnOnce(&str) -> OffloadError,
 ) -> Result<String, JsOffloadError> {
-    value.as_string().ok_or_else(|| {
-        let kind = value.js_typeof().as_string().unwrap_or_default();
-        let kind = if value.is_null() {
-            "null".to_owned()
-        } else {
-            kind
-        };
-        error(&kind).into()
-    })
+    value
+        .as_string()
+        .ok_or_else(|| error(&kind_of(value)).into())
+}
+
+/// What `value` is, for messages: its `typeof`, or `null`.
+pub(crate) fn kind_of(value: &JsValue) -> String {
+    if value.is_null() {
+        "null".to_owned()
+    } else {
+        value.js_typeof().as_string().unwrap_or_default()
+    }
 }
 
 /// The working directory `output_dir` resolves against: `options.cwd`, else (only when

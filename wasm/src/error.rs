@@ -22,8 +22,8 @@ pub fn offload_error_class() -> JsValue {
     OFFLOAD_ERROR.with(JsValue::clone)
 }
 
-/// An error on its way to JavaScript: message, stable code, and (for write failures)
-/// the path and the JS value the writer threw.
+/// An error on its way to JavaScript: message, stable code, and (for write and read
+/// failures) the path and the JS value the writer threw.
 pub(crate) struct JsOffloadError {
     message: String,
     code: &'static str,
@@ -43,7 +43,9 @@ impl JsOffloadError {
 impl From<CoreError> for JsOffloadError {
     fn from(error: CoreError) -> Self {
         let path = match &error {
-            CoreError::WriteFailed { path, .. } => Some(path.clone()),
+            CoreError::WriteFailed { path, .. } | CoreError::ReadFailed { path, .. } => {
+                Some(path.clone())
+            }
             _ => None,
         };
         JsOffloadError {

@@ -16,15 +16,22 @@ export type ErrorCode =
   | "WRITE_FAILED"
   | "INVALID_TOOL_NAME"
   | "DUPLICATE_TOOL"
-  | "INVALID_TOOL_DEFINITION";
+  | "INVALID_TOOL_DEFINITION"
+  | "REF_OUT_OF_SCOPE"
+  | "REF_NOT_FOUND"
+  | "READ_FAILED"
+  | "INVALID_PATTERN";
 
 /** Every failure is thrown (or rejected) as an `OffloadError`, a real `Error` subclass. */
 export interface OffloadError extends Error {
   readonly name: "OffloadError";
   readonly code: ErrorCode;
-  /** With `WRITE_FAILED`: the file or directory that could not be written. */
+  /** With `WRITE_FAILED` / `READ_FAILED`: the file or directory that could not be written or read. */
   readonly path?: string;
-  /** With `WRITE_FAILED`: what the writer threw. */
+  /**
+   * With `WRITE_FAILED` / `READ_FAILED`: what the writer or reader threw (or the value it
+   * wrongly resolved to); with `INVALID_PATTERN`: the engine's `SyntaxError`.
+   */
   readonly cause?: unknown;
 }
 
@@ -38,6 +45,16 @@ export interface OffloadErrorConstructor {
 export interface FileWriter {
   mkdir(dir: string): Promise<void>;
   writeFile(path: string, data: string): Promise<void>;
+}
+
+/**
+ * Reading artifacts back, the counterpart of `FileWriter`. `readFile` resolves to the
+ * UTF-8 content, or `undefined` when there is no such file (`null` is taken as missing
+ * too); `listDir` to the sorted entry names, or `[]` when the directory does not exist.
+ */
+export interface FileReader {
+  readFile(path: string): Promise<string | undefined>;
+  listDir(dir: string): Promise<string[]>;
 }
 
 // Message shapes name the fields tool-offload reads; any other field is kept as is at
@@ -162,6 +179,123 @@ export interface ToolRegistryOptions {
   offload?: ToolOffloadOptions;
 }
 
+/** Options of `new Materializer(...)`. */
+export interface MaterializerOptions {
+  /** Root directory; artifacts go under `<userData>/context/<conversationId>/artifacts/`. Relative paths resolve against `cwd`. */
+  userData: string;
+  /** The conversation whose artifacts this materializer writes and may read: a safe directory name. */
+  conversationId: string;
+  /** Outputs over this many UTF-16 code units are materialized (default 4000). */
+  maxInlineChars?: number;
+  /** Outputs over this many UTF-8 bytes are materialized (default 16384). */
+  maxInlineBytes?: number;
+  /** Lines of head and of tail in a summary (default 40). */
+  snippetLines?: number;
+  /** Where artifacts are written. */
+  writer: FileWriter;
+  /** Where artifacts are read back from (default: `writer`, when it has `readFile`). */
+  reader?: FileReader;
+  /** Called once per materialization (not for inline outputs); whatever it throws is ignored. */
+  logger?: (entry: MaterializeLogEntry) => void;
+  /** Absolute directory a relative `userData` resolves against (default: `process.cwd()`, or `/` without Node). */
+  cwd?: string;
+}
+
+/** The options a `Materializer` runs with, defaults filled in. */
+export interface ResolvedMaterializerOptions {
+  userData: string;
+  conversationId: string;
+  cwd: string;
+  maxInlineChars: number;
+  maxInlineBytes: number;
+  snippetLines: number;
+}
+
+/** One tool output for `materialize`. */
+export interface ToolOutputInput<T = unknown> {
+  /** The call's id: names the artifact file, so it must be a safe file name. */
+  toolCallId: string;
+  toolName: string;
+  /** The MCP server (or other origin), if any. */
+  serverName?: string;
+  /** A string, or any JSON value (measured and written as its `JSON.stringify`). */
+  output: T;
+}
+
+/** What a ref's hint says about its artifact. */
+export interface RefHint {
+  toolName: string;
+  serverName?: string;
+  toolCallId: string;
+  /** UTF-8 bytes. */
+  bytes: number;
+  /** UTF-16 code units. */
+  chars: number;
+  lines: number;
+  /** Whether the artifact is JSON (`.json`). */
+  isJson: boolean;
+}
+
+/** A reference to an artifact, readable with `read`, `tail` and `grep` at once. */
+export interface ContextRef {
+  kind: "artifact";
+  /** `ctx://<conversationId>/tool/<toolCallId>.<json|txt>`. */
+  id: string;
+  hint: RefHint;
+}
+
+/** What `materialize` did: left the output inline, unchanged, or wrote it to an artifact. */
+export type MaterializeResult<T = unknown> =
+  | { inline: true; content: T }
+  | {
+      inline: false;
+      /** Text for the model: the pointer first, then sizes, head and tail, errors, reading advice. */
+      content: string;
+      ref: ContextRef;
+      /** Absolute path of the artifact. */
+      path: string;
+    };
+
+/** Options of `read`. */
+export interface ReadOptions {
+  /** First row, 0-based (default 0). */
+  offset?: number;
+  /** Rows at most (default 200). */
+  limit?: number;
+}
+
+/** Options of `grep`. */
+export interface GrepOptions {
+  /** Rows of context around each match (default 2). */
+  context?: number;
+  /** Matches shown at most (default 50). */
+  maxMatches?: number;
+  /** Match case-insensitively (default false). */
+  ignoreCase?: boolean;
+}
+
+/** Counts over a materializer's lifetime. */
+export interface MaterializeStats {
+  /** Outputs materialized. */
+  hits: number;
+  /** Outputs left inline. */
+  inlined: number;
+  /** UTF-16 units kept out of the conversation: Σ (output − summary). */
+  savedChars: number;
+  /** `savedChars / hits`, 0 without hits. */
+  avgSavedChars: number;
+}
+
+/** What the logger is told about one materialization. */
+export interface MaterializeLogEntry extends RefHint {
+  /** Absolute path of the artifact. */
+  path: string;
+  /** The ref's id. */
+  ref: string;
+  /** Length of the summary, in UTF-16 code units. */
+  summaryChars: number;
+}
+
 /** What `offloadToolResult` did. */
 export interface OffloadResult<M = Message> {
   /** A deep copy of the message, each tool result's content replaced by its placeholder. */
@@ -180,4 +314,16 @@ extern "C" {
     /// `OffloadOptions` as a Rust type, so optional parameters are typed `options?: OffloadOptions`.
     #[wasm_bindgen(typescript_type = "OffloadOptions")]
     pub type OffloadOptions;
+
+    /// `ReadOptions` as a Rust type, so the parameter is typed `options?: ReadOptions`.
+    #[wasm_bindgen(typescript_type = "ReadOptions")]
+    pub type ReadOptions;
+
+    /// `GrepOptions` as a Rust type, so the parameter is typed `options?: GrepOptions`.
+    #[wasm_bindgen(typescript_type = "GrepOptions")]
+    pub type GrepOptions;
+
+    /// An optional count typed `number` (validated in Rust, not coerced by the glue).
+    #[wasm_bindgen(typescript_type = "number")]
+    pub type Count;
 }

@@ -38,6 +38,22 @@ impl JsFileWriter {
         }
     }
 
+    /// The same JS object with its own failure slot: one per call, so concurrent calls
+    /// never take each other's `cause`.
+    pub(crate) fn fresh(&self) -> Self {
+        JsFileWriter {
+            target: self.target.clone(),
+            mkdir: self.mkdir.clone(),
+            write_file: self.write_file.clone(),
+            last_failure: RefCell::new(None),
+        }
+    }
+
+    /// The JS object this writer calls (a reader may default to it).
+    pub(crate) fn target(&self) -> &JsValue {
+        &self.target
+    }
+
     pub(crate) fn take_failure(&self) -> Option<JsValue> {
         self.last_failure.borrow_mut().take()
     }
