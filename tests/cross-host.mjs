@@ -1,8 +1,9 @@
 // Checks that every host recorded byte-identical outcomes for every vector (direct and
-// batch), and, when the corpus tests ran, that the npm package and the tokio host
-// produced identical outcomes for every real transcript.
-// Each host's runner writes target/conformance/<host>.json (and corpus-<host>.json);
-// run them first (make test).
+// batch; and, recorded apart, the materialization vectors), and, when the corpus tests
+// ran, that the npm package and the tokio host produced identical outcomes for every
+// real transcript.
+// Each host's runner writes target/conformance/<host>.json, materialize-<host>.json (and
+// corpus-<host>.json); run them first (make test).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,31 +12,46 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HOSTS = ['core-native', 'tokio', 'wasm', 'npm'];
 const CORPUS_HOSTS = ['tokio', 'npm'];
 const files = readdirSync(join(repo, 'tests', 'vectors')).filter((f) => f.endsWith('.json'));
-const vectors = files.length;
+const direct = files.filter((f) => f.startsWith('direct-')).length;
 const batch = files.filter((f) => f.startsWith('batch-')).length;
+const materialize = files.filter((f) => f.startsWith('materialize-')).length;
 const dir = join(repo, 'target', 'conformance');
-
-const recorded = Object.fromEntries(HOSTS.map((h) => [h, readFileSync(join(dir, `${h}.json`), 'utf8')]));
 let failed = 0;
-for (const host of HOSTS) {
-  const count = Object.keys(JSON.parse(recorded[host])).length;
-  if (count !== vectors) {
-    console.error(`${host}: recorded ${count} outcomes for ${vectors} vectors`);
-    failed++;
-  }
-  if (recorded[host] !== recorded[HOSTS[0]]) {
-    const a = JSON.parse(recorded[HOSTS[0]]);
-    const b = JSON.parse(recorded[host]);
-    for (const name of Object.keys(a)) {
-      if (a[name] !== b[name]) console.error(`${host} differs from ${HOSTS[0]} on ${name}:\n  ${b[name]}\n  ${a[name]}`);
-    }
-    failed++;
-  }
-}
-const bytes = recorded[HOSTS[0]].length;
-console.log(`cross-host: ${HOSTS.length} hosts × ${vectors} vectors (${vectors - batch} direct, ${batch} batch), ${bytes} bytes of outcomes each`);
 
-let checks = HOSTS.length;
+/** Every host recorded `count` outcomes in `<prefix><host>.json`, byte-identical to the first host's. */
+function compare(prefix, count, what) {
+  const missing = HOSTS.filter((h) => !existsSync(join(dir, `${prefix}${h}.json`)));
+  if (missing.length > 0) {
+    console.error(`${what}: not recorded by ${missing.join(', ')}; run every host's tests first`);
+    failed += missing.length;
+    return;
+  }
+  const recorded = Object.fromEntries(HOSTS.map((h) => [h, readFileSync(join(dir, `${prefix}${h}.json`), 'utf8')]));
+  for (const host of HOSTS) {
+    const got = Object.keys(JSON.parse(recorded[host])).length;
+    if (got !== count) {
+      console.error(`${prefix}${host}: recorded ${got} outcomes for ${count} vectors`);
+      failed++;
+    }
+    if (recorded[host] !== recorded[HOSTS[0]]) {
+      const a = JSON.parse(recorded[HOSTS[0]]);
+      const b = JSON.parse(recorded[host]);
+      for (const name of Object.keys(a)) {
+        if (a[name] === b[name]) continue;
+        const [x, y] = [a[name], b[name] ?? ''];
+        let at = 0;
+        while (at < x.length && x[at] === y[at]) at++;
+        console.error(`${host} differs from ${HOSTS[0]} on ${name} at character ${at}:\n  ${host}: …${y.slice(Math.max(0, at - 80), at + 80)}…\n  ${HOSTS[0]}: …${x.slice(Math.max(0, at - 80), at + 80)}…`);
+      }
+      failed++;
+    }
+  }
+  console.log(`cross-host: ${HOSTS.length} hosts × ${count} ${what}, ${recorded[HOSTS[0]].length} bytes of outcomes each`);
+}
+compare('', direct + batch, `vectors (${direct} direct, ${batch} batch)`);
+compare('materialize-', materialize, 'materialize vectors');
+
+let checks = 2 * HOSTS.length;
 // Real transcripts: recorded only when the corpus was found (the corpus tests delete a
 // stale record when it is absent).
 const corpusPaths = CORPUS_HOSTS.map((h) => join(dir, `corpus-${h}.json`));

@@ -43,6 +43,11 @@ export type {
   RefHint,
   RegisteredTool,
   ResolvedMaterializerOptions,
+  MaterializedMessages,
+  ConversationBundle,
+  BundledArtifact,
+  ImportedConversation,
+  LegacyToolRecord,
   TextBlock,
   ToolDefinition,
   ToolHandler,
@@ -55,8 +60,9 @@ export type {
 } from '../wasm/tool_offload_wasm.js';
 export { ToolRegistry } from './tool-registry.js';
 export type { ToolRegistryOptions } from './tool-registry.js';
-export { Materializer } from './materializer.js';
-export type { MaterializerOptions } from './materializer.js';
+export { Materializer, importConversation } from './materializer.js';
+export type { MaterializerOptions, ImportOptions } from './materializer.js';
+export const formatLegacyToolRecord = wasm.formatLegacyToolRecord;
 export { NodeFileWriter } from './node-file-writer.js';
 export type { NodeFileWriterOptions } from './node-file-writer.js';
 

@@ -1,5 +1,13 @@
 import * as wasm from '../wasm/tool_offload_wasm.js';
-import type { MaterializeResult, MaterializerOptions as CoreMaterializerOptions, ToolOutputInput } from '../wasm/tool_offload_wasm.js';
+import type {
+  ConversationBundle,
+  ImportedConversation,
+  ImportOptions as CoreImportOptions,
+  MaterializedMessages,
+  MaterializeResult,
+  MaterializerOptions as CoreMaterializerOptions,
+  ToolOutputInput,
+} from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
 
 /**
@@ -38,4 +46,44 @@ export class Materializer extends wasm.Materializer {
   override materialize<T>(input: ToolOutputInput<T>): Promise<MaterializeResult<T>> {
     return super.materialize(input) as Promise<MaterializeResult<T>>;
   }
+
+  /**
+   * Every tool result over the limits gets its summary as content; content that already
+   * is a summary is left alone, so this can run on every turn.
+   */
+  override materializeMessages<M extends object>(messages: readonly M[]): Promise<MaterializedMessages<M>> {
+    return super.materializeMessages(messages) as Promise<MaterializedMessages<M>>;
+  }
+
+  /** One self-contained bundle of `messages` and every artifact they refer to, each with its SHA-256. */
+  override exportConversation<M extends object>(messages: readonly M[]): Promise<ConversationBundle<M>> {
+    return super.exportConversation(messages) as Promise<ConversationBundle<M>>;
+  }
+}
+
+/** Options of {@link importConversation}: `writer` defaults to a {@link NodeFileWriter} (the reader too). */
+export interface ImportOptions extends Omit<CoreImportOptions, 'writer'> {
+  writer?: CoreImportOptions['writer'];
+}
+
+/**
+ * Restore a bundle from `exportConversation` under `options.userData`, so every ref in
+ * its messages resolves again. Refuses (`INVALID_BUNDLE`, before writing anything) a
+ * bundle whose hashes do not match or whose paths would land outside the
+ * conversation's artifacts, and never overwrites a different file (`ARTIFACT_EXISTS`).
+ *
+ * @example
+ * ```ts
+ * const bundle = await materializer.exportConversation(messages);
+ * const { conversationId } = await importConversation(bundle, { userData: '/srv/agent' });
+ * ```
+ */
+export function importConversation<M = unknown>(
+  bundle: ConversationBundle<M>,
+  options: ImportOptions,
+): Promise<ImportedConversation<M>> {
+  const writer = options?.writer ?? new NodeFileWriter();
+  return wasm.importConversation(bundle, options == null ? options : { ...options, writer }) as Promise<
+    ImportedConversation<M>
+  >;
 }

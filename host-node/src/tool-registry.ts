@@ -1,10 +1,15 @@
 import * as wasm from '../wasm/tool_offload_wasm.js';
-import type { ToolOffloadOptions } from '../wasm/tool_offload_wasm.js';
+import type { ToolOffloadOptions, ToolRegistryOptions as CoreRegistryOptions } from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
 
-/** Options of {@link ToolRegistry}: as in the core, but `offload.writer` defaults to a {@link NodeFileWriter}. */
+/**
+ * Options of {@link ToolRegistry}: as in the core, but `offload.writer` defaults to a
+ * {@link NodeFileWriter}. `materialize: materializer` is the alternative to `offload`:
+ * results over the materializer's limits come back as its summary.
+ */
 export interface ToolRegistryOptions {
   offload?: Omit<ToolOffloadOptions, 'writer'> & { writer?: ToolOffloadOptions['writer'] };
+  materialize?: CoreRegistryOptions['materialize'];
 }
 
 /**
@@ -23,6 +28,10 @@ export interface ToolRegistryOptions {
 export class ToolRegistry extends wasm.ToolRegistry {
   constructor(options?: ToolRegistryOptions) {
     const offload = options?.offload;
-    super(offload ? { offload: { ...offload, writer: offload.writer ?? new NodeFileWriter() } } : undefined);
+    super(
+      options == null
+        ? options
+        : { ...options, offload: offload && { ...offload, writer: offload.writer ?? new NodeFileWriter() } },
+    );
   }
 }

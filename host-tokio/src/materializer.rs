@@ -237,14 +237,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         pattern: &str,
         options: GrepOptions,
     ) -> Result<String, OffloadError> {
-        let regex = regex::RegexBuilder::new(pattern)
-            .case_insensitive(options.ignore_case)
-            .size_limit(1 << 20)
-            .build()
-            .map_err(|e| OffloadError::InvalidPattern {
-                pattern: pattern.into(),
-                reason: e.to_string(),
-            })?;
+        let regex = compile_pattern(pattern, options.ignore_case)?;
         self.core
             .grep(
                 reference,
@@ -314,6 +307,21 @@ pub async fn import_conversation_with<IO: FileWriter + FileReader + ?Sized>(
 ) -> Result<ImportedConversation, OffloadError> {
     let user_data = utf8(user_data.as_ref(), "user data directory")?;
     materialize::import_conversation(bundle, user_data, &working_dir_for(user_data)?, io).await
+}
+
+/// `pattern` as a Rust regex (bounded in size), or `INVALID_PATTERN`.
+pub(crate) fn compile_pattern(
+    pattern: &str,
+    ignore_case: bool,
+) -> Result<regex::Regex, OffloadError> {
+    regex::RegexBuilder::new(pattern)
+        .case_insensitive(ignore_case)
+        .size_limit(1 << 20)
+        .build()
+        .map_err(|e| OffloadError::InvalidPattern {
+            pattern: pattern.into(),
+            reason: e.to_string(),
+        })
 }
 
 /// A `tracing` event per materialization (target `tool_offload::materialize`).

@@ -4,12 +4,13 @@
 use std::sync::Arc;
 
 use tool_offload_core::materialize::{
-    read_tool_definitions, summary_ref, Materialized, ReadCall, ToolOutputRef,
+    read_tool_definitions, summary_ref, Materialized, ToolOutputRef,
 };
 use tool_offload_core::tools::{RegisterError, ToolOutput, ToolResult};
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
-use crate::{GrepOptions, Handler, Materializer, ToolRegistry};
+use crate::materializer::compile_pattern;
+use crate::{Handler, Materializer, ToolRegistry};
 
 impl Materializer {
     /// Register `context_read`, `context_tail` and `context_grep` on `registry`, reading
@@ -52,34 +53,13 @@ impl Materializer {
 
     /// Run one read-back call; every failure is an error result for the model.
     async fn run_read_call(&self, name: &str, params: &Value) -> ToolOutput {
-        let page = match ReadCall::parse(name, params) {
-            Err(message) => return ToolOutput::error(message),
-            Ok(None) => return ToolOutput::error(format!("{name} is not a read-back tool")),
-            Ok(Some(ReadCall::Read {
-                reference,
-                offset,
-                limit,
-            })) => self.read(&reference, offset, limit).await,
-            Ok(Some(ReadCall::Tail { reference, lines })) => self.tail(&reference, lines).await,
-            Ok(Some(ReadCall::Grep {
-                reference,
-                pattern,
-                context,
-                max_matches,
-                ignore_case,
-            })) => {
-                let options = GrepOptions {
-                    context,
-                    max_matches,
-                    ignore_case,
-                };
-                self.grep(&reference, &pattern, options).await
-            }
+        let compile = |pattern: &str, ignore_case: bool| {
+            let regex = compile_pattern(pattern, ignore_case)?;
+            Ok(move |row: &str| regex.is_match(row))
         };
-        match page {
-            Ok(page) => ToolOutput::ok(page),
-            Err(error) => ToolOutput::error(error.to_string()),
-        }
+        self.core()
+            .run_read_tool(name, params, compile, self.io())
+            .await
     }
 
     /// The registry middleware: `result` as is when within the limits (or already a

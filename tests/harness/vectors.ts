@@ -58,7 +58,7 @@ export interface Api {
 export function loadVectors(): Vector[] {
   const dir = join(repo, 'tests', 'vectors');
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => (f.startsWith('direct-') || f.startsWith('batch-')) && f.endsWith('.json'))
     .sort()
     .map((f) => ({ ...(JSON.parse(readFileSync(join(dir, f), 'utf8')) as Vector), id: f.slice(0, -'.json'.length) }));
 }

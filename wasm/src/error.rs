@@ -40,6 +40,13 @@ impl JsOffloadError {
     }
 }
 
+impl JsOffloadError {
+    /// The message the JS error will carry.
+    pub(crate) fn message(&self) -> &str {
+        &self.message
+    }
+}
+
 impl From<CoreError> for JsOffloadError {
     fn from(error: CoreError) -> Self {
         let path = match &error {

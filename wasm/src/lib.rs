@@ -26,6 +26,6 @@ mod writer;
 pub use batch::offload_tool_results;
 pub use direct::offload_tool_result;
 pub use error::offload_error_class;
-pub use materializer::Materializer;
+pub use materializer::{format_legacy_tool_record, import_conversation, Materializer};
 pub use registry::ToolRegistry;
 pub use todo::register_todo_tools;

@@ -21,6 +21,9 @@ use crate::writer::JsFileWriter;
 struct State {
     tools: CoreRegistry<Function>,
     offload: Option<Rc<(ResultOffload, JsFileWriter)>>,
+    /// `options.materialize`: an object whose `materialize({ toolCallId, toolName,
+    /// output })` resolves to `{ content }` (a `Materializer`).
+    materialize: Option<Object>,
 }
 
 /// Tools by name, in registration order, each with an async handler; `executeTool`
@@ -39,10 +42,18 @@ impl ToolRegistry {
         #[wasm_bindgen(unchecked_param_type = "ToolRegistryOptions | undefined")] options: JsValue,
     ) -> Result<ToolRegistry, JsValue> {
         let offload = offload_option(&options).map_err(JsValue::from)?;
+        let materialize = materialize_option(&options).map_err(JsValue::from)?;
+        if offload.is_some() && materialize.is_some() {
+            return Err(JsOffloadError::from(OffloadError::InvalidArgument(
+                "options.offload and options.materialize are alternatives: pass one".into(),
+            ))
+            .into());
+        }
         Ok(ToolRegistry {
             state: Rc::new(RefCell::new(State {
                 tools: CoreRegistry::new(),
                 offload: offload.map(Rc::new),
+                materialize,
             })),
         })
     }
@@ -104,11 +115,25 @@ impl ToolRegistry {
         #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
     ) -> Promise {
         let state = self.state.clone();
-        future_to_promise(async move {
-            execute(state, tool_use_id, name, params)
-                .await
-                .map_err(JsValue::from)
-        })
+        future_to_promise(execute(state, tool_use_id, name, params))
+    }
+
+    /// Whether a tool called `name` is registered.
+    pub(crate) fn has_tool(&self, name: &str) -> bool {
+        self.state.borrow().tools.get(name).is_some()
+    }
+
+    /// Register a tool whose results are never offloaded or materialized (the
+    /// read-back tools of `Materializer.registerTools`).
+    pub(crate) fn register_passthrough(
+        &self,
+        definition: ToolDefinition,
+        handler: Function,
+    ) -> Result<(), RegisterError> {
+        self.state
+            .borrow_mut()
+            .tools
+            .register_passthrough(definition, handler)
     }
 
     /// Register TodoWrite and TodoRead with these handlers (used by `registerTodoTools`).
@@ -130,7 +155,7 @@ async fn execute(
     tool_use_id: JsValue,
     name: JsValue,
     params: JsValue,
-) -> Result<JsValue, JsOffloadError> {
+) -> Result<JsValue, JsValue> {
     let tool_use_id = string_arg(&tool_use_id, |kind| {
         OffloadError::InvalidArgument(format!("toolUseId must be a string, got {kind}"))
     })?;
@@ -138,11 +163,13 @@ async fn execute(
         OffloadError::InvalidArgument(format!("name must be a string, got {kind}"))
     })?;
     // The borrow ends before the handler runs, so a handler may use the registry.
-    let (handler, offload) = {
+    let (handler, offload, materialize) = {
         let state = state.borrow();
+        let passthrough = state.tools.is_passthrough(&name);
         (
             state.tools.get(&name).map(|(_, h)| h.clone()),
-            state.offload.clone(),
+            state.offload.clone().filter(|_| !passthrough),
+            state.materialize.clone().filter(|_| !passthrough),
         )
     };
     let (result, original) = match handler {
@@ -155,6 +182,9 @@ async fn execute(
             )
         }
     };
+    if let (Some(materializer), Some(original)) = (materialize, &original) {
+        return materialize_result(&materializer, &result, &name, original).await;
+    }
     let offload = offload.filter(|o| {
         o.0.applies_to(
             original
@@ -172,10 +202,10 @@ async fn execute(
         return Ok(js);
     };
     if original.as_ref().is_some_and(|s| !is_well_formed(s)) {
-        return Err(OffloadError::InvalidMessage(
+        let error = OffloadError::InvalidMessage(
             "tool result content contains a lone UTF-16 surrogate, which cannot be written as UTF-8".into(),
-        )
-        .into());
+        );
+        return Err(JsOffloadError::from(error).into());
     }
     let (middleware, writer) = &*offload;
     let result = middleware
@@ -183,6 +213,45 @@ async fn execute(
         .await
         .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
     Ok(tool_result_to_js(&result))
+}
+
+/// The result with its content replaced by what `materializer.materialize` gives for it
+/// (the content itself when within the limits, else the summary).
+async fn materialize_result(
+    materializer: &Object,
+    result: &ToolResult,
+    name: &str,
+    original: &JsString,
+) -> Result<JsValue, JsValue> {
+    // What the materializer rejects with (an OffloadError) is passed on as it is.
+    let input = Object::new();
+    set(
+        &input,
+        "toolCallId",
+        &JsValue::from_str(&result.tool_use_id),
+    );
+    set(&input, "toolName", &JsValue::from_str(name));
+    set(&input, "output", original);
+    let method = Reflect::get(materializer, &"materialize".into())
+        .ok()
+        .and_then(|m| m.dyn_into::<Function>().ok());
+    let Some(method) = method else {
+        let error =
+            OffloadError::InvalidArgument("options.materialize has no materialize method".into());
+        return Err(JsOffloadError::from(error).into());
+    };
+    let outcome = match method.call1(materializer, &input) {
+        Ok(promise) => JsFuture::from(Promise::resolve(&promise)).await,
+        Err(thrown) => Err(thrown),
+    };
+    let outcome = outcome?;
+    let js = tool_result_to_js(result);
+    set(
+        &js,
+        "content",
+        &Reflect::get(&outcome, &"content".into()).unwrap_or(JsValue::UNDEFINED),
+    );
+    Ok(js)
 }
 
 /// Call a JS handler: its output, or a throw, a rejection or a malformed return as
@@ -259,6 +328,26 @@ fn tool_definition(definition: &JsValue) -> Result<ToolDefinition, JsOffloadErro
         description,
         to_value(&schema, "input_schema")?,
     ))
+}
+
+fn materialize_option(options: &JsValue) -> Result<Option<Object>, JsOffloadError> {
+    if !options.is_object() {
+        return Ok(None);
+    }
+    let materializer = Reflect::get(options, &"materialize".into()).unwrap_or(JsValue::UNDEFINED);
+    if materializer.is_undefined() || materializer.is_null() {
+        return Ok(None);
+    }
+    let has_method =
+        Reflect::get(&materializer, &"materialize".into()).is_ok_and(|m| m.is_function());
+    if !has_method {
+        return Err(OffloadError::InvalidArgument(
+            "options.materialize must be a Materializer (an object with a materialize method)"
+                .into(),
+        )
+        .into());
+    }
+    Ok(Some(materializer.unchecked_into()))
 }
 
 fn offload_option(

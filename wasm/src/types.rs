@@ -20,7 +20,9 @@ export type ErrorCode =
   | "REF_OUT_OF_SCOPE"
   | "REF_NOT_FOUND"
   | "READ_FAILED"
-  | "INVALID_PATTERN";
+  | "INVALID_PATTERN"
+  | "INVALID_BUNDLE"
+  | "ARTIFACT_EXISTS";
 
 /** Every failure is thrown (or rejected) as an `OffloadError`, a real `Error` subclass. */
 export interface OffloadError extends Error {
@@ -176,7 +178,10 @@ export interface ToolOffloadOptions {
 
 /** Options of `new ToolRegistry(...)`. */
 export interface ToolRegistryOptions {
+  /** Offload results of at least `thresholdChars` to files (placeholder in the result). */
   offload?: ToolOffloadOptions;
+  /** Or: materialize results over the materializer's limits (summary in the result). */
+  materialize?: { materialize(input: ToolOutputInput<string>): Promise<MaterializeResult<string>> };
 }
 
 /** Options of `new Materializer(...)`. */

@@ -4,9 +4,10 @@
 
 use serde_json::json;
 
-use crate::tools::ToolDefinition;
+use super::Materializer;
+use crate::tools::{ToolDefinition, ToolOutput};
 use crate::view::js_string;
-use crate::Value;
+use crate::{FileReader, OffloadError, Value};
 
 /// `context_read`'s name.
 pub const CONTEXT_READ: &str = "context_read";
@@ -111,6 +112,56 @@ impl ReadCall {
                 },
             },
         }))
+    }
+}
+
+impl Materializer {
+    /// Run a call of one of the read-back tools for the model: check `input`, read the
+    /// page. Every failure (bad argument, ref out of scope or missing, bad pattern,
+    /// read error) is an `is_error` output with a message the model can act on.
+    /// `compile(pattern, ignore_case)` builds the host's matcher (Rust `regex`, JS
+    /// `RegExp`).
+    pub async fn run_read_tool<R, C, M>(
+        &self,
+        name: &str,
+        input: &Value,
+        compile: C,
+        reader: &R,
+    ) -> ToolOutput
+    where
+        R: FileReader + ?Sized,
+        C: FnOnce(&str, bool) -> Result<M, OffloadError>,
+        M: Fn(&str) -> bool,
+    {
+        let page = match ReadCall::parse(name, input) {
+            Err(message) => return ToolOutput::error(message),
+            Ok(None) => return ToolOutput::error(format!("{name} is not a read-back tool")),
+            Ok(Some(ReadCall::Read {
+                reference,
+                offset,
+                limit,
+            })) => self.read(&reference, offset, limit, reader).await,
+            Ok(Some(ReadCall::Tail { reference, lines })) => {
+                self.tail(&reference, lines, reader).await
+            }
+            Ok(Some(ReadCall::Grep {
+                reference,
+                pattern,
+                context,
+                max_matches,
+                ignore_case,
+            })) => match compile(&pattern, ignore_case) {
+                Ok(matches) => {
+                    self.grep(&reference, matches, context, max_matches, reader)
+                        .await
+                }
+                Err(error) => Err(error),
+            },
+        };
+        match page {
+            Ok(page) => ToolOutput::ok(page),
+            Err(error) => ToolOutput::error(error.to_string()),
+        }
     }
 }
 

@@ -8,7 +8,8 @@
 //!
 //! Two calls are covered, told apart by the vector's `call`: `offloadToolResult`
 //! (direct offload of one message, `direct-*.json`) and `offloadToolResults` (batch
-//! offload of a conversation, `batch-*.json`).
+//! offload of a conversation, `batch-*.json`). Materialization vectors
+//! (`materialize-*.json`) have their own format and interpreter: [`materialize`].
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -16,6 +17,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tool_offload_core::{json, BatchOptions, FileWriter, IoError, Map, OffloadError, Value};
+
+pub mod materialize;
 
 /// Which API a vector exercises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,13 +53,18 @@ pub fn vectors_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
 }
 
-/// Every vector, sorted by file name. Panics on a malformed vector file: vectors are
+/// Every direct and batch vector, sorted by file name. Panics on a malformed vector file: vectors are
 /// test fixtures and a broken one must stop the test run.
 pub fn load_vectors() -> Vec<Vector> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(vectors_dir())
         .expect("tests/vectors exists")
         .map(|e| e.expect("readable entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("direct-") || n.starts_with("batch-"))
+        })
         .collect();
     paths.sort();
     assert!(!paths.is_empty(), "no vectors found");
@@ -280,7 +288,7 @@ impl<W> Rooted<W> {
     }
 }
 
-fn collect(root: &Path, dir: &Path, found: &mut BTreeMap<String, String>) {
+pub(crate) fn collect(root: &Path, dir: &Path, found: &mut BTreeMap<String, String>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };

@@ -1,0 +1,320 @@
+//! The `Materializer` class for JavaScript: core's materializer with a JS writer, reader
+//! and logger, and JavaScript `RegExp`s for grep.
+
+mod conversation;
+mod options;
+mod output;
+mod read_back;
+mod tools;
+mod types;
+
+use std::rc::Rc;
+
+use js_sys::{Object, Promise};
+use tool_offload_core::OffloadError;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use crate::convert::{kind_of, string_arg};
+use crate::error::{message_of, set, JsOffloadError};
+use crate::reader::JsFileReader;
+use crate::types::{Count, GrepOptions, ReadOptions};
+use crate::view::is_well_formed;
+use options::{count_arg, field, number, options_arg, parse_options, ref_arg, Inner};
+use output::{materialize, ToolOutput};
+use read_back::{compile, read_back, ReadBack};
+
+pub use conversation::{format_legacy_tool_record, import_conversation};
+
+/// Moves tool outputs over the inline limits (`maxInlineChars` UTF-16 units, default
+/// 4000; `maxInlineBytes` UTF-8 bytes, default 16384) into artifacts under
+/// `<userData>/context/<conversationId>/artifacts/`, and reads them back for the model.
+#[wasm_bindgen]
+pub struct Materializer {
+    inner: Rc<Inner>,
+}
+
+#[wasm_bindgen]
+impl Materializer {
+    /// A materializer for one conversation. Throws `INVALID_ID` for a conversation id
+    /// that cannot name a directory, `INVALID_ARGUMENT` for any other unusable option.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "MaterializerOptions")] options: JsValue,
+    ) -> Result<Materializer, JsValue> {
+        let inner = parse_options(&options).map_err(JsValue::from)?;
+        Ok(Materializer {
+            inner: Rc::new(inner),
+        })
+    }
+
+    /// The conversation whose artifacts this materializer writes and may read.
+    #[wasm_bindgen(getter, js_name = conversationId)]
+    pub fn conversation_id(&self) -> String {
+        self.inner.core.options().conversation_id.clone()
+    }
+
+    /// The options in force, defaults filled in (without the writer, reader and logger).
+    #[wasm_bindgen(getter, unchecked_return_type = "ResolvedMaterializerOptions")]
+    pub fn options(&self) -> JsValue {
+        let options = self.inner.core.options();
+        let js = Object::new();
+        set(&js, "userData", &JsValue::from_str(&options.user_data));
+        set(
+            &js,
+            "conversationId",
+            &JsValue::from_str(&options.conversation_id),
+        );
+        set(&js, "cwd", &JsValue::from_str(&options.cwd));
+        set(&js, "maxInlineChars", &number(options.max_inline_chars));
+        set(&js, "maxInlineBytes", &number(options.max_inline_bytes));
+        set(&js, "snippetLines", &number(options.snippet_lines));
+        js.into()
+    }
+
+    /// Leave `output` inline (`{ inline: true, content: output }`, the very value given)
+    /// when within both limits; otherwise write it first, to
+    /// `…/artifacts/tool/<toolCallId>.json|.txt`, and resolve to
+    /// `{ inline: false, content: summary, ref, path }`. Rejects with `INVALID_ID`,
+    /// `INVALID_ARGUMENT`, `INVALID_MESSAGE` (a lone surrogate) or `WRITE_FAILED`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<MaterializeResult>")]
+    pub fn materialize(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ToolOutputInput")] input: JsValue,
+    ) -> Promise {
+        // Arguments are read now, so the caller may change them once this returns.
+        let output = match ToolOutput::parse(&input) {
+            Ok(output) => output,
+            Err(err) => return Promise::reject(&err.into()),
+        };
+        let inner = self.inner.clone();
+        future_to_promise(async move { materialize(&inner, output).await.map_err(JsValue::from) })
+    }
+
+    /// Rows `offset..offset + limit` (defaults 0 and 200) of the artifact `ref`,
+    /// numbered, with a header; never longer than `maxInlineChars`. Rejects with
+    /// `REF_OUT_OF_SCOPE`, `REF_NOT_FOUND`, `READ_FAILED` or `INVALID_ARGUMENT`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
+    pub fn read(
+        &self,
+        #[wasm_bindgen(js_name = ref, unchecked_param_type = "string")] reference: JsValue,
+        options: Option<ReadOptions>,
+    ) -> Promise {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let parsed = (|| {
+            let reference = ref_arg(&reference)?;
+            options_arg(&options)?;
+            let offset = count_arg(&field(&options, "offset"), "options.offset", 0)?;
+            let limit = count_arg(&field(&options, "limit"), "options.limit", 200)?;
+            Ok::<_, JsOffloadError>((reference, ReadBack::Read { offset, limit }))
+        })();
+        match parsed {
+            Ok((reference, op)) => self.reading(reference, op),
+            Err(err) => Promise::reject(&err.into()),
+        }
+    }
+
+    /// The last `lines` (default 200) rows of the artifact `ref`, as much of their end
+    /// as fits in `maxInlineChars`. Rejects as `read`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
+    pub fn tail(
+        &self,
+        #[wasm_bindgen(js_name = ref, unchecked_param_type = "string")] reference: JsValue,
+        lines: Option<Count>,
+    ) -> Promise {
+        let lines = lines.map_or(JsValue::UNDEFINED, JsValue::from);
+        let parsed = ref_arg(&reference).and_then(|reference| {
+            let lines = count_arg(&lines, "lines", 200)?;
+            Ok((reference, ReadBack::Tail { lines }))
+        });
+        match parsed {
+            Ok((reference, op)) => self.reading(reference, op),
+            Err(err) => Promise::reject(&err.into()),
+        }
+    }
+
+    /// Rows of the artifact `ref` matching the JavaScript regular expression `pattern`,
+    /// each with `context` (default 2) rows around it, at most `maxMatches` (default 50)
+    /// matches. Rejects with `INVALID_PATTERN` (the `SyntaxError` as `cause`), and as
+    /// `read`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
+    pub fn grep(
+        &self,
+        #[wasm_bindgen(js_name = ref, unchecked_param_type = "string")] reference: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] pattern: JsValue,
+        options: Option<GrepOptions>,
+    ) -> Promise {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let parsed = (|| {
+            let reference = ref_arg(&reference)?;
+            options_arg(&options)?;
+            let context = count_arg(&field(&options, "context"), "options.context", 2)?;
+            let max_matches = count_arg(&field(&options, "maxMatches"), "options.maxMatches", 50)?;
+            let ignore_case = field(&options, "ignoreCase");
+            if !ignore_case.is_undefined() && ignore_case.as_bool().is_none() {
+                return Err(OffloadError::InvalidArgument(format!(
+                    "options.ignoreCase must be a boolean, got {}",
+                    message_of(&ignore_case)
+                ))
+                .into());
+            }
+            let regexp = compile(&pattern, ignore_case.as_bool() == Some(true))?;
+            let op = ReadBack::Grep {
+                regexp,
+                context,
+                max_matches,
+            };
+            Ok::<_, JsOffloadError>((reference, op))
+        })();
+        match parsed {
+            Ok((reference, op)) => self.reading(reference, op),
+            Err(err) => Promise::reject(&err.into()),
+        }
+    }
+
+    /// Terminal output: over the limits, `text` is written to
+    /// `…/artifacts/terminal/<snippetId>.log` and the result carries its summary and ref
+    /// (`ctx://<conversationId>/terminal/<snippetId>.log`), as `materialize` does.
+    #[wasm_bindgen(js_name = materializeTerminal, unchecked_return_type = "Promise<MaterializeResult<string>>")]
+    pub fn materialize_terminal(
+        &self,
+        #[wasm_bindgen(js_name = snippetId, unchecked_param_type = "string")] snippet_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Promise {
+        let parsed = terminal_args(&snippet_id, &text);
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            let (snippet_id, content) = parsed?;
+            let writer = inner.writer.fresh();
+            let outcome = inner
+                .core
+                .materialize_terminal(&snippet_id, &content, &writer)
+                .await
+                .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
+            Ok(output::outcome_js(&inner, outcome, &text))
+        })
+    }
+
+    /// Native function-calling mode: every tool result over the limits (Anthropic
+    /// `tool_result`, OpenAI `role: "tool"`, Responses `function_call_output`) gets its
+    /// summary as content. Content that already is a summary is left alone, so this can
+    /// run on every turn. Resolves to `{ messages, refs, paths }`: unchanged messages are
+    /// the same objects, changed ones deep copies. Rejects with `INVALID_MESSAGE`,
+    /// `INVALID_ID` (before anything is written) or `WRITE_FAILED`.
+    #[wasm_bindgen(js_name = materializeMessages, unchecked_return_type = "Promise<MaterializedMessages<object>>")]
+    pub fn materialize_messages(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        future_to_promise(
+            async move { Ok(conversation::materialize_messages(&inner, messages).await?) },
+        )
+    }
+
+    /// One self-contained bundle of `messages` and every artifact of this conversation
+    /// they refer to, each with its SHA-256; restore it with `importConversation`.
+    /// Rejects with `REF_NOT_FOUND` when a referred artifact is missing, `READ_FAILED`.
+    #[wasm_bindgen(js_name = exportConversation, unchecked_return_type = "Promise<ConversationBundle>")]
+    pub fn export_conversation(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        let reader = match self.reader() {
+            Ok(reader) => reader,
+            Err(err) => return Promise::reject(&err.into()),
+        };
+        future_to_promise(async move {
+            Ok(conversation::export_conversation(&inner, &reader, messages).await?)
+        })
+    }
+
+    /// Register `context_read`, `context_tail` and `context_grep` on `registry`, reading
+    /// this materializer's artifacts. Their results are never offloaded or materialized;
+    /// a bad argument or ref comes back as an `is_error` result the model can act on.
+    /// Throws `DUPLICATE_TOOL` when a name is taken (then none is registered).
+    #[wasm_bindgen(js_name = registerTools)]
+    pub fn register_tools(&self, registry: &crate::registry::ToolRegistry) -> Result<(), JsValue> {
+        tools::register(&self.inner, registry).map_err(|e| JsOffloadError::from(e).into())
+    }
+
+    /// Counts over this materializer's lifetime: `{ hits, inlined, savedChars,
+    /// avgSavedChars }`.
+    #[wasm_bindgen(unchecked_return_type = "MaterializeStats")]
+    pub fn stats(&self) -> JsValue {
+        let stats = self.inner.core.stats();
+        let js = Object::new();
+        set(&js, "hits", &JsValue::from_f64(stats.hits as f64));
+        set(&js, "inlined", &JsValue::from_f64(stats.inlined as f64));
+        set(
+            &js,
+            "savedChars",
+            &JsValue::from_f64(stats.saved_chars as f64),
+        );
+        set(
+            &js,
+            "avgSavedChars",
+            &JsValue::from_f64(stats.avg_saved_chars()),
+        );
+        js.into()
+    }
+}
+
+impl Materializer {
+    /// Run `op` on the artifact `reference` with this call's own reader, as a Promise of
+    /// its page.
+    fn reading(&self, reference: String, op: ReadBack) -> Promise {
+        let inner = self.inner.clone();
+        let reader = match self.reader() {
+            Ok(reader) => reader,
+            Err(err) => return Promise::reject(&err.into()),
+        };
+        future_to_promise(async move {
+            read_back(&inner, &reader, &reference, op)
+                .await
+                .map(JsValue::from)
+                .map_err(|e| JsOffloadError::with_cause(e, reader.take_failure()).into())
+        })
+    }
+
+    /// This call's own reader, or `INVALID_ARGUMENT` when the materializer cannot read.
+    fn reader(&self) -> Result<JsFileReader, JsOffloadError> {
+        self.inner
+            .reader
+            .as_ref()
+            .map(JsFileReader::fresh)
+            .ok_or_else(|| {
+                OffloadError::InvalidArgument(
+                    "this Materializer cannot read: pass options.reader, an object with readFile(path) and listDir(dir)".into(),
+                )
+                .into()
+            })
+    }
+}
+
+/// `materializeTerminal`'s arguments: a snippet id and well-formed text.
+fn terminal_args(snippet_id: &JsValue, text: &JsValue) -> Result<(String, String), JsOffloadError> {
+    let snippet_id = string_arg(snippet_id, |kind| OffloadError::InvalidId {
+        field: "snippetId".into(),
+        value: None,
+        reason: if kind == "undefined" {
+            "is missing"
+        } else {
+            "must be a string"
+        },
+    })?;
+    match text.dyn_ref::<js_sys::JsString>() {
+        Some(s) if !is_well_formed(s) => Err(OffloadError::InvalidMessage(
+            "terminal output contains a lone UTF-16 surrogate, which cannot be written as UTF-8"
+                .into(),
+        )
+        .into()),
+        Some(s) => Ok((snippet_id, String::from(s))),
+        None => Err(OffloadError::InvalidArgument(format!(
+            "text must be a string, got {}",
+            kind_of(text)
+        ))
+        .into()),
+    }
+}

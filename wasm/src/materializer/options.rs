@@ -1,0 +1,146 @@
+//! Reading a `Materializer`'s options and method arguments from JS.
+
+use js_sys::{Function, Reflect};
+use tool_offload_core::materialize::{
+    Materializer as CoreMaterializer, MaterializerOptions as CoreOptions,
+};
+use tool_offload_core::OffloadError;
+use wasm_bindgen::prelude::*;
+
+use crate::convert::{kind_of, string_arg, working_dir};
+use crate::error::{message_of, JsOffloadError};
+use crate::reader::JsFileReader;
+use crate::writer::JsFileWriter;
+
+/// Everything a `Materializer` holds: shared (never borrowed mutably) by every pending
+/// call, so calls may run concurrently.
+pub(crate) struct Inner {
+    pub(crate) core: CoreMaterializer,
+    pub(crate) writer: JsFileWriter,
+    /// `options.reader`, else the writer when it can read; `None` when neither can.
+    pub(crate) reader: Option<JsFileReader>,
+    pub(crate) logger: Option<Function>,
+}
+
+pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> {
+    if !options.is_object() {
+        return Err(OffloadError::InvalidArgument(format!(
+            "options must be an object with userData, conversationId and writer, got {}",
+            kind_of(options)
+        ))
+        .into());
+    }
+    let user_data = string_arg(&field(options, "userData"), |kind| {
+        OffloadError::InvalidArgument(format!("options.userData must be a string, got {kind}"))
+    })?;
+    let conversation_id = string_arg(&field(options, "conversationId"), |kind| {
+        OffloadError::InvalidId {
+            field: "conversationId".into(),
+            value: None,
+            reason: if kind == "undefined" {
+                "is missing"
+            } else {
+                "must be a string"
+            },
+        }
+    })?;
+    let cwd = working_dir(options, &user_data)?;
+    let mut core = CoreOptions::new(user_data, conversation_id, cwd);
+    core.max_inline_chars = count_arg(
+        &field(options, "maxInlineChars"),
+        "options.maxInlineChars",
+        core.max_inline_chars,
+    )?;
+    core.max_inline_bytes = count_arg(
+        &field(options, "maxInlineBytes"),
+        "options.maxInlineBytes",
+        core.max_inline_bytes,
+    )?;
+    core.snippet_lines = count_arg(
+        &field(options, "snippetLines"),
+        "options.snippetLines",
+        core.snippet_lines,
+    )?;
+    let writer = JsFileWriter::new(&field(options, "writer")).map_err(|e| match e {
+        OffloadError::InvalidArgument(message) => {
+            OffloadError::InvalidArgument(format!("options.{message}"))
+        }
+        other => other,
+    })?;
+    let reader = field(options, "reader");
+    let reader = if reader.is_undefined() || reader.is_null() {
+        JsFileReader::from_object(writer.target())
+    } else {
+        Some(JsFileReader::new(&reader, "options.reader")?)
+    };
+    let logger = field(options, "logger");
+    let logger = if logger.is_undefined() || logger.is_null() {
+        None
+    } else {
+        Some(logger.dyn_into::<Function>().map_err(|logger| {
+            OffloadError::InvalidArgument(format!(
+                "options.logger must be a function, got {}",
+                kind_of(&logger)
+            ))
+        })?)
+    };
+    Ok(Inner {
+        core: CoreMaterializer::new(core)?,
+        writer,
+        reader,
+        logger,
+    })
+}
+
+/// An options argument: an object, or absent.
+pub(crate) fn options_arg(options: &JsValue) -> Result<(), JsOffloadError> {
+    if options.is_undefined() || options.is_null() || options.is_object() {
+        Ok(())
+    } else {
+        Err(OffloadError::InvalidArgument(format!(
+            "options must be an object when given, got {}",
+            kind_of(options)
+        ))
+        .into())
+    }
+}
+
+/// A ref argument: a string, else `INVALID_ARGUMENT`.
+pub(crate) fn ref_arg(reference: &JsValue) -> Result<String, JsOffloadError> {
+    string_arg(reference, |kind| {
+        OffloadError::InvalidArgument(format!("ref must be a string, got {kind}"))
+    })
+}
+
+/// A count: `default` when `undefined`, else a non-negative integer.
+pub(crate) fn count_arg(
+    value: &JsValue,
+    name: &str,
+    default: usize,
+) -> Result<usize, JsOffloadError> {
+    if value.is_undefined() {
+        return Ok(default);
+    }
+    match value.as_f64() {
+        // `as` saturates: counts beyond usize (wasm32) mean "all".
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => Ok(n as usize),
+        _ => Err(OffloadError::InvalidArgument(format!(
+            "{name} must be a non-negative integer, got {}",
+            message_of(value)
+        ))
+        .into()),
+    }
+}
+
+/// `object[key]`, `undefined` when `object` is not an object or reading throws.
+pub(crate) fn field(object: &JsValue, key: &str) -> JsValue {
+    if object.is_object() {
+        Reflect::get(object, &key.into()).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+pub(crate) fn number(n: usize) -> JsValue {
+    JsValue::from_f64(n as f64)
+}

@@ -1,0 +1,200 @@
+//! One tool output for `materialize`: read from JS, materialized, its outcome and ref
+//! as JS values, and the logger.
+
+use js_sys::{Function, JsString, Object, Promise};
+use tool_offload_core::materialize::{ContextRef, Materialized, ToolOutputRef};
+use tool_offload_core::{utf16_len, OffloadError};
+use wasm_bindgen::prelude::*;
+
+use super::options::{field, number, Inner};
+use crate::convert::{kind_of, string_arg};
+use crate::error::{message_of, set, JsOffloadError};
+use crate::view::is_well_formed;
+
+/// One `materialize` input, read from JS.
+pub(crate) struct ToolOutput {
+    tool_call_id: String,
+    tool_name: String,
+    server_name: Option<String>,
+    /// The output as given: returned as is when inline.
+    original: JsValue,
+    /// A string output as is, anything else as its `JSON.stringify`.
+    text: String,
+    was_value: bool,
+}
+
+impl ToolOutput {
+    pub(crate) fn parse(input: &JsValue) -> Result<ToolOutput, JsOffloadError> {
+        if !input.is_object() {
+            return Err(OffloadError::InvalidArgument(format!(
+                "materialize expects {{ toolCallId, toolName, serverName?, output }}, got {}",
+                kind_of(input)
+            ))
+            .into());
+        }
+        let tool_call_id = string_arg(&field(input, "toolCallId"), |kind| {
+            OffloadError::InvalidId {
+                field: "toolCallId".into(),
+                value: None,
+                reason: if kind == "undefined" {
+                    "is missing"
+                } else {
+                    "must be a string"
+                },
+            }
+        })?;
+        let tool_name = string_arg(&field(input, "toolName"), |kind| {
+            OffloadError::InvalidArgument(format!("toolName must be a string, got {kind}"))
+        })?;
+        let server_name = field(input, "serverName");
+        let server_name = if server_name.is_undefined() || server_name.is_null() {
+            None
+        } else {
+            Some(string_arg(&server_name, |kind| {
+                OffloadError::InvalidArgument(format!(
+                    "serverName must be a string when given, got {kind}"
+                ))
+            })?)
+        };
+        let original = field(input, "output");
+        let (text, was_value) = match original.dyn_ref::<JsString>() {
+            Some(s) if !is_well_formed(s) => return Err(OffloadError::InvalidMessage(
+                "tool output contains a lone UTF-16 surrogate, which cannot be written as UTF-8"
+                    .into(),
+            )
+            .into()),
+            Some(s) => (String::from(s), false),
+            None => (stringify(&original)?, true),
+        };
+        Ok(ToolOutput {
+            tool_call_id,
+            tool_name,
+            server_name,
+            original,
+            text,
+            was_value,
+        })
+    }
+}
+
+/// `JSON.stringify(value)` by the engine, or `INVALID_ARGUMENT` when it throws or
+/// gives nothing (`undefined`, a function, a symbol).
+pub(crate) fn stringify(value: &JsValue) -> Result<String, JsOffloadError> {
+    match js_sys::JSON::stringify(value).map(JsValue::from) {
+        Ok(text) => text.as_string().ok_or_else(|| {
+            OffloadError::InvalidArgument(format!(
+                "output must be a string or a JSON value, got {}",
+                kind_of(value)
+            ))
+            .into()
+        }),
+        Err(thrown) => Err(JsOffloadError::with_cause(
+            OffloadError::InvalidArgument(format!(
+                "output cannot be serialised as JSON: {}",
+                message_of(&thrown)
+            )),
+            Some(thrown),
+        )),
+    }
+}
+
+pub(crate) async fn materialize(
+    inner: &Inner,
+    output: ToolOutput,
+) -> Result<JsValue, JsOffloadError> {
+    let writer = inner.writer.fresh();
+    let outcome = inner
+        .core
+        .materialize(
+            &ToolOutputRef {
+                tool_call_id: &output.tool_call_id,
+                tool_name: &output.tool_name,
+                server_name: output.server_name.as_deref(),
+                text: &output.text,
+                was_value: output.was_value,
+            },
+            &writer,
+        )
+        .await
+        .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
+    Ok(outcome_js(inner, outcome, &output.original))
+}
+
+/// `{ inline: true, content: original }` or `{ inline: false, content: summary, ref,
+/// path }`, logging an artifact.
+pub(crate) fn outcome_js(inner: &Inner, outcome: Materialized, original: &JsValue) -> JsValue {
+    let result = Object::new();
+    match outcome {
+        Materialized::Inline => {
+            set(&result, "inline", &JsValue::TRUE);
+            set(&result, "content", original);
+        }
+        Materialized::Artifact {
+            summary,
+            reference,
+            path,
+        } => {
+            if let Some(logger) = &inner.logger {
+                log(logger, &reference, &path, utf16_len(&summary));
+            }
+            set(&result, "inline", &JsValue::FALSE);
+            set(&result, "content", &JsValue::from_str(&summary));
+            set(&result, "ref", &context_ref(&reference));
+            set(&result, "path", &JsValue::from_str(&path));
+        }
+    }
+    result.into()
+}
+
+/// `{ kind: "artifact", id, hint: { toolName, serverName?, toolCallId, bytes, chars,
+/// lines, isJson } }`.
+pub(crate) fn context_ref(reference: &ContextRef) -> JsValue {
+    let js = Object::new();
+    set(&js, "kind", &JsValue::from_str("artifact"));
+    set(&js, "id", &JsValue::from_str(&reference.id));
+    let hint = Object::new();
+    hint_fields(&hint, reference);
+    set(&js, "hint", &hint);
+    js.into()
+}
+
+fn hint_fields(target: &Object, reference: &ContextRef) {
+    let hint = &reference.hint;
+    set(target, "toolName", &JsValue::from_str(&hint.tool_name));
+    if let Some(server) = &hint.server_name {
+        set(target, "serverName", &JsValue::from_str(server));
+    }
+    set(target, "toolCallId", &JsValue::from_str(&hint.tool_call_id));
+    set(target, "bytes", &number(hint.bytes));
+    set(target, "chars", &number(hint.chars));
+    set(target, "lines", &number(hint.lines));
+    set(target, "isJson", &JsValue::from_bool(hint.is_json));
+}
+
+/// Call the logger with one materialization; whatever it throws (or rejects with) is
+/// ignored: logging never breaks materializing.
+pub(crate) fn log(logger: &Function, reference: &ContextRef, path: &str, summary_chars: usize) {
+    let entry = Object::new();
+    // `toolCallId` first, as the entry is read in logs.
+    set(
+        &entry,
+        "toolCallId",
+        &JsValue::from_str(&reference.hint.tool_call_id),
+    );
+    hint_fields(&entry, reference);
+    set(&entry, "path", &JsValue::from_str(path));
+    set(&entry, "ref", &JsValue::from_str(&reference.id));
+    set(&entry, "summaryChars", &number(summary_chars));
+    if let Ok(returned) = logger.call1(&JsValue::UNDEFINED, &entry) {
+        if let Some(promise) = returned.dyn_ref::<Promise>() {
+            IGNORE.with(|ignore| {
+                let _ = promise.catch(ignore);
+            });
+        }
+    }
+}
+
+thread_local! {
+    /// A handler that does nothing, for a logger's rejected promise.
+    static IGNORE: Closure<dyn FnMut(JsValue)> = Closure::new(|_: JsValue| {});
+}

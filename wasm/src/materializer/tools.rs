@@ -1,0 +1,58 @@
+//! `registerTools`: the read-back tools on a JS `ToolRegistry`, run by core.
+
+use std::rc::Rc;
+
+use js_sys::{Function, Promise};
+use tool_offload_core::materialize::read_tool_definitions;
+use tool_offload_core::tools::{RegisterError, ToolOutput};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use super::options::Inner;
+use super::read_back::regexp;
+use crate::convert::{to_js, to_value};
+use crate::registry::ToolRegistry;
+
+/// Register `context_read`, `context_tail` and `context_grep`, all or none.
+pub(crate) fn register(inner: &Rc<Inner>, registry: &ToolRegistry) -> Result<(), RegisterError> {
+    let definitions = read_tool_definitions();
+    if let Some(taken) = definitions.iter().find(|d| registry.has_tool(&d.name)) {
+        return Err(RegisterError::Duplicate(taken.name.clone()));
+    }
+    for definition in definitions {
+        let (inner, name) = (inner.clone(), definition.name.clone());
+        let handler = Closure::<dyn Fn(JsValue) -> Promise>::new(move |params: JsValue| {
+            let (inner, name) = (inner.clone(), name.clone());
+            future_to_promise(async move { Ok(run(&inner, &name, &params).await) })
+        });
+        // The closure lives as long as the JS function the registry holds.
+        let handler: Function = handler.into_js_value().unchecked_into();
+        registry.register_passthrough(definition, handler)?;
+    }
+    Ok(())
+}
+
+/// One call, as the `{ content, is_error? }` a registry handler returns.
+async fn run(inner: &Inner, name: &str, params: &JsValue) -> JsValue {
+    let output = match (to_value(params, "input"), inner.reader.as_ref()) {
+        (Err(error), _) => ToolOutput::error(error.message()),
+        (_, None) => ToolOutput::error("this Materializer cannot read its artifacts"),
+        (Ok(input), Some(reader)) => {
+            let reader = reader.fresh();
+            let compile = |pattern: &str, ignore_case: bool| {
+                let regexp = regexp(pattern, ignore_case).map_err(|(error, _)| error)?;
+                Ok(move |row: &str| regexp.test(row))
+            };
+            inner
+                .core
+                .run_read_tool(name, &input, compile, &reader)
+                .await
+        }
+    };
+    let mut result = serde_json::Map::new();
+    result.insert("content".into(), output.content.into());
+    if output.is_error {
+        result.insert("is_error".into(), true.into());
+    }
+    to_js(&serde_json::Value::Object(result))
+}

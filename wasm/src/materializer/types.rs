@@ -1,0 +1,68 @@
+//! TypeScript types of the conversation-level Materializer API (the rest is in
+//! `crate::types`).
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const CONVERSATION_TYPES: &'static str = r#"
+/** What `materializeMessages` did. */
+export interface MaterializedMessages<M = object> {
+  /** The conversation: unchanged messages are the same objects, changed ones deep copies whose oversize tool results hold their summaries. */
+  messages: M[];
+  /** The refs of the artifacts written, in message order. */
+  refs: ContextRef[];
+  /** Their absolute paths. */
+  paths: string[];
+}
+
+/** One artifact in a conversation bundle. */
+export interface BundledArtifact {
+  /** `ctx://<conversationId>/tool/<file>` or `…/terminal/<file>`. */
+  ref: string;
+  /** `tool/<file>` or `terminal/<file>`, under the conversation's artifacts. */
+  path: string;
+  /** Lowercase hex SHA-256 of the content's UTF-8 bytes. */
+  sha256: string;
+  content: string;
+}
+
+/** A self-contained conversation: messages plus every artifact they refer to. */
+export interface ConversationBundle<M = unknown> {
+  format: "tool-offload/conversation";
+  version: 1;
+  conversationId: string;
+  messages: M[];
+  artifacts: BundledArtifact[];
+}
+
+/** Where `importConversation` restores a bundle. */
+export interface ImportOptions {
+  /** Root directory: artifacts go under `<userData>/context/<conversationId>/artifacts/`. */
+  userData: string;
+  /** Writes the artifacts. */
+  writer: FileWriter;
+  /** Checks what is already there; defaults to `writer` when it can read. */
+  reader?: FileReader;
+  /** Absolute directory a relative `userData` resolves against (default: `process.cwd()`). */
+  cwd?: string;
+}
+
+/** What `importConversation` restored. */
+export interface ImportedConversation<M = unknown> {
+  /** Make a `Materializer` with this id to read the refs. */
+  conversationId: string;
+  messages: M[];
+  /** Absolute paths of the artifacts (written, or already there and identical). */
+  paths: string[];
+}
+
+/** One tool call and its response, for `formatLegacyToolRecord`. */
+export interface LegacyToolRecord {
+  toolName: string;
+  toolCallId?: string;
+  /** The call's arguments (any JSON value). */
+  arguments: unknown;
+  /** What the model sees: the output when inline, else the summary. */
+  response: unknown;
+}
+"#;
