@@ -134,15 +134,15 @@ class Case {
   #store(kind, inputs, id, text, output, ext, isJson, { toolName, serverName }, expectError) {
     const op = kind === 'tool' ? 'materialize' : 'terminal';
     const m = measure(text);
-    if (m.chars <= this.limits.maxInlineChars && m.bytes <= this.limits.maxInlineBytes) {
-      if (expectError) throw new Error(`${this.name}: ${id} is inline, not ${expectError}`);
-      return this.step(op, inputs, { inline: true, content: output });
-    }
-    if (idProblem(id, ext)) {
+    // The id is checked whatever the size (room for the shortest extension), then
+    // again with the actual extension once the output is to be written.
+    const inline = m.chars <= this.limits.maxInlineChars && m.bytes <= this.limits.maxInlineBytes;
+    if (idProblem(id, 'txt') || (!inline && idProblem(id, ext))) {
       if (expectError !== 'INVALID_ID') throw new Error(`${this.name}: ${id} is an invalid id`);
       return this.fail(op, inputs, 'INVALID_ID');
     }
     if (expectError) throw new Error(`${this.name}: ${id} does not fail`);
+    if (inline) return this.step(op, inputs, { inline: true, content: output });
     const ref = `ctx://${this.conv}/${kind}/${id}.${ext}`;
     const path = `${this.artifactDir(kind)}/${id}.${ext}`;
     this.files.set(path, output instanceof Txt ? output : text);
@@ -335,10 +335,9 @@ const add = (c) => (cases.push(c), c);
   c.materialize('bom_first', new Txt(['\ufeff[1]', [' ', 4000]]));
   c.materialize('nbsp_first', new Txt(['\u00a0[1]', [' ', 4000]]));
 }
-// JSON.parse accepts these; core (serde_json) did not when they were written, so they
-// are left out until it does: TOOL_OFFLOAD_PENDING=1 adds them.
-if (process.env.TOOL_OFFLOAD_PENDING === '1') {
-  const c = add(new Case('json-string-pending', 'Strings JSON.parse turns into arrays although serde_json refuses them by default: nesting deeper than 128, a lone surrogate escape, a number beyond the f64 range. All .json.'));
+// JSON.parse accepts these (serde_json would not): core checks JSON syntax itself.
+{
+  const c = add(new Case('json-string-edge-cases', 'Strings JSON.parse turns into arrays although serde_json refuses them by default: nesting deeper than 128, a lone surrogate escape, a number beyond the f64 range. All .json.'));
   c.materialize('deep', new Txt([['[', 200], [']', 200], [' ', 4000]]));
   c.materialize('lone_surrogate', new Txt(['["\\ud800"]', [' ', 4000]]));
   c.materialize('huge_number', new Txt(['[1e400]', [' ', 4000]]));
@@ -461,13 +460,13 @@ if (process.env.TOOL_OFFLOAD_PENDING === '1') {
 }
 {
   const big = rep('data\n', 1000);
-  const c = add(new Case('invalid-ids', 'A tool call id that cannot name a file is INVALID_ID and nothing is written: "../x", "a/b", "..", "", a NUL, and a name over 255 bytes with its extension (251 bytes + ".txt" is allowed, 252 is not; 250 + ".json" is allowed, 251 is not). Outputs within the limits stay inline whatever their id.'));
+  const c = add(new Case('invalid-ids', 'A tool call id that cannot name a file is INVALID_ID and nothing is written: "../x", "a/b", "..", "", a NUL, and a name over 255 bytes with its extension (251 bytes + ".txt" is allowed, 252 is not; 250 + ".json" is allowed, 251 is not). The id is checked whatever the size of the output: a small output with "../small" is INVALID_ID too.'));
   for (const id of ['../x', 'a/b', 'a\\b', '..', '.', '', 'nul\u0000id']) c.materialize(id, big, { expectError: 'INVALID_ID' });
   c.materialize('i'.repeat(251), big);
   c.materialize('j'.repeat(252), big, { expectError: 'INVALID_ID' });
   c.materialize('k'.repeat(250), { list: big.text });
   c.materialize('l'.repeat(251), { list: big.text }, { expectError: 'INVALID_ID' });
-  c.materialize('../small', 'small output');
+  c.materialize('../small', 'small output', { expectError: 'INVALID_ID' });
 }
 const anthropic = () => [
   { role: 'user', content: 'Build the project and list the files.' },

@@ -17,6 +17,21 @@ pub(crate) fn string_arg(
 }
 
 /// What `value` is, for messages: its `typeof`, or `null`.
+/// An id argument (`sessionId`, `conversationId`, `toolCallId`…): a string, else
+/// `INVALID_ID` saying it is missing or not a string. Whether it can name a file is
+/// core's check.
+pub(crate) fn id_arg(value: &JsValue, field: &str) -> Result<String, JsOffloadError> {
+    string_arg(value, |kind| OffloadError::InvalidId {
+        field: field.into(),
+        value: None,
+        reason: if kind == "undefined" {
+            "is missing"
+        } else {
+            "must be a string"
+        },
+    })
+}
+
 pub(crate) fn kind_of(value: &JsValue) -> String {
     if value.is_null() {
         "null".to_owned()

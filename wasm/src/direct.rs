@@ -3,7 +3,7 @@
 use tool_offload_core::{DirectPlan, OffloadError};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{string_arg, working_dir};
+use crate::convert::{id_arg, string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
 use crate::types::OffloadOptions;
@@ -34,15 +34,7 @@ async fn run(
     writer: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
-    let session_id = string_arg(&session_id, |kind| OffloadError::InvalidId {
-        field: "sessionId".into(),
-        value: None,
-        reason: if kind == "undefined" {
-            "is missing"
-        } else {
-            "must be a string"
-        },
-    })?;
+    let session_id = id_arg(&session_id, "sessionId")?;
     let output_dir = string_arg(&output_dir, |kind| {
         OffloadError::InvalidArgument(format!("outputDir must be a string, got {kind}"))
     })?;

@@ -2,8 +2,10 @@
 //! `JSON.stringify` for the same value, whichever host runs it.
 
 mod stringify;
+mod validate;
 
 pub use stringify::{stringify, stringify_into};
+pub use validate::is_json_document;
 
 use crate::{OffloadError, Value};
 

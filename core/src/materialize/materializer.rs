@@ -4,7 +4,7 @@ use super::read::{grep_page, read_page, tail_page};
 use super::summary::{summary, SummaryInput};
 use super::text::Measure;
 use crate::path::{join, resolve, unsafe_component};
-use crate::{FileReader, FileWriter, OffloadError, Value};
+use crate::{FileReader, FileWriter, OffloadError};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Scheme of artifact refs: `ctx://<conversationId>/<kind>/<file>`.
@@ -296,25 +296,31 @@ impl Materializer {
         output: &ToolOutputRef<'_>,
         writer: &W,
     ) -> Result<Materialized, OffloadError> {
+        // Checked whatever the size, so a bad id fails for every output (with room for
+        // the shortest extension here, the actual one once it is known).
+        let invalid = |reason| OffloadError::InvalidId {
+            field: kind.id_field().into(),
+            value: Some(stem.into()),
+            reason,
+        };
+        if let Some(reason) = unsafe_component(stem, ".txt".len()) {
+            return Err(invalid(reason));
+        }
         if !self.exceeds_limits(output.text) {
             self.inlined.fetch_add(1, Ordering::Relaxed);
             return Ok(Materialized::Inline);
         }
-        let is_json =
-            kind == ArtifactKind::Tool && (output.was_value || is_json_document(output.text));
+        let is_json = kind == ArtifactKind::Tool
+            && (output.was_value || crate::json::is_json_document(output.text));
         let ext = match kind {
             ArtifactKind::Terminal => "log",
             ArtifactKind::Tool if is_json => "json",
             ArtifactKind::Tool => "txt",
         };
-        let file = format!("{stem}.{ext}");
         if let Some(reason) = unsafe_component(stem, ext.len() + 1) {
-            return Err(OffloadError::InvalidId {
-                field: kind.id_field().into(),
-                value: Some(stem.into()),
-                reason,
-            });
+            return Err(invalid(reason));
         }
+        let file = format!("{stem}.{ext}");
         let dir = join(&self.artifacts, kind.dir());
         let path = join(&dir, &file);
         writer
@@ -460,11 +466,4 @@ impl Materializer {
             Err(source) => Err(OffloadError::ReadFailed { path, source }),
         }
     }
-}
-
-/// Whether `text` is a JSON object or array (a string that `JSON.parse` would turn into one).
-fn is_json_document(text: &str) -> bool {
-    let trimmed = text.trim_start_matches([' ', '\t', '\n', '\r']);
-    (trimmed.starts_with('{') || trimmed.starts_with('['))
-        && serde_json::from_str::<Value>(text).is_ok()
 }

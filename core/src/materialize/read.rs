@@ -2,7 +2,7 @@
 //! each with a header saying what is shown and how to go on, and never longer than the
 //! inline limit — so reading can never produce a result that would be materialized.
 
-use super::text::{rows_of, thousands, Row, MAX_ROW_CHARS};
+use super::text::{count, rows_of, thousands, Row, MAX_ROW_CHARS};
 use crate::utf16_len;
 
 /// Rows `offset..offset + limit` of `text` (rows: lines, long ones split into parts),
@@ -29,7 +29,8 @@ pub fn read_page(
             count(lines, "line")
         );
     }
-    let end = offset.saturating_add(limit).min(rows.len());
+    // At least one row: a page that shows nothing would point back at itself.
+    let end = offset.saturating_add(limit.max(1)).min(rows.len());
     page(
         &rows,
         offset.min(rows.len())..end,
@@ -51,7 +52,7 @@ pub fn tail_page(text: &str, reference: &str, count: usize, max_chars: usize) ->
     let lines = text.lines().count();
     page(
         &rows,
-        rows.len().saturating_sub(count)..rows.len(),
+        rows.len().saturating_sub(count.max(1))..rows.len(),
         lines,
         reference,
         max_chars,
@@ -89,6 +90,7 @@ pub fn grep_page(
     let mut body = String::new();
     let mut last: Option<usize> = None;
     let mut fitted = 0;
+    let mut context_dropped = false;
     'hits: for &hit in &hits[..shown_hits] {
         let from = hit.saturating_sub(context).max(last.map_or(0, |l| l + 1));
         let to = (hit + context + 1).min(rows.len());
@@ -105,6 +107,7 @@ pub fn grep_page(
             if fitted == 0 {
                 body = numbered(&rows[hit]);
                 fitted = 1;
+                context_dropped = context > 0;
             }
             break 'hits;
         }
@@ -117,11 +120,18 @@ pub fn grep_page(
         (f, total) if f == total => "all shown".to_owned(),
         (f, _) => format!("the first {f} shown; narrow the pattern to see others"),
     };
+    let context = if context_dropped {
+        format!(
+            "no context ({} asked for do not fit)",
+            count(context, "row")
+        )
+    } else {
+        format!("{} of context", count(context, "row"))
+    };
     let header = format!(
-        "[{reference}: {} of {}, with {} of context; {shown}.]",
+        "[{reference}: {} of {}, with {context}; {shown}.]",
         count(hits.len(), "matching row"),
         thousands(rows.len()),
-        count(context, "row"),
     );
     if body.is_empty() {
         header
@@ -207,11 +217,6 @@ fn row_chars(max_chars: usize, header_room: usize) -> usize {
     MAX_ROW_CHARS.min(max_chars.saturating_sub(header_room + LABEL_ROOM))
 }
 
-/// `1 line`, `2 lines`, `1,000 lines`.
-fn count(n: usize, noun: &str) -> String {
-    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
-}
-
 fn numbered(row: &Row<'_>) -> String {
     format!("{}| {}\n", row.label(), row.text)
 }
@@ -271,7 +276,7 @@ mod tests {
         let page = grep_page(&text, "r", |l| l.contains("needle"), 2, 50, 4000);
         assert_eq!(
             page,
-            "[r: 1 matching row of 5, with 2 rows of context; all shown.]\n3| needle"
+            "[r: 1 matching row of 5, with no context (2 rows asked for do not fit); all shown.]\n3| needle"
         );
     }
 

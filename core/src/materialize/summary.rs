@@ -1,7 +1,7 @@
 //! The summary the model reads instead of a materialized output.
 
 use super::materializer::{ArtifactKind, ToolOutputRef};
-use super::text::{cut, thousands, Measure, MAX_PREVIEW_CHARS};
+use super::text::{count, cut, Measure, MAX_PREVIEW_CHARS};
 use crate::utf16_len;
 
 /// Keywords that put a line in the summary's errors section (ASCII case-insensitive).
@@ -90,8 +90,16 @@ pub fn summary(input: &SummaryInput<'_>) -> String {
             return text;
         }
         if snippet == 0 && shown_errors == 0 {
-            // Even the bare frame is too long (a tiny limit): cut it, never exceed it.
-            return cut(&text, input.max_chars.saturating_sub(40));
+            // Even the bare frame is too long (a tiny limit). The pointer line stays,
+            // whole: without it the model could not find the artifact.
+            let pointer = text.lines().next().unwrap_or_default();
+            let rest = input.max_chars.saturating_sub(utf16_len(pointer) + 1);
+            let tail = cut(&text[pointer.len()..], rest.saturating_sub(40));
+            return if rest > 40 {
+                format!("{pointer}{tail}")
+            } else {
+                pointer.to_owned()
+            };
         }
         snippet /= 2;
         shown_errors /= 2;
@@ -119,35 +127,40 @@ fn render(
         input.reference
     );
     out += &format!(
-        "Size: {} bytes, {} characters, {} lines. JSON: {}.\n",
-        thousands(m.bytes),
-        thousands(m.chars),
-        thousands(m.lines),
+        "Size: {}, {}, {}. JSON: {}.\n",
+        count(m.bytes, "byte"),
+        count(m.chars, "character"),
+        count(m.lines, "line"),
         if input.is_json { "yes" } else { "no" }
     );
     let head = snippet.min(lines.len());
     let tail = snippet.min(lines.len() - head);
     if head > 0 {
-        out += &format!("--- first {head} lines ---\n");
+        out += &format!("--- first {} ---\n", count(head, "line"));
         push_lines(&mut out, lines, 0..head);
     }
     let omitted = lines.len() - head - tail;
     if omitted > 0 {
-        out += &format!("--- {} lines omitted ---\n", thousands(omitted));
+        out += &format!("--- {} omitted ---\n", count(omitted, "line"));
     }
     if tail > 0 {
-        out += &format!("--- last {tail} lines ---\n");
+        out += &format!("--- last {} ---\n", count(tail, "line"));
         push_lines(&mut out, lines, lines.len() - tail..lines.len());
     }
     if error_count > 0 {
         out += &format!(
-            "--- errors: {} lines mention {}{} ---\n",
-            thousands(error_count),
-            ERROR_WORDS.join("/"),
-            if errors.len() < error_count {
-                format!("; the first {}", errors.len())
+            "--- errors: {} {} {}{} ---\n",
+            count(error_count, "line"),
+            if error_count == 1 {
+                "mentions"
             } else {
-                String::new()
+                "mention"
+            },
+            ERROR_WORDS.join("/"),
+            match errors.len() {
+                0 => "; none shown, to stay short".to_owned(),
+                n if n < error_count => format!("; the first {n}"),
+                _ => String::new(),
             }
         );
         let mut last_shown = None;

@@ -90,6 +90,11 @@ pub fn rows_of(text: &str, row_chars: usize) -> Vec<Row<'_>> {
     rows
 }
 
+/// `1 line`, `2 lines`, `1,000 lines`.
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
 /// `line` cut to at most `max` UTF-16 units, with a visible marker when cut.
 pub fn cut(line: &str, max: usize) -> String {
     let len = utf16_len(line);

@@ -15,7 +15,7 @@ use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::convert::{kind_of, string_arg};
+use crate::convert::{id_arg, kind_of};
 use crate::error::{message_of, set, JsOffloadError};
 use crate::reader::JsFileReader;
 use crate::types::{Count, GrepOptions, ReadOptions};
@@ -295,15 +295,7 @@ impl Materializer {
 
 /// `materializeTerminal`'s arguments: a snippet id and well-formed text.
 fn terminal_args(snippet_id: &JsValue, text: &JsValue) -> Result<(String, String), JsOffloadError> {
-    let snippet_id = string_arg(snippet_id, |kind| OffloadError::InvalidId {
-        field: "snippetId".into(),
-        value: None,
-        reason: if kind == "undefined" {
-            "is missing"
-        } else {
-            "must be a string"
-        },
-    })?;
+    let snippet_id = id_arg(snippet_id, "snippetId")?;
     match text.dyn_ref::<js_sys::JsString>() {
         Some(s) if !is_well_formed(s) => Err(OffloadError::InvalidMessage(
             "terminal output contains a lone UTF-16 surrogate, which cannot be written as UTF-8"

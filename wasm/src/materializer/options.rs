@@ -7,7 +7,7 @@ use tool_offload_core::materialize::{
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{kind_of, string_arg, working_dir};
+use crate::convert::{id_arg, kind_of, string_arg, working_dir};
 use crate::error::{message_of, JsOffloadError};
 use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
@@ -33,17 +33,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
     let user_data = string_arg(&field(options, "userData"), |kind| {
         OffloadError::InvalidArgument(format!("options.userData must be a string, got {kind}"))
     })?;
-    let conversation_id = string_arg(&field(options, "conversationId"), |kind| {
-        OffloadError::InvalidId {
-            field: "conversationId".into(),
-            value: None,
-            reason: if kind == "undefined" {
-                "is missing"
-            } else {
-                "must be a string"
-            },
-        }
-    })?;
+    let conversation_id = id_arg(&field(options, "conversationId"), "conversationId")?;
     let cwd = working_dir(options, &user_data)?;
     let mut core = CoreOptions::new(user_data, conversation_id, cwd);
     core.max_inline_chars = count_arg(

@@ -7,7 +7,7 @@ use tool_offload_core::{utf16_len, OffloadError};
 use wasm_bindgen::prelude::*;
 
 use super::options::{field, number, Inner};
-use crate::convert::{kind_of, string_arg};
+use crate::convert::{id_arg, kind_of, string_arg};
 use crate::error::{message_of, set, JsOffloadError};
 use crate::view::is_well_formed;
 
@@ -32,17 +32,7 @@ impl ToolOutput {
             ))
             .into());
         }
-        let tool_call_id = string_arg(&field(input, "toolCallId"), |kind| {
-            OffloadError::InvalidId {
-                field: "toolCallId".into(),
-                value: None,
-                reason: if kind == "undefined" {
-                    "is missing"
-                } else {
-                    "must be a string"
-                },
-            }
-        })?;
+        let tool_call_id = id_arg(&field(input, "toolCallId"), "toolCallId")?;
         let tool_name = string_arg(&field(input, "toolName"), |kind| {
             OffloadError::InvalidArgument(format!("toolName must be a string, got {kind}"))
         })?;
