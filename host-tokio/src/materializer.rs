@@ -24,6 +24,8 @@ pub struct MaterializerOptions {
     pub max_inline_bytes: usize,
     /// Lines of head and of tail in a summary.
     pub snippet_lines: usize,
+    /// Optionally also a byte budget for head and for tail (e.g. 2048).
+    pub snippet_bytes: Option<usize>,
 }
 
 impl MaterializerOptions {
@@ -36,6 +38,7 @@ impl MaterializerOptions {
             max_inline_chars: defaults.max_inline_chars,
             max_inline_bytes: defaults.max_inline_bytes,
             snippet_lines: defaults.snippet_lines,
+            snippet_bytes: defaults.snippet_bytes,
         }
     }
 }
@@ -122,6 +125,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             max_inline_chars: options.max_inline_chars,
             max_inline_bytes: options.max_inline_bytes,
             snippet_lines: options.snippet_lines,
+            snippet_bytes: options.snippet_bytes,
         })?;
         Ok(Materializer { core, io })
     }

@@ -24,7 +24,7 @@ export interface MaterializeVector {
   id: string;
   name: string;
   description: string;
-  options: { conversationId: string; maxInlineChars?: number; maxInlineBytes?: number; snippetLines?: number };
+  options: { conversationId: string; maxInlineChars?: number; maxInlineBytes?: number; snippetLines?: number; snippetBytes?: number };
   steps: MaterializeStep[];
   files: Record<string, string>;
 }

@@ -17,7 +17,7 @@
 // Vector format, read by every host's runner (tests/conformance/src/lib.rs,
 // tests/harness/materialize.ts), a small interpreter:
 //   { name, description,
-//     options: { conversationId, maxInlineChars?, maxInlineBytes?, snippetLines? },
+//     options: { conversationId, maxInlineChars?, maxInlineBytes?, snippetLines?, snippetBytes? },
 //     steps: [ { op, ...inputs, expect: <result> } | { op, ...inputs, error: { code } } ],
 //     files: { "<path relative to userData>": "<content>" } }  // every file at the end
 // ops and their results (paths relative to the host's userData root):
@@ -358,6 +358,10 @@ const add = (c) => (cases.push(c), c);
   const c = add(new Case('summary-errors-section', 'A 600-line build log: the summary has the pointer first, sizes, 40 head and 40 tail lines with the omitted count between, and an errors section (error/exception/traceback/panic/fatal/failed, case-insensitive) bounded to the first few with context, all under 4000 units.'));
   c.materialize('call_build', log, { toolName: 'run_build', serverName: 'ci' });
   c.grep('ctx://conv-1/tool/call_build.txt', 'error|exception|traceback|panic|fatal|failed', { context: 0, ignoreCase: true });
+}
+{
+  const c = add(new Case('summary-snippet-bytes', 'snippetBytes 1024 with the default 40 lines: head and tail each stop at 1 KB of line text (newlines included): 10 lines of 99 digits.', { snippetBytes: 1024 }));
+  c.materialize('call_digits', Array.from({ length: 100 }, (_, i) => String(i + 1).padStart(99, '0')).join('\n'));
 }
 {
   const c = add(new Case('summary-small-limits', 'maxInlineChars 700 and snippetLines 5: head, tail and the errors section shrink until the summary is under 700 units (a 1200-unit middle line is then simply among the omitted ones).', { maxInlineChars: 700, snippetLines: 5 }));

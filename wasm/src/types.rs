@@ -196,6 +196,8 @@ export interface MaterializerOptions {
   maxInlineBytes?: number;
   /** Lines of head and of tail in a summary (default 40). */
   snippetLines?: number;
+  /** Also a byte budget for head and for tail, e.g. 2048 (default: none, lines only). */
+  snippetBytes?: number;
   /** Where artifacts are written. */
   writer: FileWriter;
   /** Where artifacts are read back from (default: `writer`, when it has `readFile`). */
@@ -214,6 +216,7 @@ export interface ResolvedMaterializerOptions {
   maxInlineChars: number;
   maxInlineBytes: number;
   snippetLines: number;
+  snippetBytes?: number;
 }
 
 /** One tool output for `materialize`. */

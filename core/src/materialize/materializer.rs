@@ -29,6 +29,8 @@ pub struct MaterializerOptions {
     pub max_inline_bytes: usize,
     /// Lines of head and of tail in a summary (default 40).
     pub snippet_lines: usize,
+    /// Optionally also a byte budget for head and for tail (e.g. 2048), lines as shown.
+    pub snippet_bytes: Option<usize>,
 }
 
 impl MaterializerOptions {
@@ -45,6 +47,7 @@ impl MaterializerOptions {
             max_inline_chars: 4000,
             max_inline_bytes: 16384,
             snippet_lines: 40,
+            snippet_bytes: None,
         }
     }
 }
@@ -351,6 +354,7 @@ impl Materializer {
             measure,
             is_json,
             snippet_lines: self.options.snippet_lines,
+            snippet_bytes: self.options.snippet_bytes,
             max_chars: self.page_chars(),
         });
         self.hits.fetch_add(1, Ordering::Relaxed);

@@ -51,6 +51,9 @@ pub struct SummaryInput<'a> {
     pub is_json: bool,
     /// Lines of head and of tail to show at most.
     pub snippet_lines: usize,
+    /// UTF-8 bytes of head and of tail to show at most (each line as shown, newline
+    /// included), if a byte budget is set as well.
+    pub snippet_bytes: Option<usize>,
     /// The summary stays strictly under this many UTF-16 units.
     pub max_chars: usize,
 }
@@ -67,7 +70,7 @@ pub struct SummaryInput<'a> {
 /// let output = ToolOutputRef { tool_call_id: "call_1", tool_name: "bash", server_name: None, text: &text, was_value: false };
 /// let s = summary(&SummaryInput {
 ///     reference: "ctx://c1/tool/call_1.txt", output, kind: ArtifactKind::Tool, measure: Measure::of(&text), is_json: false,
-///     snippet_lines: 40, max_chars: 4000,
+///     snippet_lines: 40, snippet_bytes: None, max_chars: 4000,
 /// });
 /// assert!(s.starts_with("[Output of bash (call call_1) stored as ctx://c1/tool/call_1.txt"));
 /// assert!(s.contains("--- 420 lines omitted ---"));
@@ -133,8 +136,24 @@ fn render(
         count(m.lines, "line"),
         if input.is_json { "yes" } else { "no" }
     );
-    let head = snippet.min(lines.len());
-    let tail = snippet.min(lines.len() - head);
+    let within_bytes = |shown: &mut dyn Iterator<Item = &&str>| match input.snippet_bytes {
+        None => usize::MAX,
+        Some(budget) => {
+            let mut used = 0;
+            shown
+                .take_while(|line| {
+                    used += cut(line, MAX_PREVIEW_CHARS).len() + 1;
+                    used <= budget
+                })
+                .count()
+        }
+    };
+    let head = snippet
+        .min(lines.len())
+        .min(within_bytes(&mut lines.iter()));
+    let tail = snippet
+        .min(lines.len() - head)
+        .min(within_bytes(&mut lines[head..].iter().rev()));
     if head > 0 {
         out += &format!("--- first {} ---\n", count(head, "line"));
         push_lines(&mut out, lines, 0..head);
@@ -237,6 +256,7 @@ mod tests {
             measure: Measure::of(text),
             is_json: false,
             snippet_lines: 40,
+            snippet_bytes: None,
             max_chars,
         }
     }
@@ -276,6 +296,18 @@ mod tests {
             let s = summary(&input(&log, max));
             assert!(utf16_len(&s) < max, "{max}: {}", utf16_len(&s));
         }
+    }
+
+    #[test]
+    fn a_byte_budget_bounds_head_and_tail_too() {
+        let text: String = (1..=100).map(|i| format!("{i:0>99}\n")).collect();
+        let s = summary(&SummaryInput {
+            snippet_bytes: Some(2048),
+            ..input(&text, 20_000)
+        });
+        // 100 bytes a line with its newline: 20 lines fit in 2 KB, head and tail each.
+        assert!(s.contains("--- first 20 lines ---\n1| "), "{s}");
+        assert!(s.contains("--- 60 lines omitted ---\n--- last 20 lines ---\n81| "));
     }
 
     #[test]

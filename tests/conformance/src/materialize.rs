@@ -47,6 +47,8 @@ pub struct Options {
     pub max_inline_bytes: usize,
     /// `options.snippetLines`, default 40.
     pub snippet_lines: usize,
+    /// `options.snippetBytes`, default none.
+    pub snippet_bytes: Option<usize>,
 }
 
 /// One step, inputs resolved.
@@ -183,6 +185,7 @@ impl Vector {
             max_inline_chars: num("maxInlineChars", 4000),
             max_inline_bytes: num("maxInlineBytes", 16384),
             snippet_lines: num("snippetLines", 40),
+            snippet_bytes: o["snippetBytes"].as_u64().map(|n| n as usize),
         }
     }
 

@@ -43,6 +43,7 @@ impl CoreHost {
             max_inline_chars: o.max_inline_chars,
             max_inline_bytes: o.max_inline_bytes,
             snippet_lines: o.snippet_lines,
+            snippet_bytes: o.snippet_bytes,
         })
     }
 }
@@ -203,6 +204,7 @@ impl TokioHost {
         options.max_inline_chars = o.max_inline_chars;
         options.max_inline_bytes = o.max_inline_bytes;
         options.snippet_lines = o.snippet_lines;
+        options.snippet_bytes = o.snippet_bytes;
         TokioMaterializer::new(options)
     }
 

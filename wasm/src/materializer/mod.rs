@@ -69,6 +69,9 @@ impl Materializer {
         set(&js, "maxInlineChars", &number(options.max_inline_chars));
         set(&js, "maxInlineBytes", &number(options.max_inline_bytes));
         set(&js, "snippetLines", &number(options.snippet_lines));
+        if let Some(bytes) = options.snippet_bytes {
+            set(&js, "snippetBytes", &number(bytes));
+        }
         js.into()
     }
 

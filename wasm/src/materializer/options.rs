@@ -51,6 +51,10 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
         "options.snippetLines",
         core.snippet_lines,
     )?;
+    let snippet_bytes = field(options, "snippetBytes");
+    if !snippet_bytes.is_undefined() {
+        core.snippet_bytes = Some(count_arg(&snippet_bytes, "options.snippetBytes", 0)?);
+    }
     let writer = JsFileWriter::new(&field(options, "writer")).map_err(|e| match e {
         OffloadError::InvalidArgument(message) => {
             OffloadError::InvalidArgument(format!("options.{message}"))
