@@ -185,8 +185,8 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
                 "type": "object",
                 "properties": {
                     "ref": reference,
-                    "offset": {"type": "integer", "minimum": 0, "description": "First line to show, 0-based (default 0)."},
-                    "limit": {"type": "integer", "minimum": 0, "description": "Lines to show at most (default 200)."}
+                    "offset": {"type": "integer", "minimum": 0, "description": "First row to show, 0-based (default 0). Rows are lines, except that a line over 2000 characters is split into rows labelled 57.1, 57.2, … each counting one."},
+                    "limit": {"type": "integer", "minimum": 1, "description": "Rows to show at most (default 200)."}
                 },
                 "required": ["ref"]
             }),
@@ -198,7 +198,7 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
                 "type": "object",
                 "properties": {
                     "ref": reference,
-                    "lines": {"type": "integer", "minimum": 0, "description": "Lines from the end (default 200)."}
+                    "lines": {"type": "integer", "minimum": 1, "description": "Rows from the end (default 200)."}
                 },
                 "required": ["ref"]
             }),
