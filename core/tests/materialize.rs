@@ -123,9 +123,7 @@ fn refs_are_readable_at_once_and_scoped_to_the_conversation() {
     let (_, id, _) = artifact(&m, &output(&text), &fs);
     let page = block_on(m.read(&id, 0, 2, &fs)).unwrap();
     assert!(
-        page.starts_with(
-            "[ctx://conv-1/tool/call_1.txt: rows 1-2 of 300 (300 lines). More: context_read("
-        ),
+        page.starts_with("[ctx://conv-1/tool/call_1.txt: lines 1-2 of 300. More: context_read("),
         "{page}"
     );
     let grep = block_on(m.grep(&id, |l| l.contains("line 150 "), 0, 50, &fs)).unwrap();

@@ -133,7 +133,7 @@ test('a registry with { materialize } gives summaries; read-back tools are never
 
   const page = await registry.executeTool('toolu_10', 'context_read', { ref: 'ctx://conv/tool/toolu_9.txt', limit: 5000 });
   assert.equal(page.is_error, undefined);
-  assert.ok(page.content.startsWith('[ctx://conv/tool/toolu_9.txt: rows 1-'));
+  assert.ok(page.content.startsWith('[ctx://conv/tool/toolu_9.txt: lines 1-'));
   assert.ok(page.content.length <= 4000);
   const out = await registry.executeTool('toolu_11', 'context_grep', { ref: 'ctx://other/tool/x.txt', pattern: 'x' });
   assert.deepEqual(out, {

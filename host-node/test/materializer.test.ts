@@ -161,7 +161,7 @@ test('the summary points at the ref first, stays under maxInlineChars and the re
   assert.ok(result.content.includes('context_tail("ctx://conv-1/tool/call_1.txt", 200)'));
   assert.equal(readFileSync(result.path, 'utf8'), log);
   const page = await m.read(result.ref.id);
-  assert.ok(page.startsWith('[ctx://conv-1/tool/call_1.txt: rows 1-'), page.slice(0, 100));
+  assert.ok(page.startsWith('[ctx://conv-1/tool/call_1.txt: lines 1-'), page.slice(0, 100));
   assert.ok(page.length <= 4000);
 });
 
@@ -175,10 +175,10 @@ test('read, tail and grep give the pages core and the tokio host give for the sa
   // host-tokio/tests/materialize.rs
   assert.equal(
     await m.grep(ref.id, 'E0\\d+', { context: 0 }),
-    '[ctx://conv-1/tool/call_1.txt: 1 matching row of 3,000, with 0 rows of context; all shown.]\n1234| error[E0308]: mismatched types',
+    '[ctx://conv-1/tool/call_1.txt: 1 matching row in 3,000 lines, with 0 rows of context; all shown.]\n1234| error[E0308]: mismatched types',
   );
   assert.ok((await m.grep(ref.id, 'ERROR', { ignoreCase: true, context: 0 })).includes('1234| error'));
-  assert.equal(await m.grep(ref.id, 'ERROR', { context: 0 }), '[ctx://conv-1/tool/call_1.txt: 0 matching rows of 3,000, with 0 rows of context; none.]');
+  assert.equal(await m.grep(ref.id, 'ERROR', { context: 0 }), '[ctx://conv-1/tool/call_1.txt: 0 matching rows in 3,000 lines, with 0 rows of context; none.]');
   assert.ok((await m.tail(ref.id, 1)).endsWith('3000|    Compiling crate_3000'));
   assert.ok((await m.read(ref.id, { offset: 1233, limit: 1 })).endsWith('1234| error[E0308]: mismatched types'));
 
@@ -186,7 +186,7 @@ test('read, tail and grep give the pages core and the tokio host give for the sa
   const doc = fresh().m;
   const log = artifact(await doc.materialize({ toolCallId: 'call_1', toolName: 'bash', output: 'x\n'.repeat(3000) }));
   assert.equal(log.ref.id, 'ctx://conv-1/tool/call_1.txt');
-  assert.equal(await doc.tail(log.ref.id, 2), '[ctx://conv-1/tool/call_1.txt: rows 2999-3000 of 3,000 (3,000 lines), the end.]\n2999| x\n3000| x');
+  assert.equal(await doc.tail(log.ref.id, 2), '[ctx://conv-1/tool/call_1.txt: lines 2999-3000 of 3,000, the end.]\n2999| x\n3000| x');
 });
 
 test('read, tail and grep pages of small artifacts match core doc tests verbatim', async () => {
@@ -195,26 +195,26 @@ test('read, tail and grep pages of small artifacts match core doc tests verbatim
   const m = new Materializer({ userData, conversationId: 'c', maxInlineBytes: 4 });
   const x = artifact(await m.materialize({ toolCallId: 'x', toolName: 't', output: 'a\nb\nc\n' }));
   assert.equal(x.ref.id, 'ctx://c/tool/x.txt');
-  assert.equal(await m.read(x.ref.id, { offset: 1, limit: 1 }), '[ctx://c/tool/x.txt: rows 2-2 of 3 (3 lines). More: context_read("ctx://c/tool/x.txt", 2)]\n2| b');
-  assert.equal(await m.read(x.ref.id), '[ctx://c/tool/x.txt: rows 1-3 of 3 (3 lines), the end.]\n1| a\n2| b\n3| c');
+  assert.equal(await m.read(x.ref.id, { offset: 1, limit: 1 }), '[ctx://c/tool/x.txt: lines 2-2 of 3. More: context_read("ctx://c/tool/x.txt", 2)]\n2| b');
+  assert.equal(await m.read(x.ref.id), '[ctx://c/tool/x.txt: lines 1-3 of 3, the end.]\n1| a\n2| b\n3| c');
 
   const y = artifact(await m.materialize({ toolCallId: 'y', toolName: 't', output: 'a\nb\nc' }));
-  assert.equal(await m.tail(y.ref.id, 2), '[ctx://c/tool/y.txt: rows 2-3 of 3 (3 lines), the end.]\n2| b\n3| c');
+  assert.equal(await m.tail(y.ref.id, 2), '[ctx://c/tool/y.txt: lines 2-3 of 3, the end.]\n2| b\n3| c');
 
   const g = artifact(await m.materialize({ toolCallId: 'g', toolName: 't', output: 'ok\nerror: one\nok\nok\nok\nerror: two' }));
   assert.equal(
     await m.grep(g.ref.id, 'error', { context: 1 }),
-    '[ctx://c/tool/g.txt: 2 matching rows of 6, with 1 row of context; all shown.]\n1| ok\n2| error: one\n3| ok\n--\n5| ok\n6| error: two',
+    '[ctx://c/tool/g.txt: 2 matching rows in 6 lines, with 1 row of context; all shown.]\n1| ok\n2| error: one\n3| ok\n--\n5| ok\n6| error: two',
   );
   // Defaults: context 2, so the two groups touch and are not separated.
   assert.equal(
     await m.grep(g.ref.id, 'error'),
-    '[ctx://c/tool/g.txt: 2 matching rows of 6, with 2 rows of context; all shown.]\n1| ok\n2| error: one\n3| ok\n4| ok\n5| ok\n6| error: two',
+    '[ctx://c/tool/g.txt: 2 matching rows in 6 lines, with 2 rows of context; all shown.]\n1| ok\n2| error: one\n3| ok\n4| ok\n5| ok\n6| error: two',
   );
   // maxMatches caps what is shown; a `g`-flag-free RegExp matches every row independently.
   assert.equal(
     await m.grep(g.ref.id, '^ok$', { context: 0, maxMatches: 2 }),
-    '[ctx://c/tool/g.txt: 4 matching rows of 6, with 0 rows of context; the first 2 shown; narrow the pattern to see others.]\n1| ok\n--\n3| ok',
+    '[ctx://c/tool/g.txt: 4 matching rows in 6 lines, with 0 rows of context; the first 2 shown; narrow the pattern to see others.]\n1| ok\n--\n3| ok',
   );
 });
 
@@ -222,10 +222,10 @@ test('one huge line is read in numbered parts; offset past the end', async () =>
   const { m } = fresh();
   const { ref } = artifact(await m.materialize({ toolCallId: 'huge', toolName: 't', output: 'y'.repeat(10_000) }));
   const first = await m.read(ref.id);
-  assert.ok(first.startsWith(`[${ref.id}: rows 1-1 of 5 (1 line). More: context_read("${ref.id}", 1)]\n1.1| yyy`), first.slice(0, 120));
+  assert.ok(first.startsWith(`[${ref.id}: lines 1.1-1.1 of 1. More: context_read("${ref.id}", 0, part=2)]\n1.1| yyy`), first.slice(0, 120));
   assert.ok(first.length <= 4000);
-  assert.ok((await m.read(ref.id, { offset: 4 })).startsWith(`[${ref.id}: rows 5-5 of 5 (1 line), the end.]\n1.5| `));
-  assert.equal(await m.read(ref.id, { offset: 99 }), `[${ref.id}: offset 99 is past the end: 5 rows (1 line).]`);
+  assert.ok((await m.read(ref.id, { offset: 0, part: 5 })).startsWith(`[${ref.id}: lines 1.5-1.5 of 1, the end.]\n1.5| `));
+  assert.equal(await m.read(ref.id, { offset: 99 }), `[${ref.id}: offset 99 is past the end: 1 line.]`);
 });
 
 // ---------------------------------------------------------------------------------------
@@ -354,10 +354,10 @@ test('an injected writer is the reader when it can read', async () => {
   const writer = new ReadingWriter();
   const m = new Materializer({ userData: '/mem', conversationId: 'c', writer, maxInlineChars: 3 });
   const { ref, path } = artifact(await m.materialize({ toolCallId: 'a', toolName: 't', output: 'one\ntwo' }));
-  assert.equal(await m.tail(ref.id, 1), '[ctx://c/tool/a.txt: rows 2-2 of 2 (2 lines), the end.]\n2| two');
+  assert.equal(await m.tail(ref.id, 1), '[ctx://c/tool/a.txt: lines 2-2 of 2, the end.]\n2| two');
   // An explicit reader wins over the writer.
   const other = new Materializer({ userData: '/mem', conversationId: 'c', writer, reader: new MapReader(new Map([[path, 'zzz']])) });
-  assert.equal(await other.read(ref.id), '[ctx://c/tool/a.txt: rows 1-1 of 1 (1 line), the end.]\n1| zzz');
+  assert.equal(await other.read(ref.id), '[ctx://c/tool/a.txt: lines 1-1 of 1, the end.]\n1| zzz');
 });
 
 // ---------------------------------------------------------------------------------------

@@ -210,7 +210,9 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             .await
     }
 
-    /// Rows `offset..offset + limit` of an artifact, numbered, within the inline limit.
+    /// Lines `offset..offset + limit` of an artifact (0-based), numbered, within the
+    /// inline limit. Continue inside a line split into parts with
+    /// [`Materializer::read_from`].
     ///
     /// # Errors
     /// `REF_OUT_OF_SCOPE`, `REF_NOT_FOUND`, `READ_FAILED`.
@@ -223,7 +225,24 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         self.core.read(reference, offset, limit, &self.io).await
     }
 
-    /// The last `lines` rows of an artifact.
+    /// [`Materializer::read`] from part `part` (1-based) of line `offset + 1`, for a
+    /// line too long for one page (shown as parts `57.1`, `57.2`…).
+    ///
+    /// # Errors
+    /// As [`Materializer::read`].
+    pub async fn read_from(
+        &self,
+        reference: &str,
+        offset: usize,
+        part: usize,
+        limit: usize,
+    ) -> Result<String, OffloadError> {
+        self.core
+            .read_from(reference, offset, part, limit, &self.io)
+            .await
+    }
+
+    /// The last `lines` lines of an artifact.
     ///
     /// # Errors
     /// As [`Materializer::read`].

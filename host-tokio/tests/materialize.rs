@@ -64,7 +64,7 @@ async fn materializes_to_disk_and_reads_back_with_regex_grep() {
         )
         .await
         .unwrap();
-    assert_eq!(grep, "[ctx://conv-1/tool/call_1.txt: 1 matching row of 3,000, with 0 rows of context; all shown.]\n1234| error[E0308]: mismatched types");
+    assert_eq!(grep, "[ctx://conv-1/tool/call_1.txt: 1 matching row in 3,000 lines, with 0 rows of context; all shown.]\n1234| error[E0308]: mismatched types");
     let insensitive = m
         .grep(
             &reference.id,

@@ -246,7 +246,7 @@ async fn registry_materializes_results_but_never_the_read_back_tools() {
     assert!(!page.is_error);
     assert!(
         page.content
-            .starts_with("[ctx://conv/tool/toolu_9.txt: rows 1-"),
+            .starts_with("[ctx://conv/tool/toolu_9.txt: lines 1-"),
         "{}",
         &page.content[..80]
     );

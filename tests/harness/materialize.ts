@@ -48,7 +48,7 @@ export interface MaterializerLike {
   materialize(input: { toolCallId: string; toolName: string; serverName?: string; output: unknown }): Promise<{ inline: boolean; content: unknown; ref?: Ref; path?: string }>;
   materializeTerminal(snippetId: string, text: string): Promise<{ inline: boolean; content: unknown; ref?: Ref; path?: string }>;
   materializeMessages(messages: unknown[]): Promise<{ messages: unknown[]; refs: Ref[]; paths: string[] }>;
-  read(ref: string, options?: { offset?: number; limit?: number }): Promise<string>;
+  read(ref: string, options?: { offset?: number; part?: number; limit?: number }): Promise<string>;
   tail(ref: string, lines?: number): Promise<string>;
   grep(ref: string, pattern: string, options?: { context?: number; maxMatches?: number; ignoreCase?: boolean }): Promise<string>;
   exportConversation(messages: unknown[]): Promise<Record<string, unknown>>;
@@ -175,7 +175,7 @@ export async function runMaterializeVector(vector: MaterializeVector, host: Mate
           result = materialized(await main.materializeTerminal(s.snippetId, s.text));
           break;
         case 'read':
-          result = await other.read(s.ref, opts(['offset', 'limit']));
+          result = await other.read(s.ref, opts(['offset', 'part', 'limit']));
           break;
         case 'tail':
           result = await other.tail(s.ref, s.lines);

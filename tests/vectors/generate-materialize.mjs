@@ -392,16 +392,18 @@ const add = (c) => (cases.push(c), c);
   c.tail(ref, { lines: 1000 });
 }
 {
-  const c = add(new Case('read-huge-line', 'A line of 5000 units between two short ones is read as rows 2.1, 2.2, 2.3 (2000 units each at most); a page holds what fits; grep finds a token in the middle part; a surrogate pair on a part boundary is never split.'));
+  const c = add(new Case('read-huge-line', 'A line of 5000 units between two short ones is read as parts 2.1, 2.2, 2.3 (2000 units each at most); offset counts lines (offset 2 is line 3, whatever the parts before) and part starts inside a line; a page holds what fits; grep finds a token in the middle part; a surrogate pair on a part boundary is never split.'));
   const ref = c.materialize('call_huge', new Txt(['first\n', ['0123456789', 250], 'NEEDLE', ['abcdefghij', 249], 'abc\nlast\n']));
   c.read(ref);
-  c.read(ref, { offset: 2, limit: 1 });
+  c.read(ref, { offset: 1, part: 2, limit: 1 });
+  c.read(ref, { offset: 1, part: 3 });
+  c.read(ref, { offset: 2 });
   c.read(ref, { offset: 3 });
   c.tail(ref, { lines: 2 });
   c.grep(ref, 'NEEDLE', { context: 0 });
   const pair = c.materialize('call_pair', new Txt([['a', 1999], '😀', ['b', 2500]]));
   c.read(pair, { limit: 1 });
-  c.read(pair, { offset: 1, limit: 1 });
+  c.read(pair, { offset: 0, part: 2, limit: 1 });
 }
 {
   const c = add(new Case('one-huge-line', 'One line of 10000 units, no newline: the summary cuts its preview with a marker; read pages one 2000-unit part at a time; tail 1 is the last part.'));

@@ -266,9 +266,11 @@ export type MaterializeResult<T = unknown> =
 
 /** Options of `read`. */
 export interface ReadOptions {
-  /** First row, 0-based (default 0). */
+  /** First line, 0-based (default 0): line 57 is offset 56. */
   offset?: number;
-  /** Rows at most (default 200). */
+  /** For a line over 2000 characters, shown as parts 57.1, 57.2…: the part to start at (default 1). */
+  part?: number;
+  /** Lines at most (default 200). */
   limit?: number;
 }
 

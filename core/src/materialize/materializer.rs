@@ -174,7 +174,7 @@ impl MaterializeStats {
 /// assert_eq!(reference.id, "ctx://conv-1/tool/call_1.txt");
 /// assert_eq!(path, "/data/context/conv-1/artifacts/tool/call_1.txt");
 /// let page = futures_executor::block_on(m.tail(&reference.id, 2, &fs)).unwrap();
-/// assert_eq!(page, "[ctx://conv-1/tool/call_1.txt: rows 2999-3000 of 3,000 (3,000 lines), the end.]\n2999| x\n3000| x");
+/// assert_eq!(page, "[ctx://conv-1/tool/call_1.txt: lines 2999-3000 of 3,000, the end.]\n2999| x\n3000| x");
 /// ```
 #[derive(Debug)]
 pub struct Materializer {
@@ -398,8 +398,8 @@ impl Materializer {
         }
     }
 
-    /// Rows `offset..offset + limit` of the artifact, numbered, at most
-    /// `max_inline_chars` long (see [`read_page`]).
+    /// Lines `offset..offset + limit` of the artifact (0-based), numbered, at most
+    /// [`Materializer::page_chars`] long (see [`read_page`]).
     ///
     /// # Errors
     /// `REF_OUT_OF_SCOPE`, `REF_NOT_FOUND`, `READ_FAILED`.
@@ -410,17 +410,34 @@ impl Materializer {
         limit: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
+        self.read_from(reference, offset, 1, limit, reader).await
+    }
+
+    /// [`Materializer::read`] starting at part `part` (1-based) of line `offset + 1`:
+    /// how a page continues inside a line too long for one page.
+    ///
+    /// # Errors
+    /// As [`Materializer::read`].
+    pub async fn read_from<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        offset: usize,
+        part: usize,
+        limit: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
         let text = self.load(reference, reader).await?;
         Ok(read_page(
             &text,
             reference,
             offset,
+            part,
             limit,
             self.read_page_chars(),
         ))
     }
 
-    /// The last `lines` rows of the artifact (see [`tail_page`]).
+    /// The last `lines` lines of the artifact (see [`tail_page`]).
     ///
     /// # Errors
     /// As [`Materializer::read`].

@@ -5,35 +5,49 @@
 use super::text::{count, rows_of, thousands, Row, MAX_ROW_CHARS};
 use crate::utf16_len;
 
-/// Rows `offset..offset + limit` of `text` (rows: lines, long ones split into parts),
-/// as much as fits in `max_chars`.
+/// Lines `offset..offset + limit` of `text` (0-based), numbered, as much as fits in
+/// `max_chars`. A line over [`MAX_ROW_CHARS`] is shown as parts `57.1`, `57.2`…;
+/// `part` (1-based) starts a page inside line `offset + 1`, so paging through one huge
+/// line always advances. The header names the lines shown and where to go on.
 ///
 /// ```
 /// use tool_offload_core::materialize::read_page;
-/// let page = read_page("a\nb\nc\n", "ctx://c/tool/x.txt", 1, 1, 4000);
-/// assert_eq!(page, "[ctx://c/tool/x.txt: rows 2-2 of 3 (3 lines). More: context_read(\"ctx://c/tool/x.txt\", 2)]\n2| b");
+/// let page = read_page("a\nb\nc\n", "ctx://c/tool/x.txt", 1, 1, 1, 4000);
+/// assert_eq!(page, "[ctx://c/tool/x.txt: lines 2-2 of 3. More: context_read(\"ctx://c/tool/x.txt\", 2)]\n2| b");
 /// ```
 pub fn read_page(
     text: &str,
     reference: &str,
     offset: usize,
+    part: usize,
     limit: usize,
     max_chars: usize,
 ) -> String {
     let rows = rows_of(text, row_chars(max_chars, page_header_room(reference)));
     let lines = text.lines().count();
-    if offset >= rows.len() && !rows.is_empty() {
-        return format!(
-            "[{reference}: offset {offset} is past the end: {} ({}).]",
-            count(rows.len(), "row"),
-            count(lines, "line")
-        );
-    }
-    // At least one row: a page that shows nothing would point back at itself.
-    let end = offset.saturating_add(limit.max(1)).min(rows.len());
+    let first_line = offset.saturating_add(1);
+    let start = rows
+        .iter()
+        .position(|r| r.line > first_line || (r.line == first_line && r.part.unwrap_or(1) >= part));
+    let Some(start) = start.filter(|_| offset < lines) else {
+        return if lines == 0 {
+            format!("[{reference}: empty.]")
+        } else {
+            format!(
+                "[{reference}: offset {offset} is past the end: {}.]",
+                count(lines, "line")
+            )
+        };
+    };
+    // At least one line: a page that shows nothing would point back at itself.
+    let last_line = offset.saturating_add(limit.max(1));
+    let end = rows[start..]
+        .iter()
+        .position(|r| r.line > last_line)
+        .map_or(rows.len(), |n| start + n);
     page(
         &rows,
-        offset.min(rows.len())..end,
+        start..end,
         lines,
         reference,
         max_chars,
@@ -41,18 +55,23 @@ pub fn read_page(
     )
 }
 
-/// The last `count` rows of `text`, as much of their end as fits in `max_chars`.
+/// The last `count` lines of `text`, as much of their end as fits in `max_chars`.
 ///
 /// ```
 /// use tool_offload_core::materialize::tail_page;
-/// assert_eq!(tail_page("a\nb\nc", "r", 2, 4000), "[r: rows 2-3 of 3 (3 lines), the end.]\n2| b\n3| c");
+/// assert_eq!(tail_page("a\nb\nc", "r", 2, 4000), "[r: lines 2-3 of 3, the end.]\n2| b\n3| c");
 /// ```
 pub fn tail_page(text: &str, reference: &str, count: usize, max_chars: usize) -> String {
     let rows = rows_of(text, row_chars(max_chars, page_header_room(reference)));
     let lines = text.lines().count();
+    let first_line = lines.saturating_sub(count.max(1)) + 1;
+    let start = rows
+        .iter()
+        .position(|r| r.line >= first_line)
+        .unwrap_or(rows.len());
     page(
         &rows,
-        rows.len().saturating_sub(count.max(1))..rows.len(),
+        start..rows.len(),
         lines,
         reference,
         max_chars,
@@ -68,7 +87,7 @@ pub fn tail_page(text: &str, reference: &str, count: usize, max_chars: usize) ->
 /// use tool_offload_core::materialize::grep_page;
 /// let text = "ok\nerror: one\nok\nok\nok\nerror: two";
 /// let page = grep_page(text, "r", |l| l.contains("error"), 1, 50, 4000);
-/// assert_eq!(page, "[r: 2 matching rows of 6, with 1 row of context; all shown.]\n1| ok\n2| error: one\n3| ok\n--\n5| ok\n6| error: two");
+/// assert_eq!(page, "[r: 2 matching rows in 6 lines, with 1 row of context; all shown.]\n1| ok\n2| error: one\n3| ok\n--\n5| ok\n6| error: two");
 /// ```
 pub fn grep_page(
     text: &str,
@@ -129,9 +148,9 @@ pub fn grep_page(
         format!("{} of context", count(context, "row"))
     };
     let header = format!(
-        "[{reference}: {} of {}, with {context}; {shown}.]",
+        "[{reference}: {} in {}, with {context}; {shown}.]",
         count(hits.len(), "matching row"),
-        thousands(rows.len()),
+        count(text.lines().count(), "line"),
     );
     if body.is_empty() {
         header
@@ -182,20 +201,29 @@ fn page(
         Direction::Forward => numbered_rows[..taken].concat(),
         Direction::Backward => numbered_rows[numbered_rows.len() - taken..].concat(),
     };
-    let total = rows.len();
-    let header = if total == 0 {
+    let header = if rows.is_empty() {
         format!("[{reference}: empty.]")
+    } else if start == end {
+        format!("[{reference}: nothing to show.]")
     } else {
-        let position = format!(
-            "rows {}-{end} of {} ({})",
-            start + 1,
-            thousands(total),
-            count(lines, "line")
+        let shown = format!(
+            "lines {}-{} of {}",
+            rows[start].label(),
+            rows[end - 1].label(),
+            thousands(lines)
         );
-        if end < total {
-            format!("[{reference}: {position}. More: context_read(\"{reference}\", {end})]")
-        } else {
-            format!("[{reference}: {position}, the end.]")
+        match rows.get(end) {
+            None => format!("[{reference}: {shown}, the end.]"),
+            Some(next) => {
+                let part = match next.part {
+                    Some(p) if p > 1 => format!(", part={p}"),
+                    _ => String::new(),
+                };
+                format!(
+                    "[{reference}: {shown}. More: context_read(\"{reference}\", {}{part})]",
+                    next.line - 1
+                )
+            }
         }
     };
     if body.is_empty() {
@@ -225,46 +253,70 @@ fn numbered(row: &Row<'_>) -> String {
 mod tests {
     use super::*;
 
+    /// Page through `text` by following each header's "More:" pointer; the row labels
+    /// seen, in order.
+    fn follow(text: &str, limit: usize) -> Vec<String> {
+        let (mut offset, mut part, mut labels) = (0, 1, Vec::new());
+        for _ in 0..10_000 {
+            let page = read_page(text, "r", offset, part, limit, 4000);
+            assert!(utf16_len(&page) <= 4000, "{}", utf16_len(&page));
+            let (header, body) = page.split_once('\n').unwrap_or((&page, ""));
+            labels.extend(
+                body.lines()
+                    .map(|l| l.split_once('|').unwrap().0.to_owned()),
+            );
+            let Some(next) = header.split_once("More: context_read(\"r\", ") else {
+                return labels;
+            };
+            let args = next.1.trim_end_matches(")]");
+            let (o, p) = args.split_once(", part=").unwrap_or((args, "1"));
+            (offset, part) = (o.parse().unwrap(), p.parse().unwrap());
+        }
+        panic!("paging did not end");
+    }
+
     #[test]
     fn reads_page_by_page_to_the_end_within_the_limit() {
         let text: String = (1..=1000)
             .map(|i| format!("line {i} {}\n", "x".repeat(i % 50)))
             .collect();
-        let mut offset = 0;
-        let mut seen = 0;
-        while offset < 1000 {
-            let page = read_page(&text, "r", offset, 200, 4000);
-            assert!(utf16_len(&page) <= 4000, "{}", utf16_len(&page));
-            let rows = page.lines().count() - 1;
-            assert!(rows > 0);
-            seen += rows;
-            offset += rows;
-        }
-        assert_eq!(seen, 1000);
+        let labels = follow(&text, 200);
+        assert_eq!(
+            labels,
+            (1..=1000).map(|i| i.to_string()).collect::<Vec<_>>()
+        );
     }
 
     #[test]
-    fn one_huge_line_is_paged_in_parts() {
-        let text = "y".repeat(10_000);
-        let first = read_page(&text, "r", 0, 200, 4000);
+    fn one_huge_line_is_paged_in_parts_and_labels_match_offsets() {
+        let text = format!("a\n{}\nb\n{}", "y".repeat(10_000), "z".repeat(2500));
+        let labels = follow(&text, 200);
+        assert_eq!(
+            labels,
+            ["1", "2.1", "2.2", "2.3", "2.4", "2.5", "3", "4.1", "4.2"]
+        );
+        let first = read_page(&text, "r", 0, 1, 200, 4000);
         assert!(
-            first
-                .starts_with("[r: rows 1-1 of 5 (1 line). More: context_read(\"r\", 1)]\n1.1| yyy"),
+            first.starts_with(
+                "[r: lines 1-2.1 of 4. More: context_read(\"r\", 1, part=2)]\n1| a\n2.1| yyy"
+            ),
             "{first}"
         );
-        let last = read_page(&text, "r", 4, 200, 4000);
+        // Line 3 (label "3") is offset 2, whatever came before it.
+        assert!(read_page(&text, "r", 2, 1, 1, 4000).ends_with("\n3| b"));
+        let tail = tail_page(&text, "r", 1, 4000);
         assert!(
-            last.starts_with("[r: rows 5-5 of 5 (1 line), the end.]\n1.5| "),
-            "{last}"
+            tail.starts_with("[r: lines 4.1-4.2 of 4, the end.]\n4.1| zzz"),
+            "{tail}"
         );
     }
 
     #[test]
     fn empty_artifact_and_offset_past_the_end() {
-        assert_eq!(read_page("", "r", 0, 200, 4000), "[r: empty.]");
+        assert_eq!(read_page("", "r", 0, 1, 200, 4000), "[r: empty.]");
         assert_eq!(
-            read_page("a\nb", "r", 9, 200, 4000),
-            "[r: offset 9 is past the end: 2 rows (2 lines).]"
+            read_page("a\nb", "r", 9, 1, 200, 4000),
+            "[r: offset 9 is past the end: 2 lines.]"
         );
         assert_eq!(tail_page("", "r", 200, 4000), "[r: empty.]");
     }
@@ -276,7 +328,7 @@ mod tests {
         let page = grep_page(&text, "r", |l| l.contains("needle"), 2, 50, 4000);
         assert_eq!(
             page,
-            "[r: 1 matching row of 5, with no context (2 rows asked for do not fit); all shown.]\n3| needle"
+            "[r: 1 matching row in 5 lines, with no context (2 rows asked for do not fit); all shown.]\n3| needle"
         );
     }
 
@@ -295,7 +347,7 @@ mod tests {
             .collect();
         let page = grep_page(&text, "r", |l| l.contains("error"), 0, 50, 4000);
         assert!(
-            page.contains("300 matching rows of 300, with 0 rows of context; the first"),
+            page.contains("300 matching rows in 300 lines, with 0 rows of context; the first"),
             "{}",
             page.lines().next().unwrap()
         );
@@ -303,7 +355,7 @@ mod tests {
         let none = grep_page("a\nb", "r", |l| l.contains("q"), 2, 50, 4000);
         assert_eq!(
             none,
-            "[r: 0 matching rows of 2, with 2 rows of context; none.]"
+            "[r: 0 matching rows in 2 lines, with 2 rows of context; none.]"
         );
     }
 }

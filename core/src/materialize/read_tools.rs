@@ -26,13 +26,15 @@ pub const DEFAULT_MAX_MATCHES: usize = 50;
 /// A checked call of one of the read-back tools.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReadCall {
-    /// `context_read({ ref, offset?, limit? })`.
+    /// `context_read({ ref, offset?, part?, limit? })`.
     Read {
         /// The artifact's ref.
         reference: String,
-        /// First row, 0-based.
+        /// First line, 0-based.
         offset: usize,
-        /// Rows at most.
+        /// Part of that line to start at, 1-based (for lines split into parts).
+        part: usize,
+        /// Lines at most.
         limit: usize,
     },
     /// `context_tail({ ref, lines? })`.
@@ -89,6 +91,7 @@ impl ReadCall {
             CONTEXT_READ => ReadCall::Read {
                 reference,
                 offset: count(input, "offset", 0)?,
+                part: count(input, "part", 1)?,
                 limit: count(input, "limit", DEFAULT_LINES)?,
             },
             CONTEXT_TAIL => ReadCall::Tail {
@@ -139,8 +142,12 @@ impl Materializer {
             Ok(Some(ReadCall::Read {
                 reference,
                 offset,
+                part,
                 limit,
-            })) => self.read(&reference, offset, limit, reader).await,
+            })) => {
+                self.read_from(&reference, offset, part, limit, reader)
+                    .await
+            }
             Ok(Some(ReadCall::Tail { reference, lines })) => {
                 self.tail(&reference, lines, reader).await
             }
@@ -185,8 +192,9 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
                 "type": "object",
                 "properties": {
                     "ref": reference,
-                    "offset": {"type": "integer", "minimum": 0, "description": "First row to show, 0-based (default 0). Rows are lines, except that a line over 2000 characters is split into rows labelled 57.1, 57.2, … each counting one."},
-                    "limit": {"type": "integer", "minimum": 1, "description": "Rows to show at most (default 200)."}
+                    "offset": {"type": "integer", "minimum": 0, "description": "First line to show, 0-based (default 0): line 57 is offset 56."},
+                    "part": {"type": "integer", "minimum": 1, "description": "For a line over 2000 characters, shown as parts 57.1, 57.2, …: the part to start at (default 1)."},
+                    "limit": {"type": "integer", "minimum": 1, "description": "Lines to show at most (default 200)."}
                 },
                 "required": ["ref"]
             }),
@@ -198,7 +206,7 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
                 "type": "object",
                 "properties": {
                     "ref": reference,
-                    "lines": {"type": "integer", "minimum": 1, "description": "Rows from the end (default 200)."}
+                    "lines": {"type": "integer", "minimum": 1, "description": "Lines from the end (default 200)."}
                 },
                 "required": ["ref"]
             }),

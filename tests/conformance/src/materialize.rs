@@ -72,12 +72,14 @@ pub enum Op {
         /// `text`.
         text: String,
     },
-    /// `read(ref, { offset, limit })`, defaults applied.
+    /// `read(ref, { offset, part, limit })`, defaults applied.
     Read {
         /// `ref`.
         reference: String,
         /// `offset` (0).
         offset: usize,
+        /// `part` (1).
+        part: usize,
         /// `limit` (200).
         limit: usize,
         /// A user-data directory relative to the root, for another materializer.
@@ -329,6 +331,7 @@ fn parse_op(step: &Value, actual: &[Value], id: &str, i: usize) -> Op {
         Some("read") => Op::Read {
             reference: s("ref"),
             offset: n("offset", 0),
+            part: n("part", 1),
             limit: n("limit", 200),
             user_data,
         },

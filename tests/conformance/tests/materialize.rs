@@ -99,12 +99,13 @@ impl Host for CoreHost {
             Op::Read {
                 reference,
                 offset,
+                part,
                 limit,
                 user_data,
             } => {
                 let page = self
                     .materializer(user_data.as_deref())?
-                    .read(reference, *offset, *limit, fs)
+                    .read_from(reference, *offset, *part, *limit, fs)
                     .await?;
                 Value::String(page)
             }
@@ -249,6 +250,7 @@ impl Host for TokioHost {
             Op::Read {
                 reference,
                 offset,
+                part,
                 limit,
                 user_data,
             } => {
@@ -256,7 +258,7 @@ impl Host for TokioHost {
                 let page = other
                     .as_ref()
                     .unwrap_or(&self.main)
-                    .read(reference, *offset, *limit)
+                    .read_from(reference, *offset, *part, *limit)
                     .await?;
                 Value::String(page)
             }

@@ -94,7 +94,8 @@ impl Materializer {
         future_to_promise(async move { materialize(&inner, output).await.map_err(JsValue::from) })
     }
 
-    /// Rows `offset..offset + limit` (defaults 0 and 200) of the artifact `ref`,
+    /// Lines `offset..offset + limit` (0-based; defaults 0 and 200) of the artifact
+    /// `ref`, starting at part `part` (default 1) of a line split into parts,
     /// numbered, with a header; never longer than `maxInlineChars`. Rejects with
     /// `REF_OUT_OF_SCOPE`, `REF_NOT_FOUND`, `READ_FAILED` or `INVALID_ARGUMENT`.
     #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
@@ -108,8 +109,16 @@ impl Materializer {
             let reference = ref_arg(&reference)?;
             options_arg(&options)?;
             let offset = count_arg(&field(&options, "offset"), "options.offset", 0)?;
+            let part = count_arg(&field(&options, "part"), "options.part", 1)?;
             let limit = count_arg(&field(&options, "limit"), "options.limit", 200)?;
-            Ok::<_, JsOffloadError>((reference, ReadBack::Read { offset, limit }))
+            Ok::<_, JsOffloadError>((
+                reference,
+                ReadBack::Read {
+                    offset,
+                    part,
+                    limit,
+                },
+            ))
         })();
         match parsed {
             Ok((reference, op)) => self.reading(reference, op),

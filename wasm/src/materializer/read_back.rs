@@ -13,6 +13,7 @@ use crate::reader::JsFileReader;
 pub(crate) enum ReadBack {
     Read {
         offset: usize,
+        part: usize,
         limit: usize,
     },
     Tail {
@@ -33,7 +34,11 @@ pub(crate) async fn read_back(
 ) -> Result<String, OffloadError> {
     let core = &inner.core;
     match op {
-        ReadBack::Read { offset, limit } => core.read(reference, offset, limit, reader).await,
+        ReadBack::Read {
+            offset,
+            part,
+            limit,
+        } => core.read_from(reference, offset, part, limit, reader).await,
         ReadBack::Tail { lines } => core.tail(reference, lines, reader).await,
         ReadBack::Grep {
             regexp,
