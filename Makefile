@@ -17,7 +17,7 @@ build: setup ## Build the Rust workspace and the npm package (wasm + ESM + CJS)
 	cargo build --workspace --quiet
 	node host-node/scripts/build.mjs
 
-demo: build ## Offload the bundled sample, then run the agent loops, through the npm package and the Rust host
+demo: build ## Offload the bundled sample, then run the agent and materialize loops, through the npm package and the Rust host
 	@rm -rf out/demo
 	@node examples/direct-offload.mjs out/demo
 	@echo
@@ -35,6 +35,15 @@ demo: build ## Offload the bundled sample, then run the agent loops, through the
 	  && diff <(tail -n +2 out/agent-loop.node.txt) <(tail -n +2 out/agent-loop.rust.txt) >/dev/null \
 	  && echo "Node and Rust agent loops printed the same report and wrote byte-identical files ($$(find out/agent-loop/node -type f | wc -l) each)." \
 	  || { echo "MISMATCH between the Node and Rust agent loops"; exit 1; }
+	@echo
+	@node examples/materialize-loop.mjs | tee out/materialize-loop.node.txt
+	@echo
+	@cargo run --quiet -p tool-offload --example materialize_loop | tee out/materialize-loop.rust.txt
+	@echo
+	@diff -r out/materialize-loop/node out/materialize-loop/rust >/dev/null \
+	  && diff <(tail -n +2 out/materialize-loop.node.txt) <(tail -n +2 out/materialize-loop.rust.txt) >/dev/null \
+	  && echo "Node and Rust materialize loops printed the same report and wrote byte-identical files ($$(find out/materialize-loop/node -type f | wc -l) each, bundle.json included)." \
+	  || { echo "MISMATCH between the Node and Rust materialize loops"; exit 1; }
 
 test: build lint test-rust test-node ## Run every test (Rust, wasm under Node, npm package, cross-host vectors)
 	node tests/cross-host.mjs
