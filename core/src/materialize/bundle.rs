@@ -3,7 +3,8 @@
 
 use sha2::{Digest, Sha256};
 
-use super::materializer::{Materializer, MaterializerOptions, SCHEME};
+use super::materializer::{Materializer, SCHEME};
+use super::types::MaterializerOptions;
 use crate::path::unsafe_component;
 use crate::{FileReader, FileWriter, Map, OffloadError, Value};
 

@@ -3,6 +3,10 @@
 use super::read::{grep_page, read_page, tail_page};
 use super::summary::{summary, SummaryInput};
 use super::text::Measure;
+use super::types::{
+    ArtifactKind, ContextRef, MaterializeStats, Materialized, MaterializerOptions, RefHint,
+    ToolOutputRef,
+};
 use crate::path::{join, resolve, unsafe_component};
 use crate::{FileReader, FileWriter, OffloadError};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,152 +17,6 @@ pub(crate) const SCHEME: &str = "ctx://";
 /// Read-back pages are never cut below this many UTF-16 units (see
 /// [`Materializer::page_chars`]).
 pub const MIN_PAGE_CHARS: usize = 1000;
-
-/// Where artifacts live and when outputs go there.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MaterializerOptions {
-    /// Root directory; artifacts go under `<user_data>/context/<conversation_id>/artifacts/`.
-    pub user_data: String,
-    /// The conversation whose artifacts this materializer writes and may read.
-    pub conversation_id: String,
-    /// Absolute directory a relative `user_data` resolves against.
-    pub cwd: String,
-    /// Outputs over this many UTF-16 code units are materialized (default 4000).
-    pub max_inline_chars: usize,
-    /// Outputs over this many UTF-8 bytes are materialized (default 16384).
-    pub max_inline_bytes: usize,
-    /// Lines of head and of tail in a summary (default 40).
-    pub snippet_lines: usize,
-    /// Optionally also a byte budget for head and for tail (e.g. 2048), lines as shown.
-    pub snippet_bytes: Option<usize>,
-}
-
-impl MaterializerOptions {
-    /// Options with the defaults.
-    pub fn new(
-        user_data: impl Into<String>,
-        conversation_id: impl Into<String>,
-        cwd: impl Into<String>,
-    ) -> Self {
-        MaterializerOptions {
-            user_data: user_data.into(),
-            conversation_id: conversation_id.into(),
-            cwd: cwd.into(),
-            max_inline_chars: 4000,
-            max_inline_bytes: 16384,
-            snippet_lines: 40,
-            snippet_bytes: None,
-        }
-    }
-}
-
-/// What produced an artifact: a tool call, or a terminal snippet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArtifactKind {
-    /// `artifacts/tool/<toolCallId>.json|.txt`.
-    Tool,
-    /// `artifacts/terminal/<snippetId>.log`.
-    Terminal,
-}
-
-impl ArtifactKind {
-    /// The directory under `artifacts/`, also the ref's kind segment.
-    pub fn dir(self) -> &'static str {
-        match self {
-            ArtifactKind::Tool => "tool",
-            ArtifactKind::Terminal => "terminal",
-        }
-    }
-
-    /// The option or field naming the artifact, for error messages.
-    fn id_field(self) -> &'static str {
-        match self {
-            ArtifactKind::Tool => "toolCallId",
-            ArtifactKind::Terminal => "snippetId",
-        }
-    }
-}
-
-/// One tool output to consider.
-#[derive(Debug, Clone, Copy)]
-pub struct ToolOutputRef<'a> {
-    /// The call's id: names the artifact file.
-    pub tool_call_id: &'a str,
-    /// The tool's name.
-    pub tool_name: &'a str,
-    /// The MCP server (or other origin), if any.
-    pub server_name: Option<&'a str>,
-    /// The output as text: a string as is, any other JSON value as its `JSON.stringify`.
-    pub text: &'a str,
-    /// Whether the output was a JSON value rather than a string.
-    pub was_value: bool,
-}
-
-/// What a ref's hint says about its artifact.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RefHint {
-    /// The tool's name.
-    pub tool_name: String,
-    /// The MCP server, if any.
-    pub server_name: Option<String>,
-    /// The call's id.
-    pub tool_call_id: String,
-    /// UTF-8 bytes.
-    pub bytes: usize,
-    /// UTF-16 code units.
-    pub chars: usize,
-    /// Lines.
-    pub lines: usize,
-    /// Whether the artifact is JSON (`.json`).
-    pub is_json: bool,
-}
-
-/// A reference to an artifact, readable with [`Materializer::read`] at once.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ContextRef {
-    /// `ctx://<conversationId>/tool/<toolCallId>.<ext>`.
-    pub id: String,
-    /// What is in it.
-    pub hint: RefHint,
-}
-
-/// The outcome of [`Materializer::materialize`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Materialized {
-    /// Within both limits: use the output as it is.
-    Inline,
-    /// Written to an artifact: give the model `summary` instead.
-    Artifact {
-        /// Text for the model, pointer first.
-        summary: String,
-        /// How to read it back.
-        reference: ContextRef,
-        /// Absolute path of the artifact.
-        path: String,
-    },
-}
-
-/// Counts over a materializer's lifetime.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MaterializeStats {
-    /// Outputs materialized.
-    pub hits: u64,
-    /// Outputs left inline.
-    pub inlined: u64,
-    /// UTF-16 units kept out of the conversation: Σ (output − summary).
-    pub saved_chars: u64,
-}
-
-impl MaterializeStats {
-    /// `saved_chars / hits`, 0 without hits.
-    pub fn avg_saved_chars(&self) -> f64 {
-        if self.hits == 0 {
-            0.0
-        } else {
-            self.saved_chars as f64 / self.hits as f64
-        }
-    }
-}
 
 /// Moves tool outputs over the inline limits into artifacts of one conversation, and
 /// reads them back for the model.

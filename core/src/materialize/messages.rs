@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 
-use super::materializer::{ArtifactKind, ContextRef, Materialized, Materializer, ToolOutputRef};
+use super::materializer::Materializer;
 use super::summary::summary_ref;
+use super::types::{ArtifactKind, ContextRef, Materialized, ToolOutputRef};
 use crate::message::{tool_results, At};
 use crate::view::{JsonView, Kind, Text};
 use crate::{FileWriter, OffloadError, Slot};

@@ -9,15 +9,13 @@ mod read;
 mod read_tools;
 mod summary;
 mod text;
+mod types;
 
 pub use bundle::{
     import_conversation, sha256_hex, ImportedConversation, BUNDLE_FORMAT, BUNDLE_VERSION,
 };
 pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
-pub use materializer::{
-    ArtifactKind, ContextRef, MaterializeStats, Materialized, Materializer, MaterializerOptions,
-    RefHint, ToolOutputRef, MIN_PAGE_CHARS,
-};
+pub use materializer::{Materializer, MIN_PAGE_CHARS};
 pub use messages::MessagesMaterialized;
 pub use read::{grep_page, read_page, tail_page};
 pub use read_tools::{
@@ -26,3 +24,7 @@ pub use read_tools::{
 };
 pub use summary::{summary, summary_ref, SummaryInput, POINTER_PREFIX};
 pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
+pub use types::{
+    ArtifactKind, ContextRef, MaterializeStats, Materialized, MaterializerOptions, RefHint,
+    ToolOutputRef,
+};

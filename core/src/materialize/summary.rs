@@ -1,7 +1,7 @@
 //! The summary the model reads instead of a materialized output.
 
-use super::materializer::{ArtifactKind, ToolOutputRef};
 use super::text::{count, cut, Measure, MAX_PREVIEW_CHARS};
+use super::types::{ArtifactKind, ToolOutputRef};
 use crate::utf16_len;
 
 /// Keywords that put a line in the summary's errors section (ASCII case-insensitive).
