@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-import type { FileWriter } from '../wasm/tool_offload_wasm.js';
+import type { FileReader, FileWriter } from '../wasm/tool_offload_wasm.js';
 
 /** Options of {@link NodeFileWriter}. */
 export interface NodeFileWriterOptions {
@@ -79,16 +79,6 @@ export class NodeFileWriter implements FileWriter, FileReader {
       throw err;
     }
   }
-}
-
-/**
- * Reading files back (the `FileReader` half of the injected IO, for artifacts):
- * `readFile` resolves to the UTF-8 content, or `undefined` when there is no such file;
- * `listDir` to the sorted entry names, or `[]` when the directory does not exist.
- */
-export interface FileReader {
-  readFile(path: string): Promise<string | undefined>;
-  listDir(dir: string): Promise<string[]>;
 }
 
 /** Flush a directory's entries (the rename) to disk; not possible on Windows, where it is skipped. */
