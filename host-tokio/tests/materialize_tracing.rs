@@ -16,7 +16,10 @@ fn log(lines: usize, marker: &str) -> String {
 
 /// A subscriber that keeps every event's fields as text.
 #[derive(Default, Clone)]
-struct Recorder(Arc<std::sync::Mutex<Vec<Vec<(String, String)>>>>);
+struct Recorder(Arc<std::sync::Mutex<Vec<EventFields>>>);
+
+/// One event's fields, as (name, value) text.
+type EventFields = Vec<(String, String)>;
 
 struct Fields<'a>(&'a mut Vec<(String, String)>);
 
