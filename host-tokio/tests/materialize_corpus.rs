@@ -4,20 +4,26 @@
 //! within 2 calls of at most 4000 UTF-16 units each. Skipped, with a line on stderr,
 //! when the corpus is absent.
 //!
-//! The walking, planting and reader live in `examples/materialize_corpus.rs` (which
-//! prints the figures for `bench/README.md`); this test includes that file as a module so
-//! both check exactly the same thing.
+//! The walking, planting and reader live in `examples/materialize_corpus/` (which
+//! prints the figures for `bench/README.md`); this test includes its modules under the
+//! same names (they refer to each other as `crate::corpus`, …) so both check exactly the
+//! same thing.
 
 use std::io::Write;
 
 #[allow(dead_code)]
-#[path = "../examples/materialize_corpus.rs"]
-mod materialize_corpus;
+#[path = "../examples/materialize_corpus/corpus.rs"]
+mod corpus;
+#[allow(dead_code)]
+#[path = "../examples/materialize_corpus/measures.rs"]
+mod measures;
+#[allow(dead_code)]
+#[path = "../examples/materialize_corpus/needles.rs"]
+mod needles;
 
-use materialize_corpus::{
-    conversation_id, corpus_dir, load_corpus, measure, needle_check, plant, MAX_CALLS,
-    MAX_PAGE_CHARS,
-};
+use corpus::{conversation_id, corpus_dir, load_corpus};
+use measures::measure;
+use needles::{needle_check, plant, MAX_CALLS, MAX_PAGE_CHARS};
 
 /// Shown even though libtest captures `eprintln!` of passing tests.
 fn say(line: &str) {

@@ -1,0 +1,143 @@
+//! Results in canonical form, as the JavaScript API gives them, paths relative to the
+//! root.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use tool_offload_core::materialize::{ContextRef, Materialized};
+use tool_offload_core::{Map, Value};
+
+/// `path` relative to `root` (`<root>/…`); marked when outside it, so it cannot match.
+pub fn relative(path: &str, root: &str) -> String {
+    match path.strip_prefix(root).and_then(|p| p.strip_prefix('/')) {
+        Some(rel) => rel.to_owned(),
+        None => format!("OUTSIDE THE ROOT: {path}"),
+    }
+}
+
+/// A ref as the JavaScript API gives it: `{ kind, id, hint: { toolName, serverName?,
+/// toolCallId, bytes, chars, lines, isJson } }`.
+pub fn context_ref(reference: &ContextRef) -> Value {
+    let h = &reference.hint;
+    let mut hint = Map::new();
+    hint.insert("toolName".into(), h.tool_name.clone().into());
+    if let Some(server) = &h.server_name {
+        hint.insert("serverName".into(), server.clone().into());
+    }
+    hint.insert("toolCallId".into(), h.tool_call_id.clone().into());
+    hint.insert("bytes".into(), h.bytes.into());
+    hint.insert("chars".into(), h.chars.into());
+    hint.insert("lines".into(), h.lines.into());
+    hint.insert("isJson".into(), h.is_json.into());
+    let mut out = Map::new();
+    out.insert("kind".into(), "artifact".into());
+    out.insert("id".into(), reference.id.clone().into());
+    out.insert("hint".into(), Value::Object(hint));
+    Value::Object(out)
+}
+
+/// The result of `materialize` / `materializeTerminal`: `{ inline: true, content }` with
+/// the output given, or `{ inline: false, content, ref, path }`.
+pub fn materialized(done: &Materialized, output: &Value, root: &str) -> Value {
+    let mut out = Map::new();
+    match done {
+        Materialized::Inline => {
+            out.insert("inline".into(), true.into());
+            out.insert("content".into(), output.clone());
+        }
+        Materialized::Artifact {
+            summary,
+            reference,
+            path,
+        } => {
+            out.insert("inline".into(), false.into());
+            out.insert("content".into(), summary.clone().into());
+            out.insert("ref".into(), context_ref(reference));
+            out.insert("path".into(), relative(path, root).into());
+        }
+    }
+    Value::Object(out)
+}
+
+/// The result of `materializeMessages`: `{ messages, refs, paths }`.
+pub fn messages_result(
+    messages: Vec<Value>,
+    refs: &[ContextRef],
+    paths: &[String],
+    root: &str,
+) -> Value {
+    let mut out = Map::new();
+    out.insert("messages".into(), Value::Array(messages));
+    out.insert("refs".into(), refs.iter().map(context_ref).collect());
+    out.insert(
+        "paths".into(),
+        paths
+            .iter()
+            .map(|p| Value::from(relative(p, root)))
+            .collect(),
+    );
+    Value::Object(out)
+}
+
+/// The result of `importConversation`: `{ conversationId, messages, paths }`.
+pub fn imported_result(
+    conversation_id: &str,
+    messages: Value,
+    paths: &[String],
+    root: &str,
+) -> Value {
+    let mut out = Map::new();
+    out.insert("conversationId".into(), conversation_id.into());
+    out.insert("messages".into(), messages);
+    out.insert(
+        "paths".into(),
+        paths
+            .iter()
+            .map(|p| Value::from(relative(p, root)))
+            .collect(),
+    );
+    Value::Object(out)
+}
+
+/// A bundle in canonical form: `{ format, version, conversationId, messages,
+/// artifacts: [{ ref, path, sha256, content }] }`, other keys after them.
+pub fn bundle_result(bundle: &Value) -> Value {
+    let mut out = Map::new();
+    for key in ["format", "version", "conversationId", "messages"] {
+        out.insert(key.into(), bundle.get(key).cloned().unwrap_or(Value::Null));
+    }
+    let artifacts = bundle["artifacts"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|a| {
+                    let mut o = Map::new();
+                    for key in ["ref", "path", "sha256", "content"] {
+                        o.insert(key.into(), a.get(key).cloned().unwrap_or(Value::Null));
+                    }
+                    Value::Object(o)
+                })
+                .collect()
+        })
+        .unwrap_or(Value::Null);
+    out.insert("artifacts".into(), artifacts);
+    if let Some(fields) = bundle.as_object() {
+        for (k, v) in fields {
+            if !out.contains_key(k) {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// Files under a real `root`, by path relative to it.
+pub fn files_under(root: &Path) -> BTreeMap<String, String> {
+    let mut found = BTreeMap::new();
+    crate::collect(root, root, &mut found);
+    found
+        .into_iter()
+        .map(|(k, v)| (k.trim_start_matches('/').to_owned(), v))
+        .collect()
+}

@@ -1,0 +1,150 @@
+//! Loading the vectors: their options, expected outcome, and bless mode.
+
+use std::path::PathBuf;
+
+use tool_offload_core::{json, Map, Value};
+
+use super::diff::first_difference;
+use super::expand::{expand, fill_core, resolve};
+use crate::vectors_dir;
+
+/// One materialization vector.
+#[derive(Debug, Clone)]
+pub struct Vector {
+    /// The file name without `.json` (`materialize-<name>`): the key of recorded outcomes.
+    pub id: String,
+    /// The file.
+    pub path: PathBuf,
+    /// The file as written, `$text` recipes unexpanded (what bless rewrites).
+    pub raw: Value,
+    /// `$text` recipes expanded.
+    pub expanded: Value,
+}
+
+/// The materializer's options: the conversation and the limits (defaults filled in).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// `options.conversationId`.
+    pub conversation_id: String,
+    /// `options.maxInlineChars`, default 4000.
+    pub max_inline_chars: usize,
+    /// `options.maxInlineBytes`, default 16384.
+    pub max_inline_bytes: usize,
+    /// `options.snippetLines`, default 40.
+    pub snippet_lines: usize,
+    /// `options.snippetBytes`, default none.
+    pub snippet_bytes: Option<usize>,
+}
+
+/// Every materialization vector, sorted by file name.
+pub fn load() -> Vec<Vector> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(vectors_dir())
+        .expect("tests/vectors exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("materialize-") && n.ends_with(".json"))
+        })
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty(), "no materialize vectors found");
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("readable vector");
+            let raw = json::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let expanded = expand(&raw);
+            Vector {
+                id: path
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .expect("utf-8 file name")
+                    .to_owned(),
+                path,
+                raw,
+                expanded,
+            }
+        })
+        .collect()
+}
+
+impl Vector {
+    /// The materializer's options.
+    pub fn options(&self) -> Options {
+        let o = &self.expanded["options"];
+        let num = |key: &str, default: usize| {
+            o.get(key)
+                .and_then(Value::as_u64)
+                .map_or(default, |n| n as usize)
+        };
+        Options {
+            conversation_id: o["conversationId"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{}: options.conversationId", self.id))
+                .to_owned(),
+            max_inline_chars: num("maxInlineChars", 4000),
+            max_inline_bytes: num("maxInlineBytes", 16384),
+            snippet_lines: num("snippetLines", 40),
+            snippet_bytes: o["snippetBytes"].as_u64().map(|n| n as usize),
+        }
+    }
+
+    pub(super) fn steps(&self) -> &[Value] {
+        self.expanded["steps"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{}: steps", self.id))
+    }
+
+    /// The expected canonical outcome, given the actual results of the steps (for
+    /// `$from`). `None` while a `$core` text is not blessed yet.
+    pub fn expected(&self, actual: &[Value]) -> Option<String> {
+        let mut steps = Vec::new();
+        for step in self.steps() {
+            let mut out = Map::new();
+            if let Some(error) = step.get("error") {
+                out.insert("error".into(), error.clone());
+            } else {
+                let expect = resolve(&step["expect"], actual, true)?;
+                out.insert("expect".into(), expect);
+            }
+            steps.push(Value::Object(out));
+        }
+        let mut out = Map::new();
+        out.insert("steps".into(), Value::Array(steps));
+        out.insert("files".into(), self.expanded["files"].clone());
+        Some(json::stringify(&Value::Object(out)))
+    }
+
+    /// Write the vector back with every `$core` text taken from `actual`. Refuses (the
+    /// difference as error) unless everything else already matches.
+    pub fn bless(&self, actual: &[Value], outcome: &str) -> Result<(), String> {
+        let mut raw = self.raw.clone();
+        for (i, step) in raw["steps"]
+            .as_array_mut()
+            .expect("steps")
+            .iter_mut()
+            .enumerate()
+        {
+            if let (Some(expect), Some(got)) = (step.get_mut("expect"), actual.get(i)) {
+                fill_core(expect, got);
+            }
+        }
+        let blessed = Vector {
+            expanded: expand(&raw),
+            raw,
+            ..self.clone()
+        };
+        let want = blessed.expected(actual).unwrap_or_default();
+        if want != outcome {
+            return Err(format!(
+                "{}: not blessed, facts other than core texts differ:\n{}",
+                self.id,
+                first_difference(&want, outcome)
+            ));
+        }
+        let text = serde_json::to_string_pretty(&blessed.raw).expect("serialisable") + "\n";
+        std::fs::write(&self.path, text).expect("write blessed vector");
+        Ok(())
+    }
+}
