@@ -4,9 +4,11 @@
 //! JavaScript values out, and no behaviour of their own. The npm package `tool-offload`
 //! is built from this crate.
 //!
-//! Core reads messages where they live, through [`view::JsView`]: a content string never
-//! crosses into wasm (its length is JavaScript's `.length`; the writer gets the original
-//! string). Returned copies are made by the engine's own `JSON.stringify`/`JSON.parse`,
+//! Core reads messages where they live, through `view::JsView`: when offloading, a
+//! content string never crosses into wasm (its length is JavaScript's `.length`; the
+//! writer gets the original string). Materializing copies an output into wasm only when
+//! it is over the limits (its summary is computed there), after checking it holds no lone
+//! surrogate. Returned copies are made by the engine's own `JSON.stringify`/`JSON.parse`,
 //! so JavaScript semantics (`toJSON`, dropped `undefined` properties, key order) are the
 //! engine's.
 

@@ -1,4 +1,4 @@
-//! JSON in JavaScript terms: [`stringify`] produces exactly the bytes of Node's
+//! JSON in JavaScript terms: [`stringify()`] produces exactly the bytes of Node's
 //! `JSON.stringify` for the same value, whichever host runs it.
 
 mod stringify;

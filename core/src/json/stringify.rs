@@ -22,7 +22,7 @@ pub fn stringify(value: &Value) -> String {
     out
 }
 
-/// [`stringify`] appending to an existing buffer.
+/// [`stringify()`] appending to an existing buffer.
 ///
 /// ```
 /// use serde_json::json;

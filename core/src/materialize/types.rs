@@ -99,7 +99,7 @@ pub struct RefHint {
     pub is_json: bool,
 }
 
-/// A reference to an artifact, readable with [`Materializer::read`] at once.
+/// A reference to an artifact, readable with [`Materializer::read`](super::Materializer::read) at once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextRef {
     /// `ctx://<conversationId>/tool/<toolCallId>.<ext>`.
@@ -108,7 +108,7 @@ pub struct ContextRef {
     pub hint: RefHint,
 }
 
-/// The outcome of [`Materializer::materialize`].
+/// The outcome of [`Materializer::materialize`](super::Materializer::materialize).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Materialized {
     /// Within both limits: use the output as it is.

@@ -10,7 +10,7 @@
 //!
 //! A host implements [`Host`]: it runs one [`Op`] and returns the result in canonical
 //! form (built with [`materialized`], [`context_ref`] and [`relative`]). [`run`] turns
-//! a vector into its canonical outcome; [`expected`] gives what it must be.
+//! a vector into its canonical outcome; [`Vector::expected`] gives what it must be.
 
 mod diff;
 mod expand;
