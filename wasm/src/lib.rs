@@ -8,8 +8,9 @@
 //! content string never crosses into wasm (its length is JavaScript's `.length`; the
 //! writer gets the original string). `Materializer.materialize` copies the output into
 //! wasm, after checking it holds no lone surrogate (measuring and summarising happen
-//! there); `materializeMessages` copies only results that may be over the limits. Returned copies are made by the engine's own `JSON.stringify`/`JSON.parse`,
-//! so JavaScript semantics (`toJSON`, dropped `undefined` properties, key order) are the
+//! there); `materializeMessages` copies only results that may be over the limits.
+//! Returned copies are made by the engine's own `JSON.stringify`/`JSON.parse`, so
+//! JavaScript semantics (`toJSON`, dropped `undefined` properties, key order) are the
 //! engine's.
 
 mod batch;
