@@ -8,16 +8,20 @@
 //! the same numbers and write byte-identical files.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde_json::json;
-use tool_offload::tools::{ToolDefinition, ToolOutput, ToolResult};
+use tool_offload::tools::{ToolDefinition, ToolOutput};
 use tool_offload::{
     json, offload_tool_results_to_files, register_todo_tools, utf16_len, OffloadOptions,
     RegistryOffload, ToolRegistry, Value,
 };
 
-type Error = Box<dyn std::error::Error + Send + Sync>;
+#[path = "common/scripted_loop.rs"]
+mod scripted_loop;
+use scripted_loop::{
+    chars, number, print_files, register_build_tool, relative, result_content, run_loop, size,
+    text, Error, ScriptedModel,
+};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Error> {
@@ -41,17 +45,8 @@ async fn main() -> Result<(), Error> {
     })?;
     register_todo_tools(&mut registry)?;
 
-    let build_log: Arc<str> = generate_build_log(&script["build"])?.into();
-    let run_build = ToolDefinition::new(
-        "run_build",
-        "Run a build command in the repository and return its full output.",
-        json!({"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}),
-    );
     // The build fails, so the result reports is_error (offloading keeps the flag).
-    registry.register(run_build, move |_| {
-        let log = build_log.clone();
-        async move { Ok(ToolOutput::error(log.to_string())) }
-    })?;
+    register_build_tool(&mut registry, &script["build"])?;
 
     let search_file = ToolDefinition::new(
         "search_file",
@@ -88,95 +83,45 @@ async fn main() -> Result<(), Error> {
     })?;
 
     // ── The loop ───────────────────────────────────────────────────────────────────
-    // `history` is what the loop sends; `full_history` is the same conversation with
-    // every tool result kept whole (read back from its file), to show what offloading saved.
-    let tools = registry.get_tool_definitions(); // what a real loop passes as `tools`
-    let mut model = ScriptedModel::new(&script["assistant"])?;
-    let prompt = json!({"role": "user", "content": text(&script, "prompt")?});
-    let mut history = vec![prompt.clone()];
-    let mut full_history = vec![prompt];
-    let mut registry_files = Vec::new();
-    let (mut sent, mut sent_full) = (0, 0);
-
-    println!("Agent loop — tokio host (tool-offload crate), scripted model:");
-    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
-    println!("  {} tools: {}", tools.len(), names.join(", "));
-    println!("  user: {}", text(&script, "prompt")?);
-    for turn in 1.. {
-        sent += size(&history);
-        sent_full += size(&full_history);
-        let reply = model.reply(&history)?;
-        history.push(reply.clone());
-        full_history.push(reply.clone());
-        let blocks = reply["content"]
-            .as_array()
-            .ok_or("a turn without content")?;
-        let said = blocks
-            .iter()
-            .find(|b| b["type"] == "text")
-            .and_then(|b| b["text"].as_str())
-            .unwrap_or_default();
-        let mut lines = said.split('\n');
-        println!(
-            "  turn {turn} assistant: {}",
-            lines.next().unwrap_or_default()
-        );
-        for line in lines {
-            println!("{}", format!("  | {line}").trim_end());
-        }
-        let calls: Vec<&Value> = blocks.iter().filter(|b| b["type"] == "tool_use").collect();
-        if calls.is_empty() {
-            break; // end_turn: no tool_use, the model has answered
-        }
-
-        let mut results = Vec::new();
-        let mut full_results = Vec::new();
-        for call in calls {
-            let (id, name) = (text(call, "id")?, text(call, "name")?);
-            let result = registry
-                .execute_tool(id, name, call["input"].clone())
-                .await?;
-            let file = offloaded_path(&result.content).map(str::to_owned);
-            let full = match &file {
-                Some(file) => ToolResult {
-                    content: tokio::fs::read_to_string(file).await?,
-                    ..result.clone()
-                },
-                None => result.clone(),
-            };
-            let place = match &file {
+    // `full_history` is the conversation with every tool result kept whole (read back
+    // from its file), to show what offloading saved.
+    let mut model = ScriptedModel::new(&script["assistant"], fill_offloaded)?;
+    let title = "Agent loop — tokio host (tool-offload crate)";
+    let full_copy = |content: &str| offloaded_path(content).map(str::to_owned);
+    let done = run_loop(
+        title,
+        &registry,
+        &mut model,
+        text(&script, "prompt")?,
+        full_copy,
+        |call| {
+            let place = match call.file {
                 Some(file) => format!("offloaded → {}", relative(&output_dir, file)?),
                 None => "inline".into(),
             };
-            let flag = if result.is_error { " (is_error)" } else { "" };
+            let (name, id, n) = (call.name, call.id, utf16_len(&call.full.content));
             println!(
-                "    {name:<12} {id:<18} {:>6} chars  {place}{flag}",
-                utf16_len(&full.content)
+                "    {name:<12} {id:<18} {n:>6} chars  {place}{}",
+                call.flag()
             );
-            registry_files.extend(file);
-            results.push(result.to_value());
-            full_results.push(full.to_value());
-        }
-        history.push(json!({"role": "user", "content": results}));
-        full_history.push(json!({"role": "user", "content": full_results}));
-    }
+            Ok(())
+        },
+    )
+    .await?;
+    let (history, full_history) = (&done.history, &done.full_history);
 
     // ── Batch offload of the finished history ──────────────────────────────────────
     let options = OffloadOptions {
         threshold: batch_threshold,
         ..OffloadOptions::new(format!("{output_dir}/history"))
     };
-    let batch = offload_tool_results_to_files(&history, &options).await?;
+    let batch = offload_tool_results_to_files(history, &options).await?;
 
-    let calls = history.iter().filter(|m| m["role"] == "assistant").count();
-    println!(
-        "\nConversation size ({} messages; JSON characters, ~4 per token):",
-        history.len()
-    );
-    println!("  without offloading    {}", chars(size(&full_history)));
+    done.print_size_heading();
+    println!("  without offloading    {}", chars(size(full_history)));
     println!(
         "  with the registry     {}   results of ≥ {registry_threshold} chars offloaded as they arrived",
-        chars(size(&history))
+        chars(size(history))
     );
     println!(
         "  after the batch step  {}   {} more results of ≥ {batch_threshold} chars offloaded ({} chars)",
@@ -184,17 +129,10 @@ async fn main() -> Result<(), Error> {
         batch.offloaded_count,
         batch.freed_chars
     );
-    println!(
-        "Sent to the model over {calls} calls: {sent} chars (~{} tokens); without offloading {sent_full} chars (~{} tokens)",
-        tokens(sent),
-        tokens(sent_full)
-    );
+    done.print_sent("offloading");
 
-    println!("\nFiles written:");
-    for file in registry_files.iter().chain(&batch.files) {
-        let bytes = tokio::fs::metadata(file).await?.len();
-        println!("  {:<40} {bytes:>6} bytes", relative(&output_dir, file)?);
-    }
+    let files = done.files.iter().chain(&batch.files);
+    print_files("Files written:", &output_dir, files, 40).await?;
 
     println!("\nFinal todo list:");
     let (_, todo_read) = registry.get_tool("TodoRead").ok_or("TodoRead is missing")?;
@@ -212,21 +150,6 @@ async fn main() -> Result<(), Error> {
 
 // ── Helpers ──────────────────────────────────────────────────────────────────────
 
-/// Size of a conversation as the API receives it: UTF-16 length of its JSON.
-fn size<'a>(messages: impl IntoIterator<Item = &'a Value>) -> usize {
-    let array = Value::Array(messages.into_iter().cloned().collect());
-    utf16_len(&json::stringify(&array))
-}
-
-/// A rough token estimate: about four characters per token.
-fn tokens(chars: usize) -> usize {
-    (chars as f64 / 4.0).round() as usize
-}
-
-fn chars(n: usize) -> String {
-    format!("{n:>6} chars ≈ {:>5} tokens", tokens(n))
-}
-
 /// The absolute path in a registry placeholder, or `None` for a result kept inline.
 fn offloaded_path(content: &str) -> Option<&str> {
     content
@@ -234,74 +157,9 @@ fn offloaded_path(content: &str) -> Option<&str> {
         .strip_suffix(']')
 }
 
-/// `file` relative to `output_dir` (which may itself be relative to the working directory).
-fn relative(output_dir: &str, file: &str) -> Result<String, Error> {
-    let base = std::env::current_dir()?.join(output_dir);
-    Ok(Path::new(file).strip_prefix(&base)?.display().to_string())
-}
-
-/// A string field of a script value.
-fn text<'a>(value: &'a Value, key: &str) -> Result<&'a str, String> {
-    value[key]
-        .as_str()
-        .ok_or_else(|| format!("script.json: `{key}` must be a string"))
-}
-
-/// A non-negative integer field of a script value.
-fn number(value: &Value, key: &str) -> Result<usize, String> {
-    value[key]
-        .as_u64()
-        .map(|n| n as usize)
-        .ok_or_else(|| format!("script.json: `{key}` must be a non-negative integer"))
-}
-
-/// A model that replies with the script's assistant turns in order. Like a real model it
-/// reads earlier results: `{{offloaded:<id>}}` becomes the path from that result's placeholder.
-struct ScriptedModel {
-    turns: Vec<Value>,
-    next: usize,
-}
-
-impl ScriptedModel {
-    fn new(turns: &Value) -> Result<Self, String> {
-        let turns = turns
-            .as_array()
-            .ok_or("script.json: `assistant` must be an array")?;
-        Ok(ScriptedModel {
-            turns: turns.clone(),
-            next: 0,
-        })
-    }
-
-    fn reply(&mut self, history: &[Value]) -> Result<Value, String> {
-        let turn = self
-            .turns
-            .get(self.next)
-            .ok_or("the script has no more turns")?;
-        self.next += 1;
-        fill(turn, history)
-    }
-}
-
-fn fill(value: &Value, history: &[Value]) -> Result<Value, String> {
-    Ok(match value {
-        Value::String(s) => Value::String(fill_text(s, history)?),
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .map(|v| fill(v, history))
-                .collect::<Result<_, _>>()?,
-        ),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| Ok((k.clone(), fill(v, history)?)))
-                .collect::<Result<_, String>>()?,
-        ),
-        other => other.clone(),
-    })
-}
-
-fn fill_text(s: &str, history: &[Value]) -> Result<String, String> {
+/// A script string as the model says it: `{{offloaded:<id>}}` becomes the path from
+/// that result's placeholder.
+fn fill_offloaded(s: &str, history: &[Value]) -> Result<String, String> {
     const OPEN: &str = "{{offloaded:";
     let mut out = String::new();
     let mut rest = s;
@@ -309,12 +167,8 @@ fn fill_text(s: &str, history: &[Value]) -> Result<String, String> {
         let tail = &rest[start + OPEN.len()..];
         let Some(end) = tail.find("}}") else { break };
         let id = &tail[..end];
-        let path = history
-            .iter()
-            .filter_map(|m| m["content"].as_array())
-            .flatten()
-            .find(|b| b["type"] == "tool_result" && b["tool_use_id"] == id)
-            .and_then(|b| offloaded_path(b["content"].as_str()?))
+        let path = result_content(history, id)
+            .and_then(offloaded_path)
             .ok_or_else(|| format!("the script expects {id} to have been offloaded"))?;
         out.push_str(&rest[..start]);
         out.push_str(path);
@@ -371,56 +225,4 @@ async fn read_lines(project: &Path, params: &Value) -> ToolOutput {
         .map(|(i, line)| format!("{:>6}\t{line}", i + 1))
         .collect();
     ToolOutput::ok(lines.join("\n"))
-}
-
-/// A deterministic cargo-style build log of about `targetChars` characters: compile
-/// lines with a warning every 89th line, then `tail` (`{warnings}` filled in). The
-/// random numbers are a Park–Miller generator (exact in both JavaScript and Rust integers).
-fn generate_build_log(build: &Value) -> Result<String, String> {
-    let mut state = number(build, "seed")? as u64;
-    let mut next = |n: usize| {
-        state = state * 48271 % 2_147_483_647;
-        (state % n as u64) as usize
-    };
-    let target = number(build, "targetChars")?;
-    let strings = |key: &str| -> Vec<&str> {
-        build[key]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect()
-    };
-    let crates = strings("crates");
-    if crates.is_empty() {
-        return Err("script.json: `build.crates` must list crate names".into());
-    }
-    let mut lines = Vec::new();
-    let (mut total, mut warnings) = (0, 0);
-    for i in 1.. {
-        if total >= target {
-            break;
-        }
-        let krate = crates[next(crates.len())];
-        let version = format!("0.{}.{}", next(30), next(20));
-        let ms = next(3000);
-        let line = if i % 89 == 0 {
-            warnings += 1;
-            format!(
-                "warning: unused variable: `tmp_{i}` — src/worker_{}.rs:{}:9",
-                i % 9,
-                ms % 400 + 1
-            )
-        } else if i % 37 == 0 {
-            format!("  Downloaded {krate} v{version} ({} KB)", ms % 900 + 20)
-        } else {
-            format!("   Compiling {krate} v{version} (build #{i}, {ms} ms)")
-        };
-        total += utf16_len(&line) + 1;
-        lines.push(line);
-    }
-    for line in strings("tail") {
-        lines.push(line.replace("{warnings}", &warnings.to_string()));
-    }
-    Ok(lines.join("\n"))
 }
