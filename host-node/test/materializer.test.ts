@@ -329,11 +329,16 @@ test('invalid options and arguments are INVALID_ARGUMENT with a message naming t
 test('reader and writer failures carry what was thrown as cause', async () => {
   const failure = new Error('EACCES: permission denied');
   const writer = new RecordingWriter({ writeFile: failure });
-  const m = new Materializer({ userData: '/virtual', conversationId: 'c', writer, reader: { readFile: async () => Promise.reject(failure), listDir: async () => [] } });
-  const write = await rejected(m.materialize({ toolCallId: 'a', toolName: 't', output: 'x'.repeat(5000) }));
+  const empty = { readFile: async () => undefined, listDir: async () => [] };
+  const writing = new Materializer({ userData: '/virtual', conversationId: 'c', writer, reader: empty });
+  const write = await rejected(writing.materialize({ toolCallId: 'a', toolName: 't', output: 'x'.repeat(5000) }));
   assert.equal(write.code, 'WRITE_FAILED');
   assert.equal(write.cause, failure);
   assert.equal(write.path, '/virtual/context/c/artifacts/tool/a.txt');
+  const m = new Materializer({ userData: '/virtual', conversationId: 'c', writer, reader: { readFile: async () => Promise.reject(failure), listDir: async () => [] } });
+  // Materializing first looks for an artifact it must not overwrite: a failing reader stops it.
+  const check = await rejected(m.materialize({ toolCallId: 'a', toolName: 't', output: 'x'.repeat(5000) }));
+  assert.deepEqual([check.code, check.cause, check.path], ['READ_FAILED', failure, '/virtual/context/c/artifacts/tool/a.txt']);
   const read = await rejected(m.read('ctx://c/tool/a.txt'));
   assert.equal(read.code, 'READ_FAILED');
   assert.equal(read.cause, failure);

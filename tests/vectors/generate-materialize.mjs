@@ -143,8 +143,16 @@ class Case {
     }
     if (expectError) throw new Error(`${this.name}: ${id} does not fail`);
     if (inline) return this.step(op, inputs, { inline: true, content: output });
-    const ref = `ctx://${this.conv}/${kind}/${id}.${ext}`;
-    const path = `${this.artifactDir(kind)}/${id}.${ext}`;
+    // A name already holding different content is never overwritten: id-1, id-2, …
+    // (one holding the same content is reused).
+    let name = id;
+    for (let n = 1; ; n++) {
+      const held = this.files.get(`${this.artifactDir(kind)}/${name}.${ext}`);
+      if (held === undefined || str(held) === text) break;
+      name = `${id}-${n}`;
+    }
+    const ref = `ctx://${this.conv}/${kind}/${name}.${ext}`;
+    const path = `${this.artifactDir(kind)}/${name}.${ext}`;
     this.files.set(path, output instanceof Txt ? output : text);
     const hint = { toolName, ...(serverName !== undefined ? { serverName } : {}), toolCallId: id, ...m, isJson };
     const content = this.core(['content'], (s) => checkSummary(s, ref, this.limits.maxInlineChars, `${this.name} ${id}`));
@@ -358,6 +366,14 @@ const add = (c) => (cases.push(c), c);
   const c = add(new Case('summary-errors-section', 'A 600-line build log: the summary has the pointer first, sizes, 40 head and 40 tail lines with the omitted count between, and an errors section (error/exception/traceback/panic/fatal/failed, case-insensitive) bounded to the first few with context, all under 4000 units.'));
   c.materialize('call_build', log, { toolName: 'run_build', serverName: 'ci' });
   c.grep('ctx://conv-1/tool/call_build.txt', 'error|exception|traceback|panic|fatal|failed', { context: 0, ignoreCase: true });
+}
+{
+  const c = add(new Case('id-reuse-never-overwrites', 'The same call id with different content (a reused id, a second turn): the second artifact is call_1-1.txt, the first is kept; the same content again reuses call_1.txt. Terminal snippets likewise.'));
+  c.materialize('call_1', buildLog(300, { 10: 'error: first run' }));
+  c.materialize('call_1', buildLog(300, { 20: 'error: second run' }));
+  c.materialize('call_1', buildLog(300, { 10: 'error: first run' }));
+  c.terminal('t', rep('$ make\n', 800));
+  c.terminal('t', rep('$ make test\n', 800));
 }
 {
   const c = add(new Case('summary-snippet-bytes', 'snippetBytes 1024 with the default 40 lines: head and tail each stop at 1 KB of line text (newlines included): 10 lines of 99 digits.', { snippetBytes: 1024 }));

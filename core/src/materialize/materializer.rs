@@ -18,6 +18,12 @@ pub(crate) const SCHEME: &str = "ctx://";
 /// [`Materializer::page_chars`]).
 pub const MIN_PAGE_CHARS: usize = 1000;
 
+/// Where an artifact goes: a free name, or one already holding the same text.
+enum Name {
+    Free { file: String, path: String },
+    Taken { file: String, path: String },
+}
+
 /// Moves tool outputs over the inline limits into artifacts of one conversation, and
 /// reads them back for the model.
 ///
@@ -117,12 +123,12 @@ impl Materializer {
     ///
     /// # Errors
     /// `INVALID_ID` for a call id that cannot name a file; `WRITE_FAILED`.
-    pub async fn materialize<W: FileWriter + ?Sized>(
+    pub async fn materialize<IO: FileWriter + FileReader + ?Sized>(
         &self,
         output: &ToolOutputRef<'_>,
-        writer: &W,
+        io: &IO,
     ) -> Result<Materialized, OffloadError> {
-        self.materialize_as(ArtifactKind::Tool, output.tool_call_id, output, writer)
+        self.materialize_as(ArtifactKind::Tool, output.tool_call_id, output, io)
             .await
     }
 
@@ -132,11 +138,11 @@ impl Materializer {
     ///
     /// # Errors
     /// `INVALID_ID` for a snippet id that cannot name a file; `WRITE_FAILED`.
-    pub async fn materialize_terminal<W: FileWriter + ?Sized>(
+    pub async fn materialize_terminal<IO: FileWriter + FileReader + ?Sized>(
         &self,
         snippet_id: &str,
         text: &str,
-        writer: &W,
+        io: &IO,
     ) -> Result<Materialized, OffloadError> {
         let output = ToolOutputRef {
             tool_call_id: snippet_id,
@@ -145,27 +151,28 @@ impl Materializer {
             text,
             was_value: false,
         };
-        self.materialize_as(ArtifactKind::Terminal, snippet_id, &output, writer)
+        self.materialize_as(ArtifactKind::Terminal, snippet_id, &output, io)
             .await
     }
 
-    /// Materialize `output` as artifact `<stem>.<ext>` of `kind`.
-    pub(crate) async fn materialize_as<W: FileWriter + ?Sized>(
+    /// Materialize `output` as artifact `<stem>.<ext>` of `kind`; when a different
+    /// artifact already has that name, as `<stem>-1.<ext>`, `<stem>-2.<ext>`… (an
+    /// identical one is reused), so no artifact is ever overwritten.
+    pub(crate) async fn materialize_as<IO: FileWriter + FileReader + ?Sized>(
         &self,
         kind: ArtifactKind,
         stem: &str,
         output: &ToolOutputRef<'_>,
-        writer: &W,
+        io: &IO,
     ) -> Result<Materialized, OffloadError> {
         // Checked whatever the size, so a bad id fails for every output (with room for
         // the shortest extension here, the actual one once it is known).
-        let invalid = |reason| OffloadError::InvalidId {
-            field: kind.id_field().into(),
-            value: Some(stem.into()),
-            reason,
-        };
         if let Some(reason) = unsafe_component(stem, ".txt".len()) {
-            return Err(invalid(reason));
+            return Err(OffloadError::InvalidId {
+                field: kind.id_field().into(),
+                value: Some(stem.into()),
+                reason,
+            });
         }
         if !self.exceeds_limits(output.text) {
             self.inlined.fetch_add(1, Ordering::Relaxed);
@@ -178,26 +185,28 @@ impl Materializer {
             ArtifactKind::Tool if is_json => "json",
             ArtifactKind::Tool => "txt",
         };
-        if let Some(reason) = unsafe_component(stem, ext.len() + 1) {
-            return Err(invalid(reason));
-        }
-        let file = format!("{stem}.{ext}");
         let dir = join(&self.artifacts, kind.dir());
-        let path = join(&dir, &file);
-        writer
-            .mkdir(&dir)
-            .await
-            .map_err(|source| OffloadError::WriteFailed {
-                path: dir.clone(),
-                source,
-            })?;
-        writer
-            .write_file(&path, output.text)
-            .await
-            .map_err(|source| OffloadError::WriteFailed {
-                path: path.clone(),
-                source,
-            })?;
+        let (file, path) = match self
+            .free_name((kind, &dir), stem, ext, output.text, io)
+            .await?
+        {
+            Name::Taken { file, path } => (file, path),
+            Name::Free { file, path } => {
+                io.mkdir(&dir)
+                    .await
+                    .map_err(|source| OffloadError::WriteFailed {
+                        path: dir.clone(),
+                        source,
+                    })?;
+                io.write_file(&path, output.text).await.map_err(|source| {
+                    OffloadError::WriteFailed {
+                        path: path.clone(),
+                        source,
+                    }
+                })?;
+                (file, path)
+            }
+        };
 
         let id = format!(
             "{SCHEME}{}/{}/{file}",
@@ -234,6 +243,41 @@ impl Materializer {
             reference: ContextRef { id, hint },
             path,
         })
+    }
+
+    /// The first of `<stem>.<ext>`, `<stem>-1.<ext>`… in `dir` that is free or already
+    /// holds exactly `text`.
+    async fn free_name<IO: FileReader + ?Sized>(
+        &self,
+        (kind, dir): (ArtifactKind, &str),
+        stem: &str,
+        ext: &str,
+        text: &str,
+        io: &IO,
+    ) -> Result<Name, OffloadError> {
+        let mut n = 0;
+        loop {
+            let name = match n {
+                0 => stem.to_owned(),
+                n => format!("{stem}-{n}"),
+            };
+            // Fails once the suffix makes the name too long, so the loop ends.
+            if let Some(reason) = unsafe_component(&name, ext.len() + 1) {
+                return Err(OffloadError::InvalidId {
+                    field: kind.id_field().into(),
+                    value: Some(stem.into()),
+                    reason,
+                });
+            }
+            let file = format!("{name}.{ext}");
+            let path = join(dir, &file);
+            match io.read_file(&path).await {
+                Ok(None) => return Ok(Name::Free { file, path }),
+                Ok(Some(existing)) if existing == text => return Ok(Name::Taken { file, path }),
+                Ok(Some(_)) => n += 1,
+                Err(source) => return Err(OffloadError::ReadFailed { path, source }),
+            }
+        }
     }
 
     /// The absolute path of the artifact `reference` names, if it is in scope: this

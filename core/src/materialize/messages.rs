@@ -8,7 +8,7 @@ use super::summary::summary_ref;
 use super::types::{ArtifactKind, ContextRef, Materialized, ToolOutputRef};
 use crate::message::{tool_results, At};
 use crate::view::{JsonView, Kind, Text};
-use crate::{FileWriter, OffloadError, Slot};
+use crate::{FileReader, FileWriter, OffloadError, Slot};
 
 /// What [`Materializer::materialize_messages`] did, as edits for the host to apply to
 /// its own copies of the messages.
@@ -41,8 +41,9 @@ impl Materializer {
     /// when there is none.
     ///
     /// Content that already is a summary is left alone, so running this on every turn
-    /// only materializes what is new. Two results with one id but different content get
-    /// `<id>-1`, `<id>-2`… so neither artifact overwrites the other. Every message is
+    /// only materializes what is new. A result whose id already names a different
+    /// artifact (the same id twice, or an id reused on a later turn) gets `<id>-1`,
+    /// `<id>-2`…: no artifact is ever overwritten. Every message is
     /// checked before anything is written. Only materialized results count in
     /// [`Materializer::stats`].
     ///
@@ -65,16 +66,14 @@ impl Materializer {
     /// assert_eq!(done.changed[0].0, 1);
     /// assert!(done.changed[0].1[0].1.starts_with("[Output of bash (call call_1) stored as ctx://c1/tool/call_1.txt"));
     /// ```
-    pub async fn materialize_messages<V: JsonView, W: FileWriter + ?Sized>(
+    pub async fn materialize_messages<V: JsonView, IO: FileWriter + FileReader + ?Sized>(
         &self,
         messages: &[V],
-        writer: &W,
+        io: &IO,
     ) -> Result<MessagesMaterialized, OffloadError> {
         let planned = self.plan(messages)?;
         let mut done = MessagesMaterialized::default();
-        let mut taken: HashMap<String, &str> = HashMap::new();
         for p in &planned {
-            let stem = unique_stem(&p.id, &p.text, &mut taken);
             let output = ToolOutputRef {
                 tool_call_id: &p.id,
                 tool_name: &p.tool_name,
@@ -87,7 +86,7 @@ impl Materializer {
                 reference,
                 path,
             } = self
-                .materialize_as(ArtifactKind::Tool, &stem, &output, writer)
+                .materialize_as(ArtifactKind::Tool, &p.id, &output, io)
                 .await?
             else {
                 continue;
@@ -136,21 +135,6 @@ impl Materializer {
     }
 }
 
-/// `id`, or `id-1`, `id-2`… when `id` already named different content in this call.
-fn unique_stem<'a>(id: &str, text: &'a str, taken: &mut HashMap<String, &'a str>) -> String {
-    let mut stem = id.to_owned();
-    let mut n = 0;
-    while let Some(&other) = taken.get(&stem) {
-        if other == text {
-            return stem;
-        }
-        n += 1;
-        stem = format!("{id}-{n}");
-    }
-    taken.insert(stem.clone(), text);
-    stem
-}
-
 /// Tool names by call id, from the calls in the conversation: Anthropic `tool_use`
 /// blocks, OpenAI Chat `tool_calls[].function.name`, OpenAI Responses `function_call`.
 fn tool_names<V: JsonView>(messages: &[V]) -> HashMap<String, String> {
@@ -189,19 +173,4 @@ fn tool_names<V: JsonView>(messages: &[V]) -> HashMap<String, String> {
         }
     }
     names
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unique_stems_number_only_different_content() {
-        let mut taken = HashMap::new();
-        assert_eq!(unique_stem("a", "one", &mut taken), "a");
-        assert_eq!(unique_stem("a", "one", &mut taken), "a");
-        assert_eq!(unique_stem("a", "two", &mut taken), "a-1");
-        assert_eq!(unique_stem("a", "three", &mut taken), "a-2");
-        assert_eq!(unique_stem("a", "two", &mut taken), "a-1");
-    }
 }

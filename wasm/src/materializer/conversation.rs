@@ -4,9 +4,10 @@
 
 use js_sys::{Array, Object, JSON};
 use tool_offload_core::materialize::{self, LegacyToolRecord};
-use tool_offload_core::{json, utf16_len, FileReader, FileWriter, IoError, OffloadError, Value};
+use tool_offload_core::{json, utf16_len, OffloadError, Value};
 use wasm_bindgen::prelude::*;
 
+use super::io::ReadWrite;
 use super::options::{field, Inner};
 use super::output::{context_ref, log};
 use crate::convert::{kind_of, string_arg, working_dir};
@@ -31,15 +32,16 @@ pub(crate) async fn materialize_messages(
     };
     take_thrown();
     let views: Vec<JsView> = messages.iter().map(JsView).collect();
-    let writer = inner.writer.fresh();
-    let done = inner
-        .core
-        .materialize_messages(&views, &writer)
-        .await
-        .map_err(|e| {
-            let cause = writer.take_failure().or_else(take_thrown);
-            JsOffloadError::with_cause(e, cause)
-        })?;
+    let io = ReadWrite::of(inner);
+    let done =
+        inner
+            .core
+            .materialize_messages(&views, &io)
+            .await
+            .map_err(|e| match take_thrown() {
+                Some(thrown) => JsOffloadError::with_cause(e, Some(thrown)),
+                None => io.error(e),
+            })?;
     // Artifacts are written by now; a copy that fails (a BigInt elsewhere in the
     // message) leaves them in place, which loses nothing.
     let out: Array = views.iter().map(|v| v.0.clone()).collect();
@@ -137,15 +139,12 @@ async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadE
     let bundle = parse_json(&bundle, "bundle")
         .map_err(|_| OffloadError::InvalidBundle("the bundle is not valid JSON data".into()))?;
     let io = ReadWrite {
-        writer: &writer,
-        reader: &reader,
+        writer,
+        reader: Some(reader),
     };
     let imported = materialize::import_conversation(&bundle, &user_data, &cwd, &io)
         .await
-        .map_err(|e| {
-            let cause = writer.take_failure().or_else(|| reader.take_failure());
-            JsOffloadError::with_cause(e, cause)
-        })?;
+        .map_err(|e| io.error(e))?;
     let result = Object::new();
     set(
         &result,
@@ -248,28 +247,4 @@ fn to_js(value: &Value) -> Result<JsValue, JsOffloadError> {
             Some(thrown),
         )
     })
-}
-
-/// A writer and a reader as the one IO object `import_conversation` takes.
-struct ReadWrite<'a> {
-    writer: &'a JsFileWriter,
-    reader: &'a JsFileReader,
-}
-
-impl FileWriter for ReadWrite<'_> {
-    async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
-        FileWriter::<str>::mkdir(self.writer, dir).await
-    }
-    async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
-        self.writer.write_file(path, data).await
-    }
-}
-
-impl FileReader for ReadWrite<'_> {
-    async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
-        self.reader.read_file(path).await
-    }
-    async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
-        self.reader.list_dir(dir).await
-    }
 }

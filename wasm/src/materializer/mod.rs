@@ -2,6 +2,7 @@
 //! and logger, and JavaScript `RegExp`s for grep.
 
 mod conversation;
+mod io;
 mod options;
 mod output;
 mod read_back;
@@ -197,12 +198,12 @@ impl Materializer {
         let inner = self.inner.clone();
         future_to_promise(async move {
             let (snippet_id, content) = parsed?;
-            let writer = inner.writer.fresh();
+            let io = io::ReadWrite::of(&inner);
             let outcome = inner
                 .core
-                .materialize_terminal(&snippet_id, &content, &writer)
+                .materialize_terminal(&snippet_id, &content, &io)
                 .await
-                .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
+                .map_err(|e| io.error(e))?;
             Ok(output::outcome_js(&inner, outcome, &text))
         })
     }

@@ -6,6 +6,7 @@ use tool_offload_core::materialize::{ContextRef, Materialized, ToolOutputRef};
 use tool_offload_core::{utf16_len, OffloadError};
 use wasm_bindgen::prelude::*;
 
+use super::io::ReadWrite;
 use super::options::{field, number, Inner};
 use crate::convert::{id_arg, kind_of, string_arg};
 use crate::error::{message_of, set, JsOffloadError};
@@ -92,7 +93,7 @@ pub(crate) async fn materialize(
     inner: &Inner,
     output: ToolOutput,
 ) -> Result<JsValue, JsOffloadError> {
-    let writer = inner.writer.fresh();
+    let io = ReadWrite::of(inner);
     let outcome = inner
         .core
         .materialize(
@@ -103,10 +104,10 @@ pub(crate) async fn materialize(
                 text: &output.text,
                 was_value: output.was_value,
             },
-            &writer,
+            &io,
         )
         .await
-        .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
+        .map_err(|e| io.error(e))?;
     Ok(outcome_js(inner, outcome, &output.original))
 }
 

@@ -1,0 +1,61 @@
+//! One call's IO for the materializer: the JS writer, and the reader when there is one,
+//! as the single writer-and-reader core takes.
+
+use tool_offload_core::{FileReader, FileWriter, IoError, OffloadError};
+use wasm_bindgen::JsValue;
+
+use super::options::Inner;
+use crate::error::JsOffloadError;
+use crate::reader::JsFileReader;
+use crate::writer::JsFileWriter;
+
+/// A writer and an optional reader. Without a reader every file reads as missing, so
+/// the materializer cannot see an artifact it would replace (and says so in its docs).
+pub(crate) struct ReadWrite {
+    pub(crate) writer: JsFileWriter,
+    pub(crate) reader: Option<JsFileReader>,
+}
+
+impl ReadWrite {
+    /// Fresh copies of the materializer's writer and reader: each call keeps its own
+    /// failure, so concurrent calls never take each other's `cause`.
+    pub(crate) fn of(inner: &Inner) -> Self {
+        ReadWrite {
+            writer: inner.writer.fresh(),
+            reader: inner.reader.as_ref().map(JsFileReader::fresh),
+        }
+    }
+
+    /// `error` with what the writer or reader threw as its `cause`.
+    pub(crate) fn error(&self, error: OffloadError) -> JsOffloadError {
+        let cause: Option<JsValue> = self
+            .writer
+            .take_failure()
+            .or_else(|| self.reader.as_ref().and_then(JsFileReader::take_failure));
+        JsOffloadError::with_cause(error, cause)
+    }
+}
+
+impl FileWriter for ReadWrite {
+    async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
+        FileWriter::<str>::mkdir(&self.writer, dir).await
+    }
+    async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
+        self.writer.write_file(path, data).await
+    }
+}
+
+impl FileReader for ReadWrite {
+    async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
+        match &self.reader {
+            Some(reader) => reader.read_file(path).await,
+            None => Ok(None),
+        }
+    }
+    async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
+        match &self.reader {
+            Some(reader) => reader.list_dir(dir).await,
+            None => Ok(Vec::new()),
+        }
+    }
+}
