@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { byBytes } from './vectors.ts';
+import { byBytes, MemoryWriter } from './vectors.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -214,32 +214,21 @@ export async function runMaterializeVector(vector: MaterializeVector, host: Mate
   return { outcome: JSON.stringify(out), actual };
 }
 
-/** A file system in memory, rooted at `/`: a writer that reads back. */
-export class MemoryIO implements ReadWriter {
-  readonly dirs = new Set<string>(['/']);
-  readonly fileMap = new Map<string, string>();
-  async mkdir(dir: string): Promise<void> {
-    let prefix = '';
-    for (const part of dir.split('/').filter(Boolean)) this.dirs.add((prefix += '/' + part));
-  }
-  async writeFile(path: string, data: string): Promise<void> {
-    const parent = path.slice(0, path.lastIndexOf('/')) || '/';
-    if (!this.dirs.has(parent)) throw new Error(`no such directory: ${parent}`);
-    this.fileMap.set(path, data);
-  }
+/** The vectors' in-memory writer, reading back too: a file system rooted at `/`. */
+export class MemoryIO extends MemoryWriter implements ReadWriter {
   async readFile(path: string): Promise<string | undefined> {
-    return this.fileMap.get(path);
+    return this.files.get(path);
   }
   async listDir(dir: string): Promise<string[]> {
     const prefix = dir.endsWith('/') ? dir : dir + '/';
     const names = new Set<string>();
-    for (const p of [...this.fileMap.keys(), ...this.dirs]) {
+    for (const p of [...this.files.keys(), ...this.dirs]) {
       if (p.startsWith(prefix) && p.length > prefix.length) names.add(p.slice(prefix.length).split('/')[0]!);
     }
     return [...names].sort();
   }
   /** Files under `root`, by path relative to it. */
   filesUnder(root: string): Record<string, string> {
-    return Object.fromEntries(byBytes([...this.fileMap].map(([p, d]): [string, string] => [relative(p, root), d])));
+    return Object.fromEntries(byBytes([...this.files].map(([p, d]): [string, string] => [relative(p, root), d])));
   }
 }
