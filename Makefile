@@ -27,23 +27,9 @@ demo: build ## Offload the bundled sample, then run the agent and materialize lo
 	  cmp -s "$$f" "out/demo/rust/$${f##*/}" || { echo "MISMATCH: $${f##*/}"; exit 1; }; \
 	done; echo "Node and Rust wrote byte-identical files ($$(ls out/demo/node | wc -l) each)."
 	@echo
-	@node examples/agent-loop.mjs | tee out/agent-loop.node.txt
+	@bash scripts/demo-loop.sh agent-loop agent_loop "agent loops"
 	@echo
-	@cargo run --quiet -p tool-offload --example agent_loop | tee out/agent-loop.rust.txt
-	@echo
-	@diff -r out/agent-loop/node out/agent-loop/rust >/dev/null \
-	  && diff <(tail -n +2 out/agent-loop.node.txt) <(tail -n +2 out/agent-loop.rust.txt) >/dev/null \
-	  && echo "Node and Rust agent loops printed the same report and wrote byte-identical files ($$(find out/agent-loop/node -type f | wc -l) each)." \
-	  || { echo "MISMATCH between the Node and Rust agent loops"; exit 1; }
-	@echo
-	@node examples/materialize-loop.mjs | tee out/materialize-loop.node.txt
-	@echo
-	@cargo run --quiet -p tool-offload --example materialize_loop | tee out/materialize-loop.rust.txt
-	@echo
-	@diff -r out/materialize-loop/node out/materialize-loop/rust >/dev/null \
-	  && diff <(tail -n +2 out/materialize-loop.node.txt) <(tail -n +2 out/materialize-loop.rust.txt) >/dev/null \
-	  && echo "Node and Rust materialize loops printed the same report and wrote byte-identical files ($$(find out/materialize-loop/node -type f | wc -l) each, bundle.json included)." \
-	  || { echo "MISMATCH between the Node and Rust materialize loops"; exit 1; }
+	@bash scripts/demo-loop.sh materialize-loop materialize_loop "materialize loops"
 
 test: build lint test-rust test-node ## Run every test (Rust, wasm under Node, npm package, cross-host vectors)
 	node tests/cross-host.mjs
