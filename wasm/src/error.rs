@@ -38,9 +38,7 @@ impl JsOffloadError {
             ..error.into()
         }
     }
-}
 
-impl JsOffloadError {
     /// The message the JS error will carry.
     pub(crate) fn message(&self) -> &str {
         &self.message
