@@ -4,11 +4,12 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use crate::create::create_at_free_name;
 use crate::message::{id_path, tool_results, with_contents, At, Slot};
 use crate::path::{join, resolve, MAX_FILE_NAME_BYTES};
-use crate::plan::{edits, write_offloads, PlannedOffload};
+use crate::plan::{edits, PlannedOffload};
 use crate::view::{JsonView, Text};
-use crate::{batch_placeholder, FileWriter, OffloadError, Value};
+use crate::{batch_placeholder, FileReader, FileWriter, OffloadError, Value};
 
 /// The default threshold, in UTF-16 code units.
 pub const DEFAULT_THRESHOLD: usize = 100;
@@ -74,9 +75,10 @@ impl<T> PlannedMessage<T> {
 /// use tool_offload_core::{Batch, BatchOptions, MemoryWriter};
 /// let mut batch = Batch::new(&BatchOptions { threshold: 3, ..BatchOptions::new("out", "/w") }).unwrap();
 /// let message = json!({"role": "tool", "tool_call_id": "c1", "content": "long"});
-/// let planned = batch.plan(0, &&message).unwrap();
+/// let mut planned = batch.plan(0, &&message).unwrap();
 /// assert_eq!(planned.offloads[0].path, "/w/out/tool-result-c1.md");
-/// futures_executor::block_on(batch.write(&planned, &MemoryWriter::new())).unwrap();
+/// let moved = futures_executor::block_on(batch.write(&mut planned, &MemoryWriter::new())).unwrap();
+/// assert!(!moved); // the planned name was free
 /// ```
 #[derive(Debug)]
 pub struct Batch {
@@ -145,6 +147,7 @@ impl Batch {
                     reason: "makes a file name longer than 255 bytes",
                 })?;
             planned.offloads.push(PlannedOffload {
+                id,
                 slot: result.slot,
                 path: join(&self.dir, &name),
                 placeholder: batch_placeholder(&name),
@@ -156,43 +159,99 @@ impl Batch {
     }
 
     /// Write the files of a planned message, creating the output directory first if
-    /// this batch has not yet.
+    /// this batch has not yet. Files are created exclusively
+    /// ([`FileWriter::create_file`]): a planned name that already holds the same text is
+    /// reused (so a re-run writes nothing new), and one that holds different content —
+    /// from an earlier run into the same directory, or another process — is never
+    /// overwritten: the result moves to the next free `-N` name, and its `path` and
+    /// `placeholder` in `planned` change with it.
+    ///
+    /// Returns whether any result moved.
     ///
     /// # Errors
-    /// `WRITE_FAILED` with the path when the writer fails.
+    /// `WRITE_FAILED` with the path when the writer fails; `READ_FAILED` when the
+    /// reader fails; `INVALID_ID` when the next free name would be too long.
     pub async fn write<T, W>(
         &mut self,
-        planned: &PlannedMessage<T>,
+        planned: &mut PlannedMessage<T>,
         writer: &W,
-    ) -> Result<(), OffloadError>
+    ) -> Result<bool, OffloadError>
     where
         T: Text,
-        W: FileWriter<T::Data> + ?Sized,
+        W: FileWriter<T::Data> + FileReader + ?Sized,
     {
         if planned.offloads.is_empty() {
-            return Ok(());
+            return Ok(false);
         }
-        let mkdir = (!self.dir_created).then_some(self.dir.as_str());
-        write_offloads(mkdir, &planned.offloads, writer).await?;
-        self.dir_created = true;
-        Ok(())
+        if !self.dir_created {
+            writer
+                .mkdir(&self.dir)
+                .await
+                .map_err(|source| OffloadError::WriteFailed {
+                    path: self.dir.clone(),
+                    source,
+                })?;
+            self.dir_created = true;
+        }
+        let mut moved = false;
+        for offload in &mut planned.offloads {
+            let same = |existing: &str| {
+                offload
+                    .text
+                    .to_str()
+                    .is_ok_and(|text| text.as_ref() == existing)
+            };
+            let planned_path = offload.path.clone();
+            let (dir, id) = (&self.dir, &offload.id);
+            let (used, next_number) = (&mut self.used, &mut self.next_number);
+            let mut name = String::new();
+            let placed = create_at_free_name(writer, offload.text.data(), same, |n| {
+                if n == 0 {
+                    return Ok(planned_path.clone());
+                }
+                name =
+                    claim_name(used, next_number, id).ok_or_else(|| OffloadError::InvalidId {
+                        field: "tool result id".into(),
+                        value: Some(id.clone()),
+                        reason: "makes a file name longer than 255 bytes",
+                    })?;
+                Ok(join(dir, &name))
+            })
+            .await?;
+            if placed.number > 0 {
+                offload.path = placed.path;
+                offload.placeholder = batch_placeholder(&name);
+                moved = true;
+            }
+        }
+        Ok(moved)
     }
 
     /// The file name for the next offloaded result with `id`, or `None` if too long.
     fn claim_name(&mut self, id: &str) -> Option<String> {
-        let number = self.next_number.entry(id.to_owned()).or_insert(0);
-        loop {
-            let name = match *number {
-                0 => format!("{PREFIX}{id}{SUFFIX}"),
-                n => format!("{PREFIX}{id}-{n}{SUFFIX}"),
-            };
-            *number += 1;
-            if name.len() > MAX_FILE_NAME_BYTES {
-                return None;
-            }
-            if self.used.insert(name.clone()) {
-                return Some(name);
-            }
+        claim_name(&mut self.used, &mut self.next_number, id)
+    }
+}
+
+/// The next name `tool-result-<id>[-N].md` not yet given out in `used`, or `None` if
+/// too long.
+fn claim_name(
+    used: &mut HashSet<String>,
+    next_number: &mut HashMap<String, u32>,
+    id: &str,
+) -> Option<String> {
+    let number = next_number.entry(id.to_owned()).or_insert(0);
+    loop {
+        let name = match *number {
+            0 => format!("{PREFIX}{id}{SUFFIX}"),
+            n => format!("{PREFIX}{id}-{n}{SUFFIX}"),
+        };
+        *number += 1;
+        if name.len() > MAX_FILE_NAME_BYTES {
+            return None;
+        }
+        if used.insert(name.clone()) {
+            return Some(name);
         }
     }
 }
@@ -250,18 +309,21 @@ impl<T: Text> BatchPlan<T> {
         Ok(BatchPlan { batch, messages })
     }
 
-    /// Write every planned file, in walk order.
+    /// Write every planned file, in walk order; whether any result moved to another
+    /// name because its planned one held different content (see [`Batch::write`]):
+    /// then [`BatchPlan::edits`] has changed.
     ///
     /// # Errors
     /// `WRITE_FAILED` with the path when the writer fails.
-    pub async fn write<W: FileWriter<T::Data> + ?Sized>(
+    pub async fn write<W: FileWriter<T::Data> + FileReader + ?Sized>(
         &mut self,
         writer: &W,
-    ) -> Result<(), OffloadError> {
-        for message in &self.messages {
-            self.batch.write(message, writer).await?;
+    ) -> Result<bool, OffloadError> {
+        let mut moved = false;
+        for message in &mut self.messages {
+            moved |= self.batch.write(message, writer).await?;
         }
-        Ok(())
+        Ok(moved)
     }
 
     /// The edits and counts of the whole batch.
@@ -332,7 +394,7 @@ pub struct BatchOffload<'a> {
 /// assert_eq!((done.offloaded_count, done.freed_chars), (1, 150));
 /// assert_eq!(writer.read("/w/out/tool-result-c1.md").unwrap().len(), 150);
 /// ```
-pub async fn offload_tool_results<'a, W: FileWriter + ?Sized>(
+pub async fn offload_tool_results<'a, W: FileWriter + FileReader + ?Sized>(
     messages: &'a [Value],
     options: &BatchOptions<'_>,
     writer: &W,

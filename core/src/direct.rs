@@ -132,6 +132,7 @@ impl<T: Text> DirectPlan<T> {
                 let chars = text.utf16_len();
                 freed_chars += chars as i64 - utf16_len(&placeholder) as i64;
                 PlannedOffload {
+                    id,
                     slot,
                     path,
                     placeholder,

@@ -49,12 +49,32 @@ impl From<std::io::Error> for IoError {
     }
 }
 
+/// What [`FileWriter::create_file`] did.
+///
+/// ```
+/// use tool_offload_core::{CreateOutcome, FileWriter, MemoryWriter};
+/// let fs = MemoryWriter::new();
+/// futures_executor::block_on(async {
+///     assert_eq!(fs.create_file("/a.txt", "one").await.unwrap(), CreateOutcome::Created);
+///     assert_eq!(fs.create_file("/a.txt", "two").await.unwrap(), CreateOutcome::Exists);
+/// });
+/// assert_eq!(fs.read("/a.txt").as_deref(), Some("one"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CreateOutcome {
+    /// The file did not exist; it now holds the data.
+    Created,
+    /// Something already was at the path; it was left untouched and nothing was written.
+    Exists,
+}
+
 /// Where offloaded content goes. Hosts implement this over real storage; the core only
-/// ever calls these two operations, with absolute `/`-separated paths it has already
+/// ever calls these operations, with absolute `/`-separated paths it has already
 /// validated to stay inside the output directory.
 ///
 /// Implementations should write atomically (temporary file in the same directory, then
-/// rename) so a crash never leaves a truncated file at the final path.
+/// rename, or link for [`create_file`](FileWriter::create_file)) so a crash never
+/// leaves a truncated file at the final path.
 ///
 /// The futures carry no `Send` bound so that single-threaded hosts (wasm) can implement
 /// the trait; a writer whose futures are `Send` (like the tokio host's) makes the core's
@@ -64,7 +84,7 @@ impl From<std::io::Error> for IoError {
 /// JavaScript strings it was given (`JsString`) so content never crosses into wasm.
 ///
 /// ```
-/// use tool_offload_core::{FileWriter, IoError};
+/// use tool_offload_core::{CreateOutcome, FileWriter, IoError};
 ///
 /// /// A writer that only prints what it would do.
 /// struct DryRun;
@@ -77,6 +97,10 @@ impl From<std::io::Error> for IoError {
 ///         println!("write {} bytes to {path}", data.len());
 ///         Ok(())
 ///     }
+///     async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+///         println!("create {path} ({} bytes) unless it exists", data.len());
+///         Ok(CreateOutcome::Created)
+///     }
 /// }
 /// ```
 pub trait FileWriter<D: ?Sized = str> {
@@ -84,6 +108,17 @@ pub trait FileWriter<D: ?Sized = str> {
     fn mkdir(&self, dir: &str) -> impl Future<Output = Result<(), IoError>>;
     /// Write `data` as UTF-8 to `path`, replacing any existing file.
     fn write_file(&self, path: &str, data: &D) -> impl Future<Output = Result<(), IoError>>;
+    /// Write `data` as UTF-8 to `path` only if nothing is there yet, atomically: of
+    /// any number of concurrent creators of one path (threads, processes), exactly one
+    /// gets [`CreateOutcome::Created`] and its data is what the file holds; the others
+    /// get [`CreateOutcome::Exists`] and write nothing. A reader never sees a partly
+    /// written file. This is what every "pick a free name" in tool-offload relies on,
+    /// so that nothing is ever overwritten.
+    fn create_file(
+        &self,
+        path: &str,
+        data: &D,
+    ) -> impl Future<Output = Result<CreateOutcome, IoError>>;
 }
 
 impl<D: ?Sized, W: FileWriter<D> + ?Sized> FileWriter<D> for &W {
@@ -92,6 +127,13 @@ impl<D: ?Sized, W: FileWriter<D> + ?Sized> FileWriter<D> for &W {
     }
     fn write_file(&self, path: &str, data: &D) -> impl Future<Output = Result<(), IoError>> {
         (**self).write_file(path, data)
+    }
+    fn create_file(
+        &self,
+        path: &str,
+        data: &D,
+    ) -> impl Future<Output = Result<CreateOutcome, IoError>> {
+        (**self).create_file(path, data)
     }
 }
 
@@ -195,18 +237,37 @@ impl FileWriter for MemoryWriter {
 
     async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
         let mut state = self.lock();
+        state.check_writable(path)?;
+        state.files.insert(path.to_owned(), data.to_owned());
+        Ok(())
+    }
+
+    async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        // One lock for the check and the insert: the in-memory form of an atomic create.
+        let mut state = self.lock();
+        state.check_writable(path)?;
+        if state.files.contains_key(path) {
+            return Ok(CreateOutcome::Exists);
+        }
+        state.files.insert(path.to_owned(), data.to_owned());
+        Ok(CreateOutcome::Created)
+    }
+}
+
+impl MemoryState {
+    /// Why a file cannot be written at `path`, as a real file system would refuse it.
+    fn check_writable(&self, path: &str) -> Result<(), IoError> {
         let parent = match path.rfind('/') {
             Some(0) => "/",
             Some(i) => &path[..i],
             None => return Err(IoError::new(format!("not an absolute path: {path}"))),
         };
-        if parent != "/" && !state.dirs.contains(parent) {
+        if parent != "/" && !self.dirs.contains(parent) {
             return Err(IoError::new(format!("no such directory: {parent}")));
         }
-        if state.dirs.contains(path) {
+        if self.dirs.contains(path) {
             return Err(IoError::new(format!("is a directory: {path}")));
         }
-        state.files.insert(path.to_owned(), data.to_owned());
         Ok(())
     }
 }

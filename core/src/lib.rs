@@ -35,6 +35,7 @@
 //! ```
 
 mod batch;
+mod create;
 mod direct;
 mod error;
 mod io;
@@ -52,9 +53,10 @@ pub use batch::{
     offload_tool_results, Batch, BatchEdits, BatchOffload, BatchOptions, BatchPlan, PlannedMessage,
     DEFAULT_THRESHOLD,
 };
+pub use create::MAX_NAME_ATTEMPTS;
 pub use direct::{offload_tool_result, DirectOffload, DirectPlan};
 pub use error::{ErrorCode, OffloadError};
-pub use io::{FileReader, FileWriter, IoError, MemoryWriter};
+pub use io::{CreateOutcome, FileReader, FileWriter, IoError, MemoryWriter};
 pub use message::{apply_edits, Slot};
 pub use placeholder::{
     batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,

@@ -9,6 +9,8 @@ use crate::{FileWriter, OffloadError};
 /// One tool result chosen for offloading, with its file decided.
 #[derive(Debug)]
 pub struct PlannedOffload<T> {
+    /// The tool result's id (its file is named after it).
+    pub id: String,
     /// Where the content sits in its message.
     pub slot: Slot,
     /// Absolute path of the file.
@@ -29,7 +31,8 @@ pub fn edits<T>(offloads: &[PlannedOffload<T>]) -> Vec<(Slot, String)> {
         .collect()
 }
 
-/// Create `dir` (when given) and write every planned file, in order.
+/// Create `dir` (when given) and write every planned file, in order, replacing what is
+/// there (direct offload's rule: a repeated id overwrites).
 pub(crate) async fn write_offloads<T, W>(
     dir: Option<&str>,
     offloads: &[PlannedOffload<T>],

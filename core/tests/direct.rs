@@ -8,8 +8,8 @@ use std::sync::Mutex;
 use futures_executor::block_on;
 use serde_json::json;
 use tool_offload_core::{
-    offload_tool_result, DirectOffload, ErrorCode, FileWriter, IoError, MemoryWriter, OffloadError,
-    Value,
+    offload_tool_result, CreateOutcome, DirectOffload, ErrorCode, FileWriter, IoError,
+    MemoryWriter, OffloadError, Value,
 };
 
 /// One call the core made on a writer.
@@ -17,6 +17,7 @@ use tool_offload_core::{
 enum Call {
     Mkdir(String),
     Write(String, String),
+    Create(String, String),
 }
 
 /// A writer that records every call and fails on request. Successful calls are
@@ -55,6 +56,19 @@ impl FileWriter for Recording {
             }
         }
         self.inner.write_file(path, data).await
+    }
+
+    async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        self.calls
+            .lock()
+            .unwrap()
+            .push(Call::Create(path.to_owned(), data.to_owned()));
+        if let Some((fail_path, message)) = self.fail_write {
+            if path == fail_path {
+                return Err(IoError::new(message));
+            }
+        }
+        self.inner.create_file(path, data).await
     }
 }
 
@@ -286,6 +300,9 @@ fn write_failed_source_keeps_the_underlying_error_chain() {
             Ok(())
         }
         async fn write_file(&self, _: &str, _: &str) -> Result<(), IoError> {
+            Err(IoError::from_error(Enospc))
+        }
+        async fn create_file(&self, _: &str, _: &str) -> Result<CreateOutcome, IoError> {
             Err(IoError::from_error(Enospc))
         }
     }

@@ -16,7 +16,7 @@ use tool_offload_core::tools::{
     ToolDefinition, ToolOutput, ToolRegistry, ToolResult, DEFAULT_THRESHOLD_CHARS, TODO_READ,
     TODO_WRITE,
 };
-use tool_offload_core::{ErrorCode, FileWriter, IoError, MemoryWriter, Value};
+use tool_offload_core::{CreateOutcome, ErrorCode, FileWriter, IoError, MemoryWriter, Value};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -105,6 +105,14 @@ impl FileWriter for Recording {
             return Err(IoError::new("disk full"));
         }
         self.inner.write_file(path, data).await
+    }
+
+    async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        self.calls.lock().unwrap().push(format!("create {path}"));
+        if self.fail_write {
+            return Err(IoError::new("disk full"));
+        }
+        self.inner.create_file(path, data).await
     }
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 import type { FileReader, FileWriter } from '../wasm/tool_offload_wasm.js';
@@ -14,9 +14,21 @@ export interface NodeFileWriterOptions {
 }
 
 /**
+ * A temporary file untouched for this long (10 minutes) belongs to a writer that died
+ * mid-write: a live one renames, links or removes its file within one write.
+ */
+export const STALE_TEMP_MS = 10 * 60 * 1000;
+
+/** Directories already swept for stale temporary files by this process. */
+const swept = new Set<string>();
+
+/**
  * The {@link FileWriter} for Node, over `node:fs/promises`. Writes are atomic: data goes
- * to a temporary file in the same directory, renamed over the final path, so a crash
- * never leaves a truncated file there.
+ * to a temporary file in the same directory, renamed over the final path (or, for
+ * `createFile`, hard-linked to it, which never replaces an existing file), so a crash
+ * never leaves a truncated file there. The first time it creates a directory, the
+ * process removes the `.tool-offload-*.tmp` files that writers killed mid-write left
+ * there more than {@link STALE_TEMP_MS} ago.
  *
  * @example
  * ```ts
@@ -34,6 +46,10 @@ export class NodeFileWriter implements FileWriter, FileReader {
   /** Create `dir` and its parents; succeeds if it exists. */
   async mkdir(dir: string): Promise<void> {
     await mkdir(dir, { recursive: true });
+    if (!swept.has(dir)) {
+      swept.add(dir);
+      await removeStaleTempFiles(dir, Date.now()).catch(() => 0);
+    }
   }
 
   /** The UTF-8 content of the file at `path`, or `undefined` when there is none. */
@@ -58,6 +74,46 @@ export class NodeFileWriter implements FileWriter, FileReader {
 
   /** Write `data` as UTF-8 to `path` atomically, replacing any existing file. */
   async writeFile(path: string, data: string): Promise<void> {
+    const temp = await this.#writeTemp(path, data);
+    try {
+      await rename(temp, path);
+      if (this.#durable) await syncDirectory(dirname(path));
+    } catch (err) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /**
+   * Write `data` as UTF-8 to `path` only if nothing is there: `true` when it created the
+   * file, `false` when something already was (then nothing is written). Atomic and
+   * exclusive across calls and processes: the data is linked into place complete.
+   */
+  async createFile(path: string, data: string): Promise<boolean> {
+    const temp = await this.#writeTemp(path, data);
+    try {
+      await link(temp, path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (!LINKS_UNSUPPORTED.has(code ?? '')) throw err;
+      // No hard links here (FAT, some network mounts): an exclusive open of the final
+      // name, still never replacing a file, though a crash mid-write could leave it short.
+      try {
+        await writeFile(path, data, { encoding: 'utf8', flag: 'wx' });
+      } catch (inner) {
+        if ((inner as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw inner;
+      }
+    } finally {
+      await rm(temp, { force: true }).catch(() => undefined);
+    }
+    if (this.#durable) await syncDirectory(dirname(path));
+    return true;
+  }
+
+  /** `data` in a new temporary file beside `path` (fsynced when durable); its path. */
+  async #writeTemp(path: string, data: string): Promise<string> {
     // The temporary name does not embed the final one, which may already be 255 bytes.
     const temp = join(dirname(path), `.tool-offload-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
     try {
@@ -72,13 +128,36 @@ export class NodeFileWriter implements FileWriter, FileReader {
       } else {
         await writeFile(temp, data, 'utf8');
       }
-      await rename(temp, path);
-      if (this.#durable) await syncDirectory(dirname(path));
     } catch (err) {
       await rm(temp, { force: true }).catch(() => undefined);
       throw err;
     }
+    return temp;
   }
+}
+
+/** `link` failures that mean the file system has no hard links, not a bad path. */
+const LINKS_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
+
+/**
+ * Remove the `.tool-offload-*.tmp` files in `dir` last modified more than
+ * {@link STALE_TEMP_MS} before `now`; how many were removed. Best effort: entries that
+ * vanish or cannot be removed (another process sweeping) are skipped.
+ */
+export async function removeStaleTempFiles(dir: string, now: number): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dir)) {
+    if (!name.startsWith('.tool-offload-') || !name.endsWith('.tmp')) continue;
+    const path = join(dir, name);
+    try {
+      if (now - (await stat(path)).mtimeMs < STALE_TEMP_MS) continue;
+      await rm(path);
+      removed += 1;
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+  return removed;
 }
 
 /** Flush a directory's entries (the rename) to disk; not possible on Windows, where it is skipped. */

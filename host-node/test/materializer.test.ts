@@ -336,9 +336,10 @@ test('reader and writer failures carry what was thrown as cause', async () => {
   assert.equal(write.cause, failure);
   assert.equal(write.path, '/virtual/context/c/artifacts/tool/a.txt');
   const m = new Materializer({ userData: '/virtual', conversationId: 'c', writer, reader: { readFile: async () => Promise.reject(failure), listDir: async () => [] } });
-  // Materializing first looks for an artifact it must not overwrite: a failing reader stops it.
+  // A writer without createFile: creating the artifact first asks the reader whether one
+  // is there, and a failing reader stops it (creating failed, so WRITE_FAILED).
   const check = await rejected(m.materialize({ toolCallId: 'a', toolName: 't', output: 'x'.repeat(5000) }));
-  assert.deepEqual([check.code, check.cause, check.path], ['READ_FAILED', failure, '/virtual/context/c/artifacts/tool/a.txt']);
+  assert.deepEqual([check.code, check.cause, check.path], ['WRITE_FAILED', failure, '/virtual/context/c/artifacts/tool/a.txt']);
   const read = await rejected(m.read('ctx://c/tool/a.txt'));
   assert.equal(read.code, 'READ_FAILED');
   assert.equal(read.cause, failure);

@@ -30,7 +30,9 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 use tool_offload::core::{self, BatchOptions, MemoryWriter};
-use tool_offload::{FileWriter, IoError, OffloadOptions, TokioFileWriter};
+use tool_offload::{
+    CreateOutcome, FileReader, FileWriter, IoError, OffloadOptions, TokioFileWriter,
+};
 
 struct Conversation {
     name: String,
@@ -170,6 +172,19 @@ impl FileWriter for NullWriter {
         std::hint::black_box(data);
         Ok(())
     }
+    async fn create_file(&self, _: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        std::hint::black_box(data);
+        Ok(CreateOutcome::Created)
+    }
+}
+
+impl FileReader for NullWriter {
+    async fn read_file(&self, _: &str) -> Result<Option<String>, IoError> {
+        Ok(None)
+    }
+    async fn list_dir(&self, _: &str) -> Result<Vec<String>, IoError> {
+        Ok(Vec::new())
+    }
 }
 
 fn memory_batch(conversations: &[Conversation], threshold: usize) -> (usize, u64) {
@@ -179,7 +194,7 @@ fn memory_batch(conversations: &[Conversation], threshold: usize) -> (usize, u64
 fn batch_with(
     conversations: &[Conversation],
     threshold: usize,
-    writer: &impl FileWriter,
+    writer: &(impl FileWriter + FileReader),
 ) -> (usize, u64) {
     let mut counts = (0, 0);
     for c in conversations {

@@ -24,6 +24,7 @@
 mod materializer;
 mod read_tools;
 mod registry;
+mod stale;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -40,8 +41,8 @@ pub use tool_offload_core::materialize::{
 };
 pub use tool_offload_core::tools;
 pub use tool_offload_core::{
-    json, utf16_len, Batch, BatchOffload, DirectOffload, ErrorCode, FileWriter, IoError,
-    MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,
+    json, utf16_len, Batch, BatchOffload, CreateOutcome, DirectOffload, ErrorCode, FileReader,
+    FileWriter, IoError, MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,
 };
 pub use writer::TokioFileWriter;
 
@@ -124,7 +125,7 @@ impl OffloadOptions {
 /// println!("{} offloaded, {} characters freed", done.offloaded_count, done.freed_chars);
 /// # Ok(()) }
 /// ```
-pub async fn offload_tool_results<'a, W: FileWriter + ?Sized>(
+pub async fn offload_tool_results<'a, W: FileWriter + FileReader + ?Sized>(
     messages: &'a [Value],
     options: &OffloadOptions,
     writer: &W,

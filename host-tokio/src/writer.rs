@@ -6,7 +6,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tool_offload_core::{FileReader, FileWriter, IoError};
+use tool_offload_core::{CreateOutcome, FileReader, FileWriter, IoError};
+
+use crate::stale;
 
 /// Writes files from tokio's blocking pool, atomically: the data goes to a temporary file in the
 /// same directory, which is then renamed over the final path, so a crash never leaves a
@@ -43,7 +45,7 @@ impl TokioFileWriter {
 /// A temporary name unique within this process and, through a random part, across
 /// processes too (containers sharing a volume often all run as PID 1). It does not
 /// embed the final name, which may already be at the 255-byte limit.
-fn temp_name() -> String {
+pub(crate) fn temp_name() -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     // RandomState is seeded from the OS once per process: no extra dependency needed.
@@ -62,7 +64,15 @@ fn sync_dir(dir: &Path) -> std::io::Result<()> {
 
 impl FileWriter for TokioFileWriter {
     async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
-        tokio::fs::create_dir_all(dir).await.map_err(IoError::from)
+        let dir = PathBuf::from(dir);
+        tokio::task::spawn_blocking(move || {
+            std::fs::create_dir_all(&dir)?;
+            stale::sweep_once(&dir);
+            Ok::<_, std::io::Error>(())
+        })
+        .await
+        .map_err(|e| IoError::new(format!("mkdir task failed: {e}")))?
+        .map_err(IoError::from)
     }
 
     async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
@@ -75,17 +85,88 @@ impl FileWriter for TokioFileWriter {
             .map_err(|e| IoError::new(format!("write task failed: {e}")))?
             .map_err(IoError::from)
     }
+
+    async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        let (path, data, durable) = (PathBuf::from(path), data.to_owned(), self.durable);
+        tokio::task::spawn_blocking(move || create_exclusively(&path, data.as_bytes(), durable))
+            .await
+            .map_err(|e| IoError::new(format!("create task failed: {e}")))?
+            .map_err(IoError::from)
+    }
+}
+
+/// Create `path` holding `data` unless something is there: the data goes to a temporary
+/// file beside it (optionally fsynced), which is then hard-linked to `path` — `link`
+/// never replaces an existing entry and publishes a complete file in one step. On a
+/// file system without hard links, `path` is opened with `O_CREAT | O_EXCL` instead
+/// (still exclusive, though a crash mid-write could leave it short).
+fn create_exclusively(path: &Path, data: &[u8], durable: bool) -> std::io::Result<CreateOutcome> {
+    let dir = parent_of(path)?;
+    let temp = dir.join(temp_name());
+    let linked = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(data)?;
+        if durable {
+            file.sync_all()?;
+        }
+        drop(file);
+        std::fs::hard_link(&temp, path)
+    })();
+    // Best effort: the temporary file is ours and useless now, whatever happened.
+    let _ = std::fs::remove_file(&temp);
+    let outcome = match linked {
+        Ok(()) => CreateOutcome::Created,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => CreateOutcome::Exists,
+        Err(e) if links_unsupported(&e) => create_new_in_place(path, data, durable)?,
+        Err(e) => return Err(e),
+    };
+    if durable && outcome == CreateOutcome::Created {
+        sync_dir(dir)?;
+    }
+    Ok(outcome)
+}
+
+/// Whether `link` failed because the file system has no hard links (FAT, some FUSE and
+/// network mounts), not because of the paths.
+fn links_unsupported(e: &std::io::Error) -> bool {
+    // EPERM (FAT on Linux), ENOTSUP/EOPNOTSUPP, ENOSYS, EXDEV, EMLINK.
+    matches!(e.raw_os_error(), Some(1 | 95 | 38 | 18 | 31))
+        || e.kind() == std::io::ErrorKind::Unsupported
+}
+
+/// The fallback of [`create_exclusively`]: exclusive open of the final path.
+fn create_new_in_place(path: &Path, data: &[u8], durable: bool) -> std::io::Result<CreateOutcome> {
+    let mut file = match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Ok(CreateOutcome::Exists)
+        }
+        Err(e) => return Err(e),
+    };
+    file.write_all(data)?;
+    if durable {
+        file.sync_all()?;
+    }
+    Ok(CreateOutcome::Created)
+}
+
+fn parent_of(path: &Path) -> std::io::Result<&Path> {
+    path.parent().ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} has no parent directory", path.display()),
+        )
+    })
 }
 
 /// Write `data` to a temporary file beside `path`, optionally fsync it, rename it over
 /// `path`, optionally fsync the directory; the temporary file is removed on failure.
 fn write_atomically(path: &Path, data: &[u8], durable: bool) -> std::io::Result<()> {
-    let dir = path.parent().ok_or_else(|| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!("{} has no parent directory", path.display()),
-        )
-    })?;
+    let dir = parent_of(path)?;
     let temp = dir.join(temp_name());
     let written = (|| {
         let mut file = std::fs::File::create(&temp)?;

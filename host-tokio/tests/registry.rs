@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 use tool_offload::tools::{RegisterError, ToolDefinition, ToolOutput, ToolResult};
 use tool_offload::{
-    json as js, register_todo_tools, ErrorCode, FileWriter, HandlerResult, IoError, MemoryWriter,
-    OffloadError, RegistryOffload, ToolRegistry,
+    json as js, register_todo_tools, CreateOutcome, ErrorCode, FileWriter, HandlerResult, IoError,
+    MemoryWriter, OffloadError, RegistryOffload, ToolRegistry,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -152,6 +152,14 @@ impl FileWriter for Recording {
             return Err(IoError::from_error(std::io::Error::other("disk full")));
         }
         self.inner.write_file(path, data).await
+    }
+
+    async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        self.calls.lock().unwrap().push(format!("create {path}"));
+        if self.fail_write {
+            return Err(IoError::from_error(std::io::Error::other("disk full")));
+        }
+        self.inner.create_file(path, data).await
     }
 }
 

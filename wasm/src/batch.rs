@@ -49,16 +49,31 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
     };
     let mut plan = BatchPlan::new(&views, &batch_options)
         .map_err(|e| JsOffloadError::with_cause(e, take_thrown()))?;
-    let done = plan.edits();
+    let planned = plan.edits();
 
     // Copies can fail on JS values, so they are made before anything is written.
     let out: Array = views.iter().map(|v| v.0.clone()).collect();
-    for (index, edits) in &done.changed {
+    for (index, edits) in &planned.changed {
         out.set(*index as u32, copy_with_edits(&views[*index].0, edits)?);
     }
-    plan.write(&writer)
+    let moved = plan
+        .write(&writer)
         .await
         .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
+    let done = if moved {
+        // A planned name held another file: the placeholders of the results that moved
+        // changed. The copies are our own plain objects now, so this cannot fail on them.
+        let done = plan.edits();
+        for ((index, edits), (_, before)) in done.changed.iter().zip(&planned.changed) {
+            if edits != before {
+                let copy = out.get(*index as u32);
+                out.set(*index as u32, copy_with_edits(&copy, edits)?);
+            }
+        }
+        done
+    } else {
+        planned
+    };
 
     let result = js_sys::Object::new();
     set(&result, "messages", &out);

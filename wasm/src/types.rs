@@ -43,10 +43,22 @@ export interface OffloadErrorConstructor {
   readonly prototype: OffloadError;
 }
 
-/** The injected IO. `mkdir` is recursive and succeeds when the directory exists. */
+/**
+ * The injected IO. `mkdir` is recursive and succeeds when the directory exists;
+ * `writeFile` replaces any existing file.
+ *
+ * `createFile` writes `data` only if nothing is at `path` yet, atomically: of any number
+ * of concurrent creators of one path (calls, workers, processes) exactly one resolves
+ * `true` and its data is what the file holds; the others resolve `false` and write
+ * nothing. Every place that picks a free name (the Materializer's `<id>-1`, `-2`…, batch
+ * offload's `tool-result-<id>-N.md`, import) relies on it so nothing is ever overwritten.
+ * A writer without it still works with a weaker guarantee: the name is checked with
+ * `readFile` (when there is one) and then written, so two concurrent calls may race.
+ */
 export interface FileWriter {
   mkdir(dir: string): Promise<void>;
   writeFile(path: string, data: string): Promise<void>;
+  createFile?(path: string, data: string): Promise<boolean>;
 }
 
 /**

@@ -1,18 +1,26 @@
-//! Any JS object with `mkdir(dir)` and `writeFile(path, data)` as a core [`FileWriter`].
+//! Any JS object with `mkdir(dir)` and `writeFile(path, data)` (and, for the no-clobber
+//! guarantee, `createFile(path, data)`) as a core [`FileWriter`].
 
 use std::cell::RefCell;
 
 use js_sys::{Function, JsString, Promise};
-use tool_offload_core::{FileWriter, IoError, OffloadError};
+use tool_offload_core::{CreateOutcome, FileReader, FileWriter, IoError, OffloadError};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use crate::convert::kind_of;
 use crate::error::message_of;
+use crate::reader::JsFileReader;
 
 pub(crate) struct JsFileWriter {
     target: JsValue,
     mkdir: Function,
     write_file: Function,
+    /// Optional: without it, creating is emulated by a read then a write (see
+    /// [`JsFileWriter::create_with`]).
+    create_file: Option<Function>,
+    /// The same object as a reader, when it has `readFile`.
+    reader: Option<JsFileReader>,
     /// The JS value the last failed call threw or rejected with, kept so the error
     /// thrown back to JS can carry it as `cause`.
     last_failure: RefCell<Option<JsValue>>,
@@ -30,6 +38,8 @@ impl JsFileWriter {
                 target: target.clone(),
                 mkdir,
                 write_file,
+                create_file: method("createFile"),
+                reader: JsFileReader::from_object(target),
                 last_failure: RefCell::new(None),
             }),
             _ => Err(OffloadError::InvalidArgument(
@@ -45,6 +55,8 @@ impl JsFileWriter {
             target: self.target.clone(),
             mkdir: self.mkdir.clone(),
             write_file: self.write_file.clone(),
+            create_file: self.create_file.clone(),
+            reader: self.reader.as_ref().map(JsFileReader::fresh),
             last_failure: RefCell::new(None),
         }
     }
@@ -55,16 +67,56 @@ impl JsFileWriter {
     }
 
     pub(crate) fn take_failure(&self) -> Option<JsValue> {
-        self.last_failure.borrow_mut().take()
+        self.last_failure
+            .borrow_mut()
+            .take()
+            .or_else(|| self.reader.as_ref().and_then(JsFileReader::take_failure))
     }
 
-    async fn settle(&self, called: Result<JsValue, JsValue>) -> Result<(), IoError> {
+    /// `createFile(path, data)` when the writer has it (it must resolve to `true` when
+    /// it created the file, `false` when something was already there). Without it the
+    /// old, weaker guarantee: `reader` (when there is one) is asked whether the file
+    /// exists, and it is written if not — two concurrent calls may still race.
+    pub(crate) async fn create_with(
+        &self,
+        path: &str,
+        data: &JsValue,
+        reader: Option<&JsFileReader>,
+    ) -> Result<CreateOutcome, IoError> {
+        if let Some(create_file) = &self.create_file {
+            let created = self
+                .settle(create_file.call2(&self.target, &path.into(), data))
+                .await?;
+            return match created.as_bool() {
+                Some(true) => Ok(CreateOutcome::Created),
+                Some(false) => Ok(CreateOutcome::Exists),
+                None => {
+                    let message = format!(
+                        "createFile must resolve to true (created) or false (already exists); got {}",
+                        kind_of(&created)
+                    );
+                    *self.last_failure.borrow_mut() = Some(created);
+                    Err(IoError::new(message))
+                }
+            };
+        }
+        if let Some(reader) = reader {
+            if reader.read_file(path).await?.is_some() {
+                return Ok(CreateOutcome::Exists);
+            }
+        }
+        self.settle(self.write_file.call2(&self.target, &path.into(), data))
+            .await?;
+        Ok(CreateOutcome::Created)
+    }
+
+    async fn settle(&self, called: Result<JsValue, JsValue>) -> Result<JsValue, IoError> {
         // A writer may throw synchronously, return a promise, or return a plain value.
         let outcome = match called {
             Ok(returned) => JsFuture::from(Promise::resolve(&returned)).await,
             Err(thrown) => Err(thrown),
         };
-        outcome.map(drop).map_err(|failure| {
+        outcome.map_err(|failure| {
             let err = IoError::new(message_of(&failure));
             *self.last_failure.borrow_mut() = Some(failure);
             err
@@ -77,11 +129,17 @@ impl FileWriter<JsString> for JsFileWriter {
     async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
         self.settle(self.mkdir.call1(&self.target, &dir.into()))
             .await
+            .map(drop)
     }
 
     async fn write_file(&self, path: &str, data: &JsString) -> Result<(), IoError> {
         self.settle(self.write_file.call2(&self.target, &path.into(), data))
             .await
+            .map(drop)
+    }
+
+    async fn create_file(&self, path: &str, data: &JsString) -> Result<CreateOutcome, IoError> {
+        self.create_with(path, data, self.reader.as_ref()).await
     }
 }
 
@@ -97,5 +155,29 @@ impl FileWriter<str> for JsFileWriter {
                 .call2(&self.target, &path.into(), &data.into()),
         )
         .await
+        .map(drop)
+    }
+
+    async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        self.create_with(path, &data.into(), self.reader.as_ref())
+            .await
+    }
+}
+
+/// The writer's own object as a reader (batch offload compares a taken name's content
+/// with its own); a writer without `readFile` finds every file missing.
+impl FileReader for JsFileWriter {
+    async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
+        match &self.reader {
+            Some(reader) => reader.read_file(path).await,
+            None => Ok(None),
+        }
+    }
+
+    async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
+        match &self.reader {
+            Some(reader) => reader.list_dir(dir).await,
+            None => Ok(Vec::new()),
+        }
     }
 }

@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 use super::materializer::{Materializer, SCHEME};
 use super::types::MaterializerOptions;
 use crate::path::unsafe_component;
-use crate::{FileReader, FileWriter, Map, OffloadError, Value};
+use crate::{CreateOutcome, FileReader, FileWriter, Map, OffloadError, Value};
 
 /// The bundle's `format` field.
 pub const BUNDLE_FORMAT: &str = "tool-offload/conversation";
@@ -201,12 +201,25 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
                 path: dir.into(),
                 source,
             })?;
-        io.write_file(target, content)
-            .await
-            .map_err(|source| OffloadError::WriteFailed {
-                path: target.clone(),
-                source,
-            })?;
+        // Exclusive: a different file that appeared since the check above (another
+        // process importing) is reported, never overwritten.
+        let created = io.create_file(target, content).await;
+        if created.map_err(|source| OffloadError::WriteFailed {
+            path: target.clone(),
+            source,
+        })? == CreateOutcome::Exists
+        {
+            match io.read_file(target).await {
+                Ok(Some(existing)) if existing == *content => {}
+                Ok(_) => return Err(OffloadError::ArtifactExists(target.clone())),
+                Err(source) => {
+                    return Err(OffloadError::ReadFailed {
+                        path: target.clone(),
+                        source,
+                    })
+                }
+            }
+        }
     }
     Ok(ImportedConversation {
         conversation_id: conversation.into(),

@@ -7,6 +7,7 @@ use super::types::{
     ArtifactKind, ContextRef, MaterializeStats, Materialized, MaterializerOptions, RefHint,
     ToolOutputRef,
 };
+use crate::create::create_at_free_name;
 use crate::path::{join, resolve, unsafe_component};
 use crate::{FileReader, FileWriter, OffloadError};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,12 +18,6 @@ pub(crate) const SCHEME: &str = "ctx://";
 /// Read-back pages are never cut below this many UTF-16 units (see
 /// [`Materializer::page_chars`]).
 pub const MIN_PAGE_CHARS: usize = 1000;
-
-/// Where an artifact goes: a free name, or one already holding the same text.
-enum Name {
-    Free { file: String, path: String },
-    Taken { file: String, path: String },
-}
 
 /// Moves tool outputs over the inline limits into artifacts of one conversation, and
 /// reads them back for the model.
@@ -186,27 +181,15 @@ impl Materializer {
             ArtifactKind::Tool => "txt",
         };
         let dir = join(&self.artifacts, kind.dir());
-        let (file, path) = match self
-            .free_name((kind, &dir), stem, ext, output.text, io)
-            .await?
-        {
-            Name::Taken { file, path } => (file, path),
-            Name::Free { file, path } => {
-                io.mkdir(&dir)
-                    .await
-                    .map_err(|source| OffloadError::WriteFailed {
-                        path: dir.clone(),
-                        source,
-                    })?;
-                io.write_file(&path, output.text).await.map_err(|source| {
-                    OffloadError::WriteFailed {
-                        path: path.clone(),
-                        source,
-                    }
-                })?;
-                (file, path)
-            }
-        };
+        io.mkdir(&dir)
+            .await
+            .map_err(|source| OffloadError::WriteFailed {
+                path: dir.clone(),
+                source,
+            })?;
+        let (file, path) = self
+            .create_artifact((kind, &dir), stem, ext, output.text, io)
+            .await?;
 
         let id = format!(
             "{SCHEME}{}/{}/{file}",
@@ -245,39 +228,41 @@ impl Materializer {
         })
     }
 
-    /// The first of `<stem>.<ext>`, `<stem>-1.<ext>`… in `dir` that is free or already
-    /// holds exactly `text`.
-    async fn free_name<IO: FileReader + ?Sized>(
+    /// Create the artifact at the first of `<stem>.<ext>`, `<stem>-1.<ext>`… in `dir`
+    /// that is free, or reuse one that already holds exactly `text`; its file name and
+    /// path. Creation is exclusive ([`FileWriter::create_file`]), so concurrent calls and
+    /// processes never overwrite each other's artifacts.
+    async fn create_artifact<IO: FileWriter + FileReader + ?Sized>(
         &self,
         (kind, dir): (ArtifactKind, &str),
         stem: &str,
         ext: &str,
         text: &str,
         io: &IO,
-    ) -> Result<Name, OffloadError> {
-        let mut n = 0;
-        loop {
-            let name = match n {
-                0 => stem.to_owned(),
-                n => format!("{stem}-{n}"),
-            };
-            // Fails once the suffix makes the name too long, so the loop ends.
-            if let Some(reason) = unsafe_component(&name, ext.len() + 1) {
-                return Err(OffloadError::InvalidId {
-                    field: kind.id_field().into(),
-                    value: Some(stem.into()),
-                    reason,
-                });
-            }
-            let file = format!("{name}.{ext}");
-            let path = join(dir, &file);
-            match io.read_file(&path).await {
-                Ok(None) => return Ok(Name::Free { file, path }),
-                Ok(Some(existing)) if existing == text => return Ok(Name::Taken { file, path }),
-                Ok(Some(_)) => n += 1,
-                Err(source) => return Err(OffloadError::ReadFailed { path, source }),
-            }
-        }
+    ) -> Result<(String, String), OffloadError> {
+        let file_name = |n: u32| match n {
+            0 => format!("{stem}.{ext}"),
+            n => format!("{stem}-{n}.{ext}"),
+        };
+        let placed = create_at_free_name(
+            io,
+            text,
+            |existing| existing == text,
+            |n| {
+                let file = file_name(n);
+                // Fails once the suffix makes the name too long, so the search ends.
+                match unsafe_component(&file, 0) {
+                    Some(reason) => Err(OffloadError::InvalidId {
+                        field: kind.id_field().into(),
+                        value: Some(stem.into()),
+                        reason,
+                    }),
+                    None => Ok(join(dir, &file)),
+                }
+            },
+        )
+        .await?;
+        Ok((file_name(placed.number), placed.path))
     }
 
     /// The absolute path of the artifact `reference` names, if it is in scope: this

@@ -16,7 +16,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use tool_offload_core::{json, BatchOptions, FileWriter, IoError, Map, OffloadError, Value};
+use tool_offload_core::{
+    json, BatchOptions, CreateOutcome, FileReader, FileWriter, IoError, Map, OffloadError, Value,
+};
 
 pub mod materialize;
 
@@ -114,7 +116,7 @@ impl Vector {
     /// Beyond the expected object, the outcome gains a `problems` entry (so it cannot
     /// match) when a directory was created although nothing was written, or when a
     /// batch returned a changed message borrowed or an unchanged one copied.
-    pub async fn run<W: FileWriter>(
+    pub async fn run<W: FileWriter + FileReader>(
         &self,
         writer: W,
         written: impl FnOnce() -> BTreeMap<String, String>,
@@ -265,6 +267,21 @@ impl<W: FileWriter> FileWriter for Failing<W> {
         }
         self.inner.write_file(path, data).await
     }
+    async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        if self.fail_on.as_deref() == Some(path) {
+            return Err(IoError::new("injected failure"));
+        }
+        self.inner.create_file(path, data).await
+    }
+}
+
+impl<W: FileReader> FileReader for Failing<W> {
+    async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
+        self.inner.read_file(path).await
+    }
+    async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
+        self.inner.list_dir(dir).await
+    }
 }
 
 /// A writer that maps the virtual absolute paths of vectors under a real `root`.
@@ -316,6 +333,18 @@ impl<W: FileWriter> FileWriter for Rooted<W> {
     }
     async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
         self.inner.write_file(&self.real(path), data).await
+    }
+    async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        self.inner.create_file(&self.real(path), data).await
+    }
+}
+
+impl<W: FileReader> FileReader for Rooted<W> {
+    async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
+        self.inner.read_file(&self.real(path)).await
+    }
+    async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
+        self.inner.list_dir(&self.real(dir)).await
     }
 }
 

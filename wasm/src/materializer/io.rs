@@ -1,7 +1,7 @@
 //! One call's IO for the materializer: the JS writer, and the reader when there is one,
 //! as the single writer-and-reader core takes.
 
-use tool_offload_core::{FileReader, FileWriter, IoError, OffloadError};
+use tool_offload_core::{CreateOutcome, FileReader, FileWriter, IoError, OffloadError};
 use wasm_bindgen::JsValue;
 
 use super::options::Inner;
@@ -42,6 +42,11 @@ impl FileWriter for ReadWrite {
     }
     async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
         self.writer.write_file(path, data).await
+    }
+    async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        self.writer
+            .create_with(path, &data.into(), self.reader.as_ref())
+            .await
     }
 }
 

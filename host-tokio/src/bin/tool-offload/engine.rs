@@ -46,9 +46,9 @@ impl Engine {
     /// Offload the tool results of the `index`-th message: write their files, then
     /// replace their contents with placeholders in `message` itself.
     pub fn offload(&mut self, index: usize, message: &mut Value) -> Result<(), OffloadError> {
-        let planned = self.batch.plan(index, &&*message)?;
+        let mut planned = self.batch.plan(index, &&*message)?;
         self.runtime
-            .block_on(self.batch.write(&planned, &self.writer))?;
+            .block_on(self.batch.write(&mut planned, &self.writer))?;
         self.stats.add(&planned);
         let edits = planned.edits();
         drop(planned);

@@ -1,0 +1,142 @@
+//! Creating a file at the first free name: the one way tool-offload picks names, so
+//! that nothing is ever overwritten, even by concurrent calls or processes.
+
+use crate::{CreateOutcome, FileReader, FileWriter, IoError, OffloadError};
+
+/// Candidate names tried before giving up: a writer that reports every name as taken
+/// (or a directory holding that many different files of one id) must end, not hang.
+pub const MAX_NAME_ATTEMPTS: u32 = 10_000;
+
+/// How [`create_at_free_name`] placed the data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Placed {
+    /// The number of the candidate used (0 for the first).
+    pub number: u32,
+    /// Its absolute path.
+    pub path: String,
+    /// `true` when a file with the same text was already there and was reused.
+    pub reused: bool,
+}
+
+/// Create `data` at the first of the candidate paths `candidate(0)`, `candidate(1)`…
+/// that is free, or reuse one that already holds the same text (`same(existing)`).
+/// Relies on [`FileWriter::create_file`], so concurrent creators never overwrite each
+/// other: each either creates its own name or finds the other's.
+///
+/// # Errors
+/// Whatever `candidate` returns (e.g. `INVALID_ID` once the name grows too long);
+/// `WRITE_FAILED` from the writer, or when [`MAX_NAME_ATTEMPTS`] names are all taken;
+/// `READ_FAILED` from the reader.
+pub(crate) async fn create_at_free_name<D, IO>(
+    io: &IO,
+    data: &D,
+    same: impl Fn(&str) -> bool,
+    mut candidate: impl FnMut(u32) -> Result<String, OffloadError>,
+) -> Result<Placed, OffloadError>
+where
+    D: ?Sized,
+    IO: FileWriter<D> + FileReader + ?Sized,
+{
+    let mut last = String::new();
+    for number in 0..MAX_NAME_ATTEMPTS {
+        let path = candidate(number)?;
+        let created = io.create_file(&path, data).await;
+        match created.map_err(|source| OffloadError::WriteFailed {
+            path: path.clone(),
+            source,
+        })? {
+            CreateOutcome::Created => {
+                return Ok(Placed {
+                    number,
+                    path,
+                    reused: false,
+                })
+            }
+            CreateOutcome::Exists => match io.read_file(&path).await {
+                Ok(Some(existing)) if same(&existing) => {
+                    return Ok(Placed {
+                        number,
+                        path,
+                        reused: true,
+                    })
+                }
+                // Different content, or unreadable here (a writer without a reader):
+                // either way not ours to reuse.
+                Ok(_) => last = path,
+                Err(source) => return Err(OffloadError::ReadFailed { path, source }),
+            },
+        }
+    }
+    Err(OffloadError::WriteFailed {
+        path: last,
+        source: IoError::new(format!(
+            "no free file name: {MAX_NAME_ATTEMPTS} candidates are all taken by other content"
+        )),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemoryWriter;
+    use futures_executor::block_on;
+
+    fn names(n: u32) -> Result<String, OffloadError> {
+        Ok(match n {
+            0 => "/a.txt".to_owned(),
+            n => format!("/a-{n}.txt"),
+        })
+    }
+
+    #[test]
+    fn takes_the_first_free_name_and_reuses_identical_content() {
+        let fs = MemoryWriter::new();
+        let place = |text: &'static str| {
+            block_on(create_at_free_name(&fs, text, |e| e == text, names)).unwrap()
+        };
+        assert_eq!(
+            (place("one").path, place("one").reused),
+            ("/a.txt".into(), true)
+        );
+        let two = place("two");
+        assert_eq!(
+            (two.number, two.path.as_str(), two.reused),
+            (1, "/a-1.txt", false)
+        );
+        assert_eq!(place("two").path, "/a-1.txt");
+        assert_eq!(fs.read("/a.txt").as_deref(), Some("one"));
+    }
+
+    /// A writer that says every name is taken and a reader that finds nothing.
+    struct AlwaysTaken;
+    impl FileWriter for AlwaysTaken {
+        async fn mkdir(&self, _: &str) -> Result<(), IoError> {
+            Ok(())
+        }
+        async fn write_file(&self, _: &str, _: &str) -> Result<(), IoError> {
+            Ok(())
+        }
+        async fn create_file(&self, _: &str, _: &str) -> Result<CreateOutcome, IoError> {
+            Ok(CreateOutcome::Exists)
+        }
+    }
+    impl FileReader for AlwaysTaken {
+        async fn read_file(&self, _: &str) -> Result<Option<String>, IoError> {
+            Ok(None)
+        }
+        async fn list_dir(&self, _: &str) -> Result<Vec<String>, IoError> {
+            Ok(Vec::new())
+        }
+    }
+
+    #[test]
+    fn gives_up_instead_of_hanging_when_every_name_is_taken() {
+        let err = block_on(create_at_free_name(&AlwaysTaken, "x", |_| true, names)).unwrap_err();
+        assert_eq!(err.code().as_str(), "WRITE_FAILED");
+        assert!(
+            err.to_string().contains("10000 candidates are all taken"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("/a-9999.txt"), "{err}");
+    }
+}
