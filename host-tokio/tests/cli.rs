@@ -492,3 +492,36 @@ fn usage_errors_and_help() {
     );
     assert_eq!(negative.status.code(), Some(2));
 }
+
+#[test]
+fn runs_into_one_output_directory_never_overwrite_each_other() {
+    // Two sessions using the same id, offloaded into the same directory one after the
+    // other, in both modes: each placeholder keeps pointing at its own content.
+    let (_tmp, root) = tempdir();
+    let s1 = [anthropic("call_0", &"one ".repeat(100))];
+    let s2 = [anthropic("call_0", &"two ".repeat(100))];
+    write_json(&root.join("s1.json"), &s1);
+    write_json(&root.join("s2.json"), &s2);
+    write_jsonl(&root.join("s2.jsonl"), &s2);
+    let offload = |args: &[&str]| {
+        let out = run(&root, args, b"");
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out).to_owned()
+    };
+    let first = offload(&["offload", "s1.json", "--out", "A"]);
+    let again = offload(&["offload", "s1.json", "--out", "A"]);
+    let second = offload(&["offload", "s2.json", "--out", "A"]);
+    let streamed = offload(&["offload", "s2.jsonl", "--jsonl", "--out", "A"]);
+    assert_eq!(again, first, "a re-run reuses the identical file");
+    assert!(first.contains("./tool-result-call_0.md"), "{first}");
+    assert!(second.contains("./tool-result-call_0-1.md"), "{second}");
+    assert!(streamed.contains("./tool-result-call_0-1.md"), "{streamed}");
+    let written = files(&root.join("A"));
+    assert_eq!(
+        written.into_iter().collect::<Vec<_>>(),
+        [
+            ("tool-result-call_0-1.md".to_owned(), "two ".repeat(100)),
+            ("tool-result-call_0.md".to_owned(), "one ".repeat(100)),
+        ]
+    );
+}
