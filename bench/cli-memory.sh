@@ -18,9 +18,9 @@ INPUT=${INPUT:-file}
 PROFILE=${PROFILE:-release}
 
 if [[ $PROFILE == release ]]; then
-  cargo build --quiet --release -p tool-offload --bin tool-offload
+  cargo build --quiet --release -p tool-offload-cli --bin tool-offload
 else
-  cargo build --quiet --profile "$PROFILE" -p tool-offload --bin tool-offload
+  cargo build --quiet --profile "$PROFILE" -p tool-offload-cli --bin tool-offload
 fi
 target_dir=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
 case $PROFILE in # cargo's directory for each profile (bench shares release's, test dev's)

@@ -1,7 +1,6 @@
 //! The `tool-offload` command-line tool, run as a process: output bytes, files, the
 //! summary, exit codes (0 ok, 1 I/O failure, 2 bad input — a missing INPUT file is bad
 //! input) and that nothing is left half-written.
-#![cfg(feature = "cli")]
 
 use std::collections::BTreeMap;
 use std::io::Write;
