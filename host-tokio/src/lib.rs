@@ -20,6 +20,27 @@
 //! println!("wrote {} and freed {} characters", done.file, done.freed_chars);
 //! # Ok(()) }
 //! ```
+//!
+//! ## Cancelling
+//!
+//! Every operation is a future: drop it to cancel (directly, or through
+//! `tokio::time::timeout`, `select!` or aborting its task). Nothing is reported as done,
+//! no lock is left held, and the [`Materializer`] stays usable. A write already handed
+//! to tokio's blocking pool finishes on its own, so a cancelled call may still leave a
+//! complete artifact behind, never a partial one: files appear at their final path only
+//! whole (rename or link of a finished temporary file). A writer that never answers
+//! cannot hang a caller who bounds the wait:
+//!
+//! ```no_run
+//! # use tool_offload::{Materializer, ToolOutput};
+//! # async fn demo(m: &Materializer, out: &ToolOutput<'_>) {
+//! use std::time::Duration;
+//! match tokio::time::timeout(Duration::from_secs(5), m.materialize(out)).await {
+//!     Ok(done) => { /* materialized or inline, or an OffloadError */ }
+//!     Err(_elapsed) => { /* gave up: keep the output inline this turn */ }
+//! }
+//! # }
+//! ```
 
 mod materializer;
 mod read_tools;
