@@ -39,6 +39,9 @@ pub enum ErrorCode {
     InvalidBundle,
     /// Importing would overwrite a different artifact already on disk.
     ArtifactExists,
+    /// The caller cancelled the operation (JavaScript: its `AbortSignal` fired); nothing
+    /// is reported as done.
+    Aborted,
 }
 
 impl ErrorCode {
@@ -57,6 +60,7 @@ impl ErrorCode {
             ErrorCode::InvalidPattern => "INVALID_PATTERN",
             ErrorCode::InvalidBundle => "INVALID_BUNDLE",
             ErrorCode::ArtifactExists => "ARTIFACT_EXISTS",
+            ErrorCode::Aborted => "ABORTED",
         }
     }
 }
@@ -140,6 +144,9 @@ pub enum OffloadError {
     /// See [`ErrorCode::ArtifactExists`].
     #[error("refusing to overwrite {0}: a different artifact is already there")]
     ArtifactExists(String),
+    /// See [`ErrorCode::Aborted`].
+    #[error("the operation was aborted")]
+    Aborted,
     /// See [`ErrorCode::WriteFailed`]. Carries the path and the writer's own error.
     #[error("failed to write {path}: {source}")]
     WriteFailed {
@@ -167,6 +174,7 @@ impl OffloadError {
             OffloadError::InvalidPattern { .. } => ErrorCode::InvalidPattern,
             OffloadError::InvalidBundle(_) => ErrorCode::InvalidBundle,
             OffloadError::ArtifactExists(_) => ErrorCode::ArtifactExists,
+            OffloadError::Aborted => ErrorCode::Aborted,
         }
     }
 }

@@ -35,6 +35,7 @@ export type {
   MaterializeStats,
   Message,
   OffloadOptions,
+  OperationOptions,
   OffloadResult,
   OpenAIFunctionCallOutput,
   OpenAIToolMessage,

@@ -6,6 +6,7 @@ import type {
   MaterializedMessages,
   MaterializeResult,
   MaterializerOptions as CoreMaterializerOptions,
+  OperationOptions,
   ToolOutputInput,
 } from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
@@ -51,13 +52,13 @@ export class Materializer extends wasm.Materializer {
    * Every tool result over the limits gets its summary as content; content that already
    * is a summary is left alone, so this can run on every turn.
    */
-  override materializeMessages<M extends object>(messages: readonly M[]): Promise<MaterializedMessages<M>> {
-    return super.materializeMessages(messages) as Promise<MaterializedMessages<M>>;
+  override materializeMessages<M extends object>(messages: readonly M[], options?: OperationOptions): Promise<MaterializedMessages<M>> {
+    return super.materializeMessages(messages, options) as Promise<MaterializedMessages<M>>;
   }
 
   /** One self-contained bundle of `messages` and every artifact they refer to, each with its SHA-256. */
-  override exportConversation<M extends object>(messages: readonly M[]): Promise<ConversationBundle<M>> {
-    return super.exportConversation(messages) as Promise<ConversationBundle<M>>;
+  override exportConversation<M extends object>(messages: readonly M[], options?: OperationOptions): Promise<ConversationBundle<M>> {
+    return super.exportConversation(messages, options) as Promise<ConversationBundle<M>>;
   }
 }
 

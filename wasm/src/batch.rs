@@ -4,6 +4,7 @@ use js_sys::Array;
 use tool_offload_core::{BatchOptions, BatchPlan, OffloadError, DEFAULT_THRESHOLD};
 use wasm_bindgen::prelude::*;
 
+use crate::abort::{unless_aborted, Abort};
 use crate::convert::{string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
@@ -37,7 +38,8 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
         OffloadError::InvalidArgument(format!("options.outputDir must be a string, got {kind}"))
     })?;
     let threshold = threshold(&option("threshold"))?;
-    let writer = JsFileWriter::new(&option("writer"))?;
+    let abort = Abort::from_options(&options)?;
+    let writer = JsFileWriter::new(&option("writer"))?.aborting_with(abort.as_ref());
     let cwd = working_dir(&options, &output_dir)?;
 
     take_thrown();
@@ -56,10 +58,15 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
     for (index, edits) in &planned.changed {
         out.set(*index as u32, copy_with_edits(&views[*index].0, edits)?);
     }
-    let moved = plan
-        .write(&writer)
-        .await
-        .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
+    let moved = plan.write(&writer).await.map_err(|e| {
+        unless_aborted(
+            abort.as_ref(),
+            JsOffloadError::with_cause(e, writer.take_failure()),
+        )
+    })?;
+    if let Some(abort) = &abort {
+        abort.check()?;
+    }
     let done = if moved {
         // A planned name held another file: the placeholders of the results that moved
         // changed. The copies are our own plain objects now, so this cannot fail on them.

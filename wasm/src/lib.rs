@@ -13,6 +13,7 @@
 //! JavaScript semantics (`toJSON`, dropped `undefined` properties, key order) are the
 //! engine's.
 
+mod abort;
 mod batch;
 mod convert;
 mod copy;

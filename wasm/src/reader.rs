@@ -18,6 +18,8 @@ pub(crate) struct JsFileReader {
     /// The JS value the last failed call threw or rejected with, kept so the error
     /// thrown back to JS can carry it as `cause`.
     last_failure: RefCell<Option<JsValue>>,
+    /// When the call has an `AbortSignal`: its rejection, raced against every wait.
+    abort: Option<Promise>,
 }
 
 impl JsFileReader {
@@ -36,6 +38,7 @@ impl JsFileReader {
             read_file: method("readFile")?,
             list_dir: method("listDir"),
             last_failure: RefCell::new(None),
+            abort: None,
         })
     }
 
@@ -56,7 +59,14 @@ impl JsFileReader {
             read_file: self.read_file.clone(),
             list_dir: self.list_dir.clone(),
             last_failure: RefCell::new(None),
+            abort: None,
         }
+    }
+
+    /// This writer or reader with its waits raced against `abort`'s signal.
+    pub(crate) fn aborting_with(mut self, abort: Option<&crate::abort::Abort>) -> Self {
+        self.abort = abort.map(|a| a.promise().clone());
+        self
     }
 
     pub(crate) fn take_failure(&self) -> Option<JsValue> {
@@ -71,7 +81,10 @@ impl JsFileReader {
     async fn settle(&self, called: Result<JsValue, JsValue>) -> Result<JsValue, IoError> {
         // A reader may throw synchronously, return a promise, or return a plain value.
         let outcome = match called {
-            Ok(returned) => JsFuture::from(Promise::resolve(&returned)).await,
+            Ok(returned) => {
+                let settled = crate::abort::race(Promise::resolve(&returned), self.abort.as_ref());
+                JsFuture::from(settled).await
+            }
             Err(thrown) => Err(thrown),
         };
         outcome.map_err(|failure| {

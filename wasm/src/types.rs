@@ -22,7 +22,8 @@ export type ErrorCode =
   | "READ_FAILED"
   | "INVALID_PATTERN"
   | "INVALID_BUNDLE"
-  | "ARTIFACT_EXISTS";
+  | "ARTIFACT_EXISTS"
+  | "ABORTED";
 
 /** Every failure is thrown (or rejected) as an `OffloadError`, a real `Error` subclass. */
 export interface OffloadError extends Error {
@@ -128,6 +129,19 @@ export interface BatchOptions {
   writer: FileWriter;
   /** Absolute directory a relative `outputDir` resolves against (default: `process.cwd()`, or `/` without Node). */
   cwd?: string;
+  /** Cancels the batch: it rejects with `ABORTED` (see `OperationOptions`). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Options of the long operations (`materializeMessages`, `exportConversation`): an
+ * `AbortSignal` that cancels the call. Every wait on the writer or reader is raced
+ * against it, so even a writer that never settles cannot hang the call, which then
+ * rejects with `ABORTED` (`cause`: the signal's reason) and reports nothing as done.
+ * Files already written stay (each is complete: writes are atomic).
+ */
+export interface OperationOptions {
+  signal?: AbortSignal;
 }
 
 /** What `offloadToolResults` did. */
@@ -344,6 +358,10 @@ extern "C" {
     /// `GrepOptions` as a Rust type, so the parameter is typed `options?: GrepOptions`.
     #[wasm_bindgen(typescript_type = "GrepOptions")]
     pub type GrepOptions;
+
+    /// `OperationOptions` as a Rust type, so the parameter is typed `options?: OperationOptions`.
+    #[wasm_bindgen(typescript_type = "OperationOptions")]
+    pub type OperationOptions;
 
     /// An optional count typed `number` (validated in Rust, not coerced by the glue).
     #[wasm_bindgen(typescript_type = "number")]

@@ -24,6 +24,8 @@ pub(crate) struct JsFileWriter {
     /// The JS value the last failed call threw or rejected with, kept so the error
     /// thrown back to JS can carry it as `cause`.
     last_failure: RefCell<Option<JsValue>>,
+    /// When the call has an `AbortSignal`: its rejection, raced against every wait.
+    abort: Option<Promise>,
 }
 
 impl JsFileWriter {
@@ -41,6 +43,7 @@ impl JsFileWriter {
                 create_file: method("createFile"),
                 reader: JsFileReader::from_object(target),
                 last_failure: RefCell::new(None),
+                abort: None,
             }),
             _ => Err(OffloadError::InvalidArgument(
                 "writer must be an object with mkdir(dir) and writeFile(path, data) methods".into(),
@@ -58,7 +61,15 @@ impl JsFileWriter {
             create_file: self.create_file.clone(),
             reader: self.reader.as_ref().map(JsFileReader::fresh),
             last_failure: RefCell::new(None),
+            abort: None,
         }
+    }
+
+    /// This writer or reader with its waits raced against `abort`'s signal.
+    pub(crate) fn aborting_with(mut self, abort: Option<&crate::abort::Abort>) -> Self {
+        self.abort = abort.map(|a| a.promise().clone());
+        self.reader = self.reader.map(|r| r.aborting_with(abort));
+        self
     }
 
     /// The JS object this writer calls (a reader may default to it).
@@ -113,7 +124,10 @@ impl JsFileWriter {
     async fn settle(&self, called: Result<JsValue, JsValue>) -> Result<JsValue, IoError> {
         // A writer may throw synchronously, return a promise, or return a plain value.
         let outcome = match called {
-            Ok(returned) => JsFuture::from(Promise::resolve(&returned)).await,
+            Ok(returned) => {
+                let settled = crate::abort::race(Promise::resolve(&returned), self.abort.as_ref());
+                JsFuture::from(settled).await
+            }
             Err(thrown) => Err(thrown),
         };
         outcome.map_err(|failure| {

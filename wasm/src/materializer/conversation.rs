@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::io::ReadWrite;
 use super::options::{field, Inner};
 use super::output::{context_ref, log};
+use crate::abort::{unless_aborted, Abort};
 use crate::convert::{kind_of, string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{message_of, set, JsOffloadError};
@@ -22,7 +23,9 @@ use crate::writer::JsFileWriter;
 pub(crate) async fn materialize_messages(
     inner: &Inner,
     messages: JsValue,
+    options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
+    let abort = operation_abort(&options)?;
     let Some(messages) = messages.dyn_ref::<Array>() else {
         return Err(OffloadError::InvalidArgument(format!(
             "messages must be an array, got {}",
@@ -32,7 +35,7 @@ pub(crate) async fn materialize_messages(
     };
     take_thrown();
     let views: Vec<JsView> = messages.iter().map(JsView).collect();
-    let io = ReadWrite::of(inner);
+    let io = ReadWrite::aborting(inner, abort.as_ref());
     let done =
         inner
             .core
@@ -40,8 +43,11 @@ pub(crate) async fn materialize_messages(
             .await
             .map_err(|e| match take_thrown() {
                 Some(thrown) => JsOffloadError::with_cause(e, Some(thrown)),
-                None => io.error(e),
+                None => unless_aborted(abort.as_ref(), io.error(e)),
             })?;
+    if let Some(abort) = &abort {
+        abort.check()?;
+    }
     // Artifacts are written by now; a copy that fails (a BigInt elsewhere in the
     // message) leaves them in place, which loses nothing.
     let out: Array = views.iter().map(|v| v.0.clone()).collect();
@@ -73,12 +79,28 @@ pub(crate) async fn materialize_messages(
     Ok(result.into())
 }
 
+/// The `{ signal }` of `materializeMessages(messages, options?)` and
+/// `exportConversation(messages, options?)`.
+fn operation_abort(options: &JsValue) -> Result<Option<Abort>, JsOffloadError> {
+    if !(options.is_undefined() || options.is_null() || options.is_object()) {
+        return Err(OffloadError::InvalidArgument(format!(
+            "options must be an object when given, got {}",
+            kind_of(options)
+        ))
+        .into());
+    }
+    Abort::from_options(options)
+}
+
 /// `exportConversation(messages)`: the bundle as a plain JS object.
 pub(crate) async fn export_conversation(
     inner: &Inner,
-    reader: &JsFileReader,
+    reader: JsFileReader,
     messages: JsValue,
+    options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
+    let abort = operation_abort(&options)?;
+    let reader = reader.aborting_with(abort.as_ref());
     if !Array::is_array(&messages) {
         return Err(OffloadError::InvalidArgument(format!(
             "messages must be an array, got {}",
@@ -89,9 +111,17 @@ pub(crate) async fn export_conversation(
     let messages = parse_json(&messages, "messages")?;
     let bundle = inner
         .core
-        .export_conversation(&messages, reader)
+        .export_conversation(&messages, &reader)
         .await
-        .map_err(|e| JsOffloadError::with_cause(e, reader.take_failure()))?;
+        .map_err(|e| {
+            unless_aborted(
+                abort.as_ref(),
+                JsOffloadError::with_cause(e, reader.take_failure()),
+            )
+        })?;
+    if let Some(abort) = &abort {
+        abort.check()?;
+    }
     to_js(&bundle)
 }
 
@@ -122,6 +152,7 @@ async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadE
         OffloadError::InvalidArgument(format!("options.userData must be a string, got {kind}"))
     })?;
     let cwd = working_dir(&options, &user_data)?;
+    let abort = Abort::from_options(&options)?;
     let writer = JsFileWriter::new(&field(&options, "writer"))?;
     let reader = match field(&options, "reader") {
         r if r.is_undefined() || r.is_null() => {
@@ -139,12 +170,15 @@ async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadE
     let bundle = parse_json(&bundle, "bundle")
         .map_err(|_| OffloadError::InvalidBundle("the bundle is not valid JSON data".into()))?;
     let io = ReadWrite {
-        writer,
-        reader: Some(reader),
+        writer: writer.aborting_with(abort.as_ref()),
+        reader: Some(reader.aborting_with(abort.as_ref())),
     };
     let imported = materialize::import_conversation(&bundle, &user_data, &cwd, &io)
         .await
-        .map_err(|e| io.error(e))?;
+        .map_err(|e| unless_aborted(abort.as_ref(), io.error(e)))?;
+    if let Some(abort) = &abort {
+        abort.check()?;
+    }
     let result = Object::new();
     set(
         &result,

@@ -5,6 +5,7 @@ use tool_offload_core::{CreateOutcome, FileReader, FileWriter, IoError, OffloadE
 use wasm_bindgen::JsValue;
 
 use super::options::Inner;
+use crate::abort::Abort;
 use crate::error::JsOffloadError;
 use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
@@ -20,9 +21,17 @@ impl ReadWrite {
     /// Fresh copies of the materializer's writer and reader: each call keeps its own
     /// failure, so concurrent calls never take each other's `cause`.
     pub(crate) fn of(inner: &Inner) -> Self {
+        Self::aborting(inner, None)
+    }
+
+    /// [`ReadWrite::of`], every wait raced against `abort`'s signal.
+    pub(crate) fn aborting(inner: &Inner, abort: Option<&Abort>) -> Self {
         ReadWrite {
-            writer: inner.writer.fresh(),
-            reader: inner.reader.as_ref().map(JsFileReader::fresh),
+            writer: inner.writer.fresh().aborting_with(abort),
+            reader: inner
+                .reader
+                .as_ref()
+                .map(|r| r.fresh().aborting_with(abort)),
         }
     }
 

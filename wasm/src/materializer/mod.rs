@@ -19,7 +19,7 @@ use wasm_bindgen_futures::future_to_promise;
 use crate::convert::{id_arg, kind_of};
 use crate::error::{message_of, set, JsOffloadError};
 use crate::reader::JsFileReader;
-use crate::types::{Count, GrepOptions, ReadOptions};
+use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
 use crate::view::is_well_formed;
 use options::{count_arg, field, number, options_arg, parse_options, ref_arg, Inner};
 use output::{materialize, ToolOutput};
@@ -212,34 +212,40 @@ impl Materializer {
     /// `tool_result`, OpenAI `role: "tool"`, Responses `function_call_output`) gets its
     /// summary as content. Content that already is a summary is left alone, so this can
     /// run on every turn. Resolves to `{ messages, refs, paths }`: unchanged messages are
-    /// the same objects, changed ones deep copies. Rejects with `INVALID_MESSAGE`,
-    /// `INVALID_ID` (before anything is written) or `WRITE_FAILED`.
+    /// the same objects, changed ones deep copies. `options.signal` (an `AbortSignal`)
+    /// cancels it. Rejects with `INVALID_MESSAGE`, `INVALID_ID` (before anything is
+    /// written), `WRITE_FAILED` or `ABORTED`.
     #[wasm_bindgen(js_name = materializeMessages, unchecked_return_type = "Promise<MaterializedMessages<object>>")]
     pub fn materialize_messages(
         &self,
         #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
+        options: Option<OperationOptions>,
     ) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(
-            async move { Ok(conversation::materialize_messages(&inner, messages).await?) },
-        )
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        future_to_promise(async move {
+            Ok(conversation::materialize_messages(&inner, messages, options).await?)
+        })
     }
 
     /// One self-contained bundle of `messages` and every artifact of this conversation
     /// they refer to, each with its SHA-256; restore it with `importConversation`.
-    /// Rejects with `REF_NOT_FOUND` when a referred artifact is missing, `READ_FAILED`.
+    /// `options.signal` (an `AbortSignal`) cancels it. Rejects with `REF_NOT_FOUND` when a
+    /// referred artifact is missing, `READ_FAILED`, `ABORTED`.
     #[wasm_bindgen(js_name = exportConversation, unchecked_return_type = "Promise<ConversationBundle>")]
     pub fn export_conversation(
         &self,
         #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
+        options: Option<OperationOptions>,
     ) -> Promise {
         let inner = self.inner.clone();
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         let reader = match self.reader() {
             Ok(reader) => reader,
             Err(err) => return Promise::reject(&err.into()),
         };
         future_to_promise(async move {
-            Ok(conversation::export_conversation(&inner, &reader, messages).await?)
+            Ok(conversation::export_conversation(&inner, reader, messages, options).await?)
         })
     }
 

@@ -45,6 +45,8 @@ export interface ImportOptions {
   reader?: FileReader;
   /** Absolute directory a relative `userData` resolves against (default: `process.cwd()`). */
   cwd?: string;
+  /** Cancels the import: it rejects with `ABORTED` (see `OperationOptions`). */
+  signal?: AbortSignal;
 }
 
 /** What `importConversation` restored. */

@@ -1,0 +1,102 @@
+//! `options.signal`: cancelling a long operation (batch offload, `materializeMessages`,
+//! export, import) with an `AbortSignal`. Every wait on the writer or reader is raced
+//! against the signal, so even a writer that never settles cannot hang the call; the
+//! call then rejects with `ABORTED` (its `cause` the signal's reason) and reports
+//! nothing as done.
+
+use js_sys::{Function, Promise, Reflect};
+use tool_offload_core::OffloadError;
+use wasm_bindgen::prelude::*;
+
+use crate::convert::kind_of;
+use crate::error::JsOffloadError;
+
+#[wasm_bindgen(module = "/js/abort.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = watchAbort)]
+    fn watch_abort(signal: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = isAbortSignal)]
+    fn is_abort_signal(value: &JsValue) -> bool;
+}
+
+/// A watched `AbortSignal`; the listener is removed when this is dropped.
+pub(crate) struct Abort {
+    signal: JsValue,
+    promise: Promise,
+    dispose: Function,
+}
+
+impl Abort {
+    /// `options.signal` when given: `INVALID_ARGUMENT` for anything but an
+    /// `AbortSignal`, `ABORTED` when it has already fired (so nothing starts).
+    pub(crate) fn from_options(options: &JsValue) -> Result<Option<Abort>, JsOffloadError> {
+        if !options.is_object() {
+            return Ok(None);
+        }
+        let signal = Reflect::get(options, &"signal".into()).unwrap_or(JsValue::UNDEFINED);
+        if signal.is_undefined() || signal.is_null() {
+            return Ok(None);
+        }
+        if !is_abort_signal(&signal) {
+            return Err(OffloadError::InvalidArgument(format!(
+                "options.signal must be an AbortSignal, got {}",
+                kind_of(&signal)
+            ))
+            .into());
+        }
+        let watch = watch_abort(&signal);
+        let get = |name: &str| Reflect::get(&watch, &name.into()).unwrap_or(JsValue::UNDEFINED);
+        let abort = Abort {
+            promise: get("promise").unchecked_into(),
+            dispose: get("dispose").unchecked_into(),
+            signal,
+        };
+        abort.check()?;
+        Ok(Some(abort))
+    }
+
+    /// The promise that rejects when the signal fires, to race IO against.
+    pub(crate) fn promise(&self) -> &Promise {
+        &self.promise
+    }
+
+    /// Whether the signal has fired.
+    pub(crate) fn aborted(&self) -> bool {
+        Reflect::get(&self.signal, &"aborted".into())
+            .ok()
+            .and_then(|a| a.as_bool())
+            .unwrap_or(false)
+    }
+
+    /// `ABORTED`, with the signal's reason as `cause`, once the signal has fired.
+    pub(crate) fn check(&self) -> Result<(), JsOffloadError> {
+        if self.aborted() {
+            let reason = Reflect::get(&self.signal, &"reason".into()).ok();
+            return Err(JsOffloadError::with_cause(OffloadError::Aborted, reason));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Abort {
+    fn drop(&mut self) {
+        let _ = self.dispose.call0(&JsValue::UNDEFINED);
+    }
+}
+
+/// `error`, unless the call was aborted: then `ABORTED` (a writer that failed because
+/// the race was lost is not the writer's failure).
+pub(crate) fn unless_aborted(abort: Option<&Abort>, error: JsOffloadError) -> JsOffloadError {
+    match abort.map(Abort::check) {
+        Some(Err(aborted)) => aborted,
+        _ => error,
+    }
+}
+
+/// `promise`, or the first of it and `abort`'s rejection.
+pub(crate) fn race(promise: Promise, abort: Option<&Promise>) -> Promise {
+    match abort {
+        Some(abort) => Promise::race(&js_sys::Array::of2(&promise, abort)),
+        None => promise,
+    }
+}
