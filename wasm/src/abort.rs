@@ -84,6 +84,12 @@ impl Drop for Abort {
     }
 }
 
+/// `ABORTED` when the call has a signal and it has fired: checked last, so a call
+/// aborted while its final write completed reports nothing as done either.
+pub(crate) fn check(abort: Option<&Abort>) -> Result<(), JsOffloadError> {
+    abort.map_or(Ok(()), Abort::check)
+}
+
 /// `error`, unless the call was aborted: then `ABORTED` (a writer that failed because
 /// the race was lost is not the writer's failure).
 pub(crate) fn unless_aborted(abort: Option<&Abort>, error: JsOffloadError) -> JsOffloadError {

@@ -4,7 +4,7 @@ use js_sys::Array;
 use tool_offload_core::{BatchOptions, BatchPlan, OffloadError, DEFAULT_THRESHOLD};
 use wasm_bindgen::prelude::*;
 
-use crate::abort::{unless_aborted, Abort};
+use crate::abort::{self, unless_aborted, Abort};
 use crate::convert::{string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
@@ -64,9 +64,7 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
             JsOffloadError::with_cause(e, writer.take_failure()),
         )
     })?;
-    if let Some(abort) = &abort {
-        abort.check()?;
-    }
+    abort::check(abort.as_ref())?;
     let done = if moved {
         // A planned name held another file: the placeholders of the results that moved
         // changed. The copies are our own plain objects now, so this cannot fail on them.

@@ -139,3 +139,26 @@ impl FileReader for JsFileReader {
         }
     }
 }
+
+/// What `reader` reads at `path`; every file is missing when there is no reader (the
+/// materializer without one cannot see an artifact it would replace).
+pub(crate) async fn read_if_any(
+    reader: Option<&JsFileReader>,
+    path: &str,
+) -> Result<Option<String>, IoError> {
+    match reader {
+        Some(reader) => reader.read_file(path).await,
+        None => Ok(None),
+    }
+}
+
+/// What `reader` lists in `dir`; nothing when there is no reader.
+pub(crate) async fn list_if_any(
+    reader: Option<&JsFileReader>,
+    dir: &str,
+) -> Result<Vec<String>, IoError> {
+    match reader {
+        Some(reader) => reader.list_dir(dir).await,
+        None => Ok(Vec::new()),
+    }
+}

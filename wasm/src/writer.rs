@@ -10,7 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::convert::kind_of;
 use crate::error::message_of;
-use crate::reader::JsFileReader;
+use crate::reader::{list_if_any, read_if_any, JsFileReader};
 
 pub(crate) struct JsFileWriter {
     target: JsValue,
@@ -182,16 +182,10 @@ impl FileWriter<str> for JsFileWriter {
 /// with its own); a writer without `readFile` finds every file missing.
 impl FileReader for JsFileWriter {
     async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
-        match &self.reader {
-            Some(reader) => reader.read_file(path).await,
-            None => Ok(None),
-        }
+        read_if_any(self.reader.as_ref(), path).await
     }
 
     async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
-        match &self.reader {
-            Some(reader) => reader.list_dir(dir).await,
-            None => Ok(Vec::new()),
-        }
+        list_if_any(self.reader.as_ref(), dir).await
     }
 }

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::io::ReadWrite;
 use super::options::{field, Inner};
 use super::output::{context_ref, log};
-use crate::abort::{unless_aborted, Abort};
+use crate::abort::{self, unless_aborted, Abort};
 use crate::convert::{kind_of, string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{message_of, set, JsOffloadError};
@@ -45,9 +45,7 @@ pub(crate) async fn materialize_messages(
                 Some(thrown) => JsOffloadError::with_cause(e, Some(thrown)),
                 None => unless_aborted(abort.as_ref(), io.error(e)),
             })?;
-    if let Some(abort) = &abort {
-        abort.check()?;
-    }
+    abort::check(abort.as_ref())?;
     // Artifacts are written by now; a copy that fails (a BigInt elsewhere in the
     // message) leaves them in place, which loses nothing.
     let out: Array = views.iter().map(|v| v.0.clone()).collect();
@@ -119,9 +117,7 @@ pub(crate) async fn export_conversation(
                 JsOffloadError::with_cause(e, reader.take_failure()),
             )
         })?;
-    if let Some(abort) = &abort {
-        abort.check()?;
-    }
+    abort::check(abort.as_ref())?;
     to_js(&bundle)
 }
 
@@ -176,9 +172,7 @@ async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadE
     let imported = materialize::import_conversation(&bundle, &user_data, &cwd, &io)
         .await
         .map_err(|e| unless_aborted(abort.as_ref(), io.error(e)))?;
-    if let Some(abort) = &abort {
-        abort.check()?;
-    }
+    abort::check(abort.as_ref())?;
     let result = Object::new();
     set(
         &result,

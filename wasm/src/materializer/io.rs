@@ -7,7 +7,7 @@ use wasm_bindgen::JsValue;
 use super::options::Inner;
 use crate::abort::Abort;
 use crate::error::JsOffloadError;
-use crate::reader::JsFileReader;
+use crate::reader::{list_if_any, read_if_any, JsFileReader};
 use crate::writer::JsFileWriter;
 
 /// A writer and an optional reader. Without a reader every file reads as missing, so
@@ -61,15 +61,9 @@ impl FileWriter for ReadWrite {
 
 impl FileReader for ReadWrite {
     async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
-        match &self.reader {
-            Some(reader) => reader.read_file(path).await,
-            None => Ok(None),
-        }
+        read_if_any(self.reader.as_ref(), path).await
     }
     async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
-        match &self.reader {
-            Some(reader) => reader.list_dir(dir).await,
-            None => Ok(Vec::new()),
-        }
+        list_if_any(self.reader.as_ref(), dir).await
     }
 }
