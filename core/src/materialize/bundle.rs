@@ -161,9 +161,11 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
                     "artifacts[{i}].ref {reference:?} is malformed: {reason}"
                 )))
             }
-            _ => return Err(invalid(format!(
+            _ => {
+                return Err(invalid(format!(
                 "artifacts[{i}].ref {reference:?} would land outside the conversation's artifacts"
-            ))),
+            )))
+            }
         };
         if path != relative_path(&parsed) {
             return Err(invalid(format!(
@@ -242,10 +244,15 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
 /// );
 /// ```
 pub fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digest = Sha256::digest(text.as_bytes());
+    let mut out = String::with_capacity(2 * digest.len());
+    for byte in digest {
+        // No format! per byte: import hashes every artifact of the bundle.
+        out.push(char::from(HEX[usize::from(byte >> 4)]));
+        out.push(char::from(HEX[usize::from(byte & 0xf)]));
+    }
+    out
 }
 
 /// An artifact's path under the conversation's `artifacts/`: `<kind>/<file>`, the file
