@@ -1,6 +1,7 @@
 //! Export and import of a conversation: its messages plus every artifact they refer to,
 //! each with a SHA-256, in one self-contained JSON bundle.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use sha2::{Digest, Sha256};
@@ -67,8 +68,15 @@ impl Materializer {
     ) -> Result<Value, OffloadError> {
         let conversation = &self.options().conversation_id;
         let mut artifacts = Vec::new();
-        for found in refs_in(messages, conversation) {
-            let reference = found.canonical();
+        let mut seen = HashSet::new();
+        let mut found = Vec::new();
+        refs_in(messages, conversation, &mut |f: Found<'_>| {
+            if seen.insert(f.reference.clone()) {
+                found.push(f);
+            }
+        });
+        for Found { reference, parsed } in found {
+            let reference = reference.into_owned();
             let path = self.resolve_ref(&reference)?;
             let content = match reader.read_file(&path).await {
                 Ok(Some(text)) => text,
@@ -77,7 +85,8 @@ impl Materializer {
             };
             let mut artifact = Map::new();
             artifact.insert("ref".into(), Value::String(reference));
-            artifact.insert("path".into(), Value::String(relative_path(&found)));
+            let path_in_bundle = format!("{}/{}", parsed.kind.dir(), parsed.file);
+            artifact.insert("path".into(), Value::String(path_in_bundle));
             artifact.insert("sha256".into(), Value::String(sha256_hex(&content)));
             artifact.insert("content".into(), Value::String(content));
             artifacts.push(Value::Object(artifact));
@@ -141,7 +150,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
     // Keyed by canonical ref, so every check below is one hash lookup: validation
     // stays linear in the size of the bundle.
     let mut checked: Vec<(String, &str)> = Vec::with_capacity(artifacts.len());
-    let mut present: HashSet<String> = HashSet::with_capacity(artifacts.len());
+    let mut present: HashSet<Cow<'_, str>> = HashSet::with_capacity(artifacts.len());
     for (i, artifact) in artifacts.iter().enumerate() {
         let field = |key: &str| artifact.get(key).and_then(Value::as_str);
         let (Some(reference), Some(path), Some(sha256), Some(content)) = (
@@ -167,7 +176,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
             )))
             }
         };
-        if path != relative_path(&parsed) {
+        if !is_path_of(path, &parsed) {
             return Err(invalid(format!(
                 "artifacts[{i}].path {path:?} does not match its ref {reference:?}"
             )));
@@ -178,18 +187,24 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
                 "artifacts[{i}] ({path}) fails its SHA-256 check: the bundle says {sha256}, the content hashes to {actual}"
             )));
         }
-        if !present.insert(parsed.canonical()) {
+        let canonical = match parsed.canonical_spelling {
+            true => Cow::Borrowed(reference),
+            false => Cow::Owned(parsed.canonical()),
+        };
+        if !present.insert(canonical) {
             return Err(invalid(format!(
                 "artifacts[{i}].ref {reference:?} appears twice"
             )));
         }
         checked.push((scope.resolve_ref(reference)?, content));
     }
-    if let Some(missing) = refs_in(messages, conversation)
-        .into_iter()
-        .map(|found| found.canonical())
-        .find(|r| !present.contains(r))
-    {
+    let mut missing = None;
+    refs_in(messages, conversation, &mut |f: Found<'_>| {
+        if missing.is_none() && !present.contains(&f.reference) {
+            missing = Some(f.reference.into_owned());
+        }
+    });
+    if let Some(missing) = missing {
         return Err(invalid(format!(
             "the messages refer to {missing} but the bundle has no artifact for it"
         )));
@@ -255,10 +270,12 @@ pub fn sha256_hex(text: &str) -> String {
     out
 }
 
-/// An artifact's path under the conversation's `artifacts/`: `<kind>/<file>`, the file
-/// name as on disk (decoded).
-fn relative_path(found: &ParsedRef) -> String {
-    format!("{}/{}", found.kind.dir(), found.file)
+/// Whether `path` is the artifact's path under the conversation's `artifacts/`:
+/// `<kind>/<file>`, the file name as on disk (decoded).
+fn is_path_of(path: &str, parsed: &ParsedRef<'_>) -> bool {
+    path.strip_prefix(parsed.kind.dir())
+        .and_then(|rest| rest.strip_prefix('/'))
+        == Some(&*parsed.file)
 }
 
 /// Whether `c` ends a ref in text. A minted ref never holds one (they are all escaped),
@@ -267,32 +284,40 @@ fn ends_ref(c: char) -> bool {
     c.is_whitespace() || "\"'`()[]{}<>,\\".contains(c)
 }
 
-/// Every distinct artifact of `conversation` named in any string of `value`, in order of
-/// first appearance. A ref runs from `ctx://` up to the first character that ends it
-/// ([`ends_ref`]), then back to the end of its last file extension (which drops trailing
-/// punctuation: "…call_1.txt."). Strings that do not parse as a ref of this conversation's
-/// artifacts are not refs to export (another conversation's, a malformed escape).
-fn refs_in(value: &Value, conversation: &str) -> Vec<ParsedRef> {
-    let mut found = Vec::new();
-    let mut seen = HashSet::new();
+/// A ref found in the messages: its canonical spelling (borrowed from the text when it
+/// is spelled so) and its parts.
+struct Found<'a> {
+    reference: Cow<'a, str>,
+    parsed: ParsedRef<'a>,
+}
+
+/// Calls `visit` for each artifact of `conversation` named in any string of `value`, in
+/// order of appearance (repeats included). A ref runs from `ctx://` up to the first
+/// character that ends it ([`ends_ref`]), then back to the end of its last file
+/// extension (which drops trailing punctuation: "…call_1.txt."). Strings that do not
+/// parse as a ref of this conversation's artifacts are not refs to export (another
+/// conversation's, a malformed escape).
+fn refs_in<'a>(value: &'a Value, conversation: &str, visit: &mut impl FnMut(Found<'a>)) {
     visit_strings(value, &mut |text| {
         let mut rest = text;
         while let Some(at) = rest.find(SCHEME) {
             let after = &rest[at + SCHEME.len()..];
             let token_end = after.find(ends_ref).unwrap_or(after.len());
-            if let Some(parsed) = ref_in_token(&after[..token_end], conversation) {
-                if seen.insert(parsed.canonical()) {
-                    found.push(parsed);
-                }
+            if let Some((len, parsed)) = ref_in_token(&after[..token_end], conversation) {
+                let reference = match parsed.canonical_spelling {
+                    true => Cow::Borrowed(&rest[at..at + SCHEME.len() + len]),
+                    false => Cow::Owned(parsed.canonical()),
+                };
+                visit(Found { reference, parsed });
             }
             rest = &after[token_end..];
         }
     });
-    found
 }
 
-/// The artifact of `conversation` that `token` (what follows `ctx://`) names, if any.
-fn ref_in_token(token: &str, conversation: &str) -> Option<ParsedRef> {
+/// The artifact of `conversation` that `token` (what follows `ctx://`) names, if any,
+/// and the length of the ref within `token`.
+fn ref_in_token<'a>(token: &'a str, conversation: &str) -> Option<(usize, ParsedRef<'a>)> {
     let (conv, rest) = token.split_once('/')?;
     let (kind, file) = rest.split_once('/')?;
     let file = file.split('/').next().unwrap_or(file);
@@ -300,12 +325,12 @@ fn ref_in_token(token: &str, conversation: &str) -> Option<ParsedRef> {
         .iter()
         .filter_map(|ext| file.rfind(ext).map(|i| i + ext.len()))
         .max()?;
-    reference::parse_parts(conv, kind, &file[..end])
-        .ok()
-        .filter(|parsed| parsed.conversation == conversation)
+    let parsed = reference::parse_parts(conv, kind, &file[..end]).ok()?;
+    let len = conv.len() + 1 + kind.len() + 1 + end;
+    (parsed.conversation == conversation).then_some((len, parsed))
 }
 
-fn visit_strings(value: &Value, visit: &mut impl FnMut(&str)) {
+fn visit_strings<'a>(value: &'a Value, visit: &mut impl FnMut(&'a str)) {
     match value {
         Value::String(s) => visit(s),
         Value::Array(items) => items.iter().for_each(|v| visit_strings(v, visit)),
@@ -330,10 +355,12 @@ mod tests {
             {"content": [{"type": "text", "text": "see ctx://conv/terminal/t 1.log. and ctx://other/tool/x.txt, ctx://conv/tool/.json"}]},
         ]);
         // "t 1.log": a space ends the token before any extension, so it is not a ref.
-        let found: Vec<String> = refs_in(&messages, "conv")
-            .iter()
-            .map(ParsedRef::canonical)
-            .collect();
+        let mut found = Vec::new();
+        refs_in(&messages, "conv", &mut |f| {
+            found.push(f.reference.into_owned())
+        });
+        // Repeats are the exporter's to drop.
+        found.dedup();
         assert_eq!(found, ["ctx://conv/tool/c1.txt", "ctx://conv/tool/.json"]);
     }
 }

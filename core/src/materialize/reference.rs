@@ -92,18 +92,21 @@ pub(crate) fn decode(segment: &str) -> Result<Cow<'_, str>, String> {
         .map_err(|_| "its %-escapes do not decode to UTF-8 text".to_owned())
 }
 
-/// A ref taken apart, its segments decoded.
+/// A ref taken apart, its segments decoded (borrowed when they hold no escape).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ParsedRef {
+pub(crate) struct ParsedRef<'a> {
     /// The conversation id, as the materializer was given it.
-    pub conversation: String,
+    pub conversation: Cow<'a, str>,
     /// `tool/` or `terminal/`.
     pub kind: ArtifactKind,
     /// The file name on disk: a single safe path component.
-    pub file: String,
+    pub file: Cow<'a, str>,
+    /// Whether the ref was spelled as [`mint`] spells it (so callers holding the text
+    /// can use it as the canonical ref without building one).
+    pub canonical_spelling: bool,
 }
 
-impl ParsedRef {
+impl ParsedRef<'_> {
     /// The canonical spelling of this ref, as [`mint`] writes it.
     pub fn canonical(&self) -> String {
         mint(&self.conversation, self.kind, &self.file)
@@ -122,7 +125,7 @@ pub(crate) enum RefError {
 
 /// Take `reference` apart. The split on `/` comes before decoding, so an escaped `%2F`
 /// never acts as a separator, and the decoded file must be one safe path component.
-pub(crate) fn parse(reference: &str) -> Result<ParsedRef, RefError> {
+pub(crate) fn parse(reference: &str) -> Result<ParsedRef<'_>, RefError> {
     let rest = reference.strip_prefix(SCHEME).ok_or(RefError::OutOfScope)?;
     let (conversation, rest) = rest.split_once('/').ok_or(RefError::OutOfScope)?;
     let (kind, file) = rest.split_once('/').ok_or(RefError::OutOfScope)?;
@@ -130,25 +133,27 @@ pub(crate) fn parse(reference: &str) -> Result<ParsedRef, RefError> {
 }
 
 /// [`parse`] of `ctx://<conversation>/<kind>/<file>`, already split.
-pub(crate) fn parse_parts(
-    conversation: &str,
+pub(crate) fn parse_parts<'a>(
+    conversation: &'a str,
     kind: &str,
-    file: &str,
-) -> Result<ParsedRef, RefError> {
+    file: &'a str,
+) -> Result<ParsedRef<'a>, RefError> {
     let kind = match kind {
         "tool" => ArtifactKind::Tool,
         "terminal" => ArtifactKind::Terminal,
         _ => return Err(RefError::OutOfScope),
     };
+    let canonical_spelling = conversation.bytes().all(is_plain) && file.bytes().all(is_plain);
     let conversation = decode(conversation).map_err(RefError::Malformed)?;
     let file = decode(file).map_err(RefError::Malformed)?;
     if unsafe_component(&conversation, 0).is_some() || unsafe_component(&file, 0).is_some() {
         return Err(RefError::OutOfScope);
     }
     Ok(ParsedRef {
-        conversation: conversation.into_owned(),
+        conversation,
         kind,
-        file: file.into_owned(),
+        file,
+        canonical_spelling,
     })
 }
 
