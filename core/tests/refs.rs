@@ -230,3 +230,50 @@ fn malformed_escapes_and_decoded_paths_are_out_of_scope() {
         );
     }
 }
+
+#[test]
+fn import_accepts_any_spelling_of_a_ref_once_and_refuses_malformed_ones() {
+    let content = big_text("x");
+    let sha = tool_offload_core::materialize::sha256_hex(&content);
+    let bundle = |artifacts: Value| {
+        json!({
+            "format": "tool-offload/conversation", "version": 1, "conversationId": "c 1",
+            "messages": [{"role": "tool", "tool_call_id": "call (1)", "content": "see ctx://c%201/tool/call%20%281%29.txt."}],
+            "artifacts": artifacts,
+        })
+    };
+    let artifact = |reference: &str| json!({"ref": reference, "path": "tool/call (1).txt", "sha256": sha, "content": content});
+    let import = |b: &Value| block_on(import_conversation(b, "/b", "/", &MemoryWriter::new()));
+
+    // Spelled with raw characters and lowercase hex, it is still the artifact the message names.
+    let imported = import(&bundle(json!([artifact(
+        "ctx://c%201/tool/call (1%29.txt"
+    )])))
+    .unwrap();
+    assert_eq!(
+        imported.paths,
+        ["/b/context/c 1/artifacts/tool/call (1).txt"]
+    );
+    let err = import(&bundle(json!([
+        artifact("ctx://c%201/tool/call%20%281%29.txt"),
+        artifact("ctx://c 1/tool/call (1).txt"),
+    ])))
+    .unwrap_err();
+    assert!(err.to_string().contains("appears twice"), "{err}");
+    let err = import(&bundle(json!([
+        artifact("ctx://c%201/tool/call%20%281%29.txt"),
+        artifact("ctx://c%201/tool/50%.txt")
+    ])))
+    .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::InvalidBundle);
+    assert!(
+        err.to_string()
+            .contains("artifacts[1].ref \"ctx://c%201/tool/50%.txt\" is malformed"),
+        "{err}"
+    );
+    // The path is the file's own name, not the encoded one.
+    let mut encoded_path = artifact("ctx://c%201/tool/call%20%281%29.txt");
+    encoded_path["path"] = json!("tool/call%20%281%29.txt");
+    let err = import(&bundle(json!([encoded_path]))).unwrap_err();
+    assert!(err.to_string().contains("does not match its ref"), "{err}");
+}
