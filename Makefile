@@ -51,6 +51,7 @@ test-node: ## wasm build and npm package tests under Node
 
 bench: build ## Benchmarks (numbers, not pass/fail); see bench/README.md
 	cargo bench --quiet -p tool-offload --bench direct
+	cargo bench --quiet -p tool-offload --bench import
 	node bench/direct.mjs
 	node bench/run.mjs
 	cargo run --release --quiet -p tool-offload --example materialize_corpus

@@ -74,9 +74,13 @@ function summaryRef(content) {
   return /^\[Output of .*? stored as (ctx:\/\/\S+) and not shown in full: /.exec(content)?.[1];
 }
 
-/** Where a ref of this conversation is stored: …/context/<conversationId>/artifacts/<kind>/<file>. */
+/**
+ * Where a ref of this conversation is stored: …/context/<conversationId>/artifacts/<kind>/<file>.
+ * A ref percent-encodes the file name (README "Refs"); the file keeps the raw id.
+ */
 function artifactPath(ref) {
-  return join(userData, 'context', conversationId, 'artifacts', ref.slice(`ctx://${conversationId}/`.length));
+  const [kind, file] = ref.slice('ctx://'.length).split('/').slice(1);
+  return join(userData, 'context', conversationId, 'artifacts', kind, decodeURIComponent(file));
 }
 
 /** A script string as the model says it: "{{ref:<id>}}" becomes the ref on the first line of that result's summary. */

@@ -26,7 +26,8 @@ pub enum ErrorCode {
     InvalidArgument,
     /// The injected writer failed.
     WriteFailed,
-    /// A ref names another conversation, or a path outside this conversation's artifacts.
+    /// A ref names another conversation, or a path outside this conversation's artifacts,
+    /// or is malformed (a `%` that starts no valid escape).
     RefOutOfScope,
     /// A ref is in scope but no artifact exists there.
     RefNotFound,
@@ -118,6 +119,15 @@ pub enum OffloadError {
     /// See [`ErrorCode::RefOutOfScope`].
     #[error("ref {0:?} is outside this conversation's artifacts")]
     RefOutOfScope(String),
+    /// A ref with a `%` that starts no valid escape, or escapes that are not UTF-8:
+    /// code [`ErrorCode::RefOutOfScope`] too (it names no artifact), with the reason.
+    #[error("ref {reference:?} is malformed: {reason}")]
+    MalformedRef {
+        /// The ref as given.
+        reference: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// See [`ErrorCode::RefNotFound`].
     #[error("no artifact for ref {0:?}")]
     RefNotFound(String),
@@ -168,7 +178,9 @@ impl OffloadError {
             OffloadError::InvalidMessage(_) => ErrorCode::InvalidMessage,
             OffloadError::InvalidArgument(_) => ErrorCode::InvalidArgument,
             OffloadError::WriteFailed { .. } => ErrorCode::WriteFailed,
-            OffloadError::RefOutOfScope(_) => ErrorCode::RefOutOfScope,
+            OffloadError::RefOutOfScope(_) | OffloadError::MalformedRef { .. } => {
+                ErrorCode::RefOutOfScope
+            }
             OffloadError::RefNotFound(_) => ErrorCode::RefNotFound,
             OffloadError::ReadFailed { .. } => ErrorCode::ReadFailed,
             OffloadError::InvalidPattern { .. } => ErrorCode::InvalidPattern,

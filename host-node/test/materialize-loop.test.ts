@@ -114,6 +114,33 @@ test('exportConversation and importConversation round-trip every artifact; tampe
   assert.equal(readFileSync(imported.paths[0], 'utf8'), 'other');
 });
 
+test('ids with spaces, quotes, brackets, % or non-ASCII survive refs, export and import (issue 9)', async () => {
+  const [a, b] = [freshDir('export-ids'), freshDir('import-ids')];
+  const conversationId = 'chat "A" (1), [b] {c} <d> 50% é';
+  const m = new Materializer({ userData: a, conversationId });
+  const ids = ['call (1)', "it's \"q\", [x]", '100%', 'naïve 日本 😀'];
+  const { messages, refs, paths } = await m.materializeMessages(
+    ids.map((id, i) => ({ role: 'tool', tool_call_id: id, content: log(700, `out${i}`) })),
+  );
+  assert.equal(refs[0].id, 'ctx://chat%20%22A%22%20%281%29%2C%20%5Bb%5D%20%7Bc%7D%20%3Cd%3E%2050%25%20%C3%A9/tool/call%20%281%29.txt');
+  assert.ok(paths[0].endsWith(`/context/${conversationId}/artifacts/tool/call (1).txt`), paths[0]);
+  // A model may read the ref back with the characters left unescaped.
+  const typed = refs[0].id.replace('call%20%281%29', 'call (1)');
+  assert.ok((await m.read(typed, { limit: 1 })).endsWith('1| out0 line 1'));
+  const malformed = await rejected(m.read(refs[0].id.replace('%25', '%')));
+  assert.equal(malformed.code, 'REF_OUT_OF_SCOPE');
+  assert.match(malformed.message, /is malformed: "%%2" is not an escape: "%" must be followed by two hex digits/);
+
+  const bundle = await m.exportConversation(messages);
+  assert.deepEqual(bundle.artifacts.map((x) => x.path), ids.map((id) => `tool/${id}.txt`));
+  const imported = await importConversation(JSON.parse(JSON.stringify(bundle)), { userData: b });
+  assert.equal(imported.paths.length, ids.length);
+  const restored = new Materializer({ userData: b, conversationId: imported.conversationId });
+  for (const [i, ref] of refs.entries()) {
+    assert.ok((await restored.read(ref.id, { limit: 1 })).endsWith(`1| out${i} line 1`), ref.id);
+  }
+});
+
 test('a registry with { materialize } gives summaries; read-back tools are never materialized or offloaded', async () => {
   const userData = freshDir('registry');
   const m = new Materializer({ userData, conversationId: 'conv' });

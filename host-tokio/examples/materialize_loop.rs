@@ -49,14 +49,12 @@ async fn main() -> Result<(), Error> {
     // ── The loop ───────────────────────────────────────────────────────────────────
     // `full_history` is the conversation with every materialized result inline in full
     // (read back from its artifact).
-    let prefix = format!("ctx://{conversation_id}/");
-    let artifact_path = |reference: &str| {
-        let file = &reference[prefix.len()..];
-        format!("{user_data}/context/{conversation_id}/artifacts/{file}")
-    };
     let mut model = ScriptedModel::new(&script["assistant"], fill_ref)?;
     let title = "Materialize loop — tokio host (tool-offload crate)";
-    let full_copy = |content: &str| summary_ref(content).map(artifact_path);
+    // The core maps a ref to its file (refs percent-encode ids; README "Refs").
+    let full_copy = |content: &str| {
+        summary_ref(content).and_then(|reference| materializer.core().resolve_ref(reference).ok())
+    };
     let print_call = |call: scripted_loop::Call| {
         let place = match call.file {
             Some(_) => {

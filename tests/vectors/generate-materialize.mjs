@@ -72,6 +72,16 @@ function parsesToDocument(s) {
     return false;
   }
 }
+/**
+ * An id as it appears in a ref (the oracle of core's reference.rs, computed another
+ * way): UTF-8 percent-encoding of everything but A–Z a–z 0–9 and - . _ ~ : — that is
+ * encodeURIComponent, which also leaves ! ' ( ) * alone, plus those, minus ":".
+ */
+const refSegment = (id) =>
+  encodeURIComponent(id)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replaceAll('%3A', ':');
+const refOf = (conv, kind, file) => `ctx://${refSegment(conv)}/${kind}/${refSegment(file)}`;
 function idProblem(id, ext) {
   if (id === '' || id === '.' || id === '..' || /[/\\\0]/.test(id)) return true;
   return Buffer.byteLength(id) + 1 + ext.length > MAX_FILE_NAME_BYTES;
@@ -95,6 +105,8 @@ class Case {
     this.limits = { ...DEFAULTS, ...options };
     this.steps = [];
     this.files = new Map();
+    // Each ref minted here → its path under artifacts/ (the raw file name).
+    this.refPaths = new Map();
   }
   get conv() {
     return this.options.conversationId;
@@ -151,7 +163,8 @@ class Case {
       if (held === undefined || str(held) === text) break;
       name = `${id}-${n}`;
     }
-    const ref = `ctx://${this.conv}/${kind}/${name}.${ext}`;
+    const ref = refOf(this.conv, kind, `${name}.${ext}`);
+    this.refPaths.set(ref, `${kind}/${name}.${ext}`);
     const path = `${this.artifactDir(kind)}/${name}.${ext}`;
     this.files.set(path, output instanceof Txt ? output : text);
     const hint = { toolName, ...(serverName !== undefined ? { serverName } : {}), toolCallId: id, ...m, isJson };
@@ -212,7 +225,8 @@ class Case {
         taken.set(stem, text);
         const isJson = typeof value !== 'string';
         const ext = isJson ? 'json' : 'txt';
-        const ref = `ctx://${this.conv}/tool/${stem}.${ext}`;
+        const ref = refOf(this.conv, 'tool', `${stem}.${ext}`);
+        this.refPaths.set(ref, `tool/${stem}.${ext}`);
         const path = `${this.artifactDir('tool')}/${stem}.${ext}`;
         this.files.set(path, holder[field] instanceof Txt ? holder[field] : text);
         refs.push({ kind: 'artifact', id: ref, hint: { toolName: names.get(id) ?? 'tool', toolCallId: id, ...measure(text), isJson } });
@@ -232,7 +246,8 @@ class Case {
   /** The bundle of `messages` (the messages of step `source`), whose artifacts are `refs`. */
   exportConversation(source, refs) {
     const artifacts = refs.map((ref) => {
-      const path = ref.slice(`ctx://${this.conv}/`.length);
+      const path = this.refPaths.get(ref);
+      if (path === undefined) throw new Error(`${this.name}: ${ref} was not minted here`);
       const content = this.files.get(`context/${this.conv}/artifacts/${path}`);
       if (content === undefined) throw new Error(`${this.name}: no artifact for ${ref}`);
       return { ref, path, sha256: sha256(str(content)), content };
@@ -577,6 +592,38 @@ const anthropic = () => [
   c.fail('export', { messages: from(ok, 'messages') }, 'REF_NOT_FOUND');
   const other = c.step('materializeMessages', { messages: [{ role: 'user', content: 'see ctx://conv-9/tool/x.txt' }] }, { messages: [{ role: 'user', content: 'see ctx://conv-9/tool/x.txt' }], refs: [], paths: [] });
   c.exportConversation(other, []);
+}
+
+{
+  const conversationId = 'conv (1) "é" 50%';
+  const c = add(new Case('ref-encoding', 'Any id the API accepts round-trips through refs: the conversation id and file name are percent-encoded in the ref (UTF-8 bytes outside A–Z a–z 0–9 - . _ ~ : as uppercase %XX; "functions.bash:0" stays as it is) while files keep the raw id. A ref reads back however it is spelled: lowercase hex, or characters left unescaped; a "%" that starts no escape, escapes that are not UTF-8, or an escape that decodes to "..", "/", "\\" or NUL is REF_OUT_OF_SCOPE. materializeMessages, export and import keep every such ref readable.', { conversationId }));
+  const log = buildLog(300, { 42: 'error: in call (1)' });
+  const ref = c.materialize('call (1)', log);
+  c.read(ref, { offset: 40, limit: 3 });
+  c.tail(ref, { lines: 1 });
+  c.grep(ref, 'error', { context: 0 });
+  const enc = refSegment(conversationId);
+  c.read(`ctx://${enc}/tool/call (1).txt`, { limit: 1 });
+  c.read(ref.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()), { limit: 1 });
+  for (const id of ['it\'s "quoted", [b] {c} <d> `e`', '100%', '%41', 'functions.bash:0', 'naïve 日本 😀', 'tab\there', 'a+b=c&d#e?f*g!h@i$j;k|l^m~n']) {
+    c.materialize(id, rep(`${id}: output line\n`, 400));
+  }
+  c.terminal('snip 1', rep('$ make\n', 800));
+  c.read(refOf(conversationId, 'tool', '100%.txt'), { limit: 1 });
+  c.read(`ctx://${enc}/tool/100%.txt`, {}, 'REF_OUT_OF_SCOPE');
+  c.read(`ctx://${conversationId}/tool/call%20%281%29.txt`, {}, 'REF_OUT_OF_SCOPE');
+  for (const file of ['%zz.txt', '%C3.txt', '%2E%2E', '..%2F..%2Fx.txt', 'a%5Cb.txt', 'a%00.txt']) c.read(`ctx://${enc}/tool/${file}`, {}, 'REF_OUT_OF_SCOPE');
+  const first = c.materializeMessages([
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call (2)', type: 'function', function: { name: 'run tests', arguments: '{}' } }] },
+    { role: 'tool', tool_call_id: 'call (2)', content: numbered(300) },
+    { role: 'tool', tool_call_id: '"q" [x]', content: rep('quoted\n', 700).text },
+  ]);
+  const refs = c.steps[first].expect.refs.map((r) => r.id);
+  const exported = c.exportConversation(first, refs);
+  const artifacts = c.steps[exported].expect.artifacts;
+  c.importConversation(from(exported), { userData: 'restored', conversationId, messages: from(first, 'messages'), artifacts });
+  c.read(refs[0], { offset: 100, limit: 2, userData: 'restored' });
+  c.tail(refs[1], { lines: 1, userData: 'restored' });
 }
 
 // ---------------------------------------------------------------------------------

@@ -1,9 +1,13 @@
 //! Export and import of a conversation: its messages plus every artifact they refer to,
 //! each with a SHA-256, in one self-contained JSON bundle.
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+
 use sha2::{Digest, Sha256};
 
-use super::materializer::{Materializer, SCHEME};
+use super::materializer::Materializer;
+use super::reference::{self, ParsedRef, RefError, SCHEME};
 use super::types::MaterializerOptions;
 use crate::path::unsafe_component;
 use crate::{CreateOutcome, FileReader, FileWriter, Map, OffloadError, Value};
@@ -32,6 +36,8 @@ impl Materializer {
     /// they refer to (any `ctx://<conversationId>/tool|terminal/…` in any string: summaries,
     /// legacy records, text), each with its SHA-256:
     /// `{ format, version, conversationId, messages, artifacts: [{ ref, path, sha256, content }] }`.
+    /// An artifact's `ref` is in its canonical spelling (as minted), its `path` is the
+    /// file's own path under `artifacts/` (`tool/call (1).txt` for `…/tool/call%20%281%29.txt`).
     ///
     /// # Errors
     /// `REF_NOT_FOUND` when a referred artifact is missing (the bundle would not be
@@ -62,7 +68,15 @@ impl Materializer {
     ) -> Result<Value, OffloadError> {
         let conversation = &self.options().conversation_id;
         let mut artifacts = Vec::new();
-        for reference in refs_in(messages, conversation) {
+        let mut seen = HashSet::new();
+        let mut found = Vec::new();
+        refs_in(messages, conversation, &mut |f: Found<'_>| {
+            if seen.insert(f.reference.clone()) {
+                found.push(f);
+            }
+        });
+        for Found { reference, parsed } in found {
+            let reference = reference.into_owned();
             let path = self.resolve_ref(&reference)?;
             let content = match reader.read_file(&path).await {
                 Ok(Some(text)) => text,
@@ -70,11 +84,9 @@ impl Materializer {
                 Err(source) => return Err(OffloadError::ReadFailed { path, source }),
             };
             let mut artifact = Map::new();
-            artifact.insert("ref".into(), Value::String(reference.clone()));
-            artifact.insert(
-                "path".into(),
-                Value::String(reference[SCHEME.len() + conversation.len() + 1..].into()),
-            );
+            artifact.insert("ref".into(), Value::String(reference));
+            let path_in_bundle = format!("{}/{}", parsed.kind.dir(), parsed.file);
+            artifact.insert("path".into(), Value::String(path_in_bundle));
             artifact.insert("sha256".into(), Value::String(sha256_hex(&content)));
             artifact.insert("content".into(), Value::String(content));
             artifacts.push(Value::Object(artifact));
@@ -135,7 +147,10 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
     };
     let scope = Materializer::new(MaterializerOptions::new(user_data, conversation, cwd))?;
 
-    let mut checked: Vec<(String, String, &str)> = Vec::new();
+    // Keyed by canonical ref, so every check below is one hash lookup: validation
+    // stays linear in the size of the bundle.
+    let mut checked: Vec<(String, &str)> = Vec::with_capacity(artifacts.len());
+    let mut present: HashSet<Cow<'_, str>> = HashSet::with_capacity(artifacts.len());
     for (i, artifact) in artifacts.iter().enumerate() {
         let field = |key: &str| artifact.get(key).and_then(Value::as_str);
         let (Some(reference), Some(path), Some(sha256), Some(content)) = (
@@ -148,12 +163,20 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
                 "artifacts[{i}] must have string fields ref, path, sha256 and content"
             )));
         };
-        let target = scope.resolve_ref(reference).map_err(|_| {
-            invalid(format!(
+        let parsed = match reference::parse(reference) {
+            Ok(parsed) if parsed.conversation == conversation => parsed,
+            Err(RefError::Malformed(reason)) => {
+                return Err(invalid(format!(
+                    "artifacts[{i}].ref {reference:?} is malformed: {reason}"
+                )))
+            }
+            _ => {
+                return Err(invalid(format!(
                 "artifacts[{i}].ref {reference:?} would land outside the conversation's artifacts"
-            ))
-        })?;
-        if reference != format!("{SCHEME}{conversation}/{path}") {
+            )))
+            }
+        };
+        if !is_path_of(path, &parsed) {
             return Err(invalid(format!(
                 "artifacts[{i}].path {path:?} does not match its ref {reference:?}"
             )));
@@ -164,23 +187,30 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
                 "artifacts[{i}] ({path}) fails its SHA-256 check: the bundle says {sha256}, the content hashes to {actual}"
             )));
         }
-        if checked.iter().any(|(r, _, _)| r == reference) {
+        let canonical = match parsed.canonical_spelling {
+            true => Cow::Borrowed(reference),
+            false => Cow::Owned(parsed.canonical()),
+        };
+        if !present.insert(canonical) {
             return Err(invalid(format!(
                 "artifacts[{i}].ref {reference:?} appears twice"
             )));
         }
-        checked.push((reference.to_owned(), target, content));
+        checked.push((scope.resolve_ref(reference)?, content));
     }
-    if let Some(missing) = refs_in(messages, conversation)
-        .into_iter()
-        .find(|r| !checked.iter().any(|(c, _, _)| c == r))
-    {
+    let mut missing = None;
+    refs_in(messages, conversation, &mut |f: Found<'_>| {
+        if missing.is_none() && !present.contains(&f.reference) {
+            missing = Some(f.reference.into_owned());
+        }
+    });
+    if let Some(missing) = missing {
         return Err(invalid(format!(
             "the messages refer to {missing} but the bundle has no artifact for it"
         )));
     }
     let mut fresh = Vec::new();
-    for (_, target, content) in &checked {
+    for (target, content) in &checked {
         match io.read_file(target).await {
             Ok(None) => fresh.push((target, content)),
             Ok(Some(existing)) if existing == *content => {}
@@ -193,14 +223,19 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
             }
         }
     }
+    // Each directory once (there are at most two: tool/ and terminal/).
+    let mut made: Vec<&str> = Vec::new();
     for (target, content) in fresh {
         let dir = &target[..target.rfind('/').unwrap_or(0)];
-        io.mkdir(dir)
-            .await
-            .map_err(|source| OffloadError::WriteFailed {
-                path: dir.into(),
-                source,
-            })?;
+        if !made.contains(&dir) {
+            io.mkdir(dir)
+                .await
+                .map_err(|source| OffloadError::WriteFailed {
+                    path: dir.into(),
+                    source,
+                })?;
+            made.push(dir);
+        }
         // Exclusive: a different file that appeared since the check above (another
         // process importing) is reported, never overwritten.
         let created = io.create_file(target, content).await;
@@ -224,7 +259,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
     Ok(ImportedConversation {
         conversation_id: conversation.into(),
         messages: messages.clone(),
-        paths: checked.into_iter().map(|(_, target, _)| target).collect(),
+        paths: checked.into_iter().map(|(target, _)| target).collect(),
     })
 }
 
@@ -237,43 +272,78 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
 /// );
 /// ```
 pub fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digest = Sha256::digest(text.as_bytes());
+    let mut out = String::with_capacity(2 * digest.len());
+    for byte in digest {
+        // No format! per byte: import hashes every artifact of the bundle.
+        out.push(char::from(HEX[usize::from(byte >> 4)]));
+        out.push(char::from(HEX[usize::from(byte & 0xf)]));
+    }
+    out
 }
 
-/// Every distinct ref of `conversation` named in any string of `value`, in order of
-/// first appearance. A ref runs from `ctx://` to the end of its file extension.
-fn refs_in(value: &Value, conversation: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let prefix = format!("{SCHEME}{conversation}/");
+/// Whether `path` is the artifact's path under the conversation's `artifacts/`:
+/// `<kind>/<file>`, the file name as on disk (decoded).
+fn is_path_of(path: &str, parsed: &ParsedRef<'_>) -> bool {
+    path.strip_prefix(parsed.kind.dir())
+        .and_then(|rest| rest.strip_prefix('/'))
+        == Some(&*parsed.file)
+}
+
+/// Whether `c` ends a ref in text. A minted ref never holds one (they are all escaped),
+/// so quotes, brackets, spaces or a JSON escape around a ref never cut it short.
+fn ends_ref(c: char) -> bool {
+    c.is_whitespace() || "\"'`()[]{}<>,\\".contains(c)
+}
+
+/// A ref found in the messages: its canonical spelling (borrowed from the text when it
+/// is spelled so) and its parts.
+struct Found<'a> {
+    reference: Cow<'a, str>,
+    parsed: ParsedRef<'a>,
+}
+
+/// Calls `visit` for each artifact of `conversation` named in any string of `value`, in
+/// order of appearance (repeats included). A ref runs from `ctx://` up to the first
+/// character that ends it ([`ends_ref`]), then back to the end of its last file
+/// extension (which drops trailing punctuation: "…call_1.txt."). Strings that do not
+/// parse as a ref of this conversation's artifacts are not refs to export (another
+/// conversation's, a malformed escape).
+fn refs_in<'a>(value: &'a Value, conversation: &str, visit: &mut impl FnMut(Found<'a>)) {
     visit_strings(value, &mut |text| {
         let mut rest = text;
-        while let Some(at) = rest.find(&prefix) {
-            rest = &rest[at..];
-            let token_end = rest
-                .find(|c: char| c.is_whitespace() || "\"'`()[]{}<>,".contains(c))
-                .unwrap_or(rest.len());
-            let token = &rest[..token_end];
-            // Up to the last extension: drops trailing punctuation ("…call_1.txt.").
-            let end = EXTENSIONS
-                .iter()
-                .filter_map(|ext| token.rfind(ext).map(|i| i + ext.len()))
-                .max();
-            if let Some(end) = end {
-                let reference = &token[..end];
-                if !found.iter().any(|f: &String| f == reference) {
-                    found.push(reference.to_owned());
-                }
+        while let Some(at) = rest.find(SCHEME) {
+            let after = &rest[at + SCHEME.len()..];
+            let token_end = after.find(ends_ref).unwrap_or(after.len());
+            if let Some((len, parsed)) = ref_in_token(&after[..token_end], conversation) {
+                let reference = match parsed.canonical_spelling {
+                    true => Cow::Borrowed(&rest[at..at + SCHEME.len() + len]),
+                    false => Cow::Owned(parsed.canonical()),
+                };
+                visit(Found { reference, parsed });
             }
-            rest = &rest[token_end.max(1)..];
+            rest = &after[token_end..];
         }
     });
-    found
 }
 
-fn visit_strings(value: &Value, visit: &mut impl FnMut(&str)) {
+/// The artifact of `conversation` that `token` (what follows `ctx://`) names, if any,
+/// and the length of the ref within `token`.
+fn ref_in_token<'a>(token: &'a str, conversation: &str) -> Option<(usize, ParsedRef<'a>)> {
+    let (conv, rest) = token.split_once('/')?;
+    let (kind, file) = rest.split_once('/')?;
+    let file = file.split('/').next().unwrap_or(file);
+    let end = EXTENSIONS
+        .iter()
+        .filter_map(|ext| file.rfind(ext).map(|i| i + ext.len()))
+        .max()?;
+    let parsed = reference::parse_parts(conv, kind, &file[..end]).ok()?;
+    let len = conv.len() + 1 + kind.len() + 1 + end;
+    (parsed.conversation == conversation).then_some((len, parsed))
+}
+
+fn visit_strings<'a>(value: &'a Value, visit: &mut impl FnMut(&'a str)) {
     match value {
         Value::String(s) => visit(s),
         Value::Array(items) => items.iter().for_each(|v| visit_strings(v, visit)),
@@ -298,9 +368,12 @@ mod tests {
             {"content": [{"type": "text", "text": "see ctx://conv/terminal/t 1.log. and ctx://other/tool/x.txt, ctx://conv/tool/.json"}]},
         ]);
         // "t 1.log": a space ends the token before any extension, so it is not a ref.
-        assert_eq!(
-            refs_in(&messages, "conv"),
-            ["ctx://conv/tool/c1.txt", "ctx://conv/tool/.json"]
-        );
+        let mut found = Vec::new();
+        refs_in(&messages, "conv", &mut |f| {
+            found.push(f.reference.into_owned())
+        });
+        // Repeats are the exporter's to drop.
+        found.dedup();
+        assert_eq!(found, ["ctx://conv/tool/c1.txt", "ctx://conv/tool/.json"]);
     }
 }

@@ -1,6 +1,7 @@
 //! The [`Materializer`]: decides what stays inline, writes artifacts, reads them back.
 
 use super::read::{grep_page, read_page, tail_page};
+use super::reference::{self, RefError};
 use super::summary::{summary, SummaryInput};
 use super::text::Measure;
 use super::types::{
@@ -11,9 +12,6 @@ use crate::create::create_at_free_name;
 use crate::path::{join, resolve, unsafe_component};
 use crate::{FileReader, FileWriter, OffloadError};
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Scheme of artifact refs: `ctx://<conversationId>/<kind>/<file>`.
-pub(crate) const SCHEME: &str = "ctx://";
 
 /// Read-back pages are never cut below this many UTF-16 units (see
 /// [`Materializer::page_chars`]).
@@ -191,11 +189,7 @@ impl Materializer {
             .create_artifact((kind, &dir), stem, ext, output.text, io)
             .await?;
 
-        let id = format!(
-            "{SCHEME}{}/{}/{file}",
-            self.options.conversation_id,
-            kind.dir()
-        );
+        let id = reference::mint(&self.options.conversation_id, kind, &file);
         let measure = Measure::of(output.text);
         let text = summary(&SummaryInput {
             reference: &id,
@@ -266,22 +260,32 @@ impl Materializer {
     }
 
     /// The absolute path of the artifact `reference` names, if it is in scope: this
-    /// conversation, `tool/` or `terminal/`, a plain file name.
+    /// conversation, `tool/` or `terminal/`, a plain file name. Refs percent-encode the
+    /// conversation id and the file name (see README "Refs"); decoding never yields a
+    /// path outside this conversation's artifacts.
     ///
     /// # Errors
-    /// `REF_OUT_OF_SCOPE` for anything else.
+    /// `REF_OUT_OF_SCOPE` for anything else, including a malformed escape
+    /// ([`OffloadError::MalformedRef`]).
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::{Materializer, MaterializerOptions};
+    /// let m = Materializer::new(MaterializerOptions::new("/d", "conv 1", "/")).unwrap();
+    /// let path = m.resolve_ref("ctx://conv%201/tool/call%20%281%29.txt").unwrap();
+    /// assert_eq!(path, "/d/context/conv 1/artifacts/tool/call (1).txt");
+    /// assert!(m.resolve_ref("ctx://conv%201/tool/%2E%2E").is_err());
+    /// ```
     pub fn resolve_ref(&self, reference: &str) -> Result<String, OffloadError> {
-        let out_of_scope = || OffloadError::RefOutOfScope(reference.into());
-        let rest = reference.strip_prefix(SCHEME).ok_or_else(out_of_scope)?;
-        let (conversation, rest) = rest.split_once('/').ok_or_else(out_of_scope)?;
-        let (kind, file) = rest.split_once('/').ok_or_else(out_of_scope)?;
-        let in_scope = conversation == self.options.conversation_id
-            && matches!(kind, "tool" | "terminal")
-            && unsafe_component(file, 0).is_none();
-        if in_scope {
-            Ok(join(&join(&self.artifacts, kind), file))
-        } else {
-            Err(out_of_scope())
+        match reference::parse(reference) {
+            Ok(parsed) if parsed.conversation == self.options.conversation_id => Ok(join(
+                &join(&self.artifacts, parsed.kind.dir()),
+                &parsed.file,
+            )),
+            Err(RefError::Malformed(reason)) => Err(OffloadError::MalformedRef {
+                reference: reference.into(),
+                reason,
+            }),
+            _ => Err(OffloadError::RefOutOfScope(reference.into())),
         }
     }
 

@@ -7,6 +7,7 @@ mod materializer;
 mod messages;
 mod read;
 mod read_tools;
+mod reference;
 mod summary;
 mod text;
 mod types;

@@ -102,7 +102,9 @@ pub struct RefHint {
 /// A reference to an artifact, readable with [`Materializer::read`](super::Materializer::read) at once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextRef {
-    /// `ctx://<conversationId>/tool/<toolCallId>.<ext>`.
+    /// `ctx://<conversationId>/tool/<toolCallId>.<ext>`, both ids percent-encoded: UTF-8
+    /// bytes outside `A–Z a–z 0–9 - . _ ~ :` as `%XX` (README "Refs"), so that any id
+    /// survives in text; the file keeps the raw id.
     pub id: String,
     /// What is in it.
     pub hint: RefHint,

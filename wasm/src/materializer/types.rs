@@ -17,9 +17,9 @@ export interface MaterializedMessages<M = object> {
 
 /** One artifact in a conversation bundle. */
 export interface BundledArtifact {
-  /** `ctx://<conversationId>/tool/<file>` or `…/terminal/<file>`. */
+  /** `ctx://<conversationId>/tool/<file>` or `…/terminal/<file>`, ids percent-encoded (README "Refs"). */
   ref: string;
-  /** `tool/<file>` or `terminal/<file>`, under the conversation's artifacts. */
+  /** `tool/<file>` or `terminal/<file>`, under the conversation's artifacts: the file's own name, not encoded. */
   path: string;
   /** Lowercase hex SHA-256 of the content's UTF-8 bytes. */
   sha256: string;

@@ -1,0 +1,224 @@
+//! Artifact refs, `ctx://<conversationId>/<kind>/<file>`: minted from ids, parsed back.
+//!
+//! Ids may hold any character the API accepts (everything but `/`, `\` and NUL), yet a ref
+//! must survive being quoted in prose, in JSON (legacy records), in `context_tail("…")`
+//! advice, being found again by the exporter's scanner, and being typed back by a model.
+//! So the conversation id and the file name are percent-encoded: every UTF-8 byte outside
+//! [`is_plain`]'s set becomes `%XX` (uppercase hex), as in URIs. Ids made only of plain
+//! characters (`call_abc`, `toolu_01A…`, UUIDs, `functions.bash:0`) keep the ref they always
+//! had. Decoding is lenient where that is harmless: hex in either case, and a character
+//! that should have been escaped taken as itself (a model that types `call (1).txt` back
+//! still reaches `call (1).txt`); only a `%` that starts no valid escape is refused.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use super::types::ArtifactKind;
+use crate::path::unsafe_component;
+
+/// Scheme of artifact refs: `ctx://<conversationId>/<kind>/<file>`.
+pub(crate) const SCHEME: &str = "ctx://";
+
+/// Bytes a ref shows as they are: ASCII letters and digits and `- . _ ~ :`, i.e. URI
+/// "unreserved" plus `:` (Kimi-style `functions.bash:0` ids). Everything else is escaped:
+/// `%` itself (or escapes would be ambiguous); space, quotes, brackets, `,` and `\`, which
+/// end a ref in prose or JSON; `/` (a separator); `<>&` (markup), `*` (markdown), `#?`
+/// (URL parts); control characters; and every non-ASCII byte, since Unicode spaces would
+/// end a ref, look-alikes and invisible or bidi characters would hide what it names, and
+/// a model or client may re-normalise non-ASCII text it copies, where ASCII is copied
+/// exactly.
+pub(crate) fn is_plain(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b':')
+}
+
+/// `segment` as it appears in a ref: unchanged when every byte is plain.
+pub(crate) fn encode(segment: &str) -> Cow<'_, str> {
+    if segment.bytes().all(is_plain) {
+        return Cow::Borrowed(segment);
+    }
+    let mut out = String::with_capacity(segment.len() * 3);
+    for byte in segment.bytes() {
+        if is_plain(byte) {
+            out.push(char::from(byte));
+        } else {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "%{byte:02X}");
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The ref of artifact `file` of `kind` in `conversation`.
+pub(crate) fn mint(conversation: &str, kind: ArtifactKind, file: &str) -> String {
+    format!(
+        "{SCHEME}{}/{}/{}",
+        encode(conversation),
+        kind.dir(),
+        encode(file)
+    )
+}
+
+/// `segment` with its `%XX` escapes decoded; any other character stands for itself.
+///
+/// # Errors
+/// Why it is malformed: a `%` not followed by two hex digits, or escapes that are not
+/// UTF-8.
+pub(crate) fn decode(segment: &str) -> Result<Cow<'_, str>, String> {
+    if !segment.contains('%') {
+        return Ok(Cow::Borrowed(segment));
+    }
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'%' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let digit = |at: usize| bytes.get(at).and_then(|b| char::from(*b).to_digit(16));
+        let (Some(high), Some(low)) = (digit(i + 1), digit(i + 2)) else {
+            let shown: String = segment[i..].chars().take(3).collect();
+            return Err(format!(
+                "{shown:?} is not an escape: \"%\" must be followed by two hex digits (\"%\" itself is written %25)"
+            ));
+        };
+        // Two hex digits make at most 0xFF.
+        out.push((high * 16 + low) as u8);
+        i += 3;
+    }
+    String::from_utf8(out)
+        .map(Cow::Owned)
+        .map_err(|_| "its %-escapes do not decode to UTF-8 text".to_owned())
+}
+
+/// A ref taken apart, its segments decoded (borrowed when they hold no escape).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ParsedRef<'a> {
+    /// The conversation id, as the materializer was given it.
+    pub conversation: Cow<'a, str>,
+    /// `tool/` or `terminal/`.
+    pub kind: ArtifactKind,
+    /// The file name on disk: a single safe path component.
+    pub file: Cow<'a, str>,
+    /// Whether the ref was spelled as [`mint`] spells it (so callers holding the text
+    /// can use it as the canonical ref without building one).
+    pub canonical_spelling: bool,
+}
+
+impl ParsedRef<'_> {
+    /// The canonical spelling of this ref, as [`mint`] writes it.
+    pub fn canonical(&self) -> String {
+        mint(&self.conversation, self.kind, &self.file)
+    }
+}
+
+/// Why a string is not a usable ref.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum RefError {
+    /// Not a ref, an unknown kind, or a file name that is not one safe component once
+    /// decoded (`..`, a `/`, a `\`, a NUL).
+    OutOfScope,
+    /// A `%` that starts no valid escape, or escapes that are not UTF-8.
+    Malformed(String),
+}
+
+/// Take `reference` apart. The split on `/` comes before decoding, so an escaped `%2F`
+/// never acts as a separator, and the decoded file must be one safe path component.
+pub(crate) fn parse(reference: &str) -> Result<ParsedRef<'_>, RefError> {
+    let rest = reference.strip_prefix(SCHEME).ok_or(RefError::OutOfScope)?;
+    let (conversation, rest) = rest.split_once('/').ok_or(RefError::OutOfScope)?;
+    let (kind, file) = rest.split_once('/').ok_or(RefError::OutOfScope)?;
+    parse_parts(conversation, kind, file)
+}
+
+/// [`parse`] of `ctx://<conversation>/<kind>/<file>`, already split.
+pub(crate) fn parse_parts<'a>(
+    conversation: &'a str,
+    kind: &str,
+    file: &'a str,
+) -> Result<ParsedRef<'a>, RefError> {
+    let kind = match kind {
+        "tool" => ArtifactKind::Tool,
+        "terminal" => ArtifactKind::Terminal,
+        _ => return Err(RefError::OutOfScope),
+    };
+    let canonical_spelling = conversation.bytes().all(is_plain) && file.bytes().all(is_plain);
+    let conversation = decode(conversation).map_err(RefError::Malformed)?;
+    let file = decode(file).map_err(RefError::Malformed)?;
+    if unsafe_component(&conversation, 0).is_some() || unsafe_component(&file, 0).is_some() {
+        return Err(RefError::OutOfScope);
+    }
+    Ok(ParsedRef {
+        conversation,
+        kind,
+        file,
+        canonical_spelling,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn common_ids_are_unchanged_and_others_escaped_as_utf8() {
+        for id in ["call_abc-1", "toolu_01A09q", "functions.bash:0", "a~b.txt"] {
+            assert_eq!(encode(id), id);
+        }
+        assert_eq!(encode("call (1)"), "call%20%281%29");
+        assert_eq!(encode("50%"), "50%25");
+        assert_eq!(encode("é😀"), "%C3%A9%F0%9F%98%80");
+        assert_eq!(
+            encode("\"'`()[]{}<>,"),
+            "%22%27%60%28%29%5B%5D%7B%7D%3C%3E%2C"
+        );
+        assert_eq!(
+            mint("c 1", ArtifactKind::Terminal, "t.log"),
+            "ctx://c%201/terminal/t.log"
+        );
+    }
+
+    #[test]
+    fn decode_is_lenient_about_case_and_raw_characters_but_not_stray_percents() {
+        assert_eq!(decode("call%20%281%29").unwrap(), "call (1)");
+        assert_eq!(decode("%c3%a9").unwrap(), "é");
+        assert_eq!(decode("call (1)").unwrap(), "call (1)");
+        assert_eq!(decode("%2541").unwrap(), "%41");
+        for bad in ["50%", "50%.txt", "%zz", "%4", "a%G0"] {
+            let err = decode(bad).unwrap_err();
+            assert!(err.contains("is not an escape"), "{bad}: {err}");
+        }
+        assert!(decode("%C3").unwrap_err().contains("UTF-8"));
+        assert!(decode("%FF%FE").unwrap_err().contains("UTF-8"));
+    }
+
+    #[test]
+    fn decoding_never_yields_a_path() {
+        for file in ["%2E%2E", "%2e", "a%2Fb.txt", "a%5Cb.txt", "a%00.txt", ""] {
+            assert_eq!(
+                parse(&format!("ctx://c/tool/{file}")),
+                Err(RefError::OutOfScope),
+                "{file}"
+            );
+        }
+        assert_eq!(parse("ctx://%2E%2E/tool/a.txt"), Err(RefError::OutOfScope));
+        assert_eq!(parse("ctx://c/other/a.txt"), Err(RefError::OutOfScope));
+        let parsed = parse("ctx://c%2Fd/tool/a.txt");
+        assert_eq!(parsed, Err(RefError::OutOfScope));
+    }
+
+    #[test]
+    fn parse_inverts_mint() {
+        let id = "x %25 /? \u{0}";
+        let reference = mint("conv 1", ArtifactKind::Tool, "call (1).txt");
+        assert_eq!(reference, "ctx://conv%201/tool/call%20%281%29.txt");
+        let parsed = parse(&reference).unwrap();
+        assert_eq!(parsed.conversation, "conv 1");
+        assert_eq!(parsed.file, "call (1).txt");
+        assert_eq!(parsed.canonical(), reference);
+        // The file name itself never holds "/" or NUL (the API refuses such ids), but
+        // their escapes round-trip through decode all the same.
+        assert_eq!(decode(&encode(id)).unwrap(), id);
+    }
+}
