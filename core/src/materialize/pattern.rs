@@ -40,6 +40,11 @@ impl Pattern {
     }
 
     /// The pattern as given.
+    ///
+    /// ```
+    /// let p = tool_offload_core::materialize::compile_pattern("a|b", true).unwrap();
+    /// assert_eq!(p.as_str(), "a|b");
+    /// ```
     pub fn as_str(&self) -> &str {
         self.regex.as_str()
     }
