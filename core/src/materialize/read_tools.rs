@@ -219,10 +219,10 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
                 "type": "object",
                 "properties": {
                     "ref": reference,
-                    "pattern": {"type": "string", "description": "Regular expression, e.g. \"Error|Exception\"."},
+                    "pattern": {"type": "string", "description": "Regular expression matched against each line, e.g. \"Error|Exception\". At most 1000 characters; no look-around or backreferences."},
                     "context": {"type": "integer", "minimum": 0, "description": "Lines of context around each match (default 2)."},
                     "max_matches": {"type": "integer", "minimum": 1, "description": "Matches to show at most (default 50)."},
-                    "ignore_case": {"type": "boolean", "description": "Match case-insensitively (default false)."}
+                    "ignore_case": {"type": "boolean", "description": "Match ASCII letters case-insensitively (default false)."}
                 },
                 "required": ["ref", "pattern"]
             }),
