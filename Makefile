@@ -54,6 +54,7 @@ bench: build ## Benchmarks (numbers, not pass/fail); see bench/README.md
 	cargo bench --quiet -p tool-offload --bench import
 	node bench/direct.mjs
 	node bench/run.mjs
+	node bench/grep.mjs
 	cargo run --release --quiet -p tool-offload --example materialize_corpus
 
 bench-memory: build ## Peak memory of the CLI's --jsonl mode on a generated 1 GiB transcript

@@ -141,11 +141,14 @@ pub enum OffloadError {
         source: IoError,
     },
     /// See [`ErrorCode::InvalidPattern`].
-    #[error("invalid pattern {pattern:?}: {reason}")]
+    #[error(
+        "invalid pattern {}: {reason}",
+        crate::materialize::pattern::shown(pattern)
+    )]
     InvalidPattern {
-        /// The pattern as given.
+        /// The pattern as given (the message shows the start of one over the length limit).
         pattern: String,
-        /// The regex engine's explanation.
+        /// Why: over the length limit, or the engine's explanation.
         reason: String,
     },
     /// See [`ErrorCode::InvalidBundle`].

@@ -2,7 +2,7 @@
 
 use futures_executor::block_on;
 use tool_offload_core::materialize::{
-    Materialized, Materializer, MaterializerOptions, ToolOutputRef,
+    compile_pattern, Materialized, Materializer, MaterializerOptions, ToolOutputRef,
 };
 use tool_offload_core::{ErrorCode, MemoryWriter};
 
@@ -126,7 +126,14 @@ fn refs_are_readable_at_once_and_scoped_to_the_conversation() {
         page.starts_with("[ctx://conv-1/tool/call_1.txt: lines 1-2 of 300. More: context_read("),
         "{page}"
     );
-    let grep = block_on(m.grep(&id, |l| l.contains("line 150 "), 0, 50, &fs)).unwrap();
+    let grep = block_on(m.grep(
+        &id,
+        &compile_pattern("line 150 ", false).unwrap(),
+        0,
+        50,
+        &fs,
+    ))
+    .unwrap();
     assert!(
         grep.ends_with("150| line 150 --------------------"),
         "{grep}"
@@ -218,7 +225,9 @@ fn summaries_and_pages_stay_within_both_limits() {
                 &block_on(m.tail(&reference, 200, &fs)).unwrap(),
                 false,
             );
-            let grep = block_on(m.grep(&reference, |_| true, 2, 50, &fs)).unwrap();
+            let grep =
+                block_on(m.grep(&reference, &compile_pattern("", false).unwrap(), 2, 50, &fs))
+                    .unwrap();
             within("grep", &grep, false);
         }
     }

@@ -1,4 +1,4 @@
-//! [`Materializer`] for Rust users: core's materializer on tokio, with `regex` for grep.
+//! [`Materializer`] for Rust users: core's materializer on tokio.
 
 use std::path::PathBuf;
 
@@ -251,20 +251,23 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     }
 
     /// Rows of an artifact matching the regular expression `pattern`, with context.
+    /// Core compiles the pattern (see [`materialize::compile_pattern`] for the syntax and
+    /// limits), so every host finds the same rows, in time linear in the artifact.
     ///
     /// # Errors
-    /// `INVALID_PATTERN`, and as [`Materializer::read`].
+    /// `INVALID_PATTERN` (over [`materialize::MAX_PATTERN_CHARS`], invalid or unsupported
+    /// syntax), and as [`Materializer::read`].
     pub async fn grep(
         &self,
         reference: &str,
         pattern: &str,
         options: GrepOptions,
     ) -> Result<String, OffloadError> {
-        let regex = compile_pattern(pattern, options.ignore_case)?;
+        let pattern = materialize::compile_pattern(pattern, options.ignore_case)?;
         self.core
             .grep(
                 reference,
-                |row| regex.is_match(row),
+                &pattern,
                 options.context,
                 options.max_matches,
                 &self.io,
@@ -330,21 +333,6 @@ pub async fn import_conversation_with<IO: FileWriter + FileReader + ?Sized>(
 ) -> Result<ImportedConversation, OffloadError> {
     let user_data = utf8(user_data.as_ref(), "user data directory")?;
     materialize::import_conversation(bundle, user_data, &working_dir_for(user_data)?, io).await
-}
-
-/// `pattern` as a Rust regex (bounded in size), or `INVALID_PATTERN`.
-pub(crate) fn compile_pattern(
-    pattern: &str,
-    ignore_case: bool,
-) -> Result<regex::Regex, OffloadError> {
-    regex::RegexBuilder::new(pattern)
-        .case_insensitive(ignore_case)
-        .size_limit(1 << 20)
-        .build()
-        .map_err(|e| OffloadError::InvalidPattern {
-            pattern: pattern.into(),
-            reason: e.to_string(),
-        })
 }
 
 /// A `tracing` event per materialization (target `tool_offload::materialize`).

@@ -9,7 +9,6 @@ use tool_offload_core::materialize::{
 use tool_offload_core::tools::{RegisterError, ToolOutput, ToolResult};
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
-use crate::materializer::compile_pattern;
 use crate::{Handler, Materializer, ToolRegistry};
 
 impl Materializer {
@@ -53,13 +52,7 @@ impl Materializer {
 
     /// Run one read-back call; every failure is an error result for the model.
     async fn run_read_call(&self, name: &str, params: &Value) -> ToolOutput {
-        let compile = |pattern: &str, ignore_case: bool| {
-            let regex = compile_pattern(pattern, ignore_case)?;
-            Ok(move |row: &str| regex.is_match(row))
-        };
-        self.core()
-            .run_read_tool(name, params, compile, self.io())
-            .await
+        self.core().run_read_tool(name, params, self.io()).await
     }
 
     /// The registry middleware: `result` as is when within the limits (or already a

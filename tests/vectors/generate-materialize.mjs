@@ -449,7 +449,7 @@ const add = (c) => (cases.push(c), c);
   for (let i = 1; i <= 120; i++) {
     lines.push(i % 20 === 7 ? `E${i}: Error: connection refused (attempt ${i})` : i === 50 ? 'java.lang.IllegalStateException: boom' : `ok ${i}`);
   }
-  const c = add(new Case('grep', 'grep: numbered matches with 2 rows of context by default, adjacent groups merged and others separated by "--"; context 0; maxMatches; ignoreCase; no match; a pattern invalid in both JavaScript and Rust regexes is INVALID_PATTERN.'));
+  const c = add(new Case('grep', 'grep: numbered matches with 2 rows of context by default, adjacent groups merged and others separated by "--"; context 0; maxMatches; ignoreCase; no match; an unclosed group or class is INVALID_PATTERN.'));
   const ref = c.materialize('call_grep', rep(lines.join('\n') + '\n', 1).text + rep('padding line\n', 300).text);
   c.grep(ref, 'Error|Exception');
   c.grep(ref, 'Error', { context: 0, maxMatches: 2 });
@@ -460,6 +460,21 @@ const add = (c) => (cases.push(c), c);
   c.grep(ref, 'padding', { context: 0 });
   c.grep(ref, '(', {}, 'INVALID_PATTERN');
   c.grep(ref, '[a-', {}, 'INVALID_PATTERN');
+}
+{
+  const c = add(new Case('grep-patterns', 'grep runs one linear-time engine in core on every host: (a+)+$ over a row of 1999 "a" then "b" returns (a backtracking engine never does); ignoreCase folds ASCII letters only (É and é stay distinct); a pattern of 1000 characters is allowed, 1001 is INVALID_PATTERN; look-around, backreferences and \\p{…} classes (valid in JavaScript) and a counted repetition past the compiled-size limit are INVALID_PATTERN.'));
+  const ref = c.materialize('call_runs', new Txt([['a', 1999], 'b\naaaa\nÉCHEC: disque\néchec: réseau\nERROR: disk\n', ['ok\n', 1000]]));
+  c.grep(ref, '(a+)+$', { context: 0 });
+  c.grep(ref, 'échec', { ignoreCase: true, context: 0 });
+  c.grep(ref, 'ÉCHEC', { ignoreCase: true, context: 0 });
+  c.grep(ref, 'error', { ignoreCase: true, context: 0 });
+  c.grep(ref, rep('a', 1000), { context: 0 });
+  c.grep(ref, rep('a', 1001), {}, 'INVALID_PATTERN');
+  c.grep(ref, '(?=a)a', {}, 'INVALID_PATTERN');
+  c.grep(ref, '(?<!b)a', {}, 'INVALID_PATTERN');
+  c.grep(ref, '(a)\\1', {}, 'INVALID_PATTERN');
+  c.grep(ref, '\\p{L}', {}, 'INVALID_PATTERN');
+  c.grep(ref, 'a{1000}{1000}', {}, 'INVALID_PATTERN');
 }
 {
   const c = add(new Case('empty-artifacts', 'An empty artifact (only possible by import: "" is always inline) reads as empty for read, tail and grep; an artifact of blank lines has rows.'));

@@ -33,7 +33,8 @@ export interface OffloadError extends Error {
   readonly path?: string;
   /**
    * With `WRITE_FAILED` / `READ_FAILED`: what the writer or reader threw (or the value it
-   * wrongly resolved to); with `INVALID_PATTERN`: the engine's `SyntaxError`.
+   * wrongly resolved to). `INVALID_PATTERN` has none: core compiles grep patterns, and the
+   * message says why one is refused.
    */
   readonly cause?: unknown;
 }

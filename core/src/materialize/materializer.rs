@@ -342,15 +342,15 @@ impl Materializer {
         Ok(tail_page(&text, reference, lines, self.read_page_chars()))
     }
 
-    /// Rows for which `matches` holds, with context (see [`grep_page`]). The host
-    /// compiles the pattern (JavaScript `RegExp` or Rust `regex`) into `matches`.
+    /// Rows matching `pattern` (from [`compile_pattern`](super::compile_pattern)), with
+    /// context (see [`grep_page`]).
     ///
     /// # Errors
     /// As [`Materializer::read`].
     pub async fn grep<R: FileReader + ?Sized>(
         &self,
         reference: &str,
-        matches: impl Fn(&str) -> bool,
+        pattern: &super::Pattern,
         context: usize,
         max_matches: usize,
         reader: &R,
@@ -359,7 +359,7 @@ impl Materializer {
         Ok(grep_page(
             &text,
             reference,
-            matches,
+            |row| pattern.is_match(row),
             context,
             max_matches,
             self.read_page_chars(),

@@ -5,6 +5,7 @@ mod bundle;
 mod legacy;
 mod materializer;
 mod messages;
+pub(crate) mod pattern;
 mod read;
 mod read_tools;
 mod reference;
@@ -18,6 +19,7 @@ pub use bundle::{
 pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
 pub use materializer::{Materializer, MIN_PAGE_CHARS};
 pub use messages::MessagesMaterialized;
+pub use pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES, MAX_PATTERN_CHARS};
 pub use read::{grep_page, read_page, tail_page};
 pub use read_tools::{
     read_tool_definitions, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL, DEFAULT_CONTEXT,

@@ -1,13 +1,13 @@
 //! The model's read-back tools: `context_read`, `context_tail`, `context_grep`. Their
 //! definitions and argument checks live here so every host registers the same tools;
-//! hosts only run the call (grep needs the host's regex engine).
+//! hosts only hand over the call and their reader.
 
 use serde_json::json;
 
-use super::Materializer;
+use super::{compile_pattern, Materializer};
 use crate::tools::{ToolDefinition, ToolOutput};
 use crate::view::js_string;
-use crate::{FileReader, OffloadError, Value};
+use crate::{FileReader, Value};
 
 /// `context_read`'s name.
 pub const CONTEXT_READ: &str = "context_read";
@@ -122,19 +122,20 @@ impl Materializer {
     /// Run a call of one of the read-back tools for the model: check `input`, read the
     /// page. Every failure (bad argument, ref out of scope or missing, bad pattern,
     /// read error) is an `is_error` output with a message the model can act on.
-    /// `compile(pattern, ignore_case)` builds the host's matcher (Rust `regex`, JS
-    /// `RegExp`).
-    pub async fn run_read_tool<R, C, M>(
-        &self,
-        name: &str,
-        input: &Value,
-        compile: C,
-        reader: &R,
-    ) -> ToolOutput
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_offload_core::materialize::{Materializer, MaterializerOptions};
+    /// use tool_offload_core::MemoryWriter;
+    /// let m = Materializer::new(MaterializerOptions::new("/data", "c1", "/")).unwrap();
+    /// let input = json!({"ref": "ctx://c1/tool/x.txt", "pattern": "(?=a)"});
+    /// let out = futures_executor::block_on(m.run_read_tool("context_grep", &input, &MemoryWriter::new()));
+    /// assert!(out.is_error);
+    /// assert_eq!(out.content, "invalid pattern \"(?=a)\": look-around is not supported");
+    /// ```
+    pub async fn run_read_tool<R>(&self, name: &str, input: &Value, reader: &R) -> ToolOutput
     where
         R: FileReader + ?Sized,
-        C: FnOnce(&str, bool) -> Result<M, OffloadError>,
-        M: Fn(&str) -> bool,
     {
         let page = match ReadCall::parse(name, input) {
             Err(message) => return ToolOutput::error(message),
@@ -157,9 +158,9 @@ impl Materializer {
                 context,
                 max_matches,
                 ignore_case,
-            })) => match compile(&pattern, ignore_case) {
-                Ok(matches) => {
-                    self.grep(&reference, matches, context, max_matches, reader)
+            })) => match compile_pattern(&pattern, ignore_case) {
+                Ok(pattern) => {
+                    self.grep(&reference, &pattern, context, max_matches, reader)
                         .await
                 }
                 Err(error) => Err(error),
@@ -218,10 +219,10 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
                 "type": "object",
                 "properties": {
                     "ref": reference,
-                    "pattern": {"type": "string", "description": "Regular expression, e.g. \"Error|Exception\"."},
+                    "pattern": {"type": "string", "description": "Regular expression matched against each line, e.g. \"Error|Exception\". At most 1000 characters; no look-around or backreferences."},
                     "context": {"type": "integer", "minimum": 0, "description": "Lines of context around each match (default 2)."},
                     "max_matches": {"type": "integer", "minimum": 1, "description": "Matches to show at most (default 50)."},
-                    "ignore_case": {"type": "boolean", "description": "Match case-insensitively (default false)."}
+                    "ignore_case": {"type": "boolean", "description": "Match ASCII letters case-insensitively (default false)."}
                 },
                 "required": ["ref", "pattern"]
             }),

@@ -1,5 +1,5 @@
 //! Every materialization vector (`tests/vectors/materialize-*.json`) through core (in
-//! memory, `regex` for grep) and through the tokio host (real files in a temporary
+//! memory) and through the tokio host (real files in a temporary
 //! directory). Outcomes are recorded in `target/conformance/materialize-<host>.json`
 //! for `tests/cross-host.mjs`.
 //!
@@ -21,7 +21,8 @@ use tool_offload_conformance::materialize::{
 };
 use tool_offload_conformance::record;
 use tool_offload_core::materialize::{
-    import_conversation as core_import, Materializer, MaterializerOptions, ToolOutputRef,
+    compile_pattern, import_conversation as core_import, Materializer, MaterializerOptions,
+    ToolOutputRef,
 };
 use tool_offload_core::{apply_edits, json, OffloadError, Value};
 
@@ -53,16 +54,6 @@ fn under(root: &str, user_data: Option<&str>) -> String {
         Some(sub) => format!("{root}/{sub}"),
         None => root.to_owned(),
     }
-}
-
-fn compile(pattern: &str, ignore_case: bool) -> Result<regex::Regex, OffloadError> {
-    regex::RegexBuilder::new(pattern)
-        .case_insensitive(ignore_case)
-        .build()
-        .map_err(|e| OffloadError::InvalidPattern {
-            pattern: pattern.into(),
-            reason: e.to_string(),
-        })
 }
 
 impl Host for CoreHost {
@@ -129,15 +120,9 @@ impl Host for CoreHost {
                 user_data,
             } => {
                 let materializer = self.materializer(user_data.as_deref())?;
-                let regex = compile(pattern, *ignore_case)?;
+                let pattern = compile_pattern(pattern, *ignore_case)?;
                 let page = materializer
-                    .grep(
-                        reference,
-                        |row| regex.is_match(row),
-                        *context,
-                        *max_matches,
-                        fs,
-                    )
+                    .grep(reference, &pattern, *context, *max_matches, fs)
                     .await?;
                 Value::String(page)
             }

@@ -1,5 +1,5 @@
 //! The `Materializer` class for JavaScript: core's materializer with a JS writer, reader
-//! and logger, and JavaScript `RegExp`s for grep.
+//! and logger.
 
 mod conversation;
 mod io;
@@ -146,10 +146,11 @@ impl Materializer {
         }
     }
 
-    /// Rows of the artifact `ref` matching the JavaScript regular expression `pattern`,
-    /// each with `context` (default 2) rows around it, at most `maxMatches` (default 50)
-    /// matches. Rejects with `INVALID_PATTERN` (the `SyntaxError` as `cause`), and as
-    /// `read`.
+    /// Rows of the artifact `ref` matching the regular expression `pattern` (core's
+    /// linear-time engine: the syntax is in the README), each with `context` (default 2)
+    /// rows around it, at most `maxMatches` (default 50) matches. Rejects with
+    /// `INVALID_PATTERN` (with the reason) for a pattern over 1000 characters, invalid or
+    /// unsupported, and as `read`.
     #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
     pub fn grep(
         &self,
@@ -171,9 +172,9 @@ impl Materializer {
                 ))
                 .into());
             }
-            let regexp = compile(&pattern, ignore_case.as_bool() == Some(true))?;
+            let pattern = compile(&pattern, ignore_case.as_bool() == Some(true))?;
             let op = ReadBack::Grep {
-                regexp,
+                pattern,
                 context,
                 max_matches,
             };

@@ -9,7 +9,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::options::Inner;
-use super::read_back::regexp;
 use crate::convert::{to_js, to_value};
 use crate::registry::ToolRegistry;
 
@@ -39,14 +38,7 @@ async fn run(inner: &Inner, name: &str, params: &JsValue) -> JsValue {
         (_, None) => ToolOutput::error("this Materializer cannot read its artifacts"),
         (Ok(input), Some(reader)) => {
             let reader = reader.fresh();
-            let compile = |pattern: &str, ignore_case: bool| {
-                let regexp = regexp(pattern, ignore_case).map_err(|(error, _)| error)?;
-                Ok(move |row: &str| regexp.test(row))
-            };
-            inner
-                .core
-                .run_read_tool(name, &input, compile, &reader)
-                .await
+            inner.core.run_read_tool(name, &input, &reader).await
         }
     };
     let mut result = serde_json::Map::new();

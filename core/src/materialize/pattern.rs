@@ -1,0 +1,173 @@
+//! `context_grep`'s patterns: compiled here, by one linear-time engine, for every host.
+//!
+//! JavaScript's `RegExp` backtracks (`(a+)+$` over a long run of `a` never returns) and
+//! throws on huge patterns; running the same engine in core also means a pattern finds
+//! the same rows from Node, the browser and Rust.
+
+use super::text::{byte_index_at, thousands};
+use crate::{utf16_len, OffloadError};
+
+use regex_lite as engine;
+
+/// Longest pattern accepted, in characters (UTF-16 code units). A search pattern a
+/// model writes is a few dozen characters; 1000 leaves room for long alternations
+/// while keeping parsing and the error message small.
+pub const MAX_PATTERN_CHARS: usize = 1000;
+
+/// Bound on the compiled pattern, in bytes of the engine's program. Search time is
+/// proportional to program size times text length, and counted repetitions
+/// (`a{1000}{1000}`) grow a short pattern without bound: this keeps both compile and
+/// search bounded, while every pattern of [`MAX_PATTERN_CHARS`] without large counted
+/// repetitions fits.
+pub const MAX_COMPILED_BYTES: usize = 1 << 16;
+
+/// A compiled `context_grep` pattern: see [`compile_pattern`].
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    regex: engine::Regex,
+}
+
+impl Pattern {
+    /// Whether the pattern matches somewhere in `row`.
+    ///
+    /// ```
+    /// let p = tool_offload_core::materialize::compile_pattern("err(or)?", false).unwrap();
+    /// assert!(p.is_match("an error here"));
+    /// assert!(!p.is_match("all fine"));
+    /// ```
+    pub fn is_match(&self, row: &str) -> bool {
+        self.regex.is_match(row)
+    }
+
+    /// The pattern as given.
+    ///
+    /// ```
+    /// let p = tool_offload_core::materialize::compile_pattern("a|b", true).unwrap();
+    /// assert_eq!(p.as_str(), "a|b");
+    /// ```
+    pub fn as_str(&self) -> &str {
+        self.regex.as_str()
+    }
+}
+
+/// Compile `pattern` for [`Materializer::grep`](super::Materializer::grep), matching
+/// ASCII letters case-insensitively when `ignore_case`. Every search with the result
+/// runs in time linear in the text searched.
+///
+/// # Errors
+/// [`OffloadError::InvalidPattern`] with the reason when `pattern` is over
+/// [`MAX_PATTERN_CHARS`], is not valid syntax, uses what the engine does not support
+/// (look-around, backreferences, `\p{…}`) or compiles past [`MAX_COMPILED_BYTES`].
+///
+/// ```
+/// use tool_offload_core::materialize::compile_pattern;
+/// use tool_offload_core::ErrorCode;
+/// assert!(compile_pattern("ERROR", true).unwrap().is_match("an error"));
+/// let err = compile_pattern("(?=a)", false).unwrap_err();
+/// assert_eq!(err.code(), ErrorCode::InvalidPattern);
+/// assert_eq!(err.to_string(), "invalid pattern \"(?=a)\": look-around is not supported");
+/// ```
+pub fn compile_pattern(pattern: &str, ignore_case: bool) -> Result<Pattern, OffloadError> {
+    let invalid = |reason: String| OffloadError::InvalidPattern {
+        pattern: pattern.into(),
+        reason,
+    };
+    let chars = utf16_len(pattern);
+    if chars > MAX_PATTERN_CHARS {
+        return Err(invalid(format!(
+            "the pattern is {} characters long; at most {} are allowed",
+            thousands(chars),
+            thousands(MAX_PATTERN_CHARS)
+        )));
+    }
+    engine::RegexBuilder::new(pattern)
+        .case_insensitive(ignore_case)
+        .size_limit(MAX_COMPILED_BYTES)
+        .build()
+        .map(|regex| Pattern { regex })
+        .map_err(|e| invalid(e.to_string()))
+}
+
+/// Characters of a pattern over [`MAX_PATTERN_CHARS`] shown in its error message: the
+/// message goes back to the model, which needs the start, not 60 KB of its own input.
+const SHOWN_CHARS: usize = 100;
+
+/// `pattern` for an error message: quoted, and cut when over the length limit.
+pub(crate) fn shown(pattern: &str) -> String {
+    let len = utf16_len(pattern);
+    if len <= MAX_PATTERN_CHARS {
+        return format!("{pattern:?}");
+    }
+    let kept = &pattern[..byte_index_at(pattern, SHOWN_CHARS)];
+    format!(
+        "{kept:?} …[cut: {} more characters]",
+        thousands(len - utf16_len(kept))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(pattern: &str) -> String {
+        match compile_pattern(pattern, false) {
+            Err(OffloadError::InvalidPattern { reason, .. }) => reason,
+            other => panic!("{pattern:?} compiled: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn catastrophic_backtracking_patterns_run_in_linear_time() {
+        let p = compile_pattern("(a+)+$", false).unwrap();
+        let row = "a".repeat(100_000) + "b";
+        assert!(!p.is_match(&row));
+        assert!(p.is_match("aaa"));
+    }
+
+    #[test]
+    fn patterns_over_the_length_limit_are_invalid() {
+        let at_limit = "a".repeat(MAX_PATTERN_CHARS);
+        assert!(compile_pattern(&at_limit, false).is_ok());
+        assert_eq!(
+            reason(&"a".repeat(60_000)),
+            "the pattern is 60,000 characters long; at most 1,000 are allowed"
+        );
+        // The message shows the start of the pattern, not all of it.
+        let err = compile_pattern(&"a".repeat(60_000), false).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "invalid pattern {:?} …[cut: 59,900 more characters]: the pattern is 60,000 characters long; at most 1,000 are allowed",
+                "a".repeat(100)
+            )
+        );
+        // Counted in UTF-16 code units, as JavaScript counts: 😀 is two.
+        assert!(compile_pattern(&"😀".repeat(MAX_PATTERN_CHARS / 2 + 1), false).is_err());
+    }
+
+    #[test]
+    fn unsupported_syntax_is_invalid_with_the_reason() {
+        assert_eq!(reason("(?=a)b"), "look-around is not supported");
+        assert_eq!(reason("(?<!a)b"), "look-around is not supported");
+        assert_eq!(reason(r"(a)\1"), "backreferences are not supported");
+        assert_eq!(reason("("), "found open group without closing ')'");
+    }
+
+    #[test]
+    fn counted_repetitions_past_the_compiled_limit_are_invalid() {
+        assert!(reason("a{1000}{1000}").contains("size limit"));
+    }
+
+    #[test]
+    fn ignore_case_folds_ascii_letters_only() {
+        let p = compile_pattern("ERROR", true).unwrap();
+        assert!(p.is_match("error: x"));
+        assert!(!compile_pattern("ERROR", false)
+            .unwrap()
+            .is_match("error: x"));
+        // Non-ASCII letters match as written.
+        let p = compile_pattern("ÉCHEC", true).unwrap();
+        assert!(p.is_match("ÉCHEC"));
+        assert!(!p.is_match("échec"));
+    }
+}
