@@ -136,7 +136,6 @@ impl Batch {
                 continue;
             }
             let id = result.id?;
-            result.text.check_writable()?;
             let name = self
                 .claim_name(&id)
                 .ok_or_else(|| OffloadError::InvalidId {

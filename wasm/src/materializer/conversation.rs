@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::io::ReadWrite;
 use super::options::{field, Inner};
 use super::output::{context_ref, log};
-use crate::convert::{kind_of, string_arg, working_dir};
+use crate::convert::{id_string, kind_of, string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{message_of, set, JsOffloadError};
 use crate::reader::JsFileReader;
@@ -191,7 +191,7 @@ fn legacy(record: &JsValue) -> Result<String, JsOffloadError> {
     let tool_call_id = if id.is_undefined() || id.is_null() {
         None
     } else {
-        Some(string_arg(&id, |kind| {
+        Some(id_string(&id, "toolCallId", |kind| {
             OffloadError::InvalidArgument(format!(
                 "toolCallId must be a string when given, got {kind}"
             ))
