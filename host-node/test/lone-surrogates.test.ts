@@ -8,6 +8,7 @@ import { test } from 'node:test';
 
 import {
   formatLegacyToolRecord,
+  importConversation,
   Materializer,
   NodeFileWriter,
   OffloadError,
@@ -195,5 +196,26 @@ test("executeTool('id\\uD83D') rejects with INVALID_ID before the handler runs, 
   assert.throws(
     () => new ToolRegistry({ offload: { outputDir: '/out', sessionId: 's\uDC00', writer: new NodeFileWriter() } }),
     (e: unknown) => e instanceof OffloadError && e.code === 'INVALID_ID' && e.message === `invalid sessionId: ${LONE}`,
+  );
+});
+
+test('exportConversation, importConversation and formatLegacyToolRecord keep lone surrogates of messages as JSON.stringify does', async () => {
+  const m = new Materializer({ userData: freshDir('lone-export'), conversationId: 'c' });
+  const messages = [
+    { role: 'user', content: 'kept \uD83D', ['k\uDC00']: 1 },
+    { role: 'tool', tool_call_id: 'call_1', content: `${'line\n'.repeat(1000)}cut \uD83D` },
+  ];
+  const { messages: slim } = await m.materializeMessages(messages);
+  const bundle = await m.exportConversation(slim);
+  assert.equal(JSON.stringify(bundle.messages), JSON.stringify(slim));
+  assert.ok(bundle.artifacts[0].content.endsWith('cut \uFFFD'), 'an artifact holds what its file holds');
+  const imported = await importConversation(bundle, { userData: freshDir('lone-import') });
+  assert.deepEqual(imported.messages, slim);
+
+  const record = { toolName: 'bash\uDBFF', toolCallId: 'call_1', arguments: { q: 'a\uDC00' }, response: 'cut \uD83D' };
+  const { toolName: name, toolCallId: id, arguments: args, response } = record;
+  assert.equal(
+    formatLegacyToolRecord(record),
+    `<function_call>${JSON.stringify({ name, id, arguments: args, response })}</function_call>`,
   );
 });

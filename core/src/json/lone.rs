@@ -2,8 +2,8 @@
 //! accepts but neither serde_json nor a Rust `String` can hold.
 //!
 //! [`LoneSurrogates::mark`] swaps each such escape for a stand-in: a character of the
-//! Basic Multilingual Plane that the document does not use anywhere, one per surrogate
-//! value. Like the surrogate it stands for, a stand-in is one UTF-16 unit, and three
+//! Basic Multilingual Plane (U+0800 and up) that the document does not use anywhere, one
+//! per surrogate value. Like the surrogate it stands for, a stand-in is one UTF-16 unit, and three
 //! UTF-8 bytes as U+FFFD, so every size is what JavaScript measures. [`LoneView`] then
 //! reads the parsed value as JavaScript sees it: string content as U+FFFD (what Node's
 //! `fs` writes), array content as `JSON.stringify` writes it (`\ud83d`), and an id with
@@ -28,7 +28,7 @@ use crate::{json, OffloadError, Value};
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LoneSurrogates {
-    /// (stand-in, surrogate), sorted by stand-in.
+    /// (stand-in, surrogate), sorted by either.
     stand_ins: Vec<(char, u16)>,
 }
 
@@ -48,15 +48,18 @@ impl LoneSurrogates {
         if scan.lone.is_empty() {
             return Ok((Cow::Borrowed(text), LoneSurrogates::default()));
         }
-        let mut units: Vec<u16> = scan.lone.iter().map(|&(_, unit)| unit).collect();
-        units.sort_unstable();
-        units.dedup();
-        let mut free = (0xE000..=0xF8FF_u32)
-            .chain(0x0800..=0xD7FF)
-            .chain(0xF900..=0xFFFF)
+        // Distinct surrogates and free characters, both ascending, so the pairs come out
+        // sorted both ways (no sort: its code would grow the wasm build).
+        let mut seen = vec![false; 0x800];
+        for &(_, unit) in &scan.lone {
+            seen[usize::from(unit - 0xD800)] = true;
+        }
+        let units = (0xD800..=0xDFFF_u16).filter(|u| seen[usize::from(u - 0xD800)]);
+        let mut free = (0x0800..=0xD7FF_u32)
+            .chain(0xE000..=0xFFFF)
             .filter(|&c| !scan.used[c as usize])
             .filter_map(char::from_u32);
-        let mut by_unit = Vec::with_capacity(units.len());
+        let mut stand_ins = Vec::new();
         for unit in units {
             let stand_in = free.next().ok_or_else(|| {
                 OffloadError::InvalidMessage(
@@ -64,20 +67,18 @@ impl LoneSurrogates {
                         .into(),
                 )
             })?;
-            by_unit.push((unit, stand_in));
+            stand_ins.push((stand_in, unit));
         }
         let mut out = Vec::with_capacity(text.len());
         let mut copied = 0;
         let mut buf = [0; 4];
         for (at, unit) in scan.lone {
             out.extend_from_slice(&text[copied..at]);
-            let i = by_unit.partition_point(|&(u, _)| u < unit);
-            out.extend_from_slice(by_unit[i].1.encode_utf8(&mut buf).as_bytes());
+            let i = stand_ins.partition_point(|&(_, u)| u < unit);
+            out.extend_from_slice(stand_ins[i].0.encode_utf8(&mut buf).as_bytes());
             copied = at + ESCAPE_LEN;
         }
         out.extend_from_slice(&text[copied..]);
-        let mut stand_ins: Vec<(char, u16)> = by_unit.into_iter().map(|(u, c)| (c, u)).collect();
-        stand_ins.sort_unstable();
         Ok((Cow::Owned(out), LoneSurrogates { stand_ins }))
     }
 
@@ -110,7 +111,14 @@ impl LoneSurrogates {
     /// strings of the document may hold stand-ins; text added to it (placeholders, made
     /// of ids that hold none) never does.
     pub fn restore<'s>(&self, json: &'s str) -> Cow<'s, str> {
-        self.replace(json, |unit, out| out.push_str(&format!("\\u{unit:04x}")))
+        self.replace(json, |unit, out| {
+            out.push_str("\\u");
+            for shift in [12, 8, 4, 0] {
+                out.push(char::from(
+                    b"0123456789abcdef"[usize::from(unit >> shift & 0xF)],
+                ));
+            }
+        })
     }
 
     fn replace<'s>(&self, s: &'s str, with: impl Fn(u16, &mut String)) -> Cow<'s, str> {
@@ -324,16 +332,15 @@ mod tests {
 
     #[test]
     fn stand_ins_avoid_characters_the_document_uses() {
-        // U+E000 literally, U+E001 escaped: the stand-in for \ud83d is U+E002.
-        let (value, lone) = marked("[\"\u{E000}\\ue001\\ud83d\"]");
-        assert_eq!(value[0], "\u{E000}\u{E001}\u{E002}");
-        assert_eq!(
-            lone.to_written(value[0].as_str().unwrap()),
-            "\u{E000}\u{E001}\u{FFFD}"
-        );
+        // U+0800 literally, U+0801 escaped: the stand-ins for \ud800 and \ud83d are
+        // U+0802 and U+0803.
+        let (value, lone) = marked("[\"\u{800}\\u0801\\ud83d\\ud800\"]");
+        assert_eq!(value[0], "\u{800}\u{801}\u{803}\u{802}");
+        let text = value[0].as_str().unwrap();
+        assert_eq!(lone.to_written(text), "\u{800}\u{801}\u{FFFD}\u{FFFD}");
         assert_eq!(
             lone.restore(&json::stringify(&value)),
-            "[\"\u{E000}\u{E001}\\ud83d\"]"
+            "[\"\u{800}\u{801}\\ud83d\\ud800\"]"
         );
     }
 
