@@ -43,7 +43,11 @@ export interface OffloadErrorConstructor {
   readonly prototype: OffloadError;
 }
 
-/** The injected IO. `mkdir` is recursive and succeeds when the directory exists. */
+/**
+ * The injected IO. `mkdir` is recursive and succeeds when the directory exists.
+ * `data` may hold lone UTF-16 surrogates (content cut mid-emoji): write them as U+FFFD,
+ * as `TextEncoder` and Node's `fs` do, so every host writes the same bytes.
+ */
 export interface FileWriter {
   mkdir(dir: string): Promise<void>;
   writeFile(path: string, data: string): Promise<void>;
