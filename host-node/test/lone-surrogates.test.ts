@@ -219,3 +219,12 @@ test('exportConversation, importConversation and formatLegacyToolRecord keep lon
     `<function_call>${JSON.stringify({ name, id, arguments: args, response })}</function_call>`,
   );
 });
+
+test('a ref holding a lone surrogate is REF_NOT_FOUND, never the artifact of the U+FFFD id', async () => {
+  const m = new Materializer({ userData: freshDir('lone-ref'), conversationId: 'c' });
+  const other = artifactOf(await m.materialize({ toolCallId: 'x\uFFFD', toolName: 't', output: 'line\n'.repeat(1000) }));
+  assert.equal(other.ref.id, 'ctx://c/tool/x\uFFFD.txt');
+  for (const read of [(r: string) => m.read(r), (r: string) => m.tail(r), (r: string) => m.grep(r, 'line')]) {
+    assert.equal((await rejected(read('ctx://c/tool/x\uD83D.txt'))).code, 'REF_NOT_FOUND');
+  }
+});
