@@ -228,3 +228,15 @@ test('a ref holding a lone surrogate is REF_NOT_FOUND, never the artifact of the
     assert.equal((await rejected(read('ctx://c/tool/x\uD83D.txt'))).code, 'REF_NOT_FOUND');
   }
 });
+
+test('context_read with a ref holding a lone surrogate is a REF_NOT_FOUND result, never another artifact', async () => {
+  const m = new Materializer({ userData: freshDir('lone-tool'), conversationId: 'c' });
+  await m.materialize({ toolCallId: 'x\uFFFD', toolName: 't', output: 'line\n'.repeat(1000) });
+  const registry = new ToolRegistry();
+  m.registerTools(registry);
+  for (const name of ['context_read', 'context_tail', 'context_grep']) {
+    const result = await registry.executeTool('toolu_1', name, { ref: 'ctx://c/tool/x\uD83D.txt', pattern: 'line' });
+    assert.equal(result.is_error, true, name);
+    assert.match(result.content, /^no artifact for ref /, name);
+  }
+});
