@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::de::{Deserializer as _, SeqAccess, Visitor};
 use tool_offload::core::BatchOptions;
-use tool_offload::json::stringify_into;
+use tool_offload::json::{stringify_into, LoneSurrogates};
 use tool_offload::Value;
 
 use crate::engine::{self, Engine};
@@ -18,22 +18,27 @@ use crate::progress::{self, Progress};
 use crate::summary::Stats;
 
 /// Offload the conversation in `input` (a JSON array of messages) and write it to
-/// `output` (stdout when `None`); return what was done and the output directory. Every message is validated before any file is written, and the output is
-/// written only once every file is.
+/// `output` (stdout when `None`); return what was done and the output directory. Every
+/// message is validated before any file is written, and the output is written only once
+/// every file is. Escaped lone surrogates are read as `JSON.parse` reads them, written
+/// back as `JSON.stringify` writes them, and offloaded as U+FFFD.
 pub fn run(
     input: &Input,
     options: &BatchOptions<'_>,
     output: Option<&Path>,
 ) -> Result<(Stats, String), CliError> {
     let bytes = input.read_all()?;
-    let mut messages =
-        parse(&bytes).map_err(|e| CliError::bad_input(format!("{}: {e}", input.name())))?;
+    let bad = |e: &dyn fmt::Display| CliError::bad_input(format!("{}: {e}", input.name()));
+    // Escaped lone surrogates, which JSON.parse reads but serde_json cannot, get stand-ins.
+    let (marked, lone) = LoneSurrogates::mark(&bytes).map_err(|e| bad(&e))?;
+    let mut messages = parse(&marked).map_err(|e| bad(&e))?;
     let show = progress::wanted(bytes.len() as u64, Some(messages.len() as u64));
+    drop(marked);
     drop(bytes);
 
     let mut batch = engine::batch(options)?;
     for (index, message) in messages.iter().enumerate() {
-        engine::validate(&mut batch, index, message)
+        engine::validate(&mut batch, index, message, &lone)
             .map_err(|e| CliError::offload(e, input.name(), &format!("message {index}")))?;
     }
 
@@ -42,7 +47,7 @@ pub fn run(
     let progress = Progress::messages(show, messages.len() as u64, "offloading");
     for (index, message) in messages.iter_mut().enumerate() {
         engine
-            .offload(index, message)
+            .offload(index, message, &lone)
             .map_err(|e| CliError::offload(e, input.name(), &format!("message {index}")))?;
         progress.inc(1);
     }
@@ -56,7 +61,7 @@ pub fn run(
             text.push(',');
         }
         stringify_into(message, &mut text);
-        output.write(text.as_bytes())?;
+        output.write(lone.restore(&text).as_bytes())?;
     }
     output.write(b"]\n")?;
     output.commit()?;

@@ -4,6 +4,7 @@
 
 use tokio::runtime::Runtime;
 use tool_offload::core::{apply_edits, Batch, BatchOptions};
+use tool_offload::json::LoneSurrogates;
 use tool_offload::{OffloadError, TokioFileWriter, Value};
 
 use crate::error::CliError;
@@ -16,8 +17,14 @@ pub fn batch(options: &BatchOptions<'_>) -> Result<Batch, CliError> {
 
 /// Check the `index`-th message as [`Engine::offload`] would, writing nothing. `batch`
 /// is a throwaway one: it remembers the names given out, exactly as the engine's will.
-pub fn validate(batch: &mut Batch, index: usize, message: &Value) -> Result<(), OffloadError> {
-    batch.plan(index, &message).map(drop)
+/// `lone` are the stand-ins for lone surrogates of the text `message` was parsed from.
+pub fn validate(
+    batch: &mut Batch,
+    index: usize,
+    message: &Value,
+    lone: &LoneSurrogates,
+) -> Result<(), OffloadError> {
+    batch.plan(index, &lone.view(message)).map(drop)
 }
 
 /// Writes the files of each message through a [`TokioFileWriter`] and puts the
@@ -43,10 +50,16 @@ impl Engine {
         })
     }
 
-    /// Offload the tool results of the `index`-th message: write their files, then
-    /// replace their contents with placeholders in `message` itself.
-    pub fn offload(&mut self, index: usize, message: &mut Value) -> Result<(), OffloadError> {
-        let mut planned = self.batch.plan(index, &&*message)?;
+    /// Offload the tool results of the `index`-th message: write their files (a lone
+    /// surrogate as U+FFFD), then replace their contents with placeholders in `message`
+    /// itself.
+    pub fn offload(
+        &mut self,
+        index: usize,
+        message: &mut Value,
+        lone: &LoneSurrogates,
+    ) -> Result<(), OffloadError> {
+        let mut planned = self.batch.plan(index, &lone.view(message))?;
         self.runtime
             .block_on(self.batch.write(&mut planned, &self.writer))?;
         self.stats.add(&planned);

@@ -10,7 +10,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use tool_offload::core::BatchOptions;
-use tool_offload::json::stringify_into;
+use tool_offload::json::{stringify_into, LoneSurrogates};
 use tool_offload::Value;
 
 use crate::engine::{self, Engine};
@@ -38,8 +38,8 @@ pub fn run(
 
     let progress = Progress::bytes(progress::wanted(file.len(), None), file.len(), "checking");
     let mut batch = engine::batch(options)?;
-    let count = each_message(&file, input, &progress, |index, line, message| {
-        engine::validate(&mut batch, index, &message)
+    let count = each_message(&file, input, &progress, |index, line, message, lone| {
+        engine::validate(&mut batch, index, &message, lone)
             .map_err(|e| CliError::offload(e, input.name(), &place(index, line)))
     })?;
     drop(progress);
@@ -51,41 +51,40 @@ pub fn run(
     let mut output = Output::create(output)?;
     let mut engine = Engine::new(options)?;
     let mut text = String::new();
-    each_message(&file, input, &progress, |index, line, mut message| {
+    each_message(&file, input, &progress, |index, line, mut message, lone| {
         engine
-            .offload(index, &mut message)
+            .offload(index, &mut message, lone)
             .map_err(|e| CliError::offload(e, input.name(), &place(index, line)))?;
         text.clear();
         stringify_into(&message, &mut text);
         text.push('\n');
-        output.write(text.as_bytes())
+        output.write(lone.restore(&text).as_bytes())
     })?;
     drop(progress);
     output.commit()?;
     Ok((*engine.stats(), engine.dir().to_owned()))
 }
 
-/// Call `f(index, line number, message)` for each non-blank line of `file`, in order;
-/// return the number of messages.
+/// Call `f(index, line number, message, stand-ins)` for each non-blank line of `file`,
+/// in order; return the number of messages. Escaped lone surrogates, which `JSON.parse`
+/// reads but serde_json cannot, get stand-ins (per line).
 fn each_message(
     file: &Rereadable,
     input: &Input,
     progress: &Progress,
-    mut f: impl FnMut(usize, u64, Value) -> Result<(), CliError>,
+    mut f: impl FnMut(usize, u64, Value, &LoneSurrogates) -> Result<(), CliError>,
 ) -> Result<usize, CliError> {
     let read_error = |e: io::Error| CliError::failure(format!("{}: {e}", input.name()));
     let mut lines = Lines::new(Counting::new(file.pass().map_err(read_error)?, progress));
     let mut index = 0;
     while let Some((line, text)) = lines.next().map_err(read_error)? {
-        let message = serde_json::from_slice(text).map_err(|e| {
-            CliError::bad_input(format!(
-                "{}: {}: {}",
-                input.name(),
-                place(index, line),
-                syntax_error(&e)
-            ))
-        })?;
-        f(index, line, message)?;
+        let bad = |what: String| {
+            CliError::bad_input(format!("{}: {}: {what}", input.name(), place(index, line)))
+        };
+        let (marked, lone) = LoneSurrogates::mark(text).map_err(|e| bad(e.to_string()))?;
+        let message = serde_json::from_slice(&marked).map_err(|e| bad(syntax_error(&e)))?;
+        drop(marked);
+        f(index, line, message, &lone)?;
         index += 1;
     }
     Ok(index)

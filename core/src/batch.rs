@@ -138,7 +138,6 @@ impl Batch {
                 continue;
             }
             let id = result.id?;
-            result.text.check_writable()?;
             let name = self
                 .claim_name(&id)
                 .ok_or_else(|| OffloadError::InvalidId {
@@ -195,12 +194,8 @@ impl Batch {
         }
         let mut moved = false;
         for offload in &mut planned.offloads {
-            let same = |existing: &str| {
-                offload
-                    .text
-                    .to_str()
-                    .is_ok_and(|text| text.as_ref() == existing)
-            };
+            // The file holds the text as UTF-8 (a lone surrogate as U+FFFD), as `to_str`.
+            let same = |existing: &str| offload.text.to_str() == existing;
             let planned_path = offload.path.clone();
             let (dir, id) = (&self.dir, &offload.id);
             let (used, next_number) = (&mut self.used, &mut self.next_number);

@@ -117,7 +117,6 @@ impl<T: Text> DirectPlan<T> {
             .into_iter()
             .map(|r| {
                 let id = r.id?;
-                r.text.check_writable()?;
                 Ok((id, r.slot, r.text))
             })
             .collect::<Result<Vec<_>, OffloadError>>()?;

@@ -6,7 +6,7 @@
 //!
 //! Everything else in a message is opaque and preserved.
 
-use crate::path::unsafe_component;
+use crate::path::{unsafe_component, LONE_SURROGATE};
 use crate::view::{JsonView, Kind, Text};
 use crate::{Map, OffloadError, Value};
 
@@ -229,6 +229,14 @@ fn checked_id<V: JsonView>(
             reason: "is missing",
         });
     };
+    if value.has_lone_surrogate() {
+        // Checked before the id becomes a Rust String, which would hold U+FFFD instead.
+        return Err(OffloadError::InvalidId {
+            field,
+            value: None,
+            reason: LONE_SURROGATE,
+        });
+    }
     let Some(id) = value.to_owned_string() else {
         return Err(OffloadError::InvalidId {
             field,

@@ -67,6 +67,15 @@ pub fn join(dir: &str, name: &str) -> String {
     }
 }
 
+/// Why an id holding a lone UTF-16 surrogate is refused (`INVALID_ID`): no file name
+/// can hold one, and writing it as U+FFFD would give two different ids one file.
+/// Only host strings (JavaScript) can hold one; the CLI reads escaped ones from JSON.
+///
+/// ```
+/// assert_eq!(tool_offload_core::path::LONE_SURROGATE, "contains a lone UTF-16 surrogate");
+/// ```
+pub const LONE_SURROGATE: &str = "contains a lone UTF-16 surrogate";
+
 /// Why `value` cannot be used as one path component of a file name in which
 /// `name_bytes` more bytes surround it; `None` when it is safe. Safe values are used
 /// unchanged.

@@ -51,19 +51,11 @@ pub trait Text {
     fn utf16_len(&self) -> usize;
     /// Whether this is one of our placeholders ([`is_placeholder`](crate::is_placeholder)).
     fn is_placeholder(&self) -> bool;
-    /// Whether the text can be written as UTF-8 (hosts whose strings may hold lone
-    /// surrogates check here). Called only for content that will be written.
-    ///
-    /// # Errors
-    /// `INVALID_MESSAGE` when it cannot.
-    fn check_writable(&self) -> Result<(), OffloadError> {
-        Ok(())
-    }
-    /// The text as UTF-8, for work done in Rust (summaries of materialized output).
-    ///
-    /// # Errors
-    /// `INVALID_MESSAGE` when it cannot be converted losslessly (lone surrogates).
-    fn to_str(&self) -> Result<Cow<'_, str>, OffloadError>;
+    /// The text as UTF-8, for work done in Rust (summaries of materialized output). A
+    /// lone UTF-16 surrogate (only host strings can hold one) becomes U+FFFD, as a
+    /// WHATWG UTF-8 encoder (`TextEncoder`, Node's `fs`) writes it: same length in
+    /// UTF-16 units, 3 bytes.
+    fn to_str(&self) -> Cow<'_, str>;
 }
 
 impl Text for Cow<'_, str> {
@@ -77,8 +69,8 @@ impl Text for Cow<'_, str> {
     fn is_placeholder(&self) -> bool {
         crate::is_placeholder(self)
     }
-    fn to_str(&self) -> Result<Cow<'_, str>, OffloadError> {
-        Ok(Cow::Borrowed(self))
+    fn to_str(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self)
     }
 }
 
@@ -106,8 +98,15 @@ pub trait JsonView: Sized {
     fn item(&self, index: usize) -> Option<Self>;
     /// Whether this is the string `expected`.
     fn is_str(&self, expected: &'static str) -> bool;
-    /// The value as an owned string, if it is one (used for short values: ids).
+    /// The value as an owned string, if it is one (used for short values: ids). A lone
+    /// UTF-16 surrogate becomes U+FFFD: ids check [`has_lone_surrogate`](Self::has_lone_surrogate) first.
     fn to_owned_string(&self) -> Option<String>;
+    /// Whether this is a string holding a lone UTF-16 surrogate, which a Rust `String`
+    /// cannot hold (converting turns it into U+FFFD, so two ids could name one file).
+    /// Only host strings can: never a serde_json value.
+    fn has_lone_surrogate(&self) -> bool {
+        false
+    }
     /// The value as a number, if it is one.
     fn as_f64(&self) -> Option<f64>;
     /// The value as a boolean, if it is one.

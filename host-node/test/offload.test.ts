@@ -338,19 +338,7 @@ test('a circular message is INVALID_MESSAGE, not a TypeError', async () => {
   assert.deepEqual(writer.calls, []);
 });
 
-test('a lone surrogate in string content is INVALID_MESSAGE; elsewhere it is kept as JSON.stringify keeps it', async () => {
-  const lone = 'invalid message: tool result content contains a lone UTF-16 surrogate, which cannot be written as UTF-8';
-  for (const message of [toolResult('ok \uD800 not ok'), { role: 'tool', tool_call_id: 'c', content: '\uDC00' }]) {
-    const writer = new RecordingWriter();
-    const err = await offloadError(offloadToolResult(message as Message, 's', '/out', writer));
-    assert.equal(err.code, 'INVALID_MESSAGE');
-    assert.equal(err.message, lone);
-    assert.deepEqual(writer.calls, []);
-  }
-  // Array content is written as JSON.stringify writes it: lone surrogates escaped.
-  const writer = new RecordingWriter();
-  await offloadToolResult(toolResult([{ type: 'text', text: '\uDC00' }]), 's', '/out', writer);
-  assert.equal(writer.files.get('/out/s/toolu_1.md'), '[{"type":"text","text":"\\udc00"}]');
+test('a lone surrogate outside content and ids is kept as it was (content: lone-surrogates.test.ts)', async () => {
   // Other fields and keys are not written to files; the copy keeps them as they were.
   const elsewhere = { role: 'tool', tool_call_id: 'c', content: 'x', note: 'a\uDBFF', ['k\uD800']: 1 };
   const kept = await offloadToolResult(elsewhere as Message, 's', '/out', new RecordingWriter());

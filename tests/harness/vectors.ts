@@ -148,7 +148,10 @@ export function byBytes<T>(entries: [string, T][]): [string, T][] {
   return entries.sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }
 
-/** A FileWriter in memory that, like a file system, needs the directory first. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A FileWriter in memory that, like a file system, needs the directory first, and
+ * holds what a UTF-8 file would: a lone UTF-16 surrogate as U+FFFD, as Node's fs writes it. */
 export class MemoryWriter implements Writer {
   readonly dirs = new Set<string>(['/']);
   readonly files = new Map<string, string>();
@@ -159,7 +162,7 @@ export class MemoryWriter implements Writer {
   async writeFile(path: string, data: string): Promise<void> {
     const parent = path.slice(0, path.lastIndexOf('/')) || '/';
     if (!this.dirs.has(parent)) throw new Error(`no such directory: ${parent}`);
-    this.files.set(path, data);
+    this.files.set(path, data.replace(LONE_SURROGATE, '\uFFFD'));
   }
   written(): Record<string, string> {
     return Object.fromEntries(byBytes([...this.files]));

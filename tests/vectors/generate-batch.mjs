@@ -3,7 +3,7 @@
 // Expected outputs come from the plain-JavaScript reference below (Node's own
 // JSON.stringify and string .length define "correct"). Inputs are kept as raw JSON text
 // so literals such as 1.0, 1e21 and -0 reach every host exactly as written.
-import { contentText, CWD, isPlaceholder, resolve, tr, user, writeVectors } from './shared.mjs';
+import { contentText, CWD, hasLoneSurrogate, isPlaceholder, resolve, tr, user, wellFormed, writeVectors } from './shared.mjs';
 
 const DEFAULT_THRESHOLD = 100;
 const PREFIX = 'tool-result-';
@@ -22,6 +22,7 @@ function idProblem(id) {
   if (typeof id !== 'string') return 'not a string';
   if (id === '' || id === '.' || id === '..') return 'empty or relative';
   if (/[/\\\0]/.test(id)) return 'separator or NUL';
+  if (hasLoneSurrogate(id)) return 'lone surrogate';
   if (Buffer.byteLength(id) + PREFIX.length + SUFFIX.length > MAX_NAME_BYTES) return 'too long';
   return null;
 }
@@ -86,7 +87,7 @@ function referenceBatch(messages, { outputDir, threshold = DEFAULT_THRESHOLD, fa
     if (planned.length > 0 && failOn === dir) throw new Refused('WRITE_FAILED', undefined, dir);
     for (const p of planned) {
       if (p.path === failOn) throw new Refused('WRITE_FAILED', undefined, p.path);
-      written[p.path] = p.text;
+      written[p.path] = wellFormed(p.text);
     }
     const out = messages.map((message, i) => {
       if (plans[i].length === 0) return message;
@@ -197,6 +198,14 @@ const cases = [
     [user(tr('toolu_1', x(100)))], { outputDir: '/var/tmp//offload' }],
   ['unicode-ids-unchanged', 'Safe ids are used unchanged, whatever their characters.',
     [user(tr('tool use ü 🚀', x(100))), tool('call é', x(100))]],
+  ['lone-surrogate-content', 'Content cut mid-emoji: its lone surrogate counts one unit (99 + 1 = 100: offloaded; 98 + 1 stays) and is written as U+FFFD; array content is written escaped, as JSON.stringify does; messages that stay keep theirs (content, other fields, keys) as JSON.stringify prints them.',
+    [user(tr('toolu_cut', x(99) + '\uD83D')), user(tr('toolu_small', x(98) + '\uD83D')),
+      '{"role":"user","content":"kept \\ud83d and \\udc00 and \\ud83d\\ude00","k\\ud800":"v\\udfff"}',
+      tool('call_arr', [{ type: 'text', text: x(70) + '\uDC00' }])]],
+  ['lone-surrogate-ids', 'Ids "x\\ud83d" and "x\\udc00" would both name tool-result-x\uFFFD.md: INVALID_ID, nothing written.',
+    [tool('x\uD83D', x(100, 'A')), tool('x\uDC00', x(100, 'B'))], { error: 'INVALID_ID' }],
+  ['lone-surrogate-id-below-threshold', 'Below the threshold an id with a lone surrogate names no file: no error, the message stays as it is.',
+    [tool('x\uD83D', 'small'), user(tr('toolu_ok', x(100)))]],
   ['id-240-bytes', '"tool-result-" + 240 bytes + ".md" is exactly 255 bytes: allowed.',
     [tool(x(240, 'i'), x(100))]],
   ['id-241-bytes', 'A 241-byte id makes a 256-byte file name.',

@@ -4,7 +4,7 @@
 // Expected outputs come from Node itself (JSON.stringify, string .length), the
 // definition of correct behaviour, via the small reference below. Inputs are kept as
 // raw JSON text so literals such as 1.0, 1e21 and -0 reach every host exactly as written.
-import { contentText, CWD, isPlaceholder, normalise, resolve, tr, user, writeVectors } from './shared.mjs';
+import { contentText, CWD, isPlaceholder, normalise, resolve, tr, user, wellFormed, writeVectors } from './shared.mjs';
 
 /** Reference for the direct-offload rules of issue 2, successful path only. */
 function referenceDirect(message, sessionId, outputDir) {
@@ -20,7 +20,7 @@ function referenceDirect(message, sessionId, outputDir) {
     const text = contentText(slot.content);
     const path = `${dir}/${id}.md`;
     const placeholder = `[Tool result offloaded to file: ${path}]`;
-    written[path] = text;
+    written[path] = wellFormed(text);
     files.push(path);
     freedChars += text.length - placeholder.length;
     slot.content = placeholder;
@@ -60,6 +60,10 @@ const cases = [
   ['escapes-in-array', 'Control characters, quotes and backslashes are escaped like JSON.stringify; / and U+2028 are not.',
     user('{"type":"tool_result","tool_use_id":"toolu_15","content":[{"type":"text","text":"q\\"b\\\\s/\\u0000\\u001f\\u007f\\b\\f\\n\\r\\t\\u2028 end"}]}')],
   ['raw-string-not-escaped', 'String content is written raw, not JSON-escaped.', user(tr('toolu_16', 'tab\tquote"backslash\\\nnul\u0000'))],
+  ['lone-surrogate-content', 'A tool output cut mid-emoji ends in a lone UTF-16 surrogate: no error, written as U+FFFD (EF BF BD) as Node\'s fs writes it; freedChars counts it as one unit.',
+    user(tr('toolu_cut', 'log line 😀 cut here \uD83D'))],
+  ['lone-surrogate-in-array', 'In array content lone surrogates are written as JSON.stringify writes them: escaped.',
+    '{"role":"tool","tool_call_id":"call_cut","content":[{"type":"text","text":"\\udc00 low first, high last \\ud800"}]}'],
   ['unicode-ids-unchanged', 'Valid ids and session ids are never transformed.', user(tr('tool use ü 🚀', 'u')), { sessionId: 'séssion 1' }],
   ['id-252-bytes', 'An id whose file name is exactly 255 bytes is valid.', user(tr('a'.repeat(252), 'long id'))],
   ['partly-offloaded', 'A tool result that already is a placeholder is left as is; the others are offloaded.',
@@ -81,6 +85,8 @@ const cases = [
   ['id-nul', 'An id containing NUL.', user(tr('a\u0000b', 'x')), { error: 'INVALID_ID' }],
   ['id-253-bytes', 'An id making a 256-byte file name.', user(tr('a'.repeat(253), 'x')), { error: 'INVALID_ID' }],
   ['id-multibyte-too-long', '127 × "é" is 254 bytes: too long with ".md", though only 127 characters.', user(tr('é'.repeat(127), 'x')), { error: 'INVALID_ID' }],
+  ['id-lone-surrogate', 'An id holding a lone surrogate would be U+FFFD in a file name, shared with other ids: INVALID_ID.',
+    user(tr('toolu_\uD83D', 'x')), { error: 'INVALID_ID', mentions: 'contains a lone UTF-16 surrogate' }],
   ['unsafe-id-in-second-block', 'Ids are validated before any write: nothing is written.',
     user(tr('toolu_ok', 'fine'), tr('../x', 'bad')), { error: 'INVALID_ID' }],
   ['session-id-dotdot', 'sessionId ".." would escape outputDir.', user(tr('toolu_1', 'x')), { sessionId: '..', error: 'INVALID_ID' }],
@@ -101,7 +107,12 @@ writeVectors('direct', cases.map(([name, description, rawMessage, opts = {}]) =>
   const outputDir = opts.outputDir ?? 'out';
   const message = JSON.parse(rawMessage);
   const expect = opts.error
-    ? { error: opts.error, ...(opts.failOn ? { errorPath: opts.failOn } : {}), written: opts.writtenBefore ?? {} }
+    ? {
+      error: opts.error,
+      ...(opts.failOn ? { errorPath: opts.failOn } : {}),
+      ...(opts.mentions ? { errorMentions: opts.mentions } : {}),
+      written: opts.writtenBefore ?? {},
+    }
     : referenceDirect(message, sessionId, outputDir);
   const input = [
     ['sessionId', JSON.stringify(sessionId)],

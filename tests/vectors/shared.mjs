@@ -42,6 +42,15 @@ export function contentText(content) {
   return null;
 }
 
+const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** What a UTF-8 file holds for `s`: each lone UTF-16 surrogate as U+FFFD (the WHATWG
+ * rule of Node's fs and TextEncoder). */
+export const wellFormed = (s) => s.replace(LONE, '\uFFFD');
+
+/** Whether `s` holds a lone UTF-16 surrogate. */
+export const hasLoneSurrogate = (s) => s.replace(LONE, '') !== s;
+
 /** An Anthropic tool_result block, as raw JSON text. */
 export const tr = (id, content) => JSON.stringify({ type: 'tool_result', tool_use_id: id, content });
 

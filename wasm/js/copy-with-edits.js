@@ -25,7 +25,7 @@ export function copyWithEdits(message, blocks, fields, texts) {
   return copy;
 }
 
-// Whether `s` has no lone UTF-16 surrogate (which no UTF-8 file can hold).
+// Whether `s` has no lone UTF-16 surrogate (ids are checked with it; content may hold one).
 // String.prototype.isWellFormed exists from Node 20; the regex covers Node 18.
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 export function isWellFormed(s) {

@@ -1,10 +1,12 @@
 //! Arguments from JavaScript, and plain data between JS values and core `Value`s.
 
 use js_sys::{Array, Object, Reflect};
+use tool_offload_core::path::LONE_SURROGATE;
 use tool_offload_core::{Map, OffloadError, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::error::{message_of, JsOffloadError};
+use crate::view::has_lone_surrogate;
 
 /// A string argument, or an error naming it.
 pub(crate) fn string_arg(
@@ -16,12 +18,11 @@ pub(crate) fn string_arg(
         .ok_or_else(|| error(&kind_of(value)).into())
 }
 
-/// What `value` is, for messages: its `typeof`, or `null`.
 /// An id argument (`sessionId`, `conversationId`, `toolCallId`…): a string, else
 /// `INVALID_ID` saying it is missing or not a string. Whether it can name a file is
 /// core's check.
 pub(crate) fn id_arg(value: &JsValue, field: &str) -> Result<String, JsOffloadError> {
-    string_arg(value, |kind| OffloadError::InvalidId {
+    id_string(value, field, |kind| OffloadError::InvalidId {
         field: field.into(),
         value: None,
         reason: if kind == "undefined" {
@@ -32,6 +33,26 @@ pub(crate) fn id_arg(value: &JsValue, field: &str) -> Result<String, JsOffloadEr
     })
 }
 
+/// An id read from JS as a Rust String, or `not_string(kind)` when it is not a string.
+/// An id holding a lone UTF-16 surrogate is `INVALID_ID`, checked before the conversion
+/// that would silently turn it into U+FFFD. Every id read from JS comes through here.
+pub(crate) fn id_string(
+    value: &JsValue,
+    field: &str,
+    not_string: impl FnOnce(&str) -> OffloadError,
+) -> Result<String, JsOffloadError> {
+    if has_lone_surrogate(value) {
+        return Err(OffloadError::InvalidId {
+            field: field.into(),
+            value: None,
+            reason: LONE_SURROGATE,
+        }
+        .into());
+    }
+    string_arg(value, not_string)
+}
+
+/// What `value` is, for messages: its `typeof`, or `null`.
 pub(crate) fn kind_of(value: &JsValue) -> String {
     if value.is_null() {
         "null".to_owned()

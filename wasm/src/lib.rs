@@ -7,8 +7,10 @@
 //! Core reads messages where they live, through `view::JsView`: when offloading, a
 //! content string never crosses into wasm (its length is JavaScript's `.length`; the
 //! writer gets the original string). `Materializer.materialize` copies the output into
-//! wasm, after checking it holds no lone surrogate (measuring and summarising happen
-//! there); `materializeMessages` copies only results that may be over the limits.
+//! wasm (measuring and summarising happen there); `materializeMessages` copies only
+//! results that may be over the limits. A lone UTF-16 surrogate in content is no error:
+//! such a copy holds U+FFFD for it, the bytes Node's `fs` writes for the original. In an
+//! id it is `INVALID_ID`, checked before any id becomes a Rust String.
 //! Returned copies are made by the engine's own `JSON.stringify`/`JSON.parse`, so
 //! JavaScript semantics (`toJSON`, dropped `undefined` properties, key order) are the
 //! engine's.

@@ -13,9 +13,8 @@ use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use crate::convert::{string_arg, to_js, to_value, working_dir};
+use crate::convert::{id_string, string_arg, to_js, to_value, working_dir};
 use crate::error::{message_js, message_of, set, JsOffloadError};
-use crate::view::is_well_formed;
 use crate::writer::JsFileWriter;
 
 struct State {
@@ -156,7 +155,7 @@ async fn execute(
     name: JsValue,
     params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let tool_use_id = string_arg(&tool_use_id, |kind| {
+    let tool_use_id = id_string(&tool_use_id, "toolUseId", |kind| {
         OffloadError::InvalidArgument(format!("toolUseId must be a string, got {kind}"))
     })?;
     let name = string_arg(&name, |kind| {
@@ -194,19 +193,14 @@ async fn execute(
     });
     let Some(offload) = offload else {
         // Inline: hand back the handler's own string, exactly as it was (a Rust String
-        // would have replaced any lone surrogate).
+        // would have replaced any lone surrogate). Offloaded, the file holds U+FFFD for
+        // one, as Node's fs writes it.
         let js = tool_result_to_js(&result);
         if let Some(original) = original {
             set(&js, "content", &original);
         }
         return Ok(js);
     };
-    if original.as_ref().is_some_and(|s| !is_well_formed(s)) {
-        let error = OffloadError::InvalidMessage(
-            "tool result content contains a lone UTF-16 surrogate, which cannot be written as UTF-8".into(),
-        );
-        return Err(JsOffloadError::from(error).into());
-    }
     let (middleware, writer) = &*offload;
     let result = middleware
         .apply(result, writer)
@@ -364,7 +358,7 @@ fn offload_option(
     let output_dir = string_arg(&field("outputDir"), |kind| {
         OffloadError::InvalidArgument(format!("offload.outputDir must be a string, got {kind}"))
     })?;
-    let session_id = string_arg(&field("sessionId"), |kind| {
+    let session_id = id_string(&field("sessionId"), "sessionId", |kind| {
         OffloadError::InvalidArgument(format!("offload.sessionId must be a string, got {kind}"))
     })?;
     let cwd = working_dir(&offload, &output_dir)?;

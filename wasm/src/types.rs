@@ -56,6 +56,9 @@ export interface OffloadErrorConstructor {
  * offload's `tool-result-<id>-N.md`, import) relies on it so nothing is ever overwritten.
  * A writer without it still works with a weaker guarantee: the name is checked with
  * `readFile` (when there is one) and then written, so two concurrent calls may race.
+ *
+ * `data` may hold lone UTF-16 surrogates (content cut mid-emoji): write them as U+FFFD,
+ * as `TextEncoder` and Node's `fs` do, so every host writes the same bytes.
  */
 export interface FileWriter {
   mkdir(dir: string): Promise<void>;

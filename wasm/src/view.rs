@@ -13,9 +13,17 @@ use crate::error::message_of;
 
 #[wasm_bindgen(module = "/js/copy-with-edits.js")]
 extern "C" {
-    /// Whether `s` has no lone UTF-16 surrogate (which no UTF-8 file can hold).
+    /// Whether `s` has no lone UTF-16 surrogate.
     #[wasm_bindgen(js_name = isWellFormed)]
-    pub(crate) fn is_well_formed(s: &JsString) -> bool;
+    fn is_well_formed(s: &JsString) -> bool;
+}
+
+/// Whether `value` is a string holding a lone UTF-16 surrogate: what ids are checked
+/// for before they become Rust Strings (which would hold U+FFFD instead).
+pub(crate) fn has_lone_surrogate(value: &JsValue) -> bool {
+    value
+        .dyn_ref::<JsString>()
+        .is_some_and(|s| !is_well_formed(s))
 }
 
 thread_local! {
@@ -62,21 +70,10 @@ impl Text for JsText {
         self.len
     }
 
-    fn check_writable(&self) -> Result<(), OffloadError> {
-        // A scan of the whole string, so only for content that will be written. (Text
-        // from JSON.stringify is always well formed, but checking it is cheap enough.)
-        if is_well_formed(&self.text) {
-            Ok(())
-        } else {
-            Err(OffloadError::InvalidMessage(
-                "tool result content contains a lone UTF-16 surrogate, which cannot be written as UTF-8".into(),
-            ))
-        }
-    }
-
-    fn to_str(&self) -> Result<std::borrow::Cow<'_, str>, OffloadError> {
-        self.check_writable()?;
-        Ok(std::borrow::Cow::Owned(String::from(&self.text)))
+    fn to_str(&self) -> std::borrow::Cow<'_, str> {
+        // wasm-bindgen converts with the engine's TextEncoder: lone surrogates become
+        // U+FFFD, the very bytes Node's fs writes for the JS string.
+        std::borrow::Cow::Owned(String::from(&self.text))
     }
 
     fn is_placeholder(&self) -> bool {
@@ -133,6 +130,10 @@ impl JsonView for JsView {
 
     fn to_owned_string(&self) -> Option<String> {
         self.0.as_string()
+    }
+
+    fn has_lone_surrogate(&self) -> bool {
+        has_lone_surrogate(&self.0)
     }
 
     fn as_f64(&self) -> Option<f64> {

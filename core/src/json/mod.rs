@@ -1,9 +1,11 @@
 //! JSON in JavaScript terms: [`stringify()`] produces exactly the bytes of Node's
 //! `JSON.stringify` for the same value, whichever host runs it.
 
+mod lone;
 mod stringify;
 mod validate;
 
+pub use lone::{LoneSurrogates, LoneView};
 pub use stringify::{stringify, stringify_into};
 pub use validate::is_json_document;
 

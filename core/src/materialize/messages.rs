@@ -116,7 +116,7 @@ impl Materializer {
                 {
                     continue;
                 }
-                let text = found.text.to_str()?;
+                let text = found.text.to_str();
                 if !self.exceeds_limits(&text) || summary_ref(&text).is_some() {
                     continue;
                 }
@@ -140,6 +140,9 @@ impl Materializer {
 fn tool_names<V: JsonView>(messages: &[V]) -> HashMap<String, String> {
     let mut names = HashMap::new();
     let mut add = |id: Option<V>, name: Option<V>| {
+        // An id with a lone surrogate is never a result's id (that is INVALID_ID), so it
+        // must not lend its name to the U+FFFD spelling of it.
+        let id = id.filter(|v| !v.has_lone_surrogate());
         if let (Some(id), Some(name)) = (
             id.and_then(|v| v.to_owned_string()),
             name.and_then(|v| v.to_owned_string()),

@@ -16,10 +16,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use tool_offload_core::json::LoneSurrogates;
 use tool_offload_core::{
     json, BatchOptions, CreateOutcome, FileReader, FileWriter, IoError, Map, OffloadError, Value,
 };
 
+mod lone;
 pub mod materialize;
 
 /// Which API a vector exercises.
@@ -48,6 +50,9 @@ pub struct Vector {
     pub input: Value,
     /// The `expect` object.
     pub expect: Value,
+    /// Stand-ins for the escaped lone surrogates of the file (`"\ud83d"`), which
+    /// serde_json cannot hold; empty for most vectors.
+    pub lone: LoneSurrogates,
 }
 
 /// The repository's `tests/vectors` directory.
@@ -73,8 +78,10 @@ pub fn load_vectors() -> Vec<Vector> {
     paths
         .iter()
         .map(|path| {
-            let text = std::fs::read_to_string(path).expect("readable vector");
-            let v = json::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let bytes = std::fs::read(path).expect("readable vector");
+            let (marked, lone) = LoneSurrogates::mark(&bytes).expect("lone surrogates marked");
+            let text = std::str::from_utf8(&marked).expect("UTF-8 vector");
+            let v = json::parse(text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let field = |k: &str| {
                 v.get(k)
                     .cloned()
@@ -96,6 +103,7 @@ pub fn load_vectors() -> Vec<Vector> {
                 cwd: field("cwd").as_str().expect("cwd").to_owned(),
                 input: field("input"),
                 expect: field("expect"),
+                lone,
             }
         })
         .collect()
@@ -134,14 +142,19 @@ impl Vector {
         let mut out = Map::new();
         match self.call {
             Call::Direct => {
-                let result = tool_offload_core::offload_tool_result(
-                    &self.input["message"],
-                    self.input_str("sessionId"),
-                    self.input_str("outputDir"),
-                    &self.cwd,
-                    &writer,
-                )
-                .await;
+                let (message, session_id) = (&self.input["message"], self.input_str("sessionId"));
+                let output_dir = self.input_str("outputDir");
+                let result = if self.lone.is_empty() {
+                    tool_offload_core::offload_tool_result(
+                        message, session_id, output_dir, &self.cwd, &writer,
+                    )
+                    .await
+                } else {
+                    lone::offload_tool_result(
+                        &self.lone, message, session_id, output_dir, &self.cwd, &writer,
+                    )
+                    .await
+                };
                 match result {
                     Ok(done) => {
                         out.insert("message".into(), done.message);
@@ -160,8 +173,11 @@ impl Vector {
                 if let Some(t) = self.input.get("threshold") {
                     options.threshold = t.as_u64().expect("threshold") as usize;
                 }
-                let result =
-                    tool_offload_core::offload_tool_results(messages, &options, &writer).await;
+                let result = if self.lone.is_empty() {
+                    tool_offload_core::offload_tool_results(messages, &options, &writer).await
+                } else {
+                    lone::offload_tool_results(&self.lone, messages, &options, &writer).await
+                };
                 match result {
                     Ok(done) => {
                         problems.extend(self.identity_problems(messages, &done.messages));
@@ -190,7 +206,9 @@ impl Vector {
         if !problems.is_empty() {
             out.insert("problems".into(), strings(problems));
         }
-        json::stringify(&Value::Object(out))
+        self.lone
+            .restore(&json::stringify(&Value::Object(out)))
+            .into_owned()
     }
 
     /// The canonical error fields: code, `errorPath` for `WRITE_FAILED`, and
@@ -237,7 +255,9 @@ impl Vector {
 
     /// The expected canonical outcome.
     pub fn expected(&self) -> String {
-        json::stringify(&self.expect)
+        self.lone
+            .restore(&json::stringify(&self.expect))
+            .into_owned()
     }
 }
 

@@ -65,8 +65,9 @@ impl Host for CoreHost {
                 tool_name,
                 server_name,
                 output,
+                written,
             } => {
-                let (text, was_value) = match output {
+                let (text, was_value) = match written {
                     Value::String(s) => (s.clone(), false),
                     other => (json::stringify(other), true),
                 };
@@ -80,10 +81,14 @@ impl Host for CoreHost {
                 let done = self.materializer(None)?.materialize(&out, fs).await?;
                 materialized(&done, output, ROOT)
             }
-            Op::Terminal { snippet_id, text } => {
+            Op::Terminal {
+                snippet_id,
+                text,
+                written,
+            } => {
                 let done = self
                     .materializer(None)?
-                    .materialize_terminal(snippet_id, text, fs)
+                    .materialize_terminal(snippet_id, written, fs)
                     .await?;
                 materialized(&done, &Value::String(text.clone()), ROOT)
             }
@@ -219,17 +224,22 @@ impl Host for TokioHost {
                 tool_name,
                 server_name,
                 output,
+                written,
             } => {
                 let out = ToolOutput {
                     tool_call_id,
                     tool_name,
                     server_name: server_name.as_deref(),
-                    output,
+                    output: written,
                 };
                 materialized(&self.main.materialize(&out).await?, output, &root)
             }
-            Op::Terminal { snippet_id, text } => {
-                let done = self.main.materialize_terminal(snippet_id, text).await?;
+            Op::Terminal {
+                snippet_id,
+                text,
+                written,
+            } => {
+                let done = self.main.materialize_terminal(snippet_id, written).await?;
                 materialized(&done, &Value::String(text.clone()), &root)
             }
             Op::Read {

@@ -3,6 +3,7 @@
 //! assistant text.
 
 use js_sys::{Array, Object, JSON};
+use tool_offload_core::json::LoneSurrogates;
 use tool_offload_core::materialize::{self, LegacyToolRecord};
 use tool_offload_core::{json, utf16_len, OffloadError, Value};
 use wasm_bindgen::prelude::*;
@@ -11,7 +12,7 @@ use super::io::ReadWrite;
 use super::options::{field, Inner};
 use super::output::{context_ref, log};
 use crate::abort::{self, unless_aborted, Abort};
-use crate::convert::{kind_of, string_arg, working_dir};
+use crate::convert::{id_string, kind_of, string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{message_of, set, JsOffloadError};
 use crate::reader::JsFileReader;
@@ -106,10 +107,10 @@ pub(crate) async fn export_conversation(
         ))
         .into());
     }
-    let messages = parse_json(&messages, "messages")?;
-    let bundle = inner
+    let (messages, lone) = parse_json(&[("messages", &messages)])?;
+    let mut bundle = inner
         .core
-        .export_conversation(&messages, &reader)
+        .export_conversation(&messages[0], &reader)
         .await
         .map_err(|e| {
             unless_aborted(
@@ -118,7 +119,11 @@ pub(crate) async fn export_conversation(
             )
         })?;
     abort::check(abort.as_ref())?;
-    to_js(&bundle)
+    // Only the messages may hold stand-ins for lone surrogates; artifacts never do.
+    let messages = bundle["messages"].take();
+    let js = to_js(&bundle, &LoneSurrogates::default())?;
+    set(&js, "messages", &to_js(&messages, &lone)?);
+    Ok(js)
 }
 
 /// Restore a bundle made by `exportConversation` under `options.userData`, so every ref
@@ -163,8 +168,17 @@ async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadE
         ))
         .into());
     }
-    let bundle = parse_json(&bundle, "bundle")
+    let (mut bundle, lone) = parse_json(&[("bundle", &bundle)])
         .map_err(|_| OffloadError::InvalidBundle("the bundle is not valid JSON data".into()))?;
+    let mut bundle = bundle.swap_remove(0);
+    // An artifact's content is what its file holds: a lone surrogate as U+FFFD.
+    if let Some(artifacts) = bundle.get_mut("artifacts").and_then(Value::as_array_mut) {
+        for content in artifacts.iter_mut().filter_map(|a| a.get_mut("content")) {
+            if let Value::String(text) = content {
+                *text = lone.to_written(text).into_owned();
+            }
+        }
+    }
     let io = ReadWrite {
         writer: writer.aborting_with(abort.as_ref()),
         reader: Some(reader.aborting_with(abort.as_ref())),
@@ -179,7 +193,7 @@ async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadE
         "conversationId",
         &JsValue::from_str(&imported.conversation_id),
     );
-    set(&result, "messages", &to_js(&imported.messages)?);
+    set(&result, "messages", &to_js(&imported.messages, &lone)?);
     set(
         &result,
         "paths",
@@ -212,64 +226,91 @@ fn legacy(record: &JsValue) -> Result<String, JsOffloadError> {
         ))
         .into());
     }
-    let tool_name = string_arg(&field(record, "toolName"), |kind| {
-        OffloadError::InvalidArgument(format!("toolName must be a string, got {kind}"))
-    })?;
+    let name = field(record, "toolName");
+    if !name.is_string() {
+        let kind = kind_of(&name);
+        let message = format!("toolName must be a string, got {kind}");
+        return Err(OffloadError::InvalidArgument(message).into());
+    }
     let id = field(record, "toolCallId");
-    let tool_call_id = if id.is_undefined() || id.is_null() {
-        None
-    } else {
-        Some(string_arg(&id, |kind| {
+    let has_id = !(id.is_undefined() || id.is_null());
+    if has_id {
+        // Checked for its type and for lone surrogates (INVALID_ID).
+        id_string(&id, "toolCallId", |kind| {
             OffloadError::InvalidArgument(format!(
                 "toolCallId must be a string when given, got {kind}"
             ))
-        })?)
-    };
-    let arguments = json_field(record, "arguments")?;
-    let response = json_field(record, "response")?;
-    Ok(materialize::format_legacy_tool_record(&LegacyToolRecord {
-        tool_name: &tool_name,
-        tool_call_id: tool_call_id.as_deref(),
-        arguments: &arguments,
-        response: &response,
-    }))
-}
-
-/// `record[key]` as JSON data; `undefined` is refused (JSON.stringify would drop it).
-fn json_field(record: &JsValue, key: &str) -> Result<Value, JsOffloadError> {
-    let value = field(record, key);
-    if value.is_undefined() {
-        return Err(OffloadError::InvalidArgument(format!("{key} is missing")).into());
+        })?;
     }
-    parse_json(&value, key)
+    let [arguments, response] = ["arguments", "response"].map(|key| field(record, key));
+    for (key, value) in [("arguments", &arguments), ("response", &response)] {
+        if value.is_undefined() {
+            return Err(OffloadError::InvalidArgument(format!("{key} is missing")).into());
+        }
+    }
+    // Parsed together, so that one set of stand-ins covers every text of the record
+    // (the name's lone surrogates too, and none can be mistaken for another's).
+    let id = if has_id { id } else { JsValue::NULL };
+    let (values, lone) = parse_json(&[
+        ("arguments", &arguments),
+        ("response", &response),
+        ("toolName", &name),
+        ("toolCallId", &id),
+    ])?;
+    let record = materialize::format_legacy_tool_record(&LegacyToolRecord {
+        tool_name: values[2].as_str().unwrap_or_default(),
+        tool_call_id: values[3].as_str(),
+        arguments: &values[0],
+        response: &values[1],
+    });
+    Ok(lone.restore(&record).into_owned())
 }
 
-/// A JS value as core JSON, by the engine's `JSON.stringify` (its semantics: `toJSON`,
-/// dropped `undefined`) and a parse on the Rust side.
-fn parse_json(value: &JsValue, what: &str) -> Result<Value, JsOffloadError> {
-    let text = JSON::stringify(value)
-        .map_err(|thrown| {
-            JsOffloadError::with_cause(
-                OffloadError::InvalidArgument(format!(
-                    "{what} cannot be serialised as JSON: {}",
-                    message_of(&thrown)
-                )),
-                Some(thrown),
-            )
-        })?
-        .as_string()
-        .ok_or_else(|| OffloadError::InvalidArgument(format!("{what} is not JSON data")))?;
-    serde_json::from_str(&text).map_err(|e| {
-        OffloadError::InvalidArgument(format!(
-            "{what} cannot be read as JSON (a lone UTF-16 surrogate?): {e}"
-        ))
-        .into()
-    })
+/// Named JS values as core JSON, by the engine's `JSON.stringify` (its semantics:
+/// `toJSON`, dropped `undefined`) and a parse on the Rust side that reads escaped lone
+/// surrogates as `JSON.parse` does: as stand-ins (see [`LoneSurrogates`]), one set for
+/// all of them.
+fn parse_json(values: &[(&str, &JsValue)]) -> Result<(Vec<Value>, LoneSurrogates), JsOffloadError> {
+    let mut text = String::from("[");
+    for (i, (what, value)) in values.iter().enumerate() {
+        let json = JSON::stringify(value)
+            .map_err(|thrown| {
+                JsOffloadError::with_cause(
+                    OffloadError::InvalidArgument(format!(
+                        "{what} cannot be serialised as JSON: {}",
+                        message_of(&thrown)
+                    )),
+                    Some(thrown),
+                )
+            })?
+            .as_string()
+            .ok_or_else(|| OffloadError::InvalidArgument(format!("{what} is not JSON data")))?;
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&json);
+    }
+    text.push(']');
+    let invalid = |e: &dyn std::fmt::Display| {
+        let names: Vec<&str> = values.iter().map(|(what, _)| *what).collect();
+        JsOffloadError::from(OffloadError::InvalidArgument(format!(
+            "{} cannot be read as JSON: {e}",
+            names.join(" and ")
+        )))
+    };
+    let (marked, lone) = LoneSurrogates::mark(text.as_bytes()).map_err(|e| invalid(&e))?;
+    // Marking keeps text UTF-8; from_str (not from_slice) reuses the one parser built in.
+    let marked = std::str::from_utf8(&marked).map_err(|e| invalid(&e))?;
+    match serde_json::from_str(marked).map_err(|e| invalid(&e))? {
+        Value::Array(parsed) if parsed.len() == values.len() => Ok((parsed, lone)),
+        _ => Err(invalid(&"not one value each")),
+    }
 }
 
-/// A core `Value` as a JS value, parsed by the engine.
-fn to_js(value: &Value) -> Result<JsValue, JsOffloadError> {
-    JSON::parse(&json::stringify(value)).map_err(|thrown| {
+/// A core `Value` (its lone surrogates as `lone`'s stand-ins) as a JS value, parsed by
+/// the engine.
+fn to_js(value: &Value, lone: &LoneSurrogates) -> Result<JsValue, JsOffloadError> {
+    JSON::parse(&lone.restore(&json::stringify(value))).map_err(|thrown| {
         JsOffloadError::with_cause(
             OffloadError::InvalidArgument("the engine could not parse a bundle".into()),
             Some(thrown),

@@ -20,7 +20,6 @@ use crate::convert::{id_arg, kind_of};
 use crate::error::{message_of, set, JsOffloadError};
 use crate::reader::JsFileReader;
 use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
-use crate::view::is_well_formed;
 use options::{count_arg, field, number, options_arg, parse_options, ref_arg, Inner};
 use output::{materialize, ToolOutput};
 use read_back::{compile, read_back, ReadBack};
@@ -80,7 +79,8 @@ impl Materializer {
     /// when within both limits; otherwise write it first, to
     /// `…/artifacts/tool/<toolCallId>.json|.txt`, and resolve to
     /// `{ inline: false, content: summary, ref, path }`. Rejects with `INVALID_ID`,
-    /// `INVALID_ARGUMENT`, `INVALID_MESSAGE` (a lone surrogate) or `WRITE_FAILED`.
+    /// `INVALID_ARGUMENT` or `WRITE_FAILED`. A lone surrogate in `output` is written as
+    /// U+FFFD.
     #[wasm_bindgen(unchecked_return_type = "Promise<MaterializeResult>")]
     pub fn materialize(
         &self,
@@ -313,15 +313,11 @@ impl Materializer {
     }
 }
 
-/// `materializeTerminal`'s arguments: a snippet id and well-formed text.
+/// `materializeTerminal`'s arguments: a snippet id and the text.
 fn terminal_args(snippet_id: &JsValue, text: &JsValue) -> Result<(String, String), JsOffloadError> {
     let snippet_id = id_arg(snippet_id, "snippetId")?;
     match text.dyn_ref::<js_sys::JsString>() {
-        Some(s) if !is_well_formed(s) => Err(OffloadError::InvalidMessage(
-            "terminal output contains a lone UTF-16 surrogate, which cannot be written as UTF-8"
-                .into(),
-        )
-        .into()),
+        // Lone surrogates become U+FFFD (the engine's TextEncoder), as Node's fs writes them.
         Some(s) => Ok((snippet_id, String::from(s))),
         None => Err(OffloadError::InvalidArgument(format!(
             "text must be a string, got {}",

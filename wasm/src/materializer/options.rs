@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 use crate::convert::{id_arg, kind_of, string_arg, working_dir};
 use crate::error::{message_of, JsOffloadError};
 use crate::reader::JsFileReader;
+use crate::view::has_lone_surrogate;
 use crate::writer::JsFileWriter;
 
 /// Everything a `Materializer` holds: shared (never borrowed mutably) by every pending
@@ -99,11 +100,17 @@ pub(crate) fn options_arg(options: &JsValue) -> Result<(), JsOffloadError> {
     }
 }
 
-/// A ref argument: a string, else `INVALID_ARGUMENT`.
+/// A ref argument: a string, else `INVALID_ARGUMENT`. One holding a lone UTF-16
+/// surrogate names no artifact (`REF_NOT_FOUND`): as a Rust String it would hold U+FFFD
+/// and could name another id's artifact.
 pub(crate) fn ref_arg(reference: &JsValue) -> Result<String, JsOffloadError> {
-    string_arg(reference, |kind| {
+    let text = string_arg(reference, |kind| {
         OffloadError::InvalidArgument(format!("ref must be a string, got {kind}"))
-    })
+    })?;
+    if has_lone_surrogate(reference) {
+        return Err(OffloadError::RefNotFound(text).into());
+    }
+    Ok(text)
 }
 
 /// A count: `default` when `undefined`, else a non-negative integer.

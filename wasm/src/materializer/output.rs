@@ -10,7 +10,6 @@ use super::io::ReadWrite;
 use super::options::{field, number, Inner};
 use crate::convert::{id_arg, kind_of, string_arg};
 use crate::error::{message_of, set, JsOffloadError};
-use crate::view::is_well_formed;
 
 /// One `materialize` input, read from JS.
 pub(crate) struct ToolOutput {
@@ -19,7 +18,7 @@ pub(crate) struct ToolOutput {
     server_name: Option<String>,
     /// The output as given: returned as is when inline.
     original: JsValue,
-    /// A string output as is, anything else as its `JSON.stringify`.
+    /// A string output (lone surrogates as U+FFFD), anything else as its `JSON.stringify`.
     text: String,
     was_value: bool,
 }
@@ -49,11 +48,8 @@ impl ToolOutput {
         };
         let original = field(input, "output");
         let (text, was_value) = match original.dyn_ref::<JsString>() {
-            Some(s) if !is_well_formed(s) => return Err(OffloadError::InvalidMessage(
-                "tool output contains a lone UTF-16 surrogate, which cannot be written as UTF-8"
-                    .into(),
-            )
-            .into()),
+            // Lone surrogates become U+FFFD (the engine's TextEncoder), as Node's fs
+            // writes them; an inline output is still returned as the original.
             Some(s) => (String::from(s), false),
             None => (stringify(&original)?, true),
         };

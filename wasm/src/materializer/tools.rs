@@ -5,12 +5,14 @@ use std::rc::Rc;
 use js_sys::{Function, Promise};
 use tool_offload_core::materialize::read_tool_definitions;
 use tool_offload_core::tools::{RegisterError, ToolOutput};
+use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::options::Inner;
+use super::options::{field, Inner};
 use crate::convert::{to_js, to_value};
 use crate::registry::ToolRegistry;
+use crate::view::has_lone_surrogate;
 
 /// Register `context_read`, `context_tail` and `context_grep`, all or none.
 pub(crate) fn register(inner: &Rc<Inner>, registry: &ToolRegistry) -> Result<(), RegisterError> {
@@ -33,8 +35,14 @@ pub(crate) fn register(inner: &Rc<Inner>, registry: &ToolRegistry) -> Result<(),
 
 /// One call, as the `{ content, is_error? }` a registry handler returns.
 async fn run(inner: &Inner, name: &str, params: &JsValue) -> JsValue {
+    let reference = field(params, "ref");
     let output = match (to_value(params, "input"), inner.reader.as_ref()) {
         (Err(error), _) => ToolOutput::error(error.message()),
+        // No artifact has such a name; as a Rust String (U+FFFD) it could name another's.
+        (Ok(input), _) if has_lone_surrogate(&reference) => {
+            let lossy = input["ref"].as_str().unwrap_or_default().to_owned();
+            ToolOutput::error(OffloadError::RefNotFound(lossy).to_string())
+        }
         (_, None) => ToolOutput::error("this Materializer cannot read its artifacts"),
         (Ok(input), Some(reader)) => {
             let reader = reader.fresh();

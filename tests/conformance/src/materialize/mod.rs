@@ -55,7 +55,7 @@ pub async fn run<H: Host>(vector: &Vector, host: &H) -> (String, Vec<Value>) {
     let mut steps = Vec::new();
     let mut problems = Vec::new();
     for (i, step) in vector.steps().iter().enumerate() {
-        let op = parse_op(step, &actual, &vector.id, i);
+        let op = parse_op(step, &actual, &vector.id, i, &vector.lone);
         let mut out = Map::new();
         match host.run(&op).await {
             Ok(result) => {
@@ -86,5 +86,6 @@ pub async fn run<H: Host>(vector: &Vector, host: &H) -> (String, Vec<Value>) {
             problems.into_iter().map(Value::from).collect(),
         );
     }
-    (json::stringify(&Value::Object(out)), actual)
+    let outcome = json::stringify(&Value::Object(out));
+    (vector.lone.restore(&outcome).into_owned(), actual)
 }

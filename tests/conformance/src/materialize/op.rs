@@ -1,5 +1,6 @@
 //! The steps of a vector: [`Op`] and its parsing, inputs resolved.
 
+use tool_offload_core::json::LoneSurrogates;
 use tool_offload_core::Value;
 
 use super::expand::resolve;
@@ -17,6 +18,9 @@ pub enum Op {
         server_name: Option<String>,
         /// `output`: a string or any JSON value.
         output: Value,
+        /// `output` as a host receives it: a string's lone surrogates (read from the
+        /// vector as stand-ins) as U+FFFD, what a JS host's TextEncoder gives.
+        written: Value,
     },
     /// `materializeTerminal(snippetId, text)`.
     Terminal {
@@ -24,6 +28,8 @@ pub enum Op {
         snippet_id: String,
         /// `text`.
         text: String,
+        /// `text` with lone surrogates as U+FFFD, as for `Materialize`.
+        written: String,
     },
     /// `read(ref, { offset, part, limit })`, defaults applied.
     Read {
@@ -81,7 +87,13 @@ pub enum Op {
     },
 }
 
-pub(super) fn parse_op(step: &Value, actual: &[Value], id: &str, i: usize) -> Op {
+pub(super) fn parse_op(
+    step: &Value,
+    actual: &[Value],
+    id: &str,
+    i: usize,
+    lone: &LoneSurrogates,
+) -> Op {
     let step = resolve(step, actual, false).expect("inputs hold no $core");
     let s = |key: &str| {
         step[key]
@@ -112,10 +124,15 @@ pub(super) fn parse_op(step: &Value, actual: &[Value], id: &str, i: usize) -> Op
                 .and_then(Value::as_str)
                 .map(str::to_owned),
             output: step["output"].clone(),
+            written: match &step["output"] {
+                Value::String(text) => Value::String(lone.to_written(text).into_owned()),
+                other => other.clone(),
+            },
         },
         Some("terminal") => Op::Terminal {
             snippet_id: s("snippetId"),
             text: s("text"),
+            written: lone.to_written(&s("text")).into_owned(),
         },
         Some("read") => Op::Read {
             reference: s("ref"),

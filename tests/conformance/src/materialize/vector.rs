@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use tool_offload_core::json::LoneSurrogates;
 use tool_offload_core::{json, Map, Value};
 
 use super::diff::first_difference;
@@ -19,6 +20,9 @@ pub struct Vector {
     pub raw: Value,
     /// `$text` recipes expanded.
     pub expanded: Value,
+    /// Stand-ins for the file's escaped lone surrogates (`"\ud83d"`), which serde_json
+    /// cannot hold; empty for most vectors.
+    pub lone: LoneSurrogates,
 }
 
 /// The materializer's options: the conversation and the limits (defaults filled in).
@@ -52,8 +56,10 @@ pub fn load() -> Vec<Vector> {
     paths
         .into_iter()
         .map(|path| {
-            let text = std::fs::read_to_string(&path).expect("readable vector");
-            let raw = json::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let bytes = std::fs::read(&path).expect("readable vector");
+            let (marked, lone) = LoneSurrogates::mark(&bytes).expect("lone surrogates marked");
+            let text = std::str::from_utf8(&marked).expect("UTF-8 vector");
+            let raw = json::parse(text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let expanded = expand(&raw);
             Vector {
                 id: path
@@ -64,6 +70,7 @@ pub fn load() -> Vec<Vector> {
                 path,
                 raw,
                 expanded,
+                lone,
             }
         })
         .collect()
@@ -113,7 +120,11 @@ impl Vector {
         let mut out = Map::new();
         out.insert("steps".into(), Value::Array(steps));
         out.insert("files".into(), self.expanded["files"].clone());
-        Some(json::stringify(&Value::Object(out)))
+        Some(
+            self.lone
+                .restore(&json::stringify(&Value::Object(out)))
+                .into_owned(),
+        )
     }
 
     /// Write the vector back with every `$core` text taken from `actual`. Refuses (the
@@ -144,7 +155,8 @@ impl Vector {
             ));
         }
         let text = serde_json::to_string_pretty(&blessed.raw).expect("serialisable") + "\n";
-        std::fs::write(&self.path, text).expect("write blessed vector");
+        let text = self.lone.restore(&text);
+        std::fs::write(&self.path, text.as_bytes()).expect("write blessed vector");
         Ok(())
     }
 }
