@@ -82,11 +82,18 @@ pub(crate) fn tool_results<V: JsonView>(
             message.kind().described()
         )));
     }
+    // Every field is read through `try_field`, so a JavaScript getter or Proxy that
+    // throws is an error naming its path, never a tool result silently skipped.
+    let get = |view: &V, key: &'static str, path: &dyn Fn() -> String| {
+        view.try_field(key)
+            .map_err(|reason| unreadable(path(), &reason))
+    };
     let whole =
         |id_key: &'static str, field: &'static str| -> Result<Vec<Found<V>>, OffloadError> {
             let slot = Slot { block: None, field };
-            let id = checked_id(message.field(id_key), id_path(at, slot), name_bytes);
-            let content = message.field(field);
+            let id_field = get(message, id_key, &|| at.path(id_key))?;
+            let id = checked_id(id_field, id_path(at, slot), name_bytes);
+            let content = get(message, field, &|| at.path(field))?;
             let is_array = content.as_ref().is_some_and(|c| c.kind() == Kind::Array);
             let text = content_text(content, || at.path(field))?;
             Ok(vec![Found {
@@ -96,34 +103,40 @@ pub(crate) fn tool_results<V: JsonView>(
                 is_array,
             }])
         };
-    if message.field("role").is_some_and(|r| r.is_str("tool")) {
+    if get(message, "role", &|| at.path("role"))?.is_some_and(|r| r.is_str("tool")) {
         return whole("tool_call_id", "content");
     }
-    if message
-        .field("type")
-        .is_some_and(|t| t.is_str("function_call_output"))
+    if get(message, "type", &|| at.path("type"))?.is_some_and(|t| t.is_str("function_call_output"))
     {
         return whole("call_id", "output");
     }
-    let Some(blocks) = message.field("content").filter(|c| c.kind() == Kind::Array) else {
+    let Some(blocks) =
+        get(message, "content", &|| at.path("content"))?.filter(|c| c.kind() == Kind::Array)
+    else {
         return Ok(Vec::new());
     };
     let mut found = Vec::new();
     for i in 0..blocks.array_len() {
-        let Some(block) = blocks.item(i) else {
+        let block_path = || at.path(&format!("content[{i}]"));
+        let Some(block) = blocks
+            .try_item(i)
+            .map_err(|reason| unreadable(block_path(), &reason))?
+        else {
             continue;
         };
-        if !block.field("type").is_some_and(|t| t.is_str("tool_result")) {
+        let in_block = |key: &str| at.path(&format!("content[{i}].{key}"));
+        if !get(&block, "type", &|| in_block("type"))?.is_some_and(|t| t.is_str("tool_result")) {
             continue;
         }
         let slot = Slot {
             block: Some(i),
             field: "content",
         };
-        let id = checked_id(block.field("tool_use_id"), id_path(at, slot), name_bytes);
-        let content = block.field("content");
+        let id_field = get(&block, "tool_use_id", &|| in_block("tool_use_id"))?;
+        let id = checked_id(id_field, id_path(at, slot), name_bytes);
+        let content = get(&block, "content", &|| in_block("content"))?;
         let is_array = content.as_ref().is_some_and(|c| c.kind() == Kind::Array);
-        let text = content_text(content, || at.path(&format!("content[{i}].content")))?;
+        let text = content_text(content, || in_block("content"))?;
         found.push(Found {
             slot,
             id,
@@ -132,6 +145,11 @@ pub(crate) fn tool_results<V: JsonView>(
         });
     }
     Ok(found)
+}
+
+/// `INVALID_MESSAGE` for a value at `path` that could not be read at all.
+fn unreadable(path: String, reason: &str) -> OffloadError {
+    OffloadError::InvalidMessage(format!("{path} cannot be read: {reason}"))
 }
 
 /// Put each edit's text at its slot in `message`, in place: a replaced field keeps its

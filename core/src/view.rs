@@ -92,10 +92,28 @@ pub trait JsonView: Sized {
     fn kind(&self) -> Kind;
     /// Field `key` of an object; `None` when absent (or `undefined`) or not an object.
     fn field(&self, key: &'static str) -> Option<Self>;
+    /// [`field`](Self::field), or why the field cannot be read at all: hosts whose
+    /// values run code when read (a JavaScript getter or Proxy that throws) say so here
+    /// instead of reporting the field absent. Where tool results are looked for, every
+    /// field is read this way.
+    ///
+    /// # Errors
+    /// What reading threw, as a message.
+    fn try_field(&self, key: &'static str) -> Result<Option<Self>, String> {
+        Ok(self.field(key))
+    }
     /// Number of items of an array (0 otherwise).
     fn array_len(&self) -> usize;
     /// Item `index` of an array.
     fn item(&self, index: usize) -> Option<Self>;
+    /// [`item`](Self::item), or why the item cannot be read at all (see
+    /// [`try_field`](Self::try_field)).
+    ///
+    /// # Errors
+    /// What reading threw, as a message.
+    fn try_item(&self, index: usize) -> Result<Option<Self>, String> {
+        Ok(self.item(index))
+    }
     /// Whether this is the string `expected`.
     fn is_str(&self, expected: &'static str) -> bool;
     /// The value as an owned string, if it is one (used for short values: ids). A lone

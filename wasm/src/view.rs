@@ -33,6 +33,13 @@ thread_local! {
     static LAST_THROWN: RefCell<Option<JsValue>> = const { RefCell::new(None) };
 }
 
+/// Keep what a JS read threw (the error's `cause`) and say what it was.
+fn thrown(value: JsValue) -> String {
+    let message = message_of(&value);
+    LAST_THROWN.with(|t| *t.borrow_mut() = Some(value));
+    message
+}
+
 /// Take what the last failed JS call threw, if anything.
 pub(crate) fn take_thrown() -> Option<JsValue> {
     LAST_THROWN.with(|t| t.borrow_mut().take())
@@ -106,13 +113,17 @@ impl JsonView for JsView {
     }
 
     fn field(&self, name: &'static str) -> Option<Self> {
+        self.try_field(name).ok().flatten()
+    }
+
+    fn try_field(&self, name: &'static str) -> Result<Option<Self>, String> {
         if !self.0.is_object() {
-            return None;
+            return Ok(None);
         }
-        let value = Reflect::get(&self.0, &key(name)).ok()?;
+        let value = Reflect::get(&self.0, &key(name)).map_err(thrown)?;
         // JSON.stringify omits these properties, so they are absent.
         let omitted = value.is_undefined() || value.is_function() || value.is_symbol();
-        (!omitted).then_some(JsView(value))
+        Ok((!omitted).then_some(JsView(value)))
     }
 
     fn array_len(&self) -> usize {
@@ -120,8 +131,17 @@ impl JsonView for JsView {
     }
 
     fn item(&self, index: usize) -> Option<Self> {
-        let array = self.0.dyn_ref::<Array>()?;
-        Some(JsView(array.get(u32::try_from(index).ok()?)))
+        self.try_item(index).ok().flatten()
+    }
+
+    fn try_item(&self, index: usize) -> Result<Option<Self>, String> {
+        let (Some(_), Ok(index)) = (self.0.dyn_ref::<Array>(), u32::try_from(index)) else {
+            return Ok(None);
+        };
+        // Through Reflect, so a Proxy's throwing trap is an error, not an exception
+        // unwinding through wasm.
+        let value = Reflect::get_u32(&self.0, index).map_err(thrown)?;
+        Ok(Some(JsView(value)))
     }
 
     fn is_str(&self, expected: &'static str) -> bool {
