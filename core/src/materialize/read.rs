@@ -112,7 +112,12 @@ pub fn grep_page(
     let mut context_dropped = false;
     'hits: for &hit in &hits[..shown_hits] {
         let from = hit.saturating_sub(context).max(last.map_or(0, |l| l + 1));
-        let to = (hit + context + 1).min(rows.len());
+        // Saturating: `context` can be any usize (wasm32's is 32 bits), and a wrapped
+        // sum would drop the match itself from its group.
+        let to = hit
+            .saturating_add(context)
+            .saturating_add(1)
+            .min(rows.len());
         let mut group = String::new();
         if last.is_some_and(|l| from > l + 1) {
             group.push_str("--\n");
@@ -329,6 +334,26 @@ mod tests {
         assert_eq!(
             page,
             "[r: 1 matching row in 5 lines, with no context (2 rows asked for do not fit); all shown.]\n3| needle"
+        );
+    }
+
+    #[test]
+    fn grep_with_the_largest_context_shows_every_row() {
+        // Found by `make fuzz` (summary_paging): `hit + context + 1` overflowed.
+        let page = grep_page(
+            "a\nneedle\nb",
+            "r",
+            |l| l.contains("needle"),
+            usize::MAX,
+            50,
+            4000,
+        );
+        assert_eq!(
+            page,
+            format!(
+                "[r: 1 matching row in 3 lines, with {} rows of context; all shown.]\n1| a\n2| needle\n3| b",
+                thousands(usize::MAX)
+            )
         );
     }
 
