@@ -1,7 +1,8 @@
-// Seed corpora for `make fuzz` from the conformance vectors (written at run time into
-// fuzz/corpus/, which is not committed): small JSON values for `json`, and the bundles
-// the vectors export for `bundle_import`.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Seed corpora for `make fuzz` (written at run time into fuzz/corpus/, which is not
+// committed): small JSON values from the conformance vectors for `json`, the bundles the
+// vectors export for `bundle_import`, and the committed fuzz/seeds/<target>/ inputs
+// (past crashes, kept as regression seeds).
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,4 +49,12 @@ for (const text of picked) write('json', Buffer.from(text));
 for (const bundle of bundles) {
   write('bundle_import', Buffer.concat([Buffer.alloc(4), Buffer.from(JSON.stringify(bundle))]));
 }
-console.log(`seeded ${picked.length} json and ${bundles.length} bundle_import inputs`);
+let kept = 0;
+const seeds = join(here, 'seeds');
+for (const target of existsSync(seeds) ? readdirSync(seeds) : []) {
+  for (const file of readdirSync(join(seeds, target))) {
+    write(target, readFileSync(join(seeds, target, file)));
+    kept += 1;
+  }
+}
+console.log(`seeded ${picked.length} json, ${bundles.length} bundle_import and ${kept} past-crash inputs`);

@@ -23,8 +23,7 @@ const MAX_WALK_PAGES: usize = 32;
 
 #[derive(Arbitrary, Debug)]
 struct Input {
-    max_inline_chars: u16,
-    max_inline_bytes: u16,
+    limits: Limits,
     snippet_lines: Count,
     snippet_bytes: Option<Count>,
     conversation: Long,
@@ -36,6 +35,26 @@ struct Input {
     repeat: u8,
     ops: Vec<Op>,
     text: String,
+}
+
+/// The inline limits: anything, or near the smallest for which pages are promised to
+/// be within them (where headers and pointers are most likely not to fit).
+#[derive(Arbitrary, Debug)]
+enum Limits {
+    Raw { chars: u16, bytes: u16 },
+    NearMin { chars: u8, bytes: u8 },
+}
+
+impl Limits {
+    fn get(&self) -> (usize, usize) {
+        match *self {
+            Limits::Raw { chars, bytes } => (chars.into(), bytes.into()),
+            Limits::NearMin { chars, bytes } => (
+                MIN_PAGE_CHARS + 4 * usize::from(chars),
+                3 * MIN_PAGE_CHARS + 12 * usize::from(bytes),
+            ),
+        }
+    }
 }
 
 /// A string repeated, so that names near the 255-byte limit are easy to reach.
@@ -109,8 +128,8 @@ fuzz_target!(|input: Input| {
     let Ok(m) = materializer(
         "/data",
         &conversation,
-        input.max_inline_chars.into(),
-        input.max_inline_bytes.into(),
+        input.limits.get().0,
+        input.limits.get().1,
         input.snippet_lines.get(),
         input.snippet_bytes.map(Count::get),
     ) else {
