@@ -4,8 +4,9 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 NODE_TEST := node --import tsx --test
+FUZZ_SECONDS ?= 60
 
-.PHONY: help setup build demo test test-rust test-node lint bench bench-memory clean
+.PHONY: help setup build demo test test-rust test-node lint bench bench-memory fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -36,6 +37,7 @@ test: build lint test-rust test-node ## Run every test (Rust, wasm under Node, n
 
 lint: ## rustfmt, clippy (native and wasm32), core's no-IO contract, tsc --strict
 	cargo fmt --all -- --check
+	rustfmt --edition 2021 --check fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --quiet -- -D warnings
 	bash scripts/check-core-deps.sh
@@ -59,6 +61,9 @@ bench: build ## Benchmarks (numbers, not pass/fail); see bench/README.md
 
 bench-memory: build ## Peak memory of the CLI's --jsonl mode on a generated 1 GiB transcript
 	bash bench/cli-memory.sh
+
+fuzz: ## Fuzz each cargo-fuzz target for FUZZ_SECONDS (default 60) and print executions; see fuzz/README.md
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
 
 clean: ## Remove build outputs
 	cargo clean

@@ -23,7 +23,8 @@ pub fn read_page(
     limit: usize,
     max_chars: usize,
 ) -> String {
-    let rows = rows_of(text, row_chars(max_chars, page_header_room(reference)));
+    let named = Named::new(reference, 2, max_chars);
+    let rows = rows_of(text, row_chars(max_chars, named.room));
     let lines = text.lines().count();
     let first_line = offset.saturating_add(1);
     let start = rows
@@ -31,10 +32,11 @@ pub fn read_page(
         .position(|r| r.line > first_line || (r.line == first_line && r.part.unwrap_or(1) >= part));
     let Some(start) = start.filter(|_| offset < lines) else {
         return if lines == 0 {
-            format!("[{reference}: empty.]")
+            format!("[{}: empty.]", named.title)
         } else {
             format!(
-                "[{reference}: offset {offset} is past the end: {}.]",
+                "[{}: offset {offset} is past the end: {}.]",
+                named.title,
                 count(lines, "line")
             )
         };
@@ -49,7 +51,7 @@ pub fn read_page(
         &rows,
         start..end,
         lines,
-        reference,
+        &named,
         max_chars,
         Direction::Forward,
     )
@@ -62,7 +64,8 @@ pub fn read_page(
 /// assert_eq!(tail_page("a\nb\nc", "r", 2, 4000), "[r: lines 2-3 of 3, the end.]\n2| b\n3| c");
 /// ```
 pub fn tail_page(text: &str, reference: &str, count: usize, max_chars: usize) -> String {
-    let rows = rows_of(text, row_chars(max_chars, page_header_room(reference)));
+    let named = Named::new(reference, 2, max_chars);
+    let rows = rows_of(text, row_chars(max_chars, named.room));
     let lines = text.lines().count();
     let first_line = lines.saturating_sub(count.max(1)) + 1;
     let start = rows
@@ -73,7 +76,7 @@ pub fn tail_page(text: &str, reference: &str, count: usize, max_chars: usize) ->
         &rows,
         start..rows.len(),
         lines,
-        reference,
+        &named,
         max_chars,
         Direction::Backward,
     )
@@ -97,7 +100,8 @@ pub fn grep_page(
     max_matches: usize,
     max_chars: usize,
 ) -> String {
-    let header_room = 200 + reference.len();
+    let named = Named::new(reference, 1, max_chars);
+    let header_room = named.room;
     let rows = rows_of(text, row_chars(max_chars, header_room));
     let hits: Vec<usize> = rows
         .iter()
@@ -112,7 +116,12 @@ pub fn grep_page(
     let mut context_dropped = false;
     'hits: for &hit in &hits[..shown_hits] {
         let from = hit.saturating_sub(context).max(last.map_or(0, |l| l + 1));
-        let to = (hit + context + 1).min(rows.len());
+        // Saturating: `context` can be any usize (wasm32's is 32 bits), and a wrapped
+        // sum would drop the match itself from its group.
+        let to = hit
+            .saturating_add(context)
+            .saturating_add(1)
+            .min(rows.len());
         let mut group = String::new();
         if last.is_some_and(|l| from > l + 1) {
             group.push_str("--\n");
@@ -148,7 +157,8 @@ pub fn grep_page(
         format!("{} of context", count(context, "row"))
     };
     let header = format!(
-        "[{reference}: {} in {}, with {context}; {shown}.]",
+        "[{}: {} in {}, with {context}; {shown}.]",
+        named.title,
         count(hits.len(), "matching row"),
         count(text.lines().count(), "line"),
     );
@@ -171,11 +181,12 @@ fn page(
     rows: &[Row<'_>],
     range: std::ops::Range<usize>,
     lines: usize,
-    reference: &str,
+    named: &Named<'_>,
     max_chars: usize,
     direction: Direction,
 ) -> String {
-    let budget = max_chars.saturating_sub(page_header_room(reference));
+    let (title, arg) = (named.title, &named.arg);
+    let budget = max_chars.saturating_sub(named.room);
     let numbered_rows: Vec<String> = rows[range.clone()].iter().map(numbered).collect();
     // Take rows from the kept end until the budget is used; always at least one row, so
     // paging progresses (a row is at most 2000 units).
@@ -202,9 +213,9 @@ fn page(
         Direction::Backward => numbered_rows[numbered_rows.len() - taken..].concat(),
     };
     let header = if rows.is_empty() {
-        format!("[{reference}: empty.]")
+        format!("[{title}: empty.]")
     } else if start == end {
-        format!("[{reference}: nothing to show.]")
+        format!("[{title}: nothing to show.]")
     } else {
         let shown = format!(
             "lines {}-{} of {}",
@@ -213,14 +224,14 @@ fn page(
             thousands(lines)
         );
         match rows.get(end) {
-            None => format!("[{reference}: {shown}, the end.]"),
+            None => format!("[{title}: {shown}, the end.]"),
             Some(next) => {
                 let part = match next.part {
                     Some(p) if p > 1 => format!(", part={p}"),
                     _ => String::new(),
                 };
                 format!(
-                    "[{reference}: {shown}. More: context_read(\"{reference}\", {}{part})]",
+                    "[{title}: {shown}. More: context_read({arg}, {}{part})]",
                     next.line - 1
                 )
             }
@@ -233,15 +244,48 @@ fn page(
     }
 }
 
-/// Room kept for a read or tail page's header, which names the ref twice.
-fn page_header_room(reference: &str) -> usize {
-    200 + 2 * reference.len()
+/// Room kept for a page's header besides the refs it names.
+const HEADER_ROOM: usize = 200;
+/// Room kept for a row's label (`123456.78| `).
+const LABEL_ROOM: usize = 24;
+/// A header names the ref only when that leaves rows at least this long.
+const MIN_ROW_CHARS: usize = 100;
+
+/// How a page's header names its artifact: by its ref, or, when naming the ref `times`
+/// times would leave rows under [`MIN_ROW_CHARS`] (ids near the 255-byte limit under a
+/// limit near `MIN_PAGE_CHARS`), as "this artifact": the page must stay within
+/// `max_chars`, and the model knows which ref it asked for.
+struct Named<'a> {
+    /// Starts the header: `[<title>: …]`.
+    title: &'a str,
+    /// The ref argument in `More: context_read(<arg>, …)`.
+    arg: String,
+    /// Room kept for the header.
+    room: usize,
+}
+
+impl<'a> Named<'a> {
+    fn new(reference: &'a str, times: usize, max_chars: usize) -> Self {
+        let room = HEADER_ROOM + times * reference.len();
+        if room + LABEL_ROOM + MIN_ROW_CHARS <= max_chars {
+            Named {
+                title: reference,
+                arg: format!("\"{reference}\""),
+                room,
+            }
+        } else {
+            Named {
+                title: "this artifact",
+                arg: "<the same ref>".into(),
+                room: HEADER_ROOM,
+            }
+        }
+    }
 }
 
 /// Longest row for a page within `max_chars`: [`MAX_ROW_CHARS`], or less under a small
 /// limit so that one numbered row (label included) always fits.
 fn row_chars(max_chars: usize, header_room: usize) -> usize {
-    const LABEL_ROOM: usize = 24;
     MAX_ROW_CHARS.min(max_chars.saturating_sub(header_room + LABEL_ROOM))
 }
 
@@ -329,6 +373,53 @@ mod tests {
         assert_eq!(
             page,
             "[r: 1 matching row in 5 lines, with no context (2 rows asked for do not fit); all shown.]\n3| needle"
+        );
+    }
+
+    #[test]
+    fn a_ref_too_long_to_name_twice_stays_out_of_the_header() {
+        // Found by `make fuzz` (summary_paging): with ids near the 255-byte limit, a
+        // header naming the ref twice was longer than a 1000-unit page by itself.
+        let reference = format!("ctx://{}/terminal/{}.log", "c".repeat(255), "i".repeat(251));
+        let text = "x".repeat(3000);
+        let page = read_page(&text, &reference, 0, 1, 200, 1000);
+        assert_eq!(
+            page,
+            format!(
+                "[this artifact: lines 1.1-1.1 of 1. More: context_read(<the same ref>, 0, part=2)]\n1.1| {}",
+                "x".repeat(776)
+            )
+        );
+        let tail = tail_page(&text, &reference, 200, 1000);
+        assert_eq!(
+            tail,
+            format!(
+                "[this artifact: lines 1.4-1.4 of 1, the end.]\n1.4| {}",
+                "x".repeat(3000 - 3 * 776)
+            )
+        );
+        // A ref that leaves room for rows is named as before.
+        assert!(read_page(&text, "ctx://c/tool/a.txt", 0, 1, 200, 1000)
+            .starts_with("[ctx://c/tool/a.txt: lines 1.1-1.1 of 1. More: context_read(\"ctx://c/tool/a.txt\", 0, part=2)]"));
+    }
+
+    #[test]
+    fn grep_with_the_largest_context_shows_every_row() {
+        // Found by `make fuzz` (summary_paging): `hit + context + 1` overflowed.
+        let page = grep_page(
+            "a\nneedle\nb",
+            "r",
+            |l| l.contains("needle"),
+            usize::MAX,
+            50,
+            4000,
+        );
+        assert_eq!(
+            page,
+            format!(
+                "[r: 1 matching row in 3 lines, with {} rows of context; all shown.]\n1| a\n2| needle\n3| b",
+                thousands(usize::MAX)
+            )
         );
     }
 

@@ -94,14 +94,21 @@ pub fn summary(input: &SummaryInput<'_>) -> String {
         }
         if snippet == 0 && shown_errors == 0 {
             // Even the bare frame is too long (a tiny limit). The pointer line stays,
-            // whole: without it the model could not find the artifact.
-            let pointer = text.lines().next().unwrap_or_default();
-            let rest = input.max_chars.saturating_sub(utf16_len(pointer) + 1);
-            let tail = cut(&text[pointer.len()..], rest.saturating_sub(40));
+            // whole: without it the model could not find the artifact. When it is too
+            // long itself (long tool or server names), it names only the kind of
+            // output instead of its origin.
+            let full = text.lines().next().unwrap_or_default();
+            let pointer = if utf16_len(full) < input.max_chars {
+                full.to_owned()
+            } else {
+                pointer_line(input, input.kind.dir())
+            };
+            let rest = input.max_chars.saturating_sub(utf16_len(&pointer) + 1);
+            let tail = cut(&text[full.len()..], rest.saturating_sub(40));
             return if rest > 40 {
                 format!("{pointer}{tail}")
             } else {
-                pointer.to_owned()
+                pointer
             };
         }
         snippet /= 2;
@@ -125,10 +132,8 @@ fn render(
         (ArtifactKind::Tool, None) => format!("{} (call {id})", input.output.tool_name),
     };
     let m = input.measure;
-    let mut out = format!(
-        "{POINTER_PREFIX}{origin} stored as {} and not shown in full: read it with context_read, context_tail or context_grep.]\n",
-        input.reference
-    );
+    let mut out = pointer_line(input, &origin);
+    out.push('\n');
     out += &format!(
         "Size: {}, {}, {}. JSON: {}.\n",
         count(m.bytes, "byte"),
@@ -202,6 +207,14 @@ fn render(
         r = input.reference
     );
     out
+}
+
+/// The summary's first line, naming the output's `origin` and its ref.
+fn pointer_line(input: &SummaryInput<'_>, origin: &str) -> String {
+    format!(
+        "{POINTER_PREFIX}{origin} stored as {} and not shown in full: read it with context_read, context_tail or context_grep.]",
+        input.reference
+    )
 }
 
 /// Lines `range` of `lines`, numbered (1-based), each cut to [`MAX_PREVIEW_CHARS`].
@@ -308,6 +321,24 @@ mod tests {
         // 100 bytes a line with its newline: 20 lines fit in 2 KB, head and tail each.
         assert!(s.contains("--- first 20 lines ---\n1| "), "{s}");
         assert!(s.contains("--- 60 lines omitted ---\n--- last 20 lines ---\n81| "));
+    }
+
+    #[test]
+    fn a_pointer_too_long_for_the_limit_names_only_the_kind() {
+        // Found by `make fuzz` (summary_paging): a 2000-unit tool name made the
+        // summary, pointer alone, twice the 1000-unit limit.
+        let log = build_log();
+        let name = "n".repeat(2000);
+        let s = summary(&SummaryInput {
+            output: ToolOutputRef {
+                tool_name: &name,
+                ..input(&log, 1000).output
+            },
+            ..input(&log, 1000)
+        });
+        assert!(utf16_len(&s) < 1000, "{}", utf16_len(&s));
+        assert!(s.starts_with("[Output of tool stored as ctx://c1/tool/call_1.txt and not shown in full: read it with context_read, context_tail or context_grep.]\nSize: 19,949 bytes"), "{s}");
+        assert_eq!(summary_ref(&s), Some("ctx://c1/tool/call_1.txt"));
     }
 
     #[test]
