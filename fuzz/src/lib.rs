@@ -4,7 +4,9 @@
 
 use std::future::Future;
 
-use tool_offload_core::materialize::{Materializer, MaterializerOptions};
+use tool_offload_core::materialize::{
+    compile_pattern, Materializer, MaterializerOptions, MAX_PATTERN_CHARS,
+};
 use tool_offload_core::{utf16_len, MemoryWriter, OffloadError};
 
 /// Core's futures over a [`MemoryWriter`] never wait; run one to completion.
@@ -13,9 +15,22 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
 }
 
 /// The ref core gives artifact `file` of `kind` (`tool` or `terminal`) in conversation
-/// `conversation`.
+/// `conversation`: both ids percent-encoded outside `A–Z a–z 0–9 - . _ ~ :` (an oracle
+/// written from the README's rule, not core's code).
 pub fn make_ref(conversation: &str, kind: &str, file: &str) -> String {
-    format!("ctx://{conversation}/{kind}/{file}")
+    format!("ctx://{}/{kind}/{}", encode(conversation), encode(file))
+}
+
+fn encode(segment: &str) -> String {
+    let mut out = String::with_capacity(segment.len());
+    for byte in segment.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~:".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 /// A materializer for `conversation` under `user_data` (resolved against `/`).
@@ -57,8 +72,8 @@ pub fn tail(
     block_on(m.tail(reference, lines, io))
 }
 
-/// `context_grep` for rows containing `needle` (a plain substring, so no regex engine
-/// is needed here).
+/// `context_grep` for rows containing `needle` (escaped into a literal pattern; a needle
+/// over the pattern limit is cut to fit).
 pub fn grep(
     m: &Materializer,
     reference: &str,
@@ -67,13 +82,18 @@ pub fn grep(
     max_matches: usize,
     io: &MemoryWriter,
 ) -> Result<String, OffloadError> {
-    block_on(m.grep(
-        reference,
-        |row: &str| row.contains(needle),
-        context,
-        max_matches,
-        io,
-    ))
+    let mut literal = String::new();
+    for c in needle.chars() {
+        if utf16_len(&literal) + 2 * c.len_utf16() > MAX_PATTERN_CHARS {
+            break;
+        }
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            literal.push('\\');
+        }
+        literal.push(c);
+    }
+    let pattern = compile_pattern(&literal, false)?;
+    block_on(m.grep(reference, &pattern, context, max_matches, io))
 }
 
 /// Whether `text` is within `chars` UTF-16 units and `bytes` UTF-8 bytes.
