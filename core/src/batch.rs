@@ -499,4 +499,20 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_file_name_of_exactly_255_bytes_is_allowed_and_256_is_not() {
+        let fs = MemoryWriter::new();
+        let at_limit = "i".repeat(255 - "tool-result-.md".len());
+        let (_, placeholders) = run(&[tool(&at_limit, "x")], &fs);
+        assert_eq!(placeholders.len(), 1);
+        let over = format!("{at_limit}i");
+        let views = [&tool(&over, "x")];
+        let options = BatchOptions {
+            threshold: 1,
+            ..BatchOptions::new("out", "/w")
+        };
+        let err = BatchPlan::new(&views, &options).unwrap_err();
+        assert_eq!(err.code().as_str(), "INVALID_ID");
+    }
 }
