@@ -277,3 +277,38 @@ fn import_accepts_any_spelling_of_a_ref_once_and_refuses_malformed_ones() {
     let err = import(&bundle(json!([encoded_path]))).unwrap_err();
     assert!(err.to_string().contains("does not match its ref"), "{err}");
 }
+
+#[test]
+fn an_id_whose_encoded_ref_segment_would_pass_255_characters_is_invalid() {
+    // 42 × "é" is 84 bytes but 252 characters once encoded (%C3%A9 each): the ref stays
+    // short enough that a summary naming it fits the smallest limits.
+    let fs = MemoryWriter::new();
+    let reason = "makes a ref segment longer than 255 characters once percent-encoded";
+    let conversation = |id: &str| Materializer::new(MaterializerOptions::new("/d", id, "/"));
+    assert!(conversation(&"é".repeat(42)).is_ok());
+    let err = conversation(&"é".repeat(43)).unwrap_err();
+    assert_eq!(
+        (err.code(), err.to_string().contains(reason)),
+        (ErrorCode::InvalidId, true)
+    );
+
+    let m = conversation("c").unwrap();
+    let text = "x\n".repeat(30_000);
+    let materialize = |id: &str| {
+        let out = ToolOutputRef {
+            tool_call_id: id,
+            tool_name: "t",
+            server_name: None,
+            text: &text,
+            was_value: false,
+        };
+        block_on(m.materialize(&out, &fs))
+    };
+    // 41 × "é" = 246 encoded characters, + ".txt" = 250: fits; 42 + ".txt" = 256 does not.
+    assert!(materialize(&"é".repeat(41)).is_ok());
+    let err = materialize(&"é".repeat(42)).unwrap_err();
+    assert_eq!(
+        (err.code(), err.to_string().contains(reason)),
+        (ErrorCode::InvalidId, true)
+    );
+}

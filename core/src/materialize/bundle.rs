@@ -7,9 +7,8 @@ use std::collections::HashSet;
 use sha2::{Digest, Sha256};
 
 use super::materializer::Materializer;
-use super::reference::{self, ParsedRef, RefError, SCHEME};
+use super::reference::{self, unsafe_ref_component, ParsedRef, RefError, SCHEME};
 use super::types::MaterializerOptions;
-use crate::path::unsafe_component;
 use crate::{CreateOutcome, FileReader, FileWriter, Map, OffloadError, Value};
 
 /// The bundle's `format` field.
@@ -135,7 +134,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
         .get("conversationId")
         .and_then(Value::as_str)
         .ok_or_else(|| invalid("conversationId must be a string".into()))?;
-    if let Some(reason) = unsafe_component(conversation, 0) {
+    if let Some(reason) = unsafe_ref_component(conversation, 0) {
         return Err(invalid(format!("conversationId {conversation:?} {reason}")));
     }
     let messages = bundle

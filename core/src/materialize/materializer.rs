@@ -1,7 +1,7 @@
 //! The [`Materializer`]: decides what stays inline, writes artifacts, reads them back.
 
 use super::read::{grep_page, read_page, tail_page};
-use super::reference::{self, RefError};
+use super::reference::{self, unsafe_ref_component, RefError};
 use super::summary::{summary, SummaryInput};
 use super::text::Measure;
 use super::types::{
@@ -9,7 +9,7 @@ use super::types::{
     ToolOutputRef,
 };
 use crate::create::create_at_free_name;
-use crate::path::{join, resolve, unsafe_component};
+use crate::path::{join, resolve};
 use crate::{FileReader, FileWriter, OffloadError};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -51,7 +51,7 @@ impl Materializer {
     /// `INVALID_ID` for a conversation id that cannot name a directory;
     /// `INVALID_ARGUMENT` for a relative `cwd`.
     pub fn new(options: MaterializerOptions) -> Result<Self, OffloadError> {
-        if let Some(reason) = unsafe_component(&options.conversation_id, 0) {
+        if let Some(reason) = unsafe_ref_component(&options.conversation_id, 0) {
             return Err(OffloadError::InvalidId {
                 field: "conversationId".into(),
                 value: Some(options.conversation_id),
@@ -160,7 +160,7 @@ impl Materializer {
     ) -> Result<Materialized, OffloadError> {
         // Checked whatever the size, so a bad id fails for every output (with room for
         // the shortest extension here, the actual one once it is known).
-        if let Some(reason) = unsafe_component(stem, ".txt".len()) {
+        if let Some(reason) = unsafe_ref_component(stem, ".txt".len()) {
             return Err(OffloadError::InvalidId {
                 field: kind.id_field().into(),
                 value: Some(stem.into()),
@@ -245,7 +245,7 @@ impl Materializer {
             |n| {
                 let file = file_name(n);
                 // Fails once the suffix makes the name too long, so the search ends.
-                match unsafe_component(&file, 0) {
+                match unsafe_ref_component(&file, 0) {
                     Some(reason) => Err(OffloadError::InvalidId {
                         field: kind.id_field().into(),
                         value: Some(stem.into()),

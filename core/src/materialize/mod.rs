@@ -9,6 +9,7 @@ pub(crate) mod pattern;
 mod read;
 mod read_tools;
 mod reference;
+pub use reference::MAX_REF_SEGMENT_CHARS;
 mod summary;
 mod text;
 mod types;

@@ -48,6 +48,30 @@ pub(crate) fn encode(segment: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The longest a ref's conversation id or file name may be once encoded, in characters:
+/// as long as a file name may be in bytes. It bounds a ref to ~520 characters, so a
+/// summary or page naming it still fits the smallest limits (a 255-byte id of bytes that
+/// all need escaping would otherwise make a 765-character segment).
+///
+/// ```
+/// use tool_offload_core::materialize::{Materializer, MaterializerOptions, MAX_REF_SEGMENT_CHARS};
+/// assert_eq!(MAX_REF_SEGMENT_CHARS, 255);
+/// // "é" is 2 bytes, 6 characters once encoded (%C3%A9): 43 of them are too many.
+/// assert!(Materializer::new(MaterializerOptions::new("/d", &"é".repeat(43), "/")).is_err());
+/// ```
+pub const MAX_REF_SEGMENT_CHARS: usize = crate::path::MAX_FILE_NAME_BYTES;
+
+/// Why `value` cannot be an id whose file name (with `name_bytes` more bytes around it)
+/// also appears in refs: [`unsafe_component`]'s reasons, or a segment over
+/// [`MAX_REF_SEGMENT_CHARS`] once percent-encoded. `None` when it is safe.
+pub(crate) fn unsafe_ref_component(value: &str, name_bytes: usize) -> Option<&'static str> {
+    unsafe_component(value, name_bytes).or_else(|| {
+        let encoded: usize = value.bytes().map(|b| if is_plain(b) { 1 } else { 3 }).sum();
+        (encoded + name_bytes > MAX_REF_SEGMENT_CHARS)
+            .then_some("makes a ref segment longer than 255 characters once percent-encoded")
+    })
+}
+
 /// The ref of artifact `file` of `kind` in `conversation`.
 pub(crate) fn mint(conversation: &str, kind: ArtifactKind, file: &str) -> String {
     format!(
