@@ -81,4 +81,26 @@ mod tests {
             [".other.tmp", ".tool-offload-2-0-def.tmp", "call_1.txt"]
         );
     }
+
+    #[test]
+    fn each_directory_is_swept_once_per_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let stale = |name: &str| {
+            let file = std::fs::File::create(dir.path().join(name)).unwrap();
+            file.set_modified(SystemTime::now() - STALE_AFTER * 2)
+                .unwrap();
+        };
+        stale(".tool-offload-1-0-a.tmp");
+        sweep_once(dir.path());
+        assert!(
+            !dir.path().join(".tool-offload-1-0-a.tmp").exists(),
+            "swept"
+        );
+        stale(".tool-offload-2-0-b.tmp");
+        sweep_once(dir.path());
+        assert!(
+            dir.path().join(".tool-offload-2-0-b.tmp").exists(),
+            "not listed again by this process"
+        );
+    }
 }

@@ -212,3 +212,40 @@ impl FileReader for TokioFileWriter {
         Ok(names)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Error, ErrorKind};
+
+    #[test]
+    fn the_exclusive_open_fallback_creates_once_and_never_replaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        let create = |data: &str| create_new_in_place(&path, data.as_bytes(), true).unwrap();
+        assert_eq!(create("first"), CreateOutcome::Created);
+        assert_eq!(create("second"), CreateOutcome::Exists);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first");
+    }
+
+    #[test]
+    fn only_link_failures_of_the_file_system_fall_back() {
+        for errno in [1, 18, 31, 38, 95] {
+            assert!(
+                links_unsupported(&Error::from_raw_os_error(errno)),
+                "{errno}"
+            );
+        }
+        assert!(links_unsupported(&Error::from(ErrorKind::Unsupported)));
+        assert!(!links_unsupported(&Error::from_raw_os_error(2))); // ENOENT
+        assert!(!links_unsupported(&Error::from(ErrorKind::NotFound)));
+    }
+
+    #[test]
+    fn a_missing_directory_is_an_error_not_a_taken_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("missing/a.txt");
+        let err = create_exclusively(&path, b"x", false).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotFound);
+    }
+}
