@@ -247,5 +247,7 @@ mod tests {
         let path = dir.path().join("missing/a.txt");
         let err = create_exclusively(&path, b"x", false).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::NotFound);
+        let err = create_new_in_place(&path, b"x", false).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotFound);
     }
 }
