@@ -394,7 +394,34 @@ pub async fn offload_tool_results<'a, W: FileWriter + FileReader + ?Sized>(
     options: &BatchOptions<'_>,
     writer: &W,
 ) -> Result<BatchOffload<'a>, OffloadError> {
-    let views: Vec<&Value> = messages.iter().collect();
+    offload_tool_results_through(messages, |m| m, options, writer).await
+}
+
+/// [`offload_tool_results`] reading each message through `view`, e.g.
+/// [`LoneSurrogates::view`](crate::json::LoneSurrogates::view) for JSON text that held
+/// escaped lone surrogates.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::{offload_tool_results_through, BatchOptions, MemoryWriter};
+/// let messages = [json!({"role": "tool", "tool_call_id": "c1", "content": "x".repeat(100)})];
+/// let writer = MemoryWriter::new();
+/// let done = futures_executor::block_on(
+///     offload_tool_results_through(&messages, |m| m, &BatchOptions::new("out", "/w"), &writer),
+/// ).unwrap();
+/// assert_eq!(done.offloaded_count, 1);
+/// ```
+pub async fn offload_tool_results_through<'a, V, W>(
+    messages: &'a [Value],
+    view: impl Fn(&'a Value) -> V,
+    options: &BatchOptions<'_>,
+    writer: &W,
+) -> Result<BatchOffload<'a>, OffloadError>
+where
+    V: JsonView,
+    W: FileWriter<<V::Text as Text>::Data> + FileReader + ?Sized,
+{
+    let views: Vec<V> = messages.iter().map(view).collect();
     let mut plan = BatchPlan::new(&views, options)?;
     plan.write(writer).await?;
     let done = plan.edits();

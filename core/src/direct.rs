@@ -58,7 +58,35 @@ pub async fn offload_tool_result<W: FileWriter + ?Sized>(
     cwd: &str,
     writer: &W,
 ) -> Result<DirectOffload, OffloadError> {
-    let plan = DirectPlan::new(&message, session_id, output_dir, cwd)?;
+    offload_tool_result_through(message, message, session_id, output_dir, cwd, writer).await
+}
+
+/// [`offload_tool_result`] reading `message` through `view` (see
+/// [`offload_tool_results_through`](crate::offload_tool_results_through)).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::{offload_tool_result_through, MemoryWriter};
+/// let message = json!({"role": "tool", "tool_call_id": "c1", "content": "big"});
+/// let writer = MemoryWriter::new();
+/// let done = futures_executor::block_on(
+///     offload_tool_result_through(&message, &message, "s", "/o", "/", &writer),
+/// ).unwrap();
+/// assert_eq!(done.files, ["/o/s/c1.md"]);
+/// ```
+pub async fn offload_tool_result_through<V, W>(
+    message: &Value,
+    view: V,
+    session_id: &str,
+    output_dir: &str,
+    cwd: &str,
+    writer: &W,
+) -> Result<DirectOffload, OffloadError>
+where
+    V: JsonView,
+    W: FileWriter<<V::Text as Text>::Data> + ?Sized,
+{
+    let plan = DirectPlan::new(&view, session_id, output_dir, cwd)?;
     plan.write(writer).await?;
     let files = plan.files();
     Ok(DirectOffload {

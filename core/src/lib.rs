@@ -50,11 +50,11 @@ pub mod tools;
 pub mod view;
 
 pub use batch::{
-    offload_tool_results, Batch, BatchEdits, BatchOffload, BatchOptions, BatchPlan, PlannedMessage,
-    DEFAULT_THRESHOLD,
+    offload_tool_results, offload_tool_results_through, Batch, BatchEdits, BatchOffload,
+    BatchOptions, BatchPlan, PlannedMessage, DEFAULT_THRESHOLD,
 };
 pub use create::MAX_NAME_ATTEMPTS;
-pub use direct::{offload_tool_result, DirectOffload, DirectPlan};
+pub use direct::{offload_tool_result, offload_tool_result_through, DirectOffload, DirectPlan};
 pub use error::{ErrorCode, OffloadError};
 pub use io::{CreateOutcome, FileReader, FileWriter, IoError, MemoryWriter};
 pub use message::{apply_edits, Slot};

@@ -21,7 +21,6 @@ use tool_offload_core::{
     json, BatchOptions, CreateOutcome, FileReader, FileWriter, IoError, Map, OffloadError, Value,
 };
 
-mod lone;
 pub mod materialize;
 
 /// Which API a vector exercises.
@@ -150,8 +149,9 @@ impl Vector {
                     )
                     .await
                 } else {
-                    lone::offload_tool_result(
-                        &self.lone, message, session_id, output_dir, &self.cwd, &writer,
+                    let view = self.lone.view(message);
+                    tool_offload_core::offload_tool_result_through(
+                        message, view, session_id, output_dir, &self.cwd, &writer,
                     )
                     .await
                 };
@@ -176,7 +176,11 @@ impl Vector {
                 let result = if self.lone.is_empty() {
                     tool_offload_core::offload_tool_results(messages, &options, &writer).await
                 } else {
-                    lone::offload_tool_results(&self.lone, messages, &options, &writer).await
+                    let view = |m| self.lone.view(m);
+                    tool_offload_core::offload_tool_results_through(
+                        messages, view, &options, &writer,
+                    )
+                    .await
                 };
                 match result {
                     Ok(done) => {
