@@ -25,6 +25,46 @@ pub const MAX_COMPILED_BYTES: usize = 1 << 16;
 #[derive(Debug, Clone)]
 pub struct Pattern {
     regex: engine::Regex,
+    /// Set when the pattern is nothing but literal alternatives (`Error|Exception`, the
+    /// summary's own advice): a substring search finds exactly the rows the engine
+    /// would, many times faster.
+    literals: Option<Literals>,
+}
+
+/// The alternatives of an all-literal pattern, ASCII-lowercased when matching ignores
+/// case (the engine folds ASCII letters only, so this folds the same).
+#[derive(Debug, Clone)]
+struct Literals {
+    words: Vec<String>,
+    fold_ascii: bool,
+}
+
+impl Literals {
+    /// `pattern`'s alternatives when it has no metacharacter but `|`.
+    fn of(pattern: &str, ignore_case: bool) -> Option<Literals> {
+        if pattern.contains(|c: char| "\\.+*?()[]{}^$".contains(c)) {
+            return None;
+        }
+        let fold = |w: &str| {
+            if ignore_case {
+                w.to_ascii_lowercase()
+            } else {
+                w.to_owned()
+            }
+        };
+        Some(Literals {
+            words: pattern.split('|').map(fold).collect(),
+            fold_ascii: ignore_case,
+        })
+    }
+
+    fn is_match(&self, row: &str) -> bool {
+        if self.fold_ascii && row.bytes().any(|b| b.is_ascii_uppercase()) {
+            let row = row.to_ascii_lowercase();
+            return self.words.iter().any(|w| row.contains(w.as_str()));
+        }
+        self.words.iter().any(|w| row.contains(w.as_str()))
+    }
 }
 
 impl Pattern {
@@ -36,7 +76,10 @@ impl Pattern {
     /// assert!(!p.is_match("all fine"));
     /// ```
     pub fn is_match(&self, row: &str) -> bool {
-        self.regex.is_match(row)
+        match &self.literals {
+            Some(literals) => literals.is_match(row),
+            None => self.regex.is_match(row),
+        }
     }
 
     /// The pattern as given.
@@ -84,7 +127,10 @@ pub fn compile_pattern(pattern: &str, ignore_case: bool) -> Result<Pattern, Offl
         .case_insensitive(ignore_case)
         .size_limit(MAX_COMPILED_BYTES)
         .build()
-        .map(|regex| Pattern { regex })
+        .map(|regex| Pattern {
+            regex,
+            literals: Literals::of(pattern, ignore_case),
+        })
         .map_err(|e| invalid(e.to_string()))
 }
 
@@ -169,5 +215,62 @@ mod tests {
         let p = compile_pattern("ÉCHEC", true).unwrap();
         assert!(p.is_match("ÉCHEC"));
         assert!(!p.is_match("échec"));
+    }
+
+    #[test]
+    fn literal_alternatives_match_exactly_the_rows_the_engine_matches() {
+        let rows = [
+            "",
+            "Error: x",
+            "an ERROR",
+            "error",
+            "Exception raised",
+            "exception",
+            "ok",
+            "naïve Échec",
+            "échec",
+            "a|b",
+            "x.y",
+            "Err",
+            "ErrorException",
+        ];
+        let patterns = [
+            "Error|Exception",
+            "error",
+            "ERROR|ok",
+            "échec",
+            "Échec",
+            "a",
+            "|",
+            "x|",
+            "Err|",
+            "r E",
+            "naïve",
+        ];
+        for pattern in patterns {
+            for ignore_case in [false, true] {
+                let fast = compile_pattern(pattern, ignore_case).unwrap();
+                assert!(fast.literals.is_some(), "{pattern:?} takes the fast path");
+                let engine = Pattern {
+                    literals: None,
+                    ..fast.clone()
+                };
+                for row in rows {
+                    assert_eq!(
+                        fast.is_match(row),
+                        engine.is_match(row),
+                        "{pattern:?} (ignore_case {ignore_case}) on {row:?}"
+                    );
+                }
+            }
+        }
+        for pattern in [
+            r"err\.", "e.r", "(a)", "^a", "a$", "[ab]", "a{2}", "a+", "(?i)a",
+        ] {
+            assert!(
+                compile_pattern(pattern, false).unwrap().literals.is_none(),
+                "{pattern}"
+            );
+        }
     }
 }
