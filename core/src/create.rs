@@ -18,6 +18,66 @@ pub(crate) struct Placed {
     pub reused: bool,
 }
 
+/// What [`create_unless_taken`] found at a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Creation {
+    /// Nothing was there; the data is now.
+    Created,
+    /// A file with the same text was there, and is left as it is.
+    Same,
+    /// Something else is there (or it cannot be read back here): not ours to reuse.
+    Taken,
+}
+
+/// Whether the file at `path` holds the text `same` accepts: `None` when there is no
+/// file.
+///
+/// # Errors
+/// `READ_FAILED` from the reader.
+pub(crate) async fn holds<R: FileReader + ?Sized>(
+    io: &R,
+    path: &str,
+    same: impl Fn(&str) -> bool,
+) -> Result<Option<bool>, OffloadError> {
+    match io.read_file(path).await {
+        Ok(existing) => Ok(existing.map(|text| same(&text))),
+        Err(source) => Err(OffloadError::ReadFailed {
+            path: path.into(),
+            source,
+        }),
+    }
+}
+
+/// Create `data` at `path` exclusively ([`FileWriter::create_file`]); when the name is
+/// taken, whether by the same text (`same(existing)`) or by something else.
+///
+/// # Errors
+/// `WRITE_FAILED` from the writer; `READ_FAILED` from the reader.
+pub(crate) async fn create_unless_taken<D, IO>(
+    io: &IO,
+    path: &str,
+    data: &D,
+    same: impl Fn(&str) -> bool,
+) -> Result<Creation, OffloadError>
+where
+    D: ?Sized,
+    IO: FileWriter<D> + FileReader + ?Sized,
+{
+    let created = io.create_file(path, data).await;
+    match created.map_err(|source| OffloadError::WriteFailed {
+        path: path.into(),
+        source,
+    })? {
+        CreateOutcome::Created => Ok(Creation::Created),
+        // A file that vanished since, or a writer without a reader, reads as missing:
+        // either way not ours to reuse.
+        CreateOutcome::Exists => Ok(match holds(io, path, same).await? {
+            Some(true) => Creation::Same,
+            _ => Creation::Taken,
+        }),
+    }
+}
+
 /// Create `data` at the first of the candidate paths `candidate(0)`, `candidate(1)`…
 /// that is free, or reuse one that already holds the same text (`same(existing)`).
 /// Relies on [`FileWriter::create_file`], so concurrent creators never overwrite each
@@ -40,32 +100,19 @@ where
     let mut last = String::new();
     for number in 0..MAX_NAME_ATTEMPTS {
         let path = candidate(number)?;
-        let created = io.create_file(&path, data).await;
-        match created.map_err(|source| OffloadError::WriteFailed {
-            path: path.clone(),
-            source,
-        })? {
-            CreateOutcome::Created => {
-                return Ok(Placed {
-                    number,
-                    path,
-                    reused: false,
-                })
+        let reused = match create_unless_taken(io, &path, data, &same).await? {
+            Creation::Created => false,
+            Creation::Same => true,
+            Creation::Taken => {
+                last = path;
+                continue;
             }
-            CreateOutcome::Exists => match io.read_file(&path).await {
-                Ok(Some(existing)) if same(&existing) => {
-                    return Ok(Placed {
-                        number,
-                        path,
-                        reused: true,
-                    })
-                }
-                // Different content, or unreadable here (a writer without a reader):
-                // either way not ours to reuse.
-                Ok(_) => last = path,
-                Err(source) => return Err(OffloadError::ReadFailed { path, source }),
-            },
-        }
+        };
+        return Ok(Placed {
+            number,
+            path,
+            reused,
+        });
     }
     Err(OffloadError::WriteFailed {
         path: last,

@@ -9,7 +9,8 @@ use sha2::{Digest, Sha256};
 use super::materializer::Materializer;
 use super::reference::{self, unsafe_ref_component, ParsedRef, RefError, SCHEME};
 use super::types::MaterializerOptions;
-use crate::{CreateOutcome, FileReader, FileWriter, Map, OffloadError, Value};
+use crate::create::{create_unless_taken, holds, Creation};
+use crate::{FileReader, FileWriter, Map, OffloadError, Value};
 
 /// The bundle's `format` field.
 pub const BUNDLE_FORMAT: &str = "tool-offload/conversation";
@@ -210,16 +211,10 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
     }
     let mut fresh = Vec::new();
     for (target, content) in &checked {
-        match io.read_file(target).await {
-            Ok(None) => fresh.push((target, content)),
-            Ok(Some(existing)) if existing == *content => {}
-            Ok(Some(_)) => return Err(OffloadError::ArtifactExists(target.clone())),
-            Err(source) => {
-                return Err(OffloadError::ReadFailed {
-                    path: target.clone(),
-                    source,
-                })
-            }
+        match holds(io, target, |existing| existing == *content).await? {
+            None => fresh.push((target, content)),
+            Some(true) => {}
+            Some(false) => return Err(OffloadError::ArtifactExists(target.clone())),
         }
     }
     // Each directory once (there are at most two: tool/ and terminal/).
@@ -237,22 +232,9 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
         }
         // Exclusive: a different file that appeared since the check above (another
         // process importing) is reported, never overwritten.
-        let created = io.create_file(target, content).await;
-        if created.map_err(|source| OffloadError::WriteFailed {
-            path: target.clone(),
-            source,
-        })? == CreateOutcome::Exists
-        {
-            match io.read_file(target).await {
-                Ok(Some(existing)) if existing == *content => {}
-                Ok(_) => return Err(OffloadError::ArtifactExists(target.clone())),
-                Err(source) => {
-                    return Err(OffloadError::ReadFailed {
-                        path: target.clone(),
-                        source,
-                    })
-                }
-            }
+        let same = |existing: &str| existing == *content;
+        if create_unless_taken(io, target, *content, same).await? == Creation::Taken {
+            return Err(OffloadError::ArtifactExists(target.clone()));
         }
     }
     Ok(ImportedConversation {
