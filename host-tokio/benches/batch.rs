@@ -24,15 +24,18 @@
 //! Numbers, not pass/fail: `bench/run.mjs` runs this with `--json` next to the Node
 //! measurements and prints the ratios; bench/README.md records them.
 
+#[path = "common/null_io.rs"]
+mod null_io;
+
+use null_io::NullIo;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 use tool_offload::core::{self, BatchOptions, MemoryWriter};
-use tool_offload::{
-    CreateOutcome, FileReader, FileWriter, IoError, OffloadOptions, TokioFileWriter,
-};
+use tool_offload::{FileReader, FileWriter, OffloadOptions, TokioFileWriter};
 
 struct Conversation {
     name: String,
@@ -159,32 +162,6 @@ fn time<T>(f: impl FnOnce() -> T) -> Duration {
     let t = Instant::now();
     std::hint::black_box(f());
     t.elapsed()
-}
-
-/// A writer that keeps nothing: compute without `MemoryWriter`'s copy of every byte.
-struct NullWriter;
-
-impl FileWriter for NullWriter {
-    async fn mkdir(&self, _: &str) -> Result<(), IoError> {
-        Ok(())
-    }
-    async fn write_file(&self, _: &str, data: &str) -> Result<(), IoError> {
-        std::hint::black_box(data);
-        Ok(())
-    }
-    async fn create_file(&self, _: &str, data: &str) -> Result<CreateOutcome, IoError> {
-        std::hint::black_box(data);
-        Ok(CreateOutcome::Created)
-    }
-}
-
-impl FileReader for NullWriter {
-    async fn read_file(&self, _: &str) -> Result<Option<String>, IoError> {
-        Ok(None)
-    }
-    async fn list_dir(&self, _: &str) -> Result<Vec<String>, IoError> {
-        Ok(Vec::new())
-    }
 }
 
 fn memory_batch(conversations: &[Conversation], threshold: usize) -> (usize, u64) {
@@ -395,7 +372,7 @@ fn main() {
     cases.insert("core_memory".into(), stats(&mut samples, 1e3));
 
     let mut samples: Vec<Duration> = (0..memory_n)
-        .map(|_| time(|| batch_with(&conversations, threshold, &NullWriter)))
+        .map(|_| time(|| batch_with(&conversations, threshold, &NullIo)))
         .collect();
     cases.insert("core_null".into(), stats(&mut samples, 1e3));
 

@@ -9,39 +9,19 @@
 //! artifact, every ref in scope and unique, every ref the messages name present);
 //! the other import phases write into a fresh `MemoryWriter`, then over identical files.
 
+#[path = "common/null_io.rs"]
+mod null_io;
+
+use null_io::NullIo;
+
 use std::time::{Duration, Instant};
 
 use futures_executor::block_on;
 use serde_json::json;
 use tool_offload::core::materialize::{import_conversation, Materializer, MaterializerOptions};
-use tool_offload::core::{CreateOutcome, FileReader, IoError};
 use tool_offload::{FileWriter, MemoryWriter, Value};
 
 const CONVERSATION: &str = "bench-conv";
-
-/// No files, and writes that cost nothing: import's own work only.
-struct NullIo;
-
-impl FileWriter for NullIo {
-    async fn mkdir(&self, _: &str) -> Result<(), IoError> {
-        Ok(())
-    }
-    async fn write_file(&self, _: &str, _: &str) -> Result<(), IoError> {
-        Ok(())
-    }
-    async fn create_file(&self, _: &str, _: &str) -> Result<CreateOutcome, IoError> {
-        Ok(CreateOutcome::Created)
-    }
-}
-
-impl FileReader for NullIo {
-    async fn read_file(&self, _: &str) -> Result<Option<String>, IoError> {
-        Ok(None)
-    }
-    async fn list_dir(&self, _: &str) -> Result<Vec<String>, IoError> {
-        Ok(Vec::new())
-    }
-}
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -1,0 +1,31 @@
+//! [`NullIo`], shared by the benchmarks that measure compute without file-system cost.
+
+use tool_offload::{CreateOutcome, FileReader, FileWriter, IoError};
+
+/// IO that keeps nothing and finds no file: the core's own work only, without
+/// `MemoryWriter`'s copy of every byte. Written data is `black_box`ed so its production
+/// is not optimised away.
+pub struct NullIo;
+
+impl FileWriter for NullIo {
+    async fn mkdir(&self, _: &str) -> Result<(), IoError> {
+        Ok(())
+    }
+    async fn write_file(&self, _: &str, data: &str) -> Result<(), IoError> {
+        std::hint::black_box(data);
+        Ok(())
+    }
+    async fn create_file(&self, _: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        std::hint::black_box(data);
+        Ok(CreateOutcome::Created)
+    }
+}
+
+impl FileReader for NullIo {
+    async fn read_file(&self, _: &str) -> Result<Option<String>, IoError> {
+        Ok(None)
+    }
+    async fn list_dir(&self, _: &str) -> Result<Vec<String>, IoError> {
+        Ok(Vec::new())
+    }
+}
