@@ -45,6 +45,7 @@ mod message;
 pub mod path;
 mod placeholder;
 mod plan;
+pub mod temp;
 mod text;
 pub mod tools;
 pub mod view;

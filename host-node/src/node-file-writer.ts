@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
+import { isStaleTempFile, isTempFile, tempFileName } from '../wasm/tool_offload_wasm.js';
 import type { FileReader, FileWriter } from '../wasm/tool_offload_wasm.js';
 
 /** Options of {@link NodeFileWriter}. */
@@ -13,12 +14,6 @@ export interface NodeFileWriterOptions {
   durable?: boolean;
 }
 
-/**
- * A temporary file untouched for this long (10 minutes) belongs to a writer that died
- * mid-write: a live one renames, links or removes its file within one write.
- */
-export const STALE_TEMP_MS = 10 * 60 * 1000;
-
 /** Directories already swept for stale temporary files by this process. */
 const swept = new Set<string>();
 
@@ -28,7 +23,7 @@ const swept = new Set<string>();
  * `createFile`, hard-linked to it, which never replaces an existing file), so a crash
  * never leaves a truncated file there. The first time it creates a directory, the
  * process removes the `.tool-offload-*.tmp` files that writers killed mid-write left
- * there more than {@link STALE_TEMP_MS} ago.
+ * there more than 10 minutes ago (core's policy, shared with the tokio writer).
  *
  * @example
  * ```ts
@@ -115,7 +110,7 @@ export class NodeFileWriter implements FileWriter, FileReader {
   /** `data` in a new temporary file beside `path` (fsynced when durable); its path. */
   async #writeTemp(path: string, data: string): Promise<string> {
     // The temporary name does not embed the final one, which may already be 255 bytes.
-    const temp = join(dirname(path), `.tool-offload-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+    const temp = join(dirname(path), tempFileName(process.pid, randomBytes(6).toString('hex')));
     try {
       if (this.#durable) {
         const handle = await open(temp, 'w');
@@ -140,17 +135,18 @@ export class NodeFileWriter implements FileWriter, FileReader {
 const LINKS_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
 
 /**
- * Remove the `.tool-offload-*.tmp` files in `dir` last modified more than
- * {@link STALE_TEMP_MS} before `now`; how many were removed. Best effort: entries that
- * vanish or cannot be removed (another process sweeping) are skipped.
+ * Remove the temporary files dead writers left in `dir` (core's `isStaleTempFile`: a
+ * writer's `.tool-offload-*.tmp`, untouched for 10 minutes at `now`); how many were
+ * removed. Best effort: entries that vanish or cannot be removed (another process
+ * sweeping) are skipped.
  */
 export async function removeStaleTempFiles(dir: string, now: number): Promise<number> {
   let removed = 0;
   for (const name of await readdir(dir)) {
-    if (!name.startsWith('.tool-offload-') || !name.endsWith('.tmp')) continue;
+    if (!isTempFile(name)) continue;
     const path = join(dir, name);
     try {
-      if (now - (await stat(path)).mtimeMs < STALE_TEMP_MS) continue;
+      if (!isStaleTempFile(name, now - (await stat(path)).mtimeMs)) continue;
       await rm(path);
       removed += 1;
     } catch {

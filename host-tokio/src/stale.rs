@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
-/// A temporary file untouched for this long belongs to a writer that is gone: a live
-/// one renames or removes its file within one write.
-pub const STALE_AFTER: Duration = Duration::from_secs(10 * 60);
+use tool_offload_core::temp::{is_stale_temp, is_temp, STALE_TEMP_MS};
+
+/// A temporary file untouched for this long belongs to a writer that is gone (core's
+/// [`STALE_TEMP_MS`]).
+pub const STALE_AFTER: Duration = Duration::from_millis(STALE_TEMP_MS);
 
 /// Directories already swept by this process: each is swept once, the first time a
 /// writer creates it, so the cost is one directory listing per directory per process.
@@ -37,16 +39,16 @@ pub(crate) fn sweep(dir: &Path, now: SystemTime) -> std::io::Result<usize> {
         let entry = entry?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if !(name.starts_with(".tool-offload-") && name.ends_with(".tmp")) {
+        if !is_temp(&name) {
             continue;
         }
         let Ok(modified) = entry.metadata().and_then(|m| m.modified()) else {
             continue;
         };
-        let stale = now
-            .duration_since(modified)
-            .is_ok_and(|age| age >= STALE_AFTER);
-        if stale && std::fs::remove_file(entry.path()).is_ok() {
+        // A time in the future (clock skew) is age 0: kept.
+        let age = now.duration_since(modified).unwrap_or_default();
+        let age_ms = u64::try_from(age.as_millis()).unwrap_or(u64::MAX);
+        if is_stale_temp(&name, age_ms) && std::fs::remove_file(entry.path()).is_ok() {
             removed += 1;
         }
     }

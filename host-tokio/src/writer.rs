@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use tool_offload_core::temp::temp_file_name;
 use tool_offload_core::{CreateOutcome, FileReader, FileWriter, IoError};
 
 use crate::stale;
@@ -50,7 +51,7 @@ pub(crate) fn temp_name() -> String {
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     // RandomState is seeded from the OS once per process: no extra dependency needed.
     let random = RandomState::new().hash_one(n);
-    format!(".tool-offload-{}-{n}-{random:016x}.tmp", std::process::id())
+    temp_file_name(std::process::id(), &format!("{n}-{random:016x}"))
 }
 
 /// Flush a directory's entries (the rename) to disk. Only meaningful on Unix; elsewhere
