@@ -4,13 +4,9 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
-use tool_offload_core::temp::{is_stale_temp, is_temp, STALE_TEMP_MS};
-
-/// A temporary file untouched for this long belongs to a writer that is gone (core's
-/// [`STALE_TEMP_MS`]).
-pub const STALE_AFTER: Duration = Duration::from_millis(STALE_TEMP_MS);
+use tool_offload_core::temp::{is_stale_temp, is_temp};
 
 /// Directories already swept by this process: each is swept once, the first time a
 /// writer creates it, so the cost is one directory listing per directory per process.
@@ -31,7 +27,8 @@ pub(crate) fn sweep_once(dir: &Path) {
     let _ = sweep(dir, SystemTime::now());
 }
 
-/// Remove every `.tool-offload-*.tmp` in `dir` last modified before `now - STALE_AFTER`;
+/// Remove every writer's temporary file in `dir` that core's [`is_stale_temp`] calls stale
+/// at `now`;
 /// how many were removed.
 pub(crate) fn sweep(dir: &Path, now: SystemTime) -> std::io::Result<usize> {
     let mut removed = 0;
@@ -58,6 +55,10 @@ pub(crate) fn sweep(dir: &Path, now: SystemTime) -> std::io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+    use tool_offload_core::temp::STALE_TEMP_MS;
+
+    const STALE_AFTER: Duration = Duration::from_millis(STALE_TEMP_MS);
 
     #[test]
     fn removes_only_old_temporary_files_of_ours() {
