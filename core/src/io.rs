@@ -139,15 +139,22 @@ impl<D: ?Sized, W: FileWriter<D> + ?Sized> FileWriter<D> for &W {
 
 /// Reading artifacts back: the counterpart of [`FileWriter`], injected the same way.
 ///
+/// Read-back pages through an artifact with [`size`](FileReader::size) and
+/// [`read_range`](FileReader::read_range), so a page of a 1 GB artifact costs a page,
+/// not the file; [`read_file`](FileReader::read_file) is for small files (bundles,
+/// line indexes, a name's current content).
+///
 /// ```
 /// use tool_offload_core::{FileReader, FileWriter, MemoryWriter};
 /// let fs = MemoryWriter::new();
 /// futures_executor::block_on(async {
 ///     fs.mkdir("/a").await.unwrap();
-///     fs.write_file("/a/x.txt", "hi").await.unwrap();
-///     assert_eq!(fs.read_file("/a/x.txt").await.unwrap().as_deref(), Some("hi"));
+///     fs.write_file("/a/x.txt", "hi there").await.unwrap();
+///     assert_eq!(fs.read_file("/a/x.txt").await.unwrap().as_deref(), Some("hi there"));
 ///     assert_eq!(fs.read_file("/a/nope").await.unwrap(), None);
 ///     assert_eq!(fs.list_dir("/a").await.unwrap(), ["x.txt"]);
+///     assert_eq!(fs.size("/a/x.txt").await.unwrap(), Some(8));
+///     assert_eq!(fs.read_range("/a/x.txt", 3, 100).await.unwrap(), b"there");
 /// });
 /// ```
 pub trait FileReader {
@@ -155,6 +162,17 @@ pub trait FileReader {
     fn read_file(&self, path: &str) -> impl Future<Output = Result<Option<String>, IoError>>;
     /// The names of the entries of `dir`, sorted; empty when it does not exist.
     fn list_dir(&self, dir: &str) -> impl Future<Output = Result<Vec<String>, IoError>>;
+    /// The size in bytes of the file at `path`, or `None` when there is no such file.
+    fn size(&self, path: &str) -> impl Future<Output = Result<Option<u64>, IoError>>;
+    /// Bytes `start..end` of the file at `path`: fewer when the file ends first (none
+    /// when `start` is at or past its end). A missing file is an error here: callers
+    /// ask [`size`](FileReader::size) first.
+    fn read_range(
+        &self,
+        path: &str,
+        start: u64,
+        end: u64,
+    ) -> impl Future<Output = Result<Vec<u8>, IoError>>;
 }
 
 impl<R: FileReader + ?Sized> FileReader for &R {
@@ -163,6 +181,17 @@ impl<R: FileReader + ?Sized> FileReader for &R {
     }
     fn list_dir(&self, dir: &str) -> impl Future<Output = Result<Vec<String>, IoError>> {
         (**self).list_dir(dir)
+    }
+    fn size(&self, path: &str) -> impl Future<Output = Result<Option<u64>, IoError>> {
+        (**self).size(path)
+    }
+    fn read_range(
+        &self,
+        path: &str,
+        start: u64,
+        end: u64,
+    ) -> impl Future<Output = Result<Vec<u8>, IoError>> {
+        (**self).read_range(path, start, end)
     }
 }
 
@@ -299,4 +328,32 @@ impl FileReader for MemoryWriter {
         names.dedup();
         Ok(names)
     }
+
+    async fn size(&self, path: &str) -> Result<Option<u64>, IoError> {
+        Ok(self.lock().files.get(path).map(|text| text.len() as u64))
+    }
+
+    async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
+        let state = self.lock();
+        let bytes = state
+            .files
+            .get(path)
+            .ok_or_else(|| IoError::new(format!("no such file: {path}")))?
+            .as_bytes();
+        Ok(bytes[clamp_range(start, end, bytes.len())].to_vec())
+    }
+}
+
+/// `start..end` as indexes into `len` bytes: cut at the end, empty when reversed.
+///
+/// ```
+/// use tool_offload_core::clamp_range;
+/// assert_eq!(clamp_range(2, 10, 5), 2..5);
+/// assert_eq!(clamp_range(7, 9, 5), 5..5);
+/// assert_eq!(clamp_range(3, 1, 5), 3..3);
+/// ```
+pub fn clamp_range(start: u64, end: u64, len: usize) -> std::ops::Range<usize> {
+    let clamp = |n: u64| usize::try_from(n).map_or(len, |n| n.min(len));
+    let start = clamp(start);
+    start..clamp(end).max(start)
 }

@@ -57,7 +57,7 @@ pub use batch::{
 pub use create::MAX_NAME_ATTEMPTS;
 pub use direct::{offload_tool_result, offload_tool_result_through, DirectOffload, DirectPlan};
 pub use error::{ErrorCode, OffloadError};
-pub use io::{CreateOutcome, FileReader, FileWriter, IoError, MemoryWriter};
+pub use io::{clamp_range, CreateOutcome, FileReader, FileWriter, IoError, MemoryWriter};
 pub use message::{apply_edits, Slot};
 pub use placeholder::{
     batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,

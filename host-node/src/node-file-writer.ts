@@ -57,6 +57,34 @@ export class NodeFileWriter implements FileWriter, FileReader {
     }
   }
 
+  /** The size in bytes of the file at `path`, or `undefined` when there is none. */
+  async size(path: string): Promise<number | undefined> {
+    try {
+      return (await stat(path)).size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  /** Bytes `start..end` of the file at `path` (fewer at its end): one positioned read. */
+  async readRange(path: string, start: number, end: number): Promise<Uint8Array> {
+    const handle = await open(path, 'r');
+    try {
+      const length = Math.max(0, Math.min(end, (await handle.stat()).size) - start);
+      const bytes = new Uint8Array(length);
+      let filled = 0;
+      while (filled < length) {
+        const { bytesRead } = await handle.read(bytes, filled, length - filled, start + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return filled === length ? bytes : bytes.subarray(0, filled);
+    } finally {
+      await handle.close();
+    }
+  }
+
   /** The names in `dir`, sorted; `[]` when it does not exist. */
   async listDir(dir: string): Promise<string[]> {
     try {

@@ -255,6 +255,36 @@ impl FileReader for TokioFileWriter {
         names.sort();
         Ok(names)
     }
+
+    async fn size(&self, path: &str) -> Result<Option<u64>, IoError> {
+        match tokio::fs::metadata(path).await {
+            Ok(meta) if meta.is_file() => Ok(Some(meta.len())),
+            Ok(_) => Err(IoError::new(format!("not a file: {path}"))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(IoError::from(e)),
+        }
+    }
+
+    async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
+        let path = path.to_owned();
+        // One blocking-pool hop and one positioned read (`pread`), not seek + read
+        // through tokio's file wrapper.
+        tokio::task::spawn_blocking(move || read_range_blocking(&path, start, end))
+            .await
+            .map_err(|e| IoError::new(format!("read task failed: {e}")))?
+            .map_err(IoError::from)
+    }
+}
+
+/// Bytes `start..end` of the file at `path`, fewer at its end.
+fn read_range_blocking(path: &str, start: u64, end: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path)?;
+    let len = end.min(file.metadata()?.len()).saturating_sub(start);
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.seek(SeekFrom::Start(start))?;
+    file.take(len).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 #[cfg(test)]

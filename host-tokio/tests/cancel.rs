@@ -40,6 +40,12 @@ impl FileReader for Stalling {
     async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
         self.inner.list_dir(dir).await
     }
+    async fn size(&self, path: &str) -> Result<Option<u64>, IoError> {
+        self.inner.size(path).await
+    }
+    async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
+        self.inner.read_range(path, start, end).await
+    }
 }
 
 #[tokio::test]

@@ -70,10 +70,16 @@ export interface FileWriter {
  * Reading artifacts back, the counterpart of `FileWriter`. `readFile` resolves to the
  * UTF-8 content, or `undefined` when there is no such file (`null` is taken as missing
  * too); `listDir` to the sorted entry names, or `[]` when the directory does not exist.
+ * `size` resolves to the file's size in bytes (`undefined` when missing) and
+ * `readRange` to its bytes `start..end` (fewer at the end of the file): read-back pages
+ * through artifacts with them, so a page of a 1 GB artifact costs a page. A reader
+ * without them still works, reading each artifact whole once per call.
  */
 export interface FileReader {
   readFile(path: string): Promise<string | undefined>;
   listDir(dir: string): Promise<string[]>;
+  size?(path: string): Promise<number | undefined>;
+  readRange?(path: string, start: number, end: number): Promise<Uint8Array>;
 }
 
 // Message shapes name the fields tool-offload reads; any other field is kept as is at

@@ -188,4 +188,10 @@ impl FileReader for JsFileWriter {
     async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
         list_if_any(self.reader.as_ref(), dir).await
     }
+    async fn size(&self, path: &str) -> Result<Option<u64>, IoError> {
+        crate::reader::size_if_any(self.reader.as_ref(), path).await
+    }
+    async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
+        crate::reader::range_if_any(self.reader.as_ref(), path, start, end).await
+    }
 }

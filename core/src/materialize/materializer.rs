@@ -1,6 +1,5 @@
 //! The [`Materializer`]: decides what stays inline, writes artifacts, reads them back.
 
-use super::read::{grep_page, read_page, tail_page};
 use super::reference::{self, unsafe_ref_component, RefError};
 use super::summary::{summary, SummaryInput};
 use super::text::Measure;
@@ -36,12 +35,14 @@ pub const MIN_PAGE_CHARS: usize = 1000;
 #[derive(Debug)]
 pub struct Materializer {
     options: MaterializerOptions,
-    artifacts: String,
+    pub(super) artifacts: String,
     // Atomics so every method takes `&self`: hosts share one materializer between
     // concurrent calls without a lock held across a write.
     hits: AtomicU64,
     inlined: AtomicU64,
     saved_chars: AtomicU64,
+    /// Line indexes of artifacts read back, by path (see [`super::line_index`]).
+    pub(super) line_indexes: super::read_back::IndexCache,
 }
 
 impl Materializer {
@@ -69,6 +70,7 @@ impl Materializer {
             hits: AtomicU64::new(0),
             inlined: AtomicU64::new(0),
             saved_chars: AtomicU64::new(0),
+            line_indexes: Default::default(),
         })
     }
 
@@ -100,7 +102,7 @@ impl Materializer {
             .min(self.options.max_inline_bytes / 3)
     }
 
-    fn read_page_chars(&self) -> usize {
+    pub(super) fn read_page_chars(&self) -> usize {
         self.page_chars().max(MIN_PAGE_CHARS)
     }
 
@@ -188,6 +190,7 @@ impl Materializer {
         let (file, path) = self
             .create_artifact((kind, &dir), stem, ext, output.text, io)
             .await?;
+        self.write_line_index(&path, output.text, io).await;
 
         let id = reference::mint(&self.options.conversation_id, kind, &file);
         let measure = Measure::of(output.text);
@@ -286,96 +289,6 @@ impl Materializer {
                 reason,
             }),
             _ => Err(OffloadError::RefOutOfScope(reference.into())),
-        }
-    }
-
-    /// Lines `offset..offset + limit` of the artifact (0-based), numbered, at most
-    /// [`Materializer::page_chars`] long (see [`read_page`]).
-    ///
-    /// # Errors
-    /// `REF_OUT_OF_SCOPE`, `REF_NOT_FOUND`, `READ_FAILED`.
-    pub async fn read<R: FileReader + ?Sized>(
-        &self,
-        reference: &str,
-        offset: usize,
-        limit: usize,
-        reader: &R,
-    ) -> Result<String, OffloadError> {
-        self.read_from(reference, offset, 1, limit, reader).await
-    }
-
-    /// [`Materializer::read`] starting at part `part` (1-based) of line `offset + 1`:
-    /// how a page continues inside a line too long for one page.
-    ///
-    /// # Errors
-    /// As [`Materializer::read`].
-    pub async fn read_from<R: FileReader + ?Sized>(
-        &self,
-        reference: &str,
-        offset: usize,
-        part: usize,
-        limit: usize,
-        reader: &R,
-    ) -> Result<String, OffloadError> {
-        let text = self.load(reference, reader).await?;
-        Ok(read_page(
-            &text,
-            reference,
-            offset,
-            part,
-            limit,
-            self.read_page_chars(),
-        ))
-    }
-
-    /// The last `lines` lines of the artifact (see [`tail_page`]).
-    ///
-    /// # Errors
-    /// As [`Materializer::read`].
-    pub async fn tail<R: FileReader + ?Sized>(
-        &self,
-        reference: &str,
-        lines: usize,
-        reader: &R,
-    ) -> Result<String, OffloadError> {
-        let text = self.load(reference, reader).await?;
-        Ok(tail_page(&text, reference, lines, self.read_page_chars()))
-    }
-
-    /// Rows matching `pattern` (from [`compile_pattern`](super::compile_pattern)), with
-    /// context (see [`grep_page`]).
-    ///
-    /// # Errors
-    /// As [`Materializer::read`].
-    pub async fn grep<R: FileReader + ?Sized>(
-        &self,
-        reference: &str,
-        pattern: &super::Pattern,
-        context: usize,
-        max_matches: usize,
-        reader: &R,
-    ) -> Result<String, OffloadError> {
-        let text = self.load(reference, reader).await?;
-        Ok(grep_page(
-            &text,
-            reference,
-            |row| pattern.is_match(row),
-            context,
-            max_matches,
-            self.read_page_chars(),
-        ))
-    }
-
-    async fn load<R: FileReader + ?Sized>(
-        &self,
-        reference: &str,
-        reader: &R,
-    ) -> Result<String, OffloadError> {
-        let path = self.resolve_ref(reference)?;
-        match reader.read_file(&path).await {
-            Ok(Some(text)) => Ok(text),
-            Ok(None) => Err(OffloadError::RefNotFound(reference.into())),
-            Err(source) => Err(OffloadError::ReadFailed { path, source }),
         }
     }
 }

@@ -2,13 +2,22 @@
 //! artifact, and the model gets a summary with a reference and ways to read more.
 
 mod bundle;
+mod grep;
 mod legacy;
+mod line_index;
 mod materializer;
 mod messages;
+#[cfg(test)]
+mod oracle;
 pub(crate) mod pattern;
+#[cfg(test)]
+mod ranged_tests;
 mod read;
+mod read_back;
 mod read_tools;
 mod reference;
+mod scan;
+mod source;
 pub use reference::MAX_REF_SEGMENT_CHARS;
 mod summary;
 mod text;
@@ -18,10 +27,12 @@ pub use bundle::{
     import_conversation, sha256_hex, ImportedConversation, BUNDLE_FORMAT, BUNDLE_VERSION,
 };
 pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
+pub use line_index::INDEX_STEP;
 pub use materializer::{Materializer, MIN_PAGE_CHARS};
 pub use messages::MessagesMaterialized;
 pub use pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES, MAX_PATTERN_CHARS};
 pub use read::{grep_page, read_page, tail_page};
+pub use read_back::CACHED_INDEXES;
 pub use read_tools::{
     read_tool_definitions, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL, DEFAULT_CONTEXT,
     DEFAULT_LINES, DEFAULT_MAX_MATCHES,

@@ -68,6 +68,14 @@ impl Literals {
 }
 
 impl Pattern {
+    /// The alternatives of an all-literal pattern (ASCII-lowercased when the second
+    /// value, ignoring ASCII case, is true), for a search over whole chunks.
+    pub(crate) fn literal_words(&self) -> Option<(&[String], bool)> {
+        self.literals
+            .as_ref()
+            .map(|l| (l.words.as_slice(), l.fold_ascii))
+    }
+
     /// Whether the pattern matches somewhere in `row`.
     ///
     /// ```

@@ -1,14 +1,28 @@
 //! Read-back of an artifact for the model: `read`, `tail` and `grep` pages, numbered,
 //! each with a header saying what is shown and how to go on, and never longer than the
 //! inline limit — so reading can never produce a result that would be materialized.
+//!
+//! One engine pages text in memory (the functions here) and artifacts behind a
+//! [`FileReader`](crate::FileReader) (the [`Materializer`](super::Materializer)'s
+//! methods) alike: it streams rows with [`scan`] and keeps only what a page can show,
+//! so a page of a 1 GB artifact reads about a page (`grep` reads it all once).
 
-use super::text::{count, rows_of, thousands, Row, MAX_ROW_CHARS};
-use crate::utf16_len;
+use std::collections::VecDeque;
+use std::ops::ControlFlow;
+
+use super::line_index::LineIndex;
+use super::scan::{scan, LineStart, Visitor};
+use super::source::{ready, Source, Text};
+use super::text::{count, thousands, Row, MAX_ROW_CHARS};
+use crate::{utf16_len, OffloadError};
+
+use super::grep::{grep_in, RowTest};
 
 /// Lines `offset..offset + limit` of `text` (0-based), numbered, as much as fits in
-/// `max_chars`. A line over [`MAX_ROW_CHARS`] is shown as parts `57.1`, `57.2`…;
-/// `part` (1-based) starts a page inside line `offset + 1`, so paging through one huge
-/// line always advances. The header names the lines shown and where to go on.
+/// `max_chars`. A line over [`MAX_ROW_CHARS`](super::MAX_ROW_CHARS) is shown as parts
+/// `57.1`, `57.2`…; `part` (1-based) starts a page inside line `offset + 1`, so paging
+/// through one huge line always advances. The header names the lines shown and where to
+/// go on.
 ///
 /// ```
 /// use tool_offload_core::materialize::read_page;
@@ -23,38 +37,10 @@ pub fn read_page(
     limit: usize,
     max_chars: usize,
 ) -> String {
-    let named = Named::new(reference, 2, max_chars);
-    let rows = rows_of(text, row_chars(max_chars, named.room));
-    let lines = text.lines().count();
-    let first_line = offset.saturating_add(1);
-    let start = rows
-        .iter()
-        .position(|r| r.line > first_line || (r.line == first_line && r.part.unwrap_or(1) >= part));
-    let Some(start) = start.filter(|_| offset < lines) else {
-        return if lines == 0 {
-            format!("[{}: empty.]", named.title)
-        } else {
-            format!(
-                "[{}: offset {offset} is past the end: {}.]",
-                named.title,
-                count(lines, "line")
-            )
-        };
-    };
-    // At least one line: a page that shows nothing would point back at itself.
-    let last_line = offset.saturating_add(limit.max(1));
-    let end = rows[start..]
-        .iter()
-        .position(|r| r.line > last_line)
-        .map_or(rows.len(), |n| start + n);
-    page(
-        &rows,
-        start..end,
-        lines,
-        &named,
-        max_chars,
-        Direction::Forward,
-    )
+    let source = Text::new(text.as_bytes());
+    let index = LineIndex::of(text.as_bytes());
+    let page = read_in(&source, &index, reference, (offset, part, limit), max_chars);
+    in_memory(ready(page))
 }
 
 /// The last `count` lines of `text`, as much of their end as fits in `max_chars`.
@@ -64,22 +50,9 @@ pub fn read_page(
 /// assert_eq!(tail_page("a\nb\nc", "r", 2, 4000), "[r: lines 2-3 of 3, the end.]\n2| b\n3| c");
 /// ```
 pub fn tail_page(text: &str, reference: &str, count: usize, max_chars: usize) -> String {
-    let named = Named::new(reference, 2, max_chars);
-    let rows = rows_of(text, row_chars(max_chars, named.room));
-    let lines = text.lines().count();
-    let first_line = lines.saturating_sub(count.max(1)) + 1;
-    let start = rows
-        .iter()
-        .position(|r| r.line >= first_line)
-        .unwrap_or(rows.len());
-    page(
-        &rows,
-        start..rows.len(),
-        lines,
-        &named,
-        max_chars,
-        Direction::Backward,
-    )
+    let source = Text::new(text.as_bytes());
+    let index = LineIndex::of(text.as_bytes());
+    in_memory(ready(tail_in(&source, &index, reference, count, max_chars)))
 }
 
 /// Rows of `text` for which `matches` holds, each with `context` rows around it, at most
@@ -100,148 +73,277 @@ pub fn grep_page(
     max_matches: usize,
     max_chars: usize,
 ) -> String {
-    let named = Named::new(reference, 1, max_chars);
-    let header_room = named.room;
-    let rows = rows_of(text, row_chars(max_chars, header_room));
-    let hits: Vec<usize> = rows
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| matches(r.text))
-        .map(|(i, _)| i)
-        .collect();
-    let shown_hits = hits.len().min(max_matches);
-    let mut body = String::new();
-    let mut last: Option<usize> = None;
-    let mut fitted = 0;
-    let mut context_dropped = false;
-    'hits: for &hit in &hits[..shown_hits] {
-        let from = hit.saturating_sub(context).max(last.map_or(0, |l| l + 1));
-        // Saturating: `context` can be any usize (wasm32's is 32 bits), and a wrapped
-        // sum would drop the match itself from its group.
-        let to = hit
-            .saturating_add(context)
-            .saturating_add(1)
-            .min(rows.len());
-        let mut group = String::new();
-        if last.is_some_and(|l| from > l + 1) {
-            group.push_str("--\n");
-        }
-        for row in &rows[from..to] {
-            group.push_str(&numbered(row));
-        }
-        if utf16_len(&body) + utf16_len(&group) + header_room >= max_chars {
-            // The first match always shows, without its context if that is too long
-            // (rows are sized so that one fits): a search never comes back empty-handed.
-            if fitted == 0 {
-                body = numbered(&rows[hit]);
-                fitted = 1;
-                context_dropped = context > 0;
-            }
-            break 'hits;
-        }
-        body.push_str(&group);
-        last = Some(to.saturating_sub(1).max(last.unwrap_or(0)));
-        fitted += 1;
-    }
-    let shown = match (fitted, hits.len()) {
-        (_, 0) => "none".to_owned(),
-        (f, total) if f == total => "all shown".to_owned(),
-        (f, _) => format!("the first {f} shown; narrow the pattern to see others"),
-    };
-    let context = if context_dropped {
-        format!(
-            "no context ({} asked for do not fit)",
-            count(context, "row")
-        )
-    } else {
-        format!("{} of context", count(context, "row"))
-    };
-    let header = format!(
-        "[{}: {} in {}, with {context}; {shown}.]",
-        named.title,
-        count(hits.len(), "matching row"),
-        count(text.lines().count(), "line"),
+    let source = Text::new(text.as_bytes());
+    let matcher = RowTest(matches);
+    let page = grep_in(
+        &source,
+        reference,
+        &matcher,
+        (context, max_matches),
+        max_chars,
     );
-    if body.is_empty() {
-        header
-    } else {
-        format!("{header}\n{}", body.trim_end_matches('\n'))
+    in_memory(ready(page))
+}
+
+/// A page of text in memory: reading it cannot fail.
+fn in_memory(page: Result<String, OffloadError>) -> String {
+    page.unwrap_or_else(|e| format!("[{e}]"))
+}
+
+/// [`read_page`] over any source, with its line index.
+pub(crate) async fn read_in<S: Source>(
+    source: &S,
+    index: &LineIndex,
+    reference: &str,
+    (offset, part, limit): (usize, usize, usize),
+    max_chars: usize,
+) -> Result<String, OffloadError> {
+    let named = Named::new(reference, 2, max_chars);
+    let lines = index.lines;
+    let first_line = offset.saturating_add(1);
+    let mut page = ForwardPage {
+        first_line,
+        part,
+        // At least one line: a page that shows nothing would point back at itself.
+        last_line: offset.saturating_add(limit.max(1)),
+        budget: max_chars.saturating_sub(named.room),
+        started: false,
+        shown: Vec::new(),
+        used: 0,
+        next: None,
+    };
+    if offset < lines {
+        scan(
+            source,
+            index.start_for(first_line),
+            row_chars(max_chars, named.room),
+            &mut page,
+        )
+        .await?;
+    }
+    if !page.started {
+        return Ok(if lines == 0 {
+            format!("[{}: empty.]", named.title)
+        } else {
+            format!(
+                "[{}: offset {offset} is past the end: {}.]",
+                named.title,
+                count(lines, "line")
+            )
+        });
+    }
+    Ok(assemble(&page.shown, page.next.as_ref(), lines, &named))
+}
+
+/// Collects the rows of a `read` page: from row (`first_line`, `part`) while they are on
+/// lines up to `last_line` and fit, and the row after them.
+struct ForwardPage {
+    first_line: usize,
+    part: usize,
+    last_line: usize,
+    budget: usize,
+    started: bool,
+    shown: Vec<OwnedRow>,
+    used: usize,
+    next: Option<OwnedRow>,
+}
+
+impl Visitor for ForwardPage {
+    fn wants(&mut self, _: &[u8], line: &LineStart) -> bool {
+        line.line >= self.first_line
+    }
+
+    fn row(&mut self, row: &Row<'_>, _: usize, _: &LineStart) -> ControlFlow<()> {
+        if !self.started {
+            let at_start = row.line > self.first_line
+                || (row.line == self.first_line && row.part.unwrap_or(1) >= self.part);
+            if !at_start {
+                return ControlFlow::Continue(());
+            }
+            self.started = true;
+        }
+        let row = OwnedRow::of(row);
+        let len = utf16_len(&row.numbered);
+        if row.line > self.last_line || (!self.shown.is_empty() && self.used + len > self.budget) {
+            self.next = Some(row);
+            return ControlFlow::Break(());
+        }
+        self.used += len;
+        self.shown.push(row);
+        ControlFlow::Continue(())
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Direction {
-    /// Keep the start of the range when it does not all fit (read).
-    Forward,
-    /// Keep the end of the range (tail).
-    Backward,
-}
-
-fn page(
-    rows: &[Row<'_>],
-    range: std::ops::Range<usize>,
-    lines: usize,
-    named: &Named<'_>,
+/// [`tail_page`] over any source, with its line index.
+pub(crate) async fn tail_in<S: Source>(
+    source: &S,
+    index: &LineIndex,
+    reference: &str,
+    count: usize,
     max_chars: usize,
-    direction: Direction,
-) -> String {
-    let (title, arg) = (named.title, &named.arg);
+) -> Result<String, OffloadError> {
+    let named = Named::new(reference, 2, max_chars);
     let budget = max_chars.saturating_sub(named.room);
-    let numbered_rows: Vec<String> = rows[range.clone()].iter().map(numbered).collect();
-    // Take rows from the kept end until the budget is used; always at least one row, so
-    // paging progresses (a row is at most 2000 units).
+    if index.lines == 0 {
+        return Ok(format!("[{}: empty.]", named.title));
+    }
+    let wanted = count.max(1).min(index.lines);
+    let start = last_lines_start(source, index.lines, wanted, budget).await?;
+    // Rows are at least 4 units numbered (`1| ` and a newline), so no more than this
+    // many can fit: older rows are dropped as the scan goes.
+    let keep = budget / 4 + 2;
+    let mut tail = TailRows {
+        rows: VecDeque::with_capacity(keep.min(4096)),
+        keep,
+    };
+    scan(source, start, row_chars(max_chars, named.room), &mut tail).await?;
+    let rows: Vec<OwnedRow> = tail.rows.into();
+    // Keep the end: take rows from the last while they fit (always one).
     let mut taken = 0;
     let mut used = 0;
-    let order: Box<dyn Iterator<Item = &String>> = match direction {
-        Direction::Forward => Box::new(numbered_rows.iter()),
-        Direction::Backward => Box::new(numbered_rows.iter().rev()),
-    };
-    for row in order {
-        let len = utf16_len(row);
+    for row in rows.iter().rev() {
+        let len = utf16_len(&row.numbered);
         if taken > 0 && used + len > budget {
             break;
         }
         used += len;
         taken += 1;
     }
-    let (start, end) = match direction {
-        Direction::Forward => (range.start, range.start + taken),
-        Direction::Backward => (range.end - taken, range.end),
-    };
-    let body: String = match direction {
-        Direction::Forward => numbered_rows[..taken].concat(),
-        Direction::Backward => numbered_rows[numbered_rows.len() - taken..].concat(),
-    };
-    let header = if rows.is_empty() {
-        format!("[{title}: empty.]")
-    } else if start == end {
-        format!("[{title}: nothing to show.]")
-    } else {
-        let shown = format!(
-            "lines {}-{} of {}",
-            rows[start].label(),
-            rows[end - 1].label(),
-            thousands(lines)
-        );
-        match rows.get(end) {
-            None => format!("[{title}: {shown}, the end.]"),
-            Some(next) => {
-                let part = match next.part {
-                    Some(p) if p > 1 => format!(", part={p}"),
-                    _ => String::new(),
-                };
-                format!(
-                    "[{title}: {shown}. More: context_read({arg}, {}{part})]",
-                    next.line - 1
-                )
+    Ok(assemble(
+        &rows[rows.len() - taken..],
+        None,
+        index.lines,
+        &named,
+    ))
+}
+
+/// The last rows of a scan.
+struct TailRows {
+    rows: VecDeque<OwnedRow>,
+    keep: usize,
+}
+
+impl Visitor for TailRows {
+    fn row(&mut self, row: &Row<'_>, _: usize, _: &LineStart) -> ControlFlow<()> {
+        if self.rows.len() == self.keep {
+            self.rows.pop_front();
+        }
+        self.rows.push_back(OwnedRow::of(row));
+        ControlFlow::Continue(())
+    }
+}
+
+/// The start of the `wanted` last lines of `source` (of `lines`), or of fewer when the
+/// later ones already hold more than `budget` units: rows before those could not show.
+async fn last_lines_start<S: Source>(
+    source: &S,
+    lines: usize,
+    wanted: usize,
+    budget: usize,
+) -> Result<LineStart, OffloadError> {
+    let size = source.size();
+    let chunk = source.chunk().max(1) as u64;
+    // Bytes `window.0..` of the artifact, read backwards a chunk at a time.
+    let mut window: (u64, Vec<u8>) = (size, Vec::new());
+    // The newline ending the line before the ones found so far (a final newline ends
+    // the last line and starts none).
+    let mut end = size;
+    let mut found = 0;
+    loop {
+        let newline = loop {
+            let (at, bytes) = &window;
+            let before = (end - at) as usize;
+            if let Some(i) = memchr::memrchr(b'\n', &bytes[..before.min(bytes.len())]) {
+                break Some(at + i as u64);
             }
+            if *at == 0 {
+                break None;
+            }
+            // Bytes from `at` on hold no newline before `end`: only the new chunk is kept.
+            let from = at.saturating_sub(chunk);
+            window = (from, source.range(from, *at).await?.into_owned());
+        };
+        // Skip the final newline: it ends the last line.
+        if found == 0 && newline == Some(size - 1) && end == size {
+            end = size - 1;
+            continue;
+        }
+        found += 1;
+        let start = newline.map_or(0, |n| n + 1);
+        // Each line holds at most 2 bytes of line end and a unit per 3 bytes at least.
+        let text_bytes = (size - start).saturating_sub(2 * found as u64);
+        if found == wanted || newline.is_none() || text_bytes / 3 >= budget as u64 {
+            return Ok(LineStart {
+                offset: start,
+                line: lines + 1 - found,
+                row: 0,
+            });
+        }
+        end = newline.unwrap_or(0);
+    }
+}
+
+/// A row as a page holds it: its numbers and its numbered text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OwnedRow {
+    pub(crate) line: usize,
+    pub(crate) part: Option<usize>,
+    /// `57.2| text` and a newline.
+    pub(crate) numbered: String,
+}
+
+impl OwnedRow {
+    pub(crate) fn of(row: &Row<'_>) -> Self {
+        OwnedRow {
+            line: row.line,
+            part: row.part,
+            numbered: format!("{}| {}\n", row.label(), row.text),
+        }
+    }
+
+    fn label(&self) -> String {
+        Row {
+            line: self.line,
+            part: self.part,
+            text: "",
+        }
+        .label()
+    }
+}
+
+/// A `read` or `tail` page: `shown` under a header naming them, and `next`, the row after
+/// them (none at the end).
+fn assemble(
+    shown: &[OwnedRow],
+    next: Option<&OwnedRow>,
+    lines: usize,
+    named: &Named<'_>,
+) -> String {
+    let (title, arg) = (named.title, &named.arg);
+    let (Some(first), Some(last)) = (shown.first(), shown.last()) else {
+        return format!("[{title}: nothing to show.]");
+    };
+    let shown_lines = format!(
+        "lines {}-{} of {}",
+        first.label(),
+        last.label(),
+        thousands(lines)
+    );
+    let header = match next {
+        None => format!("[{title}: {shown_lines}, the end.]"),
+        Some(next) => {
+            let part = match next.part {
+                Some(p) if p > 1 => format!(", part={p}"),
+                _ => String::new(),
+            };
+            format!(
+                "[{title}: {shown_lines}. More: context_read({arg}, {}{part})]",
+                next.line - 1
+            )
         }
     };
-    if body.is_empty() {
-        header
-    } else {
-        format!("{header}\n{}", body.trim_end_matches('\n'))
-    }
+    let body: String = shown.iter().map(|r| r.numbered.as_str()).collect();
+    format!("{header}\n{}", body.trim_end_matches('\n'))
 }
 
 /// Room kept for a page's header besides the refs it names.
@@ -255,17 +357,17 @@ const MIN_ROW_CHARS: usize = 100;
 /// times would leave rows under [`MIN_ROW_CHARS`] (ids near the 255-byte limit under a
 /// limit near `MIN_PAGE_CHARS`), as "this artifact": the page must stay within
 /// `max_chars`, and the model knows which ref it asked for.
-struct Named<'a> {
+pub(crate) struct Named<'a> {
     /// Starts the header: `[<title>: …]`.
-    title: &'a str,
+    pub(crate) title: &'a str,
     /// The ref argument in `More: context_read(<arg>, …)`.
-    arg: String,
+    pub(crate) arg: String,
     /// Room kept for the header.
-    room: usize,
+    pub(crate) room: usize,
 }
 
 impl<'a> Named<'a> {
-    fn new(reference: &'a str, times: usize, max_chars: usize) -> Self {
+    pub(crate) fn new(reference: &'a str, times: usize, max_chars: usize) -> Self {
         let room = HEADER_ROOM + times * reference.len();
         if room + LABEL_ROOM + MIN_ROW_CHARS <= max_chars {
             Named {
@@ -285,12 +387,8 @@ impl<'a> Named<'a> {
 
 /// Longest row for a page within `max_chars`: [`MAX_ROW_CHARS`], or less under a small
 /// limit so that one numbered row (label included) always fits.
-fn row_chars(max_chars: usize, header_room: usize) -> usize {
+pub(crate) fn row_chars(max_chars: usize, header_room: usize) -> usize {
     MAX_ROW_CHARS.min(max_chars.saturating_sub(header_room + LABEL_ROOM))
-}
-
-fn numbered(row: &Row<'_>) -> String {
-    format!("{}| {}\n", row.label(), row.text)
 }
 
 #[cfg(test)]

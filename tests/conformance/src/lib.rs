@@ -306,6 +306,12 @@ impl<W: FileReader> FileReader for Failing<W> {
     async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
         self.inner.list_dir(dir).await
     }
+    async fn size(&self, path: &str) -> Result<Option<u64>, IoError> {
+        self.inner.size(path).await
+    }
+    async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
+        self.inner.read_range(path, start, end).await
+    }
 }
 
 /// A writer that maps the virtual absolute paths of vectors under a real `root`.
@@ -369,6 +375,12 @@ impl<W: FileReader> FileReader for Rooted<W> {
     }
     async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
         self.inner.list_dir(&self.real(dir)).await
+    }
+    async fn size(&self, path: &str) -> Result<Option<u64>, IoError> {
+        self.inner.size(&self.real(path)).await
+    }
+    async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
+        self.inner.read_range(&self.real(path), start, end).await
     }
 }
 

@@ -1,0 +1,316 @@
+//! `grep` over any source in bounded memory: one pass counts the matching rows and the
+//! lines, and notes where the first matches are; a page then re-reads only the rows
+//! around those, at most a page's worth each.
+//!
+//! An all-literal pattern (`Error|Exception`) is searched for over whole chunks first,
+//! so the rows of lines without a candidate are counted, not decoded or matched.
+
+use std::collections::VecDeque;
+use std::ops::ControlFlow;
+
+use super::pattern::Pattern;
+use super::read::{row_chars, Named, OwnedRow};
+use super::scan::{scan, LineStart, Visitor};
+use super::source::Source;
+use super::text::{count, Row};
+use crate::{utf16_len, OffloadError};
+
+/// What rows `grep` looks for.
+pub(crate) trait Matcher {
+    fn is_match(&self, row: &str) -> bool;
+    /// The literal search that rules lines out before their rows are matched, if any.
+    fn prefilter(&self) -> Option<Prefilter> {
+        None
+    }
+}
+
+/// A compiled `context_grep` pattern, with its literal prefilter.
+impl Matcher for Pattern {
+    fn is_match(&self, row: &str) -> bool {
+        Pattern::is_match(self, row)
+    }
+    fn prefilter(&self) -> Option<Prefilter> {
+        Prefilter::of(self)
+    }
+}
+
+/// Any test of a row's text.
+pub(crate) struct RowTest<F>(pub(crate) F);
+
+impl<F: Fn(&str) -> bool> Matcher for RowTest<F> {
+    fn is_match(&self, row: &str) -> bool {
+        (self.0)(row)
+    }
+}
+
+/// [`grep_page`](super::grep_page) over any source: `(context, max_matches)`.
+pub(crate) async fn grep_in<S: Source>(
+    source: &S,
+    reference: &str,
+    matcher: &impl Matcher,
+    (context, max_matches): (usize, usize),
+    max_chars: usize,
+) -> Result<String, OffloadError> {
+    let named = Named::new(reference, 1, max_chars);
+    let header_room = named.room;
+    let row_chars = row_chars(max_chars, header_room);
+    // Rows are at least 4 units numbered: a group of more rows never fits.
+    let most_rows = max_chars / 4 + 1;
+    let mut pass = FirstPass {
+        matcher,
+        prefilter: matcher.prefilter(),
+        candidates: Vec::new(),
+        next_candidate: 0,
+        line_starts: VecDeque::new(),
+        keep_starts: most_rows + 2,
+        reach: context.min(most_rows),
+        hits: 0,
+        first_hits: Vec::new(),
+        max_matches,
+    };
+    let end = scan(source, LineStart::FIRST, row_chars, &mut pass).await?;
+    let total_rows = end.rows;
+
+    let mut body = String::new();
+    let mut last: Option<usize> = None;
+    let mut fitted = 0;
+    let mut context_dropped = false;
+    for &(hit, anchor) in &pass.first_hits {
+        let from = hit.saturating_sub(context).max(last.map_or(0, |l| l + 1));
+        // Saturating: `context` can be any usize (wasm32's is 32 bits), and a wrapped
+        // sum would drop the match itself from its group.
+        let to = hit
+            .saturating_add(context)
+            .saturating_add(1)
+            .min(total_rows);
+        let group = match to.saturating_sub(from) {
+            n if n > most_rows => None,
+            _ => {
+                let mut group = String::new();
+                if last.is_some_and(|l| from > l + 1) {
+                    group.push_str("--\n");
+                }
+                for row in rows_between(source, anchor, (from, to), row_chars).await? {
+                    group.push_str(&row.numbered);
+                }
+                Some(group)
+            }
+        };
+        let fits = group
+            .as_ref()
+            .is_some_and(|g| utf16_len(&body) + utf16_len(g) + header_room < max_chars);
+        let Some(group) = group.filter(|_| fits) else {
+            // The first match always shows, without its context if that is too long
+            // (rows are sized so that one fits): a search never comes back empty-handed.
+            if fitted == 0 {
+                let rows = rows_between(source, anchor, (hit, hit + 1), row_chars).await?;
+                body = rows.into_iter().map(|r| r.numbered).collect();
+                fitted = 1;
+                context_dropped = context > 0;
+            }
+            break;
+        };
+        body.push_str(&group);
+        last = Some(to.saturating_sub(1).max(last.unwrap_or(0)));
+        fitted += 1;
+    }
+    let shown = match (fitted, pass.hits) {
+        (_, 0) => "none".to_owned(),
+        (f, total) if f == total => "all shown".to_owned(),
+        (f, _) => format!("the first {f} shown; narrow the pattern to see others"),
+    };
+    let context = if context_dropped {
+        format!(
+            "no context ({} asked for do not fit)",
+            count(context, "row")
+        )
+    } else {
+        format!("{} of context", count(context, "row"))
+    };
+    let header = format!(
+        "[{}: {} in {}, with {context}; {shown}.]",
+        named.title,
+        count(pass.hits, "matching row"),
+        count(end.lines, "line"),
+    );
+    Ok(if body.is_empty() {
+        header
+    } else {
+        format!("{header}\n{}", body.trim_end_matches('\n'))
+    })
+}
+
+/// The first pass: counts matching rows, and notes the first `max_matches` with a line
+/// start from which their context can be read again.
+struct FirstPass<'m, M> {
+    matcher: &'m M,
+    prefilter: Option<Prefilter>,
+    /// Byte offsets where a literal starts, in the lines ahead.
+    candidates: Vec<u64>,
+    next_candidate: usize,
+    /// The starts of the last lines seen, enough to reach back `reach` rows.
+    line_starts: VecDeque<LineStart>,
+    keep_starts: usize,
+    reach: usize,
+    hits: usize,
+    /// `(row index, a line start at or before row index - reach)`.
+    first_hits: Vec<(usize, LineStart)>,
+    max_matches: usize,
+}
+
+impl<M> FirstPass<'_, M> {
+    fn note_line(&mut self, line: &LineStart, index: usize) {
+        if line.row == index {
+            if self.line_starts.len() == self.keep_starts {
+                self.line_starts.pop_front();
+            }
+            self.line_starts.push_back(*line);
+        }
+    }
+
+    fn hit(&mut self, index: usize) {
+        self.hits += 1;
+        if self.first_hits.len() < self.max_matches {
+            let reach = index.saturating_sub(self.reach);
+            let anchor = self
+                .line_starts
+                .iter()
+                .rev()
+                .find(|start| start.row <= reach)
+                .or(self.line_starts.front())
+                .copied()
+                .unwrap_or(LineStart::FIRST);
+            self.first_hits.push((index, anchor));
+        }
+    }
+}
+
+impl<M: Matcher> Visitor for FirstPass<'_, M> {
+    fn ahead(&mut self, bytes: &[u8], at: u64) {
+        if let Some(prefilter) = &self.prefilter {
+            self.candidates.clear();
+            self.next_candidate = 0;
+            prefilter.find_all(bytes, at, &mut self.candidates);
+        }
+    }
+
+    fn wants(&mut self, bytes: &[u8], line: &LineStart) -> bool {
+        if self.prefilter.is_none() {
+            return true;
+        }
+        let end = line.offset + bytes.len() as u64;
+        while self
+            .candidates
+            .get(self.next_candidate)
+            .is_some_and(|&c| c < line.offset)
+        {
+            self.next_candidate += 1;
+        }
+        let wanted = self
+            .candidates
+            .get(self.next_candidate)
+            .is_some_and(|&c| c < end);
+        if !wanted {
+            self.note_line(line, line.row);
+        }
+        wanted
+    }
+
+    fn row(&mut self, row: &Row<'_>, index: usize, line: &LineStart) -> ControlFlow<()> {
+        self.note_line(line, index);
+        if self.matcher.is_match(row.text) {
+            self.hit(index);
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Rows `from..to` (indexes counted from the artifact's start), scanning from `anchor`,
+/// a line start at or before row `from`.
+async fn rows_between<S: Source>(
+    source: &S,
+    anchor: LineStart,
+    (from, to): (usize, usize),
+    row_chars: usize,
+) -> Result<Vec<OwnedRow>, OffloadError> {
+    struct Between {
+        from: usize,
+        to: usize,
+        rows: Vec<OwnedRow>,
+    }
+    impl Visitor for Between {
+        fn wants(&mut self, _: &[u8], line: &LineStart) -> bool {
+            (self.from..self.to).contains(&line.row)
+        }
+        fn row(&mut self, row: &Row<'_>, index: usize, _: &LineStart) -> ControlFlow<()> {
+            if index >= self.to {
+                return ControlFlow::Break(());
+            }
+            if index >= self.from {
+                self.rows.push(OwnedRow::of(row));
+            }
+            ControlFlow::Continue(())
+        }
+        fn skipped(&mut self, index: usize, _: &LineStart) -> ControlFlow<()> {
+            match index >= self.to {
+                true => ControlFlow::Break(()),
+                false => ControlFlow::Continue(()),
+            }
+        }
+    }
+    let mut between = Between {
+        from,
+        to,
+        rows: Vec::new(),
+    };
+    scan(source, anchor, row_chars, &mut between).await?;
+    Ok(between.rows)
+}
+
+/// The literal search run over whole chunks before any row is matched.
+pub(crate) struct Prefilter {
+    finders: Vec<memchr::memmem::Finder<'static>>,
+    fold_ascii: bool,
+    folded: std::cell::RefCell<Vec<u8>>,
+}
+
+impl Prefilter {
+    /// For a pattern of literal alternatives only; none when a row could match without
+    /// one of them appearing in its bytes (an empty alternative, or U+FFFD, which stands
+    /// for bytes that are not UTF-8).
+    fn of(pattern: &Pattern) -> Option<Prefilter> {
+        let (words, fold_ascii) = pattern.literal_words()?;
+        if words
+            .iter()
+            .any(|w| w.is_empty() || w.contains(char::REPLACEMENT_CHARACTER))
+        {
+            return None;
+        }
+        Some(Prefilter {
+            finders: words
+                .iter()
+                .map(|w| memchr::memmem::Finder::new(w.as_bytes()).into_owned())
+                .collect(),
+            fold_ascii,
+            folded: std::cell::RefCell::new(Vec::new()),
+        })
+    }
+
+    /// Offsets (from `at`) in `bytes` where a word starts, sorted.
+    fn find_all(&self, bytes: &[u8], at: u64, out: &mut Vec<u64>) {
+        let mut folded = self.folded.borrow_mut();
+        let haystack = if self.fold_ascii {
+            folded.clear();
+            folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
+            &folded[..]
+        } else {
+            bytes
+        };
+        for finder in &self.finders {
+            out.extend(finder.find_iter(haystack).map(|i| at + i as u64));
+        }
+        if self.finders.len() > 1 {
+            out.sort_unstable();
+        }
+    }
+}

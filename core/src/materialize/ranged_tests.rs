@@ -1,0 +1,189 @@
+//! The streamed engine against the whole-text oracle: the same page for every text,
+//! request, limit and chunk size, with chunk edges falling inside UTF-8 sequences,
+//! inside `\r\n`, and inside lines split into parts.
+
+use super::grep::{grep_in, RowTest};
+use super::line_index::LineIndex;
+use super::oracle;
+use super::read::{read_in, tail_in};
+use super::source::{ready, Text};
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Text made of pieces that stress rows: long runs, multi-byte and astral chars, CRs.
+fn text(rng: &mut Rng) -> String {
+    const PIECES: [&str; 10] = ["a", "bb", "é", "😀", "\n", "\r\n", "\r", "err", "x", "\n\n"];
+    let len = rng.below(120);
+    let mut out = String::new();
+    for _ in 0..len {
+        let piece = PIECES[rng.below(PIECES.len())];
+        let times = if rng.below(8) == 0 {
+            1 + rng.below(40)
+        } else {
+            1
+        };
+        for _ in 0..times {
+            out.push_str(piece);
+        }
+    }
+    out
+}
+
+fn chunked(text: &str, chunk: usize) -> Text<'_> {
+    Text {
+        text: text.as_bytes(),
+        chunk,
+    }
+}
+
+#[test]
+fn streamed_pages_equal_the_oracle_for_every_chunk_size() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for case in 0..1500 {
+        let text = text(&mut rng);
+        let chunk = [1, 2, 3, 5, 7, 64, 1 << 20][rng.below(7)];
+        // Small limits make rows of a few units: every split is exercised.
+        let max_chars = [250, 260, 300, 1000, 4000][rng.below(5)];
+        let source = chunked(&text, chunk);
+        let index = LineIndex::of(text.as_bytes());
+        let (offset, part, limit) = (rng.below(30), 1 + rng.below(4), rng.below(12));
+        let streamed = ready(read_in(
+            &source,
+            &index,
+            "r",
+            (offset, part, limit),
+            max_chars,
+        ));
+        let expected = oracle::read_page(&text, "r", offset, part, limit, max_chars);
+        assert_eq!(
+            streamed.unwrap(),
+            expected,
+            "read case {case} {text:?} chunk {chunk}"
+        );
+
+        let count = rng.below(15);
+        let streamed = ready(tail_in(&source, &index, "r", count, max_chars));
+        let expected = oracle::tail_page(&text, "r", count, max_chars);
+        assert_eq!(
+            streamed.unwrap(),
+            expected,
+            "tail case {case} {text:?} chunk {chunk}"
+        );
+
+        let needle = ["err", "a", "😀", "é\r", "zzz"][rng.below(5)];
+        let test = |row: &str| row.contains(needle);
+        let (context, max_matches) = (rng.below(4), 1 + rng.below(6));
+        let streamed = ready(grep_in(
+            &source,
+            "r",
+            &RowTest(test),
+            (context, max_matches),
+            max_chars,
+        ));
+        let expected = oracle::grep_page(&text, "r", test, context, max_matches, max_chars);
+        assert_eq!(
+            streamed.unwrap(),
+            expected,
+            "grep case {case} {text:?} chunk {chunk}"
+        );
+    }
+}
+
+#[test]
+fn literal_prefilter_finds_the_rows_the_engine_finds() {
+    let mut rng = Rng(42);
+    for case in 0..600 {
+        let text = text(&mut rng);
+        let chunk = [1, 3, 7, 64, 1 << 20][rng.below(5)];
+        let source = chunked(&text, chunk);
+        let (pattern, ignore_case) = [
+            ("err", false),
+            ("ERR|bb", true),
+            ("é|x", false),
+            ("A", true),
+        ][rng.below(4)];
+        let compiled = super::compile_pattern(pattern, ignore_case).unwrap();
+        let max_chars = [250, 300, 4000][rng.below(3)];
+        let (context, max_matches) = (rng.below(3), 1 + rng.below(5));
+        let streamed = ready(grep_in(
+            &source,
+            "r",
+            &compiled,
+            (context, max_matches),
+            max_chars,
+        ))
+        .unwrap();
+        let test = |row: &str| compiled.is_match(row);
+        let expected = oracle::grep_page(&text, "r", test, context, max_matches, max_chars);
+        assert_eq!(
+            streamed, expected,
+            "case {case} {text:?} /{pattern}/ chunk {chunk}"
+        );
+    }
+}
+
+#[test]
+fn bytes_that_are_not_utf8_read_as_replacement_chars_across_chunk_edges() {
+    let bytes: &[u8] = b"ok\n\xE2\x82 bad\xFF\nline \xF0\x9F\x98\x80 end\n\xE2\x82";
+    let lossy = String::from_utf8_lossy(bytes);
+    for chunk in 1..12 {
+        let source = Text { text: bytes, chunk };
+        let index = LineIndex::of(bytes);
+        let streamed = ready(read_in(&source, &index, "r", (0, 1, 10), 4000)).unwrap();
+        assert_eq!(
+            streamed,
+            oracle::read_page(&lossy, "r", 0, 1, 10, 4000),
+            "chunk {chunk}"
+        );
+        let streamed = ready(tail_in(&source, &index, "r", 2, 4000)).unwrap();
+        assert_eq!(
+            streamed,
+            oracle::tail_page(&lossy, "r", 2, 4000),
+            "chunk {chunk}"
+        );
+    }
+}
+
+#[test]
+fn the_line_index_marks_line_starts_and_survives_its_file_form() {
+    let step = super::INDEX_STEP as usize;
+    let mut text = "x".repeat(step - 3);
+    text.push_str("\nab\ncd\n");
+    text.push_str(&"y".repeat(step));
+    text.push('\n');
+    let index = LineIndex::of(text.as_bytes());
+    assert_eq!(index.lines, text.lines().count());
+    for line in 1..=index.lines {
+        let start = index.start_for(line);
+        assert!(start.line <= line);
+        let before: usize = text[..start.offset as usize].matches('\n').count();
+        assert_eq!(before + 1, start.line, "mark for line {line}");
+    }
+    assert_eq!(index.start_for(3).offset, (step + 1) as u64);
+    let file = index.to_file();
+    assert_eq!(
+        LineIndex::from_file(&file, index.bytes),
+        Some(index.clone())
+    );
+    // Another size, or anything else, is not this artifact's index.
+    assert_eq!(LineIndex::from_file(&file, index.bytes + 1), None);
+    assert_eq!(LineIndex::from_file("lines 3\n", index.bytes), None);
+    // Built from chunks, it is the same.
+    for chunk in [1, 7, step - 1, step, step + 5] {
+        let built = ready(LineIndex::build(&chunked(&text, chunk))).unwrap();
+        assert_eq!(built, index, "chunk {chunk}");
+    }
+}

@@ -1,0 +1,233 @@
+//! The [`Materializer`]'s read-back: `read`, `tail` and `grep` of an artifact by ref,
+//! paged with ranged reads ([`FileReader::size`], [`FileReader::read_range`]).
+//!
+//! An artifact up to [`INDEX_STEP`] bytes is read whole, in one range. A larger one is
+//! read a chunk at a time, through its line index: the file written beside it when it
+//! was materialized, else one built by a scan and kept in memory (up to
+//! [`CACHED_INDEXES`] of them).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::grep::grep_in;
+use super::line_index::{LineIndex, INDEX_STEP};
+use super::read::{read_in, tail_in};
+use super::source::{InFile, Source, CHUNK_BYTES};
+use super::Materializer;
+use crate::path::join;
+use crate::{FileReader, FileWriter, OffloadError};
+
+/// Line indexes kept in memory by one materializer, at most.
+pub const CACHED_INDEXES: usize = 64;
+
+/// Line indexes built on read, by artifact path.
+pub(super) type IndexCache = Mutex<HashMap<String, Arc<LineIndex>>>;
+
+/// An artifact being read: held whole when small, else read by range.
+enum Artifact<'a, R: ?Sized> {
+    Whole(Vec<u8>),
+    File(InFile<'a, R>),
+}
+
+impl<R: FileReader + ?Sized> Source for Artifact<'_, R> {
+    fn size(&self) -> u64 {
+        match self {
+            Artifact::Whole(bytes) => bytes.len() as u64,
+            Artifact::File(file) => file.size(),
+        }
+    }
+    fn chunk(&self) -> usize {
+        match self {
+            Artifact::Whole(_) => CHUNK_BYTES,
+            Artifact::File(file) => file.chunk(),
+        }
+    }
+    async fn range(&self, start: u64, end: u64) -> Result<Cow<'_, [u8]>, OffloadError> {
+        match self {
+            Artifact::Whole(bytes) => {
+                let range = crate::clamp_range(start, end, bytes.len());
+                Ok(Cow::Borrowed(&bytes[range]))
+            }
+            Artifact::File(file) => file.range(start, end).await,
+        }
+    }
+}
+
+impl Materializer {
+    /// Lines `offset..offset + limit` of the artifact (0-based), numbered, at most
+    /// [`Materializer::page_chars`] long (see [`read_page`](super::read_page)).
+    ///
+    /// # Errors
+    /// `REF_OUT_OF_SCOPE`, `REF_NOT_FOUND`, `READ_FAILED`.
+    pub async fn read<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        offset: usize,
+        limit: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        self.read_from(reference, offset, 1, limit, reader).await
+    }
+
+    /// [`Materializer::read`] starting at part `part` (1-based) of line `offset + 1`:
+    /// how a page continues inside a line too long for one page.
+    ///
+    /// # Errors
+    /// As [`Materializer::read`].
+    pub async fn read_from<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        offset: usize,
+        part: usize,
+        limit: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        let artifact = self.open(reference, reader).await?;
+        let index = self.line_index(&artifact, reader).await?;
+        let request = (offset, part, limit);
+        read_in(
+            &artifact,
+            &index,
+            reference,
+            request,
+            self.read_page_chars(),
+        )
+        .await
+    }
+
+    /// The last `lines` lines of the artifact (see [`tail_page`](super::tail_page)).
+    ///
+    /// # Errors
+    /// As [`Materializer::read`].
+    pub async fn tail<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        lines: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        let artifact = self.open(reference, reader).await?;
+        let index = self.line_index(&artifact, reader).await?;
+        tail_in(&artifact, &index, reference, lines, self.read_page_chars()).await
+    }
+
+    /// Rows matching `pattern` (from [`compile_pattern`](super::compile_pattern)), with
+    /// context (see [`grep_page`](super::grep_page)). Reads the whole artifact once, a
+    /// chunk at a time.
+    ///
+    /// # Errors
+    /// As [`Materializer::read`].
+    pub async fn grep<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        pattern: &super::Pattern,
+        context: usize,
+        max_matches: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        let artifact = self.open(reference, reader).await?;
+        let limits = (context, max_matches);
+        grep_in(
+            &artifact,
+            reference,
+            pattern,
+            limits,
+            self.read_page_chars(),
+        )
+        .await
+    }
+
+    /// The artifact `reference` names.
+    async fn open<'a, R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        reader: &'a R,
+    ) -> Result<Artifact<'a, R>, OffloadError> {
+        let path = self.resolve_ref(reference)?;
+        let size = match reader.size(&path).await {
+            Ok(Some(size)) => size,
+            Ok(None) => return Err(OffloadError::RefNotFound(reference.into())),
+            Err(source) => return Err(OffloadError::ReadFailed { path, source }),
+        };
+        let file = InFile {
+            reader,
+            path,
+            size,
+            chunk: CHUNK_BYTES,
+        };
+        if size > INDEX_STEP {
+            return Ok(Artifact::File(file));
+        }
+        Ok(Artifact::Whole(file.range(0, size).await?.into_owned()))
+    }
+
+    /// The line index of `artifact`: made from it when held whole; else kept in memory,
+    /// read from the file beside it, or built by one scan.
+    async fn line_index<R: FileReader + ?Sized>(
+        &self,
+        artifact: &Artifact<'_, R>,
+        reader: &R,
+    ) -> Result<Arc<LineIndex>, OffloadError> {
+        let file = match artifact {
+            Artifact::Whole(bytes) => return Ok(Arc::new(LineIndex::of(bytes))),
+            Artifact::File(file) => file,
+        };
+        let cached = self.cached_indexes().get(&file.path).cloned();
+        if let Some(index) = cached.filter(|index| index.bytes == file.size) {
+            return Ok(index);
+        }
+        let beside = match self.index_path(&file.path) {
+            // An unreadable index is only a slower read: it is built again.
+            Some(path) => reader.read_file(&path).await.ok().flatten(),
+            None => None,
+        };
+        let index = match beside.and_then(|text| LineIndex::from_file(&text, file.size)) {
+            Some(index) => index,
+            None => LineIndex::build(file).await?,
+        };
+        let index = Arc::new(index);
+        let mut cache = self.cached_indexes();
+        if cache.len() >= CACHED_INDEXES {
+            cache.clear();
+        }
+        cache.insert(file.path.clone(), index.clone());
+        Ok(index)
+    }
+
+    fn cached_indexes(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<LineIndex>>> {
+        // Poisoned only if a thread panicked mid-insert; the map is still a valid cache.
+        self.line_indexes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Where the line index of the artifact at `path` is kept:
+    /// `…/<conversation>/index/<kind>/<file>.lines` for `…/<conversation>/artifacts/<kind>/<file>`.
+    fn index_path(&self, path: &str) -> Option<String> {
+        let inside = path.strip_prefix(&self.artifacts)?.strip_prefix('/')?;
+        let conversation = self.artifacts.strip_suffix("/artifacts")?;
+        Some(format!(
+            "{}.lines",
+            join(&join(conversation, "index"), inside)
+        ))
+    }
+
+    /// Write the line index of an artifact over [`INDEX_STEP`] bytes beside it. Best
+    /// effort: without it, the first read builds the index again.
+    pub(super) async fn write_line_index<IO: FileWriter + ?Sized>(
+        &self,
+        path: &str,
+        text: &str,
+        io: &IO,
+    ) {
+        if text.len() as u64 <= INDEX_STEP {
+            return;
+        }
+        let Some(index_path) = self.index_path(path) else {
+            return;
+        };
+        let dir = &index_path[..index_path.rfind('/').unwrap_or(0)];
+        if io.mkdir(dir).await.is_ok() {
+            let index = LineIndex::of(text.as_bytes()).to_file();
+            let _ = io.write_file(&index_path, &index).await;
+        }
+    }
+}
