@@ -315,6 +315,30 @@ mod tests {
         assert!(!links_unsupported(&Error::from(ErrorKind::NotFound)));
     }
 
+    #[tokio::test]
+    async fn size_and_ranges_read_what_is_there_clamped_at_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        std::fs::write(&path, "héllo\nworld").unwrap();
+        let (path, io) = (path.to_str().unwrap(), TokioFileWriter::new());
+        assert_eq!(io.size(path).await.unwrap(), Some(12));
+        assert_eq!(io.read_range(path, 1, 3).await.unwrap(), "é".as_bytes());
+        assert_eq!(io.read_range(path, 7, 1000).await.unwrap(), b"world");
+        assert_eq!(io.read_range(path, 50, 60).await.unwrap(), b"");
+        assert_eq!(io.read_range(path, 5, 2).await.unwrap(), b"");
+        let missing = dir.path().join("missing.txt");
+        assert_eq!(io.size(missing.to_str().unwrap()).await.unwrap(), None);
+        assert!(io
+            .read_range(missing.to_str().unwrap(), 0, 1)
+            .await
+            .is_err());
+        let not_a_file = io.size(dir.path().to_str().unwrap()).await.unwrap_err();
+        assert!(
+            not_a_file.to_string().starts_with("not a file: "),
+            "{not_a_file}"
+        );
+    }
+
     #[test]
     fn a_missing_directory_is_an_error_not_a_taken_name() {
         let dir = tempfile::tempdir().unwrap();

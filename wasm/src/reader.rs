@@ -208,9 +208,11 @@ impl JsFileReader {
                 Ok(Some(n as u64))
             }
             _ => {
+                let got = value
+                    .as_f64()
+                    .map_or_else(|| kind_of(&value), |n| n.to_string());
                 let message = format!(
-                    "size must resolve to a byte count, or undefined when the file is missing; got {}",
-                    kind_of(&value)
+                    "size must resolve to a byte count, or undefined when the file is missing; got {got}"
                 );
                 Err(self.fail(value, message))
             }
