@@ -30,7 +30,7 @@ writeFileSync(join(pkg, 'wasm', 'package.json'), '{ "type": "commonjs" }\n');
 // Shrink with binaryen's wasm-opt from npm (Debian's wasm-opt 108 corrupts this output).
 const wasmFile = join(pkg, 'wasm', 'tool_offload_wasm_bg.wasm');
 run(bin('wasm-opt'), ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
-  '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', wasmFile, '-o', wasmFile]);
+  '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', '--enable-simd', wasmFile, '-o', wasmFile]);
 
 run(bin('tsc'), ['-p', 'tsconfig.json'], pkg);
 run(bin('tsc'), ['-p', 'tsconfig.cjs.json'], pkg);

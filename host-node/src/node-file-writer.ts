@@ -14,6 +14,9 @@ export interface NodeFileWriterOptions {
   durable?: boolean;
 }
 
+/** Ranges up to this many bytes are read without asking the file's size first. */
+const READ_RANGE_UNCHECKED = 1 << 24;
+
 /** Directories already swept for stale temporary files by this process. */
 const swept = new Set<string>();
 
@@ -71,7 +74,10 @@ export class NodeFileWriter implements FileWriter, FileReader {
   async readRange(path: string, start: number, end: number): Promise<Uint8Array> {
     const handle = await open(path, 'r');
     try {
-      const length = Math.max(0, Math.min(end, (await handle.stat()).size) - start);
+      // Callers ask within the size they were told (core does); only a range reaching
+      // further than that is worth a stat to bound the allocation.
+      const wanted = Math.max(0, end - start);
+      const length = wanted <= READ_RANGE_UNCHECKED ? wanted : Math.max(0, Math.min(end, (await handle.stat()).size) - start);
       const bytes = new Uint8Array(length);
       let filled = 0;
       while (filled < length) {

@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 
 use super::pattern::Pattern;
 use super::read::{row_chars, Named, OwnedRow};
-use super::scan::{scan, LineStart, Visitor};
+use super::scan::{rows_in_line, scan, LineStart, Visitor};
 use super::source::Source;
 use super::text::{count, Row};
 use crate::{utf16_len, OffloadError};
@@ -63,6 +63,7 @@ pub(crate) async fn grep_in<S: Source>(
         next_candidate: 0,
         line_starts: VecDeque::new(),
         keep_starts: most_rows + 2,
+        row_chars,
         reach: context.min(most_rows),
         hits: 0,
         first_hits: Vec::new(),
@@ -151,6 +152,7 @@ struct FirstPass<'m, M> {
     /// The starts of the last lines seen, enough to reach back `reach` rows.
     line_starts: VecDeque<LineStart>,
     keep_starts: usize,
+    row_chars: usize,
     reach: usize,
     hits: usize,
     /// `(row index, a line start at or before row index - reach)`.
@@ -186,11 +188,42 @@ impl<M> FirstPass<'_, M> {
 }
 
 impl<M: Matcher> Visitor for FirstPass<'_, M> {
-    fn ahead(&mut self, bytes: &[u8], at: u64) {
-        if let Some(prefilter) = &self.prefilter {
-            self.candidates.clear();
-            self.next_candidate = 0;
-            prefilter.find_all(bytes, at, &mut self.candidates);
+    fn ahead(&mut self, bytes: &[u8], at: u64) -> bool {
+        let Some(prefilter) = &self.prefilter else {
+            return true;
+        };
+        self.candidates.clear();
+        self.next_candidate = 0;
+        prefilter.find_all(bytes, at, &mut self.candidates);
+        !self.candidates.is_empty()
+    }
+
+    fn passed(&mut self, bytes: &[u8], first: &LineStart, next: &LineStart) {
+        // Lines without a candidate were only counted: the last of them are remembered
+        // from the end, where later context will reach back to.
+        let mut starts = Vec::new();
+        let (mut line, mut row) = (next.line, next.row);
+        let mut end = bytes.len().saturating_sub(1);
+        while starts.len() < self.keep_starts {
+            let begin = memchr::memrchr(b'\n', &bytes[..end]).map_or(0, |i| i + 1);
+            let text = &bytes[begin..end];
+            line -= 1;
+            row -= rows_in_line(text.strip_suffix(b"\r").unwrap_or(text), self.row_chars);
+            starts.push(LineStart {
+                offset: first.offset + begin as u64,
+                line,
+                row,
+            });
+            if begin == 0 {
+                break;
+            }
+            end = begin - 1;
+        }
+        for start in starts.into_iter().rev() {
+            if self.line_starts.len() == self.keep_starts {
+                self.line_starts.pop_front();
+            }
+            self.line_starts.push_back(start);
         }
     }
 

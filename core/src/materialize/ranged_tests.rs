@@ -187,3 +187,30 @@ fn the_line_index_marks_line_starts_and_survives_its_file_form() {
         assert_eq!(built, index, "chunk {chunk}");
     }
 }
+
+#[test]
+fn context_reaches_back_into_lines_that_were_only_counted() {
+    // Lines without a candidate are counted in bulk; a match in a later chunk takes its
+    // context from them, a long line split into parts among them.
+    let text = format!(
+        "{}{}\nx\ny\nneedle\n{}",
+        "a\n".repeat(50),
+        "L".repeat(100),
+        "b\n".repeat(20)
+    );
+    let pattern = super::compile_pattern("needle", false).unwrap();
+    let test = |row: &str| pattern.is_match(row);
+    for chunk in 90..220 {
+        for context in 1..8 {
+            let page = ready(grep_in(
+                &chunked(&text, chunk),
+                "r",
+                &pattern,
+                (context, 5),
+                250,
+            ));
+            let expected = oracle::grep_page(&text, "r", test, context, 5, 250);
+            assert_eq!(page.unwrap(), expected, "chunk {chunk} context {context}");
+        }
+    }
+}

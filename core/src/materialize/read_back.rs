@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use super::grep::grep_in;
 use super::line_index::{LineIndex, INDEX_STEP};
 use super::read::{read_in, tail_in};
-use super::source::{InFile, Source, CHUNK_BYTES};
+use super::source::{InFile, Source, CHUNK_BYTES, PAGE_CHUNK_BYTES, SCAN_CHUNK_BYTES};
 use super::Materializer;
 use crate::path::join;
 use crate::{FileReader, FileWriter, OffloadError};
@@ -83,7 +83,7 @@ impl Materializer {
         limit: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
-        let artifact = self.open(reference, reader).await?;
+        let artifact = self.open(reference, reader, PAGE_CHUNK_BYTES).await?;
         let index = self.line_index(&artifact, reader).await?;
         let request = (offset, part, limit);
         read_in(
@@ -106,7 +106,7 @@ impl Materializer {
         lines: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
-        let artifact = self.open(reference, reader).await?;
+        let artifact = self.open(reference, reader, PAGE_CHUNK_BYTES).await?;
         let index = self.line_index(&artifact, reader).await?;
         tail_in(&artifact, &index, reference, lines, self.read_page_chars()).await
     }
@@ -125,7 +125,7 @@ impl Materializer {
         max_matches: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
-        let artifact = self.open(reference, reader).await?;
+        let artifact = self.open(reference, reader, SCAN_CHUNK_BYTES).await?;
         let limits = (context, max_matches);
         grep_in(
             &artifact,
@@ -137,11 +137,12 @@ impl Materializer {
         .await
     }
 
-    /// The artifact `reference` names.
+    /// The artifact `reference` names, to be read `chunk` bytes at a time.
     async fn open<'a, R: FileReader + ?Sized>(
         &self,
         reference: &str,
         reader: &'a R,
+        chunk: usize,
     ) -> Result<Artifact<'a, R>, OffloadError> {
         let path = self.resolve_ref(reference)?;
         let size = match reader.size(&path).await {
@@ -153,7 +154,7 @@ impl Materializer {
             reader,
             path,
             size,
-            chunk: CHUNK_BYTES,
+            chunk,
         };
         if size > INDEX_STEP {
             return Ok(Artifact::File(file));
@@ -183,7 +184,15 @@ impl Materializer {
         };
         let index = match beside.and_then(|text| LineIndex::from_file(&text, file.size)) {
             Some(index) => index,
-            None => LineIndex::build(file).await?,
+            None => {
+                let scan = InFile {
+                    reader,
+                    path: file.path.clone(),
+                    size: file.size,
+                    chunk: SCAN_CHUNK_BYTES,
+                };
+                LineIndex::build(&scan).await?
+            }
         };
         let index = Arc::new(index);
         let mut cache = self.cached_indexes();

@@ -7,7 +7,10 @@
 //! bytes that are not UTF-8 read as U+FFFD (as `String::from_utf8_lossy`, which is what
 //! a JavaScript `TextDecoder` gives too).
 
+use std::future::Future;
 use std::ops::ControlFlow;
+use std::pin::Pin;
+use std::task::Poll;
 
 use super::source::Source;
 use super::text::{byte_index_at, Row};
@@ -36,8 +39,14 @@ impl LineStart {
 /// What a scan does with the rows it streams.
 pub(crate) trait Visitor {
     /// Complete lines about to be visited (`bytes`, at byte offset `at`): a chance to
-    /// search them in one pass.
-    fn ahead(&mut self, _bytes: &[u8], _at: u64) {}
+    /// search them in one pass. `false` when none of their rows matters: they are only
+    /// counted, then reported together to [`Visitor::passed`].
+    fn ahead(&mut self, _bytes: &[u8], _at: u64) -> bool {
+        true
+    }
+    /// Complete lines (`bytes`) counted without visiting their rows, from the line start
+    /// `first` to `next` (the line and row numbers after them; its offset is not used).
+    fn passed(&mut self, _bytes: &[u8], _first: &LineStart, _next: &LineStart) {}
     /// Whether the one row of a short line (`bytes`, starting at `line`) needs its text;
     /// when not, it is counted through [`Visitor::skipped`] without being decoded.
     fn wants(&mut self, _bytes: &[u8], _line: &LineStart) -> bool {
@@ -82,17 +91,25 @@ pub(crate) async fn scan<S: Source>(
     let mut buf_at = from.offset;
     let mut next = from.offset;
     let mut long: Option<LongLine> = None;
+    let read = |at: u64| Box::pin(source.range(at, at.saturating_add(chunk as u64)));
+    let mut ahead = None;
     loop {
         let mut at_end = next >= size;
         if !at_end {
-            let read = source
-                .range(next, next.saturating_add(chunk as u64))
-                .await?;
+            let bytes = match ahead.take() {
+                Some(ReadAhead::Ready(bytes)) => bytes,
+                Some(ReadAhead::Pending(pending)) => pending.await,
+                None => read(next).await,
+            }?;
             // A file that shrank under us ends where its bytes end.
-            at_end = read.is_empty();
-            next += read.len() as u64;
-            buf.extend_from_slice(&read);
+            at_end = bytes.is_empty();
+            next += bytes.len() as u64;
+            buf.extend_from_slice(&bytes);
             at_end |= next >= size;
+            if !at_end {
+                // The next chunk is on its way while this one is scanned.
+                ahead = Some(ReadAhead::start(read(next)).await);
+            }
         }
         let mut pos = 0;
         if let Some(mut line) = long.take() {
@@ -120,8 +137,11 @@ pub(crate) async fn scan<S: Source>(
             }
         }
         let complete = memchr::memrchr(b'\n', &buf[pos..]).map_or(pos, |i| pos + i + 1);
-        if complete > pos {
-            visitor.ahead(&buf[pos..complete], buf_at + pos as u64);
+        if complete > pos && !visitor.ahead(&buf[pos..complete], buf_at + pos as u64) {
+            let first = rows.start(buf_at + pos as u64);
+            rows.count(&buf[pos..complete]);
+            visitor.passed(&buf[pos..complete], &first, &rows.start(0));
+            pos = complete;
         }
         while pos < complete {
             let nl = memchr::memchr(b'\n', &buf[pos..complete]).map_or(complete, |i| pos + i);
@@ -142,7 +162,7 @@ pub(crate) async fn scan<S: Source>(
             let flow = match buf.is_empty() {
                 true => ControlFlow::Continue(()),
                 false => {
-                    visitor.ahead(&buf, buf_at);
+                    let _ = visitor.ahead(&buf, buf_at);
                     rows.complete_line(&buf, buf_at, visitor)
                 }
             };
@@ -175,6 +195,20 @@ impl Rows {
             offset,
             line: self.next_line,
             row: self.next_row,
+        }
+    }
+
+    /// Count the complete lines in `bytes` (each ending with a newline) and their rows.
+    fn count(&mut self, bytes: &[u8]) {
+        let mut start = 0;
+        for nl in memchr::memchr_iter(b'\n', bytes) {
+            let line = &bytes[start..nl];
+            self.next_line += 1;
+            self.next_row += match line.len() <= self.row_chars {
+                true => 1,
+                false => rows_in_line(line.strip_suffix(b"\r").unwrap_or(line), self.row_chars),
+            };
+            start = nl + 1;
         }
     }
 
@@ -230,6 +264,24 @@ impl Rows {
         }
         ControlFlow::Continue(())
     }
+}
+
+/// The rows of a line (`bytes`, without its line end) of at most `row_chars` units.
+pub(crate) fn rows_in_line(bytes: &[u8], row_chars: usize) -> usize {
+    if bytes.len() <= row_chars {
+        return 1;
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let mut rest: &str = &text;
+    if utf16_len(rest) <= row_chars {
+        return 1;
+    }
+    let mut rows = 0;
+    while !rest.is_empty() {
+        rest = &rest[next_cut(rest, row_chars)..];
+        rows += 1;
+    }
+    rows
 }
 
 /// Where the row starting `rest` ends: at most `row_chars` units, and at least one char
@@ -333,5 +385,28 @@ impl LongLine {
             rest = &rest[cut..];
         }
         ControlFlow::Continue(())
+    }
+}
+
+/// The next chunk's read, started before the current one is scanned.
+enum ReadAhead<F: Future> {
+    /// Already read (a source in memory answers at once).
+    Ready(F::Output),
+    /// In flight.
+    Pending(Pin<Box<F>>),
+}
+
+impl<F: Future> ReadAhead<F> {
+    /// Poll `read` once, so that it starts (a JavaScript reader's call is made, a
+    /// blocking read is handed to its pool), and keep it.
+    async fn start(mut read: Pin<Box<F>>) -> Self {
+        std::future::poll_fn(|cx| {
+            Poll::Ready(match read.as_mut().poll(cx) {
+                Poll::Ready(output) => Some(output),
+                Poll::Pending => None,
+            })
+        })
+        .await
+        .map_or(ReadAhead::Pending(read), ReadAhead::Ready)
     }
 }

@@ -9,7 +9,12 @@ use std::task::{Context, Poll, Waker};
 
 use crate::{FileReader, OffloadError};
 
-/// Bytes read per range request when scanning forward or backward.
+/// Bytes read per range request by `read` and `tail`: a page and some lines around it.
+pub(crate) const PAGE_CHUNK_BYTES: usize = 1 << 18;
+/// Bytes read per range request by whole-artifact scans (`grep`, building a line
+/// index): fewer, larger requests, since each is a round trip to the reader.
+pub(crate) const SCAN_CHUNK_BYTES: usize = 1 << 20;
+/// Text in memory is scanned in pieces this large (they are slices, not copies).
 pub(crate) const CHUNK_BYTES: usize = 1 << 20;
 
 /// An artifact's bytes, read by range.
