@@ -37,7 +37,7 @@ impl Matcher for Pattern {
 /// Any test of a row's text.
 pub(crate) struct RowTest<F>(pub(crate) F);
 
-impl<F: Fn(&str) -> bool> Matcher for RowTest<F> {
+impl<F: Fn(&str) -> bool + Sync> Matcher for RowTest<F> {
     fn is_match(&self, row: &str) -> bool {
         (self.0)(row)
     }
@@ -47,7 +47,7 @@ impl<F: Fn(&str) -> bool> Matcher for RowTest<F> {
 pub(crate) async fn grep_in<S: Source>(
     source: &S,
     reference: &str,
-    matcher: &impl Matcher,
+    matcher: &(impl Matcher + Sync),
     (context, max_matches): (usize, usize),
     max_chars: usize,
 ) -> Result<String, OffloadError> {
@@ -187,7 +187,7 @@ impl<M> FirstPass<'_, M> {
     }
 }
 
-impl<M: Matcher> Visitor for FirstPass<'_, M> {
+impl<M: Matcher + Sync> Visitor for FirstPass<'_, M> {
     fn ahead(&mut self, bytes: &[u8], at: u64) -> bool {
         let Some(prefilter) = &self.prefilter else {
             return true;

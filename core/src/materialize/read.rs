@@ -68,7 +68,7 @@ pub fn tail_page(text: &str, reference: &str, count: usize, max_chars: usize) ->
 pub fn grep_page(
     text: &str,
     reference: &str,
-    matches: impl Fn(&str) -> bool,
+    matches: impl Fn(&str) -> bool + Sync,
     context: usize,
     max_matches: usize,
     max_chars: usize,

@@ -78,7 +78,7 @@ pub(crate) async fn scan<S: Source>(
     source: &S,
     from: LineStart,
     row_chars: usize,
-    visitor: &mut impl Visitor,
+    visitor: &mut (dyn Visitor + Send),
 ) -> Result<ScanEnd, OffloadError> {
     let mut rows = Rows {
         row_chars: row_chars.max(1),
@@ -225,7 +225,7 @@ impl Rows {
         start: &LineStart,
         part: Option<usize>,
         text: &str,
-        visitor: &mut impl Visitor,
+        visitor: &mut (dyn Visitor + Send),
     ) -> ControlFlow<()> {
         let row = Row {
             line: start.line,
@@ -241,7 +241,7 @@ impl Rows {
         &mut self,
         bytes: &[u8],
         offset: u64,
-        visitor: &mut impl Visitor,
+        visitor: &mut (dyn Visitor + Send),
     ) -> ControlFlow<()> {
         let start = self.start(offset);
         self.next_line += 1;
@@ -319,7 +319,7 @@ impl LongLine {
         &mut self,
         bytes: &[u8],
         rows: &mut Rows,
-        visitor: &mut impl Visitor,
+        visitor: &mut (dyn Visitor + Send),
     ) -> ControlFlow<()> {
         self.pending.extend_from_slice(bytes);
         let mut at = 0;
@@ -366,7 +366,7 @@ impl LongLine {
         &mut self,
         ended: bool,
         rows: &mut Rows,
-        visitor: &mut impl Visitor,
+        visitor: &mut (dyn Visitor + Send),
     ) -> ControlFlow<()> {
         if !self.pending.is_empty() {
             self.text.push(char::REPLACEMENT_CHARACTER);
