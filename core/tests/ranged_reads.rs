@@ -205,3 +205,34 @@ fn a_read_failure_names_the_artifact() {
     );
     assert!(err.to_string().contains("EIO: i/o error"), "{err}");
 }
+
+#[test]
+fn an_imported_large_artifact_gets_its_line_index_too() {
+    use tool_offload_core::materialize::import_conversation;
+    let (old, new) = (MemoryWriter::new(), MemoryWriter::new());
+    let m = Materializer::new(MaterializerOptions::new("/a", "c1", "/")).unwrap();
+    let messages = serde_json::json!([
+        {"role": "tool", "tool_call_id": "big", "content": log(2)},
+        {"role": "tool", "tool_call_id": "small", "content": "x\n".repeat(5000)},
+    ]);
+    let views: Vec<_> = messages.as_array().unwrap().iter().collect();
+    let done = block_on(m.materialize_messages(&views, &old)).unwrap();
+    let mut slim = messages.clone();
+    for (i, edits) in done.changed {
+        tool_offload_core::apply_edits(&mut slim[i], edits);
+    }
+    let bundle = block_on(m.export_conversation(&slim, &old)).unwrap();
+    assert!(
+        !bundle.to_string().contains(".lines"),
+        "indexes are not exported"
+    );
+    block_on(import_conversation(&bundle, "/b", "/", &new)).unwrap();
+    let index = new.read("/b/context/c1/index/tool/big.txt.lines").unwrap();
+    assert_eq!(
+        index,
+        old.read("/a/context/c1/index/tool/big.txt.lines").unwrap()
+    );
+    assert!(new
+        .read("/b/context/c1/index/tool/small.txt.lines")
+        .is_none());
+}

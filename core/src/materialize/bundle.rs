@@ -236,6 +236,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
         if create_unless_taken(io, target, *content, same).await? == Creation::Taken {
             return Err(OffloadError::ArtifactExists(target.clone()));
         }
+        scope.write_line_index(target, content, io).await;
     }
     Ok(ImportedConversation {
         conversation_id: conversation.into(),

@@ -5,8 +5,9 @@
 //!
 //! The index of an artifact over [`INDEX_STEP`] bytes is written beside it when it is
 //! materialized (`<root>/context/<conversation>/index/<kind>/<file>.lines`, a small text
-//! file); an artifact without one (imported, or its index lost) gets it built by one scan
-//! on first read, kept in memory by the materializer.
+//! file; imports write it too); an artifact without one (its index lost, or written by
+//! an older version) gets it built by one scan on first read, kept in memory by the
+//! materializer.
 
 use super::scan::LineStart;
 use super::source::Source;
