@@ -5,6 +5,7 @@ mod bundle;
 mod grep;
 mod legacy;
 mod line_index;
+mod long_line;
 mod materializer;
 mod messages;
 #[cfg(test)]
@@ -18,6 +19,7 @@ mod read_tools;
 mod reference;
 mod scan;
 mod source;
+mod tail;
 pub use reference::MAX_REF_SEGMENT_CHARS;
 mod summary;
 mod text;

@@ -7,7 +7,6 @@
 //! methods) alike: it streams rows with [`scan`] and keeps only what a page can show,
 //! so a page of a 1 GB artifact reads about a page (`grep` reads it all once).
 
-use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
 use super::line_index::LineIndex;
@@ -17,6 +16,7 @@ use super::text::{count, thousands, Row, MAX_ROW_CHARS};
 use crate::{utf16_len, OffloadError};
 
 use super::grep::{grep_in, RowTest};
+pub(crate) use super::tail::tail_in;
 
 /// Lines `offset..offset + limit` of `text` (0-based), numbered, as much as fits in
 /// `max_chars`. A line over [`MAX_ROW_CHARS`](super::MAX_ROW_CHARS) is shown as parts
@@ -174,115 +174,6 @@ impl Visitor for ForwardPage {
     }
 }
 
-/// [`tail_page`] over any source, with its line index.
-pub(crate) async fn tail_in<S: Source>(
-    source: &S,
-    index: &LineIndex,
-    reference: &str,
-    count: usize,
-    max_chars: usize,
-) -> Result<String, OffloadError> {
-    let named = Named::new(reference, 2, max_chars);
-    let budget = max_chars.saturating_sub(named.room);
-    if index.lines == 0 {
-        return Ok(format!("[{}: empty.]", named.title));
-    }
-    let wanted = count.max(1).min(index.lines);
-    let start = last_lines_start(source, index.lines, wanted, budget).await?;
-    // Rows are at least 4 units numbered (`1| ` and a newline), so no more than this
-    // many can fit: older rows are dropped as the scan goes.
-    let keep = budget / 4 + 2;
-    let mut tail = TailRows {
-        rows: VecDeque::with_capacity(keep.min(4096)),
-        keep,
-    };
-    scan(source, start, row_chars(max_chars, named.room), &mut tail).await?;
-    let rows: Vec<OwnedRow> = tail.rows.into();
-    // Keep the end: take rows from the last while they fit (always one).
-    let mut taken = 0;
-    let mut used = 0;
-    for row in rows.iter().rev() {
-        let len = utf16_len(&row.numbered);
-        if taken > 0 && used + len > budget {
-            break;
-        }
-        used += len;
-        taken += 1;
-    }
-    Ok(assemble(
-        &rows[rows.len() - taken..],
-        None,
-        index.lines,
-        &named,
-    ))
-}
-
-/// The last rows of a scan.
-struct TailRows {
-    rows: VecDeque<OwnedRow>,
-    keep: usize,
-}
-
-impl Visitor for TailRows {
-    fn row(&mut self, row: &Row<'_>, _: usize, _: &LineStart) -> ControlFlow<()> {
-        if self.rows.len() == self.keep {
-            self.rows.pop_front();
-        }
-        self.rows.push_back(OwnedRow::of(row));
-        ControlFlow::Continue(())
-    }
-}
-
-/// The start of the `wanted` last lines of `source` (of `lines`), or of fewer when the
-/// later ones already hold more than `budget` units: rows before those could not show.
-async fn last_lines_start<S: Source>(
-    source: &S,
-    lines: usize,
-    wanted: usize,
-    budget: usize,
-) -> Result<LineStart, OffloadError> {
-    let size = source.size();
-    let chunk = source.chunk().max(1) as u64;
-    // Bytes `window.0..` of the artifact, read backwards a chunk at a time.
-    let mut window: (u64, Vec<u8>) = (size, Vec::new());
-    // The newline ending the line before the ones found so far (a final newline ends
-    // the last line and starts none).
-    let mut end = size;
-    let mut found = 0;
-    loop {
-        let newline = loop {
-            let (at, bytes) = &window;
-            let before = (end - at) as usize;
-            if let Some(i) = memchr::memrchr(b'\n', &bytes[..before.min(bytes.len())]) {
-                break Some(at + i as u64);
-            }
-            if *at == 0 {
-                break None;
-            }
-            // Bytes from `at` on hold no newline before `end`: only the new chunk is kept.
-            let from = at.saturating_sub(chunk);
-            window = (from, source.range(from, *at).await?.into_owned());
-        };
-        // Skip the final newline: it ends the last line.
-        if found == 0 && newline == Some(size - 1) && end == size {
-            end = size - 1;
-            continue;
-        }
-        found += 1;
-        let start = newline.map_or(0, |n| n + 1);
-        // Each line holds at most 2 bytes of line end and a unit per 3 bytes at least.
-        let text_bytes = (size - start).saturating_sub(2 * found as u64);
-        if found == wanted || newline.is_none() || text_bytes / 3 >= budget as u64 {
-            return Ok(LineStart {
-                offset: start,
-                line: lines + 1 - found,
-                row: 0,
-            });
-        }
-        end = newline.unwrap_or(0);
-    }
-}
-
 /// A row as a page holds it: its numbers and its numbered text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct OwnedRow {
@@ -313,7 +204,7 @@ impl OwnedRow {
 
 /// A `read` or `tail` page: `shown` under a header naming them, and `next`, the row after
 /// them (none at the end).
-fn assemble(
+pub(crate) fn assemble(
     shown: &[OwnedRow],
     next: Option<&OwnedRow>,
     lines: usize,
@@ -392,159 +283,5 @@ pub(crate) fn row_chars(max_chars: usize, header_room: usize) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Page through `text` by following each header's "More:" pointer; the row labels
-    /// seen, in order.
-    fn follow(text: &str, limit: usize) -> Vec<String> {
-        let (mut offset, mut part, mut labels) = (0, 1, Vec::new());
-        for _ in 0..10_000 {
-            let page = read_page(text, "r", offset, part, limit, 4000);
-            assert!(utf16_len(&page) <= 4000, "{}", utf16_len(&page));
-            let (header, body) = page.split_once('\n').unwrap_or((&page, ""));
-            labels.extend(
-                body.lines()
-                    .map(|l| l.split_once('|').unwrap().0.to_owned()),
-            );
-            let Some(next) = header.split_once("More: context_read(\"r\", ") else {
-                return labels;
-            };
-            let args = next.1.trim_end_matches(")]");
-            let (o, p) = args.split_once(", part=").unwrap_or((args, "1"));
-            (offset, part) = (o.parse().unwrap(), p.parse().unwrap());
-        }
-        panic!("paging did not end");
-    }
-
-    #[test]
-    fn reads_page_by_page_to_the_end_within_the_limit() {
-        let text: String = (1..=1000)
-            .map(|i| format!("line {i} {}\n", "x".repeat(i % 50)))
-            .collect();
-        let labels = follow(&text, 200);
-        assert_eq!(
-            labels,
-            (1..=1000).map(|i| i.to_string()).collect::<Vec<_>>()
-        );
-    }
-
-    #[test]
-    fn one_huge_line_is_paged_in_parts_and_labels_match_offsets() {
-        let text = format!("a\n{}\nb\n{}", "y".repeat(10_000), "z".repeat(2500));
-        let labels = follow(&text, 200);
-        assert_eq!(
-            labels,
-            ["1", "2.1", "2.2", "2.3", "2.4", "2.5", "3", "4.1", "4.2"]
-        );
-        let first = read_page(&text, "r", 0, 1, 200, 4000);
-        assert!(
-            first.starts_with(
-                "[r: lines 1-2.1 of 4. More: context_read(\"r\", 1, part=2)]\n1| a\n2.1| yyy"
-            ),
-            "{first}"
-        );
-        // Line 3 (label "3") is offset 2, whatever came before it.
-        assert!(read_page(&text, "r", 2, 1, 1, 4000).ends_with("\n3| b"));
-        let tail = tail_page(&text, "r", 1, 4000);
-        assert!(
-            tail.starts_with("[r: lines 4.1-4.2 of 4, the end.]\n4.1| zzz"),
-            "{tail}"
-        );
-    }
-
-    #[test]
-    fn empty_artifact_and_offset_past_the_end() {
-        assert_eq!(read_page("", "r", 0, 1, 200, 4000), "[r: empty.]");
-        assert_eq!(
-            read_page("a\nb", "r", 9, 1, 200, 4000),
-            "[r: offset 9 is past the end: 2 lines.]"
-        );
-        assert_eq!(tail_page("", "r", 200, 4000), "[r: empty.]");
-    }
-
-    #[test]
-    fn grep_shows_the_first_match_even_when_its_context_is_too_long() {
-        let wide = "w".repeat(1900);
-        let text = format!("{wide}\n{wide}\nneedle\n{wide}\n{wide}");
-        let page = grep_page(&text, "r", |l| l.contains("needle"), 2, 50, 4000);
-        assert_eq!(
-            page,
-            "[r: 1 matching row in 5 lines, with no context (2 rows asked for do not fit); all shown.]\n3| needle"
-        );
-    }
-
-    #[test]
-    fn a_ref_too_long_to_name_twice_stays_out_of_the_header() {
-        // Found by `make fuzz` (summary_paging): with ids near the 255-byte limit, a
-        // header naming the ref twice was longer than a 1000-unit page by itself.
-        let reference = format!("ctx://{}/terminal/{}.log", "c".repeat(255), "i".repeat(251));
-        let text = "x".repeat(3000);
-        let page = read_page(&text, &reference, 0, 1, 200, 1000);
-        assert_eq!(
-            page,
-            format!(
-                "[this artifact: lines 1.1-1.1 of 1. More: context_read(<the same ref>, 0, part=2)]\n1.1| {}",
-                "x".repeat(776)
-            )
-        );
-        let tail = tail_page(&text, &reference, 200, 1000);
-        assert_eq!(
-            tail,
-            format!(
-                "[this artifact: lines 1.4-1.4 of 1, the end.]\n1.4| {}",
-                "x".repeat(3000 - 3 * 776)
-            )
-        );
-        // A ref that leaves room for rows is named as before.
-        assert!(read_page(&text, "ctx://c/tool/a.txt", 0, 1, 200, 1000)
-            .starts_with("[ctx://c/tool/a.txt: lines 1.1-1.1 of 1. More: context_read(\"ctx://c/tool/a.txt\", 0, part=2)]"));
-    }
-
-    #[test]
-    fn grep_with_the_largest_context_shows_every_row() {
-        // Found by `make fuzz` (summary_paging): `hit + context + 1` overflowed.
-        let page = grep_page(
-            "a\nneedle\nb",
-            "r",
-            |l| l.contains("needle"),
-            usize::MAX,
-            50,
-            4000,
-        );
-        assert_eq!(
-            page,
-            format!(
-                "[r: 1 matching row in 3 lines, with {} rows of context; all shown.]\n1| a\n2| needle\n3| b",
-                thousands(usize::MAX)
-            )
-        );
-    }
-
-    #[test]
-    fn tail_keeps_the_end_when_it_does_not_all_fit() {
-        let text: String = (1..=500).map(|i| format!("{i:0>60}\n")).collect();
-        let page = tail_page(&text, "r", 200, 4000);
-        assert!(page.ends_with(&format!("500| {:0>60}", 500)));
-        assert!(utf16_len(&page) <= 4000);
-    }
-
-    #[test]
-    fn grep_reports_when_matches_are_cut() {
-        let text: String = (1..=300)
-            .map(|i| format!("error {i} {}\n", "z".repeat(80)))
-            .collect();
-        let page = grep_page(&text, "r", |l| l.contains("error"), 0, 50, 4000);
-        assert!(
-            page.contains("300 matching rows in 300 lines, with 0 rows of context; the first"),
-            "{}",
-            page.lines().next().unwrap()
-        );
-        assert!(utf16_len(&page) <= 4000);
-        let none = grep_page("a\nb", "r", |l| l.contains("q"), 2, 50, 4000);
-        assert_eq!(
-            none,
-            "[r: 0 matching rows in 2 lines, with 2 rows of context; none.]"
-        );
-    }
-}
+#[path = "read_tests.rs"]
+mod tests;

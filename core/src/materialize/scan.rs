@@ -12,6 +12,7 @@ use std::ops::ControlFlow;
 use std::pin::Pin;
 use std::task::Poll;
 
+use super::long_line::LongLine;
 use super::source::Source;
 use super::text::{byte_index_at, Row};
 use crate::{utf16_len, OffloadError};
@@ -181,16 +182,16 @@ pub(crate) async fn scan<S: Source>(
 }
 
 /// Numbering as a scan goes.
-struct Rows {
-    row_chars: usize,
+pub(super) struct Rows {
+    pub(super) row_chars: usize,
     /// Number of the line to come.
-    next_line: usize,
+    pub(super) next_line: usize,
     /// Index of the row to come.
     next_row: usize,
 }
 
 impl Rows {
-    fn start(&self, offset: u64) -> LineStart {
+    pub(super) fn start(&self, offset: u64) -> LineStart {
         LineStart {
             offset,
             line: self.next_line,
@@ -220,7 +221,7 @@ impl Rows {
         }
     }
 
-    fn emit(
+    pub(super) fn emit(
         &mut self,
         start: &LineStart,
         part: Option<usize>,
@@ -290,101 +291,6 @@ pub(crate) fn next_cut(rest: &str, row_chars: usize) -> usize {
     match byte_index_at(rest, row_chars) {
         0 => rest.chars().next().map_or(rest.len(), char::len_utf8),
         n => n,
-    }
-}
-
-/// A line longer than a chunk, split into parts as its bytes arrive.
-struct LongLine {
-    start: LineStart,
-    /// Decoded, not yet shown.
-    text: String,
-    /// The start of a UTF-8 sequence whose end has not arrived.
-    pending: Vec<u8>,
-    /// Parts shown so far.
-    parts: usize,
-}
-
-impl LongLine {
-    fn new(start: LineStart) -> Self {
-        LongLine {
-            start,
-            text: String::new(),
-            pending: Vec::new(),
-            parts: 0,
-        }
-    }
-
-    /// More bytes of the line; shows every part that more bytes cannot change.
-    fn feed(
-        &mut self,
-        bytes: &[u8],
-        rows: &mut Rows,
-        visitor: &mut (dyn Visitor + Send),
-    ) -> ControlFlow<()> {
-        self.pending.extend_from_slice(bytes);
-        let mut at = 0;
-        loop {
-            match std::str::from_utf8(&self.pending[at..]) {
-                Ok(valid) => {
-                    self.text.push_str(valid);
-                    at = self.pending.len();
-                    break;
-                }
-                Err(e) => {
-                    let valid = &self.pending[at..at + e.valid_up_to()];
-                    // `valid_up_to` bytes are UTF-8: the fallback never happens.
-                    self.text
-                        .push_str(std::str::from_utf8(valid).unwrap_or_default());
-                    at += e.valid_up_to();
-                    match e.error_len() {
-                        Some(n) => {
-                            self.text.push(char::REPLACEMENT_CHARACTER);
-                            at += n;
-                        }
-                        None => break, // an incomplete sequence: wait for its end
-                    }
-                }
-            }
-        }
-        self.pending.drain(..at);
-        // A final `\r` may yet be the line end's; it is not counted until known.
-        loop {
-            let settled = self.text.strip_suffix('\r').unwrap_or(&self.text);
-            if utf16_len(settled) <= rows.row_chars {
-                return ControlFlow::Continue(());
-            }
-            let cut = next_cut(settled, rows.row_chars);
-            self.parts += 1;
-            let flow = rows.emit(&self.start, Some(self.parts), &self.text[..cut], visitor);
-            self.text.drain(..cut);
-            flow?;
-        }
-    }
-
-    /// The line's end: at a newline (`ended`), or at the end of the artifact.
-    fn finish(
-        &mut self,
-        ended: bool,
-        rows: &mut Rows,
-        visitor: &mut (dyn Visitor + Send),
-    ) -> ControlFlow<()> {
-        if !self.pending.is_empty() {
-            self.text.push(char::REPLACEMENT_CHARACTER);
-        } else if ended && self.text.ends_with('\r') {
-            self.text.pop();
-        }
-        rows.next_line += 1;
-        if self.parts == 0 && utf16_len(&self.text) <= rows.row_chars {
-            return rows.emit(&self.start, None, &self.text, visitor);
-        }
-        let mut rest: &str = &self.text;
-        while !rest.is_empty() {
-            let cut = next_cut(rest, rows.row_chars);
-            self.parts += 1;
-            rows.emit(&self.start, Some(self.parts), &rest[..cut], visitor)?;
-            rest = &rest[cut..];
-        }
-        ControlFlow::Continue(())
     }
 }
 
