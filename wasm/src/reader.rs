@@ -208,9 +208,11 @@ impl JsFileReader {
                 Ok(Some(n as u64))
             }
             _ => {
-                let got = value
-                    .as_f64()
-                    .map_or_else(|| kind_of(&value), |n| n.to_string());
+                // The number as JavaScript prints it (no float formatting in the wasm).
+                let got = match value.as_f64() {
+                    Some(_) => message_of(&value),
+                    None => kind_of(&value),
+                };
                 let message = format!(
                     "size must resolve to a byte count, or undefined when the file is missing; got {got}"
                 );

@@ -339,11 +339,23 @@ impl Prefilter {
         } else {
             bytes
         };
-        for finder in &self.finders {
-            out.extend(finder.find_iter(haystack).map(|i| at + i as u64));
-        }
-        if self.finders.len() > 1 {
-            out.sort_unstable();
+        // Each word's offsets come sorted; several are merged (no sort: its code would
+        // weigh more in the wasm than this loop).
+        let mut found: Vec<std::iter::Peekable<_>> = self
+            .finders
+            .iter()
+            .map(|finder| finder.find_iter(haystack).peekable())
+            .collect();
+        loop {
+            let next = found
+                .iter_mut()
+                .filter_map(|words| words.peek().copied())
+                .min();
+            let Some(next) = next else { break };
+            for words in &mut found {
+                words.next_if_eq(&next);
+            }
+            out.push(at + next as u64);
         }
     }
 }
