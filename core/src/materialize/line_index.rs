@@ -85,19 +85,17 @@ impl LineIndex {
     /// The index of `source`, by reading all of it once, a chunk at a time.
     pub(crate) async fn build<S: Source>(source: &S) -> Result<LineIndex, OffloadError> {
         let mut builder = Builder::new();
-        let size = source.size();
         let mut at = 0;
-        while at < size {
+        loop {
             let bytes = source
                 .range(at, at.saturating_add(source.chunk().max(1) as u64))
                 .await?;
             if bytes.is_empty() {
-                break;
+                return Ok(builder.index);
             }
             builder.feed(&bytes);
             at += bytes.len() as u64;
         }
-        Ok(builder.index)
     }
 
     /// Where to start scanning for line `line` (1-based): the last mark at or before it.

@@ -163,7 +163,7 @@ fn the_line_index_marks_line_starts_and_survives_its_file_form() {
     let mut text = "x".repeat(step - 3);
     text.push_str("\nab\ncd\n");
     text.push_str(&"y".repeat(step));
-    text.push('\n');
+    text.push_str("\nz\n");
     let index = LineIndex::of(text.as_bytes());
     assert_eq!(index.lines, text.lines().count());
     for line in 1..=index.lines {
@@ -174,10 +174,27 @@ fn the_line_index_marks_line_starts_and_survives_its_file_form() {
     }
     assert_eq!(index.start_for(3).offset, (step + 1) as u64);
     let file = index.to_file();
+    // One mark per MiB: the first line, and the first line starting in each later MiB.
+    assert_eq!(
+        file.lines().skip(4).collect::<Vec<_>>(),
+        [
+            "1 0".to_owned(),
+            format!("3 {}", step + 1),
+            format!("5 {}", 2 * step + 5)
+        ]
+    );
     assert_eq!(
         LineIndex::from_file(&file, index.bytes),
         Some(index.clone())
     );
+    // Marks out of order, or past the artifact's end, are not an index we wrote.
+    let header = file.lines().take(4).collect::<Vec<_>>().join("\n");
+    let past_end = format!("1 0\n3 {}", index.bytes);
+    for marks in ["1 0\n3 5\n2 9", "1 0\n3 5\n4 5", &past_end] {
+        let file = format!("{header}\n{marks}\n");
+        assert_eq!(LineIndex::from_file(&file, index.bytes), None, "{marks}");
+    }
+    assert!(LineIndex::from_file(&format!("{header}\n1 0\n3 5\n"), index.bytes).is_some());
     // Another size, or anything else, is not this artifact's index.
     assert_eq!(LineIndex::from_file(&file, index.bytes + 1), None);
     assert_eq!(LineIndex::from_file("lines 3\n", index.bytes), None);
