@@ -164,7 +164,7 @@ function parseArgs(argv) {
     }
   }
   a.sizes ??= [100e6, 1e9];
-  a.runs ??= a.quick ? 3 : 10;
+  a.runs ??= a.quick ? 5 : 20;
   a.budget ??= a.quick ? 3_000 : 10_000;
   return a;
 }

@@ -21,7 +21,12 @@ function load(file, bench) {
     return null;
   }
   const data = JSON.parse(readFileSync(path, 'utf8'));
-  sources.push(`${file}: ${data.date ?? 'undated'} (\`${bench}\`)`);
+  const how = [
+    data.workload && `${data.workload.source}, ${data.rounds} round(s), ${data.iterations?.memory} compute / ${data.iterations?.disk} disk iterations`,
+    data.runs && `up to ${data.runs} calls after the first, ${data.budgetMs / 1000} s budget per case`,
+    data.materializeMessages && `${data.materializeMessages.turns} turns`,
+  ].filter(Boolean);
+  sources.push(`${file}: ${data.date ?? 'undated'} (\`${bench}\`${how.length ? `; ${how.join('; ')}` : ''})`);
   return data;
 }
 const batch = load('results.json', 'node bench/run.mjs');
