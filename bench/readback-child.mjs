@@ -1,17 +1,18 @@
 // One read-back measurement through the npm package, in a fresh process (run by
 // bench/readback.mjs; the Rust twin is `readback_artifact measure`, same arguments):
 //
-//   node bench/readback-child.mjs DIR REF tail|read|grep ARG RUNS BUDGET_MS
+//   node bench/readback-child.mjs DIR REF tail|read|grep ARG RUNS BUDGET_MS EXPECT
 //
 // The first call, then up to RUNS more (stopping once BUDGET_MS have been spent, after at
 // least 2); the peak resident memory (VmHWM) at the end over the resident memory (VmRSS)
-// just before the first call. A failed call ends the run and is reported, never thrown.
+// just before the first call. A failed call, or a page without EXPECT (a fast wrong page
+// must not pass for a fast one), ends the run and is reported, never thrown.
 // Prints one JSON line.
 import { readFileSync } from 'node:fs';
 
 import { Materializer } from 'tool-offload';
 
-const [dir, ref, op, arg, runs, budgetMs] = process.argv.slice(2);
+const [dir, ref, op, arg, runs, budgetMs, expect] = process.argv.slice(2);
 const m = new Materializer({ userData: dir, conversationId: 'bench' });
 const call = {
   tail: () => m.tail(ref, Number(arg)),
@@ -37,7 +38,12 @@ let error = null;
 for (let i = 0; i <= Number(runs); i++) {
   const t0 = process.hrtime.bigint();
   try {
-    pageBytes = Buffer.byteLength(await call());
+    const page = await call();
+    if (!page.includes(expect)) {
+      error = `WRONG_PAGE: the page lacks ${JSON.stringify(expect)}`;
+      break;
+    }
+    pageBytes = Buffer.byteLength(page);
   } catch (e) {
     error = `${e?.code ?? e?.name ?? 'Error'}: ${e?.message ?? String(e)}`;
     break;

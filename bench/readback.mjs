@@ -64,7 +64,10 @@ function artifact(bytes) {
 /** One measurement in a fresh process; failures become `{ error }`. */
 function child(host, a, op) {
   const arg = { tail: '200', read: String(a.offset), grep: a.needle }[op];
-  const rest = [join(a.dir, 'user-data'), a.ref, op, arg, String(args.runs), String(args.budget)];
+  // What the right page holds: line n of the log has req=<n, 10 digits>.
+  const req = (n) => `req=${String(n).padStart(10, '0')}`;
+  const expect = { tail: req(a.lines - 1), read: req(a.offset), grep: a.needle }[op];
+  const rest = [join(a.dir, 'user-data'), a.ref, op, arg, String(args.runs), String(args.budget), expect];
   const [cmd, argv] = host === 'npm'
     ? [process.execPath, [join(repoRoot, 'bench/readback-child.mjs'), ...rest]]
     : [helper, ['measure', ...rest]];
@@ -94,7 +97,17 @@ function peer(cmd, argv) {
 
 const sizes = [];
 for (const bytes of args.sizes) {
-  const a = artifact(bytes);
+  let a;
+  try {
+    a = artifact(bytes);
+  } catch (e) {
+    // No artifact (e.g. out of memory making 1 GB): every case of this size fails with the reason.
+    const error = `making the artifact failed: ${String(e.stderr || e.message).trim().split('\n').slice(-2).join(' / ')}`;
+    log(`${mb(bytes)}: ${error}`);
+    const cases = ['tail', 'read', 'grep'].flatMap((op) => ['npm', 'rust'].map((host) => ({ host, op, error })));
+    sizes.push({ size: bytes, bytes, peers: { tail: { median: null }, grep: { median: null } }, cases });
+    continue;
+  }
   const peers = { tail: [], grep: [] };
   const peerRound = () => {
     for (let i = 0; i < 5; i++) {

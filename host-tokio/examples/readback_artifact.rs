@@ -8,11 +8,12 @@
 //!     end, materialized by `Materializer::materialize` under DIR (conversation "bench"),
 //!     so that whatever the library writes beside an artifact is there too. Prints
 //!     { ref, path, bytes, lines, needle, offset }.
-//! readback_artifact measure DIR REF tail|read|grep ARG RUNS BUDGET_MS
+//! readback_artifact measure DIR REF tail|read|grep ARG RUNS BUDGET_MS EXPECT
 //!     In this fresh process: the first call, then up to RUNS more (stopping once
 //!     BUDGET_MS have been spent, after at least 2), and the peak resident memory over the
 //!     baseline taken just before the first call. ARG: lines for tail, the offset for
-//!     read (200 lines from there), the pattern for grep (default options).
+//!     read (200 lines from there), the pattern for grep (default options). A page
+//!     without EXPECT is an error (a fast wrong page must not pass for a fast one).
 //! readback_artifact messages FILE RUNS
 //!     `materialize_messages` on the JSON array of messages in FILE (in a temporary
 //!     directory): once to materialize what is over the limits, then RUNS times on that
@@ -48,15 +49,12 @@ async fn main() -> Result<(), Error> {
     let out = match arg(0)? {
         "make" => make(arg(1)?, arg(2)?.parse()?).await?,
         "measure" => {
-            measure(
-                arg(1)?,
-                arg(2)?,
-                arg(3)?,
-                arg(4)?,
-                arg(5)?.parse()?,
-                arg(6)?.parse()?,
-            )
-            .await?
+            let call = Call {
+                op: arg(3)?,
+                arg: arg(4)?,
+                expect: arg(7)?,
+            };
+            measure(arg(1)?, arg(2)?, call, arg(5)?.parse()?, arg(6)?.parse()?).await?
         }
         "messages" => messages(arg(1)?, arg(2)?.parse()?).await?,
         other => return Err(format!("unknown subcommand {other:?}; see the header").into()),
@@ -151,16 +149,23 @@ fn memory_kib() -> Option<(u64, u64)> {
     Some((field("VmRSS:")?, field("VmHWM:")?))
 }
 
+/// One read-back call: the operation, its argument, text its page must contain.
+struct Call<'a> {
+    op: &'a str,
+    arg: &'a str,
+    expect: &'a str,
+}
+
 async fn measure(
     dir: &str,
     reference: &str,
-    op: &str,
-    arg: &str,
+    call: Call<'_>,
     runs: usize,
     budget_ms: f64,
 ) -> Result<Value, Error> {
+    let Call { op, arg, expect } = call;
     let materializer = Materializer::new(MaterializerOptions::new(dir, CONVERSATION))?;
-    let call = || async {
+    let read_back = || async {
         match op {
             "tail" => {
                 materializer
@@ -183,9 +188,13 @@ async fn measure(
     let (mut samples, mut spent, mut chars, mut error) = (Vec::new(), 0.0, 0, None);
     for i in 0..=runs {
         let started = Instant::now();
-        let result = call().await;
+        let result = read_back().await;
         let ms = started.elapsed().as_secs_f64() * 1e3;
         match result {
+            Ok(page) if !page.contains(expect) => {
+                error = Some(format!("WRONG_PAGE: the page lacks {expect:?}"));
+                break;
+            }
             Ok(page) => chars = page.len(),
             Err(e) => {
                 error = Some(format!("{}: {e}", e.code().as_str()));
