@@ -55,7 +55,7 @@ function artifact(bytes) {
   mkdirSync(dir, { recursive: true });
   log(`${mb(bytes)}: materializing a generated log with the tokio host …`);
   const t0 = Date.now();
-  const out = execFileSync(helper, ['make', join(dir, 'user-data'), String(bytes)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(helper, ['make', join(dir, 'user-data'), String(bytes)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const made = { key: helperKey, ...JSON.parse(out.trim().split('\n').at(-1)), makeWallMs: Date.now() - t0 };
   writeFileSync(stamp, JSON.stringify(made, null, 2));
   return { ...made, dir, cached: false };
