@@ -177,7 +177,7 @@ function parseArgs(argv) {
     }
   }
   a.sizes ??= [100e6, 1e9];
-  a.runs ??= a.quick ? 5 : 20;
+  a.runs ??= a.quick ? 10 : 50;
   a.budget ??= a.quick ? 3_000 : 10_000;
   return a;
 }
