@@ -51,13 +51,23 @@ test-node: ## wasm build and npm package tests under Node
 	rm -f target/conformance/wasm.json target/conformance/npm.json target/conformance/materialize-wasm.json target/conformance/materialize-npm.json
 	$(NODE_TEST) host-node/test/*.test.ts
 
-bench: build ## Benchmarks (numbers, not pass/fail); see bench/README.md
+# `make bench CORPUS=DIR` points the corpus benches at DIR (default ../shared/corpus, else a
+# generated stand-in); `make bench QUICK=1` runs only what the targets table needs, with fewer
+# iterations (~2-4 min instead of ~6-9 min after the build).
+bench: build ## Benchmarks (numbers, not pass/fail), ending with issue 10's targets table; see bench/README.md
+ifndef QUICK
 	cargo bench --quiet -p tool-offload --bench direct
 	cargo bench --quiet -p tool-offload --bench import
 	node bench/direct.mjs
-	node bench/run.mjs
+endif
+	node bench/run.mjs $(if $(CORPUS),--corpus $(CORPUS)) $(if $(QUICK),--quick --rounds 1)
+ifndef QUICK
 	node bench/grep.mjs
-	cargo run --release --quiet -p tool-offload --example materialize_corpus
+	cargo run --release --quiet -p tool-offload --example materialize_corpus $(CORPUS)
+endif
+	node bench/readback.mjs $(if $(QUICK),--quick)
+	node bench/materializer.mjs $(if $(QUICK),--quick)
+	node bench/report.mjs
 
 bench-memory: build ## Peak memory of the CLI's --jsonl mode on a generated 1 GiB transcript
 	bash bench/cli-memory.sh

@@ -289,18 +289,19 @@ lt('wasm, direct (offloadToolResult)', node('oneMbDirect'), node('oneMbDirect', 
 
 // Ratios per round, then median and range over rounds.
 const ratioRows = [];
-const ratio = (label, a, b, target, meets) => {
+// `key` names the ratio for bench/report.mjs; targets are issue 10's.
+const ratio = (key, label, a, b, target, meets) => {
   const values = a.map((x, i) => x / b[i]);
   const value = median(values);
-  ratioRows.push({ label, value, range: [Math.min(...values), Math.max(...values)], target, met: meets(value) });
+  ratioRows.push({ key, label, value, range: [Math.min(...values), Math.max(...values)], target, met: meets(value) });
 };
-ratio('package vs plain JS, compute (plain ÷ package)', node('plainMemory'), node('packageMemory'), '≥ 1×', (v) => v >= 1);
-ratio('package vs plain JS, disk (plain ÷ package)', node('plainDisk'), node('packageDisk'), '≥ 1×', (v) => v >= 1);
+ratio('npmCompute', 'package vs plain JS, compute (plain ÷ package)', node('plainMemory'), node('packageMemory'), '≥ 0.5× (stretch 1×)', (v) => v >= 0.5);
+ratio('npmDisk', 'package vs plain JS, disk (plain ÷ package)', node('plainDisk'), node('packageDisk'), '≥ 1×', (v) => v >= 1);
 if (args.rust) {
-  ratio('Rust vs plain JS, compute (plain ÷ core)', node('plainMemory'), rust('core_memory'), '≥ 5×', (v) => v >= 5);
-  ratio('Rust vs plain JS, disk (plain ÷ tokio host)', node('plainDisk'), rust('tokio_disk'), '≥ 5×', (v) => v >= 5);
-  ratio('tokio host vs raw tokio::fs::write (host ÷ raw)', rust('tokio_disk'), rust('raw_tokio_write'), '≤ 1.3×', (v) => v <= 1.3);
-  ratio('tokio host vs raw temp+rename (host ÷ raw atomic)', rust('tokio_disk'), rust('raw_tokio_atomic'), '—', () => undefined);
+  ratio('rustCompute', 'Rust vs plain JS, compute (plain ÷ core)', node('plainMemory'), rust('core_memory'), '≥ 2× (stretch 5×)', (v) => v >= 2);
+  ratio('rustDisk', 'Rust vs plain JS, disk (plain ÷ tokio host)', node('plainDisk'), rust('tokio_disk'), '—', () => undefined);
+  ratio('tokioVsRaw', 'tokio host vs raw tokio::fs::write (host ÷ raw)', rust('tokio_disk'), rust('raw_tokio_write'), '≤ 1.2×', (v) => v <= 1.2);
+  ratio('tokioVsRawAtomic', 'tokio host vs raw temp+rename (host ÷ raw atomic)', rust('tokio_disk'), rust('raw_tokio_atomic'), '—', () => undefined);
 }
 
 // Disk overheads as absolute time per file written: the file system's own cost per file
