@@ -137,7 +137,7 @@ impl Batch {
             if chars == 0 || chars < self.threshold || result.text.is_placeholder() {
                 continue;
             }
-            let id = result.id?;
+            let id = result.id()?;
             let name = self
                 .claim_name(&id)
                 .ok_or_else(|| OffloadError::InvalidId {

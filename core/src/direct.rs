@@ -144,7 +144,7 @@ impl<T: Text> DirectPlan<T> {
         let found = found
             .into_iter()
             .map(|r| {
-                let id = r.id?;
+                let id = r.id()?;
                 Ok((id, r.slot, r.text))
             })
             .collect::<Result<Vec<_>, OffloadError>>()?;

@@ -22,9 +22,10 @@ pub struct Slot {
 /// One tool result found in a message.
 pub(crate) struct Found<V: JsonView> {
     pub slot: Slot,
-    /// The tool-call id, or why it cannot name a file (missing, not a string, unsafe).
-    /// Callers decide whether that matters: only offloaded results need a usable id.
-    pub id: Result<String, OffloadError>,
+    /// The tool-call id's value, checked only when asked for ([`Found::id`]).
+    id_value: Option<V>,
+    at: At,
+    name_bytes: usize,
     /// The content to write: a string as is, an array as its `JSON.stringify`.
     pub text: V::Text,
     /// Whether the content is an array of blocks (so `text` is JSON).
@@ -35,6 +36,17 @@ impl<V: JsonView> Found<V> {
     /// The content's size in UTF-16 code units.
     pub fn chars(&self) -> usize {
         self.text.utf16_len()
+    }
+
+    /// The tool-call id, or why it cannot name a file (missing, not a string, unsafe).
+    /// Callers decide whether that matters: only offloaded results need a usable id, so
+    /// it is checked (and its error path formatted) only for those.
+    pub fn id(&self) -> Result<String, OffloadError> {
+        checked_id(
+            self.id_value.as_ref(),
+            || id_path(self.at, self.slot),
+            self.name_bytes,
+        )
     }
 }
 
@@ -91,14 +103,15 @@ pub(crate) fn tool_results<V: JsonView>(
     let whole =
         |id_key: &'static str, field: &'static str| -> Result<Vec<Found<V>>, OffloadError> {
             let slot = Slot { block: None, field };
-            let id_field = get(message, id_key, &|| at.path(id_key))?;
-            let id = checked_id(id_field, id_path(at, slot), name_bytes);
+            let id_value = get(message, id_key, &|| at.path(id_key))?;
             let content = get(message, field, &|| at.path(field))?;
             let is_array = content.as_ref().is_some_and(|c| c.kind() == Kind::Array);
             let text = content_text(content, || at.path(field))?;
             Ok(vec![Found {
                 slot,
-                id,
+                id_value,
+                at,
+                name_bytes,
                 text,
                 is_array,
             }])
@@ -132,14 +145,15 @@ pub(crate) fn tool_results<V: JsonView>(
             block: Some(i),
             field: "content",
         };
-        let id_field = get(&block, "tool_use_id", &|| in_block("tool_use_id"))?;
-        let id = checked_id(id_field, id_path(at, slot), name_bytes);
+        let id_value = get(&block, "tool_use_id", &|| in_block("tool_use_id"))?;
         let content = get(&block, "content", &|| in_block("content"))?;
         let is_array = content.as_ref().is_some_and(|c| c.kind() == Kind::Array);
         let text = content_text(content, || in_block("content"))?;
         found.push(Found {
             slot,
-            id,
+            id_value,
+            at,
+            name_bytes,
             text,
             is_array,
         });
@@ -236,13 +250,13 @@ pub(crate) fn check_session_id(session_id: &str) -> Result<(), OffloadError> {
 }
 
 fn checked_id<V: JsonView>(
-    value: Option<V>,
-    field: String,
+    value: Option<&V>,
+    field: impl FnOnce() -> String,
     name_bytes: usize,
 ) -> Result<String, OffloadError> {
     let Some(value) = value else {
         return Err(OffloadError::InvalidId {
-            field,
+            field: field(),
             value: None,
             reason: "is missing",
         });
@@ -250,14 +264,14 @@ fn checked_id<V: JsonView>(
     if value.has_lone_surrogate() {
         // Checked before the id becomes a Rust String, which would hold U+FFFD instead.
         return Err(OffloadError::InvalidId {
-            field,
+            field: field(),
             value: None,
             reason: LONE_SURROGATE,
         });
     }
     let Some(id) = value.to_owned_string() else {
         return Err(OffloadError::InvalidId {
-            field,
+            field: field(),
             value: None,
             reason: "must be a string",
         });
@@ -265,7 +279,7 @@ fn checked_id<V: JsonView>(
     match unsafe_component(&id, name_bytes) {
         None => Ok(id),
         Some(reason) => Err(OffloadError::InvalidId {
-            field,
+            field: field(),
             value: Some(id),
             reason,
         }),

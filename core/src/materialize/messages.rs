@@ -120,7 +120,7 @@ impl Materializer {
                 if !self.exceeds_limits(&text) || summary_ref(&text).is_some() {
                     continue;
                 }
-                let id = found.id?;
+                let id = found.id()?;
                 planned.push(Planned {
                     message: index,
                     slot: found.slot,
