@@ -31,3 +31,12 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 export function isWellFormed(s) {
   return typeof s.isWellFormed === 'function' ? s.isWellFormed() : !LONE_SURROGATE.test(s);
 }
+
+// Encode `s` from UTF-16 unit `from` on as UTF-8 into wasm memory at `ptr` (`len`
+// bytes), as TextEncoder.encodeInto does (a lone surrogate as U+FFFD): returns the units
+// read times 2^32 plus the bytes written. Native, unlike a per-character copy loop.
+const encoder = new TextEncoder();
+export function encodeInto(s, from, memory, ptr, len) {
+  const { read, written } = encoder.encodeInto(from === 0 ? s : s.slice(from), new Uint8Array(memory.buffer, ptr, len));
+  return read * 4294967296 + written;
+}

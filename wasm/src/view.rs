@@ -80,7 +80,7 @@ impl Text for JsText {
     fn to_str(&self) -> std::borrow::Cow<'_, str> {
         // wasm-bindgen converts with the engine's TextEncoder: lone surrogates become
         // U+FFFD, the very bytes Node's fs writes for the JS string.
-        std::borrow::Cow::Owned(String::from(&self.text))
+        std::borrow::Cow::Owned(crate::convert::js_text(&self.text))
     }
 
     fn is_placeholder(&self) -> bool {

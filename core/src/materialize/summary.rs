@@ -233,12 +233,26 @@ fn error_lines(lines: &[&str]) -> Vec<usize> {
     lines
         .iter()
         .enumerate()
-        .filter(|(_, line)| {
-            let lower = line.to_ascii_lowercase();
-            ERROR_WORDS.iter().any(|w| lower.contains(w))
-        })
+        .filter(|(_, line)| mentions_error(line.as_bytes()))
         .map(|(i, _)| i)
         .collect()
+}
+
+/// Whether `line` holds one of [`ERROR_WORDS`], ASCII case-insensitively: one pass,
+/// no lowercase copy. Every keyword starts with `e`, `t`, `p` or `f`; only there are
+/// keywords compared.
+fn mentions_error(line: &[u8]) -> bool {
+    let at = |i: usize, word: &str| {
+        line.get(i..i + word.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(word.as_bytes()))
+    };
+    line.iter().enumerate().any(|(i, b)| match b | 0x20 {
+        b'e' => at(i, "error") || at(i, "exception"),
+        b't' => at(i, "traceback"),
+        b'p' => at(i, "panic"),
+        b'f' => at(i, "fatal") || at(i, "failed"),
+        _ => false,
+    })
 }
 
 #[cfg(test)]
@@ -339,6 +353,40 @@ mod tests {
         assert!(utf16_len(&s) < 1000, "{}", utf16_len(&s));
         assert!(s.starts_with("[Output of tool stored as ctx://c1/tool/call_1.txt and not shown in full: read it with context_read, context_tail or context_grep.]\nSize: 19,949 bytes"), "{s}");
         assert_eq!(summary_ref(&s), Some("ctx://c1/tool/call_1.txt"));
+    }
+
+    #[test]
+    fn error_keywords_match_in_any_ascii_case_anywhere() {
+        let old = |line: &str| {
+            let lower = line.to_ascii_lowercase();
+            ERROR_WORDS.iter().any(|w| lower.contains(w))
+        };
+        for line in [
+            "",
+            "e",
+            "err",
+            "ERROR",
+            "xErRoRx",
+            "Exception:",
+            "TRACEBACK (most",
+            "panicked",
+            "FaTaL",
+            "build failed",
+            "fail",
+            "eRRO",
+            "ɛrror",
+            "ERR\u{130}R",
+            "érror",
+            "fatae",
+            "tracebac",
+            "Ｅrror",
+            "a\u{212A}",
+            "pani",
+            "xxfaile",
+            "failed!",
+        ] {
+            assert_eq!(mentions_error(line.as_bytes()), old(line), "{line:?}");
+        }
     }
 
     #[test]

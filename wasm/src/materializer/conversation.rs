@@ -182,6 +182,7 @@ async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadE
     let io = ReadWrite {
         writer: writer.aborting_with(abort.as_ref()),
         reader: Some(reader.aborting_with(abort.as_ref())),
+        original: None,
     };
     let imported = materialize::import_conversation(&bundle, &user_data, &cwd, &io)
         .await
