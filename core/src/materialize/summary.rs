@@ -239,20 +239,51 @@ fn error_lines(lines: &[&str]) -> Vec<usize> {
 }
 
 /// Whether `line` holds one of [`ERROR_WORDS`], ASCII case-insensitively: one pass,
-/// no lowercase copy. Every keyword starts with `e`, `t`, `p` or `f`; only there are
-/// keywords compared.
+/// no lowercase copy. Eight bytes at a time, a word is looked at closely only when one
+/// of its bytes, lowercased, starts a keyword's first two letters (`er`, `ex`, `tr`,
+/// `pa`, `fa`); this is the summary's hot loop on megabytes of output.
 fn mentions_error(line: &[u8]) -> bool {
-    let at = |i: usize, word: &str| {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    const CASE: u64 = ONES * 0x20;
+    // Nonzero exactly when some byte of `v` is zero.
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let pair = |x: u64, y: u64, a: u8, b: u8| {
+        has_zero((x ^ (ONES * u64::from(a))) | (y ^ (ONES * u64::from(b))))
+    };
+    let mut i = 0;
+    while i + 9 <= line.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&line[i..i + 8]);
+        let x = u64::from_le_bytes(word) | CASE;
+        // Each byte's successor in the same lane: the next byte's lane, the 9th on top.
+        let y = (x >> 8) | (u64::from(line[i + 8] | 0x20) << 56);
+        let candidate = pair(x, y, b'e', b'r')
+            | pair(x, y, b'e', b'x')
+            | pair(x, y, b't', b'r')
+            | pair(x, y, b'p', b'a')
+            | pair(x, y, b'f', b'a');
+        if candidate != 0 && (i..i + 8).any(|j| keyword_at(line, j)) {
+            return true;
+        }
+        i += 8;
+    }
+    (i..line.len()).any(|j| keyword_at(line, j))
+}
+
+/// Whether one of [`ERROR_WORDS`] starts at `line[i]`, ASCII case-insensitively.
+fn keyword_at(line: &[u8], i: usize) -> bool {
+    let at = |word: &str| {
         line.get(i..i + word.len())
             .is_some_and(|s| s.eq_ignore_ascii_case(word.as_bytes()))
     };
-    line.iter().enumerate().any(|(i, b)| match b | 0x20 {
-        b'e' => at(i, "error") || at(i, "exception"),
-        b't' => at(i, "traceback"),
-        b'p' => at(i, "panic"),
-        b'f' => at(i, "fatal") || at(i, "failed"),
+    match line[i] | 0x20 {
+        b'e' => at("error") || at("exception"),
+        b't' => at("traceback"),
+        b'p' => at("panic"),
+        b'f' => at("fatal") || at("failed"),
         _ => false,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -386,6 +417,29 @@ mod tests {
             "failed!",
         ] {
             assert_eq!(mentions_error(line.as_bytes()), old(line), "{line:?}");
+        }
+        // Every keyword at every offset and case, around the eight-byte words and their
+        // ninth byte, alone or among near misses.
+        for word in ERROR_WORDS
+            .iter()
+            .chain(&["erro", "exceptio", "pa nic", "fatAl"])
+        {
+            for pad in 0..20 {
+                for upper in [false, true] {
+                    let w = if upper {
+                        word.to_ascii_uppercase()
+                    } else {
+                        word.to_string()
+                    };
+                    for line in [
+                        format!("{}{w}", "x".repeat(pad)),
+                        format!("{}{w}{}", "é".repeat(pad / 2), "y".repeat(pad % 9)),
+                        format!("{}{}", "Er".repeat(pad), &w[..w.len() - 1]),
+                    ] {
+                        assert_eq!(mentions_error(line.as_bytes()), old(&line), "{line:?}");
+                    }
+                }
+            }
         }
     }
 
