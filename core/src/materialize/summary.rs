@@ -240,29 +240,33 @@ fn error_lines(lines: &[&str]) -> Vec<usize> {
 
 /// Whether `line` holds one of [`ERROR_WORDS`], ASCII case-insensitively: one pass,
 /// no lowercase copy. Eight bytes at a time, a word is looked at closely only when one
-/// of its bytes, lowercased, starts a keyword's first two letters (`er`, `ex`, `tr`,
-/// `pa`, `fa`); this is the summary's hot loop on megabytes of output.
+/// of its bytes, lowercased with the two after it, starts a keyword (`err`, `exc`,
+/// `tra`, `pan`, `fat`, `fai`); this is the summary's hot loop on megabytes of output.
 fn mentions_error(line: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = ONES * 0x80;
-    const CASE: u64 = ONES * 0x20;
     // Nonzero exactly when some byte of `v` is zero.
     let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let pair = |x: u64, y: u64, a: u8, b: u8| {
-        has_zero((x ^ (ONES * u64::from(a))) | (y ^ (ONES * u64::from(b))))
+    let lanes = |x: u64, y: u64, z: u64, [a, b, c]: [u8; 3]| {
+        has_zero(
+            (x ^ (ONES * u64::from(a))) | (y ^ (ONES * u64::from(b))) | (z ^ (ONES * u64::from(c))),
+        )
     };
+    const CASE: u64 = ONES * 0x20;
     let mut i = 0;
-    while i + 9 <= line.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&line[i..i + 8]);
+    while i + 10 <= line.len() {
+        let word: [u8; 8] = line[i..i + 8].try_into().unwrap_or_default();
+        // Lowercased as far as ASCII letters go (`| 0x20`); lane k of x, y and z holds
+        // the bytes i+k, i+k+1 and i+k+2.
         let x = u64::from_le_bytes(word) | CASE;
-        // Each byte's successor in the same lane: the next byte's lane, the 9th on top.
-        let y = (x >> 8) | (u64::from(line[i + 8] | 0x20) << 56);
-        let candidate = pair(x, y, b'e', b'r')
-            | pair(x, y, b'e', b'x')
-            | pair(x, y, b't', b'r')
-            | pair(x, y, b'p', b'a')
-            | pair(x, y, b'f', b'a');
+        let next = u64::from(line[i + 8] | 0x20) | (u64::from(line[i + 9] | 0x20) << 8);
+        let (y, z) = ((x >> 8) | (next << 56), (x >> 16) | (next << 48));
+        let candidate = lanes(x, y, z, *b"err")
+            | lanes(x, y, z, *b"exc")
+            | lanes(x, y, z, *b"tra")
+            | lanes(x, y, z, *b"pan")
+            | lanes(x, y, z, *b"fat")
+            | lanes(x, y, z, *b"fai");
         if candidate != 0 && (i..i + 8).any(|j| keyword_at(line, j)) {
             return true;
         }
