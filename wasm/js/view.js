@@ -1,0 +1,55 @@
+// Reading messages for core's JsonView in one call per step, not one per check: each
+// read returns the value's kind as a number and keeps the value, which wasm takes with
+// `viewHeld()` only when it needs it. Names are passed as indices into NAMES (any other
+// name as a string), so no string crosses for them.
+//
+// Kinds: 0 undefined (or a function or symbol, which JSON.stringify omits), 1 null,
+// 2 boolean, 3 number or bigint, 4 string, 5 array, 6 object.
+const NAMES = [
+  'role', 'type', 'content', 'tool_call_id', 'call_id', 'output', 'tool_use_id', 'tool_calls',
+  'id', 'name', 'function', 'tool', 'function_call_output', 'tool_result', 'function_call', 'tool_use',
+];
+let held;
+
+export function kindOf(v) {
+  switch (typeof v) {
+    case 'string':
+      return 4;
+    case 'number':
+    case 'bigint':
+      return 3;
+    case 'boolean':
+      return 2;
+    case 'object':
+      return v === null ? 1 : Array.isArray(v) ? 5 : 6;
+    default:
+      return 0;
+  }
+}
+
+// Field NAMES[name] (or `named`) of `object`, which must be an object: its kind, the
+// value held. A throwing getter or Proxy trap throws to the caller.
+export function viewField(object, name, named) {
+  const v = object[name < 0 ? named : NAMES[name]];
+  held = v;
+  return kindOf(v);
+}
+
+// Item `index` of the array `array`: its kind, the value held.
+export function viewItem(array, index) {
+  const v = array[index];
+  held = v;
+  return kindOf(v);
+}
+
+// The value the last read kept (once).
+export function viewHeld() {
+  const v = held;
+  held = undefined;
+  return v;
+}
+
+// Whether the string `s` is NAMES[name] (or `named`).
+export function viewIs(s, name, named) {
+  return s === (name < 0 ? named : NAMES[name]);
+}
