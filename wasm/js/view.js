@@ -4,12 +4,13 @@
 // name as a string), so no string crosses for them.
 //
 // Kinds: 0 undefined (or a function or symbol, which JSON.stringify omits), 1 null,
-// 2 boolean, 3 number or bigint, 4 string, 5 array, 6 object.
+// 2 boolean, 3 number or bigint, 4 string, 5 array, 6 object; 7 (THREW) for a read that threw.
 const NAMES = [
   'role', 'type', 'content', 'tool_call_id', 'call_id', 'output', 'tool_use_id', 'tool_calls',
   'id', 'name', 'function', 'tool', 'function_call_output', 'tool_result', 'function_call', 'tool_use',
 ];
 let held;
+const THREW = 7;
 
 export function kindOf(v) {
   switch (typeof v) {
@@ -28,18 +29,27 @@ export function kindOf(v) {
 }
 
 // Field NAMES[name] (or `named`) of `object`, which must be an object: its kind, the
-// value held. A throwing getter or Proxy trap throws to the caller.
+// value held; THREW, what was thrown held, when a getter or Proxy trap throws (caught
+// here: wasm-bindgen's catching wrapper costs more than the read).
 export function viewField(object, name, named) {
-  const v = object[name < 0 ? named : NAMES[name]];
-  held = v;
-  return kindOf(v);
+  try {
+    held = object[name < 0 ? named : NAMES[name]];
+  } catch (thrown) {
+    held = thrown;
+    return THREW;
+  }
+  return kindOf(held);
 }
 
 // Item `index` of the array `array`: its kind, the value held.
 export function viewItem(array, index) {
-  const v = array[index];
-  held = v;
-  return kindOf(v);
+  try {
+    held = array[index];
+  } catch (thrown) {
+    held = thrown;
+    return THREW;
+  }
+  return kindOf(held);
 }
 
 // The value the last read kept (once).

@@ -49,10 +49,10 @@ pub(crate) fn take_thrown() -> Option<JsValue> {
 extern "C" {
     #[wasm_bindgen(js_name = kindOf)]
     fn kind_of(value: &JsValue) -> u8;
-    #[wasm_bindgen(js_name = viewField, catch)]
-    fn view_field(object: &JsValue, name: i32, named: Option<&str>) -> Result<u8, JsValue>;
-    #[wasm_bindgen(js_name = viewItem, catch)]
-    fn view_item(array: &JsValue, index: u32) -> Result<u8, JsValue>;
+    #[wasm_bindgen(js_name = viewField)]
+    fn view_field(object: &JsValue, name: i32, named: Option<&str>) -> u8;
+    #[wasm_bindgen(js_name = viewItem)]
+    fn view_item(array: &JsValue, index: u32) -> u8;
     #[wasm_bindgen(js_name = viewHeld)]
     fn view_held() -> JsValue;
     #[wasm_bindgen(js_name = viewIs)]
@@ -94,6 +94,18 @@ fn name_arg(name: &str) -> (i32, Option<&str>) {
     }
 }
 
+/// view.js's code for a read that threw (what it threw is held).
+const THREW: u8 = 7;
+
+/// A view.js read: its kind code, or what it threw.
+fn read(code: u8) -> Result<u8, JsValue> {
+    if code == THREW {
+        Err(view_held())
+    } else {
+        Ok(code)
+    }
+}
+
 /// view.js's kind codes.
 fn kind_from(code: u8) -> Kind {
     match code {
@@ -124,7 +136,7 @@ impl JsView {
     /// Views of every item of `array` (a JS array), one call each.
     pub(crate) fn items(array: &Array) -> Vec<JsView> {
         (0..array.length())
-            .map(|i| match view_item(array, i) {
+            .map(|i| match read(view_item(array, i)) {
                 Ok(code) => JsView {
                     value: view_held(),
                     kind: kind_from(code),
@@ -202,7 +214,7 @@ impl JsonView for JsView {
             return Ok(None);
         }
         let (index, named) = name_arg(name);
-        let code = view_field(&self.value, index, named).map_err(thrown)?;
+        let code = read(view_field(&self.value, index, named)).map_err(thrown)?;
         // JSON.stringify omits undefined, function and symbol properties: absent.
         Ok((code != 0).then(|| JsView::held(code)))
     }
@@ -223,7 +235,7 @@ impl JsonView for JsView {
             return Ok(None);
         };
         // A Proxy's throwing trap is an error, not an exception unwinding through wasm.
-        let code = view_item(&self.value, index).map_err(thrown)?;
+        let code = read(view_item(&self.value, index)).map_err(thrown)?;
         Ok(Some(JsView::held(code)))
     }
 
