@@ -4,7 +4,8 @@
 // name as a string), so no string crosses for them.
 //
 // Kinds: 0 undefined (or a function or symbol, which JSON.stringify omits), 1 null,
-// 2 boolean, 3 number or bigint, 4 string, 5 array, 6 object; 7 (THREW) for a read that threw.
+// 2 boolean, 3 number or bigint, 4 string (plus 8 × (i + 1) when it is NAMES[i]),
+// 5 array, 6 object; 7 (THREW) for a read that threw.
 const NAMES = [
   'role', 'type', 'content', 'tool_call_id', 'call_id', 'output', 'tool_use_id', 'tool_calls',
   'id', 'name', 'function', 'tool', 'function_call_output', 'tool_result', 'function_call', 'tool_use',
@@ -12,10 +13,16 @@ const NAMES = [
 let held;
 const THREW = 7;
 
+const NAME_INDEX = new Map(NAMES.map((name, i) => [name, i]));
+
 export function kindOf(v) {
   switch (typeof v) {
-    case 'string':
-      return 4;
+    case 'string': {
+      // A string that is one of NAMES says which in the bits above the kind, so wasm
+      // compares it and takes it without another call.
+      const i = NAME_INDEX.get(v);
+      return i === undefined ? 4 : 4 | ((i + 1) << 3);
+    }
     case 'number':
     case 'bigint':
       return 3;

@@ -59,27 +59,35 @@ extern "C" {
     fn view_is(value: &JsValue, name: i32, named: Option<&str>) -> bool;
 }
 
-/// The index of `name` in view.js's `NAMES` (the names core reads in messages), so it
-/// crosses as a number; -1 for any other, which crosses as a string.
+/// view.js's `NAMES`: the names core reads in messages, and the strings it compares
+/// their values with.
+const NAMES: [&str; 16] = [
+    "role",
+    "type",
+    "content",
+    "tool_call_id",
+    "call_id",
+    "output",
+    "tool_use_id",
+    "tool_calls",
+    "id",
+    "name",
+    "function",
+    "tool",
+    "function_call_output",
+    "tool_result",
+    "function_call",
+    "tool_use",
+];
+
+thread_local! {
+    /// NAMES as JS strings, made once: the value of a string read as one of them.
+    static NAME_VALUES: Vec<JsValue> = NAMES.iter().map(|n| JsValue::from_str(n)).collect();
+}
+
+/// The index of `name` in [`NAMES`], so it crosses as a number; -1 for any other,
+/// which crosses as a string.
 fn name_index(name: &str) -> i32 {
-    const NAMES: [&str; 16] = [
-        "role",
-        "type",
-        "content",
-        "tool_call_id",
-        "call_id",
-        "output",
-        "tool_use_id",
-        "tool_calls",
-        "id",
-        "name",
-        "function",
-        "tool",
-        "function_call_output",
-        "tool_result",
-        "function_call",
-        "tool_use",
-    ];
     NAMES
         .iter()
         .position(|n| *n == name)
@@ -106,9 +114,9 @@ fn read(code: u8) -> Result<u8, JsValue> {
     }
 }
 
-/// view.js's kind codes.
+/// view.js's kind codes (the low three bits).
 fn kind_from(code: u8) -> Kind {
-    match code {
+    match code & 7 {
         1 => Kind::Null,
         2 => Kind::Bool,
         3 => Kind::Number,
@@ -124,13 +132,24 @@ fn kind_from(code: u8) -> Kind {
 pub(crate) struct JsView {
     pub value: JsValue,
     kind: Kind,
+    /// For a string that is `NAMES[i]`: `i`; else -1.
+    name: i8,
+}
+
+/// The name index a kind code carries, or -1.
+fn name_from(code: u8) -> i8 {
+    (code >> 3) as i8 - 1
 }
 
 impl JsView {
     /// A view of `value`.
     pub(crate) fn new(value: JsValue) -> Self {
-        let kind = kind_from(kind_of(&value));
-        JsView { value, kind }
+        let code = kind_of(&value);
+        JsView {
+            value,
+            kind: kind_from(code),
+            name: name_from(code),
+        }
     }
 
     /// Views of every item of `array` (a JS array), one call each.
@@ -140,11 +159,13 @@ impl JsView {
                 Ok(code) => JsView {
                     value: view_held(),
                     kind: kind_from(code),
+                    name: name_from(code),
                 },
                 // A throwing Proxy trap: core reports a message it cannot read.
                 Err(_) => JsView {
                     value: JsValue::UNDEFINED,
                     kind: Kind::Undefined,
+                    name: -1,
                 },
             })
             .collect()
@@ -152,13 +173,15 @@ impl JsView {
 
     /// The view of what the last view.js read held, of kind `code`.
     fn held(code: u8) -> Self {
-        let kind = kind_from(code);
+        let (kind, name) = (kind_from(code), name_from(code));
         let value = if kind == Kind::Undefined {
             JsValue::UNDEFINED
+        } else if name >= 0 {
+            NAME_VALUES.with(|v| v[name as usize].clone())
         } else {
             view_held()
         };
-        JsView { value, kind }
+        JsView { value, kind, name }
     }
 }
 
@@ -240,8 +263,17 @@ impl JsonView for JsView {
     }
 
     fn is_str(&self, expected: &'static str) -> bool {
-        let (index, named) = name_arg(expected);
-        self.kind == Kind::String && view_is(&self.value, index, named)
+        if self.kind != Kind::String {
+            return false;
+        }
+        if self.name >= 0 {
+            return NAMES[self.name as usize] == expected;
+        }
+        // Not one of NAMES: it can only be a string outside them.
+        match name_index(expected) {
+            -1 => view_is(&self.value, -1, Some(expected)),
+            _ => false,
+        }
     }
 
     fn to_owned_string(&self) -> Option<String> {
