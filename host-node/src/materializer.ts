@@ -10,7 +10,7 @@ import type {
   ToolOutputInput,
 } from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
-import { mayNameTools, SeenMessages } from './seen-messages.js';
+import { SeenMessages, toolUseBlocks } from './seen-messages.js';
 
 /**
  * Options of {@link Materializer}: as in the core, but `writer` defaults to a
@@ -71,19 +71,37 @@ export class Materializer extends wasm.Materializer {
     if (allKnown) return { messages: messages.slice(), refs: [], paths: [] };
     const prints: (unknown[] | undefined)[] = new Array(messages.length);
     for (let i = 0; i < messages.length; i++) if (!known[i]) prints[i] = seen.fingerprint(messages[i]);
-    // Core still reads the tool calls a remembered message names; one that names none is
-    // handed over as an empty object, in which it finds nothing.
-    let input: readonly object[] = messages;
+    // Core still reads the tool calls remembered messages name (a new result takes its
+    // tool's name from them; the first call with an id wins). A remembered message that
+    // names none is handed over as an empty object, in which core finds nothing. The
+    // Anthropic `tool_use` blocks of the remembered messages before the first new one go
+    // over together, the very block objects in their order, as one stand-in in the first
+    // one's place; from the first remembered message naming tools another way (OpenAI
+    // `tool_calls`, Responses `function_call`), messages go over as they are, so the
+    // order in which core meets every call stays the conversation's.
+    const input: object[] = messages.slice();
+    const firstNew = known.indexOf(false);
+    const calls: object[] = [];
+    let callsAt = -1;
+    let combining = true;
     for (let i = 0; i < messages.length; i++) {
-      if (known[i] && !mayNameTools(messages[i])) {
-        if (input === messages) input = messages.slice();
-        (input as object[])[i] = EMPTY;
+      if (!known[i]) continue;
+      const blocks = toolUseBlocks(messages[i]);
+      if (blocks !== undefined && blocks.length === 0) {
+        input[i] = EMPTY;
+      } else if (blocks !== undefined && combining && i < firstNew) {
+        for (const block of blocks) calls.push(block);
+        if (callsAt < 0) callsAt = i;
+        input[i] = EMPTY;
+      } else {
+        combining = false;
       }
     }
+    if (callsAt >= 0) input[callsAt] = { content: calls };
     const done = (await super.materializeMessages(input, options)) as MaterializedMessages<M>;
     const out = done.messages as M[];
     for (let i = 0; i < messages.length; i++) {
-      if ((out[i] as object) === EMPTY) out[i] = messages[i];
+      if (input[i] !== messages[i]) out[i] = messages[i];
       const print = prints[i];
       if (print !== undefined && out[i] === messages[i]) seen.remember(messages[i], print);
     }
@@ -98,7 +116,7 @@ export class Materializer extends wasm.Materializer {
   }
 }
 
-/** The stand-in for a remembered message that names no tool (core finds nothing in it). */
+/** The stand-in for a remembered message that names no tool, or whose calls went over with others. */
 const EMPTY: object = Object.freeze({});
 
 /** Whether `options` asks for nothing core must check: absent, or a signal that has not fired. */

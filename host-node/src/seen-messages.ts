@@ -93,22 +93,23 @@ function whole(shape: number, id: unknown, content: unknown): unknown[] | undefi
 }
 
 /**
- * Whether core could take a tool's name from `message` (a Responses `function_call`, an
- * Anthropic `tool_use` block, OpenAI `tool_calls`): a remembered message that cannot is
- * handed to core as an empty stand-in. `true` when unsure.
+ * The Anthropic `tool_use` blocks of `message` (the objects themselves, in order), from
+ * which core takes tools' names; `[]` when it names no tool; `undefined` when it names
+ * tools another way (a Responses `function_call`, OpenAI `tool_calls`) or a read throws.
  */
-export function mayNameTools(message: object): boolean {
+export function toolUseBlocks(message: object): object[] | undefined {
   try {
     const m = message as Record<string, unknown>;
-    if (m.type === 'function_call' || Array.isArray(m.tool_calls)) return true;
+    if (m.type === 'function_call' || Array.isArray(m.tool_calls)) return undefined;
     const content = m.content;
-    if (!Array.isArray(content)) return false;
+    if (!Array.isArray(content)) return [];
+    const blocks: object[] = [];
     for (let i = 0; i < content.length; i++) {
       const block: unknown = content[i];
-      if (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'tool_use') return true;
+      if (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'tool_use') blocks.push(block);
     }
-    return false;
+    return blocks;
   } catch {
-    return true;
+    return undefined;
   }
 }

@@ -57,6 +57,30 @@ test('a new message in a reused array is processed, named by a remembered call',
   assert.ok(again.messages.every((msg, i) => msg === done.messages[i]));
 });
 
+test('remembered calls still name new results as before: the first call with an id wins', async () => {
+  const m = materializer('seen-order');
+  const openai = {
+    role: 'assistant',
+    tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'openai-first', arguments: '{}' } }],
+  };
+  const messages: object[] = [
+    { role: 'user', content: 'go' },
+    call('toolu_1', 'first').message,
+    call('toolu_1', 'second').message,
+    openai,
+    call('call_2', 'anthropic-later').message,
+    { role: 'assistant', content: [{ type: 'text', text: 'no call' }] },
+  ];
+  await m.materializeMessages(messages);
+  messages.push(result('toolu_1', big('a')), { role: 'tool', tool_call_id: 'call_2', content: big('b') });
+  const done = await m.materializeMessages(messages);
+  assert.deepEqual(
+    done.refs.map((r) => r.hint.toolName),
+    ['first', 'openai-first'],
+  );
+  assert.ok(done.messages.slice(0, 6).every((msg, i) => msg === messages[i]));
+});
+
 test('a remembered message changed where core looks is processed again', async () => {
   const m = materializer('seen-mutated');
   const anthropic = result('toolu_1', 'short');
