@@ -10,6 +10,7 @@ import type {
   ToolOutputInput,
 } from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
+import { SeenMessages, toolUseBlocks } from './seen-messages.js';
 
 /**
  * Options of {@link Materializer}: as in the core, but `writer` defaults to a
@@ -52,14 +53,84 @@ export class Materializer extends wasm.Materializer {
    * Every tool result over the limits gets its summary as content; content that already
    * is a summary is left alone, so this can run on every turn.
    */
-  override materializeMessages<M extends object>(messages: readonly M[], options?: OperationOptions): Promise<MaterializedMessages<M>> {
-    return super.materializeMessages(messages, options) as Promise<MaterializedMessages<M>>;
+  override async materializeMessages<M extends object>(
+    messages: readonly M[],
+    options?: OperationOptions,
+  ): Promise<MaterializedMessages<M>> {
+    // Messages an earlier call returned unchanged, and that still read the same, are not
+    // walked again (see SeenMessages for what "the same" covers); when every message is
+    // such, wasm is not entered at all. Only with no signal or one that has not fired:
+    // anything else is core's to check and report.
+    if (!Array.isArray(messages) || !quietOptions(options)) {
+      return super.materializeMessages(messages, options) as Promise<MaterializedMessages<M>>;
+    }
+    const seen = this.#seen;
+    const known: boolean[] = new Array(messages.length);
+    let allKnown = true;
+    for (let i = 0; i < messages.length; i++) allKnown = (known[i] = seen.has(messages[i])) && allKnown;
+    if (allKnown) return { messages: messages.slice(), refs: [], paths: [] };
+    const prints: (unknown[] | undefined)[] = new Array(messages.length);
+    for (let i = 0; i < messages.length; i++) if (!known[i]) prints[i] = seen.fingerprint(messages[i]);
+    // Core still reads the tool calls remembered messages name (a new result takes its
+    // tool's name from them; the first call with an id wins). A remembered message that
+    // names none is handed over as an empty object, in which core finds nothing. The
+    // Anthropic `tool_use` blocks of the remembered messages before the first new one go
+    // over together, the very block objects in their order, as one stand-in in the first
+    // one's place; from the first remembered message naming tools another way (OpenAI
+    // `tool_calls`, Responses `function_call`), messages go over as they are, so the
+    // order in which core meets every call stays the conversation's.
+    const input: object[] = messages.slice();
+    const firstNew = known.indexOf(false);
+    const calls: object[] = [];
+    let callsAt = -1;
+    let combining = true;
+    for (let i = 0; i < messages.length; i++) {
+      if (!known[i]) continue;
+      const blocks = toolUseBlocks(messages[i]);
+      if (blocks !== undefined && blocks.length === 0) {
+        input[i] = EMPTY;
+      } else if (blocks !== undefined && combining && i < firstNew) {
+        for (const block of blocks) calls.push(block);
+        if (callsAt < 0) callsAt = i;
+        input[i] = EMPTY;
+      } else {
+        combining = false;
+      }
+    }
+    if (callsAt >= 0) input[callsAt] = { content: calls };
+    const done = (await super.materializeMessages(input, options)) as MaterializedMessages<M>;
+    const out = done.messages as M[];
+    for (let i = 0; i < messages.length; i++) {
+      if (input[i] !== messages[i]) out[i] = messages[i];
+      const print = prints[i];
+      if (print !== undefined && out[i] === messages[i]) seen.remember(messages[i], print);
+    }
+    return done;
   }
+
+  readonly #seen = new SeenMessages();
 
   /** One self-contained bundle of `messages` and every artifact they refer to, each with its SHA-256. */
   override exportConversation<M extends object>(messages: readonly M[], options?: OperationOptions): Promise<ConversationBundle<M>> {
     return super.exportConversation(messages, options) as Promise<ConversationBundle<M>>;
   }
+}
+
+/** The stand-in for a remembered message that names no tool, or whose calls went over with others. */
+const EMPTY: object = Object.freeze({});
+
+/** Whether `options` asks for nothing core must check: absent, or a signal that has not fired. */
+function quietOptions(options: OperationOptions | undefined): boolean {
+  if (options === undefined || options === null) return true;
+  if (typeof options !== 'object') return false;
+  const signal: unknown = options.signal;
+  if (signal === undefined || signal === null) return true;
+  return (
+    typeof signal === 'object' &&
+    (signal as AbortSignal).aborted === false &&
+    typeof (signal as AbortSignal).addEventListener === 'function' &&
+    typeof (signal as AbortSignal).removeEventListener === 'function'
+  );
 }
 
 /** Options of {@link importConversation}: `writer` defaults to a {@link NodeFileWriter} (the reader too). */

@@ -43,7 +43,7 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
     let cwd = working_dir(&options, &output_dir)?;
 
     take_thrown();
-    let views: Vec<JsView> = messages.iter().map(JsView).collect();
+    let views: Vec<JsView> = JsView::items(messages);
     let batch_options = BatchOptions {
         output_dir: &output_dir,
         cwd: &cwd,
@@ -54,9 +54,9 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
     let planned = plan.edits();
 
     // Copies can fail on JS values, so they are made before anything is written.
-    let out: Array = views.iter().map(|v| v.0.clone()).collect();
+    let out: Array = views.iter().map(|v| v.value.clone()).collect();
     for (index, edits) in &planned.changed {
-        out.set(*index as u32, copy_with_edits(&views[*index].0, edits)?);
+        out.set(*index as u32, copy_with_edits(&views[*index].value, edits)?);
     }
     let moved = plan.write(&writer).await.map_err(|e| {
         unless_aborted(

@@ -42,8 +42,13 @@ async fn run(
     let writer = JsFileWriter::new(&writer)?;
 
     take_thrown();
-    let plan = DirectPlan::new(&JsView(message.clone()), &session_id, &output_dir, &cwd)
-        .map_err(|e| JsOffloadError::with_cause(e, take_thrown()))?;
+    let plan = DirectPlan::new(
+        &JsView::new(message.clone()),
+        &session_id,
+        &output_dir,
+        &cwd,
+    )
+    .map_err(|e| JsOffloadError::with_cause(e, take_thrown()))?;
     // The copy can fail on JS values, so it is made before anything is written.
     let copy = copy_with_edits(&message, &plan.edits())?;
     plan.write(&writer)

@@ -11,9 +11,11 @@
 //! results that may be over the limits. A lone UTF-16 surrogate in content is no error:
 //! such a copy holds U+FFFD for it, the bytes Node's `fs` writes for the original. In an
 //! id it is `INVALID_ID`, checked before any id becomes a Rust String.
-//! Returned copies are made by the engine's own `JSON.stringify`/`JSON.parse`, so
-//! JavaScript semantics (`toJSON`, dropped `undefined` properties, key order) are the
-//! engine's.
+//! Returned copies of plain data are made directly in JavaScript, as
+//! `JSON.parse(JSON.stringify(…))` would make them (dropped `undefined` properties, key
+//! order, `-0` as `0`); a message holding anything else (`toJSON`, a class instance, a
+//! cycle, a BigInt) is copied by the engine's own `JSON.stringify`/`JSON.parse`, so
+//! those behave, and fail, as the engine's.
 
 mod abort;
 mod batch;

@@ -18,7 +18,7 @@ use crate::view::JsView;
 pub fn register_todo_tools(registry: &ToolRegistry) -> Result<(), JsValue> {
     let list = Rc::new(RefCell::new(TodoList::default()));
     let writes = list.clone();
-    let write = handler(move |params| writes.borrow_mut().write(&JsView(params)));
+    let write = handler(move |params| writes.borrow_mut().write(&JsView::new(params)));
     let read = handler(move |_| list.borrow().read());
     registry
         .register_todo(write, read)

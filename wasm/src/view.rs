@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, JsString, Reflect};
+use js_sys::{Array, JsString};
 use tool_offload_core::view::{JsonView, Kind, Text};
 use tool_offload_core::{is_placeholder, OffloadError, MAX_PLACEHOLDER_CHARS};
 use wasm_bindgen::prelude::*;
@@ -45,14 +45,145 @@ pub(crate) fn take_thrown() -> Option<JsValue> {
     LAST_THROWN.with(|t| t.borrow_mut().take())
 }
 
-/// A JS string `key`, created once and reused (wasm-bindgen interning).
-fn key(name: &'static str) -> JsValue {
-    JsValue::from_str(wasm_bindgen::intern(name))
+#[wasm_bindgen(module = "/js/view.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = kindOf)]
+    fn kind_of(value: &JsValue) -> u8;
+    #[wasm_bindgen(js_name = viewField)]
+    fn view_field(object: &JsValue, name: i32, named: Option<&str>) -> u8;
+    #[wasm_bindgen(js_name = viewItem)]
+    fn view_item(array: &JsValue, index: u32) -> u8;
+    #[wasm_bindgen(js_name = viewHeld)]
+    fn view_held() -> JsValue;
+    #[wasm_bindgen(js_name = viewIs)]
+    fn view_is(value: &JsValue, name: i32, named: Option<&str>) -> bool;
 }
 
-/// A JavaScript value seen through the core's eyes.
+/// view.js's `NAMES`: the names core reads in messages, and the strings it compares
+/// their values with.
+const NAMES: [&str; 16] = [
+    "role",
+    "type",
+    "content",
+    "tool_call_id",
+    "call_id",
+    "output",
+    "tool_use_id",
+    "tool_calls",
+    "id",
+    "name",
+    "function",
+    "tool",
+    "function_call_output",
+    "tool_result",
+    "function_call",
+    "tool_use",
+];
+
+thread_local! {
+    /// NAMES as JS strings, made once: the value of a string read as one of them.
+    static NAME_VALUES: Vec<JsValue> = NAMES.iter().map(|n| JsValue::from_str(n)).collect();
+}
+
+/// The index of `name` in [`NAMES`], so it crosses as a number; -1 for any other,
+/// which crosses as a string.
+fn name_index(name: &str) -> i32 {
+    NAMES
+        .iter()
+        .position(|n| *n == name)
+        .map_or(-1, |i| i as i32)
+}
+
+/// `name` as view.js takes it: an index, or -1 and the string.
+fn name_arg(name: &str) -> (i32, Option<&str>) {
+    match name_index(name) {
+        -1 => (-1, Some(name)),
+        i => (i, None),
+    }
+}
+
+/// view.js's code for a read that threw (what it threw is held).
+const THREW: u8 = 7;
+
+/// A view.js read: its kind code, or what it threw.
+fn read(code: u8) -> Result<u8, JsValue> {
+    if code == THREW {
+        Err(view_held())
+    } else {
+        Ok(code)
+    }
+}
+
+/// view.js's kind codes (the low three bits).
+fn kind_from(code: u8) -> Kind {
+    match code & 7 {
+        1 => Kind::Null,
+        2 => Kind::Bool,
+        3 => Kind::Number,
+        4 => Kind::String,
+        5 => Kind::Array,
+        6 => Kind::Object,
+        _ => Kind::Undefined,
+    }
+}
+
+/// A JavaScript value seen through the core's eyes, its kind read once.
 #[derive(Clone, Debug)]
-pub(crate) struct JsView(pub JsValue);
+pub(crate) struct JsView {
+    pub value: JsValue,
+    kind: Kind,
+    /// For a string that is `NAMES[i]`: `i`; else -1.
+    name: i8,
+}
+
+/// The name index a kind code carries, or -1.
+fn name_from(code: u8) -> i8 {
+    (code >> 3) as i8 - 1
+}
+
+impl JsView {
+    /// A view of `value`.
+    pub(crate) fn new(value: JsValue) -> Self {
+        let code = kind_of(&value);
+        JsView {
+            value,
+            kind: kind_from(code),
+            name: name_from(code),
+        }
+    }
+
+    /// Views of every item of `array` (a JS array), one call each.
+    pub(crate) fn items(array: &Array) -> Vec<JsView> {
+        (0..array.length())
+            .map(|i| match read(view_item(array, i)) {
+                Ok(code) => JsView {
+                    value: view_held(),
+                    kind: kind_from(code),
+                    name: name_from(code),
+                },
+                // A throwing Proxy trap: core reports a message it cannot read.
+                Err(_) => JsView {
+                    value: JsValue::UNDEFINED,
+                    kind: Kind::Undefined,
+                    name: -1,
+                },
+            })
+            .collect()
+    }
+
+    /// The view of what the last view.js read held, of kind `code`.
+    fn held(code: u8) -> Self {
+        let (kind, name) = (kind_from(code), name_from(code));
+        let value = if kind == Kind::Undefined {
+            JsValue::UNDEFINED
+        } else if name >= 0 {
+            NAME_VALUES.with(|v| v[name as usize].clone())
+        } else {
+            view_held()
+        };
+        JsView { value, kind, name }
+    }
+}
 
 /// Content to write: a JS string and its length.
 #[derive(Debug)]
@@ -80,7 +211,7 @@ impl Text for JsText {
     fn to_str(&self) -> std::borrow::Cow<'_, str> {
         // wasm-bindgen converts with the engine's TextEncoder: lone surrogates become
         // U+FFFD, the very bytes Node's fs writes for the JS string.
-        std::borrow::Cow::Owned(String::from(&self.text))
+        std::borrow::Cow::Owned(crate::convert::js_text(&self.text))
     }
 
     fn is_placeholder(&self) -> bool {
@@ -94,22 +225,7 @@ impl JsonView for JsView {
     type Text = JsText;
 
     fn kind(&self) -> Kind {
-        let v = &self.0;
-        if v.is_string() {
-            Kind::String
-        } else if Array::is_array(v) {
-            Kind::Array
-        } else if v.is_object() {
-            Kind::Object
-        } else if v.as_bool().is_some() {
-            Kind::Bool
-        } else if v.as_f64().is_some() || v.is_bigint() {
-            Kind::Number
-        } else if v.is_null() {
-            Kind::Null
-        } else {
-            Kind::Undefined
-        }
+        self.kind
     }
 
     fn field(&self, name: &'static str) -> Option<Self> {
@@ -117,17 +233,20 @@ impl JsonView for JsView {
     }
 
     fn try_field(&self, name: &'static str) -> Result<Option<Self>, String> {
-        if !self.0.is_object() {
+        if !matches!(self.kind, Kind::Object | Kind::Array) {
             return Ok(None);
         }
-        let value = Reflect::get(&self.0, &key(name)).map_err(thrown)?;
-        // JSON.stringify omits these properties, so they are absent.
-        let omitted = value.is_undefined() || value.is_function() || value.is_symbol();
-        Ok((!omitted).then_some(JsView(value)))
+        let (index, named) = name_arg(name);
+        let code = read(view_field(&self.value, index, named)).map_err(thrown)?;
+        // JSON.stringify omits undefined, function and symbol properties: absent.
+        Ok((code != 0).then(|| JsView::held(code)))
     }
 
     fn array_len(&self) -> usize {
-        self.0.dyn_ref::<Array>().map_or(0, |a| a.length() as usize)
+        match self.kind {
+            Kind::Array => self.value.unchecked_ref::<Array>().length() as usize,
+            _ => 0,
+        }
     }
 
     fn item(&self, index: usize) -> Option<Self> {
@@ -135,40 +254,58 @@ impl JsonView for JsView {
     }
 
     fn try_item(&self, index: usize) -> Result<Option<Self>, String> {
-        let (Some(_), Ok(index)) = (self.0.dyn_ref::<Array>(), u32::try_from(index)) else {
+        let (Kind::Array, Ok(index)) = (self.kind, u32::try_from(index)) else {
             return Ok(None);
         };
-        // Through Reflect, so a Proxy's throwing trap is an error, not an exception
-        // unwinding through wasm.
-        let value = Reflect::get_u32(&self.0, index).map_err(thrown)?;
-        Ok(Some(JsView(value)))
+        // A Proxy's throwing trap is an error, not an exception unwinding through wasm.
+        let code = read(view_item(&self.value, index)).map_err(thrown)?;
+        Ok(Some(JsView::held(code)))
     }
 
     fn is_str(&self, expected: &'static str) -> bool {
-        self.0.is_string() && self.0 == key(expected)
+        if self.kind != Kind::String {
+            return false;
+        }
+        if self.name >= 0 {
+            return NAMES[self.name as usize] == expected;
+        }
+        // Not one of NAMES: it can only be a string outside them.
+        match name_index(expected) {
+            -1 => view_is(&self.value, -1, Some(expected)),
+            _ => false,
+        }
     }
 
     fn to_owned_string(&self) -> Option<String> {
-        self.0.as_string()
+        match self.kind {
+            Kind::String => self.value.as_string(),
+            _ => None,
+        }
     }
 
     fn has_lone_surrogate(&self) -> bool {
-        has_lone_surrogate(&self.0)
+        self.kind == Kind::String && !is_well_formed(self.value.unchecked_ref())
     }
 
     fn as_f64(&self) -> Option<f64> {
-        self.0.as_f64()
+        match self.kind {
+            Kind::Number => self.value.as_f64(),
+            _ => None,
+        }
     }
 
     fn as_bool(&self) -> Option<bool> {
-        self.0.as_bool()
+        match self.kind {
+            Kind::Bool => self.value.as_bool(),
+            _ => None,
+        }
     }
 
     fn text(&self) -> Result<JsText, OffloadError> {
-        if let Some(s) = self.0.dyn_ref::<JsString>() {
-            return Ok(JsText::new(s.clone()));
+        if self.kind == Kind::String {
+            return Ok(JsText::new(self.value.clone().unchecked_into()));
         }
-        match js_sys::JSON::stringify(&self.0) {
+        match js_sys::JSON::stringify(&self.value) {
             Ok(text) => Ok(JsText::new(text)),
             Err(thrown) => {
                 let reason = format!(

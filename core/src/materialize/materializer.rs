@@ -108,7 +108,10 @@ impl Materializer {
 
     /// Whether an output of `text` must be materialized: over either limit.
     pub fn exceeds_limits(&self, text: &str) -> bool {
-        let m = Measure::of(text);
+        self.measure_exceeds(&Measure::of(text))
+    }
+
+    fn measure_exceeds(&self, m: &Measure) -> bool {
         m.chars > self.options.max_inline_chars || m.bytes > self.options.max_inline_bytes
     }
 
@@ -169,7 +172,9 @@ impl Materializer {
                 reason,
             });
         }
-        if !self.exceeds_limits(output.text) {
+        // Measured once: the sizes decide, and then go in the summary and the ref.
+        let measure = Measure::of(output.text);
+        if !self.measure_exceeds(&measure) {
             self.inlined.fetch_add(1, Ordering::Relaxed);
             return Ok(Materialized::Inline);
         }
@@ -193,7 +198,6 @@ impl Materializer {
         self.write_line_index(&path, output.text, io).await;
 
         let id = reference::mint(&self.options.conversation_id, kind, &file);
-        let measure = Measure::of(output.text);
         let text = summary(&SummaryInput {
             reference: &id,
             output: *output,

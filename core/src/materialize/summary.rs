@@ -233,12 +233,61 @@ fn error_lines(lines: &[&str]) -> Vec<usize> {
     lines
         .iter()
         .enumerate()
-        .filter(|(_, line)| {
-            let lower = line.to_ascii_lowercase();
-            ERROR_WORDS.iter().any(|w| lower.contains(w))
-        })
+        .filter(|(_, line)| mentions_error(line.as_bytes()))
         .map(|(i, _)| i)
         .collect()
+}
+
+/// Whether `line` holds one of [`ERROR_WORDS`], ASCII case-insensitively: one pass,
+/// no lowercase copy. Eight bytes at a time, a word is looked at closely only when one
+/// of its bytes, lowercased with the two after it, starts a keyword (`err`, `exc`,
+/// `tra`, `pan`, `fat`, `fai`); this is the summary's hot loop on megabytes of output.
+fn mentions_error(line: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    // Nonzero exactly when some byte of `v` is zero.
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let lanes = |x: u64, y: u64, z: u64, [a, b, c]: [u8; 3]| {
+        has_zero(
+            (x ^ (ONES * u64::from(a))) | (y ^ (ONES * u64::from(b))) | (z ^ (ONES * u64::from(c))),
+        )
+    };
+    const CASE: u64 = ONES * 0x20;
+    let mut i = 0;
+    while i + 10 <= line.len() {
+        let word: [u8; 8] = line[i..i + 8].try_into().unwrap_or_default();
+        // Lowercased as far as ASCII letters go (`| 0x20`); lane k of x, y and z holds
+        // the bytes i+k, i+k+1 and i+k+2.
+        let x = u64::from_le_bytes(word) | CASE;
+        let next = u64::from(line[i + 8] | 0x20) | (u64::from(line[i + 9] | 0x20) << 8);
+        let (y, z) = ((x >> 8) | (next << 56), (x >> 16) | (next << 48));
+        let candidate = lanes(x, y, z, *b"err")
+            | lanes(x, y, z, *b"exc")
+            | lanes(x, y, z, *b"tra")
+            | lanes(x, y, z, *b"pan")
+            | lanes(x, y, z, *b"fat")
+            | lanes(x, y, z, *b"fai");
+        if candidate != 0 && (i..i + 8).any(|j| keyword_at(line, j)) {
+            return true;
+        }
+        i += 8;
+    }
+    (i..line.len()).any(|j| keyword_at(line, j))
+}
+
+/// Whether one of [`ERROR_WORDS`] starts at `line[i]`, ASCII case-insensitively.
+fn keyword_at(line: &[u8], i: usize) -> bool {
+    let at = |word: &str| {
+        line.get(i..i + word.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(word.as_bytes()))
+    };
+    match line[i] | 0x20 {
+        b'e' => at("error") || at("exception"),
+        b't' => at("traceback"),
+        b'p' => at("panic"),
+        b'f' => at("fatal") || at("failed"),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -339,6 +388,63 @@ mod tests {
         assert!(utf16_len(&s) < 1000, "{}", utf16_len(&s));
         assert!(s.starts_with("[Output of tool stored as ctx://c1/tool/call_1.txt and not shown in full: read it with context_read, context_tail or context_grep.]\nSize: 19,949 bytes"), "{s}");
         assert_eq!(summary_ref(&s), Some("ctx://c1/tool/call_1.txt"));
+    }
+
+    #[test]
+    fn error_keywords_match_in_any_ascii_case_anywhere() {
+        let old = |line: &str| {
+            let lower = line.to_ascii_lowercase();
+            ERROR_WORDS.iter().any(|w| lower.contains(w))
+        };
+        for line in [
+            "",
+            "e",
+            "err",
+            "ERROR",
+            "xErRoRx",
+            "Exception:",
+            "TRACEBACK (most",
+            "panicked",
+            "FaTaL",
+            "build failed",
+            "fail",
+            "eRRO",
+            "ɛrror",
+            "ERR\u{130}R",
+            "érror",
+            "fatae",
+            "tracebac",
+            "Ｅrror",
+            "a\u{212A}",
+            "pani",
+            "xxfaile",
+            "failed!",
+        ] {
+            assert_eq!(mentions_error(line.as_bytes()), old(line), "{line:?}");
+        }
+        // Every keyword at every offset and case, around the eight-byte words and their
+        // ninth byte, alone or among near misses.
+        for word in ERROR_WORDS
+            .iter()
+            .chain(&["erro", "exceptio", "pa nic", "fatAl"])
+        {
+            for pad in 0..20 {
+                for upper in [false, true] {
+                    let w = if upper {
+                        word.to_ascii_uppercase()
+                    } else {
+                        word.to_string()
+                    };
+                    for line in [
+                        format!("{}{w}", "x".repeat(pad)),
+                        format!("{}{w}{}", "é".repeat(pad / 2), "y".repeat(pad % 9)),
+                        format!("{}{}", "Er".repeat(pad), &w[..w.len() - 1]),
+                    ] {
+                        assert_eq!(mentions_error(line.as_bytes()), old(&line), "{line:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub(crate) async fn materialize_messages(
         .into());
     };
     take_thrown();
-    let views: Vec<JsView> = messages.iter().map(JsView).collect();
+    let views: Vec<JsView> = JsView::items(messages);
     let io = ReadWrite::aborting(inner, abort.as_ref());
     let done =
         inner
@@ -49,9 +49,9 @@ pub(crate) async fn materialize_messages(
     abort::check(abort.as_ref())?;
     // Artifacts are written by now; a copy that fails (a BigInt elsewhere in the
     // message) leaves them in place, which loses nothing.
-    let out: Array = views.iter().map(|v| v.0.clone()).collect();
+    let out: Array = views.iter().map(|v| v.value.clone()).collect();
     for (index, edits) in &done.changed {
-        out.set(*index as u32, copy_with_edits(&views[*index].0, edits)?);
+        out.set(*index as u32, copy_with_edits(&views[*index].value, edits)?);
     }
     let summaries = done.changed.iter().flat_map(|(_, edits)| edits);
     if let Some(logger) = &inner.logger {
@@ -182,6 +182,7 @@ async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadE
     let io = ReadWrite {
         writer: writer.aborting_with(abort.as_ref()),
         reader: Some(reader.aborting_with(abort.as_ref())),
+        original: None,
     };
     let imported = materialize::import_conversation(&bundle, &user_data, &cwd, &io)
         .await

@@ -1,8 +1,9 @@
 //! One call's IO for the materializer: the JS writer, and the reader when there is one,
 //! as the single writer-and-reader core takes.
 
+use js_sys::JsString;
 use tool_offload_core::{CreateOutcome, FileReader, FileWriter, IoError, OffloadError};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use super::options::Inner;
 use crate::abort::Abort;
@@ -15,6 +16,26 @@ use crate::writer::JsFileWriter;
 pub(crate) struct ReadWrite {
     pub(crate) writer: JsFileWriter,
     pub(crate) reader: Option<JsFileReader>,
+    /// The JS string a Rust text was read from, written instead of a new copy of the
+    /// text when core writes exactly that text (see [`ReadWrite::writing`]).
+    pub(crate) original: Option<Original>,
+}
+
+/// A JS string and the Rust text (same characters, lone surrogates as U+FFFD) made
+/// from it, known by its address: core writes the very `&str` it was given.
+pub(crate) struct Original {
+    pub(crate) js: JsString,
+    pub(crate) text: (*const u8, usize),
+}
+
+impl Original {
+    /// `js` as the source of `text`.
+    pub(crate) fn of(js: JsString, text: &str) -> Self {
+        Original {
+            js,
+            text: (text.as_ptr(), text.len()),
+        }
+    }
 }
 
 impl ReadWrite {
@@ -32,6 +53,23 @@ impl ReadWrite {
                 .reader
                 .as_ref()
                 .map(|r| r.fresh().aborting_with(abort)),
+            original: None,
+        }
+    }
+
+    /// This IO writing `original`'s JS string whenever core writes its text: a
+    /// megabyte output is not decoded back into a new JS string, and Node's `fs`
+    /// encodes the original (a lone surrogate as U+FFFD, the text's very bytes).
+    pub(crate) fn writing(mut self, original: Original) -> Self {
+        self.original = Some(original);
+        self
+    }
+
+    /// `data` as a JS string: the original when `data` is its text.
+    fn js_data(&self, data: &str) -> JsValue {
+        match &self.original {
+            Some(o) if o.text == (data.as_ptr(), data.len()) => o.js.clone().into(),
+            _ => data.into(),
         }
     }
 
@@ -50,11 +88,12 @@ impl FileWriter for ReadWrite {
         FileWriter::<str>::mkdir(&self.writer, dir).await
     }
     async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
-        self.writer.write_file(path, data).await
+        let data: JsString = self.js_data(data).unchecked_into();
+        FileWriter::<JsString>::write_file(&self.writer, path, &data).await
     }
     async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
         self.writer
-            .create_with(path, &data.into(), self.reader.as_ref())
+            .create_with(path, &self.js_data(data), self.reader.as_ref())
             .await
     }
 }

@@ -199,7 +199,8 @@ impl Materializer {
         let inner = self.inner.clone();
         future_to_promise(async move {
             let (snippet_id, content) = parsed?;
-            let io = io::ReadWrite::of(&inner);
+            let io = io::ReadWrite::of(&inner)
+                .writing(io::Original::of(text.clone().unchecked_into(), &content));
             let outcome = inner
                 .core
                 .materialize_terminal(&snippet_id, &content, &io)
@@ -318,7 +319,7 @@ fn terminal_args(snippet_id: &JsValue, text: &JsValue) -> Result<(String, String
     let snippet_id = id_arg(snippet_id, "snippetId")?;
     match text.dyn_ref::<js_sys::JsString>() {
         // Lone surrogates become U+FFFD (the engine's TextEncoder), as Node's fs writes them.
-        Some(s) => Ok((snippet_id, String::from(s))),
+        Some(s) => Ok((snippet_id, crate::convert::js_text(s))),
         None => Err(OffloadError::InvalidArgument(format!(
             "text must be a string, got {}",
             kind_of(text)

@@ -6,7 +6,7 @@ use tool_offload_core::materialize::{ContextRef, Materialized, ToolOutputRef};
 use tool_offload_core::{utf16_len, OffloadError};
 use wasm_bindgen::prelude::*;
 
-use super::io::ReadWrite;
+use super::io::{Original, ReadWrite};
 use super::options::{field, number, Inner};
 use crate::convert::{id_arg, kind_of, string_arg};
 use crate::error::{message_of, set, JsOffloadError};
@@ -20,6 +20,8 @@ pub(crate) struct ToolOutput {
     original: JsValue,
     /// A string output (lone surrogates as U+FFFD), anything else as its `JSON.stringify`.
     text: String,
+    /// `text` as the JS string it was read from, which is what gets written.
+    js_text: JsString,
     was_value: bool,
 }
 
@@ -47,18 +49,20 @@ impl ToolOutput {
             })?)
         };
         let original = field(input, "output");
-        let (text, was_value) = match original.dyn_ref::<JsString>() {
-            // Lone surrogates become U+FFFD (the engine's TextEncoder), as Node's fs
-            // writes them; an inline output is still returned as the original.
-            Some(s) => (String::from(s), false),
+        let (js_text, was_value) = match original.dyn_ref::<JsString>() {
+            Some(s) => (s.clone(), false),
             None => (stringify(&original)?, true),
         };
+        // Lone surrogates become U+FFFD (the engine's TextEncoder), as Node's fs writes
+        // them; an inline output is still returned as the original.
+        let text = crate::convert::js_text(&js_text);
         Ok(ToolOutput {
             tool_call_id,
             tool_name,
             server_name,
             original,
             text,
+            js_text,
             was_value,
         })
     }
@@ -66,9 +70,9 @@ impl ToolOutput {
 
 /// `JSON.stringify(value)` by the engine, or `INVALID_ARGUMENT` when it throws or
 /// gives nothing (`undefined`, a function, a symbol).
-pub(crate) fn stringify(value: &JsValue) -> Result<String, JsOffloadError> {
+pub(crate) fn stringify(value: &JsValue) -> Result<JsString, JsOffloadError> {
     match js_sys::JSON::stringify(value).map(JsValue::from) {
-        Ok(text) => text.as_string().ok_or_else(|| {
+        Ok(text) => text.dyn_into::<JsString>().map_err(|_| {
             OffloadError::InvalidArgument(format!(
                 "output must be a string or a JSON value, got {}",
                 kind_of(value)
@@ -89,7 +93,7 @@ pub(crate) async fn materialize(
     inner: &Inner,
     output: ToolOutput,
 ) -> Result<JsValue, JsOffloadError> {
-    let io = ReadWrite::of(inner);
+    let io = ReadWrite::of(inner).writing(Original::of(output.js_text.clone(), &output.text));
     let outcome = inner
         .core
         .materialize(
