@@ -74,7 +74,11 @@ test('a page of a large artifact reads about a chunk, and equals the page of a w
     const text = log(6);
     const reader = new CountingReader();
     const m = new Materializer({ userData: dir, conversationId: 'c', reader });
-    const ref = refOf(await m.materialize({ toolCallId: 'big', toolName: 'bash', output: text }));
+    const result = await m.materialize({ toolCallId: 'big', toolName: 'bash', output: text });
+    const ref = refOf(result);
+    // Measured exactly, past the 2^21 units where a count packed in one double lost bits.
+    const { hint } = (result as { ref: { hint: { bytes: number; chars: number } } }).ref;
+    assert.deepEqual([hint.bytes, hint.chars], [Buffer.byteLength(text), text.length]);
     // Written beside the artifact when it was materialized.
     const index = await readFile(`${dir}/context/c/index/tool/big.txt.lines`, 'utf8');
     assert.match(index, new RegExp(`^tool-offload line index 1\nbytes ${Buffer.byteLength(text)}\nlines ${text.split('\n').length - 1}\n`));

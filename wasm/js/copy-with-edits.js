@@ -94,10 +94,11 @@ export function isWellFormed(s) {
 }
 
 // Encode `s` from UTF-16 unit `from` on as UTF-8 into wasm memory at `ptr` (`len`
-// bytes), as TextEncoder.encodeInto does (a lone surrogate as U+FFFD): returns the units
-// read times 2^32 plus the bytes written. Native, unlike a per-character copy loop.
+// bytes), as TextEncoder.encodeInto does (a lone surrogate as U+FFFD): returns
+// [units read, bytes written] (two numbers: packed into one double, they lose bits past
+// 2^53 for strings of a few million units). Native, unlike a per-character copy loop.
 const encoder = new TextEncoder();
 export function encodeInto(s, from, memory, ptr, len) {
   const { read, written } = encoder.encodeInto(from === 0 ? s : s.slice(from), new Uint8Array(memory.buffer, ptr, len));
-  return read * 4294967296 + written;
+  return [read, written];
 }

@@ -11,7 +11,7 @@ use crate::view::has_lone_surrogate;
 #[wasm_bindgen(module = "/js/copy-with-edits.js")]
 extern "C" {
     #[wasm_bindgen(js_name = encodeInto)]
-    fn encode_into(s: &JsString, from: u32, memory: &JsValue, ptr: u32, len: u32) -> f64;
+    fn encode_into(s: &JsString, from: u32, memory: &JsValue, ptr: u32, len: u32) -> Array;
 }
 
 /// A JS string as UTF-8 (a lone surrogate as U+FFFD, as the engine's `TextEncoder` and
@@ -36,10 +36,8 @@ pub(crate) fn js_text(s: &JsString) -> String {
             spare.as_mut_ptr() as u32,
             spare.len() as u32,
         );
-        let (r, w) = (
-            (done / 4_294_967_296.0) as usize,
-            (done % 4_294_967_296.0) as usize,
-        );
+        let count = |i| done.get(i).as_f64().unwrap_or(0.0) as usize;
+        let (r, w) = (count(0), count(1));
         read += r;
         written += w;
         // Stopped short: the next character did not fit.
