@@ -13,8 +13,8 @@ const run = (cmd, args, cwd = repo) => execFileSync(cmd, args, { cwd, stdio: 'in
 
 for (const dir of ['wasm', 'esm', 'cjs']) rmSync(join(pkg, dir), { recursive: true, force: true });
 
-run('cargo', ['build', '--quiet', '-p', 'tool-offload-wasm', '--target', 'wasm32-unknown-unknown', '--release']);
-const built = join(repo, 'target', 'wasm32-unknown-unknown', 'release', 'tool_offload_wasm.wasm');
+run('cargo', ['build', '--quiet', '-p', 'tool-offload-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm']);
+const built = join(repo, 'target', 'wasm32-unknown-unknown', 'wasm', 'tool_offload_wasm.wasm');
 run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', join(pkg, 'wasm'), built]);
 
 // wasm-bindgen copies JS snippets verbatim (ES module syntax) but loads them with
