@@ -167,3 +167,78 @@ pub(crate) fn to_js(value: &Value) -> JsValue {
         }
     }
 }
+
+/// What `JSON.parse` returned (strings, finite numbers, booleans, null, arrays, plain
+/// objects) as the core `Value` serde_json reads from the same text, so the wasm build
+/// carries no JSON text parser (nor its float tables): an integer that JavaScript
+/// prints as digits is a `u64` or `i64` when the digits fit one, any other number an
+/// `f64`, and keys keep the parse's order.
+pub(crate) fn from_parsed(value: &JsValue) -> Value {
+    if let Some(s) = value.as_string() {
+        return Value::String(s);
+    }
+    if let Some(b) = value.as_bool() {
+        return Value::Bool(b);
+    }
+    if let Some(n) = value.as_f64() {
+        return parsed_number(n);
+    }
+    if let Some(array) = value.dyn_ref::<Array>() {
+        return Value::Array(array.iter().map(|item| from_parsed(&item)).collect());
+    }
+    if value.is_object() {
+        let mut map = Map::new();
+        for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
+            let item = Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
+            map.insert(key.as_string().unwrap_or_default(), from_parsed(&item));
+        }
+        return Value::Object(map);
+    }
+    Value::Null
+}
+
+/// `n` as serde_json parses the text `JSON.stringify` writes for it.
+fn parsed_number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 1e21 {
+        // Written as plain digits (above 2^53 not n's exact value: JavaScript's shortest).
+        let mut buffer = ryu_js::Buffer::new();
+        let digits = buffer.format_finite(n);
+        if let Ok(u) = digits.parse::<u64>() {
+            return Value::Number(u.into());
+        }
+        if let Ok(i) = digits.parse::<i64>() {
+            return Value::Number(i.into());
+        }
+    }
+    serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+}
+
+/// The column serde_json reports "recursion limit exceeded" at for JSON text written on
+/// one line (as `JSON.stringify` writes it): that of the 128th nested `[` or `{`.
+pub(crate) fn too_deep(json: &str) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0, false, false);
+    for (i, b) in json.bytes().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth == 128 {
+                    return Some(i + 1);
+                }
+            }
+            b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}

@@ -12,7 +12,7 @@ use super::io::ReadWrite;
 use super::options::{field, Inner};
 use super::output::{context_ref, log};
 use crate::abort::{self, unless_aborted, Abort};
-use crate::convert::{id_string, kind_of, string_arg, working_dir};
+use crate::convert::{from_parsed, id_string, kind_of, string_arg, too_deep, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{message_of, set, JsOffloadError};
 use crate::reader::JsFileReader;
@@ -267,9 +267,9 @@ fn legacy(record: &JsValue) -> Result<String, JsOffloadError> {
 }
 
 /// Named JS values as core JSON, by the engine's `JSON.stringify` (its semantics:
-/// `toJSON`, dropped `undefined`) and a parse on the Rust side that reads escaped lone
-/// surrogates as `JSON.parse` does: as stand-ins (see [`LoneSurrogates`]), one set for
-/// all of them.
+/// `toJSON`, dropped `undefined`), its escaped lone surrogates swapped for stand-ins
+/// on the Rust side (see [`LoneSurrogates`]), one set for all of them, and the engine's
+/// `JSON.parse` of the marked text read back as serde_json would read it.
 fn parse_json(values: &[(&str, &JsValue)]) -> Result<(Vec<Value>, LoneSurrogates), JsOffloadError> {
     let mut text = String::from("[");
     for (i, (what, value)) in values.iter().enumerate() {
@@ -299,9 +299,15 @@ fn parse_json(values: &[(&str, &JsValue)]) -> Result<(Vec<Value>, LoneSurrogates
         )))
     };
     let (marked, lone) = LoneSurrogates::mark(text.as_bytes()).map_err(|e| invalid(&e))?;
-    // Marking keeps text UTF-8; from_str (not from_slice) reuses the one parser built in.
     let marked = std::str::from_utf8(&marked).map_err(|e| invalid(&e))?;
-    match serde_json::from_str(marked).map_err(|e| invalid(&e))? {
+    // The engine parses (the stand-ins are plain characters to it); serde_json's depth
+    // limit, which this parse has always had, still applies.
+    if let Some(column) = too_deep(marked) {
+        let e = format!("recursion limit exceeded at line 1 column {column}");
+        return Err(invalid(&e));
+    }
+    let parsed = JSON::parse(marked).map_err(|thrown| invalid(&message_of(&thrown)))?;
+    match from_parsed(&parsed) {
         Value::Array(parsed) if parsed.len() == values.len() => Ok((parsed, lone)),
         _ => Err(invalid(&"not one value each")),
     }
