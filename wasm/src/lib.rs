@@ -22,6 +22,7 @@ mod copy;
 mod direct;
 mod error;
 mod materializer;
+mod promise;
 mod reader;
 mod registry;
 mod temp;

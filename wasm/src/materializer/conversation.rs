@@ -2,7 +2,7 @@
 //! `importConversation`, and `formatLegacyToolRecord` for loops that splice records into
 //! assistant text.
 
-use js_sys::{Array, Object, JSON};
+use js_sys::{Array, Object, Promise, JSON};
 use tool_offload_core::json::LoneSurrogates;
 use tool_offload_core::materialize::{self, LegacyToolRecord};
 use tool_offload_core::{json, utf16_len, OffloadError, Value};
@@ -15,6 +15,7 @@ use crate::abort::{self, unless_aborted, Abort};
 use crate::convert::{from_parsed, id_string, kind_of, string_arg, too_deep, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{message_of, set, JsOffloadError};
+use crate::promise::spawn;
 use crate::reader::JsFileReader;
 use crate::view::{take_thrown, JsView};
 use crate::writer::JsFileWriter;
@@ -133,12 +134,12 @@ pub(crate) async fn export_conversation(
 /// already where an artifact goes is never overwritten. Resolves to
 /// `{ conversationId, messages, paths }`. Rejects with `INVALID_BUNDLE`,
 /// `ARTIFACT_EXISTS`, `INVALID_ARGUMENT`, `READ_FAILED` or `WRITE_FAILED`.
-#[wasm_bindgen(js_name = importConversation, unchecked_return_type = "ImportedConversation")]
-pub async fn import_conversation(
+#[wasm_bindgen(js_name = importConversation, unchecked_return_type = "Promise<ImportedConversation>")]
+pub fn import_conversation(
     #[wasm_bindgen(unchecked_param_type = "ConversationBundle")] bundle: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ImportOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    import(bundle, options).await.map_err(JsValue::from)
+) -> Promise {
+    spawn(async move { import(bundle, options).await.map_err(JsValue::from) })
 }
 
 async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadError> {
