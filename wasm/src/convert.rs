@@ -105,49 +105,58 @@ pub(crate) fn working_dir(options: &JsValue, output_dir: &str) -> Result<String,
 /// `undefined`, functions and symbols are dropped from objects (`null` in arrays),
 /// non-finite numbers become `null`. For small values (tool schemas), not content.
 pub(crate) fn to_value(value: &JsValue, what: &str) -> Result<Value, JsOffloadError> {
-    fn walk(value: &JsValue, depth: usize, what: &str) -> Result<Value, OffloadError> {
-        if depth > 256 {
-            return Err(OffloadError::InvalidArgument(format!(
-                "{what} is nested too deeply (or circular)"
-            )));
-        }
-        if let Some(s) = value.as_string() {
-            return Ok(Value::String(s));
-        }
-        if let Some(b) = value.as_bool() {
-            return Ok(Value::Bool(b));
-        }
-        if let Some(n) = value.as_f64() {
-            return Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number));
-        }
-        if let Some(array) = value.dyn_ref::<Array>() {
-            return array
-                .iter()
-                .map(|item| walk(&item, depth + 1, what))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Value::Array);
-        }
-        if value.is_object() && !value.is_function() {
-            let mut map = Map::new();
-            for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
-                let item = Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
-                if !(item.is_undefined() || item.is_function() || item.is_symbol()) {
-                    map.insert(
-                        key.as_string().unwrap_or_default(),
-                        walk(&item, depth + 1, what)?,
-                    );
-                }
-            }
-            return Ok(Value::Object(map));
-        }
-        if value.is_bigint() {
-            return Err(OffloadError::InvalidArgument(format!(
-                "{what} contains a BigInt, which JSON cannot hold"
-            )));
-        }
-        Ok(Value::Null)
+    let float = |n| serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number);
+    walk(value, 0, what, &float).map_err(JsOffloadError::from)
+}
+
+/// [`to_value`]'s walk, with `number` for numbers (one walker for both uses keeps the
+/// wasm smaller).
+fn walk(
+    value: &JsValue,
+    depth: usize,
+    what: &str,
+    number: &dyn Fn(f64) -> Value,
+) -> Result<Value, OffloadError> {
+    if depth > 256 {
+        return Err(OffloadError::InvalidArgument(format!(
+            "{what} is nested too deeply (or circular)"
+        )));
     }
-    walk(value, 0, what).map_err(JsOffloadError::from)
+    if let Some(s) = value.as_string() {
+        return Ok(Value::String(s));
+    }
+    if let Some(b) = value.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    if let Some(n) = value.as_f64() {
+        return Ok(number(n));
+    }
+    if let Some(array) = value.dyn_ref::<Array>() {
+        return array
+            .iter()
+            .map(|item| walk(&item, depth + 1, what, number))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array);
+    }
+    if value.is_object() && !value.is_function() {
+        let mut map = Map::new();
+        for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
+            let item = Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
+            if !(item.is_undefined() || item.is_function() || item.is_symbol()) {
+                map.insert(
+                    key.as_string().unwrap_or_default(),
+                    walk(&item, depth + 1, what, number)?,
+                );
+            }
+        }
+        return Ok(Value::Object(map));
+    }
+    if value.is_bigint() {
+        return Err(OffloadError::InvalidArgument(format!(
+            "{what} contains a BigInt, which JSON cannot hold"
+        )));
+    }
+    Ok(Value::Null)
 }
 
 /// A core `Value` as a fresh JS value.
@@ -174,27 +183,8 @@ pub(crate) fn to_js(value: &Value) -> JsValue {
 /// prints as digits is a `u64` or `i64` when the digits fit one, any other number an
 /// `f64`, and keys keep the parse's order.
 pub(crate) fn from_parsed(value: &JsValue) -> Value {
-    if let Some(s) = value.as_string() {
-        return Value::String(s);
-    }
-    if let Some(b) = value.as_bool() {
-        return Value::Bool(b);
-    }
-    if let Some(n) = value.as_f64() {
-        return parsed_number(n);
-    }
-    if let Some(array) = value.dyn_ref::<Array>() {
-        return Value::Array(array.iter().map(|item| from_parsed(&item)).collect());
-    }
-    if value.is_object() {
-        let mut map = Map::new();
-        for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
-            let item = Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
-            map.insert(key.as_string().unwrap_or_default(), from_parsed(&item));
-        }
-        return Value::Object(map);
-    }
-    Value::Null
+    // Parsed JSON has nothing the walk drops or rejects, and at most 127 levels.
+    walk(value, 0, "JSON", &parsed_number).unwrap_or(Value::Null)
 }
 
 /// `n` as serde_json parses the text `JSON.stringify` writes for it.
