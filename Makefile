@@ -4,6 +4,10 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 NODE_TEST := node --import tsx --test
+# Largest shipped wasm, gzip -9 bytes, that `make build` accepts. Issue 10's target is
+# 120 KB (122880); this is today's size plus room for the ranged reads in flight, to be
+# lowered as the wasm shrinks (README "Size" says where its bytes are).
+WASM_GZ_BUDGET := 147456
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup build demo test test-rust test-node lint bench bench-memory fuzz clean
@@ -14,9 +18,9 @@ help: ## List the targets
 setup: ## Install the wasm32 target, wasm-bindgen-cli (Cargo.lock version) and npm deps
 	@bash scripts/setup.sh
 
-build: setup ## Build the Rust workspace and the npm package (wasm + ESM + CJS)
+build: setup ## Build the Rust workspace and the npm package (wasm + ESM + CJS); fails over WASM_GZ_BUDGET
 	cargo build --workspace --quiet
-	node host-node/scripts/build.mjs
+	node host-node/scripts/build.mjs --gz-budget=$(WASM_GZ_BUDGET)
 
 demo: build ## Offload the bundled sample, then run the agent and materialize loops, through the npm package and the Rust host
 	@rm -rf out/demo

@@ -1,5 +1,7 @@
 // Builds the npm package in place: wasm/ (wasm-bindgen output for Node), esm/ and cjs/
 // (the TypeScript layer, compiled twice). Run from anywhere: `node host-node/scripts/build.mjs`.
+// Prints the wasm's size; with `--gz-budget=BYTES` (the Makefile's WASM_GZ_BUDGET) it exits
+// non-zero when the wasm, gzipped at level 9, is larger than BYTES.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,11 +12,17 @@ const pkg = dirname(dirname(fileURLToPath(import.meta.url)));
 const repo = dirname(pkg);
 const bin = (name) => join(repo, 'node_modules', '.bin', name);
 const run = (cmd, args, cwd = repo) => execFileSync(cmd, args, { cwd, stdio: 'inherit' });
+const budgetArg = process.argv.slice(2).find((a) => a.startsWith('--gz-budget='));
+const gzBudget = budgetArg === undefined ? undefined : Number(budgetArg.slice('--gz-budget='.length));
+if (gzBudget !== undefined && !(Number.isInteger(gzBudget) && gzBudget > 0)) {
+  console.error(`build: --gz-budget must be a positive number of bytes, got ${budgetArg}`);
+  process.exit(2);
+}
 
 for (const dir of ['wasm', 'esm', 'cjs']) rmSync(join(pkg, dir), { recursive: true, force: true });
 
-run('cargo', ['build', '--quiet', '-p', 'tool-offload-wasm', '--target', 'wasm32-unknown-unknown', '--release']);
-const built = join(repo, 'target', 'wasm32-unknown-unknown', 'release', 'tool_offload_wasm.wasm');
+run('cargo', ['build', '--quiet', '-p', 'tool-offload-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm']);
+const built = join(repo, 'target', 'wasm32-unknown-unknown', 'wasm', 'tool_offload_wasm.wasm');
 run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', join(pkg, 'wasm'), built]);
 
 // wasm-bindgen copies JS snippets verbatim (ES module syntax) but loads them with
@@ -29,7 +37,7 @@ writeFileSync(join(pkg, 'wasm', 'package.json'), '{ "type": "commonjs" }\n');
 
 // Shrink with binaryen's wasm-opt from npm (Debian's wasm-opt 108 corrupts this output).
 const wasmFile = join(pkg, 'wasm', 'tool_offload_wasm_bg.wasm');
-run(bin('wasm-opt'), ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+run(bin('wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
   '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', '--enable-simd', wasmFile, '-o', wasmFile]);
 
 run(bin('tsc'), ['-p', 'tsconfig.json'], pkg);
@@ -38,7 +46,15 @@ writeFileSync(join(pkg, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
 // One README and licence for the whole project, shipped in the package too.
 for (const doc of ['README.md', 'LICENSE']) copyFileSync(join(repo, doc), join(pkg, doc));
 const gzipped = gzipSync(readFileSync(wasmFile), { level: 9 }).length;
-console.log(`built tool-offload: wasm ${statSync(wasmFile).size} bytes, ${gzipped} gzipped`);
+const budgetNote = gzBudget === undefined ? '' : ` (budget ${gzBudget})`;
+console.log(`built tool-offload: wasm ${statSync(wasmFile).size} bytes, ${gzipped} gzipped${budgetNote}`);
+if (gzBudget !== undefined && gzipped > gzBudget) {
+  console.error(
+    `build: the wasm is ${gzipped} bytes gzipped, ${gzipped - gzBudget} over the budget of ${gzBudget} ` +
+      '(WASM_GZ_BUDGET in the Makefile): shrink it, or raise the budget on purpose',
+  );
+  process.exit(1);
+}
 
 function* walk(dir) {
   let entries;

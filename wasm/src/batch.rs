@@ -1,6 +1,6 @@
 //! `offloadToolResults` for JavaScript.
 
-use js_sys::Array;
+use js_sys::{Array, Promise};
 use tool_offload_core::{BatchOptions, BatchPlan, OffloadError, DEFAULT_THRESHOLD};
 use wasm_bindgen::prelude::*;
 
@@ -8,18 +8,19 @@ use crate::abort::{self, unless_aborted, Abort};
 use crate::convert::{string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
+use crate::promise::spawn;
 use crate::view::{take_thrown, JsView};
 use crate::writer::JsFileWriter;
 
 /// Offload every tool result of at least `options.threshold` (default 100) UTF-16 code
 /// units in a conversation to `<outputDir>/tool-result-<id>.md` through `options.writer`.
 /// Unchanged messages are returned as the same objects; changed ones as deep copies.
-#[wasm_bindgen(js_name = offloadToolResults, unchecked_return_type = "BatchResult<object>")]
-pub async fn offload_tool_results(
+#[wasm_bindgen(js_name = offloadToolResults, unchecked_return_type = "Promise<BatchResult<object>>")]
+pub fn offload_tool_results(
     #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
     #[wasm_bindgen(unchecked_param_type = "BatchOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    run(messages, options).await.map_err(JsValue::from)
+) -> Promise {
+    spawn(async move { run(messages, options).await.map_err(JsValue::from) })
 }
 
 async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadError> {

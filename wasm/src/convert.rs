@@ -147,49 +147,58 @@ pub(crate) fn working_dir(options: &JsValue, output_dir: &str) -> Result<String,
 /// `undefined`, functions and symbols are dropped from objects (`null` in arrays),
 /// non-finite numbers become `null`. For small values (tool schemas), not content.
 pub(crate) fn to_value(value: &JsValue, what: &str) -> Result<Value, JsOffloadError> {
-    fn walk(value: &JsValue, depth: usize, what: &str) -> Result<Value, OffloadError> {
-        if depth > 256 {
-            return Err(OffloadError::InvalidArgument(format!(
-                "{what} is nested too deeply (or circular)"
-            )));
-        }
-        if let Some(s) = value.as_string() {
-            return Ok(Value::String(s));
-        }
-        if let Some(b) = value.as_bool() {
-            return Ok(Value::Bool(b));
-        }
-        if let Some(n) = value.as_f64() {
-            return Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number));
-        }
-        if let Some(array) = value.dyn_ref::<Array>() {
-            return array
-                .iter()
-                .map(|item| walk(&item, depth + 1, what))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Value::Array);
-        }
-        if value.is_object() && !value.is_function() {
-            let mut map = Map::new();
-            for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
-                let item = Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
-                if !(item.is_undefined() || item.is_function() || item.is_symbol()) {
-                    map.insert(
-                        key.as_string().unwrap_or_default(),
-                        walk(&item, depth + 1, what)?,
-                    );
-                }
-            }
-            return Ok(Value::Object(map));
-        }
-        if value.is_bigint() {
-            return Err(OffloadError::InvalidArgument(format!(
-                "{what} contains a BigInt, which JSON cannot hold"
-            )));
-        }
-        Ok(Value::Null)
+    let float = |n| serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number);
+    walk(value, 0, what, &float).map_err(JsOffloadError::from)
+}
+
+/// [`to_value`]'s walk, with `number` for numbers (one walker for both uses keeps the
+/// wasm smaller).
+fn walk(
+    value: &JsValue,
+    depth: usize,
+    what: &str,
+    number: &dyn Fn(f64) -> Value,
+) -> Result<Value, OffloadError> {
+    if depth > 256 {
+        return Err(OffloadError::InvalidArgument(format!(
+            "{what} is nested too deeply (or circular)"
+        )));
     }
-    walk(value, 0, what).map_err(JsOffloadError::from)
+    if let Some(s) = value.as_string() {
+        return Ok(Value::String(s));
+    }
+    if let Some(b) = value.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    if let Some(n) = value.as_f64() {
+        return Ok(number(n));
+    }
+    if let Some(array) = value.dyn_ref::<Array>() {
+        return array
+            .iter()
+            .map(|item| walk(&item, depth + 1, what, number))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array);
+    }
+    if value.is_object() && !value.is_function() {
+        let mut map = Map::new();
+        for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
+            let item = Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
+            if !(item.is_undefined() || item.is_function() || item.is_symbol()) {
+                map.insert(
+                    key.as_string().unwrap_or_default(),
+                    walk(&item, depth + 1, what, number)?,
+                );
+            }
+        }
+        return Ok(Value::Object(map));
+    }
+    if value.is_bigint() {
+        return Err(OffloadError::InvalidArgument(format!(
+            "{what} contains a BigInt, which JSON cannot hold"
+        )));
+    }
+    Ok(Value::Null)
 }
 
 /// A core `Value` as a fresh JS value.
@@ -208,4 +217,60 @@ pub(crate) fn to_js(value: &Value) -> JsValue {
             object.into()
         }
     }
+}
+
+/// What `JSON.parse` returned (strings, finite numbers, booleans, null, arrays, plain
+/// objects) as the core `Value` serde_json reads from the same text, so the wasm build
+/// carries no JSON text parser (nor its float tables): an integer that JavaScript
+/// prints as digits is a `u64` or `i64` when the digits fit one, any other number an
+/// `f64`, and keys keep the parse's order.
+pub(crate) fn from_parsed(value: &JsValue) -> Value {
+    // Parsed JSON has nothing the walk drops or rejects, and at most 127 levels.
+    walk(value, 0, "JSON", &parsed_number).unwrap_or(Value::Null)
+}
+
+/// `n` as serde_json parses the text `JSON.stringify` writes for it.
+fn parsed_number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 1e21 {
+        // Written as plain digits (above 2^53 not n's exact value: JavaScript's shortest).
+        let mut buffer = ryu_js::Buffer::new();
+        let digits = buffer.format_finite(n);
+        if let Ok(u) = digits.parse::<u64>() {
+            return Value::Number(u.into());
+        }
+        if let Ok(i) = digits.parse::<i64>() {
+            return Value::Number(i.into());
+        }
+    }
+    serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+}
+
+/// The column serde_json reports "recursion limit exceeded" at for JSON text written on
+/// one line (as `JSON.stringify` writes it): that of the 128th nested `[` or `{`.
+pub(crate) fn too_deep(json: &str) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0, false, false);
+    for (i, b) in json.bytes().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth == 128 {
+                    return Some(i + 1);
+                }
+            }
+            b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }

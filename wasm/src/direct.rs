@@ -1,11 +1,13 @@
 //! `offloadToolResult` for JavaScript.
 
+use js_sys::Promise;
 use tool_offload_core::{DirectPlan, OffloadError};
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{id_arg, string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
+use crate::promise::spawn;
 use crate::types::OffloadOptions;
 use crate::view::{take_thrown, JsView};
 use crate::writer::JsFileWriter;
@@ -13,18 +15,20 @@ use crate::writer::JsFileWriter;
 /// Offload every tool result of one message to `<outputDir>/<sessionId>/<id>.md` through
 /// `writer`, returning the rewritten copy and what was freed. Relative `outputDir`s
 /// resolve against `options.cwd`, else `process.cwd()`, else `/`.
-#[wasm_bindgen(js_name = offloadToolResult, unchecked_return_type = "OffloadResult")]
-pub async fn offload_tool_result(
+#[wasm_bindgen(js_name = offloadToolResult, unchecked_return_type = "Promise<OffloadResult>")]
+pub fn offload_tool_result(
     #[wasm_bindgen(unchecked_param_type = "Message")] message: JsValue,
     #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
     #[wasm_bindgen(js_name = outputDir, unchecked_param_type = "string")] output_dir: JsValue,
     #[wasm_bindgen(unchecked_param_type = "FileWriter")] writer: JsValue,
     options: Option<OffloadOptions>,
-) -> Result<JsValue, JsValue> {
+) -> Promise {
     let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-    run(message, session_id, output_dir, writer, options)
-        .await
-        .map_err(JsValue::from)
+    spawn(async move {
+        run(message, session_id, output_dir, writer, options)
+            .await
+            .map_err(JsValue::from)
+    })
 }
 
 async fn run(

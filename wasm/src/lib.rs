@@ -24,6 +24,7 @@ mod copy;
 mod direct;
 mod error;
 mod materializer;
+mod promise;
 mod reader;
 mod registry;
 mod temp;
@@ -39,3 +40,8 @@ pub use materializer::{format_legacy_tool_record, import_conversation, Materiali
 pub use registry::ToolRegistry;
 pub use temp::{is_stale_temp_file, is_temp_file, temp_file_name};
 pub use todo::register_todo_tools;
+
+// talc instead of std's dlmalloc: ~7 KB less wasm code, no slower on the benchmarks.
+#[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

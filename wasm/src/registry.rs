@@ -11,10 +11,11 @@ use tool_offload_core::tools::{
 };
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 use crate::convert::{id_string, string_arg, to_js, to_value, working_dir};
 use crate::error::{message_js, message_of, set, JsOffloadError};
+use crate::promise::spawn;
 use crate::writer::JsFileWriter;
 
 struct State {
@@ -114,7 +115,7 @@ impl ToolRegistry {
         #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue,
     ) -> Promise {
         let state = self.state.clone();
-        future_to_promise(execute(state, tool_use_id, name, params))
+        spawn(execute(state, tool_use_id, name, params))
     }
 
     /// Whether a tool called `name` is registered.

@@ -2,7 +2,7 @@
 //! `importConversation`, and `formatLegacyToolRecord` for loops that splice records into
 //! assistant text.
 
-use js_sys::{Array, Object, JSON};
+use js_sys::{Array, Object, Promise, JSON};
 use tool_offload_core::json::LoneSurrogates;
 use tool_offload_core::materialize::{self, LegacyToolRecord};
 use tool_offload_core::{json, utf16_len, OffloadError, Value};
@@ -12,9 +12,10 @@ use super::io::ReadWrite;
 use super::options::{field, Inner};
 use super::output::{context_ref, log};
 use crate::abort::{self, unless_aborted, Abort};
-use crate::convert::{id_string, kind_of, string_arg, working_dir};
+use crate::convert::{from_parsed, id_string, kind_of, string_arg, too_deep, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{message_of, set, JsOffloadError};
+use crate::promise::spawn;
 use crate::reader::JsFileReader;
 use crate::view::{take_thrown, JsView};
 use crate::writer::JsFileWriter;
@@ -133,12 +134,12 @@ pub(crate) async fn export_conversation(
 /// already where an artifact goes is never overwritten. Resolves to
 /// `{ conversationId, messages, paths }`. Rejects with `INVALID_BUNDLE`,
 /// `ARTIFACT_EXISTS`, `INVALID_ARGUMENT`, `READ_FAILED` or `WRITE_FAILED`.
-#[wasm_bindgen(js_name = importConversation, unchecked_return_type = "ImportedConversation")]
-pub async fn import_conversation(
+#[wasm_bindgen(js_name = importConversation, unchecked_return_type = "Promise<ImportedConversation>")]
+pub fn import_conversation(
     #[wasm_bindgen(unchecked_param_type = "ConversationBundle")] bundle: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ImportOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    import(bundle, options).await.map_err(JsValue::from)
+) -> Promise {
+    spawn(async move { import(bundle, options).await.map_err(JsValue::from) })
 }
 
 async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadError> {
@@ -268,9 +269,9 @@ fn legacy(record: &JsValue) -> Result<String, JsOffloadError> {
 }
 
 /// Named JS values as core JSON, by the engine's `JSON.stringify` (its semantics:
-/// `toJSON`, dropped `undefined`) and a parse on the Rust side that reads escaped lone
-/// surrogates as `JSON.parse` does: as stand-ins (see [`LoneSurrogates`]), one set for
-/// all of them.
+/// `toJSON`, dropped `undefined`), its escaped lone surrogates swapped for stand-ins
+/// on the Rust side (see [`LoneSurrogates`]), one set for all of them, and the engine's
+/// `JSON.parse` of the marked text read back as serde_json would read it.
 fn parse_json(values: &[(&str, &JsValue)]) -> Result<(Vec<Value>, LoneSurrogates), JsOffloadError> {
     let mut text = String::from("[");
     for (i, (what, value)) in values.iter().enumerate() {
@@ -300,9 +301,15 @@ fn parse_json(values: &[(&str, &JsValue)]) -> Result<(Vec<Value>, LoneSurrogates
         )))
     };
     let (marked, lone) = LoneSurrogates::mark(text.as_bytes()).map_err(|e| invalid(&e))?;
-    // Marking keeps text UTF-8; from_str (not from_slice) reuses the one parser built in.
     let marked = std::str::from_utf8(&marked).map_err(|e| invalid(&e))?;
-    match serde_json::from_str(marked).map_err(|e| invalid(&e))? {
+    // The engine parses (the stand-ins are plain characters to it); serde_json's depth
+    // limit, which this parse has always had, still applies.
+    if let Some(column) = too_deep(marked) {
+        let e = format!("recursion limit exceeded at line 1 column {column}");
+        return Err(invalid(&e));
+    }
+    let parsed = JSON::parse(marked).map_err(|thrown| invalid(&message_of(&thrown)))?;
+    match from_parsed(&parsed) {
         Value::Array(parsed) if parsed.len() == values.len() => Ok((parsed, lone)),
         _ => Err(invalid(&"not one value each")),
     }

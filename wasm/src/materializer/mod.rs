@@ -14,10 +14,10 @@ use std::rc::Rc;
 use js_sys::{Object, Promise};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use crate::convert::{id_arg, kind_of};
 use crate::error::{message_of, set, JsOffloadError};
+use crate::promise::spawn;
 use crate::reader::JsFileReader;
 use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
 use options::{count_arg, field, number, options_arg, parse_options, ref_arg, Inner};
@@ -92,7 +92,7 @@ impl Materializer {
             Err(err) => return Promise::reject(&err.into()),
         };
         let inner = self.inner.clone();
-        future_to_promise(async move { materialize(&inner, output).await.map_err(JsValue::from) })
+        spawn(async move { materialize(&inner, output).await.map_err(JsValue::from) })
     }
 
     /// Lines `offset..offset + limit` (0-based; defaults 0 and 200) of the artifact
@@ -197,7 +197,7 @@ impl Materializer {
     ) -> Promise {
         let parsed = terminal_args(&snippet_id, &text);
         let inner = self.inner.clone();
-        future_to_promise(async move {
+        spawn(async move {
             let (snippet_id, content) = parsed?;
             let io = io::ReadWrite::of(&inner)
                 .writing(io::Original::of(text.clone().unchecked_into(), &content));
@@ -225,9 +225,9 @@ impl Materializer {
     ) -> Promise {
         let inner = self.inner.clone();
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        future_to_promise(async move {
-            Ok(conversation::materialize_messages(&inner, messages, options).await?)
-        })
+        spawn(
+            async move { Ok(conversation::materialize_messages(&inner, messages, options).await?) },
+        )
     }
 
     /// One self-contained bundle of `messages` and every artifact of this conversation
@@ -246,7 +246,7 @@ impl Materializer {
             Ok(reader) => reader,
             Err(err) => return Promise::reject(&err.into()),
         };
-        future_to_promise(async move {
+        spawn(async move {
             Ok(conversation::export_conversation(&inner, reader, messages, options).await?)
         })
     }
@@ -291,7 +291,7 @@ impl Materializer {
             Ok(reader) => reader,
             Err(err) => return Promise::reject(&err.into()),
         };
-        future_to_promise(async move {
+        spawn(async move {
             read_back(&inner, &reader, &reference, op)
                 .await
                 .map(JsValue::from)

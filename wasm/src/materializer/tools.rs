@@ -7,10 +7,10 @@ use tool_offload_core::materialize::read_tool_definitions;
 use tool_offload_core::tools::{RegisterError, ToolOutput};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::options::{field, Inner};
 use crate::convert::{to_js, to_value};
+use crate::promise::spawn;
 use crate::registry::ToolRegistry;
 use crate::view::has_lone_surrogate;
 
@@ -24,7 +24,7 @@ pub(crate) fn register(inner: &Rc<Inner>, registry: &ToolRegistry) -> Result<(),
         let (inner, name) = (inner.clone(), definition.name.clone());
         let handler = Closure::<dyn Fn(JsValue) -> Promise>::new(move |params: JsValue| {
             let (inner, name) = (inner.clone(), name.clone());
-            future_to_promise(async move { Ok(run(&inner, &name, &params).await) })
+            spawn(async move { Ok(run(&inner, &name, &params).await) })
         });
         // The closure lives as long as the JS function the registry holds.
         let handler: Function = handler.into_js_value().unchecked_into();
