@@ -103,7 +103,6 @@ impl Materializer {
 
     /// Every tool result that will be materialized, checked; nothing written.
     fn plan<V: JsonView>(&self, messages: &[V]) -> Result<Vec<Planned>, OffloadError> {
-        let names = tool_names(messages);
         let options = self.options();
         let mut planned = Vec::new();
         for (index, message) in messages.iter().enumerate() {
@@ -124,11 +123,19 @@ impl Materializer {
                 planned.push(Planned {
                     message: index,
                     slot: found.slot,
-                    tool_name: names.get(&id).cloned().unwrap_or_else(|| "tool".into()),
+                    tool_name: String::new(),
                     id,
                     text: text.into_owned(),
                     was_value: found.is_array,
                 });
+            }
+        }
+        // Tool names only for what will be materialized: a turn with nothing new (the
+        // common case, every turn) builds no map.
+        if !planned.is_empty() {
+            let names = tool_names(messages);
+            for p in &mut planned {
+                p.tool_name = names.get(&p.id).cloned().unwrap_or_else(|| "tool".into());
             }
         }
         Ok(planned)
