@@ -5,7 +5,8 @@
 //! each with a header saying what is shown and how to go on, and never longer than the
 //! inline limit — so reading can never produce a result that would be materialized.
 
-use super::text::{count, rows_of, thousands, Row, MAX_ROW_CHARS};
+use super::read::{row_chars, Named};
+use super::text::{count, rows_of, thousands, Row};
 use crate::utf16_len;
 
 /// Lines `offset..offset + limit` of `text` (0-based), numbered, as much as fits in
@@ -247,50 +248,8 @@ fn page(
     }
 }
 
-/// Room kept for a page's header besides the refs it names.
-const HEADER_ROOM: usize = 200;
-/// Room kept for a row's label (`123456.78| `).
-const LABEL_ROOM: usize = 24;
-/// A header names the ref only when that leaves rows at least this long.
-const MIN_ROW_CHARS: usize = 100;
-
-/// How a page's header names its artifact: by its ref, or, when naming the ref `times`
-/// times would leave rows under [`MIN_ROW_CHARS`] (ids near the 255-byte limit under a
-/// limit near `MIN_PAGE_CHARS`), as "this artifact": the page must stay within
-/// `max_chars`, and the model knows which ref it asked for.
-struct Named<'a> {
-    /// Starts the header: `[<title>: …]`.
-    title: &'a str,
-    /// The ref argument in `More: context_read(<arg>, …)`.
-    arg: String,
-    /// Room kept for the header.
-    room: usize,
-}
-
-impl<'a> Named<'a> {
-    fn new(reference: &'a str, times: usize, max_chars: usize) -> Self {
-        let room = HEADER_ROOM + times * reference.len();
-        if room + LABEL_ROOM + MIN_ROW_CHARS <= max_chars {
-            Named {
-                title: reference,
-                arg: format!("\"{reference}\""),
-                room,
-            }
-        } else {
-            Named {
-                title: "this artifact",
-                arg: "<the same ref>".into(),
-                room: HEADER_ROOM,
-            }
-        }
-    }
-}
-
-/// Longest row for a page within `max_chars`: [`MAX_ROW_CHARS`], or less under a small
-/// limit so that one numbered row (label included) always fits.
-fn row_chars(max_chars: usize, header_room: usize) -> usize {
-    MAX_ROW_CHARS.min(max_chars.saturating_sub(header_room + LABEL_ROOM))
-}
+// `Named` and `row_chars` are shared with the streamed engine (they size pages, not
+// the paging being compared).
 
 fn numbered(row: &Row<'_>) -> String {
     format!("{}| {}\n", row.label(), row.text)
