@@ -13,7 +13,7 @@ use crate::{FileReader, OffloadError};
 pub(crate) const PAGE_CHUNK_BYTES: usize = 1 << 18;
 /// Bytes read per range request by whole-artifact scans (`grep`, building a line
 /// index): fewer, larger requests, since each is a round trip to the reader.
-pub(crate) const SCAN_CHUNK_BYTES: usize = 1 << 19;
+pub(crate) const SCAN_CHUNK_BYTES: usize = 1 << 21;
 /// Text in memory is scanned in pieces this large (they are slices, not copies).
 pub(crate) const CHUNK_BYTES: usize = 1 << 20;
 
