@@ -92,7 +92,7 @@ pub(crate) fn tool_results<V: JsonView>(
         |id_key: &'static str, field: &'static str| -> Result<Vec<Found<V>>, OffloadError> {
             let slot = Slot { block: None, field };
             let id_field = get(message, id_key, &|| at.path(id_key))?;
-            let id = checked_id(id_field, id_path(at, slot), name_bytes);
+            let id = checked_id(id_field, || id_path(at, slot), name_bytes);
             let content = get(message, field, &|| at.path(field))?;
             let is_array = content.as_ref().is_some_and(|c| c.kind() == Kind::Array);
             let text = content_text(content, || at.path(field))?;
@@ -133,7 +133,7 @@ pub(crate) fn tool_results<V: JsonView>(
             field: "content",
         };
         let id_field = get(&block, "tool_use_id", &|| in_block("tool_use_id"))?;
-        let id = checked_id(id_field, id_path(at, slot), name_bytes);
+        let id = checked_id(id_field, || id_path(at, slot), name_bytes);
         let content = get(&block, "content", &|| in_block("content"))?;
         let is_array = content.as_ref().is_some_and(|c| c.kind() == Kind::Array);
         let text = content_text(content, || in_block("content"))?;
@@ -237,12 +237,13 @@ pub(crate) fn check_session_id(session_id: &str) -> Result<(), OffloadError> {
 
 fn checked_id<V: JsonView>(
     value: Option<V>,
-    field: String,
+    field: impl FnOnce() -> String,
     name_bytes: usize,
 ) -> Result<String, OffloadError> {
+    // The path is formatted only on error: most results have a good id.
     let Some(value) = value else {
         return Err(OffloadError::InvalidId {
-            field,
+            field: field(),
             value: None,
             reason: "is missing",
         });
@@ -250,14 +251,14 @@ fn checked_id<V: JsonView>(
     if value.has_lone_surrogate() {
         // Checked before the id becomes a Rust String, which would hold U+FFFD instead.
         return Err(OffloadError::InvalidId {
-            field,
+            field: field(),
             value: None,
             reason: LONE_SURROGATE,
         });
     }
     let Some(id) = value.to_owned_string() else {
         return Err(OffloadError::InvalidId {
-            field,
+            field: field(),
             value: None,
             reason: "must be a string",
         });
@@ -265,7 +266,7 @@ fn checked_id<V: JsonView>(
     match unsafe_component(&id, name_bytes) {
         None => Ok(id),
         Some(reason) => Err(OffloadError::InvalidId {
-            field,
+            field: field(),
             value: Some(id),
             reason,
         }),
