@@ -49,6 +49,11 @@ pub trait Text {
     fn data(&self) -> &Self::Data;
     /// Length in UTF-16 code units (JavaScript `.length`).
     fn utf16_len(&self) -> usize;
+    /// Whether [`utf16_len`](Self::utf16_len) is at most `limit`. Hosts that know a
+    /// cheaper answer (native text: from the UTF-8 byte length) override it.
+    fn utf16_len_at_most(&self, limit: usize) -> bool {
+        self.utf16_len() <= limit
+    }
     /// Whether this is one of our placeholders ([`is_placeholder`](crate::is_placeholder)).
     fn is_placeholder(&self) -> bool;
     /// The text as UTF-8, for work done in Rust (summaries of materialized output). A
@@ -65,6 +70,15 @@ impl Text for Cow<'_, str> {
     }
     fn utf16_len(&self) -> usize {
         utf16_len(self)
+    }
+    fn utf16_len_at_most(&self, limit: usize) -> bool {
+        // A UTF-16 unit takes 1 to 3 UTF-8 bytes: the byte length alone decides unless
+        // it lies between `limit` and 3 × `limit`.
+        match self.len() {
+            bytes if bytes <= limit => true,
+            bytes if bytes / 3 > limit => false,
+            _ => utf16_len(self) <= limit,
+        }
     }
     fn is_placeholder(&self) -> bool {
         crate::is_placeholder(self)
@@ -214,5 +228,38 @@ pub fn js_string<V: JsonView>(value: Option<&V>) -> String {
             })
             .collect::<Vec<_>>()
             .join(","),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Text;
+    use std::borrow::Cow;
+
+    #[test]
+    fn utf16_len_at_most_agrees_with_the_count() {
+        for text in [
+            "",
+            "a",
+            "abc",
+            "é",
+            "éé",
+            "€€",
+            "😀",
+            "😀a",
+            "abcd",
+            "ééé",
+            "€€€€",
+            "€€€€€€",
+        ] {
+            let text: Cow<'_, str> = Cow::Borrowed(text);
+            for limit in 0..=5 {
+                assert_eq!(
+                    text.utf16_len_at_most(limit),
+                    text.utf16_len() <= limit,
+                    "{text:?} {limit}"
+                );
+            }
+        }
     }
 }

@@ -103,16 +103,16 @@ impl Materializer {
 
     /// Every tool result that will be materialized, checked; nothing written.
     fn plan<V: JsonView>(&self, messages: &[V]) -> Result<Vec<Planned>, OffloadError> {
+        // Built only when something is materialized: a turn with nothing new skips it.
+        let mut names = None;
         let options = self.options();
         let mut planned = Vec::new();
         for (index, message) in messages.iter().enumerate() {
             for found in tool_results(message, At::Index(index), ".json".len())? {
-                let chars = found.text.utf16_len();
                 // UTF-8 takes at most 3 bytes per UTF-16 unit: small text stays inline
                 // without being copied out of the host to be measured.
-                if chars <= options.max_inline_chars
-                    && chars.saturating_mul(3) <= options.max_inline_bytes
-                {
+                let inline = options.max_inline_chars.min(options.max_inline_bytes / 3);
+                if found.text.utf16_len_at_most(inline) {
                     continue;
                 }
                 let text = found.text.to_str();
@@ -123,19 +123,15 @@ impl Materializer {
                 planned.push(Planned {
                     message: index,
                     slot: found.slot,
-                    tool_name: String::new(),
+                    tool_name: names
+                        .get_or_insert_with(|| tool_names(messages))
+                        .get(&id)
+                        .cloned()
+                        .unwrap_or_else(|| "tool".into()),
                     id,
                     text: text.into_owned(),
                     was_value: found.is_array,
                 });
-            }
-        }
-        // Tool names only for what will be materialized: a turn with nothing new (the
-        // common case, every turn) builds no map.
-        if !planned.is_empty() {
-            let names = tool_names(messages);
-            for p in &mut planned {
-                p.tool_name = names.get(&p.id).cloned().unwrap_or_else(|| "tool".into());
             }
         }
         Ok(planned)
