@@ -75,4 +75,10 @@ impl FileReader for SizesIo {
     async fn list_dir(&self, _: &str) -> Result<Vec<String>, IoError> {
         Ok(Vec::new())
     }
+    async fn size(&self, _: &str) -> Result<Option<u64>, IoError> {
+        Ok(None)
+    }
+    async fn read_range(&self, path: &str, _: u64, _: u64) -> Result<Vec<u8>, IoError> {
+        Err(IoError::new(format!("no such file: {path}")))
+    }
 }
