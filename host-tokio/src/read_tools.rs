@@ -3,10 +3,8 @@
 
 use std::sync::Arc;
 
-use tool_offload_core::materialize::{
-    read_tool_definitions, summary_ref, Materialized, ToolOutputRef,
-};
-use tool_offload_core::tools::{RegisterError, ToolOutput, ToolResult};
+use tool_offload_core::materialize::{read_tool_definitions, Materialized, ToolOutputRef};
+use tool_offload_core::tools::{RegisterError, ResultMaterializer, ToolOutput};
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
 use crate::{Handler, Materializer, ToolRegistry};
@@ -54,32 +52,20 @@ impl Materializer {
     async fn run_read_call(&self, name: &str, params: &Value) -> ToolOutput {
         self.core().run_read_tool(name, params, self.io()).await
     }
+}
 
-    /// The registry middleware: `result` as is when within the limits (or already a
-    /// summary), else written out and replaced by its summary, keeping `is_error`.
-    pub(crate) async fn materialize_result(
+/// The registry's materialize policy: core decides what to materialize, this writes it
+/// with the host's IO and traces the outcome.
+impl ResultMaterializer for Materializer {
+    async fn materialize_output(
         &self,
-        result: ToolResult,
-        tool_name: &str,
-    ) -> Result<ToolResult, OffloadError> {
-        if summary_ref(&result.content).is_some() {
-            return Ok(result);
-        }
-        let output = ToolOutputRef {
-            tool_call_id: &result.tool_use_id,
-            tool_name,
-            server_name: None,
-            text: &result.content,
-            was_value: false,
-        };
-        let done = self.core().materialize(&output, self.io()).await?;
+        output: &ToolOutputRef<'_>,
+    ) -> Result<Option<String>, OffloadError> {
+        let done = self.core().materialize(output, self.io()).await?;
         crate::materializer::trace(&done);
         Ok(match done {
-            Materialized::Inline => result,
-            Materialized::Artifact { summary, .. } => ToolResult {
-                content: summary,
-                ..result
-            },
+            Materialized::Inline => None,
+            Materialized::Artifact { summary, .. } => Some(summary),
         })
     }
 }

@@ -10,7 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use tool_offload_core::tools::{
-    self, RegisterError, ResultOffload, TodoList, ToolDefinition, ToolOutput, ToolResult,
+    self, RegisterError, ResultOffload, ResultPolicy, TodoList, ToolDefinition, ToolOutput,
+    ToolResult,
 };
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
@@ -64,14 +65,7 @@ impl RegistryOffload {
 /// ```
 pub struct ToolRegistry<W = TokioFileWriter> {
     tools: tools::ToolRegistry<Handler>,
-    middleware: Middleware<W>,
-}
-
-/// What happens to a large result before the loop sees it.
-enum Middleware<W> {
-    None,
-    Offload(ResultOffload, W),
-    Materialize(Arc<Materializer>),
+    policy: ResultPolicy<W, Arc<Materializer>>,
 }
 
 impl ToolRegistry {
@@ -79,7 +73,7 @@ impl ToolRegistry {
     pub fn new() -> Self {
         ToolRegistry {
             tools: tools::ToolRegistry::new(),
-            middleware: Middleware::None,
+            policy: ResultPolicy::Inline,
         }
     }
 
@@ -99,7 +93,7 @@ impl ToolRegistry {
     pub fn with_materializer(materializer: Arc<Materializer>) -> Self {
         ToolRegistry {
             tools: tools::ToolRegistry::new(),
-            middleware: Middleware::Materialize(materializer),
+            policy: ResultPolicy::Materialize(materializer),
         }
     }
 
@@ -131,7 +125,7 @@ impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
         middleware.validate()?;
         Ok(ToolRegistry {
             tools: tools::ToolRegistry::new(),
-            middleware: Middleware::Offload(middleware, writer),
+            policy: ResultPolicy::Offload(middleware, writer),
         })
     }
 
@@ -197,16 +191,9 @@ impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
                 run_handler(handler.clone(), params)
             })
             .await;
-        if self.tools.is_passthrough(name) {
-            return Ok(result);
-        }
-        match &self.middleware {
-            Middleware::Offload(middleware, writer) => middleware.apply(result, writer).await,
-            Middleware::Materialize(materializer) => {
-                materializer.materialize_result(result, name).await
-            }
-            Middleware::None => Ok(result),
-        }
+        let passthrough = self.tools.is_passthrough(name);
+        let finished = self.policy.apply(result, name, passthrough).await?;
+        Ok(finished.result)
     }
 }
 

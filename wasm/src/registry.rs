@@ -5,9 +5,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
+use tool_offload_core::materialize::ToolOutputRef;
 use tool_offload_core::tools::{
-    RegisterError, ResultOffload, ToolDefinition, ToolOutput, ToolRegistry as CoreRegistry,
-    ToolResult,
+    RegisterError, ResultMaterializer, ResultOffload, ResultPolicy, ToolDefinition, ToolOutput,
+    ToolRegistry as CoreRegistry, ToolResult,
 };
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
@@ -18,12 +19,13 @@ use crate::error::{message_js, message_of, set, JsOffloadError};
 use crate::promise::spawn;
 use crate::writer::JsFileWriter;
 
+/// `options.materialize` is an object whose `materialize({ toolCallId, toolName,
+/// output })` resolves to `{ inline, content }` (a `Materializer`).
+type Policy = ResultPolicy<JsFileWriter, Object>;
+
 struct State {
     tools: CoreRegistry<Function>,
-    offload: Option<Rc<(ResultOffload, JsFileWriter)>>,
-    /// `options.materialize`: an object whose `materialize({ toolCallId, toolName,
-    /// output })` resolves to `{ content }` (a `Materializer`).
-    materialize: Option<Object>,
+    policy: Rc<Policy>,
 }
 
 /// Tools by name, in registration order, each with an async handler; `executeTool`
@@ -43,17 +45,21 @@ impl ToolRegistry {
     ) -> Result<ToolRegistry, JsValue> {
         let offload = offload_option(&options).map_err(JsValue::from)?;
         let materialize = materialize_option(&options).map_err(JsValue::from)?;
-        if offload.is_some() && materialize.is_some() {
-            return Err(JsOffloadError::from(OffloadError::InvalidArgument(
-                "options.offload and options.materialize are alternatives: pass one".into(),
-            ))
-            .into());
-        }
+        let policy = match (offload, materialize) {
+            (Some(_), Some(_)) => {
+                return Err(JsOffloadError::from(OffloadError::InvalidArgument(
+                    "options.offload and options.materialize are alternatives: pass one".into(),
+                ))
+                .into())
+            }
+            (Some((offload, writer)), None) => ResultPolicy::Offload(offload, writer),
+            (None, Some(materializer)) => ResultPolicy::Materialize(materializer),
+            (None, None) => ResultPolicy::Inline,
+        };
         Ok(ToolRegistry {
             state: Rc::new(RefCell::new(State {
                 tools: CoreRegistry::new(),
-                offload: offload.map(Rc::new),
-                materialize,
+                policy: Rc::new(policy),
             })),
         })
     }
@@ -163,13 +169,12 @@ async fn execute(
         OffloadError::InvalidArgument(format!("name must be a string, got {kind}"))
     })?;
     // The borrow ends before the handler runs, so a handler may use the registry.
-    let (handler, offload, materialize) = {
+    let (handler, passthrough, policy) = {
         let state = state.borrow();
-        let passthrough = state.tools.is_passthrough(&name);
         (
             state.tools.get(&name).map(|(_, h)| h.clone()),
-            state.offload.clone().filter(|_| !passthrough),
-            state.materialize.clone().filter(|_| !passthrough),
+            state.tools.is_passthrough(&name),
+            state.policy.clone(),
         )
     };
     let (result, original) = match handler {
@@ -182,71 +187,90 @@ async fn execute(
             )
         }
     };
-    if let (Some(materializer), Some(original)) = (materialize, &original) {
-        return materialize_result(&materializer, &result, &name, original).await;
-    }
-    let offload = offload.filter(|o| {
-        o.0.applies_to(
-            original
-                .as_ref()
-                .map_or(result.content.len(), |s| s.length() as usize),
-        )
+    let per_call = policy.map_materializer(|object| JsMaterialize {
+        object,
+        original: original.as_ref(),
+        rejection: RefCell::new(None),
     });
-    let Some(offload) = offload else {
+    let finished = match per_call.apply(result, &name, passthrough).await {
+        Ok(finished) => finished,
+        Err(error) => {
+            return Err(match (&*policy, &per_call) {
+                (ResultPolicy::Offload(_, writer), _) => {
+                    JsOffloadError::with_cause(error, writer.take_failure()).into()
+                }
+                // What the materializer rejects with (an OffloadError) is passed on as it is.
+                (_, ResultPolicy::Materialize(m)) if m.rejection.borrow().is_some() => {
+                    m.rejection.take().unwrap_or_default()
+                }
+                _ => JsOffloadError::from(error).into(),
+            });
+        }
+    };
+    let js = tool_result_to_js(&finished.result);
+    if let (false, Some(original)) = (finished.replaced, original) {
         // Inline: hand back the handler's own string, exactly as it was (a Rust String
         // would have replaced any lone surrogate). Offloaded, the file holds U+FFFD for
         // one, as Node's fs writes it.
-        let js = tool_result_to_js(&result);
-        if let Some(original) = original {
-            set(&js, "content", &original);
-        }
-        return Ok(js);
-    };
-    let (middleware, writer) = &*offload;
-    let result = middleware
-        .apply(result, writer)
-        .await
-        .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
-    Ok(tool_result_to_js(&result))
+        set(&js, "content", &original);
+    }
+    Ok(js)
 }
 
-/// The result with its content replaced by what `materializer.materialize` gives for it
-/// (the content itself when within the limits, else the summary).
-async fn materialize_result(
-    materializer: &Object,
-    result: &ToolResult,
-    name: &str,
-    original: &JsString,
-) -> Result<JsValue, JsValue> {
-    // What the materializer rejects with (an OffloadError) is passed on as it is.
-    let input = Object::new();
-    set(
-        &input,
-        "toolCallId",
-        &JsValue::from_str(&result.tool_use_id),
-    );
-    set(&input, "toolName", &JsValue::from_str(name));
-    set(&input, "output", original);
-    let method = Reflect::get(materializer, &"materialize".into())
-        .ok()
-        .and_then(|m| m.dyn_into::<Function>().ok());
-    let Some(method) = method else {
-        let error =
-            OffloadError::InvalidArgument("options.materialize has no materialize method".into());
-        return Err(JsOffloadError::from(error).into());
-    };
-    let outcome = match method.call1(materializer, &input) {
-        Ok(promise) => JsFuture::from(Promise::resolve(&promise)).await,
-        Err(thrown) => Err(thrown),
-    };
-    let outcome = outcome?;
-    let js = tool_result_to_js(result);
-    set(
-        &js,
-        "content",
-        &Reflect::get(&outcome, &"content".into()).unwrap_or(JsValue::UNDEFINED),
-    );
-    Ok(js)
+/// `options.materialize` for one call: its `materialize` method, given the handler's
+/// own string (what gets written is then exactly what Node's fs writes for it).
+struct JsMaterialize<'a> {
+    object: &'a Object,
+    original: Option<&'a JsString>,
+    /// What `materialize` threw or rejected with, handed to the caller unchanged.
+    rejection: RefCell<Option<JsValue>>,
+}
+
+impl ResultMaterializer for JsMaterialize<'_> {
+    async fn materialize_output(
+        &self,
+        output: &ToolOutputRef<'_>,
+    ) -> Result<Option<String>, OffloadError> {
+        let input = Object::new();
+        set(
+            &input,
+            "toolCallId",
+            &JsValue::from_str(output.tool_call_id),
+        );
+        set(&input, "toolName", &JsValue::from_str(output.tool_name));
+        let text = self
+            .original
+            .cloned()
+            .unwrap_or_else(|| JsString::from(output.text));
+        set(&input, "output", &text);
+        let method = Reflect::get(self.object, &"materialize".into())
+            .ok()
+            .and_then(|m| m.dyn_into::<Function>().ok());
+        let Some(method) = method else {
+            return Err(OffloadError::InvalidArgument(
+                "options.materialize has no materialize method".into(),
+            ));
+        };
+        let outcome = match method.call1(self.object, &input) {
+            Ok(promise) => JsFuture::from(Promise::resolve(&promise)).await,
+            Err(thrown) => Err(thrown),
+        };
+        let outcome = outcome.map_err(|thrown| {
+            let message = message_of(&thrown);
+            self.rejection.replace(Some(thrown));
+            OffloadError::InvalidArgument(message)
+        })?;
+        if Reflect::get(&outcome, &"inline".into()).is_ok_and(|inline| inline.is_truthy()) {
+            return Ok(None);
+        }
+        match Reflect::get(&outcome, &"content".into()).map(|c| c.as_string()) {
+            Ok(Some(summary)) => Ok(Some(summary)),
+            _ => Err(OffloadError::InvalidArgument(
+                "options.materialize: materialize must resolve to { inline, content: string }"
+                    .into(),
+            )),
+        }
+    }
 }
 
 /// Call a JS handler: its output, or a throw, a rejection or a malformed return as

@@ -19,11 +19,13 @@
 //! `tool_result`, so one failing tool never stops the loop.
 
 mod offload;
+mod policy;
 mod todo;
 
 use std::future::Future;
 
 pub use offload::{ResultOffload, DEFAULT_THRESHOLD_CHARS};
+pub use policy::{Finished, NoMaterializer, ResultMaterializer, ResultPolicy};
 pub use todo::{register_todo_tools, Todo, TodoList, TodoStatus, TODO_READ, TODO_WRITE};
 
 use crate::{Map, Value};

@@ -1,7 +1,7 @@
 //! Offloading as registry middleware: a tool result at or over a size threshold is
 //! written out with the direct-offload rules before the loop ever sees it.
 
-use super::ToolResult;
+use super::{Finished, ToolResult};
 use crate::path::unsafe_component;
 use crate::{is_placeholder, utf16_len, DirectPlan, FileWriter, Map, OffloadError, Value};
 
@@ -74,9 +74,21 @@ impl ResultOffload {
         result: ToolResult,
         writer: &W,
     ) -> Result<ToolResult, OffloadError> {
+        Ok(self.offload(result, writer).await?.result)
+    }
+
+    /// [`ResultOffload::apply`], telling whether the content was replaced.
+    pub(crate) async fn offload<W: FileWriter + ?Sized>(
+        &self,
+        result: ToolResult,
+        writer: &W,
+    ) -> Result<Finished, OffloadError> {
         // A result that already is a placeholder stays as it is (nothing to move).
         if !self.applies_to(utf16_len(&result.content)) || is_placeholder(&result.content) {
-            return Ok(result);
+            return Ok(Finished {
+                result,
+                replaced: false,
+            });
         }
         let ToolResult {
             tool_use_id,
@@ -100,10 +112,13 @@ impl ResultOffload {
             .next()
             .map(|o| o.placeholder)
             .unwrap_or_default();
-        Ok(ToolResult {
-            tool_use_id,
-            content: placeholder,
-            is_error,
+        Ok(Finished {
+            result: ToolResult {
+                tool_use_id,
+                content: placeholder,
+                is_error,
+            },
+            replaced: true,
         })
     }
 }
