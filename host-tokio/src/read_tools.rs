@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use tool_offload_core::materialize::{read_tool_definitions, Materialized, ToolOutputRef};
+use tool_offload_core::materialize::{register_read_tools, Materialized, ToolOutputRef};
 use tool_offload_core::tools::{RegisterError, ResultMaterializer, ToolOutput};
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
@@ -30,22 +30,15 @@ impl Materializer {
         self: &Arc<Self>,
         registry: &mut ToolRegistry<W>,
     ) -> Result<(), RegisterError> {
-        let definitions = read_tool_definitions();
-        if let Some(taken) = definitions
-            .iter()
-            .find(|d| registry.get_tool(&d.name).is_some())
-        {
-            return Err(RegisterError::Duplicate(taken.name.clone()));
-        }
-        for definition in definitions {
-            let (materializer, name) = (self.clone(), definition.name.clone());
+        let materializer = self.clone();
+        register_read_tools(&mut registry.tools, |name| {
+            let (materializer, name) = (materializer.clone(), name.to_owned());
             let handler: Handler = Arc::new(move |params: Value| {
                 let (materializer, name) = (materializer.clone(), name.clone());
                 Box::pin(async move { Ok(materializer.run_read_call(&name, &params).await) })
             });
-            registry.register_passthrough(definition, handler)?;
-        }
-        Ok(())
+            handler
+        })
     }
 
     /// Run one read-back call; every failure is an error result for the model.

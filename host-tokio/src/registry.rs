@@ -64,7 +64,7 @@ impl RegistryOffload {
 /// # }
 /// ```
 pub struct ToolRegistry<W = TokioFileWriter> {
-    tools: tools::ToolRegistry<Handler>,
+    pub(crate) tools: tools::ToolRegistry<Handler>,
     policy: ResultPolicy<W, Arc<Materializer>>,
 }
 
@@ -146,16 +146,6 @@ impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
             definition,
             Arc::new(move |params| Box::pin(handler(params))),
         )
-    }
-
-    /// Register a tool whose results are handed back as they are: never offloaded or
-    /// materialized (used for the read-back tools).
-    pub(crate) fn register_passthrough(
-        &mut self,
-        definition: ToolDefinition,
-        handler: Handler,
-    ) -> Result<(), RegisterError> {
-        self.tools.register_passthrough(definition, handler)
     }
 
     /// The definition and handler of the tool called `name`.

@@ -124,22 +124,16 @@ impl ToolRegistry {
         spawn(execute(state, tool_use_id, name, params))
     }
 
-    /// Whether a tool called `name` is registered.
-    pub(crate) fn has_tool(&self, name: &str) -> bool {
-        self.state.borrow().tools.get(name).is_some()
-    }
-
-    /// Register a tool whose results are never offloaded or materialized (the
-    /// read-back tools of `Materializer.registerTools`).
-    pub(crate) fn register_passthrough(
+    /// Register the read-back tools with the handlers `handler(name)` gives (used by
+    /// `Materializer.registerTools`).
+    pub(crate) fn register_read_tools(
         &self,
-        definition: ToolDefinition,
-        handler: Function,
+        handler: impl FnMut(&str) -> Function,
     ) -> Result<(), RegisterError> {
-        self.state
-            .borrow_mut()
-            .tools
-            .register_passthrough(definition, handler)
+        tool_offload_core::materialize::register_read_tools(
+            &mut self.state.borrow_mut().tools,
+            handler,
+        )
     }
 
     /// Register TodoWrite and TodoRead with these handlers (used by `registerTodoTools`).

@@ -36,8 +36,8 @@ pub use pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES, MAX_PATTERN_CHAR
 pub use read::{grep_page, read_page, tail_page};
 pub use read_back::CACHED_INDEXES;
 pub use read_tools::{
-    read_tool_definitions, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL, DEFAULT_CONTEXT,
-    DEFAULT_LINES, DEFAULT_MAX_MATCHES,
+    read_tool_definitions, register_read_tools, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL,
+    DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
 };
 pub use summary::{summary, summary_ref, SummaryInput, POINTER_PREFIX};
 pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};

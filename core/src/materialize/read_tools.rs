@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use super::{compile_pattern, Materializer};
-use crate::tools::{ToolDefinition, ToolOutput};
+use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::view::js_string;
 use crate::{FileReader, Value};
 
@@ -228,6 +228,36 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
             }),
         ),
     ]
+}
+
+/// Register `context_read`, `context_tail` and `context_grep` on `registry` as
+/// passthrough tools (their pages are already bounded: never offloaded or materialized
+/// again), each with the host handler `handler(name)` gives; all three or none.
+///
+/// # Errors
+/// [`RegisterError::Duplicate`] when a name is taken (then none is registered).
+///
+/// ```
+/// use tool_offload_core::materialize::register_read_tools;
+/// use tool_offload_core::tools::ToolRegistry;
+/// let mut registry = ToolRegistry::new();
+/// register_read_tools(&mut registry, |name| name.to_owned()).unwrap();
+/// assert!(registry.is_passthrough("context_grep"));
+/// assert!(register_read_tools(&mut registry, |name| name.to_owned()).is_err());
+/// ```
+pub fn register_read_tools<H>(
+    registry: &mut ToolRegistry<H>,
+    mut handler: impl FnMut(&str) -> H,
+) -> Result<(), RegisterError> {
+    let definitions = read_tool_definitions();
+    if let Some(taken) = definitions.iter().find(|d| registry.get(&d.name).is_some()) {
+        return Err(RegisterError::Duplicate(taken.name.clone()));
+    }
+    for definition in definitions {
+        let handler = handler(&definition.name);
+        registry.register_passthrough(definition, handler)?;
+    }
+    Ok(())
 }
 
 fn string(input: &Value, key: &str) -> Result<String, String> {

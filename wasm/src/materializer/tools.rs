@@ -2,8 +2,7 @@
 
 use std::rc::Rc;
 
-use js_sys::{Function, Promise};
-use tool_offload_core::materialize::read_tool_definitions;
+use js_sys::Promise;
 use tool_offload_core::tools::{RegisterError, ToolOutput};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
@@ -16,21 +15,15 @@ use crate::view::has_lone_surrogate;
 
 /// Register `context_read`, `context_tail` and `context_grep`, all or none.
 pub(crate) fn register(inner: &Rc<Inner>, registry: &ToolRegistry) -> Result<(), RegisterError> {
-    let definitions = read_tool_definitions();
-    if let Some(taken) = definitions.iter().find(|d| registry.has_tool(&d.name)) {
-        return Err(RegisterError::Duplicate(taken.name.clone()));
-    }
-    for definition in definitions {
-        let (inner, name) = (inner.clone(), definition.name.clone());
+    registry.register_read_tools(|name| {
+        let (inner, name) = (inner.clone(), name.to_owned());
         let handler = Closure::<dyn Fn(JsValue) -> Promise>::new(move |params: JsValue| {
             let (inner, name) = (inner.clone(), name.clone());
             spawn(async move { Ok(run(&inner, &name, &params).await) })
         });
         // The closure lives as long as the JS function the registry holds.
-        let handler: Function = handler.into_js_value().unchecked_into();
-        registry.register_passthrough(definition, handler)?;
-    }
-    Ok(())
+        handler.into_js_value().unchecked_into()
+    })
 }
 
 /// One call, as the `{ content, is_error? }` a registry handler returns.
