@@ -48,11 +48,11 @@ lint: ## rustfmt, clippy (native and wasm32), core's no-IO contract, tsc --stric
 	cd host-node && ../node_modules/.bin/tsc -p tsconfig.test.json
 
 test-rust: ## Rust unit, doc and conformance tests
-	rm -f target/conformance/core-native.json target/conformance/tokio.json target/conformance/materialize-core-native.json target/conformance/materialize-tokio.json
+	rm -f target/conformance/core-native.json target/conformance/tokio.json
 	cargo test --workspace --quiet
 
 test-node: ## wasm build and npm package tests under Node
-	rm -f target/conformance/wasm.json target/conformance/npm.json target/conformance/materialize-wasm.json target/conformance/materialize-npm.json
+	rm -f target/conformance/wasm.json target/conformance/npm.json
 	$(NODE_TEST) host-node/test/*.test.ts
 
 # `make bench CORPUS=DIR` points the corpus benches at DIR (default ../shared/corpus, else a

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { byBytes } from './vectors.ts';
+import { byBytes } from './steps.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -1,7 +1,7 @@
 // Regenerates tests/vectors/materialize-*.json (tool output materialization, issue 5):
 //
 //   node tests/vectors/generate-materialize.mjs \
-//     && TOOL_OFFLOAD_BLESS=1 cargo test -p tool-offload-conformance --test materialize \
+//     && TOOL_OFFLOAD_BLESS=1 cargo test -p tool-offload-conformance --test core_host \
 //     && node tests/vectors/generate-materialize.mjs
 //
 // The first run writes every fact that JavaScript defines, computed here with Node
@@ -14,31 +14,11 @@
 // run re-formats the files and checks every summary and page against the shape rules
 // (pointer first, sizes, reading advice, under the limit, preview lines bounded).
 //
-// Vector format, read by every host's runner (tests/conformance/src/lib.rs,
-// tests/harness/materialize.ts), a small interpreter:
-//   { name, description,
-//     options: { conversationId, maxInlineChars?, maxInlineBytes?, snippetLines?, snippetBytes? },
-//     steps: [ { op, ...inputs, expect: <result> } | { op, ...inputs, error: { code } } ],
-//     files: { "<path relative to userData>": "<content>" } }  // every file at the end
-// ops and their results (paths relative to the host's userData root):
-//   materialize { toolCallId, toolName, serverName?, output }
-//       → { inline: true, content } | { inline: false, content, ref: { kind, id, hint }, path }
-//   terminal { snippetId, text }                     → as materialize
-//   read { ref, offset?, limit?, userData? }          → page text
-//   tail { ref, lines?, userData? }                   → page text
-//   grep { ref, pattern, context?, maxMatches?, ignoreCase?, userData? } → page text
-//   materializeMessages { messages }                  → { messages, refs, paths }
-//   export { messages }                               → bundle
-//   import { bundle, userData? }                      → { conversationId, messages, paths }
-// `userData` on a step is a directory relative to the root (another Materializer for
-// read-back, or where to import). Anywhere in a vector:
-//   {"$text": [part, …]}  a string: each part a string or [string, times], concatenated
-//   {"$from": [step, key…]}  the (actual) result of an earlier step, or a part of it
-//   {"$core": text}       (expectations only) a text whose format core defines
+// The vector format: tests/vectors/README.md.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hasLoneSurrogate, here, wellFormed } from './shared.mjs';
+import { core, hasLoneSurrogate, here, wellFormed } from './shared.mjs';
 
 const PREFIX = 'materialize';
 const DEFAULTS = { maxInlineChars: 4000, maxInlineBytes: 16384, snippetLines: 40 };
@@ -128,7 +108,9 @@ class Case {
     return this.steps.length - 1;
   }
   fail(op, inputs, code) {
-    this.steps.push({ op, ...inputs, error: { code } });
+    const message = core(previous.get(this.name)?.steps?.[this.steps.length]?.error?.message);
+    if (message.$core === null) checks.pending++;
+    this.steps.push({ op, ...inputs, error: { code, message } });
     return this.steps.length - 1;
   }
 
@@ -270,7 +252,8 @@ class Case {
   }
 
   toJSON() {
-    const files = [...this.files].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    // Every file by absolute virtual path: the materializer's user data is /data.
+    const files = [...this.files].map(([p, c]) => [`/data/${p}`, c]).sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     return { name: this.name, description: this.description, options: this.options, steps: this.steps, files: Object.fromEntries(files) };
   }
 }
@@ -668,5 +651,5 @@ for (const c of cases) {
 }
 console.log(`wrote ${cases.length} ${PREFIX} vectors, ${steps} steps, ${bytes} bytes; checked ${checks.summaries} summaries and ${checks.pages} pages`);
 if (checks.pending > 0) {
-  console.log(`${checks.pending} core texts are not blessed yet: TOOL_OFFLOAD_BLESS=1 cargo test -p tool-offload-conformance --test materialize, then run this again`);
+  console.log(`${checks.pending} core texts are not blessed yet: TOOL_OFFLOAD_BLESS=1 cargo test -p tool-offload-conformance --test core_host, then run this again`);
 }

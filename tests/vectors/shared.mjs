@@ -1,7 +1,7 @@
 // Helpers shared by the vector generators (generate.mjs: direct offload,
 // generate-batch.mjs: batch offload). Everything here is plain JavaScript on purpose:
 // Node's own JSON.stringify and string .length are the definition of correct.
-import { readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -57,10 +57,28 @@ export const tr = (id, content) => JSON.stringify({ type: 'tool_result', tool_us
 /** An Anthropic user message holding the given raw blocks, as raw JSON text. */
 export const user = (...blocks) => `{"role":"user","content":[${blocks.join(',')}]}`;
 
+/** Every `<prefix>-*.json` vector file as it is now, by vector name (to keep blessed texts). */
+export function previousVectors(prefix) {
+  const found = new Map();
+  for (const f of readdirSync(here).filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.json'))) {
+    const v = JSON.parse(readFileSync(join(here, f), 'utf8'));
+    found.set(v.name, v);
+  }
+  return found;
+}
+
+/** `{"$core": text}`: a text whose format core defines, kept from `old` (null until blessed). */
+export const core = (old) => ({ $core: old !== null && typeof old === 'object' && '$core' in old ? old.$core : null });
+
 /**
  * Replace every `<prefix>-*.json` vector file with `vectors`, each
- * `{ name, description, call, input: [key, rawJson][], expect }`. Inputs stay raw JSON
- * text so literals such as 1.0, 1e21 and -0 reach every host exactly as written.
+ * `{ name, description, call, input: [key, rawJson][], expect }` (the expectation as the
+ * reference computes it: `written` files, or `error` with `errorPath`, `errorMentions`),
+ * written as one-step vectors: `{ name, description, cwd, steps: [{ op: call, ...input,
+ * expect | error: { code, message, path? } }], files }`. Inputs stay raw JSON text so
+ * literals such as 1.0, 1e21 and -0 reach every host exactly as written. Error messages
+ * are core's (`$core`, kept from the last bless); a blessed one must contain
+ * `errorMentions`.
  */
 export function writeVectors(prefix, vectors) {
   const names = new Set();
@@ -68,17 +86,33 @@ export function writeVectors(prefix, vectors) {
     if (names.has(name)) throw new Error(`duplicate vector name ${prefix}-${name}`);
     names.add(name);
   }
+  const previous = previousVectors(prefix);
   for (const old of readdirSync(here).filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.json'))) unlinkSync(join(here, old));
   for (const { name, description, call, input, expect } of vectors) {
+    const { written, error, errorPath, errorMentions, ...result } = expect;
+    let outcome;
+    if (error !== undefined) {
+      const message = core(previous.get(name)?.steps?.[0]?.error?.message);
+      if (message.$core !== null && errorMentions !== undefined && !message.$core.includes(errorMentions)) {
+        throw new Error(`${prefix}-${name}: the message ${JSON.stringify(message.$core)} does not mention ${JSON.stringify(errorMentions)}`);
+      }
+      outcome = ['error', { code: error, message, ...(errorPath !== undefined ? { path: errorPath } : {}) }];
+    } else {
+      outcome = ['expect', result];
+    }
+    const indent = (v) => JSON.stringify(v, null, 2).replace(/\n/g, '\n      ');
     const text = `{
   "name": ${JSON.stringify(name)},
   "description": ${JSON.stringify(description)},
-  "call": ${JSON.stringify(call)},
   "cwd": ${JSON.stringify(CWD)},
-  "input": {
-${input.map(([key, raw]) => `    ${JSON.stringify(key)}: ${raw}`).join(',\n')}
-  },
-  "expect": ${JSON.stringify(expect, null, 2).replace(/\n/g, '\n  ')}
+  "steps": [
+    {
+      "op": ${JSON.stringify(call)},
+${input.map(([key, raw]) => `      ${JSON.stringify(key)}: ${raw}`).join(',\n')},
+      ${JSON.stringify(outcome[0])}: ${indent(outcome[1])}
+    }
+  ],
+  "files": ${JSON.stringify(written ?? {}, null, 2).replace(/\n/g, '\n  ')}
 }
 `;
     writeFileSync(join(here, `${prefix}-${name}.json`), text);

@@ -132,12 +132,9 @@ pub fn bundle_result(bundle: &Value) -> Value {
     Value::Object(out)
 }
 
-/// Files under a real `root`, by path relative to it.
+/// Files under a real `root` standing for `/`, by virtual absolute path.
 pub fn files_under(root: &Path) -> BTreeMap<String, String> {
     let mut found = BTreeMap::new();
     crate::collect(root, root, &mut found);
     found
-        .into_iter()
-        .map(|(k, v)| (k.trim_start_matches('/').to_owned(), v))
-        .collect()
 }

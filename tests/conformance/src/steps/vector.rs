@@ -9,10 +9,10 @@ use super::diff::first_difference;
 use super::expand::{expand, fill_core, resolve};
 use crate::vectors_dir;
 
-/// One materialization vector.
+/// One vector.
 #[derive(Debug, Clone)]
 pub struct Vector {
-    /// The file name without `.json` (`materialize-<name>`): the key of recorded outcomes.
+    /// The file name without `.json` (`<group>-<name>`): the key of recorded outcomes.
     pub id: String,
     /// The file.
     pub path: PathBuf,
@@ -40,7 +40,7 @@ pub struct Options {
     pub snippet_bytes: Option<usize>,
 }
 
-/// Every materialization vector, sorted by file name.
+/// Every vector, sorted by file name.
 pub fn load() -> Vec<Vector> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(vectors_dir())
         .expect("tests/vectors exists")
@@ -48,11 +48,11 @@ pub fn load() -> Vec<Vector> {
         .filter(|p| {
             p.file_name()
                 .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("materialize-") && n.ends_with(".json"))
+                .is_some_and(|n| n.ends_with(".json"))
         })
         .collect();
     paths.sort();
-    assert!(!paths.is_empty(), "no materialize vectors found");
+    assert!(!paths.is_empty(), "no vectors found");
     paths
         .into_iter()
         .map(|path| {
@@ -77,7 +77,12 @@ pub fn load() -> Vec<Vector> {
 }
 
 impl Vector {
-    /// The materializer's options.
+    /// The virtual working directory (`cwd`, default `/work`).
+    pub fn cwd(&self) -> &str {
+        self.expanded["cwd"].as_str().unwrap_or("/work")
+    }
+
+    /// The materializer's options (`conversationId` default `conv-1`).
     pub fn options(&self) -> Options {
         let o = &self.expanded["options"];
         let num = |key: &str, default: usize| {
@@ -86,10 +91,7 @@ impl Vector {
                 .map_or(default, |n| n as usize)
         };
         Options {
-            conversation_id: o["conversationId"]
-                .as_str()
-                .unwrap_or_else(|| panic!("{}: options.conversationId", self.id))
-                .to_owned(),
+            conversation_id: o["conversationId"].as_str().unwrap_or("conv-1").to_owned(),
             max_inline_chars: num("maxInlineChars", 4000),
             max_inline_bytes: num("maxInlineBytes", 16384),
             snippet_lines: num("snippetLines", 40),
@@ -110,7 +112,7 @@ impl Vector {
         for step in self.steps() {
             let mut out = Map::new();
             if let Some(error) = step.get("error") {
-                out.insert("error".into(), error.clone());
+                out.insert("error".into(), resolve(error, actual, true)?);
             } else {
                 let expect = resolve(&step["expect"], actual, true)?;
                 out.insert("expect".into(), expect);
@@ -127,9 +129,10 @@ impl Vector {
         )
     }
 
-    /// Write the vector back with every `$core` text taken from `actual`. Refuses (the
+    /// Write the vector back with every `$core` text taken from `actual` (results) and
+    /// `steps` (step outcomes: error messages). Refuses (the
     /// difference as error) unless everything else already matches.
-    pub fn bless(&self, actual: &[Value], outcome: &str) -> Result<(), String> {
+    pub fn bless(&self, actual: &[Value], steps: &[Value], outcome: &str) -> Result<(), String> {
         let mut raw = self.raw.clone();
         for (i, step) in raw["steps"]
             .as_array_mut()
@@ -139,6 +142,9 @@ impl Vector {
         {
             if let (Some(expect), Some(got)) = (step.get_mut("expect"), actual.get(i)) {
                 fill_core(expect, got);
+            }
+            if let (Some(error), Some(got)) = (step.get_mut("error"), steps.get(i)) {
+                fill_core(error, &got["error"]);
             }
         }
         let blessed = Vector {

@@ -1,0 +1,432 @@
+// The conformance vectors (tests/vectors/*.json, format in tests/vectors/README.md) for
+// the JavaScript hosts: a small interpreter of their steps. Mirrors
+// tests/conformance/src/steps: the same canonical outcome, recorded in
+// target/conformance/<host>.json for cross-host.mjs.
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative as relativePath, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export interface Step {
+  op: string;
+  expect?: Json;
+  error?: Json;
+  [input: string]: Json | undefined;
+}
+
+export interface Vector {
+  /** The file name without `.json`: the key of recorded outcomes. */
+  id: string;
+  name: string;
+  description: string;
+  cwd?: string;
+  options?: { conversationId?: string; maxInlineChars?: number; maxInlineBytes?: number; snippetLines?: number; snippetBytes?: number };
+  steps: Step[];
+  files: Record<string, string>;
+}
+
+/** A writer; `readFile`/`listDir` too for materializers. */
+export interface ReadWriter {
+  mkdir(dir: string): Promise<void>;
+  writeFile(path: string, data: string): Promise<void>;
+  readFile(path: string): Promise<string | undefined>;
+  listDir(dir: string): Promise<string[]>;
+}
+
+interface Ref {
+  kind: string;
+  id: string;
+  hint: { toolName: string; serverName?: string; toolCallId: string; bytes: number; chars: number; lines: number; isJson: boolean };
+}
+
+type Materialized = { inline: boolean; content: unknown; ref?: Ref; path?: string };
+
+/** The part of a materializer the vectors exercise. */
+export interface MaterializerLike {
+  materialize(input: { toolCallId: string; toolName: string; serverName?: string; output: unknown }): Promise<Materialized>;
+  materializeTerminal(snippetId: string, text: string): Promise<Materialized>;
+  materializeMessages(messages: unknown[]): Promise<{ messages: unknown[]; refs: Ref[]; paths: string[] }>;
+  read(ref: string, options?: { offset?: number; part?: number; limit?: number }): Promise<string>;
+  tail(ref: string, lines?: number): Promise<string>;
+  grep(ref: string, pattern: string, options?: { context?: number; maxMatches?: number; ignoreCase?: boolean }): Promise<string>;
+  exportConversation(messages: unknown[]): Promise<Record<string, unknown>>;
+  registerTools(registry: RegistryLike): void;
+  stats(): { hits: number; inlined: number; savedChars: number };
+}
+
+export interface RegistryLike {
+  register(definition: unknown, handler: (params: unknown) => Promise<unknown>): void;
+  getToolDefinitions(): unknown[];
+  executeTool(toolUseId: string, name: string, params: unknown): Promise<unknown>;
+}
+
+type Writer = Pick<ReadWriter, 'mkdir' | 'writeFile'>;
+
+/** The JavaScript API the vectors exercise (the raw wasm module or the npm package). */
+export interface Api {
+  offloadToolResult(message: unknown, sessionId: string, outputDir: string, writer: Writer, options?: { cwd?: string }): Promise<Record<string, unknown>>;
+  offloadToolResults(messages: unknown[], options: { outputDir: string; threshold?: number; writer: Writer; cwd?: string }): Promise<Record<string, unknown>>;
+  Materializer: new (options: Record<string, unknown>) => MaterializerLike;
+  importConversation(bundle: unknown, options: { userData: string; writer: ReadWriter; reader?: ReadWriter }): Promise<{ conversationId: string; messages: unknown; paths: string[] }>;
+  ToolRegistry: new (options?: Record<string, unknown>) => RegistryLike;
+  registerTodoTools(registry: RegistryLike): void;
+}
+
+/** A host: its API and IO, the real directory standing for `/` ('' in memory), and every file by virtual path. */
+export interface Host {
+  api: Api;
+  io: ReadWriter;
+  root: string;
+  files(): Record<string, string>;
+}
+
+export function loadVectors(): Vector[] {
+  const dir = join(repo, 'tests', 'vectors');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ ...(expand(JSON.parse(readFileSync(join(dir, f), 'utf8'))) as object), id: f.slice(0, -'.json'.length) }) as Vector);
+}
+
+const isObject = (v: unknown): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const only = (v: Record<string, Json>, key: string) => Object.keys(v).length === 1 && key in v;
+
+/** `value` with every `{"$text": [...]}` recipe expanded. */
+export function expand(value: Json): Json {
+  if (Array.isArray(value)) return value.map(expand);
+  if (!isObject(value)) return value;
+  if (only(value, '$text') && Array.isArray(value.$text)) {
+    return value.$text.map((p) => (typeof p === 'string' ? p : (p as [string, number])[0].repeat((p as [string, number])[1]))).join('');
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v)]));
+}
+
+class Unblessed extends Error {}
+
+/** `value` with `$from` replaced by earlier results and, in expectations, `$core` unwrapped. */
+function resolve(value: Json | undefined, actual: Json[], expectation: boolean): Json {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.map((v) => resolve(v, actual, expectation));
+  if (!isObject(value)) return value;
+  if (only(value, '$from')) {
+    const [step, ...path] = value.$from as [number, ...(string | number)[]];
+    let at: Json = actual[step] ?? null;
+    for (const key of path) at = (at as Record<string | number, Json> | null)?.[key] ?? null;
+    return at;
+  }
+  if (expectation && only(value, '$core')) {
+    if (value.$core === null) throw new Unblessed();
+    return value.$core;
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v, actual, expectation)]));
+}
+
+/** The expected canonical outcome given the actual step results, or null while unblessed. */
+export function expectedOutcome(vector: Vector, actual: Json[]): string | null {
+  try {
+    const steps = vector.steps.map((s) => (s.error ? { error: resolve(s.error, actual, true) } : { expect: resolve(s.expect, actual, true) }));
+    return JSON.stringify({ steps, files: vector.files });
+  } catch (e) {
+    if (e instanceof Unblessed) return null;
+    throw e;
+  }
+}
+
+function relative(path: string, root: string): string {
+  return path.startsWith(root + '/') ? path.slice(root.length + 1) : `OUTSIDE THE ROOT: ${path}`;
+}
+
+function canonicalRef(r: Ref): Json {
+  const h = r.hint;
+  return {
+    kind: r.kind,
+    id: r.id,
+    hint: { toolName: h.toolName, ...(h.serverName !== undefined ? { serverName: h.serverName } : {}), toolCallId: h.toolCallId, bytes: h.bytes, chars: h.chars, lines: h.lines, isJson: h.isJson },
+  };
+}
+
+function canonicalBundle(b: Record<string, unknown>): Json {
+  const out: Record<string, unknown> = {};
+  for (const key of ['format', 'version', 'conversationId', 'messages']) out[key] = b[key] ?? null;
+  out.artifacts = Array.isArray(b.artifacts)
+    ? b.artifacts.map((a: Record<string, unknown>) => ({ ref: a.ref ?? null, path: a.path ?? null, sha256: a.sha256 ?? null, content: a.content ?? null }))
+    : null;
+  for (const [k, v] of Object.entries(b)) if (!(k in out)) out[k] = v;
+  return out as Json;
+}
+
+/** A writer failing with "injected failure" on one path (a file, or the directory to create), counting directories. */
+class Failing implements Writer {
+  mkdirs = 0;
+  constructor(
+    readonly inner: Writer,
+    readonly failOn?: string,
+  ) {}
+  mkdir(dir: string): Promise<void> {
+    this.mkdirs++;
+    return dir === this.failOn ? Promise.reject(new Error('injected failure')) : this.inner.mkdir(dir);
+  }
+  writeFile(path: string, data: string): Promise<void> {
+    return path === this.failOn ? Promise.reject(new Error('injected failure')) : this.inner.writeFile(path, data);
+  }
+}
+
+/** A handler, as a vector declares it. */
+function handler(spec: Record<string, Json>): (params: unknown) => Promise<unknown> {
+  if (isObject(spec.returns)) {
+    const output = spec.returns;
+    return async () => ({ content: output.content, ...(output.is_error === true ? { is_error: true } : {}) });
+  }
+  if (typeof spec.fails === 'string') {
+    const message = spec.fails;
+    return async () => {
+      throw new Error(message);
+    };
+  }
+  if (spec.echo === true) return async (params) => ({ content: JSON.stringify(params) });
+  throw new Error(`unknown handler ${JSON.stringify(spec)}`);
+}
+
+/**
+ * Run every step of `vector` on `host`: the canonical outcome (as the Rust runner
+ * records it) and each step's result (null for a failed step).
+ */
+export async function runVector(vector: Vector, host: Host): Promise<{ outcome: string; actual: Json[] }> {
+  const { api, io, root } = host;
+  const cwd = vector.cwd ?? '/work';
+  const data = `${root}/data`;
+  const options = { conversationId: 'conv-1', ...vector.options };
+  const make = (userData?: string) => new api.Materializer({ ...options, userData: userData ? `${data}/${userData}` : data, writer: io, reader: io });
+  const main = make();
+  const rooted = new RootedWriter(root, io);
+  const rel = (p: string) => relative(p, data);
+  const materialized = (r: Materialized): Json =>
+    r.inline ? { inline: true, content: r.content as Json } : { inline: false, content: r.content as Json, ref: canonicalRef(r.ref!), path: rel(r.path!) };
+  let registry: RegistryLike = new api.ToolRegistry();
+  const actual: Json[] = [];
+  const steps: Json[] = [];
+  const problems: string[] = [];
+  for (const [i, raw] of vector.steps.entries()) {
+    const s = resolve({ ...raw, expect: null, error: null } as Json, actual, false) as Record<string, any>;
+    const other = s.userData ? make(s.userData) : main;
+    const opts = (keys: string[]) => Object.fromEntries(keys.filter((k) => s[k] !== undefined).map((k) => [k, s[k]]));
+    const failing = new Failing(rooted, s.failOn);
+    const input = structuredClone(s.message ?? s.messages);
+    try {
+      let result: Json;
+      switch (raw.op) {
+        case 'materialize': {
+          const given = { toolCallId: s.toolCallId, toolName: s.toolName, ...opts(['serverName']), output: s.output };
+          const r = await main.materialize(given);
+          if (r.inline && r.content !== given.output) problems.push(`step ${i}: inline content is not the output given`);
+          result = materialized(r);
+          break;
+        }
+        case 'terminal':
+          result = materialized(await main.materializeTerminal(s.snippetId, s.text));
+          break;
+        case 'read':
+          result = await other.read(s.ref, opts(['offset', 'part', 'limit']));
+          break;
+        case 'tail':
+          result = await other.tail(s.ref, s.lines);
+          break;
+        case 'grep':
+          result = await other.grep(s.ref, s.pattern, opts(['context', 'maxMatches', 'ignoreCase']));
+          break;
+        case 'materializeMessages': {
+          const r = await main.materializeMessages(s.messages);
+          result = { messages: r.messages as Json, refs: r.refs.map(canonicalRef), paths: r.paths.map(rel) };
+          break;
+        }
+        case 'export':
+          result = canonicalBundle(await main.exportConversation(s.messages));
+          break;
+        case 'import': {
+          const r = await api.importConversation(s.bundle, { userData: s.userData ? `${data}/${s.userData}` : data, writer: io, reader: io });
+          result = { conversationId: r.conversationId, messages: r.messages as Json, paths: r.paths.map(rel) };
+          break;
+        }
+        case 'offloadToolResult': {
+          const r = await api.offloadToolResult(s.message, s.sessionId, s.outputDir, failing, { cwd });
+          result = { message: r.message, freedChars: r.freedChars, file: r.file, files: r.files } as Json;
+          break;
+        }
+        case 'offloadToolResults': {
+          const r = await api.offloadToolResults(s.messages, { outputDir: s.outputDir, writer: failing, cwd, ...opts(['threshold']) });
+          problems.push(...identityProblems(s.messages, r.messages as unknown[]));
+          result = { messages: r.messages, offloadedCount: r.offloadedCount, freedChars: r.freedChars, files: r.files } as Json;
+          break;
+        }
+        case 'registry': {
+          const offload = s.offload && { ...s.offload, writer: new Failing(rooted, s.offload.failOn) };
+          registry = new api.ToolRegistry({ ...(offload ? { offload } : {}), ...(s.materialize ? { materialize: main } : {}) });
+          result = null;
+          break;
+        }
+        case 'register':
+          registry.register(s.definition, handler(s.handler));
+          result = null;
+          break;
+        case 'registerTodoTools':
+          api.registerTodoTools(registry);
+          result = null;
+          break;
+        case 'registerReadTools':
+          main.registerTools(registry);
+          result = null;
+          break;
+        case 'stats': {
+          const { hits, inlined, savedChars } = main.stats();
+          result = { hits, inlined, savedChars };
+          break;
+        }
+        case 'definitions':
+          result = registry.getToolDefinitions() as Json;
+          break;
+        case 'execute':
+          result = (await registry.executeTool(s.toolUseId, s.name, s.params ?? null)) as Json;
+          break;
+        default:
+          throw new Error(`${vector.id} step ${i}: unknown op ${String(raw.op)}`);
+      }
+      // Through JSON: what a host returns is compared as data.
+      result = JSON.parse(JSON.stringify(result)) as Json;
+      steps.push({ expect: result });
+      actual.push(result);
+    } catch (e) {
+      steps.push({ error: canonicalError(e, root) });
+      actual.push(null);
+    }
+    if (input !== undefined) {
+      try {
+        assert.deepStrictEqual(s.message ?? s.messages, input);
+      } catch {
+        problems.push(`step ${i}: the input was modified`);
+      }
+    }
+    const writeFailed = (steps.at(-1) as { error?: { code?: string } }).error?.code === 'WRITE_FAILED';
+    if (failing.mkdirs > 0 && !writeFailed && Object.keys(host.files()).length === 0) {
+      problems.push(`${failing.mkdirs} directories created although nothing was written`);
+    }
+  }
+  const out: Record<string, Json> = { steps, files: host.files() };
+  if (problems.length > 0) out.problems = problems;
+  return { outcome: JSON.stringify(out), actual };
+}
+
+/** `{ code, message, path? }` (path for WRITE_FAILED), the real root taken out. */
+function canonicalError(e: unknown, root: string): Json {
+  const err = e as { code?: unknown; message?: unknown; path?: unknown };
+  if (!(e instanceof Error) || typeof err.code !== 'string') return { code: `NOT AN OFFLOAD ERROR: ${String(e)}` };
+  const unroot = (s: string) => (root === '' ? s : s.split(root).join(''));
+  return { code: err.code, message: unroot(e.message), ...(err.code === 'WRITE_FAILED' ? { path: unroot(String(err.path)) } : {}) };
+}
+
+/** Unchanged messages must be the input objects themselves (`===`); changed ones deep
+ * copies sharing no object with the input. */
+function identityProblems(input: unknown[], got: unknown[]): string[] {
+  const problems: string[] = [];
+  if (got.length !== input.length) return [`${got.length} messages returned for ${input.length}`];
+  for (let i = 0; i < input.length; i++) {
+    const changed = JSON.stringify(got[i]) !== JSON.stringify(input[i]);
+    if (!changed && got[i] !== input[i]) problems.push(`messages[${i}] is unchanged but not the same object`);
+    if (changed) {
+      const originals = objectsIn(input[i]);
+      if ([...objectsIn(got[i])].some((o) => originals.has(o))) problems.push(`messages[${i}] is changed but shares objects with the input`);
+    }
+  }
+  return problems;
+}
+
+function objectsIn(value: unknown, found = new Set<object>()): Set<object> {
+  if (value !== null && typeof value === 'object' && !found.has(value)) {
+    found.add(value);
+    for (const v of Object.values(value)) objectsIn(v, found);
+  }
+  return found;
+}
+
+/** Byte-order sort, as Rust's BTreeMap<String, _> orders keys. */
+export function byBytes<T>(entries: [string, T][]): [string, T][] {
+  return entries.sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** The vectors' in-memory IO: a file system rooted at `/` that, like a real one, needs
+ * the directory first, and holds what a UTF-8 file would (a lone UTF-16 surrogate as
+ * U+FFFD, as Node's fs writes it). */
+export class MemoryIO implements ReadWriter {
+  readonly dirs = new Set<string>(['/']);
+  readonly files = new Map<string, string>();
+  async mkdir(dir: string): Promise<void> {
+    let prefix = '';
+    for (const part of dir.split('/').filter(Boolean)) this.dirs.add((prefix += '/' + part));
+  }
+  async writeFile(path: string, data: string): Promise<void> {
+    const parent = path.slice(0, path.lastIndexOf('/')) || '/';
+    if (!this.dirs.has(parent)) throw new Error(`no such directory: ${parent}`);
+    this.files.set(path, data.replace(LONE_SURROGATE, '\uFFFD'));
+  }
+  async readFile(path: string): Promise<string | undefined> {
+    return this.files.get(path);
+  }
+  async listDir(dir: string): Promise<string[]> {
+    const prefix = dir.endsWith('/') ? dir : dir + '/';
+    const names = new Set<string>();
+    for (const p of [...this.files.keys(), ...this.dirs]) {
+      if (p.startsWith(prefix) && p.length > prefix.length) names.add(p.slice(prefix.length).split('/')[0]!);
+    }
+    return [...names].sort();
+  }
+  /** Every file, by path. */
+  written(): Record<string, string> {
+    return Object.fromEntries(byBytes([...this.files]));
+  }
+}
+
+/** Maps the vectors' virtual absolute paths under a real directory. */
+export class RootedWriter implements ReadWriter {
+  constructor(
+    readonly root: string,
+    readonly inner: ReadWriter,
+  ) {}
+  mkdir(dir: string): Promise<void> {
+    return this.inner.mkdir(this.root + dir);
+  }
+  writeFile(path: string, data: string): Promise<void> {
+    return this.inner.writeFile(this.root + path, data);
+  }
+  readFile(path: string): Promise<string | undefined> {
+    return this.inner.readFile(this.root + path);
+  }
+  listDir(dir: string): Promise<string[]> {
+    return this.inner.listDir(this.root + dir);
+  }
+}
+
+/** Every file under a real directory standing for `/`, by virtual path. */
+export function filesUnder(root: string): Record<string, string> {
+  const found: [string, string][] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else found.push(['/' + relativePath(root, p).split(sep).join('/'), readFileSync(p, 'utf8')]);
+    }
+  };
+  walk(root);
+  return Object.fromEntries(byBytes(found));
+}
+
+/** Record outcomes (vector id → canonical outcome) in target/conformance/<host>.json. */
+export function record(host: string, outcomes: Map<string, string>): void {
+  const dir = join(repo, 'target', 'conformance');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${host}.json`), JSON.stringify(Object.fromEntries(byBytes([...outcomes]))));
+}
