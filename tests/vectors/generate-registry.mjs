@@ -180,6 +180,15 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   c.fail('registerTodoTools', {}, 'DUPLICATE_TOOL');
 }
 {
+  const c = add('todo', new Case('register-all-or-none', 'registerTodoTools when TodoRead is taken: DUPLICATE_TOOL and TodoWrite is not registered either.'));
+  c.registry();
+  c.register(def('TodoRead'), returns('mine'));
+  c.fail('registerTodoTools', {}, 'DUPLICATE_TOOL');
+  c.step('definitions', {}, [def('TodoRead')]);
+  c.execute('t1', 'TodoWrite', { todos: [] }, { content: "Tool 'TodoWrite' not found", isError: true });
+  c.execute('t2', 'TodoRead', {}, { content: 'mine' });
+}
+{
   const c = add('todo', new Case('validation', 'TodoWrite validates in order and stops at the first error, returned as an is_error result with the exact message; the list is then left as it was.'));
   c.registry();
   c.step('registerTodoTools', {}, null);
@@ -194,6 +203,126 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   ];
   bad.forEach(([params, message], i) => c.execute(`bad${i}`, 'TodoWrite', params, { content: message, isError: true }));
   c.execute('t2', 'TodoRead', {}, { content: '{"todos":[{"content":"Keep","status":"pending","activeForm":"Keeping"}]}' });
+}
+
+
+// TodoWrite as the spec defines it (docs): validation in order, stopping at the first
+// error; `String(value)` renders a bad status; content and activeForm must be strings
+// that JavaScript's trim() leaves non-empty; text is stored untrimmed.
+const STATUSES = ['pending', 'in_progress', 'completed'];
+function todoWrite(list, params) {
+  const todos = params?.todos;
+  if (params === null || typeof params !== 'object' || Array.isArray(params) || todos === undefined) return { content: "'todos' array is required", isError: true };
+  if (!Array.isArray(todos)) return { content: "'todos' must be an array", isError: true };
+  const parsed = [];
+  const text = (v) => (typeof v === 'string' && v.trim() !== '' ? v : null);
+  for (const [i, item] of todos.entries()) {
+    const field = (k) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? item[k] : undefined);
+    const content = text(field('content'));
+    if (content === null) return { content: `Todo at index ${i}: content is required and cannot be empty`, isError: true };
+    const status = field('status');
+    if (typeof status !== 'string' || !STATUSES.includes(status)) {
+      return { content: `Todo at index ${i}: invalid status '${String(status)}'. Must be one of: pending, in_progress, completed`, isError: true };
+    }
+    const activeForm = text(field('activeForm'));
+    if (activeForm === null) return { content: `Todo at index ${i}: activeForm is required and cannot be empty`, isError: true };
+    parsed.push({ content, status, activeForm });
+  }
+  list.splice(0, list.length, ...parsed);
+  return { content: JSON.stringify({ success: true, count: parsed.length }) };
+}
+const todoRead = (list) => ({ content: JSON.stringify({ todos: list }) });
+const item = (content, status, activeForm) => ({ content, status, activeForm });
+
+{
+  const c = add('todo', new Case('validation-exhaustive', 'Every TodoWrite error message, in the documented order: a missing or non-array todos; blank content and activeForm (JavaScript trim: U+0085, U+200B and U+180E are not whitespace); a bad status rendered as JavaScript String() renders it; non-object items; content before status before activeForm; earlier items first. Text is stored verbatim and read back escaped as JSON.stringify escapes it.'));
+  c.registry();
+  c.step('registerTodoTools', {}, null);
+  const list = [];
+  let n = 0;
+  const write = (params) => c.execute(`w${n++}`, 'TodoWrite', params, todoWrite(list, params));
+  for (const params of [{}, { todo: [] }, { Todos: [] }, null, [], { todos: null }, { todos: 'x' }, { todos: 1 }, { todos: {} }, { todos: { 0: item('a', 'pending', 'A') } }]) write(params);
+  for (const blank of ['', ' ', '\t\n', '\u00a0', '\ufeff', '\u2028', '\u3000', 1, null, true, [], {}, ['x']]) {
+    write({ todos: [{ content: blank, status: 'pending', activeForm: 'Doing' }] });
+    write({ todos: [{ content: 'Do', status: 'pending', activeForm: blank }] });
+  }
+  write({ todos: [{ status: 'pending', activeForm: 'Doing' }] });
+  write({ todos: [{ content: 'Do', status: 'pending' }] });
+  for (const status of [null, 42, 1.5, -3, 0.1, 1e21, true, false, 'done', 'Pending', 'PENDING', ' pending', 'in-progress', '', ['a', 'b'], [['a', 'b'], 'c'], [null, 1, 'x'], ['pending'], [], {}, { status: 'pending' }, [{}]]) {
+    write({ todos: [{ content: 'Do', status, activeForm: 'Doing' }] });
+  }
+  write({ todos: [{ content: 'Do', activeForm: 'Doing' }] });
+  for (const bad of ['Plan', null, 1, [], ['Plan', 'pending', 'Planning']]) write({ todos: [bad] });
+  write({ todos: [item('ok', 'pending', 'ok'), null] });
+  write({ todos: [{ status: 'bad' }] });
+  write({ todos: [{ content: '', status: 'bad', activeForm: '' }] });
+  write({ todos: [{ content: 'Do', status: 'bad', activeForm: '' }] });
+  write({ todos: [item('a', 'pending', 'A'), { content: 'b', status: 'bad' }, { content: '' }] });
+  c.execute('r0', 'TodoRead', {}, todoRead(list));
+  write({ todos: [item('x', 'pending', 'y'), item('  padded  ', 'completed', '\tpadded\n'), item('say "hi"\n\\ é 😀 \u2028', 'in_progress', 'a\u0001')] });
+  c.execute('r1', 'TodoRead', { ignored: true }, todoRead(list));
+  for (const kept of ['\u0085', '\u200b', '\u180e', '\u0085\u0085']) write({ todos: [item(kept, 'pending', kept)] });
+  c.execute('r2', 'TodoRead', {}, todoRead(list));
+  write({ todos: [item('Keep', 'pending', 'Keeping')] });
+  write({ todos: [item('New', 'pending', 'Newing'), { content: 'Broken' }] });
+  c.execute('r3', 'TodoRead', {}, todoRead(list));
+}
+{
+  const c = add('registry', new Case('names', 'Tool names: 1 to 64 characters of A–Z a–z 0–9 _ - (case-sensitive: "Echo" and "echo" are two tools); anything else is INVALID_TOOL_NAME; an empty object schema is accepted; failed registrations leave the registry usable and in order.'));
+  c.registry();
+  const ok = ['a', 'a'.repeat(64), 'get_weather', 'Get-Weather-2', '_', '-', '0', 'AZaz09_-', 'Echo', 'echo'];
+  const bad = ['', 'a'.repeat(65), 'a b', ' a', 'a ', 'a.b', 'é', '工具', 'a\n', 'a\u0000', 'a/b', 'a:b', 'a😀', 'a\u200b', 'é'.repeat(32)];
+  for (const [i, name] of ok.entries()) {
+    c.register(def(name, i === 0 ? {} : echoSchema), returns(`I am ${name}`));
+    if (i < bad.length) c.register(def(bad[i]), returns('x'), 'INVALID_TOOL_NAME');
+  }
+  for (const name of bad.slice(ok.length)) c.register(def(name), returns('x'), 'INVALID_TOOL_NAME');
+  c.step('definitions', {}, ok.map((name, i) => def(name, i === 0 ? {} : echoSchema)));
+  c.execute('toolu_1', 'Echo', {}, { content: 'I am Echo' });
+  c.execute('toolu_2', 'echo', {}, { content: 'I am echo' });
+  c.execute('toolu_3', 'ECHO', {}, { content: "Tool 'ECHO' not found", isError: true });
+}
+{
+  const c = add('registry', new Case('tool-use-id-on-every-path', 'The result carries the tool_use_id passed in, on every path (output, reported error, thrown error, unknown tool), whatever it looks like; is_error appears only when true; the handler gets the params as given.'));
+  c.registry();
+  c.execute('toolu_0', 'echo', {}, { content: "Tool 'echo' not found", isError: true });
+  c.register(def('echo'), { echo: true });
+  c.register(def('lint'), returns('warn', true));
+  c.register(def('quiet'), returns(''));
+  c.register(def('broken'), { fails: 'boom 😀' });
+  for (const id of ['toolu_01A', 'call with spaces', 'ü/../ü', '']) {
+    c.execute(id, 'echo', { id }, { content: JSON.stringify({ id }) });
+    c.execute(id, 'lint', {}, { content: 'warn', isError: true });
+    c.execute(id, 'broken', {}, { content: 'boom 😀', isError: true });
+    c.execute(id, 'nope', {}, { content: "Tool 'nope' not found", isError: true });
+  }
+  c.execute('toolu_q', 'quiet', {}, { content: '' });
+  const params = { nested: { list: [1, 2.5, 1e21, null, true], text: 'tab\t"quote"\n' }, '2': 'two', b: 'b', '1': 'one' };
+  c.execute('toolu_p', 'echo', params, { content: JSON.stringify(params) });
+  c.execute('toolu_n', 'echo', undefined, { content: 'null' });
+}
+{
+  const c = add('registry', new Case('offload-edges', 'Offloading counts UTF-16 units (500 emoji are 1000: offloaded; 499 emoji and one letter are 999: kept); thresholdChars 0 offloads even an empty result; the file holds the content byte for byte (JSON-looking text too); the same id overwrites its file; a failing directory is WRITE_FAILED with nothing written; under the threshold a failing writer does not matter.'));
+  c.registry({ offload: { outputDir: '/work/out', sessionId: 's1' } });
+  c.register(def('emoji'), returns('😀'.repeat(500)));
+  c.register(def('almost'), returns('😀'.repeat(499) + 'a'));
+  c.register(def('json'), returns(JSON.stringify({ rows: Array.from({ length: 120 }, (_, i) => ({ i, v: 'é' })) })));
+  c.register(def('v1'), returns('first '.repeat(200)));
+  c.register(def('v2'), returns('second '.repeat(200)));
+  c.execute('toolu_e', 'emoji', {}, { content: '😀'.repeat(500) });
+  c.execute('toolu_a', 'almost', {}, { content: '😀'.repeat(499) + 'a' });
+  c.execute('toolu_j', 'json', {}, { content: JSON.stringify({ rows: Array.from({ length: 120 }, (_, i) => ({ i, v: 'é' })) }) });
+  c.execute('toolu_same', 'v1', {}, { content: 'first '.repeat(200) });
+  c.execute('toolu_same', 'v2', {}, { content: 'second '.repeat(200) });
+  c.registry({ offload: { outputDir: '/work/zero', sessionId: 's0', thresholdChars: 0 } });
+  c.register(def('empty'), returns(''));
+  c.execute('toolu_z', 'empty', {}, { content: '' });
+  c.registry({ offload: { outputDir: '/work/fail', sessionId: 's9', failOn: '/work/fail/s9' } });
+  c.register(def('big'), returns('x'.repeat(1000)));
+  c.register(def('small'), returns('x'.repeat(999)));
+  c.execute('toolu_b', 'big', {}, null, { expectError: { code: 'WRITE_FAILED', path: '/work/fail/s9' } });
+  c.execute('toolu_s', 'small', {}, { content: 'x'.repeat(999) });
+  for (const id of ['a/b', '..', '.', 'a\\b', 'nul\u0000id']) c.execute(id, 'big', {}, null, { expectError: { code: 'INVALID_ID' } });
 }
 
 for (const prefix of ['registry', 'todo']) {
