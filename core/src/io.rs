@@ -210,21 +210,57 @@ impl<R: FileReader + ?Sized> FileReader for &R {
 /// assert_eq!(writer.read("/out/s/a.md").as_deref(), Some("hello"));
 /// assert!(writer.has_dir("/out"));
 /// ```
+///
+/// For tests it can fail on one path and tells what it was asked to do:
+///
+/// ```
+/// use tool_offload_core::{FileWriter, MemoryWriter};
+/// let writer = MemoryWriter::new().fail_on("/out/s");
+/// futures_executor::block_on(async {
+///     assert_eq!(writer.mkdir("/out/s").await.unwrap_err().to_string(), "injected failure: /out/s");
+/// });
+/// assert_eq!(writer.calls(), ["mkdir /out/s"]);
+/// ```
 #[derive(Debug, Default)]
 pub struct MemoryWriter {
     state: Mutex<MemoryState>,
+    /// `mkdir`, `write_file` and `create_file` of this path fail.
+    fail_on: Option<String>,
 }
 
 #[derive(Debug, Default)]
 struct MemoryState {
     dirs: BTreeSet<String>,
     files: BTreeMap<String, String>,
+    /// `"<operation> <path>"` for every writer call, in order.
+    calls: Vec<String>,
 }
 
 impl MemoryWriter {
     /// An empty in-memory file system (only `/` exists).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// This writer, failing every `mkdir`, `write_file` and `create_file` of `path` with
+    /// `injected failure: <path>` (the call is still logged).
+    pub fn fail_on(mut self, path: impl Into<String>) -> Self {
+        self.fail_on = Some(path.into());
+        self
+    }
+
+    /// Every writer call so far, in order: `mkdir <dir>`, `write <path>`, `create <path>`.
+    pub fn calls(&self) -> Vec<String> {
+        self.lock().calls.clone()
+    }
+
+    /// Log a writer call; the injected failure when `path` is the one to fail on.
+    fn call(&self, state: &mut MemoryState, op: &str, path: &str) -> Result<(), IoError> {
+        state.calls.push(format!("{op} {path}"));
+        match &self.fail_on {
+            Some(fail) if fail == path => Err(IoError::new(format!("injected failure: {path}"))),
+            _ => Ok(()),
+        }
     }
 
     /// The content of the file at `path`, if one was written.
@@ -252,6 +288,7 @@ impl MemoryWriter {
 impl FileWriter for MemoryWriter {
     async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
         let mut state = self.lock();
+        self.call(&mut state, "mkdir", dir)?;
         let mut prefix = String::new();
         for part in dir.split('/').filter(|p| !p.is_empty()) {
             prefix.push('/');
@@ -266,6 +303,7 @@ impl FileWriter for MemoryWriter {
 
     async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
         let mut state = self.lock();
+        self.call(&mut state, "write", path)?;
         state.check_writable(path)?;
         state.files.insert(path.to_owned(), data.to_owned());
         Ok(())
@@ -274,6 +312,7 @@ impl FileWriter for MemoryWriter {
     async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
         // One lock for the check and the insert: the in-memory form of an atomic create.
         let mut state = self.lock();
+        self.call(&mut state, "create", path)?;
         state.check_writable(path)?;
         if state.files.contains_key(path) {
             return Ok(CreateOutcome::Exists);
