@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use tool_offload::DEFAULT_THRESHOLD;
 
 const EXIT_CODES: &str = "\
@@ -35,13 +35,35 @@ pub enum Command {
     Offload(OffloadArgs),
 }
 
+/// What an input holds (`--from`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum From {
+    /// Told from the content, and said on stderr.
+    Auto,
+    /// A JSON array of messages (Anthropic, OpenAI Chat or OpenAI Responses items).
+    Messages,
+    /// A Claude Code session log (~/.claude/projects/<project>/<session>.jsonl).
+    ClaudeCode,
+    /// A Codex CLI rollout (~/.codex/sessions/…/rollout-*.jsonl).
+    Codex,
+}
+
 /// Arguments of `tool-offload offload`.
 #[derive(Debug, Args)]
 pub struct OffloadArgs {
-    /// A JSON array of messages (Anthropic, OpenAI Chat or OpenAI Responses items, in
-    /// any mix), or `-` for stdin.
-    #[arg(value_name = "INPUT")]
-    pub input: PathBuf,
+    /// Conversations: JSON arrays of messages (Anthropic, OpenAI Chat or OpenAI
+    /// Responses items, in any mix), Claude Code session logs or Codex rollouts; a
+    /// directory means every *.json and *.jsonl in it; `-` is stdin.
+    #[arg(value_name = "INPUT", required = true, num_args = 1..)]
+    pub inputs: Vec<PathBuf>,
+
+    /// What the inputs hold; `auto` tells from the content and says what it saw.
+    #[arg(long, value_enum, default_value_t = From::Auto)]
+    pub from: From,
+
+    /// Keep a Claude Code log's side-chain (sub-agent) events in the conversation.
+    #[arg(long)]
+    pub include_sidechains: bool,
 
     /// Directory for the offloaded files (created if missing).
     #[arg(long, value_name = "DIR")]
@@ -51,8 +73,9 @@ pub struct OffloadArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_THRESHOLD)]
     pub threshold: usize,
 
-    /// Write the offloaded conversation to OUTPUT instead of stdout (`-`). The file
-    /// appears only once complete.
+    /// Write the offloaded conversation to OUTPUT instead of stdout (`-`); the file
+    /// appears only once complete. With several inputs OUTPUT is a directory (created
+    /// if missing) that gets one `<input name>.json` each.
     #[arg(short = 'o', long = "output", value_name = "OUTPUT")]
     pub output: Option<PathBuf>,
 

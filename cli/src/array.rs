@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::de::{Deserializer as _, SeqAccess, Visitor};
 use tool_offload::core::BatchOptions;
-use tool_offload::json::{stringify_into, LoneSurrogates};
+use tool_offload::json::stringify_into;
 use tool_offload::Value;
 
 use crate::engine::{self, Engine};
@@ -15,26 +15,27 @@ use crate::error::CliError;
 use crate::input::Input;
 use crate::output::Output;
 use crate::progress::{self, Progress};
+use crate::read::Conversation;
 use crate::summary::Stats;
 
-/// Offload the conversation in `input` (a JSON array of messages) and write it to
-/// `output` (stdout when `None`); return what was done and the output directory. Every
+/// Offload `conversation` (read from `input`) and write it to `output` (stdout when
+/// `None`) as a JSON array; return what was done and the output directory. Every
 /// message is validated before any file is written, and the output is written only once
 /// every file is. Escaped lone surrogates are read as `JSON.parse` reads them, written
 /// back as `JSON.stringify` writes them, and offloaded as U+FFFD.
 pub fn run(
     input: &Input,
+    conversation: Conversation,
     options: &BatchOptions<'_>,
     output: Option<&Path>,
 ) -> Result<(Stats, String), CliError> {
-    let bytes = input.read_all()?;
-    let bad = |e: &dyn fmt::Display| CliError::bad_input(format!("{}: {e}", input.name()));
-    // Escaped lone surrogates, which JSON.parse reads but serde_json cannot, get stand-ins.
-    let (marked, lone) = LoneSurrogates::mark(&bytes).map_err(|e| bad(&e))?;
-    let mut messages = parse(&marked).map_err(|e| bad(&e))?;
-    let show = progress::wanted(bytes.len() as u64, Some(messages.len() as u64));
-    drop(marked);
-    drop(bytes);
+    let Conversation {
+        mut messages,
+        lone,
+        bytes,
+        ..
+    } = conversation;
+    let show = progress::wanted(bytes, Some(messages.len() as u64));
 
     let mut batch = engine::batch(options)?;
     for (index, message) in messages.iter().enumerate() {
@@ -78,6 +79,12 @@ struct ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.message {
+            // The input ended inside the array: no message is at fault.
+            _ if self.error.is_eof() => write!(
+                f,
+                "the input ends before the JSON array does (truncated?): {}",
+                self.error
+            ),
             Some(index) => write!(f, "message {index}: {}", self.error),
             None => write!(f, "{}", self.error),
         }
@@ -86,7 +93,7 @@ impl fmt::Display for ParseError {
 
 /// Parse a JSON array of messages, each as a [`Value`] (numbers and key order as
 /// `tool_offload::json::parse` keeps them).
-fn parse(bytes: &[u8]) -> Result<Vec<Value>, ParseError> {
+pub fn parse(bytes: &[u8]) -> Result<Vec<Value>, impl fmt::Display> {
     let current = Cell::new(None);
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let parsed = de

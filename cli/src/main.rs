@@ -19,6 +19,7 @@ mod input;
 mod jsonl;
 mod output;
 mod progress;
+mod read;
 mod summary;
 
 use std::process::ExitCode;

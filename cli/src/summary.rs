@@ -2,8 +2,10 @@
 //! object (`--json`) for programs.
 
 use serde_json::json;
+use tool_offload::core::Map;
 use tool_offload::core::PlannedMessage;
 use tool_offload::json::stringify;
+use tool_offload::Value;
 
 /// Counts accumulated over the messages of a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -40,9 +42,10 @@ impl Stats {
     }
 }
 
-/// The summary as one JSON object (`--json`), in `JSON.stringify` form.
-pub fn to_json(stats: &Stats, output_dir: &str) -> String {
-    stringify(&json!({
+/// The summary as one JSON object (`--json`), in `JSON.stringify` form; with several
+/// inputs it names its `input` first.
+pub fn to_json(stats: &Stats, output_dir: &str, input: Option<&str>) -> String {
+    let mut summary = json!({
         "messages": stats.messages,
         "toolResults": stats.tool_results,
         "offloaded": stats.offloaded,
@@ -51,7 +54,14 @@ pub fn to_json(stats: &Stats, output_dir: &str) -> String {
         "freedPercent": stats.freed_percent(),
         "files": stats.offloaded,
         "outputDir": output_dir,
-    }))
+    });
+    if let (Some(input), Value::Object(fields)) = (input, &mut summary) {
+        let mut named = Map::new();
+        named.insert("input".into(), input.into());
+        named.append(fields);
+        summary = Value::Object(named);
+    }
+    stringify(&summary)
 }
 
 /// The summary as text for people, one fact per line.

@@ -48,6 +48,7 @@ mod plan;
 pub mod temp;
 mod text;
 pub mod tools;
+pub mod transcript;
 pub mod view;
 
 pub use batch::{
