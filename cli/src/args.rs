@@ -33,6 +33,52 @@ pub enum Command {
     /// checked before any file is written.
     #[command(after_help = EXIT_CODES)]
     Offload(OffloadArgs),
+
+    /// Materialize a conversation: tool results over the limits become summaries that
+    /// name a ref, the full outputs artifacts under --user-data.
+    #[command(
+        after_help = "Example:\n  tool-offload materialize session.jsonl --user-data ~/.agent -o materialized.json"
+    )]
+    Materialize(MaterializeArgs),
+
+    /// Print numbered lines of an artifact: the page the model's context_read returns.
+    #[command(
+        after_help = "Example:\n  tool-offload read ctx://conv-1/tool/call_1.txt --user-data ~/.agent --offset 200"
+    )]
+    Read(ReadArgs),
+
+    /// Print the last lines of an artifact: the page context_tail returns.
+    #[command(
+        after_help = "Example:\n  tool-offload tail ctx://conv-1/tool/call_1.txt --user-data ~/.agent -n 50"
+    )]
+    Tail(TailArgs),
+
+    /// Print the lines of an artifact matching a pattern, with context: the page
+    /// context_grep returns.
+    #[command(
+        after_help = "Example:\n  tool-offload grep ctx://conv-1/tool/call_1.txt 'error|panic' -i -C 3 --user-data ~/.agent"
+    )]
+    Grep(GrepArgs),
+
+    /// List the artifacts in a directory: ref (or file), kind, bytes, modified time.
+    #[command(after_help = "Example:\n  tool-offload ls ~/.agent --json")]
+    Ls(ListArgs),
+
+    /// Count the artifacts in a directory: files, bytes and characters, by conversation.
+    #[command(after_help = "Example:\n  tool-offload stats ~/.agent")]
+    Stats(ListArgs),
+
+    /// Bundle a conversation with every artifact it refers to (SHA-256 each).
+    #[command(
+        after_help = "Example:\n  tool-offload export materialized.json --conversation conv-1 --user-data ~/.agent -o bundle.json"
+    )]
+    Export(ExportArgs),
+
+    /// Restore a bundle under --user-data; prints its messages.
+    #[command(
+        after_help = "Example:\n  tool-offload import bundle.json --user-data /srv/agent -o messages.json"
+    )]
+    Import(ImportArgs),
 }
 
 /// What an input holds (`--from`).
@@ -87,4 +133,149 @@ pub struct OffloadArgs {
     /// however long the conversation is. Blank lines are skipped.
     #[arg(long)]
     pub jsonl: bool,
+}
+
+/// Where a conversation's artifacts live (`--user-data`, `--conversation`).
+#[derive(Debug, Args)]
+pub struct Store {
+    /// The user-data directory: artifacts go to <DIR>/context/<conversation>/artifacts.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub user_data: PathBuf,
+}
+
+/// Arguments of `tool-offload materialize`.
+#[derive(Debug, Args)]
+pub struct MaterializeArgs {
+    /// Conversations, as for `offload` (a directory means its *.json and *.jsonl).
+    #[arg(value_name = "INPUT", required = true, num_args = 1..)]
+    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub store: Store,
+    /// The conversation id the refs name; default: the input's file name without its
+    /// extension (a Claude Code log's is its session id).
+    #[arg(long, value_name = "ID")]
+    pub conversation: Option<String>,
+    /// Outputs over this many characters (UTF-16 code units) are materialized.
+    #[arg(long, value_name = "N")]
+    pub max_inline_chars: Option<usize>,
+    /// Outputs over this many UTF-8 bytes are materialized.
+    #[arg(long, value_name = "N")]
+    pub max_inline_bytes: Option<usize>,
+    /// What the inputs hold; `auto` tells from the content and says what it saw.
+    #[arg(long, value_enum, default_value_t = From::Auto)]
+    pub from: From,
+    /// Keep a Claude Code log's side-chain (sub-agent) events in the conversation.
+    #[arg(long)]
+    pub include_sidechains: bool,
+    /// Write the conversation to OUTPUT instead of stdout; with several inputs OUTPUT is
+    /// a directory that gets one `<input name>.json` each.
+    #[arg(short = 'o', long = "output", value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
+    /// Print the summary on stderr as one JSON object per input.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `tool-offload read`.
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// The artifact's ref: ctx://<conversation>/tool/<file>.
+    #[arg(value_name = "REF")]
+    pub reference: String,
+    #[command(flatten)]
+    pub store: Store,
+    /// First line to show, 0-based.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: usize,
+    /// For a line split into parts (57.1, 57.2, …), the part to start at.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub part: usize,
+    /// Lines to show at most.
+    #[arg(long, value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_LINES)]
+    pub limit: usize,
+    /// Print `{"ref", "page"}` as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `tool-offload tail`.
+#[derive(Debug, Args)]
+pub struct TailArgs {
+    /// The artifact's ref.
+    #[arg(value_name = "REF")]
+    pub reference: String,
+    #[command(flatten)]
+    pub store: Store,
+    /// Lines to show.
+    #[arg(short = 'n', long = "lines", value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_LINES)]
+    pub lines: usize,
+    /// Print `{"ref", "page"}` as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `tool-offload grep`.
+#[derive(Debug, Args)]
+pub struct GrepArgs {
+    /// The artifact's ref.
+    #[arg(value_name = "REF")]
+    pub reference: String,
+    /// A regular expression (the syntax of the model's context_grep tool).
+    #[arg(value_name = "PATTERN")]
+    pub pattern: String,
+    #[command(flatten)]
+    pub store: Store,
+    /// Lines of context around each match.
+    #[arg(short = 'C', long = "context", value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_CONTEXT)]
+    pub context: usize,
+    /// Matches shown at most.
+    #[arg(short = 'm', long = "max-matches", value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_MAX_MATCHES)]
+    pub max_matches: usize,
+    /// Match case-insensitively.
+    #[arg(short = 'i', long)]
+    pub ignore_case: bool,
+    /// Print `{"ref", "page"}` as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `tool-offload ls` and `tool-offload stats`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// A user-data directory (its context/*/artifacts) or a batch output directory
+    /// (its tool-result-*.md files).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `tool-offload export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The conversation (materialized messages) whose artifacts go in the bundle.
+    #[arg(value_name = "INPUT")]
+    pub input: PathBuf,
+    #[command(flatten)]
+    pub store: Store,
+    /// The conversation id its refs name.
+    #[arg(long, value_name = "ID")]
+    pub conversation: String,
+    /// Write the bundle to OUTPUT instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
+}
+
+/// Arguments of `tool-offload import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// A bundle written by `export`.
+    #[arg(value_name = "BUNDLE")]
+    pub bundle: PathBuf,
+    #[command(flatten)]
+    pub store: Store,
+    /// Write the restored messages to OUTPUT instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
 }

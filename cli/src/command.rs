@@ -10,6 +10,7 @@ use tool_offload::core::BatchOptions;
 use crate::args::{From, OffloadArgs};
 use crate::error::CliError;
 use crate::input::Input;
+use crate::inputs::{described, expand, note, outputs_for};
 use crate::summary::Stats;
 use crate::{array, jsonl, read, summary};
 
@@ -32,20 +33,8 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
     }
     let inputs = expand(&args.inputs)?;
     let several = inputs.len() > 1;
-    let outputs = match (several, &args.output) {
-        (false, output) => vec![output.clone()],
-        (true, None) => {
-            return Err(CliError::bad_input(format!(
-                "{} inputs: pass -o DIR for the offloaded conversations (one file each)",
-                inputs.len()
-            )))
-        }
-        (true, Some(dir)) => {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| CliError::failure(format!("{}: {e}", dir.display())))?;
-            outputs_in(dir, &inputs, args.jsonl)?
-        }
-    };
+    let extension = if args.jsonl { "jsonl" } else { "json" };
+    let outputs = outputs_for(&inputs, args.output.as_deref(), extension)?;
     for (path, output) in inputs.iter().zip(outputs) {
         let input = Input::new(path);
         let (stats, dir, format) = if args.jsonl {
@@ -72,74 +61,6 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
         report(args.json, several.then(|| input.name()), &stats, &dir);
     }
     Ok(())
-}
-
-/// The inputs, a directory replaced by its `*.json` and `*.jsonl` files in name order.
-fn expand(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
-    let mut found = Vec::new();
-    for input in inputs {
-        if !input.is_dir() {
-            found.push(input.clone());
-            continue;
-        }
-        let entries = std::fs::read_dir(input)
-            .map_err(|e| CliError::bad_input(format!("{}: {e}", input.display())))?;
-        let mut files: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file())
-            .filter(|p| p.extension().is_some_and(|x| x == "json" || x == "jsonl"))
-            .collect();
-        if files.is_empty() {
-            return Err(CliError::bad_input(format!(
-                "{}: no *.json or *.jsonl file in this directory",
-                input.display()
-            )));
-        }
-        files.sort();
-        found.extend(files);
-    }
-    if found.len() > 1 && found.iter().any(|p| p.as_os_str() == "-") {
-        return Err(CliError::bad_input("- (stdin) can only be the one input"));
-    }
-    Ok(found)
-}
-
-/// Where each of several inputs' conversation goes: `<dir>/<input file stem>.json`
-/// (`.jsonl` with `--jsonl`); two inputs of one name are refused rather than one lost.
-fn outputs_in(
-    dir: &Path,
-    inputs: &[PathBuf],
-    jsonl: bool,
-) -> Result<Vec<Option<PathBuf>>, CliError> {
-    let extension = if jsonl { "jsonl" } else { "json" };
-    let mut outputs: Vec<Option<PathBuf>> = Vec::new();
-    for input in inputs {
-        let stem = input.file_stem().unwrap_or(input.as_os_str());
-        let output = dir.join(stem).with_extension(extension);
-        if outputs.iter().flatten().any(|o| *o == output) {
-            return Err(CliError::bad_input(format!(
-                "{}: another input would also be written to {}",
-                input.display(),
-                output.display()
-            )));
-        }
-        outputs.push(Some(output));
-    }
-    Ok(outputs)
-}
-
-/// What a format is, for people.
-fn described(format: Format) -> &'static str {
-    match format {
-        Format::Messages => "messages",
-        Format::ClaudeCode => "a Claude Code session log",
-        Format::Codex => "a Codex rollout",
-    }
-}
-
-/// A line on stderr that is not an error.
-fn note(text: &str) {
-    let _ = writeln!(std::io::stderr(), "tool-offload: {text}");
 }
 
 /// The summary of one input on stderr; with several inputs, named.

@@ -13,10 +13,13 @@
 mod args;
 mod array;
 mod command;
+mod context;
 mod engine;
 mod error;
 mod input;
+mod inputs;
 mod jsonl;
+mod listing;
 mod output;
 mod progress;
 mod read;
@@ -32,6 +35,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Offload(args) => command::offload(args),
+        Command::Materialize(args) => context::materialize(args),
+        Command::Read(args) => context::read(args),
+        Command::Tail(args) => context::tail(args),
+        Command::Grep(args) => context::grep(args),
+        Command::Ls(args) => listing::ls(args),
+        Command::Stats(args) => listing::stats(args),
+        Command::Export(args) => context::export(args),
+        Command::Import(args) => context::import(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

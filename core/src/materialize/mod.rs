@@ -20,7 +20,7 @@ mod reference;
 mod scan;
 mod source;
 mod tail;
-pub use reference::MAX_REF_SEGMENT_CHARS;
+pub use reference::{artifact_ref, ref_conversation, MAX_REF_SEGMENT_CHARS};
 mod summary;
 mod text;
 mod types;

@@ -116,6 +116,39 @@ pub(crate) fn decode(segment: &str) -> Result<Cow<'_, str>, String> {
         .map_err(|_| "its %-escapes do not decode to UTF-8 text".to_owned())
 }
 
+/// The ref of the artifact `file` of `kind` in `conversation`, both ids
+/// percent-encoded as every ref is: how a listing names what it finds on disk.
+///
+/// ```
+/// use tool_offload_core::materialize::{artifact_ref, ArtifactKind};
+/// assert_eq!(artifact_ref("conv 1", ArtifactKind::Tool, "call (1).txt"), "ctx://conv%201/tool/call%20%281%29.txt");
+/// ```
+pub fn artifact_ref(conversation: &str, kind: ArtifactKind, file: &str) -> String {
+    mint(conversation, kind, file)
+}
+
+/// The conversation a ref belongs to, decoded: what a reader needs to open it without
+/// knowing the conversation beforehand (the command line's `read`, `tail`, `grep`).
+///
+/// # Errors
+/// `REF_OUT_OF_SCOPE` for a string that is not a ref (or a malformed one).
+///
+/// ```
+/// use tool_offload_core::materialize::ref_conversation;
+/// assert_eq!(ref_conversation("ctx://conv%201/tool/c1.txt").unwrap(), "conv 1");
+/// assert!(ref_conversation("ctx://conv/tool/..").is_err());
+/// ```
+pub fn ref_conversation(reference: &str) -> Result<String, crate::OffloadError> {
+    match parse(reference) {
+        Ok(parsed) => Ok(parsed.conversation.into_owned()),
+        Err(RefError::Malformed(reason)) => Err(crate::OffloadError::MalformedRef {
+            reference: reference.into(),
+            reason,
+        }),
+        Err(RefError::OutOfScope) => Err(crate::OffloadError::RefOutOfScope(reference.into())),
+    }
+}
+
 /// A ref taken apart, its segments decoded (borrowed when they hold no escape).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ParsedRef<'a> {

@@ -1,0 +1,211 @@
+//! The Materializer from the shell: `materialize`, `read`, `tail`, `grep`, `export`,
+//! `import`. Pages are exactly what the model's read-back tools return.
+
+use std::path::Path;
+
+use serde_json::json;
+use tokio::runtime::Runtime;
+use tool_offload::core::materialize::ref_conversation;
+use tool_offload::core::transcript::Format;
+use tool_offload::json::stringify;
+use tool_offload::{GrepOptions, Materializer, MaterializerOptions, OffloadError, Value};
+
+use crate::args::{
+    ExportArgs, From, GrepArgs, ImportArgs, MaterializeArgs, ReadArgs, Store, TailArgs,
+};
+use crate::error::CliError;
+use crate::input::Input;
+use crate::inputs::{described, expand, note, outputs_for};
+use crate::output::Output;
+use crate::read;
+
+/// A runtime for one command's async calls.
+fn runtime() -> Result<Runtime, CliError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::failure(format!("cannot start the async runtime: {e}")))
+}
+
+/// A library error: `WRITE_FAILED` and `READ_FAILED` are failures (exit 1), the rest bad
+/// input (exit 2), prefixed with `what`.
+fn failed(what: &str) -> impl Fn(OffloadError) -> CliError + '_ {
+    move |err| match err.code() {
+        tool_offload::ErrorCode::WriteFailed | tool_offload::ErrorCode::ReadFailed => {
+            CliError::failure(format!("{what}: {err}"))
+        }
+        _ => CliError::bad_input(format!("{what}: {err}")),
+    }
+}
+
+/// The materializer of `conversation` under `store`.
+fn materializer(
+    store: &Store,
+    conversation: &str,
+    configure: impl FnOnce(&mut MaterializerOptions),
+) -> Result<Materializer, CliError> {
+    let mut options = MaterializerOptions::new(&store.user_data, conversation);
+    configure(&mut options);
+    Materializer::new(options).map_err(failed("--conversation"))
+}
+
+/// Write `value` as `JSON.stringify` does, then a newline, to `output` (stdout when
+/// `None`); a file appears only once complete.
+fn write_json(value: &Value, output: Option<&Path>) -> Result<(), CliError> {
+    let mut out = Output::create(output)?;
+    out.write(stringify(value).as_bytes())?;
+    out.write(b"\n")?;
+    out.commit()
+}
+
+/// `materialize`: each input's tool results over the limits become summaries.
+pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
+    let inputs = expand(&args.inputs)?;
+    if inputs.len() > 1 && args.conversation.is_some() {
+        return Err(CliError::bad_input(
+            "--conversation names one conversation: give one input, or let each input's file name name its own",
+        ));
+    }
+    let outputs = outputs_for(&inputs, args.output.as_deref(), "json")?;
+    let runtime = runtime()?;
+    for (path, output) in inputs.iter().zip(outputs) {
+        let input = Input::new(path);
+        let conversation = match (&args.conversation, path.file_stem()) {
+            (Some(id), _) => id.clone(),
+            (None, Some(stem)) if path.as_os_str() != "-" => stem.to_string_lossy().into_owned(),
+            (None, _) => {
+                return Err(CliError::bad_input(
+                    "<stdin>: pass --conversation ID to name the conversation",
+                ))
+            }
+        };
+        let read = read::read(&input, args.from, args.include_sidechains)?;
+        if args.from == From::Auto && read.format != Format::Messages {
+            note(&format!(
+                "{}: read as {}",
+                input.name(),
+                described(read.format)
+            ));
+        }
+        if !read.lone.is_empty() {
+            return Err(CliError::bad_input(format!(
+                "{}: holds escaped lone surrogates; materialize reads well-formed text only",
+                input.name()
+            )));
+        }
+        let m = materializer(&args.store, &conversation, |o| {
+            o.max_inline_chars = args.max_inline_chars.unwrap_or(o.max_inline_chars);
+            o.max_inline_bytes = args.max_inline_bytes.unwrap_or(o.max_inline_bytes);
+        })?;
+        let done = runtime
+            .block_on(m.materialize_messages(&read.messages))
+            .map_err(failed(input.name()))?;
+        let messages: Vec<Value> = done.messages.into_iter().map(|m| m.into_owned()).collect();
+        write_json(&Value::Array(messages), output.as_deref())?;
+        let refs: Vec<&str> = done.refs.iter().map(|r| r.id.as_str()).collect();
+        let summary = if args.json {
+            stringify(&json!({
+                "input": input.name(),
+                "conversation": conversation,
+                "messages": read.messages.len(),
+                "materialized": refs.len(),
+                "refs": refs,
+                "paths": done.paths,
+            })) + "\n"
+        } else {
+            format!(
+                "{}: {} messages, {} tool results materialized as conversation {conversation} in {}\n",
+                input.name(),
+                read.messages.len(),
+                refs.len(),
+                args.store.user_data.display()
+            )
+        };
+        eprint!("{summary}");
+    }
+    Ok(())
+}
+
+/// The materializer that can read `reference` (its conversation comes from the ref).
+fn reader(store: &Store, reference: &str) -> Result<Materializer, CliError> {
+    let conversation = ref_conversation(reference).map_err(failed(reference))?;
+    materializer(store, &conversation, |_| {})
+}
+
+/// Print a page, or `{"ref", "page"}` with `--json`.
+fn print_page(
+    reference: &str,
+    page: Result<String, OffloadError>,
+    json: bool,
+) -> Result<(), CliError> {
+    let page = page.map_err(failed(reference))?;
+    if json {
+        return write_json(&json!({"ref": reference, "page": page}), None);
+    }
+    let mut out = Output::create(None)?;
+    out.write(page.as_bytes())?;
+    out.write(b"\n")?;
+    out.commit()
+}
+
+/// `read`: numbered lines of an artifact.
+pub fn read(args: &ReadArgs) -> Result<(), CliError> {
+    let m = reader(&args.store, &args.reference)?;
+    let page =
+        runtime()?.block_on(m.read_from(&args.reference, args.offset, args.part, args.limit));
+    print_page(&args.reference, page, args.json)
+}
+
+/// `tail`: the last lines of an artifact.
+pub fn tail(args: &TailArgs) -> Result<(), CliError> {
+    let m = reader(&args.store, &args.reference)?;
+    let page = runtime()?.block_on(m.tail(&args.reference, args.lines));
+    print_page(&args.reference, page, args.json)
+}
+
+/// `grep`: matching lines of an artifact, with context.
+pub fn grep(args: &GrepArgs) -> Result<(), CliError> {
+    let m = reader(&args.store, &args.reference)?;
+    let options = GrepOptions {
+        context: args.context,
+        max_matches: args.max_matches,
+        ignore_case: args.ignore_case,
+    };
+    let page = runtime()?.block_on(m.grep(&args.reference, &args.pattern, options));
+    print_page(&args.reference, page, args.json)
+}
+
+/// `export`: the conversation and its artifacts as one bundle.
+pub fn export(args: &ExportArgs) -> Result<(), CliError> {
+    let input = Input::new(&args.input);
+    let read = read::read(&input, From::Messages, false)?;
+    let m = materializer(&args.store, &args.conversation, |_| {})?;
+    let bundle = runtime()?
+        .block_on(m.export_conversation(&read.messages))
+        .map_err(failed(input.name()))?;
+    write_json(&bundle, args.output.as_deref())
+}
+
+/// `import`: a bundle restored under the user-data directory; prints its messages.
+pub fn import(args: &ImportArgs) -> Result<(), CliError> {
+    let input = Input::new(&args.bundle);
+    let bytes = input.read_all()?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| CliError::bad_input(format!("{}: {e}", input.name())))?;
+    let bundle = tool_offload::json::parse(text)
+        .map_err(|e| CliError::bad_input(format!("{}: {e}", input.name())))?;
+    let done = runtime()?
+        .block_on(tool_offload::import_conversation(
+            &bundle,
+            &args.store.user_data,
+        ))
+        .map_err(failed(input.name()))?;
+    write_json(&done.messages, args.output.as_deref())?;
+    eprintln!(
+        "{}: conversation {} restored, {} artifacts",
+        input.name(),
+        done.conversation_id,
+        done.paths.len()
+    );
+    Ok(())
+}

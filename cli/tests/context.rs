@@ -1,0 +1,290 @@
+//! The Materializer from the shell: `materialize`, `read`, `tail`, `grep` (pages equal
+//! to the model's tools for the same ref), `ls`, `stats`, `export`, `import`, and each
+//! subcommand's `--help` example.
+mod common;
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use tool_offload::json::{parse, stringify};
+use tool_offload::{Materializer, MaterializerOptions, ToolRegistry};
+
+use common::*;
+
+const REF: &str = "ctx://conv-1/tool/call_log.txt";
+
+/// A conversation whose one tool result is a 150 KB log with a planted error line.
+fn conversation() -> Value {
+    let mut log = String::new();
+    for i in 0..3000 {
+        if i == 1234 {
+            log.push_str("ERROR: disk quota exceeded on /var/lib/build\n");
+        }
+        log.push_str(&format!(
+            "step {i:04}: compiling module number {i} of the build …\n"
+        ));
+    }
+    json!([
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "call_log", "name": "bash", "input": {"command": "make"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_log", "content": log}]},
+    ])
+}
+
+/// What the model's read-back tool gives for `params`, through the library.
+fn tool_page(user_data: &std::path::Path, tool: &str, params: Value) -> String {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let materializer =
+        Arc::new(Materializer::new(MaterializerOptions::new(user_data, "conv-1")).unwrap());
+    let mut registry = ToolRegistry::new();
+    materializer.register_tools(&mut registry).unwrap();
+    let result = runtime
+        .block_on(registry.execute_tool("t", tool, params))
+        .unwrap();
+    assert!(!result.is_error, "{}", result.content);
+    result.content
+}
+
+#[test]
+fn materialize_then_read_tail_grep_give_the_tools_pages() {
+    let (_tmp, root) = tempdir();
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation())).unwrap();
+    let out = run(
+        &root,
+        &[
+            "materialize",
+            "conv-1.json",
+            "--user-data",
+            "data",
+            "--json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let messages = parse(stdout(&out).trim_end()).unwrap();
+    let summary = messages[1]["content"][0]["content"].as_str().unwrap();
+    assert!(
+        summary.starts_with(
+            "[Output of bash (call call_log) stored as ctx://conv-1/tool/call_log.txt "
+        ),
+        "{summary}"
+    );
+    let report = parse(stderr(&out).trim_end()).unwrap();
+    assert_eq!(report["conversation"], "conv-1");
+    assert_eq!(report["refs"], json!([REF]));
+    let artifact = root.join("data/context/conv-1/artifacts/tool/call_log.txt");
+    assert_eq!(
+        std::fs::read_to_string(&artifact).unwrap(),
+        conversation()[1]["content"][0]["content"].as_str().unwrap()
+    );
+
+    let data = root.join("data");
+    let cases: [(&[&str], &str, Value); 3] = [
+        (
+            &["read", REF, "--offset", "1230", "--limit", "10"],
+            "context_read",
+            json!({"ref": REF, "offset": 1230, "limit": 10}),
+        ),
+        (
+            &["tail", REF, "-n", "5"],
+            "context_tail",
+            json!({"ref": REF, "lines": 5}),
+        ),
+        (
+            &["grep", REF, "error: DISK", "-i", "-C", "1"],
+            "context_grep",
+            json!({"ref": REF, "pattern": "error: DISK", "ignore_case": true, "context": 1}),
+        ),
+    ];
+    for (args, tool, params) in cases {
+        let mut args = args.to_vec();
+        args.extend(["--user-data", "data"]);
+        let out = run(&root, &args, b"");
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(
+            stdout(&out),
+            tool_page(&data, tool, params) + "\n",
+            "{args:?}"
+        );
+    }
+    let out = run(
+        &root,
+        &["grep", REF, "quota", "--user-data", "data", "--json"],
+        b"",
+    );
+    let page = parse(stdout(&out).trim_end()).unwrap();
+    assert_eq!(page["ref"], REF);
+    assert!(
+        page["page"]
+            .as_str()
+            .unwrap()
+            .contains("1235| ERROR: disk quota exceeded"),
+        "{page}"
+    );
+}
+
+#[test]
+fn read_errors_are_one_line_with_the_exit_code() {
+    let (_tmp, root) = tempdir();
+    let out = run(
+        &root,
+        &["read", "ctx://conv-1/tool/nope.txt", "--user-data", "."],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("tool-offload: ctx://conv-1/tool/nope.txt: "),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stderr(&out).lines().count(), 1);
+    let out = run(&root, &["tail", "not-a-ref", "--user-data", "."], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&root, &["grep", REF, "(unclosed", "--user-data", "."], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("INVALID_PATTERN") || stderr(&out).contains("pattern"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn ls_and_stats_show_our_artifacts_only() {
+    let (_tmp, root) = tempdir();
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation())).unwrap();
+    let out = run(
+        &root,
+        &["materialize", "conv-1.json", "--user-data", "data"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::write(root.join("data/notes.txt"), "not ours").unwrap();
+    std::fs::create_dir_all(root.join("data/batch")).unwrap();
+    std::fs::write(root.join("data/batch/tool-result-x.md"), "é").unwrap();
+
+    let out = run(&root, &["ls", "data", "--json"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let rows = parse(stdout(&out).trim_end()).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let tool = rows.iter().find(|r| r["kind"] == "tool").unwrap();
+    assert_eq!(tool["ref"], REF);
+    assert!(tool["bytes"].as_u64().unwrap() > 150_000);
+    assert!(tool["modified"].as_str().unwrap().ends_with('Z'));
+    let batch = rows.iter().find(|r| r["kind"] == "batch").unwrap();
+    assert_eq!(batch["ref"], Value::Null);
+    assert_eq!(batch["bytes"], 2);
+
+    let out = run(&root, &["ls", "data"], b"");
+    assert!(
+        stdout(&out)
+            .lines()
+            .any(|l| l.starts_with(&format!("{REF}\ttool\t"))),
+        "{}",
+        stdout(&out)
+    );
+
+    let out = run(&root, &["stats", "data", "--json"], b"");
+    let stats = parse(stdout(&out).trim_end()).unwrap();
+    assert_eq!(stats["artifacts"], 2);
+    assert_eq!(stats["conversations"], 1);
+    assert_eq!(
+        stats["byKind"],
+        json!({"tool": 1, "terminal": 0, "batch": 1})
+    );
+    let log = conversation()[1]["content"][0]["content"]
+        .as_str()
+        .unwrap()
+        .encode_utf16()
+        .count();
+    assert_eq!(stats["chars"], log + 1);
+
+    let out = run(&root, &["ls", "missing"], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn export_and_import_move_a_conversation_with_its_artifacts() {
+    let (_tmp, root) = tempdir();
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation())).unwrap();
+    run(
+        &root,
+        &[
+            "materialize",
+            "conv-1.json",
+            "--user-data",
+            "data",
+            "-o",
+            "m.json",
+        ],
+        b"",
+    );
+    let out = run(
+        &root,
+        &[
+            "export",
+            "m.json",
+            "--conversation",
+            "conv-1",
+            "--user-data",
+            "data",
+            "-o",
+            "bundle.json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = run(
+        &root,
+        &["import", "bundle.json", "--user-data", "elsewhere"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        parse(stdout(&out).trim_end()).unwrap(),
+        parse(&std::fs::read_to_string(root.join("m.json")).unwrap()).unwrap()
+    );
+    assert!(
+        stderr(&out).contains("conversation conv-1 restored, 1 artifacts"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(
+        &root,
+        &["tail", REF, "-n", "1", "--user-data", "elsewhere"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // A tampered bundle is refused.
+    let tampered = std::fs::read_to_string(root.join("bundle.json"))
+        .unwrap()
+        .replace("step 0001", "step 9999");
+    std::fs::write(root.join("bad.json"), tampered).unwrap();
+    let out = run(&root, &["import", "bad.json", "--user-data", "third"], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn every_subcommand_help_shows_an_example() {
+    let (_tmp, root) = tempdir();
+    for sub in [
+        "materialize",
+        "read",
+        "tail",
+        "grep",
+        "ls",
+        "stats",
+        "export",
+        "import",
+    ] {
+        let out = run(&root, &[sub, "--help"], b"");
+        assert_eq!(out.status.code(), Some(0), "{sub}");
+        assert!(
+            stdout(&out).contains(&format!("Example:\n  tool-offload {sub} ")),
+            "{sub}: {}",
+            stdout(&out)
+        );
+    }
+}
