@@ -74,6 +74,14 @@ pub enum Command {
     )]
     Export(ExportArgs),
 
+    /// Remove artifacts nobody needs: older than a TTL and/or over a size quota (least
+    /// recently written first), never one the --keep conversations refer to, never a
+    /// file that is not ours. Stale temporary files go too.
+    #[command(
+        after_help = "Example:\n  tool-offload gc ~/.agent --older-than 7d --max-size 1G --keep transcript.json --dry-run\n\nDURATION: a number with s, m, h, d or w. SIZE: bytes, or a number with K, M, G or T (powers of 1024)."
+    )]
+    Gc(GcArgs),
+
     /// Restore a bundle under --user-data; prints its messages.
     #[command(
         after_help = "Example:\n  tool-offload import bundle.json --user-data /srv/agent -o messages.json"
@@ -278,4 +286,28 @@ pub struct ImportArgs {
     /// Write the restored messages to OUTPUT instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "OUTPUT")]
     pub output: Option<PathBuf>,
+}
+
+/// Arguments of `tool-offload gc`.
+#[derive(Debug, Args)]
+pub struct GcArgs {
+    /// A user-data directory or a batch output directory.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Remove artifacts last written longer ago than this (e.g. 7d, 12h).
+    #[arg(long, value_name = "DURATION", value_parser = crate::gc::duration_ms)]
+    pub older_than: Option<u64>,
+    /// Then remove the least recently written until ours take at most this (e.g. 1G).
+    #[arg(long, value_name = "SIZE", value_parser = crate::gc::size_bytes)]
+    pub max_size: Option<u64>,
+    /// Conversations still in use: nothing they refer to is removed (messages, Claude
+    /// Code logs or Codex rollouts; repeat for several).
+    #[arg(long, value_name = "FILE")]
+    pub keep: Vec<PathBuf>,
+    /// Say what would be removed; remove nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }

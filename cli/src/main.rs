@@ -16,6 +16,7 @@ mod command;
 mod context;
 mod engine;
 mod error;
+mod gc;
 mod input;
 mod inputs;
 mod jsonl;
@@ -43,6 +44,7 @@ fn main() -> ExitCode {
         Command::Stats(args) => listing::stats(args),
         Command::Export(args) => context::export(args),
         Command::Import(args) => context::import(args),
+        Command::Gc(args) => gc::gc(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

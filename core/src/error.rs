@@ -131,6 +131,10 @@ pub enum OffloadError {
     /// See [`ErrorCode::RefNotFound`].
     #[error("no artifact for ref {0:?}")]
     RefNotFound(String),
+    /// Code [`ErrorCode::RefNotFound`] too: the artifact existed and retention
+    /// ([`crate::gc::gc`]) removed it.
+    #[error("the artifact for ref {0:?} was removed by retention (gc): it can no longer be read")]
+    RefRemoved(String),
     /// See [`ErrorCode::ReadFailed`].
     #[error("failed to read {path}: {source}")]
     ReadFailed {
@@ -184,7 +188,7 @@ impl OffloadError {
             OffloadError::RefOutOfScope(_) | OffloadError::MalformedRef { .. } => {
                 ErrorCode::RefOutOfScope
             }
-            OffloadError::RefNotFound(_) => ErrorCode::RefNotFound,
+            OffloadError::RefNotFound(_) | OffloadError::RefRemoved(_) => ErrorCode::RefNotFound,
             OffloadError::ReadFailed { .. } => ErrorCode::ReadFailed,
             OffloadError::InvalidPattern { .. } => ErrorCode::InvalidPattern,
             OffloadError::InvalidBundle(_) => ErrorCode::InvalidBundle,

@@ -232,6 +232,10 @@ pub struct MemoryWriter {
 struct MemoryState {
     dirs: BTreeSet<String>,
     files: BTreeMap<String, String>,
+    /// When each file was last written ([`MemoryWriter::set_now`]'s clock).
+    modified: BTreeMap<String, u64>,
+    /// The clock: milliseconds since the Unix epoch, as set.
+    now_ms: u64,
     /// `"<operation> <path>"` for every writer call, in order.
     calls: Vec<String>,
 }
@@ -247,6 +251,13 @@ impl MemoryWriter {
     pub fn fail_on(mut self, path: impl Into<String>) -> Self {
         self.fail_on = Some(path.into());
         self
+    }
+
+    /// Set the clock that stamps what is written from now on (milliseconds since the
+    /// Unix epoch; starts at 0): memory has no clock of its own, and tests of retention
+    /// want one they control.
+    pub fn set_now(&self, now_ms: u64) {
+        self.lock().now_ms = now_ms;
     }
 
     /// Every writer call so far, in order: `mkdir <dir>`, `write <path>`, `create <path>`.
@@ -306,6 +317,8 @@ impl FileWriter for MemoryWriter {
         self.call(&mut state, "write", path)?;
         state.check_writable(path)?;
         state.files.insert(path.to_owned(), data.to_owned());
+        let now = state.now_ms;
+        state.modified.insert(path.to_owned(), now);
         Ok(())
     }
 
@@ -318,6 +331,8 @@ impl FileWriter for MemoryWriter {
             return Ok(CreateOutcome::Exists);
         }
         state.files.insert(path.to_owned(), data.to_owned());
+        let now = state.now_ms;
+        state.modified.insert(path.to_owned(), now);
         Ok(CreateOutcome::Created)
     }
 }
@@ -395,4 +410,31 @@ pub fn clamp_range(start: u64, end: u64, len: usize) -> std::ops::Range<usize> {
     let clamp = |n: u64| usize::try_from(n).map_or(len, |n| n.min(len));
     let start = clamp(start);
     start..clamp(end).max(start)
+}
+
+impl crate::FileLifecycle for MemoryWriter {
+    async fn stat(&self, path: &str) -> Result<Option<crate::FileStat>, IoError> {
+        let state = self.lock();
+        if let Some(data) = state.files.get(path) {
+            return Ok(Some(crate::FileStat {
+                size: data.len() as u64,
+                modified_ms: state.modified.get(path).copied().unwrap_or(0),
+                is_dir: false,
+            }));
+        }
+        let is_dir = path == "/" || state.dirs.contains(path);
+        Ok(is_dir.then_some(crate::FileStat {
+            size: 0,
+            modified_ms: 0,
+            is_dir: true,
+        }))
+    }
+
+    async fn remove(&self, path: &str) -> Result<(), IoError> {
+        let mut state = self.lock();
+        self.call(&mut state, "remove", path)?;
+        state.files.remove(path);
+        state.modified.remove(path);
+        Ok(())
+    }
 }

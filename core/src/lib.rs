@@ -38,6 +38,7 @@ mod batch;
 mod create;
 mod direct;
 mod error;
+pub mod gc;
 mod io;
 pub mod json;
 pub mod materialize;
@@ -58,6 +59,7 @@ pub use batch::{
 pub use create::MAX_NAME_ATTEMPTS;
 pub use direct::{offload_tool_result, offload_tool_result_through, DirectOffload, DirectPlan};
 pub use error::{ErrorCode, OffloadError};
+pub use gc::{FileLifecycle, FileStat};
 pub use io::{clamp_range, CreateOutcome, FileReader, FileWriter, IoError, MemoryWriter};
 pub use message::{apply_edits, Slot};
 pub use placeholder::{

@@ -42,6 +42,7 @@
 //! # }
 //! ```
 
+mod lifecycle;
 mod materializer;
 mod read_tools;
 mod registry;
@@ -50,12 +51,14 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
+pub use lifecycle::{gc_dir, gc_dir_with, now_ms};
 pub use materializer::{
     import_conversation, import_conversation_with, GrepOptions, MaterializedMessages, Materializer,
     MaterializerOptions, ToolOutput,
 };
 pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
 pub use tool_offload_core as core;
+pub use tool_offload_core::gc::{FileLifecycle, FileStat, GcOptions, GcReport};
 pub use tool_offload_core::materialize::{
     format_legacy_tool_record, ContextRef, ImportedConversation, LegacyToolRecord,
     MaterializeStats, Materialized, RefHint,

@@ -147,7 +147,7 @@ impl Materializer {
         let path = self.resolve_ref(reference)?;
         let size = match reader.size(&path).await {
             Ok(Some(size)) => size,
-            Ok(None) => return Err(OffloadError::RefNotFound(reference.into())),
+            Ok(None) => return Err(missing(reference, &path, reader).await),
             Err(source) => return Err(OffloadError::ReadFailed { path, source }),
         };
         let file = InFile {
@@ -238,5 +238,15 @@ impl Materializer {
             let index = LineIndex::of(text.as_bytes()).to_file();
             let _ = io.write_file(&index_path, &index).await;
         }
+    }
+}
+
+/// Why `reference` (at `path`) has no artifact: removed by retention when its marker is
+/// there, else never written.
+async fn missing<R: FileReader + ?Sized>(reference: &str, path: &str, reader: &R) -> OffloadError {
+    let marker = format!("{path}{}", crate::gc::REMOVED_SUFFIX);
+    match reader.size(&marker).await {
+        Ok(Some(_)) => OffloadError::RefRemoved(reference.into()),
+        _ => OffloadError::RefNotFound(reference.into()),
     }
 }

@@ -1,0 +1,281 @@
+//! Retention: removing artifacts nobody needs any more, so a store that runs for months
+//! does not only grow. Only our own files are ever touched (materialized artifacts and
+//! their line indexes, batch `tool-result-*.md` files, writers' stale temporary files);
+//! never one the messages passed as `keep` still refer to.
+//!
+//! Where an artifact is removed, an empty `<artifact>.removed` marker stays beside it, so
+//! reading its ref later says it was removed by retention rather than never existing.
+
+use std::collections::BTreeSet;
+use std::future::Future;
+
+use crate::materialize::summary_ref;
+use crate::temp::{is_stale_temp, is_temp};
+use crate::{FileReader, FileWriter, IoError, OffloadError, Value};
+
+/// What [`FileLifecycle::stat`] tells about a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileStat {
+    /// Size in bytes (0 for a directory).
+    pub size: u64,
+    /// Last modification, milliseconds since the Unix epoch.
+    pub modified_ms: u64,
+    /// Whether it is a directory.
+    pub is_dir: bool,
+}
+
+/// The part of the IO contract retention needs: a file's size and age, and removing it.
+///
+/// ```
+/// use tool_offload_core::{FileLifecycle, FileWriter, MemoryWriter};
+/// let fs = MemoryWriter::new();
+/// futures_executor::block_on(async {
+///     fs.mkdir("/a").await.unwrap();
+///     fs.write_file("/a/x.txt", "hi").await.unwrap();
+///     assert_eq!(fs.stat("/a/x.txt").await.unwrap().unwrap().size, 2);
+///     assert!(fs.stat("/a").await.unwrap().unwrap().is_dir);
+///     fs.remove("/a/x.txt").await.unwrap();
+///     assert_eq!(fs.stat("/a/x.txt").await.unwrap(), None);
+///     fs.remove("/a/x.txt").await.unwrap(); // already gone: fine
+/// });
+/// ```
+pub trait FileLifecycle {
+    /// Size, modification time and kind of `path`, or `None` when nothing is there.
+    fn stat(&self, path: &str) -> impl Future<Output = Result<Option<FileStat>, IoError>>;
+    /// Remove the file at `path`; nothing there is not an error.
+    fn remove(&self, path: &str) -> impl Future<Output = Result<(), IoError>>;
+}
+
+impl<L: FileLifecycle + ?Sized> FileLifecycle for &L {
+    fn stat(&self, path: &str) -> impl Future<Output = Result<Option<FileStat>, IoError>> {
+        (**self).stat(path)
+    }
+    fn remove(&self, path: &str) -> impl Future<Output = Result<(), IoError>> {
+        (**self).remove(path)
+    }
+}
+
+/// What to collect.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GcOptions {
+    /// Remove artifacts last modified longer ago than this (milliseconds).
+    pub older_than_ms: Option<u64>,
+    /// Then remove the least recently modified ones until ours take at most this many
+    /// bytes (referenced ones count, but stay).
+    pub max_bytes: Option<u64>,
+    /// Refs (`ctx://…`) and batch file names (`tool-result-….md`) that stay whatever
+    /// their age: see [`referenced`].
+    pub keep: BTreeSet<String>,
+    /// Report what would go, remove nothing.
+    pub dry_run: bool,
+    /// Now, milliseconds since the Unix epoch (passed in: the core has no clock).
+    pub now_ms: u64,
+}
+
+/// What a collection removed (or, dry, would remove).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GcReport {
+    /// Paths removed, in path order (line indexes and temporary files included).
+    pub removed: Vec<String>,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Artifacts of ours that stay.
+    pub kept: usize,
+    /// Their bytes.
+    pub kept_bytes: u64,
+}
+
+/// The refs and batch file names `messages` still point at: every string anywhere in
+/// them that is a summary (its ref) or a batch placeholder (its file name).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::gc::referenced;
+/// let messages = json!([{"role": "tool", "tool_call_id": "c", "content": "[Content offloaded to: ./tool-result-c.md]"}]);
+/// assert!(referenced(&messages).contains("tool-result-c.md"));
+/// ```
+pub fn referenced(messages: &Value) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    visit(messages, &mut |s| {
+        if let Some(reference) = summary_ref(s) {
+            found.insert(reference.to_owned());
+        } else if let Some(name) = s
+            .strip_prefix("[Content offloaded to: ./")
+            .and_then(|r| r.strip_suffix(']'))
+        {
+            found.insert(name.to_owned());
+        } else if let Some(path) = s
+            .strip_prefix("[Tool result offloaded to file: ")
+            .and_then(|r| r.strip_suffix(']'))
+        {
+            found.insert(path.rsplit('/').next().unwrap_or(path).to_owned());
+        }
+    });
+    found
+}
+
+fn visit(value: &Value, f: &mut impl FnMut(&str)) {
+    match value {
+        Value::String(s) => f(s),
+        Value::Array(items) => items.iter().for_each(|v| visit(v, f)),
+        Value::Object(fields) => fields.values().for_each(|v| visit(v, f)),
+        _ => {}
+    }
+}
+
+/// One artifact of ours, and what goes with it.
+struct Candidate {
+    path: String,
+    /// How `keep` names it: its ref, or its batch file name.
+    name: String,
+    stat: FileStat,
+    /// Its line index, if any.
+    companions: Vec<(String, u64)>,
+}
+
+/// Collect under `root` (a user-data directory or a batch output directory) as
+/// `options` say.
+///
+/// # Errors
+/// `READ_FAILED` when the tree cannot be listed, `WRITE_FAILED` when a removal fails
+/// (what was removed before stays removed and is not reported).
+pub async fn gc<IO>(root: &str, options: &GcOptions, io: &IO) -> Result<GcReport, OffloadError>
+where
+    IO: FileReader + FileWriter + FileLifecycle + ?Sized,
+{
+    let read_failed = |path: &str| {
+        let path = path.to_owned();
+        move |e: IoError| OffloadError::ReadFailed { path, source: e }
+    };
+    let mut candidates = Vec::new();
+    let mut temps = Vec::new();
+    let mut pending = vec![root.trim_end_matches('/').to_owned()];
+    while let Some(dir) = pending.pop() {
+        for name in io.list_dir(&dir).await.map_err(read_failed(&dir))? {
+            let path = format!("{dir}/{name}");
+            let Some(stat) = io.stat(&path).await.map_err(read_failed(&path))? else {
+                continue;
+            };
+            if stat.is_dir {
+                pending.push(path);
+            } else if is_temp(&name) {
+                let age = options.now_ms.saturating_sub(stat.modified_ms);
+                if is_stale_temp(&name, age) {
+                    temps.push((path, stat.size));
+                }
+            } else if let Some(name) = ours(root, &path) {
+                candidates.push(Candidate {
+                    companions: companion(root, &path, io).await?,
+                    path,
+                    name,
+                    stat,
+                });
+            }
+        }
+    }
+    candidates.sort_by(|a, b| a.path.cmp(&b.path));
+    let (mut doomed, mut kept): (Vec<Candidate>, Vec<Candidate>) =
+        candidates.into_iter().partition(|c| {
+            !options.keep.contains(&c.name)
+                && options
+                    .older_than_ms
+                    .is_some_and(|ttl| options.now_ms.saturating_sub(c.stat.modified_ms) > ttl)
+        });
+    if let Some(max) = options.max_bytes {
+        // Oldest first; referenced ones never go.
+        kept.sort_by_key(|c| (c.stat.modified_ms, c.path.clone()));
+        let mut total: u64 = kept.iter().map(|c| c.stat.size).sum();
+        let mut stay = Vec::new();
+        for c in kept {
+            if total > max && !options.keep.contains(&c.name) {
+                total -= c.stat.size;
+                doomed.push(c);
+            } else {
+                stay.push(c);
+            }
+        }
+        kept = stay;
+    }
+    let mut report = GcReport {
+        kept: kept.len(),
+        kept_bytes: kept.iter().map(|c| c.stat.size).sum(),
+        ..GcReport::default()
+    };
+    let mut removals: Vec<(String, u64, bool)> = Vec::new();
+    for c in doomed {
+        removals.push((c.path, c.stat.size, true));
+        removals.extend(c.companions.into_iter().map(|(p, s)| (p, s, false)));
+    }
+    removals.extend(temps.into_iter().map(|(p, s)| (p, s, false)));
+    removals.sort();
+    for (path, size, artifact) in removals {
+        if !options.dry_run {
+            let failed = |e: IoError| OffloadError::WriteFailed {
+                path: path.clone(),
+                source: e,
+            };
+            io.remove(&path).await.map_err(failed)?;
+            if artifact {
+                // The marker that lets a later read say why the ref is gone.
+                io.write_file(&format!("{path}{REMOVED_SUFFIX}"), "")
+                    .await
+                    .map_err(failed)?;
+            }
+        }
+        report.bytes += size;
+        report.removed.push(path);
+    }
+    Ok(report)
+}
+
+/// The suffix of the marker a removed artifact leaves.
+pub const REMOVED_SUFFIX: &str = ".removed";
+
+/// How `keep` names the file at `path` if it is one of ours: a materialized artifact
+/// (`<root>/context/<conv>/artifacts/<kind>/<file>`, named by its ref) or a batch file
+/// (`tool-result-*.md`, named by its file name).
+fn ours(root: &str, path: &str) -> Option<String> {
+    let rel = path
+        .strip_prefix(root.trim_end_matches('/'))?
+        .strip_prefix('/')?;
+    let parts: Vec<&str> = rel.split('/').collect();
+    if let ["context", conversation, "artifacts", kind, file] = parts.as_slice() {
+        let kind = match *kind {
+            "tool" => crate::materialize::ArtifactKind::Tool,
+            "terminal" => crate::materialize::ArtifactKind::Terminal,
+            _ => return None,
+        };
+        if file.ends_with(REMOVED_SUFFIX) {
+            return None;
+        }
+        return Some(crate::materialize::artifact_ref(conversation, kind, file));
+    }
+    let name = parts.last()?;
+    (name.starts_with("tool-result-") && name.ends_with(".md")).then(|| (*name).to_owned())
+}
+
+/// The line index beside a materialized artifact, if there is one.
+async fn companion<IO>(root: &str, path: &str, io: &IO) -> Result<Vec<(String, u64)>, OffloadError>
+where
+    IO: FileLifecycle + ?Sized,
+{
+    let root = root.trim_end_matches('/');
+    let Some(rel) = path
+        .strip_prefix(root)
+        .and_then(|r| r.strip_prefix("/context/"))
+    else {
+        return Ok(Vec::new());
+    };
+    let Some((conversation, rest)) = rel.split_once("/artifacts/") else {
+        return Ok(Vec::new());
+    };
+    let index = format!("{root}/context/{conversation}/index/{rest}.lines");
+    match io.stat(&index).await {
+        Ok(Some(stat)) if !stat.is_dir => Ok(vec![(index, stat.size)]),
+        Ok(_) => Ok(Vec::new()),
+        Err(e) => Err(OffloadError::ReadFailed {
+            path: index,
+            source: e,
+        }),
+    }
+}
