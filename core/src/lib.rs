@@ -42,6 +42,7 @@ pub mod gc;
 mod io;
 pub mod json;
 pub mod materialize;
+mod memory;
 mod message;
 pub mod path;
 mod placeholder;
@@ -60,7 +61,8 @@ pub use create::MAX_NAME_ATTEMPTS;
 pub use direct::{offload_tool_result, offload_tool_result_through, DirectOffload, DirectPlan};
 pub use error::{ErrorCode, OffloadError};
 pub use gc::{FileLifecycle, FileStat};
-pub use io::{clamp_range, CreateOutcome, FileReader, FileWriter, IoError, MemoryWriter};
+pub use io::{clamp_range, CreateOutcome, FileReader, FileWriter, IoError};
+pub use memory::MemoryWriter;
 pub use message::{apply_edits, Slot};
 pub use placeholder::{
     batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,
