@@ -50,6 +50,26 @@ export class NodeFileWriter implements FileWriter, FileReader {
     }
   }
 
+  /** Size, modification time and kind of `path`, or `undefined` when nothing is there (retention). */
+  async stat(path: string): Promise<{ size: number; modifiedMs: number; isDir: boolean } | undefined> {
+    try {
+      const s = await stat(path);
+      return { size: s.isDirectory() ? 0 : s.size, modifiedMs: Math.trunc(s.mtimeMs), isDir: s.isDirectory() };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  /** Remove the file at `path`; nothing there is not an error (retention). */
+  async remove(path: string): Promise<void> {
+    try {
+      await unlink(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+
   /** The UTF-8 content of the file at `path`, or `undefined` when there is none. */
   async readFile(path: string): Promise<string | undefined> {
     try {
