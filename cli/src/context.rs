@@ -114,7 +114,7 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
             })) + "\n"
         } else {
             format!(
-                "{}: {} messages, {} tool results materialized as conversation {conversation} in {}\n",
+                "{}: {} messages, materialized {} (conversation {conversation} in {})\n",
                 input.name(),
                 read.messages.len(),
                 refs.len(),

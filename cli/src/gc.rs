@@ -61,14 +61,23 @@ pub fn gc(args: &GcArgs) -> Result<(), CliError> {
             println!("{verb} {path}");
         }
         println!(
-            "{verb} {} files ({} bytes); {} artifacts stay ({} bytes)",
-            report.removed.len(),
+            "{verb} {} ({} bytes); {} stay ({} bytes)",
+            plural(report.removed.len(), "file"),
             report.bytes,
-            report.kept,
+            plural(report.kept, "artifact"),
             report.kept_bytes
         );
     }
     Ok(())
+}
+
+/// `1 file`, `2 files`.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 /// `7d`, `12h`, `30m`, `45s`, `2w` in milliseconds.

@@ -288,3 +288,62 @@ fn every_subcommand_help_shows_an_example() {
         );
     }
 }
+
+#[test]
+fn text_outputs_are_pinned() {
+    let (_tmp, root) = tempdir();
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation())).unwrap();
+    let out = run(
+        &root,
+        &[
+            "materialize",
+            "conv-1.json",
+            "--user-data",
+            "data",
+            "-o",
+            "m.json",
+        ],
+        b"",
+    );
+    assert_eq!(
+        stderr(&out),
+        "conv-1.json: 2 messages, materialized 1 (conversation conv-1 in data)\n"
+    );
+    assert_eq!(stdout(&out), "");
+
+    let bytes = std::fs::metadata(root.join("data/context/conv-1/artifacts/tool/call_log.txt"))
+        .unwrap()
+        .len();
+    let out = run(&root, &["ls", "data"], b"");
+    let line = stdout(&out).trim_end();
+    let (head, time) = line.rsplit_once('\t').unwrap();
+    assert_eq!(head, format!("{REF}\ttool\t{bytes}"));
+    assert!(
+        time.len() == 20 && time.as_bytes()[10] == b'T' && time.ends_with('Z'),
+        "{time}"
+    );
+
+    let chars = conversation()[1]["content"][0]["content"]
+        .as_str()
+        .unwrap()
+        .encode_utf16()
+        .count();
+    let out = run(&root, &["stats", "data"], b"");
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "artifacts:     1 (1 tool, 0 terminal, 0 batch)\n\
+             conversations: 1\n\
+             size:          {bytes} bytes, {chars} characters kept out of conversations\n"
+        )
+    );
+
+    let out = run(&root, &["gc", "data", "--max-size", "0", "--dry-run"], b"");
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "would remove data/context/conv-1/artifacts/tool/call_log.txt\n\
+             would remove 1 file ({bytes} bytes); 0 artifacts stay (0 bytes)\n"
+        )
+    );
+}
