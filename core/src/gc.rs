@@ -123,14 +123,12 @@ fn visit(value: &Value, f: &mut impl FnMut(&str)) {
     }
 }
 
-/// One artifact of ours, and what goes with it.
+/// One artifact of ours.
 struct Candidate {
     path: String,
     /// How `keep` names it: its ref, or its batch file name.
     name: String,
     stat: FileStat,
-    /// Its line index, if any.
-    companions: Vec<(String, u64)>,
 }
 
 /// Collect under `root` (a user-data directory or a batch output directory) as
@@ -143,37 +141,23 @@ pub async fn gc<IO>(root: &str, options: &GcOptions, io: &IO) -> Result<GcReport
 where
     IO: FileReader + FileWriter + FileLifecycle + ?Sized,
 {
-    let read_failed = |path: &str| {
-        let path = path.to_owned();
-        move |e: IoError| OffloadError::ReadFailed { path, source: e }
-    };
+    let root = root.trim_end_matches('/');
+    let files = walk(root, io).await?;
     let mut candidates = Vec::new();
     let mut temps = Vec::new();
-    let mut pending = vec![root.trim_end_matches('/').to_owned()];
-    while let Some(dir) = pending.pop() {
-        for name in io.list_dir(&dir).await.map_err(read_failed(&dir))? {
-            let path = format!("{dir}/{name}");
-            let Some(stat) = io.stat(&path).await.map_err(read_failed(&path))? else {
-                continue;
-            };
-            if stat.is_dir {
-                pending.push(path);
-            } else if is_temp(&name) {
-                let age = options.now_ms.saturating_sub(stat.modified_ms);
-                if is_stale_temp(&name, age) {
-                    temps.push((path, stat.size));
-                }
-            } else if let Some(name) = ours(root, &path) {
-                candidates.push(Candidate {
-                    companions: companion(root, &path, io).await?,
-                    path,
-                    name,
-                    stat,
-                });
+    let mut indexes: Vec<(String, String, u64)> = Vec::new();
+    for (path, stat) in files {
+        let name = &path[path.rfind('/').map_or(0, |i| i + 1)..];
+        if is_temp(name) {
+            if is_stale_temp(name, options.now_ms.saturating_sub(stat.modified_ms)) {
+                temps.push((path, stat.size));
             }
+        } else if let Some(artifact) = index_of(root, &path) {
+            indexes.push((artifact, path, stat.size));
+        } else if let Some(name) = ours(root, &path) {
+            candidates.push(Candidate { path, name, stat });
         }
     }
-    candidates.sort_by(|a, b| a.path.cmp(&b.path));
     let (mut doomed, mut kept): (Vec<Candidate>, Vec<Candidate>) =
         candidates.into_iter().partition(|c| {
             !options.keep.contains(&c.name)
@@ -183,7 +167,9 @@ where
         });
     if let Some(max) = options.max_bytes {
         // Oldest first; referenced ones never go.
-        kept.sort_by_key(|c| (c.stat.modified_ms, c.path.clone()));
+        kept.sort_unstable_by(|a, b| {
+            (a.stat.modified_ms, &a.path).cmp(&(b.stat.modified_ms, &b.path))
+        });
         let mut total: u64 = kept.iter().map(|c| c.stat.size).sum();
         let mut stay = Vec::new();
         for c in kept {
@@ -201,31 +187,81 @@ where
         kept_bytes: kept.iter().map(|c| c.stat.size).sum(),
         ..GcReport::default()
     };
-    let mut removals: Vec<(String, u64, bool)> = Vec::new();
+    // (path, size, whether it is an artifact that leaves a marker)
+    let mut removals: Vec<(String, u64, bool)> =
+        temps.into_iter().map(|(p, s)| (p, s, false)).collect();
     for c in doomed {
+        if let Some((_, index, size)) = indexes.iter().find(|(a, _, _)| *a == c.path) {
+            removals.push((index.clone(), *size, false));
+        }
         removals.push((c.path, c.stat.size, true));
-        removals.extend(c.companions.into_iter().map(|(p, s)| (p, s, false)));
     }
-    removals.extend(temps.into_iter().map(|(p, s)| (p, s, false)));
-    removals.sort();
+    removals.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     for (path, size, artifact) in removals {
         if !options.dry_run {
-            let failed = |e: IoError| OffloadError::WriteFailed {
-                path: path.clone(),
-                source: e,
-            };
-            io.remove(&path).await.map_err(failed)?;
-            if artifact {
-                // The marker that lets a later read say why the ref is gone.
-                io.write_file(&format!("{path}{REMOVED_SUFFIX}"), "")
-                    .await
-                    .map_err(failed)?;
-            }
+            remove(io, &path, artifact).await?;
         }
         report.bytes += size;
         report.removed.push(path);
     }
     Ok(report)
+}
+
+/// Every file under `root` with its stat, depth first.
+async fn walk<IO>(root: &str, io: &IO) -> Result<Vec<(String, FileStat)>, OffloadError>
+where
+    IO: FileReader + FileLifecycle + ?Sized,
+{
+    let mut files = Vec::new();
+    let mut pending = vec![root.to_owned()];
+    while let Some(dir) = pending.pop() {
+        let names = io
+            .list_dir(&dir)
+            .await
+            .map_err(|source| OffloadError::ReadFailed {
+                path: dir.clone(),
+                source,
+            })?;
+        for name in names {
+            let path = format!("{dir}/{name}");
+            match io.stat(&path).await {
+                Ok(Some(stat)) if stat.is_dir => pending.push(path),
+                Ok(Some(stat)) => files.push((path, stat)),
+                Ok(None) => {}
+                Err(source) => return Err(OffloadError::ReadFailed { path, source }),
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Remove `path`, leaving the marker beside it when it is an artifact.
+async fn remove<IO>(io: &IO, path: &str, artifact: bool) -> Result<(), OffloadError>
+where
+    IO: FileWriter + FileLifecycle + ?Sized,
+{
+    let failed = |source| OffloadError::WriteFailed {
+        path: path.to_owned(),
+        source,
+    };
+    io.remove(path).await.map_err(failed)?;
+    if artifact {
+        // The marker that lets a later read say why the ref is gone.
+        let marker = format!("{path}{REMOVED_SUFFIX}");
+        io.write_file(&marker, "").await.map_err(failed)?;
+    }
+    Ok(())
+}
+
+/// For a line index `<root>/context/<conv>/index/<kind>/<file>.lines`, the path of the
+/// artifact it indexes.
+fn index_of(root: &str, path: &str) -> Option<String> {
+    let rel = path.strip_prefix(root)?.strip_prefix("/context/")?;
+    let (conversation, rest) = rel.split_once("/index/")?;
+    let artifact = rest.strip_suffix(".lines")?;
+    Some(format!(
+        "{root}/context/{conversation}/artifacts/{artifact}"
+    ))
 }
 
 /// The suffix of the marker a removed artifact leaves.
@@ -252,30 +288,4 @@ fn ours(root: &str, path: &str) -> Option<String> {
     }
     let name = parts.last()?;
     (name.starts_with("tool-result-") && name.ends_with(".md")).then(|| (*name).to_owned())
-}
-
-/// The line index beside a materialized artifact, if there is one.
-async fn companion<IO>(root: &str, path: &str, io: &IO) -> Result<Vec<(String, u64)>, OffloadError>
-where
-    IO: FileLifecycle + ?Sized,
-{
-    let root = root.trim_end_matches('/');
-    let Some(rel) = path
-        .strip_prefix(root)
-        .and_then(|r| r.strip_prefix("/context/"))
-    else {
-        return Ok(Vec::new());
-    };
-    let Some((conversation, rest)) = rel.split_once("/artifacts/") else {
-        return Ok(Vec::new());
-    };
-    let index = format!("{root}/context/{conversation}/index/{rest}.lines");
-    match io.stat(&index).await {
-        Ok(Some(stat)) if !stat.is_dir => Ok(vec![(index, stat.size)]),
-        Ok(_) => Ok(Vec::new()),
-        Err(e) => Err(OffloadError::ReadFailed {
-            path: index,
-            source: e,
-        }),
-    }
 }

@@ -30,8 +30,9 @@ use crate::{CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoEr
 /// let writer = MemoryWriter::new().fail_on("/out/s");
 /// futures_executor::block_on(async {
 ///     assert_eq!(writer.mkdir("/out/s").await.unwrap_err().to_string(), "injected failure: /out/s");
+///     writer.mkdir("/out/t").await.unwrap();
 /// });
-/// assert_eq!(writer.calls(), ["mkdir /out/s"]);
+/// assert_eq!(writer.calls(), ["mkdir /out/s", "mkdir /out/t"]);
 /// ```
 #[derive(Debug, Default)]
 pub struct MemoryWriter {

@@ -242,3 +242,42 @@ fn a_failing_removal_is_write_failed() {
     .unwrap_err();
     assert_eq!(err.code(), ErrorCode::WriteFailed);
 }
+
+#[test]
+fn terminal_artifacts_are_collected_and_named_by_their_ref() {
+    let (fs, _) = store();
+    let m = Materializer::new(MaterializerOptions::new(ROOT, "conv-1", "/")).unwrap();
+    fs.set_now(0);
+    block_on(m.materialize_terminal("snip", &"$ make\n".repeat(1000), &fs)).unwrap();
+    let keep = BTreeSet::from(["ctx://conv-1/terminal/snip.log".to_owned()]);
+    let kept = block_on(gc(
+        ROOT,
+        &GcOptions {
+            older_than_ms: Some(0),
+            keep,
+            dry_run: true,
+            ..options(9)
+        },
+        &fs,
+    ))
+    .unwrap();
+    assert!(
+        !kept.removed.iter().any(|p| p.ends_with("snip.log")),
+        "{:?}",
+        kept.removed
+    );
+    let all = block_on(gc(
+        ROOT,
+        &GcOptions {
+            older_than_ms: Some(0),
+            dry_run: true,
+            ..options(9)
+        },
+        &fs,
+    ))
+    .unwrap();
+    assert!(all
+        .removed
+        .contains(&"/data/context/conv-1/artifacts/terminal/snip.log".to_owned()));
+    assert_eq!(all.removed.len(), kept.removed.len() + 1);
+}

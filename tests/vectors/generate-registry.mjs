@@ -149,6 +149,7 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   // Two hits, one inline; the summary handed back again is not counted at all.
   c.step('stats', {}, { hits: 2, inlined: 1, savedChars: c.core('expect', 'savedChars') });
   c.step('registerReadTools', {}, null);
+  c.step('definitions', {}, c.core('expect'));
   c.step('execute', { toolUseId: 'call_5', name: 'context_read', params: { ref: `ctx://${CONV}/tool/call_1.txt`, limit: 200 } }, { type: 'tool_result', tool_use_id: 'call_5', content: c.core('expect', 'content') });
   c.step('execute', { toolUseId: 'call_6', name: 'context_grep', params: { ref: `ctx://${CONV}/tool/nope.txt`, pattern: 'x' } }, { type: 'tool_result', tool_use_id: 'call_6', content: c.core('expect', 'content'), is_error: true });
   c.fail('registerReadTools', {}, 'DUPLICATE_TOOL');

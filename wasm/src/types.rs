@@ -64,6 +64,10 @@ export interface FileWriter {
   mkdir(dir: string): Promise<void>;
   writeFile(path: string, data: string): Promise<void>;
   createFile?(path: string, data: string): Promise<boolean>;
+  /** Retention (`gc`) only: size, modification time and kind, `undefined` when nothing is there. */
+  stat?(path: string): Promise<{ size: number; modifiedMs: number; isDir: boolean } | undefined>;
+  /** Retention (`gc`) only: remove a file; nothing there is not an error. */
+  remove?(path: string): Promise<void>;
 }
 
 /**
@@ -321,6 +325,29 @@ export interface GrepOptions {
 }
 
 /** Counts over a materializer's lifetime. */
+/** Options of `Materializer.gc` (docs/retention.md); at least one of the two rules. */
+export interface GcOptions {
+  /** Remove artifacts last written longer ago than this. */
+  olderThanMs?: number;
+  /** Then remove the least recently written until ours take at most this many bytes. */
+  maxBytes?: number;
+  /** Messages still in use: nothing they refer to is removed. */
+  keep?: readonly object[];
+  /** Report what would go; remove nothing. */
+  dryRun?: boolean;
+}
+
+/** What `Materializer.gc` removed (or, dry, would remove). */
+export interface GcReport {
+  /** Paths removed, in path order (line indexes and stale temporary files included). */
+  removed: string[];
+  /** Their bytes. */
+  bytes: number;
+  /** Artifacts of ours that stay, and their bytes. */
+  kept: number;
+  keptBytes: number;
+}
+
 export interface MaterializeStats {
   /** Outputs materialized. */
   hits: number;

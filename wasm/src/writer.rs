@@ -4,7 +4,9 @@
 use std::cell::RefCell;
 
 use js_sys::{Function, JsString, Promise};
-use tool_offload_core::{CreateOutcome, FileReader, FileWriter, IoError, OffloadError};
+use tool_offload_core::{
+    CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoError, OffloadError,
+};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -19,6 +21,9 @@ pub(crate) struct JsFileWriter {
     /// Optional: without it, creating is emulated by a read then a write (see
     /// [`JsFileWriter::create_with`]).
     create_file: Option<Function>,
+    /// Optional, for retention (`gc`): `stat(path)` and `remove(path)`.
+    stat: Option<Function>,
+    remove: Option<Function>,
     /// The same object as a reader, when it has `readFile`.
     reader: Option<JsFileReader>,
     /// The JS value the last failed call threw or rejected with, kept so the error
@@ -41,6 +46,8 @@ impl JsFileWriter {
                 mkdir,
                 write_file,
                 create_file: method("createFile"),
+                stat: method("stat"),
+                remove: method("remove"),
                 reader: JsFileReader::from_object(target),
                 last_failure: RefCell::new(None),
                 abort: None,
@@ -59,6 +66,8 @@ impl JsFileWriter {
             mkdir: self.mkdir.clone(),
             write_file: self.write_file.clone(),
             create_file: self.create_file.clone(),
+            stat: self.stat.clone(),
+            remove: self.remove.clone(),
             reader: self.reader.as_ref().map(JsFileReader::fresh),
             last_failure: RefCell::new(None),
             abort: None,
@@ -193,5 +202,55 @@ impl FileReader for JsFileWriter {
     }
     async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
         crate::reader::range_if_any(self.reader.as_ref(), path, start, end).await
+    }
+}
+
+/// Retention through the writer's optional `stat(path)` (resolving to `{ size,
+/// modifiedMs, isDir }` or `undefined`) and `remove(path)`.
+impl FileLifecycle for JsFileWriter {
+    async fn stat(&self, path: &str) -> Result<Option<FileStat>, IoError> {
+        let Some(stat) = &self.stat else {
+            return Err(IoError::new(
+                "the writer has no stat(path) method: retention needs stat and remove",
+            ));
+        };
+        let value = self.settle(stat.call1(&self.target, &path.into())).await?;
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        let field = |key: &str| js_sys::Reflect::get(&value, &key.into()).ok();
+        let count = |key: &str| {
+            field(key)
+                .and_then(|v| v.as_f64())
+                .filter(|n| *n >= 0.0 && n.fract() == 0.0 && *n <= 9_007_199_254_740_991.0)
+                .map(|n| n as u64)
+        };
+        let is_dir = field("isDir").and_then(|v| v.as_bool());
+        match (count("size"), count("modifiedMs"), is_dir) {
+            (Some(size), Some(modified_ms), Some(is_dir)) => Ok(Some(FileStat {
+                size,
+                modified_ms,
+                is_dir,
+            })),
+            _ => {
+                let message = format!(
+                    "stat must resolve to {{ size, modifiedMs, isDir }} (whole numbers and a boolean), or undefined when nothing is there; got {}",
+                    kind_of(&value)
+                );
+                *self.last_failure.borrow_mut() = Some(value);
+                Err(IoError::new(message))
+            }
+        }
+    }
+
+    async fn remove(&self, path: &str) -> Result<(), IoError> {
+        let Some(remove) = &self.remove else {
+            return Err(IoError::new(
+                "the writer has no remove(path) method: retention needs stat and remove",
+            ));
+        };
+        self.settle(remove.call1(&self.target, &path.into()))
+            .await
+            .map(drop)
     }
 }

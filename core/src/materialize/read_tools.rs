@@ -2,8 +2,6 @@
 //! definitions and argument checks live here so every host registers the same tools;
 //! hosts only hand over the call and their reader.
 
-use serde_json::json;
-
 use super::{compile_pattern, Materializer};
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::view::js_string;
@@ -181,53 +179,76 @@ impl Materializer {
 /// assert_eq!(names, ["context_read", "context_tail", "context_grep"]);
 /// ```
 pub fn read_tool_definitions() -> [ToolDefinition; 3] {
-    let reference = json!({
-        "type": "string",
-        "description": "The artifact's ref, as given in the summary: ctx://<conversation>/tool/<file>."
-    });
+    const REF: Property = (
+        "ref",
+        "string",
+        None,
+        "The artifact's ref, as given in the summary: ctx://<conversation>/tool/<file>.",
+    );
     [
         ToolDefinition::new(
             CONTEXT_READ,
             "Read numbered lines of a stored tool output (an artifact named in a summary). Returns at most one page; the header says where to continue.",
-            json!({
-                "type": "object",
-                "properties": {
-                    "ref": reference,
-                    "offset": {"type": "integer", "minimum": 0, "description": "First line to show, 0-based (default 0): line 57 is offset 56."},
-                    "part": {"type": "integer", "minimum": 1, "description": "For a line over 2000 characters, shown as parts 57.1, 57.2, …: the part to start at (default 1)."},
-                    "limit": {"type": "integer", "minimum": 1, "description": "Lines to show at most (default 200)."}
-                },
-                "required": ["ref"]
-            }),
+            object_schema(
+                &[
+                    REF,
+                    ("offset", "integer", Some(0), "First line to show, 0-based (default 0): line 57 is offset 56."),
+                    ("part", "integer", Some(1), "For a line over 2000 characters, shown as parts 57.1, 57.2, …: the part to start at (default 1)."),
+                    ("limit", "integer", Some(1), "Lines to show at most (default 200)."),
+                ],
+                &["ref"],
+            ),
         ),
         ToolDefinition::new(
             CONTEXT_TAIL,
             "Read the last lines of a stored tool output, numbered.",
-            json!({
-                "type": "object",
-                "properties": {
-                    "ref": reference,
-                    "lines": {"type": "integer", "minimum": 1, "description": "Lines from the end (default 200)."}
-                },
-                "required": ["ref"]
-            }),
+            object_schema(
+                &[REF, ("lines", "integer", Some(1), "Lines from the end (default 200).")],
+                &["ref"],
+            ),
         ),
         ToolDefinition::new(
             CONTEXT_GREP,
             "Search a stored tool output with a regular expression; returns the numbered matching lines with context.",
-            json!({
-                "type": "object",
-                "properties": {
-                    "ref": reference,
-                    "pattern": {"type": "string", "description": "Regular expression matched against each line, e.g. \"Error|Exception\". At most 1000 characters; no look-around or backreferences."},
-                    "context": {"type": "integer", "minimum": 0, "description": "Lines of context around each match (default 2)."},
-                    "max_matches": {"type": "integer", "minimum": 1, "description": "Matches to show at most (default 50)."},
-                    "ignore_case": {"type": "boolean", "description": "Match ASCII letters case-insensitively (default false)."}
-                },
-                "required": ["ref", "pattern"]
-            }),
+            object_schema(
+                &[
+                    REF,
+                    ("pattern", "string", None, "Regular expression matched against each line, e.g. \"Error|Exception\". At most 1000 characters; no look-around or backreferences."),
+                    ("context", "integer", Some(0), "Lines of context around each match (default 2)."),
+                    ("max_matches", "integer", Some(1), "Matches to show at most (default 50)."),
+                    ("ignore_case", "boolean", None, "Match ASCII letters case-insensitively (default false)."),
+                ],
+                &["ref", "pattern"],
+            ),
         ),
     ]
+}
+
+/// A schema property: name, type, minimum, description.
+type Property = (&'static str, &'static str, Option<u64>, &'static str);
+
+/// `{"type": "object", "properties": {…}, "required": […]}`, each property
+/// `{"type", "minimum"?, "description"}`: built in a loop, which is far smaller in the
+/// wasm than the same values spelled out with `json!` (the registry vectors pin them).
+fn object_schema(properties: &[Property], required: &[&str]) -> Value {
+    let mut props = crate::Map::new();
+    for &(name, kind, minimum, description) in properties {
+        let mut p = crate::Map::new();
+        p.insert("type".into(), kind.into());
+        if let Some(minimum) = minimum {
+            p.insert("minimum".into(), minimum.into());
+        }
+        p.insert("description".into(), description.into());
+        props.insert(name.into(), Value::Object(p));
+    }
+    let mut schema = crate::Map::new();
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), Value::Object(props));
+    schema.insert(
+        "required".into(),
+        required.iter().map(|&r| Value::from(r)).collect(),
+    );
+    Value::Object(schema)
 }
 
 /// Register `context_read`, `context_tail` and `context_grep` on `registry` as

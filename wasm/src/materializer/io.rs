@@ -2,7 +2,9 @@
 //! as the single writer-and-reader core takes.
 
 use js_sys::JsString;
-use tool_offload_core::{CreateOutcome, FileReader, FileWriter, IoError, OffloadError};
+use tool_offload_core::{
+    CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoError, OffloadError,
+};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::options::Inner;
@@ -110,5 +112,14 @@ impl FileReader for ReadWrite {
     }
     async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
         crate::reader::range_if_any(self.reader.as_ref(), path, start, end).await
+    }
+}
+
+impl FileLifecycle for ReadWrite {
+    async fn stat(&self, path: &str) -> Result<Option<FileStat>, IoError> {
+        self.writer.stat(path).await
+    }
+    async fn remove(&self, path: &str) -> Result<(), IoError> {
+        self.writer.remove(path).await
     }
 }

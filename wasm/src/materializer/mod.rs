@@ -2,6 +2,7 @@
 //! and logger.
 
 mod conversation;
+mod gc;
 mod io;
 mod options;
 mod output;
@@ -258,6 +259,26 @@ impl Materializer {
     #[wasm_bindgen(js_name = registerTools)]
     pub fn register_tools(&self, registry: &crate::registry::ToolRegistry) -> Result<(), JsValue> {
         tools::register(&self.inner, registry).map_err(|e| JsOffloadError::from(e).into())
+    }
+
+    /// Remove artifacts nobody needs, under this materializer's user data (every
+    /// conversation's): those last written more than `options.olderThanMs` ago, then the
+    /// least recently written until ours take at most `options.maxBytes`; never one the
+    /// messages of `options.keep` refer to, never a file that is not ours. Resolves to
+    /// `{ removed, bytes, kept, keptBytes }`; `options.dryRun` removes nothing. Needs a
+    /// writer with `stat(path)` and `remove(path)` (`NodeFileWriter` has them). Rejects
+    /// with `INVALID_ARGUMENT`, `READ_FAILED` or `WRITE_FAILED`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<GcReport>")]
+    pub fn gc(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "GcOptions")] options: JsValue,
+    ) -> Promise {
+        let options = match gc::parse(&options) {
+            Ok(options) => options,
+            Err(err) => return Promise::reject(&err.into()),
+        };
+        let inner = self.inner.clone();
+        spawn(async move { Ok(gc::run(&inner, options).await?) })
     }
 
     /// Counts over this materializer's lifetime: `{ hits, inlined, savedChars,

@@ -119,12 +119,20 @@ pub(crate) fn count_arg(
     name: &str,
     default: usize,
 ) -> Result<usize, JsOffloadError> {
+    // `as` saturates: counts beyond usize (wasm32) mean "all".
+    Ok(u64_arg(value, name)?.map_or(default, |n| n as usize))
+}
+
+/// An optional non-negative safe integer (`undefined`: `None`), as a `u64`: byte
+/// counts and milliseconds may pass 2^32.
+pub(crate) fn u64_arg(value: &JsValue, name: &str) -> Result<Option<u64>, JsOffloadError> {
     if value.is_undefined() {
-        return Ok(default);
+        return Ok(None);
     }
     match value.as_f64() {
-        // `as` saturates: counts beyond usize (wasm32) mean "all".
-        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => Ok(n as usize),
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
+            Ok(Some(n as u64))
+        }
         _ => Err(OffloadError::InvalidArgument(format!(
             "{name} must be a non-negative integer, got {}",
             message_of(value)

@@ -1,0 +1,78 @@
+// Retention from JavaScript: Materializer.gc over NodeFileWriter's stat/remove (TTL,
+// quota, keep-list, dry run, foreign files untouched), a collected ref read back as
+// removed by retention, and the typed errors for bad options or a writer without them.
+import assert from 'node:assert/strict';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { Materializer, NodeFileWriter, OffloadError } from 'tool-offload';
+import { freshDir, offloadError as rejected } from './helpers.ts';
+
+const DAY = 86_400_000;
+
+/** Artifacts a (10 days old), b (5) and c (new) of conv-1, and a foreign file. */
+async function store() {
+  const userData = freshDir('gc');
+  const m = new Materializer({ userData, conversationId: 'conv-1' });
+  const summaries: Record<string, string> = {};
+  for (const id of ['a', 'b', 'c']) {
+    const r = await m.materialize({ toolCallId: id, toolName: 'bash', output: `${id} line\n`.repeat(1500) });
+    summaries[id] = String(r.content);
+  }
+  const tool = join(userData, 'context', 'conv-1', 'artifacts', 'tool');
+  const age = (path: string, days: number) => {
+    const t = (Date.now() - days * DAY) / 1000;
+    utimesSync(path, t, t);
+  };
+  age(join(tool, 'a.txt'), 10);
+  age(join(tool, 'b.txt'), 5);
+  writeFileSync(join(userData, 'notes.txt'), 'mine');
+  age(join(userData, 'notes.txt'), 30);
+  return { m, userData, tool, summaries };
+}
+
+test('gc removes by age and quota, keeps what messages refer to and foreign files', async () => {
+  const { m, userData, tool, summaries } = await store();
+  const dry = await m.gc({ olderThanMs: 7 * DAY, dryRun: true });
+  assert.deepEqual(dry.removed, [join(tool, 'a.txt')]);
+  assert.ok(existsSync(join(tool, 'a.txt')));
+
+  const keep = [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: summaries.a }] }];
+  const kept = await m.gc({ olderThanMs: DAY, keep });
+  assert.deepEqual(kept.removed, [join(tool, 'b.txt')]);
+  assert.equal(kept.kept, 2);
+
+  const quota = await m.gc({ maxBytes: 12_000 });
+  assert.deepEqual(quota.removed, [join(tool, 'a.txt')]);
+  assert.deepEqual([quota.kept, quota.keptBytes, quota.bytes], [1, 10_500, 10_500]);
+  assert.ok(existsSync(join(userData, 'notes.txt')));
+
+  const err = await rejected(m.tail('ctx://conv-1/tool/a.txt', 5));
+  assert.equal(err.code, 'REF_NOT_FOUND');
+  assert.equal(err.message, 'the artifact for ref "ctx://conv-1/tool/a.txt" was removed by retention (gc): it can no longer be read');
+});
+
+test('gc options and writers are checked', async () => {
+  const { m } = await store();
+  for (const [options, message] of [
+    [{}, 'say what to remove: options.olderThanMs and/or options.maxBytes'],
+    [{ olderThanMs: -1 }, 'options.olderThanMs must be a non-negative integer, got -1'],
+    [{ maxBytes: 1.5 }, 'options.maxBytes must be a non-negative integer, got 1.5'],
+    [{ maxBytes: 1, dryRun: 'yes' }, 'options.dryRun must be a boolean, got yes'],
+    [{ maxBytes: 1, keep: 'transcript' }, 'options.keep must be an array of messages'],
+  ] as const) {
+    const err = await rejected(m.gc(options as never));
+    assert.ok(err instanceof OffloadError);
+    assert.equal(err.code, 'INVALID_ARGUMENT');
+    assert.equal(err.message, `invalid argument: ${message}`);
+  }
+  // A writer without stat/remove: READ_FAILED naming what is missing.
+  const node = new NodeFileWriter();
+  const writer = { mkdir: node.mkdir.bind(node), writeFile: node.writeFile.bind(node), readFile: node.readFile.bind(node), listDir: node.listDir.bind(node) };
+  const bare = new Materializer({ userData: freshDir('gc-bare'), conversationId: 'c', writer });
+  await bare.materialize({ toolCallId: 'x', toolName: 't', output: 'x'.repeat(5000) });
+  const err = await rejected(bare.gc({ maxBytes: 0 }));
+  assert.equal(err.code, 'READ_FAILED');
+  assert.match(err.message, /the writer has no stat\(path\) method: retention needs stat and remove/);
+});
