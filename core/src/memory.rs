@@ -21,6 +21,9 @@ use crate::{CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoEr
 /// });
 /// assert_eq!(writer.read("/out/s/a.md").as_deref(), Some("hello"));
 /// assert!(writer.has_dir("/out"));
+/// assert!(!writer.has_dir("/elsewhere"));
+/// let orphan = futures_executor::block_on(writer.write_file("/elsewhere/a.md", "x"));
+/// assert_eq!(orphan.unwrap_err().to_string(), "no such directory: /elsewhere");
 /// ```
 ///
 /// For tests it can fail on one path and tells what it was asked to do:

@@ -322,6 +322,8 @@ mod tests {
             Some(Format::Codex)
         );
         assert_eq!(detect(&json!({"role": "user", "content": "x"})), None);
+        let names = [Format::Messages, Format::ClaudeCode, Format::Codex].map(Format::name);
+        assert_eq!(names, ["messages", "claude-code", "codex"]);
         assert_eq!(detect(&json!({"type": "function_call_output"})), None);
         assert_eq!(detect(&json!({"type": "user"})), None);
         assert_eq!(

@@ -281,3 +281,43 @@ fn terminal_artifacts_are_collected_and_named_by_their_ref() {
         .contains(&"/data/context/conv-1/artifacts/terminal/snip.log".to_owned()));
     assert_eq!(all.removed.len(), kept.removed.len() + 1);
 }
+
+#[test]
+fn the_ttl_and_the_quota_are_strict_bounds() {
+    let (fs, _) = store();
+    // `mid` is exactly 1 day old on day 2: not older than 1 day, so it stays.
+    let ttl = block_on(gc(
+        ROOT,
+        &GcOptions {
+            older_than_ms: Some(DAY),
+            dry_run: true,
+            ..options(2)
+        },
+        &fs,
+    ))
+    .unwrap();
+    assert!(
+        !ttl.removed.iter().any(|p| p.ends_with("mid.txt")),
+        "{:?}",
+        ttl.removed
+    );
+    assert!(ttl.removed.iter().any(|p| p.ends_with("old.txt")));
+    // A quota of exactly what is there removes nothing.
+    let all = block_on(gc(
+        ROOT,
+        &GcOptions {
+            max_bytes: Some(u64::MAX),
+            dry_run: true,
+            ..options(2)
+        },
+        &fs,
+    ))
+    .unwrap();
+    let exact = GcOptions {
+        max_bytes: Some(all.kept_bytes),
+        dry_run: true,
+        ..options(2)
+    };
+    let report = block_on(gc(ROOT, &exact, &fs)).unwrap();
+    assert_eq!(report.removed, ["/data/batch/.tool-offload-1-a.tmp"]);
+}
