@@ -77,8 +77,6 @@ pub fn detect(line: &Value) -> Option<Format> {
 pub struct ClaudeCode {
     include_sidechains: bool,
     messages: Vec<Value>,
-    /// Events read that were conversation events.
-    events: usize,
 }
 
 impl ClaudeCode {
@@ -110,7 +108,6 @@ impl ClaudeCode {
         else {
             return;
         };
-        self.events += 1;
         let content = match message.remove("content") {
             Some(Value::Array(blocks)) => {
                 let blocks = restored(without_thinking(blocks), full);
@@ -136,11 +133,6 @@ impl ClaudeCode {
         out.insert("role".into(), Value::String(role));
         out.insert("content".into(), content);
         self.messages.push(Value::Object(out));
-    }
-
-    /// How many conversation events (user or assistant, side chains as asked) were read.
-    pub fn events(&self) -> usize {
-        self.events
     }
 
     /// The conversation.
