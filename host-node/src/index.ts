@@ -15,7 +15,7 @@
  * ```
  */
 import * as wasm from '../wasm/tool_offload_wasm.js';
-import type { BatchOptions, BatchResult, FileWriter, Message, OffloadErrorConstructor, OffloadOptions, OffloadResult } from '../wasm/tool_offload_wasm.js';
+import type { BatchOptions, BatchResult, FileReader, FileWriter, GcOptions, GcReport, Message, OffloadErrorConstructor, OffloadOptions, OffloadResult } from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
 
 export type {
@@ -28,6 +28,8 @@ export type {
   ErrorCode,
   FileReader,
   FileWriter,
+  GcOptions,
+  GcReport,
   GrepOptions,
   ImageBlock,
   MaterializeLogEntry,
@@ -157,4 +159,24 @@ export function offloadToolResults<M extends object>(
 ): Promise<BatchResult<M>> {
   const writer = options?.writer ?? new NodeFileWriter();
   return wasm.offloadToolResults(messages, { ...options, writer }) as Promise<BatchResult<M>>;
+}
+
+/** Options of {@link gcDirectory}: the rules, and `writer` (default a {@link NodeFileWriter}). */
+export interface GcDirectoryOptions extends GcOptions {
+  writer?: FileWriter & FileReader;
+}
+
+/**
+ * Remove what nobody needs under `dir`, a user-data or batch output directory (see
+ * docs/retention.md): files of ours older than `olderThanMs`, then the least recently
+ * written until ours take at most `maxBytes`; never one the messages of `keep` refer to,
+ * never a file that is not ours. `Materializer.gc` does the same for its user data.
+ *
+ * @example
+ * ```ts
+ * const { removed, bytes } = await gcDirectory('artifacts', { olderThanMs: 7 * 86_400_000, keep: history });
+ * ```
+ */
+export function gcDirectory(dir: string, options: GcDirectoryOptions): Promise<GcReport> {
+  return wasm.gcDirectory(dir, { ...options, writer: options?.writer ?? new NodeFileWriter() });
 }

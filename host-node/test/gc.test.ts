@@ -76,3 +76,20 @@ test('gc options and writers are checked', async () => {
   assert.equal(err.code, 'READ_FAILED');
   assert.match(err.message, /the writer has no stat\(path\) method: retention needs stat and remove/);
 });
+
+test('gcDirectory collects a batch output directory with the default NodeFileWriter', async () => {
+  const { gcDirectory, offloadToolResults } = await import('tool-offload');
+  const dir = freshDir('gc-batch');
+  const messages = ['a', 'b'].map((id) => ({ role: 'tool', tool_call_id: id, content: id.repeat(500) }));
+  const { messages: slim } = await offloadToolResults(messages, { outputDir: dir });
+  writeFileSync(join(dir, 'notes.md'), 'mine');
+  for (const name of ['tool-result-a.md', 'tool-result-b.md', 'notes.md']) {
+    const t = (Date.now() - 3 * DAY) / 1000;
+    utimesSync(join(dir, name), t, t);
+  }
+  const report = await gcDirectory(dir, { olderThanMs: DAY, keep: [slim[0]!] });
+  assert.deepEqual(report.removed, [join(dir, 'tool-result-b.md')]);
+  assert.ok(existsSync(join(dir, 'tool-result-a.md')) && existsSync(join(dir, 'notes.md')));
+  const err = await rejected(gcDirectory(42 as never, { maxBytes: 0 }));
+  assert.equal(err.code, 'INVALID_ARGUMENT');
+});

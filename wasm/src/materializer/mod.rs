@@ -2,7 +2,6 @@
 //! and logger.
 
 mod conversation;
-mod gc;
 mod io;
 mod options;
 mod output;
@@ -21,7 +20,8 @@ use crate::error::{message_of, set, JsOffloadError};
 use crate::promise::spawn;
 use crate::reader::JsFileReader;
 use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
-use options::{count_arg, field, number, options_arg, parse_options, ref_arg, Inner};
+use options::{count_arg, parse_options, ref_arg, Inner};
+pub(crate) use options::{field, number, options_arg, u64_arg};
 use output::{materialize, ToolOutput};
 use read_back::{compile, read_back, ReadBack};
 
@@ -273,12 +273,19 @@ impl Materializer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "GcOptions")] options: JsValue,
     ) -> Promise {
-        let options = match gc::parse(&options) {
+        let options = match crate::gc::parse(&options) {
             Ok(options) => options,
             Err(err) => return Promise::reject(&err.into()),
         };
         let inner = self.inner.clone();
-        spawn(async move { Ok(gc::run(&inner, options).await?) })
+        spawn(async move {
+            let io = io::ReadWrite::of(&inner);
+            let root = &inner.core.options().user_data;
+            let report = tool_offload_core::gc::gc(root, &options, &io)
+                .await
+                .map_err(|e| io.error(e))?;
+            Ok(crate::gc::report_js(&report))
+        })
     }
 
     /// Counts over this materializer's lifetime: `{ hits, inlined, savedChars,

@@ -1,15 +1,50 @@
-//! `Materializer.gc`: retention over the materializer's user data, through its writer's
-//! `stat` and `remove`.
+//! Retention from JavaScript: `gcDirectory(dir, options)` for any directory of ours, and
+//! what `Materializer.gc` shares with it (options and report).
 
 use js_sys::{Array, Object};
 use tool_offload_core::gc::{gc as collect, referenced, GcOptions, GcReport};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use super::io::ReadWrite;
-use super::options::{field, number, options_arg, u64_arg, Inner};
-use crate::convert::to_value;
+use js_sys::Promise;
+
+use crate::convert::{string_arg, to_value};
 use crate::error::{message_of, set, JsOffloadError};
+use crate::materializer::{field, number, options_arg, u64_arg};
+use crate::promise::spawn;
+use crate::writer::JsFileWriter;
+
+/// Remove what nobody needs under `dir` (a user-data or batch output directory): files
+/// of ours last written more than `options.olderThanMs` ago, then the least recently
+/// written until ours take at most `options.maxBytes`; never one the messages of
+/// `options.keep` refer to, never a file that is not ours. `options.writer` must have
+/// `readFile`, `listDir`, `stat` and `remove` (the npm package defaults it to a
+/// `NodeFileWriter`). Resolves to `{ removed, bytes, kept, keptBytes }`. Rejects with
+/// `INVALID_ARGUMENT`, `READ_FAILED` or `WRITE_FAILED`.
+#[wasm_bindgen(js_name = gcDirectory, unchecked_return_type = "Promise<GcReport>")]
+pub fn gc_directory(
+    #[wasm_bindgen(unchecked_param_type = "string")] dir: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "GcOptions & { writer: FileWriter & FileReader }")]
+    options: JsValue,
+) -> Promise {
+    let parsed = (|| {
+        let dir = string_arg(&dir, |kind| {
+            OffloadError::InvalidArgument(format!("dir must be a string, got {kind}"))
+        })?;
+        let writer = JsFileWriter::new(&field(&options, "writer"))?;
+        Ok::<_, JsOffloadError>((dir, parse(&options)?, writer))
+    })();
+    let (dir, options, writer) = match parsed {
+        Ok(parsed) => parsed,
+        Err(err) => return Promise::reject(&err.into()),
+    };
+    spawn(async move {
+        let report = collect(&dir, &options, &writer)
+            .await
+            .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
+        Ok(report_js(&report))
+    })
+}
 
 /// `options` (`{ olderThanMs?, maxBytes?, keep?, dryRun? }`) read now, so the caller may
 /// change them once `gc` returns.
@@ -52,17 +87,8 @@ pub(crate) fn parse(options: &JsValue) -> Result<GcOptions, JsOffloadError> {
     Ok(parsed)
 }
 
-/// Collect under the user data; the report as `{ removed, bytes, kept, keptBytes }`.
-pub(crate) async fn run(inner: &Inner, options: GcOptions) -> Result<JsValue, JsOffloadError> {
-    let io = ReadWrite::of(inner);
-    let root = &inner.core.options().user_data;
-    let report = collect(root, &options, &io)
-        .await
-        .map_err(|e| io.error(e))?;
-    Ok(report_js(&report))
-}
-
-fn report_js(report: &GcReport) -> JsValue {
+/// The report as `{ removed, bytes, kept, keptBytes }`.
+pub(crate) fn report_js(report: &GcReport) -> JsValue {
     let js = Object::new();
     let removed: Array = report
         .removed
