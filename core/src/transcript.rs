@@ -209,7 +209,7 @@ impl Codex {
         let item = match line.get("type").and_then(Value::as_str) {
             Some("response_item") => line.get_mut("payload").map(Value::take),
             Some("session_meta" | "turn_context" | "event_msg" | "compacted") => None,
-            Some(_) if line.get("record_type").is_none() => Some(line),
+            Some(_) => Some(line),
             _ => None,
         };
         if let Some(item) = item.filter(|i| i.is_object()) {
