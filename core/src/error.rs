@@ -2,68 +2,84 @@
 
 use crate::io::IoError;
 
-/// Stable, machine-readable error codes. Hosts expose them as `error.code` (JS) and
-/// [`OffloadError::code`] (Rust); they never change meaning once published.
-///
-/// ```
-/// use tool_offload_core::{ErrorCode, OffloadError};
-/// assert_eq!(OffloadError::NoToolResult.code(), ErrorCode::NoToolResult);
-/// assert_eq!(ErrorCode::NoToolResult.as_str(), "NO_TOOL_RESULT");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ErrorCode {
-    /// The message holds no `tool_result` block, is not a `role: "tool"` message and
-    /// not a `function_call_output` item.
-    NoToolResult,
-    /// Direct offload: every tool result of the message already is a placeholder.
-    AlreadyOffloaded,
-    /// A tool-call id or session id is missing, not a string, or not a safe file name.
-    InvalidId,
-    /// The message is not shaped like an Anthropic or OpenAI message.
-    InvalidMessage,
-    /// Another argument (output directory, working directory, writer) is unusable.
-    InvalidArgument,
-    /// The injected writer failed.
-    WriteFailed,
-    /// A ref names another conversation, or a path outside this conversation's artifacts,
-    /// or is malformed (a `%` that starts no valid escape).
-    RefOutOfScope,
-    /// A ref is in scope but no artifact exists there.
-    RefNotFound,
-    /// The injected reader failed.
-    ReadFailed,
-    /// A search pattern is not a valid regular expression.
-    InvalidPattern,
-    /// A conversation bundle is malformed, fails its SHA-256 check, or names a path
-    /// outside the conversation's artifacts.
-    InvalidBundle,
-    /// Importing would overwrite a different artifact already on disk.
-    ArtifactExists,
-    /// The caller cancelled the operation (JavaScript: its `AbortSignal` fired); nothing
-    /// is reported as done.
-    Aborted,
+/// Declares [`ErrorCode`] once: the variants, their published strings, [`ErrorCode::ALL`]
+/// and the TypeScript union the JS binding emits, so none of them can drift.
+macro_rules! error_codes {
+    ($($(#[doc = $doc:literal])* $variant:ident => $code:literal,)*) => {
+        /// Stable, machine-readable error codes. Hosts expose them as `error.code` (JS) and
+        /// [`OffloadError::code`] (Rust); they never change meaning once published.
+        ///
+        /// ```
+        /// use tool_offload_core::{ErrorCode, OffloadError};
+        /// assert_eq!(OffloadError::NoToolResult.code(), ErrorCode::NoToolResult);
+        /// assert_eq!(ErrorCode::NoToolResult.as_str(), "NO_TOOL_RESULT");
+        /// assert!(ErrorCode::ALL.contains(&ErrorCode::DuplicateTool));
+        /// ```
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in the order they are documented.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant),*];
+
+            /// The TypeScript declaration of the codes (`export type ErrorCode = | "…"`),
+            /// which the wasm binding emits into the package's `.d.ts`.
+            pub const TYPESCRIPT: &'static str = concat!(
+                "/** Stable codes of `OffloadError`. */\nexport type ErrorCode =",
+                $("\n  | \"", $code, "\"",)*
+                ";\n"
+            );
+
+            /// The code as published to users, e.g. `"WRITE_FAILED"`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $code,)*
+                }
+            }
+        }
+    };
 }
 
-impl ErrorCode {
-    /// The code as published to users, e.g. `"WRITE_FAILED"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::NoToolResult => "NO_TOOL_RESULT",
-            ErrorCode::AlreadyOffloaded => "ALREADY_OFFLOADED",
-            ErrorCode::InvalidId => "INVALID_ID",
-            ErrorCode::InvalidMessage => "INVALID_MESSAGE",
-            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
-            ErrorCode::WriteFailed => "WRITE_FAILED",
-            ErrorCode::RefOutOfScope => "REF_OUT_OF_SCOPE",
-            ErrorCode::RefNotFound => "REF_NOT_FOUND",
-            ErrorCode::ReadFailed => "READ_FAILED",
-            ErrorCode::InvalidPattern => "INVALID_PATTERN",
-            ErrorCode::InvalidBundle => "INVALID_BUNDLE",
-            ErrorCode::ArtifactExists => "ARTIFACT_EXISTS",
-            ErrorCode::Aborted => "ABORTED",
-        }
-    }
+error_codes! {
+    /// The message holds no `tool_result` block, is not a `role: "tool"` message and
+    /// not a `function_call_output` item.
+    NoToolResult => "NO_TOOL_RESULT",
+    /// Direct offload: every tool result of the message already is a placeholder.
+    AlreadyOffloaded => "ALREADY_OFFLOADED",
+    /// A tool-call id or session id is missing, not a string, or not a safe file name.
+    InvalidId => "INVALID_ID",
+    /// The message is not shaped like an Anthropic or OpenAI message.
+    InvalidMessage => "INVALID_MESSAGE",
+    /// Another argument (output directory, working directory, writer) is unusable.
+    InvalidArgument => "INVALID_ARGUMENT",
+    /// The injected writer failed.
+    WriteFailed => "WRITE_FAILED",
+    /// A tool name the API refuses (not `^[a-zA-Z0-9_-]{1,64}$`).
+    InvalidToolName => "INVALID_TOOL_NAME",
+    /// A tool with this name is already registered.
+    DuplicateTool => "DUPLICATE_TOOL",
+    /// A tool definition is not `{ name, description, input_schema }` with a schema object.
+    InvalidToolDefinition => "INVALID_TOOL_DEFINITION",
+    /// A ref names another conversation, or a path outside this conversation's artifacts,
+    /// or is malformed (a `%` that starts no valid escape).
+    RefOutOfScope => "REF_OUT_OF_SCOPE",
+    /// A ref is in scope but no artifact exists there.
+    RefNotFound => "REF_NOT_FOUND",
+    /// The injected reader failed.
+    ReadFailed => "READ_FAILED",
+    /// A search pattern is not a valid regular expression.
+    InvalidPattern => "INVALID_PATTERN",
+    /// A conversation bundle is malformed, fails its SHA-256 check, or names a path
+    /// outside the conversation's artifacts.
+    InvalidBundle => "INVALID_BUNDLE",
+    /// Importing would overwrite a different artifact already on disk.
+    ArtifactExists => "ARTIFACT_EXISTS",
+    /// The caller cancelled the operation (JavaScript: its `AbortSignal` fired); nothing
+    /// is reported as done.
+    Aborted => "ABORTED",
 }
 
 impl std::fmt::Display for ErrorCode {

@@ -15,7 +15,7 @@
  * ```
  */
 import * as wasm from '../wasm/tool_offload_wasm.js';
-import type { BatchOptions, BatchResult, FileReader, FileWriter, GcOptions, GcReport, Message, OffloadErrorConstructor, OffloadOptions, OffloadResult } from '../wasm/tool_offload_wasm.js';
+import type { BatchOptions, BatchResult, ErrorCode, FileReader, FileWriter, GcOptions, GcReport, Message, OffloadErrorConstructor, OffloadOptions, OffloadResult } from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
 
 export type {
@@ -81,6 +81,17 @@ export type { NodeFileWriterOptions } from './node-file-writer.js';
  */
 export const OffloadError: OffloadErrorConstructor = wasm.offloadErrorClass();
 export type OffloadError = wasm.OffloadError;
+
+/**
+ * Every {@link ErrorCode}, in order: the list the type is generated from, for an
+ * exhaustive check or a lookup table.
+ *
+ * @example
+ * ```ts
+ * ERROR_CODES.includes('WRITE_FAILED'); // true
+ * ```
+ */
+export const ERROR_CODES: readonly ErrorCode[] = Object.freeze(wasm.errorCodes());
 
 /**
  * Offload every tool result of one message (each Anthropic `tool_result` block, an

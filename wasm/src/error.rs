@@ -66,7 +66,7 @@ impl From<RegisterError> for JsOffloadError {
     fn from(error: RegisterError) -> Self {
         JsOffloadError {
             message: error.to_string(),
-            code: error.code(),
+            code: error.code().as_str(),
             path: None,
             cause: None,
         }
@@ -115,4 +115,14 @@ pub(crate) fn message_js(thrown: &JsValue) -> js_sys::JsString {
         .and_then(|f| f.call1(&JsValue::UNDEFINED, thrown).ok())
         .and_then(|s| s.dyn_into::<js_sys::JsString>().ok())
         .unwrap_or_else(|| "a value that cannot be converted to a string".into())
+}
+
+/// Every code an `OffloadError` can carry, in order: core's `ErrorCode::ALL`, the same
+/// list the `ErrorCode` type of the `.d.ts` is generated from.
+#[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
+pub fn error_codes() -> Vec<JsValue> {
+    tool_offload_core::ErrorCode::ALL
+        .iter()
+        .map(|code| JsValue::from_str(code.as_str()))
+        .collect()
 }

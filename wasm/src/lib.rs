@@ -36,7 +36,7 @@ mod writer;
 
 pub use batch::offload_tool_results;
 pub use direct::offload_tool_result;
-pub use error::offload_error_class;
+pub use error::{error_codes, offload_error_class};
 pub use gc::gc_directory;
 pub use materializer::{format_legacy_tool_record, import_conversation, Materializer};
 pub use registry::ToolRegistry;

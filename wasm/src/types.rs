@@ -5,26 +5,10 @@
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &'static str = r#"
-/** Stable codes of `OffloadError`. */
-export type ErrorCode =
-  | "NO_TOOL_RESULT"
-  | "ALREADY_OFFLOADED"
-  | "INVALID_ID"
-  | "INVALID_MESSAGE"
-  | "INVALID_ARGUMENT"
-  | "WRITE_FAILED"
-  | "INVALID_TOOL_NAME"
-  | "DUPLICATE_TOOL"
-  | "INVALID_TOOL_DEFINITION"
-  | "REF_OUT_OF_SCOPE"
-  | "REF_NOT_FOUND"
-  | "READ_FAILED"
-  | "INVALID_PATTERN"
-  | "INVALID_BUNDLE"
-  | "ARTIFACT_EXISTS"
-  | "ABORTED";
+const ERROR_CODE: &'static str = tool_offload_core::ErrorCode::TYPESCRIPT;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
 /** Every failure is thrown (or rejected) as an `OffloadError`, a real `Error` subclass. */
 export interface OffloadError extends Error {
   readonly name: "OffloadError";

@@ -173,12 +173,13 @@ pub enum RegisterError {
 }
 
 impl RegisterError {
-    /// Stable code: `INVALID_TOOL_NAME`, `DUPLICATE_TOOL` or `INVALID_TOOL_DEFINITION`.
-    pub fn code(&self) -> &'static str {
+    /// Stable code: [`ErrorCode::InvalidToolName`], [`ErrorCode::DuplicateTool`] or
+    /// [`ErrorCode::InvalidToolDefinition`].
+    pub fn code(&self) -> crate::ErrorCode {
         match self {
-            RegisterError::InvalidName(_) => "INVALID_TOOL_NAME",
-            RegisterError::Duplicate(_) => "DUPLICATE_TOOL",
-            RegisterError::InvalidDefinition(_) => "INVALID_TOOL_DEFINITION",
+            RegisterError::InvalidName(_) => crate::ErrorCode::InvalidToolName,
+            RegisterError::Duplicate(_) => crate::ErrorCode::DuplicateTool,
+            RegisterError::InvalidDefinition(_) => crate::ErrorCode::InvalidToolDefinition,
         }
     }
 }

@@ -89,7 +89,7 @@ impl From<OffloadError> for StepError {
 impl From<RegisterError> for StepError {
     fn from(err: RegisterError) -> Self {
         let mut out = Map::new();
-        out.insert("code".into(), err.code().into());
+        out.insert("code".into(), err.code().as_str().into());
         out.insert("message".into(), err.to_string().into());
         StepError(Value::Object(out))
     }
