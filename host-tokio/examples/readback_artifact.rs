@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use serde_json::json;
 use tool_offload::{
-    GrepOptions, Materialized, Materializer, MaterializerOptions, ToolOutput, Value,
+    GrepOptions, Materialized, Materializer, MaterializerOptions, ToolOutputInput, Value,
 };
 
 type Error = Box<dyn std::error::Error>;
@@ -112,7 +112,7 @@ async fn make(dir: &str, bytes: usize) -> Result<Value, Error> {
     let materializer = Materializer::new(MaterializerOptions::new(dir, CONVERSATION))?;
     let call_id = format!("log-{bytes}");
     let output = Value::String(text);
-    let out = ToolOutput {
+    let out = ToolOutputInput {
         tool_call_id: &call_id,
         tool_name: "bash",
         server_name: None,

@@ -32,8 +32,8 @@
 //! cannot hang a caller who bounds the wait:
 //!
 //! ```no_run
-//! # use tool_offload::{Materializer, ToolOutput};
-//! # async fn demo(m: &Materializer, out: &ToolOutput<'_>) {
+//! # use tool_offload::{Materializer, ToolOutputInput};
+//! # async fn demo(m: &Materializer, out: &ToolOutputInput<'_>) {
 //! use std::time::Duration;
 //! match tokio::time::timeout(Duration::from_secs(5), m.materialize(out)).await {
 //!     Ok(done) => { /* materialized or inline, or an OffloadError */ }
@@ -54,7 +54,7 @@ use std::path::{Path, PathBuf};
 pub use lifecycle::{gc_dir, gc_dir_with, now_ms};
 pub use materializer::{
     import_conversation, import_conversation_with, GrepOptions, MaterializedMessages, Materializer,
-    MaterializerOptions, ToolOutput,
+    MaterializerOptions, ToolOutputInput,
 };
 pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
 pub use tool_offload_core as core;

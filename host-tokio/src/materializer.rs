@@ -46,7 +46,7 @@ impl MaterializerOptions {
 /// One tool output to consider: a string, or any JSON value (written as its
 /// `JSON.stringify`).
 #[derive(Debug, Clone, Copy)]
-pub struct ToolOutput<'a> {
+pub struct ToolOutputInput<'a> {
     /// The call's id: names the artifact file.
     pub tool_call_id: &'a str,
     /// The tool's name.
@@ -83,12 +83,12 @@ impl Default for GrepOptions {
 ///
 /// ```no_run
 /// use serde_json::json;
-/// use tool_offload::{Materializer, MaterializerOptions, ToolOutput};
+/// use tool_offload::{Materializer, MaterializerOptions, ToolOutputInput};
 /// use tool_offload::core::materialize::Materialized;
 /// # async fn demo() -> Result<(), tool_offload::OffloadError> {
 /// let materializer = Materializer::new(MaterializerOptions::new("/var/lib/agent", "conv-1"))?;
 /// let log = json!("…a 200 KB build log…");
-/// let out = ToolOutput { tool_call_id: "call_1", tool_name: "bash", server_name: None, output: &log };
+/// let out = ToolOutputInput { tool_call_id: "call_1", tool_name: "bash", server_name: None, output: &log };
 /// if let Materialized::Artifact { summary, reference, .. } = materializer.materialize(&out).await? {
 ///     println!("{summary}");
 ///     println!("{}", materializer.tail(&reference.id, 50).await?);
@@ -135,7 +135,10 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     ///
     /// # Errors
     /// `INVALID_ID`, `WRITE_FAILED`.
-    pub async fn materialize(&self, output: &ToolOutput<'_>) -> Result<Materialized, OffloadError> {
+    pub async fn materialize(
+        &self,
+        output: &ToolOutputInput<'_>,
+    ) -> Result<Materialized, OffloadError> {
         let (text, was_value) = match output.output {
             Value::String(s) => (Cow::Borrowed(s.as_str()), false),
             other => (Cow::Owned(json::stringify(other)), true),

@@ -8,7 +8,7 @@ use serde_json::json;
 use tool_offload::core::materialize::Materialized;
 use tool_offload::{
     CreateOutcome, FileReader, FileWriter, IoError, Materializer, MaterializerOptions,
-    MemoryWriter, ToolOutput,
+    MemoryWriter, ToolOutputInput,
 };
 
 /// Memory IO whose creates never complete while `stalled` is set.
@@ -56,7 +56,7 @@ async fn a_stalled_write_is_cancelled_by_dropping_the_future() {
     };
     let m = Materializer::with_io(MaterializerOptions::new("/data", "conv"), io).unwrap();
     let text = json!("line\n".repeat(10_000));
-    let out = ToolOutput {
+    let out = ToolOutputInput {
         tool_call_id: "call_1",
         tool_name: "t",
         server_name: None,

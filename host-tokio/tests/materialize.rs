@@ -2,7 +2,7 @@
 
 use serde_json::json;
 use tool_offload::core::materialize::Materialized;
-use tool_offload::{ErrorCode, GrepOptions, Materializer, MaterializerOptions, ToolOutput};
+use tool_offload::{ErrorCode, GrepOptions, Materializer, MaterializerOptions, ToolOutputInput};
 
 fn build_log() -> String {
     (1..=3000)
@@ -22,7 +22,7 @@ async fn materializes_to_disk_and_reads_back_with_regex_grep() {
     let root = tempfile::tempdir().unwrap();
     let m = Materializer::new(MaterializerOptions::new(root.path(), "conv-1")).unwrap();
     let log = json!(build_log());
-    let out = ToolOutput {
+    let out = ToolOutputInput {
         tool_call_id: "call_1",
         tool_name: "cargo",
         server_name: Some("ci"),
@@ -110,7 +110,7 @@ async fn small_outputs_stay_inline_and_values_become_json_artifacts() {
     let root = tempfile::tempdir().unwrap();
     let m = Materializer::new(MaterializerOptions::new(root.path(), "c")).unwrap();
     let small = json!({"ok": true});
-    let out = ToolOutput {
+    let out = ToolOutputInput {
         tool_call_id: "call_s",
         tool_name: "t",
         server_name: None,
@@ -119,7 +119,7 @@ async fn small_outputs_stay_inline_and_values_become_json_artifacts() {
     assert_eq!(m.materialize(&out).await.unwrap(), Materialized::Inline);
     let rows: Vec<_> = (0..2000).map(|i| json!({"id": i, "v": 1.0})).collect();
     let big = json!(rows);
-    let out = ToolOutput {
+    let out = ToolOutputInput {
         tool_call_id: "call_b",
         tool_name: "t",
         server_name: None,

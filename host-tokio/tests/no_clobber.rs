@@ -9,7 +9,7 @@ use serde_json::json;
 use tool_offload::core::materialize::Materialized;
 use tool_offload::{
     CreateOutcome, FileWriter, Materializer, MaterializerOptions, OffloadOptions, TokioFileWriter,
-    ToolOutput,
+    ToolOutputInput,
 };
 
 /// `n` different outputs, each over the default inline limit.
@@ -39,7 +39,7 @@ async fn concurrent_materializations_of_one_id_each_keep_their_output() {
         .map(|text| {
             let m = m.clone();
             tokio::spawn(async move {
-                let out = ToolOutput {
+                let out = ToolOutputInput {
                     tool_call_id: "same",
                     tool_name: "t",
                     server_name: None,
@@ -82,7 +82,7 @@ async fn two_materializers_on_one_conversation_never_overwrite_each_other() {
         for (i, text) in outputs(20, tag).into_iter().enumerate() {
             let m = m.clone();
             tasks.push(tokio::spawn(async move {
-                let out = ToolOutput {
+                let out = ToolOutputInput {
                     tool_call_id: &format!("call_{}", i % 5),
                     tool_name: "t",
                     server_name: None,

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use tool_offload::core::materialize::Materialized;
-use tool_offload::{utf16_len, Materializer, MaterializerOptions, ToolOutput};
+use tool_offload::{utf16_len, Materializer, MaterializerOptions, ToolOutputInput};
 
 use crate::corpus::{Corpus, Error, Format};
 
@@ -97,7 +97,7 @@ pub async fn measure(corpus: &Corpus) -> Result<Measures, Error> {
             let chars = utf16_len(&r.text) as u64;
             totals.results += 1;
             totals.chars += chars;
-            let output = ToolOutput {
+            let output = ToolOutputInput {
                 tool_call_id: &r.call_id,
                 tool_name: &r.tool_name,
                 server_name: None,

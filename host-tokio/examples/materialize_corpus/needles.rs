@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use regex::Regex;
 use tool_offload::core::materialize::Materialized;
 use tool_offload::{
-    utf16_len, GrepOptions, Materializer, MaterializerOptions, OffloadError, ToolOutput, Value,
+    utf16_len, GrepOptions, Materializer, MaterializerOptions, OffloadError, ToolOutputInput, Value,
 };
 
 use crate::corpus::{Corpus, Error};
@@ -212,7 +212,7 @@ pub async fn needle_check(corpus: &Corpus, measures: &Measures) -> Result<Needle
                     .push(format!("{what}: the output already contains NEEDLE-"));
                 continue;
             }
-            let output = ToolOutput {
+            let output = ToolOutputInput {
                 tool_call_id: &r.call_id,
                 tool_name: &r.tool_name,
                 server_name: None,

@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 use tool_offload::tools::{ToolDefinition, ToolOutput};
 use tool_offload::{
     import_conversation, register_todo_tools, GrepOptions, Materializer, MaterializerOptions,
-    RegistryOffload as TokioOffload, TokioFileWriter, ToolOutput as MaterializeInput, ToolRegistry,
+    RegistryOffload as TokioOffload, TokioFileWriter, ToolOutputInput as MaterializeInput,
+    ToolRegistry,
 };
 use tool_offload_conformance::steps::{
     self as s, bundle_result, files_under, imported_result, materialized, messages_result, offload,

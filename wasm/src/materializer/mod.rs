@@ -22,7 +22,7 @@ use crate::reader::JsFileReader;
 use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
 use options::{count_arg, parse_options, ref_arg, Inner};
 pub(crate) use options::{field, number, options_arg, u64_arg};
-use output::{materialize, ToolOutput};
+use output::{materialize, MaterializeInput};
 use read_back::{compile, read_back, ReadBack};
 
 pub use conversation::{format_legacy_tool_record, import_conversation};
@@ -88,7 +88,7 @@ impl Materializer {
         #[wasm_bindgen(unchecked_param_type = "ToolOutputInput")] input: JsValue,
     ) -> Promise {
         // Arguments are read now, so the caller may change them once this returns.
-        let output = match ToolOutput::parse(&input) {
+        let output = match MaterializeInput::parse(&input) {
             Ok(output) => output,
             Err(err) => return Promise::reject(&err.into()),
         };

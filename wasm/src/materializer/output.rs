@@ -12,7 +12,7 @@ use crate::convert::{id_arg, kind_of, string_arg};
 use crate::error::{message_of, set, JsOffloadError};
 
 /// One `materialize` input, read from JS.
-pub(crate) struct ToolOutput {
+pub(crate) struct MaterializeInput {
     tool_call_id: String,
     tool_name: String,
     server_name: Option<String>,
@@ -25,8 +25,8 @@ pub(crate) struct ToolOutput {
     was_value: bool,
 }
 
-impl ToolOutput {
-    pub(crate) fn parse(input: &JsValue) -> Result<ToolOutput, JsOffloadError> {
+impl MaterializeInput {
+    pub(crate) fn parse(input: &JsValue) -> Result<MaterializeInput, JsOffloadError> {
         if !input.is_object() {
             return Err(OffloadError::InvalidArgument(format!(
                 "materialize expects {{ toolCallId, toolName, serverName?, output }}, got {}",
@@ -56,7 +56,7 @@ impl ToolOutput {
         // Lone surrogates become U+FFFD (the engine's TextEncoder), as Node's fs writes
         // them; an inline output is still returned as the original.
         let text = crate::convert::js_text(&js_text);
-        Ok(ToolOutput {
+        Ok(MaterializeInput {
             tool_call_id,
             tool_name,
             server_name,
@@ -91,7 +91,7 @@ pub(crate) fn stringify(value: &JsValue) -> Result<JsString, JsOffloadError> {
 
 pub(crate) async fn materialize(
     inner: &Inner,
-    output: ToolOutput,
+    output: MaterializeInput,
 ) -> Result<JsValue, JsOffloadError> {
     let io = ReadWrite::of(inner).writing(Original::of(output.js_text.clone(), &output.text));
     let outcome = inner
