@@ -76,7 +76,7 @@ function summaryRef(content) {
 
 /**
  * Where a ref of this conversation is stored: …/context/<conversationId>/artifacts/<kind>/<file>.
- * A ref percent-encodes the file name (README "Refs"); the file keeps the raw id.
+ * A ref percent-encodes the file name (docs/materializer.md, "Refs"); the file keeps the raw id.
  */
 function artifactPath(ref) {
   const [kind, file] = ref.slice('ctx://'.length).split('/').slice(1);

@@ -51,7 +51,7 @@ async fn main() -> Result<(), Error> {
     // (read back from its artifact).
     let mut model = ScriptedModel::new(&script["assistant"], fill_ref)?;
     let title = "Materialize loop — tokio host (tool-offload crate)";
-    // The core maps a ref to its file (refs percent-encode ids; README "Refs").
+    // The core maps a ref to its file (refs percent-encode ids; docs/materializer.md "Refs").
     let full_copy = |content: &str| {
         summary_ref(content).and_then(|reference| materializer.core().resolve_ref(reference).ok())
     };

@@ -271,7 +271,7 @@ export interface RefHint {
 /** A reference to an artifact, readable with `read`, `tail` and `grep` at once. */
 export interface ContextRef {
   kind: "artifact";
-  /** `ctx://<conversationId>/tool/<toolCallId>.<json|txt>`, both ids percent-encoded outside `A–Z a–z 0–9 - . _ ~ :` (README "Refs"). */
+  /** `ctx://<conversationId>/tool/<toolCallId>.<json|txt>`, both ids percent-encoded outside `A–Z a–z 0–9 - . _ ~ :` (docs/materializer.md, "Refs"). */
   id: string;
   hint: RefHint;
 }

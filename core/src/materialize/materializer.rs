@@ -268,7 +268,7 @@ impl Materializer {
 
     /// The absolute path of the artifact `reference` names, if it is in scope: this
     /// conversation, `tool/` or `terminal/`, a plain file name. Refs percent-encode the
-    /// conversation id and the file name (see README "Refs"); decoding never yields a
+    /// conversation id and the file name (see docs/materializer.md, "Refs"); decoding never yields a
     /// path outside this conversation's artifacts.
     ///
     /// # Errors

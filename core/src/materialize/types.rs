@@ -103,7 +103,7 @@ pub struct RefHint {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextRef {
     /// `ctx://<conversationId>/tool/<toolCallId>.<ext>`, both ids percent-encoded: UTF-8
-    /// bytes outside `A–Z a–z 0–9 - . _ ~ :` as `%XX` (README "Refs"), so that any id
+    /// bytes outside `A–Z a–z 0–9 - . _ ~ :` as `%XX` (docs/materializer.md, "Refs"), so that any id
     /// survives in text; the file keeps the raw id.
     pub id: String,
     /// What is in it.

@@ -17,7 +17,7 @@ export interface MaterializedMessages<M = object> {
 
 /** One artifact in a conversation bundle. */
 export interface BundledArtifact {
-  /** `ctx://<conversationId>/tool/<file>` or `…/terminal/<file>`, ids percent-encoded (README "Refs"). */
+  /** `ctx://<conversationId>/tool/<file>` or `…/terminal/<file>`, ids percent-encoded (docs/materializer.md, "Refs"). */
   ref: string;
   /** `tool/<file>` or `terminal/<file>`, under the conversation's artifacts: the file's own name, not encoded. */
   path: string;
