@@ -6,10 +6,45 @@
 //! wasm-bindgen nor js-sys; CI (`scripts/check-core-deps.sh`) fails if
 //! `cargo tree -p tool-offload-core` or the source ever shows one of them.
 //!
-//! IO reaches the core only through the injected [`FileWriter`] trait (a reader
-//! counterpart will join it for reading artifacts back). Each host implements it:
-//! the npm package with `node:fs/promises`, the `tool-offload` crate with tokio's `fs`,
-//! tests and the browser playground in memory ([`MemoryWriter`]).
+//! IO reaches the core only through the injected traits of the IO contract: [`FileWriter`]
+//! (`mkdir`, `write_file`, the exclusive `create_file`), [`FileReader`] (`read_file`,
+//! `list_dir`, `size`, `read_range`) and, for retention only, [`FileLifecycle`] (`stat`,
+//! `remove`). Each host implements them: the npm package with `node:fs/promises` (or any
+//! JS object), the `tool-offload` crate with tokio's `fs`, tests in memory
+//! ([`MemoryWriter`]). `docs/io-contract.md` states what each method must do.
+//!
+//! ## How a host drives the core
+//!
+//! The core's futures wait only on the IO calls they are handed, so they run on tokio, on
+//! JavaScript promises through wasm, or under `block_on`. There are four kinds of API:
+//!
+//! 1. **Pure planners**, no IO: [`DirectPlan::new`], [`BatchPlan::new`] (and
+//!    [`Batch::plan`] one message at a time) read messages through a [`view::JsonView`]
+//!    (so a host's own values, JS objects included, are read where they live), validate
+//!    every input and choose every file name. Every input error (`INVALID_ID`,
+//!    `INVALID_MESSAGE`, `NO_TOOL_RESULT`, …) comes from here, before anything is written.
+//! 2. **`write(&io)`**: [`DirectPlan::write`], [`BatchPlan::write`] create the planned
+//!    files, in walk order. A name that turns out to be taken moves the result to the next
+//!    free `-N` name ([`BatchPlan::write`] then returns `true`), so call `edits` *after*
+//!    writing.
+//! 3. **Edits the host applies**: `edits()` returns `(`[`Slot`]`, placeholder)` pairs;
+//!    the host copies each changed message with those slots replaced, in its own value
+//!    representation ([`apply_edits`] for `serde_json`; the wasm binding copies JS
+//!    objects directly). The input is never mutated. [`offload_tool_result`] and
+//!    [`offload_tool_results`] do plan → write → edit in one call for `serde_json` values.
+//! 4. **Calls that interleave IO**: [`materialize::Materializer`] (`materialize`, `read`,
+//!    `tail`, `grep`, `materialize_messages`, export/import), [`tools::ToolRegistry`]
+//!    with its [`tools::ResultPolicy`], and [`gc::gc`] take the IO with each call and
+//!    decide as they go (a free name, the next page, what to remove). They hold no IO and
+//!    no lock between calls; one `Materializer` serves concurrent calls.
+//!
+//! **When a write fails** the call returns `WRITE_FAILED` (with the path) and nothing is
+//! reported as done: no edits, no result. Each file is atomic on its own — a writer's
+//! `create_file`/`write_file` either leaves the whole file or none — but a batch is not a
+//! transaction: files written before the failure stay, whole. A re-run is safe: direct
+//! offload rewrites its own `<session>/<id>.md`, batch offload keeps a planned name that
+//! already holds the same text instead of writing a duplicate. The same
+//! holds when the caller cancels (JS `AbortSignal`, Rust: dropping the future).
 //!
 //! Behaviour is defined in JavaScript terms so that every host writes identical bytes:
 //! a "character" is a UTF-16 code unit ([`utf16_len`]) and a content-block array is

@@ -226,8 +226,8 @@ fn hex4(text: &[u8], at: usize) -> Option<u16> {
     u16::from_str_radix(s, 16).ok()
 }
 
-/// A value parsed from marked text, read as JavaScript reads the original: see the
-/// [module](self) documentation.
+/// A value parsed from marked text, read as JavaScript reads the original: a lone
+/// surrogate escape counts as the one UTF-16 unit JavaScript sees.
 ///
 /// ```
 /// use tool_offload_core::json::LoneSurrogates;

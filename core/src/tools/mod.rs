@@ -173,8 +173,8 @@ pub enum RegisterError {
 }
 
 impl RegisterError {
-    /// Stable code: [`ErrorCode::InvalidToolName`], [`ErrorCode::DuplicateTool`] or
-    /// [`ErrorCode::InvalidToolDefinition`].
+    /// Stable code: [`crate::ErrorCode::InvalidToolName`], [`crate::ErrorCode::DuplicateTool`] or
+    /// [`crate::ErrorCode::InvalidToolDefinition`].
     pub fn code(&self) -> crate::ErrorCode {
         match self {
             RegisterError::InvalidName(_) => crate::ErrorCode::InvalidToolName,
