@@ -11,7 +11,7 @@ NODE_TEST := node --import tsx --test
 WASM_GZ_BUDGET := 176128
 FUZZ_SECONDS ?= 60
 
-.PHONY: help setup build demo test test-rust test-node lint bench bench-memory fuzz clean
+.PHONY: help setup build demo test test-rust test-node lint format bench bench-memory fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -37,22 +37,30 @@ demo: build ## Offload the bundled sample, then run the agent and materialize lo
 	@echo
 	@bash scripts/demo-loop.sh materialize-loop materialize_loop "materialize loops"
 
-test: build lint test-rust test-node ## Run every test (Rust, wasm under Node, npm package, cross-host vectors)
+# Each target names what it needs, so `make -j2 test` runs lint and the two test suites side
+# by side once the build is done (cargo serialises on its own lock).
+test: lint test-rust test-node ## Run every test (Rust, wasm under Node, npm package, cross-host vectors)
 	node tests/cross-host.mjs
 
-lint: ## rustfmt, clippy (native and wasm32), core's no-IO contract, tsc --strict
+lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, tsc --strict
 	cargo fmt --all -- --check
+	node_modules/.bin/prettier --check --log-level warn .
 	rustfmt --edition 2021 --check fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --quiet -- -D warnings
 	bash scripts/check-core-deps.sh
 	cd host-node && ../node_modules/.bin/tsc -p tsconfig.test.json
 
-test-rust: ## Rust unit, doc and conformance tests
+format: setup ## Format Rust (rustfmt) and TypeScript/JavaScript (prettier, pinned in package.json)
+	cargo fmt --all
+	rustfmt --edition 2021 fuzz/src/*.rs fuzz/fuzz_targets/*.rs
+	node_modules/.bin/prettier --write --log-level warn .
+
+test-rust: build ## Rust unit, doc and conformance tests
 	rm -f target/conformance/core-native.json target/conformance/tokio.json
 	cargo test --workspace --quiet
 
-test-node: ## wasm build and npm package tests under Node
+test-node: build ## wasm build and npm package tests under Node
 	rm -f target/conformance/wasm.json target/conformance/npm.json
 	$(NODE_TEST) host-node/test/*.test.ts
 

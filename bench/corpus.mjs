@@ -23,7 +23,9 @@ export function corpusDir(given) {
 export function loadCorpus(dir) {
   const conversations = [];
   for (const format of ['anthropic', 'openai']) {
-    const files = readdirSync(join(dir, format)).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(join(dir, format))
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     for (const file of files) {
       const messages = JSON.parse(readFileSync(join(dir, format, file), 'utf8'));
       conversations.push({ name: `${format}-${file.slice(0, -'.json'.length)}`, messages });

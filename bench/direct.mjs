@@ -10,7 +10,14 @@ const message = (chars) => ({
   role: 'user',
   content: [
     { type: 'text', text: 'here is the log' },
-    { type: 'tool_result', tool_use_id: 'toolu_bench', content: [...line].join('').repeat(Math.ceil(chars / line.length)).slice(0, chars) },
+    {
+      type: 'tool_result',
+      tool_use_id: 'toolu_bench',
+      content: [...line]
+        .join('')
+        .repeat(Math.ceil(chars / line.length))
+        .slice(0, chars),
+    },
   ],
 });
 
@@ -27,13 +34,22 @@ async function bench(name, n, fn) {
   }
   samples.sort((a, b) => a - b);
   const pct = (p) => samples[Math.round((samples.length - 1) * p)];
-  console.log(`${name.padEnd(44)} p50 ${pct(0.5).toFixed(1).padStart(9)} µs   p99 ${pct(0.99).toFixed(1).padStart(9)} µs   (n=${n})`);
+  console.log(
+    `${name.padEnd(44)} p50 ${pct(0.5).toFixed(1).padStart(9)} µs   p99 ${pct(0.99).toFixed(1).padStart(9)} µs   (n=${n})`,
+  );
 }
 
 console.log('direct offload, npm package (wasm core)');
-for (const [label, chars, n] of [['1 KB', 1_000, 2_000], ['1 MB', 1_000_000, 300]]) {
+for (const [label, chars, n] of [
+  ['1 KB', 1_000, 2_000],
+  ['1 MB', 1_000_000, 300],
+]) {
   const msg = message(chars);
-  await bench(`${label} result, in-memory writer (compute)`, n, () => offloadToolResult(msg, 's', 'out', memory, { cwd: '/bench' }));
-  await bench(`${label} result, NodeFileWriter (disk)`, n, () => offloadToolResult(msg, 's', dir, new NodeFileWriter()));
+  await bench(`${label} result, in-memory writer (compute)`, n, () =>
+    offloadToolResult(msg, 's', 'out', memory, { cwd: '/bench' }),
+  );
+  await bench(`${label} result, NodeFileWriter (disk)`, n, () =>
+    offloadToolResult(msg, 's', dir, new NodeFileWriter()),
+  );
 }
 rmSync(dir, { recursive: true, force: true });

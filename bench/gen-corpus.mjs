@@ -16,19 +16,56 @@ import { pathToFileURL } from 'node:url';
 
 // [messages, tool results] of each real conversation, in file-name order.
 const ANTHROPIC_SHAPE = [
-  [17, 15], [19, 12], [17, 15], [15, 7], [19, 11], [13, 8], [15, 11], [13, 2], [13, 6], [13, 2],
-  [35, 21], [19, 11], [17, 10], [21, 12], [17, 11], [37, 18], [31, 22], [33, 20], [19, 12], [13, 3],
-  [23, 13], [57, 37], [47, 37], [67, 41], [57, 29], [49, 30], [53, 33], [45, 27], [47, 25], [55, 34],
+  [17, 15],
+  [19, 12],
+  [17, 15],
+  [15, 7],
+  [19, 11],
+  [13, 8],
+  [15, 11],
+  [13, 2],
+  [13, 6],
+  [13, 2],
+  [35, 21],
+  [19, 11],
+  [17, 10],
+  [21, 12],
+  [17, 11],
+  [37, 18],
+  [31, 22],
+  [33, 20],
+  [19, 12],
+  [13, 3],
+  [23, 13],
+  [57, 37],
+  [47, 37],
+  [67, 41],
+  [57, 29],
+  [49, 30],
+  [53, 33],
+  [45, 27],
+  [47, 25],
+  [55, 34],
 ];
-const OPENAI_SHAPE = [[100, 49], [67, 32], [47, 22]];
+const OPENAI_SHAPE = [
+  [100, 49],
+  [67, 32],
+  [47, 22],
+];
 
 // Tool-result sizes (UTF-16 units) at quantiles 0, 5, …, 100 % of the real corpus, plus a
 // knot putting exactly 301 of 535 Anthropic results at ≥ 4,000.
 const ANTHROPIC_QUANTILES = knots(
-  [8, 21, 25, 96, 160, 327, 446, 1573, 3374, 4698, 7719, 12951, 18800, 23190, 26353, 29348, 31910, 35896, 37745, 40793, 66333],
+  [
+    8, 21, 25, 96, 160, 327, 446, 1573, 3374, 4698, 7719, 12951, 18800, 23190, 26353, 29348, 31910, 35896, 37745, 40793,
+    66333,
+  ],
   [[1 - 301 / 535, 4000]],
 );
-const OPENAI_QUANTILES = knots([0, 0, 20, 41, 64, 80, 119, 137, 140, 208, 232, 245, 263, 302, 555, 713, 824, 1448, 1950, 5231, 20740], []);
+const OPENAI_QUANTILES = knots(
+  [0, 0, 20, 41, 64, 80, 119, 137, 140, 208, 232, 245, 263, 302, 555, 713, 824, 1448, 1950, 5231, 20740],
+  [],
+);
 
 function knots(every5, extra) {
   const points = every5.map((v, i) => [i / 20, v]);
@@ -69,15 +106,18 @@ function rng(seed) {
   return next;
 }
 
-const WORDS = ('the of and to in is that for it with as was on be at by this from or have an are not but ' +
+const WORDS = (
+  'the of and to in is that for it with as was on be at by this from or have an are not but ' +
   'file line error warning build test module function return const let import export async await ' +
   'compile crate value string number array object result offload tool message content session path ' +
-  'directory config option default schema request response status server client handler parse token').split(' ');
+  'directory config option default schema request response status server client handler parse token'
+).split(' ');
 const NON_ASCII = ['—', 'é', '→', '✓', '…', '“', '”', 'ü', '×', '•', '─', '│'];
 const LINE_KINDS = [
   (r) => `   Compiling ${r.pick(WORDS)}-${r.pick(WORDS)} v${r.int(3)}.${r.int(40)}.${r.int(300)}`,
   (r) => `${String(r.int(900) + 1).padStart(6)}→${'    '.repeat(r.int(4))}${sentence(r, 3 + r.int(9))}`,
-  (r) => `src/${r.pick(WORDS)}/${r.pick(WORDS)}.rs:${r.int(900)}:${r.int(80)}: ${r.pick(['error', 'warning', 'note'])}: ${sentence(r, 4 + r.int(8))}`,
+  (r) =>
+    `src/${r.pick(WORDS)}/${r.pick(WORDS)}.rs:${r.int(900)}:${r.int(80)}: ${r.pick(['error', 'warning', 'note'])}: ${sentence(r, 4 + r.int(8))}`,
   (r) => `- ${sentence(r, 5 + r.int(14))}`,
   (r) => `${r.pick(['## ', '### ', '', ''])}${sentence(r, 2 + r.int(20))}`,
   () => '',
@@ -137,7 +177,8 @@ function anthropic(r, shapes) {
         if (arrayAt.has(next)) {
           // Sized so that its JSON.stringify (what is measured and written) has `size` units or one less.
           let body = text(r, Math.max(0, size - 27));
-          for (let over; (over = JSON.stringify([{ type: 'text', text: body }]).length - size) > 0 && body; ) body = body.slice(0, -over);
+          for (let over; (over = JSON.stringify([{ type: 'text', text: body }]).length - size) > 0 && body;)
+            body = body.slice(0, -over);
           block.content = [{ type: 'text', text: body }];
         } else {
           block.content = text(r, size);
@@ -157,7 +198,9 @@ function anthropic(r, shapes) {
         const id = toolUseId(r);
         ids.push(id);
         assistant.push({
-          type: 'tool_use', id, name: r.pick(['Bash', 'Read', 'Grep', 'Edit', 'Glob']),
+          type: 'tool_use',
+          id,
+          name: r.pick(['Bash', 'Read', 'Grep', 'Edit', 'Glob']),
           input: { command: sentence(r, 3 + r.int(10)), description: sentence(r, 4 + r.int(8)) },
         });
       }
@@ -181,7 +224,13 @@ function openai(r, shapes) {
       conversation.push({
         role: 'assistant',
         content: text(r, 100 + r.int(400)),
-        tool_calls: [{ id, type: 'function', function: { name: 'execute_bash', arguments: JSON.stringify({ command: sentence(r, 4 + r.int(8)) }) } }],
+        tool_calls: [
+          {
+            id,
+            type: 'function',
+            function: { name: 'execute_bash', arguments: JSON.stringify({ command: sentence(r, 4 + r.int(8)) }) },
+          },
+        ],
       });
       conversation.push({ role: 'tool', tool_call_id: id, content: text(r, pool[next++]) });
     }
@@ -194,10 +243,14 @@ function openai(r, shapes) {
 export function generateCorpus(seed = 20261122) {
   const r = rng(seed);
   const a = anthropic(r, ANTHROPIC_SHAPE).map((messages, i) => ({
-    name: `anthropic/generated-${String(i).padStart(2, '0')}.json`, format: 'anthropic', messages,
+    name: `anthropic/generated-${String(i).padStart(2, '0')}.json`,
+    format: 'anthropic',
+    messages,
   }));
   const o = openai(r, OPENAI_SHAPE).map((messages, i) => ({
-    name: `openai/generated-${String(i).padStart(2, '0')}.json`, format: 'openai', messages,
+    name: `openai/generated-${String(i).padStart(2, '0')}.json`,
+    format: 'openai',
+    messages,
   }));
   return [...a, ...o];
 }

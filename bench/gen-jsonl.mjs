@@ -41,7 +41,7 @@ let chunk = [];
 let chunkBytes = 0;
 const flush = () => {
   const buffer = Buffer.from(chunk.join(''), 'utf8');
-  for (let off = 0; off < buffer.length; ) off += writeSync(fd, buffer, off);
+  for (let off = 0; off < buffer.length;) off += writeSync(fd, buffer, off);
   written += buffer.length;
   chunk = [];
   chunkBytes = 0;

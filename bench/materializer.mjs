@@ -57,7 +57,13 @@ function conversation() {
   const messages = [];
   for (let i = 0; i < 250; i++) {
     const id = `toolu_${String(i).padStart(4, '0')}`;
-    messages.push({ role: 'assistant', content: [{ type: 'text', text: `step ${i}` }, { type: 'tool_use', id, name: 'bash', input: { command: `make step-${i}` } }] });
+    messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `step ${i}` },
+        { type: 'tool_use', id, name: 'bash', input: { command: `make step-${i}` } },
+      ],
+    });
     const size = i % 10 === 9 ? 20_000 : 200 + ((i * 37) % 1800);
     messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: logText(size) }] });
   }
@@ -80,7 +86,9 @@ for (let i = 0; i < turns + 50; i++) {
   if (done.refs.length) throw new Error('a second pass wrote artifacts');
   if (i >= 50) npmSamples.push(ms);
 }
-log(`materializeMessages: ${steady.length} messages, ${first.refs.length} materialized by the first call; npm median ${summary(npmSamples).median.toFixed(4)} ms`);
+log(
+  `materializeMessages: ${steady.length} messages, ${first.refs.length} materialized by the first call; npm median ${summary(npmSamples).median.toFixed(4)} ms`,
+);
 
 /** The floor: find the tool results and check their length, nothing else. */
 function plainCheck(messages) {
@@ -88,7 +96,13 @@ function plainCheck(messages) {
   for (const msg of messages) {
     if (!Array.isArray(msg.content)) continue;
     for (const block of msg.content) {
-      if (block.type === 'tool_result' && typeof block.content === 'string' && block.content.length > 4000 && !block.content.startsWith('[')) over++;
+      if (
+        block.type === 'tool_result' &&
+        typeof block.content === 'string' &&
+        block.content.length > 4000 &&
+        !block.content.startsWith('[')
+      )
+        over++;
     }
   }
   return over;
@@ -101,12 +115,18 @@ for (let i = 0; i < turns + 50; i++) {
 }
 
 log('materialize_messages through the tokio host (readback_artifact messages) …');
-execFileSync('cargo', ['build', '--quiet', '--profile', 'bench', '-p', 'tool-offload', '--example', 'readback_artifact'],
-  { cwd: repoRoot, stdio: 'inherit' });
+execFileSync(
+  'cargo',
+  ['build', '--quiet', '--profile', 'bench', '-p', 'tool-offload', '--example', 'readback_artifact'],
+  { cwd: repoRoot, stdio: 'inherit' },
+);
 let rust;
 try {
-  const out = execFileSync(join(targetDir, 'release/examples/readback_artifact'), ['messages', messagesFile, String(turns)],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync(
+    join(targetDir, 'release/examples/readback_artifact'),
+    ['messages', messagesFile, String(turns)],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const r = JSON.parse(out.trim().split('\n').at(-1));
   rust = { ...summary(r.samples), messages: r.messages, written: r.written };
 } catch (e) {
@@ -141,11 +161,19 @@ async function bigString(bytes, n) {
   }
   rmSync(dir, { recursive: true, force: true });
   const ratios = samples.materialize.map((x, i) => x / samples.writeFile[i]);
-  return { bytes: Buffer.byteLength(text), materialize: summary(samples.materialize), writeFile: summary(samples.writeFile), ratio: summary(ratios).median };
+  return {
+    bytes: Buffer.byteLength(text),
+    materialize: summary(samples.materialize),
+    writeFile: summary(samples.writeFile),
+    ratio: summary(ratios).median,
+  };
 }
 
 const big = {};
-for (const [label, bytes, n] of [['1MB', 1e6, quick ? 10 : 40], ['10MB', 1e7, quick ? 4 : 12]]) {
+for (const [label, bytes, n] of [
+  ['1MB', 1e6, quick ? 10 : 40],
+  ['10MB', 1e7, quick ? 4 : 12],
+]) {
   log(`materialize() of ${label} vs fs.writeFile …`);
   big[label] = await bigString(bytes, n);
 }
@@ -153,8 +181,12 @@ for (const [label, bytes, n] of [['1MB', 1e6, quick ? 10 : 40], ['10MB', 1e7, qu
 const results = {
   date: new Date().toISOString(),
   materializeMessages: {
-    messages: steady.length, materializedFirst: first.refs.length, turns,
-    npm: summary(npmSamples), rust, plainCheck: summary(plainSamples),
+    messages: steady.length,
+    materializedFirst: first.refs.length,
+    turns,
+    npm: summary(npmSamples),
+    rust,
+    plainCheck: summary(plainSamples),
   },
   materialize: big,
 };
@@ -163,7 +195,9 @@ writeFileSync(join(benchDir, 'materializer.json'), JSON.stringify(results, null,
 
 const f = (x, d = 3) => (x == null ? '—' : x.toFixed(d));
 const mm = results.materializeMessages;
-console.log(`\nmaterializeMessages, ${mm.messages} messages (${mm.materializedFirst} summaries), nothing new, median of ${turns} turns\n`);
+console.log(
+  `\nmaterializeMessages, ${mm.messages} messages (${mm.materializedFirst} summaries), nothing new, median of ${turns} turns\n`,
+);
 console.log('| host | median ms | p90 ms |');
 console.log('|---|---|---|');
 console.log(`| npm package | ${f(mm.npm.median, 4)} | ${f(mm.npm.p90, 4)} |`);

@@ -27,14 +27,17 @@ const fsWriter = {
 const PLACEHOLDER = /^(?:\[Content offloaded to: \.\/|\[Tool result offloaded to file: \/)[^\n\r]*\.md\]$/;
 const isPlaceholder = (text) => text.length <= 4200 && PLACEHOLDER.test(text);
 
-export async function offloadToolResultsPlain(messages, { outputDir, threshold = 100, cwd = process.cwd(), writer = fsWriter }) {
+export async function offloadToolResultsPlain(
+  messages,
+  { outputDir, threshold = 100, cwd = process.cwd(), writer = fsWriter },
+) {
   const dir = resolve(cwd, outputDir);
   const used = new Set();
   const nextNumber = new Map();
   const fileName = (id) => {
     let n = nextNumber.get(id) ?? 0;
     let name;
-    do name = n === 0 ? `tool-result-${id}.md` : `tool-result-${id}-${n}.md`, n++;
+    do ((name = n === 0 ? `tool-result-${id}.md` : `tool-result-${id}-${n}.md`), n++);
     while (used.has(name));
     nextNumber.set(id, n);
     if (Buffer.byteLength(name) > 255) throw new Error(`tool result id ${id} makes a file name longer than 255 bytes`);
@@ -48,7 +51,8 @@ export async function offloadToolResultsPlain(messages, { outputDir, threshold =
   // Replace `holder[field]` if its content is long enough; returns the new content or undefined.
   const offload = (holder, field, idKey) => {
     const content = holder[field] === undefined ? '' : holder[field];
-    if (typeof content !== 'string' && !Array.isArray(content)) throw new Error(`${field} must be a string or an array`);
+    if (typeof content !== 'string' && !Array.isArray(content))
+      throw new Error(`${field} must be a string or an array`);
     const data = typeof content === 'string' ? content : JSON.stringify(content);
     if (data.length === 0 || data.length < threshold || isPlaceholder(data)) return undefined;
     const id = holder[idKey];
@@ -62,7 +66,8 @@ export async function offloadToolResultsPlain(messages, { outputDir, threshold =
   };
 
   for (const message of messages) {
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) throw new Error('every message must be an object');
+    if (typeof message !== 'object' || message === null || Array.isArray(message))
+      throw new Error('every message must be an object');
     if (message.role === 'tool' || message.type === 'function_call_output') {
       const field = message.role === 'tool' ? 'content' : 'output';
       const placeholder = offload(message, field, message.role === 'tool' ? 'tool_call_id' : 'call_id');

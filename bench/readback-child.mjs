@@ -54,7 +54,13 @@ for (let i = 0; i <= Number(runs); i++) {
   if (i >= 2 && spent > Number(budgetMs)) break;
 }
 const after = memoryKiB();
-console.log(JSON.stringify({
-  first: samples[0] ?? null, later: samples.slice(1), pageBytes, error,
-  baselineKiB: before.rss ?? null, peakKiB: after.hwm ?? null,
-}));
+console.log(
+  JSON.stringify({
+    first: samples[0] ?? null,
+    later: samples.slice(1),
+    pageBytes,
+    error,
+    baselineKiB: before.rss ?? null,
+    peakKiB: after.hwm ?? null,
+  }),
+);

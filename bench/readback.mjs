@@ -28,8 +28,11 @@ const benchDir = join(repoRoot, 'target/bench');
 const CHILD_TIMEOUT_MS = 300_000;
 
 log('building the tokio helper (cargo build --profile bench --example readback_artifact) …');
-execFileSync('cargo', ['build', '--quiet', '--profile', 'bench', '-p', 'tool-offload', '--example', 'readback_artifact'],
-  { cwd: repoRoot, stdio: 'inherit' });
+execFileSync(
+  'cargo',
+  ['build', '--quiet', '--profile', 'bench', '-p', 'tool-offload', '--example', 'readback_artifact'],
+  { cwd: repoRoot, stdio: 'inherit' },
+);
 const helper = join(targetDir, 'release/examples/readback_artifact');
 const helperStat = statSync(helper);
 const helperKey = `${helperStat.size}-${Math.round(helperStat.mtimeMs)}`;
@@ -55,7 +58,10 @@ function artifact(bytes) {
   mkdirSync(dir, { recursive: true });
   log(`${mb(bytes)}: materializing a generated log with the tokio host …`);
   const t0 = Date.now();
-  const out = execFileSync(helper, ['make', join(dir, 'user-data'), String(bytes)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync(helper, ['make', join(dir, 'user-data'), String(bytes)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const made = { key: helperKey, ...JSON.parse(out.trim().split('\n').at(-1)), makeWallMs: Date.now() - t0 };
   writeFileSync(stamp, JSON.stringify(made, null, 2));
   return { ...made, dir, cached: false };
@@ -68,22 +74,42 @@ function child(host, a, op) {
   const req = (n) => `req=${String(n).padStart(10, '0')}`;
   const expect = { tail: req(a.lines - 1), read: req(a.offset), grep: a.needle }[op];
   const rest = [join(a.dir, 'user-data'), a.ref, op, arg, String(args.runs), String(args.budget), expect];
-  const [cmd, argv] = host === 'npm'
-    ? [process.execPath, [join(repoRoot, 'bench/readback-child.mjs'), ...rest]]
-    : [helper, ['measure', ...rest]];
-  const r = spawnSync(cmd, argv, { cwd: repoRoot, encoding: 'utf8', timeout: CHILD_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1 << 24 });
+  const [cmd, argv] =
+    host === 'npm'
+      ? [process.execPath, [join(repoRoot, 'bench/readback-child.mjs'), ...rest]]
+      : [helper, ['measure', ...rest]];
+  const r = spawnSync(cmd, argv, {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: CHILD_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+    maxBuffer: 1 << 24,
+  });
   let out;
   try {
     out = JSON.parse(r.stdout.trim().split('\n').at(-1));
   } catch {
-    const why = r.error?.code === 'ETIMEDOUT' ? `timed out after ${CHILD_TIMEOUT_MS / 1000} s`
-      : r.signal ? `killed by ${r.signal}` : `exit ${r.status}`;
+    const why =
+      r.error?.code === 'ETIMEDOUT'
+        ? `timed out after ${CHILD_TIMEOUT_MS / 1000} s`
+        : r.signal
+          ? `killed by ${r.signal}`
+          : `exit ${r.status}`;
     const stderr = (r.stderr ?? '').trim().split('\n').slice(-3).join(' / ');
     return { host, op, error: `process failed (${why})${stderr ? `: ${stderr}` : ''}` };
   }
   const peakOverMiB = out.peakKiB != null && out.baselineKiB != null ? (out.peakKiB - out.baselineKiB) / 1024 : null;
-  return { host, op, first: out.first, median: median(out.later), later: out.later, pageBytes: out.pageBytes,
-    baselineMiB: out.baselineKiB / 1024, peakOverMiB, error: out.error };
+  return {
+    host,
+    op,
+    first: out.first,
+    median: median(out.later),
+    later: out.later,
+    pageBytes: out.pageBytes,
+    baselineMiB: out.baselineKiB / 1024,
+    peakOverMiB,
+    error: out.error,
+  };
 }
 
 /** GNU `tail -n 200` / `grep -n` on the file: whole process, output piped (GNU grep stops at the first match when writing to /dev/null). */
@@ -102,7 +128,11 @@ for (const bytes of args.sizes) {
     a = artifact(bytes);
   } catch (e) {
     // No artifact (e.g. out of memory making 1 GB): every case of this size fails with the reason.
-    const error = `making the artifact failed: ${String(e.stderr || e.message).trim().split('\n').slice(-2).join(' / ')}`;
+    const error = `making the artifact failed: ${String(e.stderr || e.message)
+      .trim()
+      .split('\n')
+      .slice(-2)
+      .join(' / ')}`;
     log(`${mb(bytes)}: ${error}`);
     const cases = ['tail', 'read', 'grep'].flatMap((op) => ['npm', 'rust'].map((host) => ({ host, op, error })));
     sizes.push({ size: bytes, bytes, peers: { tail: { median: null }, grep: { median: null } }, cases });
@@ -122,14 +152,26 @@ for (const bytes of args.sizes) {
       log(`${mb(bytes)}: ${host} ${op} …`);
       const c = child(host, a, op);
       cases.push(c);
-      log(`  ${c.error ? `FAILED: ${c.error}` : `first ${c.first.toFixed(2)} ms, median ${c.median?.toFixed(2)} ms of ${c.later.length}, peak +${c.peakOverMiB?.toFixed(1)} MiB`}`);
+      log(
+        `  ${c.error ? `FAILED: ${c.error}` : `first ${c.first.toFixed(2)} ms, median ${c.median?.toFixed(2)} ms of ${c.later.length}, peak +${c.peakOverMiB?.toFixed(1)} MiB`}`,
+      );
     }
   }
   peerRound();
   sizes.push({
-    size: bytes, bytes: a.bytes, lines: a.lines, path: a.path, ref: a.ref, needle: a.needle, offset: a.offset, cached: a.cached,
+    size: bytes,
+    bytes: a.bytes,
+    lines: a.lines,
+    path: a.path,
+    ref: a.ref,
+    needle: a.needle,
+    offset: a.offset,
+    cached: a.cached,
     materializeMs: a.materializeMs,
-    peers: { tail: { median: median(peers.tail), samples: peers.tail }, grep: { median: median(peers.grep), samples: peers.grep } },
+    peers: {
+      tail: { median: median(peers.tail), samples: peers.tail },
+      grep: { median: median(peers.grep), samples: peers.grep },
+    },
     cases,
   });
 }
@@ -142,13 +184,17 @@ log(`\nfull figures: target/bench/readback.json; took ${((Date.now() - started) 
 
 function print({ sizes }) {
   const f = (x, d = 2) => (x == null ? '—' : x.toFixed(d));
-  console.log('\nread-back of big artifacts (first call of a fresh process; median of the later calls; peak RSS over baseline)\n');
+  console.log(
+    '\nread-back of big artifacts (first call of a fresh process; median of the later calls; peak RSS over baseline)\n',
+  );
   console.log(`| artifact | host | call | first ms | median ms | peak MiB over baseline | peer median ms | error |`);
   console.log('|---|---|---|---|---|---|---|---|');
   for (const s of sizes) {
     for (const c of s.cases) {
       const p = c.op === 'grep' ? s.peers.grep.median : c.op === 'tail' ? s.peers.tail.median : null;
-      console.log(`| ${mb(s.size)} | ${c.host} | ${c.op} | ${f(c.first)} | ${f(c.median)} | ${f(c.peakOverMiB, 1)} | ${f(p)} | ${c.error ?? ''} |`);
+      console.log(
+        `| ${mb(s.size)} | ${c.host} | ${c.op} | ${f(c.first)} | ${f(c.median)} | ${f(c.peakOverMiB, 1)} | ${f(p)} | ${c.error ?? ''} |`,
+      );
     }
   }
 }
@@ -172,7 +218,9 @@ function parseArgs(argv) {
     else if (arg === '--budget') a.budget = Number(argv[++i]);
     else if (arg === '--regenerate') a.regenerate = true;
     else {
-      console.error('usage: node bench/readback.mjs [--quick] [--sizes 100M,1G] [--runs N] [--budget MS] [--regenerate]');
+      console.error(
+        'usage: node bench/readback.mjs [--quick] [--sizes 100M,1G] [--runs N] [--budget MS] [--regenerate]',
+      );
       process.exit(2);
     }
   }

@@ -22,7 +22,8 @@ function load(file, bench) {
   }
   const data = JSON.parse(readFileSync(path, 'utf8'));
   const how = [
-    data.workload && `${data.workload.source}, ${data.rounds} round(s), ${data.iterations?.memory} compute / ${data.iterations?.disk} disk iterations`,
+    data.workload &&
+      `${data.workload.source}, ${data.rounds} round(s), ${data.iterations?.memory} compute / ${data.iterations?.disk} disk iterations`,
     data.runs && `up to ${data.runs} calls after the first, ${data.budgetMs / 1000} s budget per case`,
     data.materializeMessages && `${data.materializeMessages.turns} turns`,
   ].filter(Boolean);
@@ -34,7 +35,8 @@ const readback = load('readback.json', 'node bench/readback.mjs');
 const hot = load('materializer.json', 'node bench/materializer.mjs');
 
 const rows = [];
-const row = (figure, value, target, met, note = '') => rows.push({ figure, value, target, verdict: met ? `met${note}` : 'MISSED' });
+const row = (figure, value, target, met, note = '') =>
+  rows.push({ figure, value, target, verdict: met ? `met${note}` : 'MISSED' });
 const missing = (figure, target, why) => rows.push({ figure, value: why, target, verdict: 'MISSED' });
 const f = (x, d = 2) => x.toFixed(d);
 const MB = 1e6;
@@ -79,7 +81,12 @@ if (!readback) {
         if (op === 'grep') {
           const peer = s.peers.grep.median;
           const ratio = c.median / peer;
-          row(figure, `${f(c.median)} ms (first ${f(c.first)}) = ${f(ratio, 1)}× \`grep -n\` ${f(peer)} ms${peak}`, target, ratio <= 2 && memOk);
+          row(
+            figure,
+            `${f(c.median)} ms (first ${f(c.first)}) = ${f(ratio, 1)}× \`grep -n\` ${f(peer)} ms${peak}`,
+            target,
+            ratio <= 2 && memOk,
+          );
         } else {
           const peer = op === 'tail' ? `; \`tail -n 200\` ${f(s.peers.tail.median)} ms` : '';
           row(figure, `${f(c.median)} ms (first ${f(c.first)})${peak}${peer}`, target, c.median < 10 && memOk);
@@ -97,8 +104,21 @@ const batchRow = (figure, key, labelStart, target, meets, stretch) => {
   const note = stretch && meets(r.value) && !stretch(r.value) ? ' (stretch missed)' : '';
   row(figure, `${f(r.value)}× (rounds ${f(r.range[0])}–${f(r.range[1])})`, target, meets(r.value), note);
 };
-batchRow('npm batch offload vs plain JS, corpus, disk (plain ÷ package)', 'npmDisk', 'package vs plain JS, disk', '≥ 1.0×', (v) => v >= 1);
-batchRow('npm batch offload vs plain JS, corpus, compute (plain ÷ package)', 'npmCompute', 'package vs plain JS, compute', '≥ 0.5× (stretch 1×)', (v) => v >= 0.5, (v) => v >= 1);
+batchRow(
+  'npm batch offload vs plain JS, corpus, disk (plain ÷ package)',
+  'npmDisk',
+  'package vs plain JS, disk',
+  '≥ 1.0×',
+  (v) => v >= 1,
+);
+batchRow(
+  'npm batch offload vs plain JS, corpus, compute (plain ÷ package)',
+  'npmCompute',
+  'package vs plain JS, compute',
+  '≥ 0.5× (stretch 1×)',
+  (v) => v >= 0.5,
+  (v) => v >= 1,
+);
 
 // --- materializeMessages and materialize() (bench/materializer.mjs) --------------------
 const mm = hot?.materializeMessages;
@@ -108,20 +128,45 @@ if (!mm) {
   missing(msgFigure('Rust'), '≤ 0.05 ms', 'not measured');
 } else {
   const floor = `; plain JS length check ${f(mm.plainCheck.median, 4)} ms`;
-  row(msgFigure('npm'), `${f(mm.npm.median, 3)} ms (p90 ${f(mm.npm.p90, 3)})${floor}`, '≤ 0.2 ms', mm.npm.median <= 0.2);
+  row(
+    msgFigure('npm'),
+    `${f(mm.npm.median, 3)} ms (p90 ${f(mm.npm.p90, 3)})${floor}`,
+    '≤ 0.2 ms',
+    mm.npm.median <= 0.2,
+  );
   if (mm.rust.error) missing(msgFigure('Rust'), '≤ 0.05 ms', `FAILED: ${mm.rust.error.slice(0, 160)}`);
-  else row(msgFigure('Rust'), `${f(mm.rust.median, 3)} ms (p90 ${f(mm.rust.p90, 3)})`, '≤ 0.05 ms', mm.rust.median <= 0.05);
+  else
+    row(
+      msgFigure('Rust'),
+      `${f(mm.rust.median, 3)} ms (p90 ${f(mm.rust.p90, 3)})`,
+      '≤ 0.05 ms',
+      mm.rust.median <= 0.05,
+    );
 }
 for (const label of ['1MB', '10MB']) {
   const figure = `npm \`materialize()\` of a ${label.replace('MB', ' MB')} string to disk vs \`fs.writeFile\``;
   const r = hot?.materialize?.[label];
   if (!r) missing(figure, '≤ 1.5×', 'not measured');
-  else row(figure, `${f(r.ratio)}× (${f(r.materialize.median)} vs ${f(r.writeFile.median)} ms)`, '≤ 1.5×', r.ratio <= 1.5);
+  else
+    row(figure, `${f(r.ratio)}× (${f(r.materialize.median)} vs ${f(r.writeFile.median)} ms)`, '≤ 1.5×', r.ratio <= 1.5);
 }
 
 // --- Rust ------------------------------------------------------------------------------
-batchRow('Rust core vs plain JS, corpus compute (plain ÷ core)', 'rustCompute', 'Rust vs plain JS, compute', '≥ 2× (stretch 5×)', (v) => v >= 2, (v) => v >= 5);
-batchRow('tokio host vs raw `tokio::fs::write`, corpus (host ÷ raw)', 'tokioVsRaw', 'tokio host vs raw tokio::fs::write', '≤ 1.2×', (v) => v <= 1.2);
+batchRow(
+  'Rust core vs plain JS, corpus compute (plain ÷ core)',
+  'rustCompute',
+  'Rust vs plain JS, compute',
+  '≥ 2× (stretch 5×)',
+  (v) => v >= 2,
+  (v) => v >= 5,
+);
+batchRow(
+  'tokio host vs raw `tokio::fs::write`, corpus (host ÷ raw)',
+  'tokioVsRaw',
+  'tokio host vs raw tokio::fs::write',
+  '≤ 1.2×',
+  (v) => v <= 1.2,
+);
 
 // --- wasm --------------------------------------------------------------------------------
 const WASM_BUDGET = 120_000;
@@ -132,7 +177,12 @@ if (!existsSync(wasmFile)) {
   const raw = readFileSync(wasmFile);
   const gz = gzipSync(raw, { level: 9 }).length;
   const n = (x) => x.toLocaleString('en');
-  row('shipped wasm, gzipped (gzip -9)', `${n(gz)} B (${n(raw.length)} B raw)`, '≤ 120 KB (120,000 B)', gz <= WASM_BUDGET);
+  row(
+    'shipped wasm, gzipped (gzip -9)',
+    `${n(gz)} B (${n(raw.length)} B raw)`,
+    '≤ 120 KB (120,000 B)',
+    gz <= WASM_BUDGET,
+  );
 }
 
 // -----------------------------------------------------------------------------------------

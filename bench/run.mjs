@@ -48,7 +48,13 @@ const sync = () => execFileSync('sync'); // earlier dirty pages are not the next
 
 function memoryWriter() {
   const files = new Map();
-  return { files, async mkdir() {}, async writeFile(path, data) { files.set(path, data); } };
+  return {
+    files,
+    async mkdir() {},
+    async writeFile(path, data) {
+      files.set(path, data);
+    },
+  };
 }
 
 /** Plain JS with atomic writes like NodeFileWriter's (temp file + rename): isolates that cost. */
@@ -78,14 +84,20 @@ const runs = {
   },
   async packageDisk(root) {
     const writer = new NodeFileWriter();
-    for (const c of conversations) await offloadToolResults(c.messages, { outputDir: join(root, c.name), threshold, writer });
+    for (const c of conversations)
+      await offloadToolResults(c.messages, { outputDir: join(root, c.name), threshold, writer });
   },
   async plainDisk(root) {
-    for (const c of conversations) await offloadToolResultsPlain(c.messages, { outputDir: join(root, c.name), threshold });
+    for (const c of conversations)
+      await offloadToolResultsPlain(c.messages, { outputDir: join(root, c.name), threshold });
   },
   async plainAtomicDisk(root) {
     for (const c of conversations) {
-      await offloadToolResultsPlain(c.messages, { outputDir: join(root, c.name), threshold, writer: atomicPlainWriter });
+      await offloadToolResultsPlain(c.messages, {
+        outputDir: join(root, c.name),
+        threshold,
+        writer: atomicPlainWriter,
+      });
     }
   },
 };
@@ -104,7 +116,9 @@ async function verify() {
     const [a, b] = [pkg.results[i], plain.results[i]];
     const where = `${c.name}:`;
     check(JSON.stringify(a.messages) === JSON.stringify(b.messages), `${where} messages differ`);
-    a.messages.forEach((m, k) => check((m === c.messages[k]) === (b.messages[k] === c.messages[k]), `${where} message ${k} identity differs`));
+    a.messages.forEach((m, k) =>
+      check((m === c.messages[k]) === (b.messages[k] === c.messages[k]), `${where} message ${k} identity differs`),
+    );
     check(isDeepStrictEqual(a.files, b.files), `${where} files differ`);
     check(a.offloadedCount === b.offloadedCount && a.freedChars === b.freedChars, `${where} counts differ`);
     offloaded += a.offloadedCount;
@@ -121,7 +135,9 @@ async function verify() {
 
   let bytes = 0;
   for (const data of pkg.writer.files.values()) bytes += Buffer.byteLength(data);
-  log(`verified: package and plain JS give the same messages, files, counts and bytes (${offloaded} files) in memory and on disk`);
+  log(
+    `verified: package and plain JS give the same messages, files, counts and bytes (${offloaded} files) in memory and on disk`,
+  );
   return { offloaded, freedChars, offloadedBytes: bytes };
 }
 
@@ -213,17 +229,34 @@ async function nodeRound(round) {
   const big = oneMbMessage();
   const one = [big];
   const oneMbBatch = await latency(iterations.latency, () =>
-    offloadToolResults(one, { outputDir: '/bench/out', writer: memoryWriter() }));
+    offloadToolResults(one, { outputDir: '/bench/out', writer: memoryWriter() }),
+  );
   const oneMbDirect = await latency(iterations.latency, () =>
-    offloadToolResult(big, 's', '/bench/out', memoryWriter()));
+    offloadToolResult(big, 's', '/bench/out', memoryWriter()),
+  );
   return { ...memory, ...disk, oneMbBatch, oneMbDirect };
 }
 
 function rustRound(round) {
   const out = execFileSync(
     'cargo',
-    ['bench', '--quiet', '-p', 'tool-offload', '--bench', 'batch', '--', '--json', '--corpus', corpus, '--threshold', String(threshold),
-      '--dir', join(tmp, `rust-${round}`), ...(args.quick ? ['--quick'] : [])],
+    [
+      'bench',
+      '--quiet',
+      '-p',
+      'tool-offload',
+      '--bench',
+      'batch',
+      '--',
+      '--json',
+      '--corpus',
+      corpus,
+      '--threshold',
+      String(threshold),
+      '--dir',
+      join(tmp, `rust-${round}`),
+      ...(args.quick ? ['--quick'] : []),
+    ],
     { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
   );
   return JSON.parse(out.trim().split('\n').at(-1));
@@ -240,8 +273,10 @@ for (let r = 0; r < args.rounds; r++) {
   if (args.rust) {
     log(`round ${r + 1}/${args.rounds}: Rust (cargo bench -p tool-offload --bench batch -- --json) …`);
     rust = rustRound(r);
-    check(rust.corpus.offloaded === verified.offloaded && rust.corpus.freed_chars === verified.freedChars,
-      `Rust offloaded ${rust.corpus.offloaded} results / ${rust.corpus.freed_chars} chars, Node ${verified.offloaded} / ${verified.freedChars}`);
+    check(
+      rust.corpus.offloaded === verified.offloaded && rust.corpus.freed_chars === verified.freedChars,
+      `Rust offloaded ${rust.corpus.offloaded} results / ${rust.corpus.freed_chars} chars, Node ${verified.offloaded} / ${verified.freedChars}`,
+    );
   }
   rounds.push({ node, rust });
 }
@@ -256,7 +291,8 @@ const median = (xs) => {
 const node = (k, f = 'median') => rounds.map((r) => r.node[k][f]);
 const rust = (k, f = 'median') => rounds.map((r) => r.rust.cases[k][f]);
 const rows = [];
-const row = (label, values, unit, note = '') => rows.push({ label, value: median(values), range: [Math.min(...values), Math.max(...values)], unit, note });
+const row = (label, values, unit, note = '') =>
+  rows.push({ label, value: median(values), range: [Math.min(...values), Math.max(...values)], unit, note });
 
 const perMessage = (xs) => xs.map((x) => (x * 1e3) / counts.messages);
 row('Node  package, in-memory writer (compute)', node('packageMemory'), 'ms');
@@ -274,12 +310,18 @@ if (args.rust) {
   row('Rust  raw std::fs::write, no runtime', rust('raw_std_write'), 'ms', 'informational');
 }
 const perMsg = [];
-const pm = (label, values) => perMsg.push({ label, value: median(values), range: [Math.min(...values), Math.max(...values)] });
-if (args.rust) pm('native (core)', rust('no_offload').map((x) => (x * 1e3) / counts.messages));
+const pm = (label, values) =>
+  perMsg.push({ label, value: median(values), range: [Math.min(...values), Math.max(...values)] });
+if (args.rust)
+  pm(
+    'native (core)',
+    rust('no_offload').map((x) => (x * 1e3) / counts.messages),
+  );
 pm('wasm (npm package)', perMessage(node('packageNoOffload')));
 pm('plain JS', perMessage(node('plainNoOffload')));
 const lat = [];
-const lt = (label, p50, p99) => lat.push({ label, p50: median(p50), p99: median(p99), p99range: [Math.min(...p99), Math.max(...p99)] });
+const lt = (label, p50, p99) =>
+  lat.push({ label, p50: median(p50), p99: median(p99), p99range: [Math.min(...p99), Math.max(...p99)] });
 if (args.rust) {
   lt('native, batch (offload_tool_results)', rust('one_mb_batch'), rust('one_mb_batch', 'p99'));
   lt('native, direct (offload_tool_result)', rust('one_mb_direct'), rust('one_mb_direct', 'p99'));
@@ -295,13 +337,55 @@ const ratio = (key, label, a, b, target, meets) => {
   const value = median(values);
   ratioRows.push({ key, label, value, range: [Math.min(...values), Math.max(...values)], target, met: meets(value) });
 };
-ratio('npmCompute', 'package vs plain JS, compute (plain ÷ package)', node('plainMemory'), node('packageMemory'), '≥ 0.5× (stretch 1×)', (v) => v >= 0.5);
-ratio('npmDisk', 'package vs plain JS, disk (plain ÷ package)', node('plainDisk'), node('packageDisk'), '≥ 1×', (v) => v >= 1);
+ratio(
+  'npmCompute',
+  'package vs plain JS, compute (plain ÷ package)',
+  node('plainMemory'),
+  node('packageMemory'),
+  '≥ 0.5× (stretch 1×)',
+  (v) => v >= 0.5,
+);
+ratio(
+  'npmDisk',
+  'package vs plain JS, disk (plain ÷ package)',
+  node('plainDisk'),
+  node('packageDisk'),
+  '≥ 1×',
+  (v) => v >= 1,
+);
 if (args.rust) {
-  ratio('rustCompute', 'Rust vs plain JS, compute (plain ÷ core)', node('plainMemory'), rust('core_memory'), '≥ 2× (stretch 5×)', (v) => v >= 2);
-  ratio('rustDisk', 'Rust vs plain JS, disk (plain ÷ tokio host)', node('plainDisk'), rust('tokio_disk'), '—', () => undefined);
-  ratio('tokioVsRaw', 'tokio host vs raw tokio::fs::write (host ÷ raw)', rust('tokio_disk'), rust('raw_tokio_write'), '≤ 1.2×', (v) => v <= 1.2);
-  ratio('tokioVsRawAtomic', 'tokio host vs raw temp+rename (host ÷ raw atomic)', rust('tokio_disk'), rust('raw_tokio_atomic'), '—', () => undefined);
+  ratio(
+    'rustCompute',
+    'Rust vs plain JS, compute (plain ÷ core)',
+    node('plainMemory'),
+    rust('core_memory'),
+    '≥ 2× (stretch 5×)',
+    (v) => v >= 2,
+  );
+  ratio(
+    'rustDisk',
+    'Rust vs plain JS, disk (plain ÷ tokio host)',
+    node('plainDisk'),
+    rust('tokio_disk'),
+    '—',
+    () => undefined,
+  );
+  ratio(
+    'tokioVsRaw',
+    'tokio host vs raw tokio::fs::write (host ÷ raw)',
+    rust('tokio_disk'),
+    rust('raw_tokio_write'),
+    '≤ 1.2×',
+    (v) => v <= 1.2,
+  );
+  ratio(
+    'tokioVsRawAtomic',
+    'tokio host vs raw temp+rename (host ÷ raw atomic)',
+    rust('tokio_disk'),
+    rust('raw_tokio_atomic'),
+    '—',
+    () => undefined,
+  );
 }
 
 // Disk overheads as absolute time per file written: the file system's own cost per file
@@ -317,8 +401,16 @@ overhead('package (NodeFileWriter) over plain JS writeFile + rename', node('pack
 if (args.rust) {
   overhead('tokio host over raw tokio::fs::write', rust('tokio_disk'), rust('raw_tokio_write'));
   overhead('tokio host over raw tokio temp + rename', rust('tokio_disk'), rust('raw_tokio_atomic'));
-  overhead('temp + rename in one spawn_blocking over raw tokio::fs::write', rust('raw_blocking_atomic'), rust('raw_tokio_write'));
-  overhead('raw tokio::fs::write over std::fs::write (the spawn_blocking hop)', rust('raw_tokio_write'), rust('raw_std_write'));
+  overhead(
+    'temp + rename in one spawn_blocking over raw tokio::fs::write',
+    rust('raw_blocking_atomic'),
+    rust('raw_tokio_write'),
+  );
+  overhead(
+    'raw tokio::fs::write over std::fs::write (the spawn_blocking hop)',
+    rust('raw_tokio_write'),
+    rust('raw_std_write'),
+  );
 }
 
 const workload = {
@@ -331,7 +423,18 @@ const workload = {
   offloaded: verified.offloaded,
   offloadedBytes: verified.offloadedBytes,
 };
-const results = { date: new Date().toISOString(), rounds: args.rounds, iterations, workload, rows, perMsg, lat, ratioRows, perFile, raw: rounds };
+const results = {
+  date: new Date().toISOString(),
+  rounds: args.rounds,
+  iterations,
+  workload,
+  rows,
+  perMsg,
+  lat,
+  ratioRows,
+  perFile,
+  raw: rounds,
+};
 mkdirSync(join(repoRoot, 'target/bench'), { recursive: true });
 writeFileSync(join(repoRoot, 'target/bench/results.json'), JSON.stringify(results, null, 2));
 print(results);
@@ -351,31 +454,66 @@ function print({ workload: w, rows, perMsg, lat, ratioRows, perFile }) {
       for (const r of body) console.log(`| ${r.join(' | ')} |`);
     } else {
       const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => String(r[i]).length)));
-      const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+      const line = (r) =>
+        r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
       console.log(line(header));
       for (const r of body) console.log(line(r));
     }
     console.log();
   };
   console.log();
-  console.log(`Workload: ${w.source}: ${w.conversations} conversations, ${w.messages} messages` +
-    (w.toolResults ? `, ${w.toolResults} tool results (${w.toolResultChars.toLocaleString('en')} UTF-16 units)` : '') +
-    `; threshold ${w.threshold} → ${w.offloaded} files, ${w.offloadedBytes.toLocaleString('en')} bytes per iteration.`);
-  console.log(`Medians over ${args.rounds} round(s) of per-round medians (${iterations.memory} compute / ${iterations.disk} disk / ${iterations.latency} latency iterations per round); range = min–max over rounds.`);
+  console.log(
+    `Workload: ${w.source}: ${w.conversations} conversations, ${w.messages} messages` +
+      (w.toolResults
+        ? `, ${w.toolResults} tool results (${w.toolResultChars.toLocaleString('en')} UTF-16 units)`
+        : '') +
+      `; threshold ${w.threshold} → ${w.offloaded} files, ${w.offloadedBytes.toLocaleString('en')} bytes per iteration.`,
+  );
+  console.log(
+    `Medians over ${args.rounds} round(s) of per-round medians (${iterations.memory} compute / ${iterations.disk} disk / ${iterations.latency} latency iterations per round); range = min–max over rounds.`,
+  );
   console.log();
-  table(['whole corpus, one iteration', 'median ms', 'range ms', ''], rows.map((r) => [r.label, f(r.value), rng(r.range), r.note]));
-  table(['ratio', 'median', 'range', 'target', ''], ratioRows.map((r) => [r.label, `${f(r.value)}×`, rng(r.range), r.target, met(r.met)]));
-  table(['disk overhead per file written', 'µs', 'range'], perFile.map((r) => [r.label, f(r.value, 0), rng(r.range, 0)]));
-  table(['per message, nothing offloaded', 'µs', 'range', 'target', ''], perMsg.map((r) => {
-    const target = r.label.startsWith('native') ? 1 : r.label.startsWith('wasm') ? 5 : undefined;
-    return [r.label, f(r.value, 3), rng(r.range, 3), target ? `< ${target} µs` : '—', target ? met(r.value < target) : ''];
-  }));
-  table(['one 1 MB result, in-memory writer', 'p50 µs', 'p99 µs', 'p99 range', 'target', ''], lat.map((r) =>
-    [r.label, f(r.p50, 0), f(r.p99, 0), rng(r.p99range, 0), 'p99 < 1000 µs', met(r.p99 < 1000)]));
+  table(
+    ['whole corpus, one iteration', 'median ms', 'range ms', ''],
+    rows.map((r) => [r.label, f(r.value), rng(r.range), r.note]),
+  );
+  table(
+    ['ratio', 'median', 'range', 'target', ''],
+    ratioRows.map((r) => [r.label, `${f(r.value)}×`, rng(r.range), r.target, met(r.met)]),
+  );
+  table(
+    ['disk overhead per file written', 'µs', 'range'],
+    perFile.map((r) => [r.label, f(r.value, 0), rng(r.range, 0)]),
+  );
+  table(
+    ['per message, nothing offloaded', 'µs', 'range', 'target', ''],
+    perMsg.map((r) => {
+      const target = r.label.startsWith('native') ? 1 : r.label.startsWith('wasm') ? 5 : undefined;
+      return [
+        r.label,
+        f(r.value, 3),
+        rng(r.range, 3),
+        target ? `< ${target} µs` : '—',
+        target ? met(r.value < target) : '',
+      ];
+    }),
+  );
+  table(
+    ['one 1 MB result, in-memory writer', 'p50 µs', 'p99 µs', 'p99 range', 'target', ''],
+    lat.map((r) => [r.label, f(r.p50, 0), f(r.p99, 0), rng(r.p99range, 0), 'p99 < 1000 µs', met(r.p99 < 1000)]),
+  );
 }
 
 function parseArgs(argv) {
-  const a = { rounds: 3, quick: false, threshold: 4000, corpus: undefined, dir: undefined, rust: true, markdown: false };
+  const a = {
+    rounds: 3,
+    quick: false,
+    threshold: 4000,
+    corpus: undefined,
+    dir: undefined,
+    rust: true,
+    markdown: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--rounds') a.rounds = Number(argv[++i]);
@@ -386,7 +524,9 @@ function parseArgs(argv) {
     else if (arg === '--no-rust') a.rust = false;
     else if (arg === '--markdown') a.markdown = true;
     else {
-      console.error('usage: node bench/run.mjs [--rounds N] [--quick] [--threshold N] [--corpus DIR] [--dir DIR] [--no-rust] [--markdown]');
+      console.error(
+        'usage: node bench/run.mjs [--rounds N] [--quick] [--threshold N] [--corpus DIR] [--dir DIR] [--no-rust] [--markdown]',
+      );
       process.exit(2);
     }
   }

@@ -8,7 +8,16 @@
 import { readFile, rm } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { ToolRegistry, offloadToolResults, registerTodoTools } from 'tool-offload';
-import { chars, printFiles, printSent, printSizeHeading, registerBuildTool, runLoop, scriptedModel, size } from './lib/scripted-loop.mjs';
+import {
+  chars,
+  printFiles,
+  printSent,
+  printSizeHeading,
+  registerBuildTool,
+  runLoop,
+  scriptedModel,
+  size,
+} from './lib/scripted-loop.mjs';
 
 const fixtures = new URL('./agent-loop/', import.meta.url);
 const script = JSON.parse(await readFile(new URL('script.json', fixtures), 'utf8'));
@@ -24,7 +33,8 @@ registerBuildTool(registry, script.build); // fails, so its result reports is_er
 registry.register(
   {
     name: 'search_file',
-    description: 'Print the lines of a file that contain `pattern` (numbered like grep -n), each followed by `after` lines.',
+    description:
+      'Print the lines of a file that contain `pattern` (numbered like grep -n), each followed by `after` lines.',
     input_schema: {
       type: 'object',
       properties: { path: { type: 'string' }, pattern: { type: 'string' }, after: { type: 'integer', minimum: 0 } },
@@ -47,12 +57,17 @@ registry.register(
     description: 'Read lines of a file in the repository, numbered like cat -n.',
     input_schema: {
       type: 'object',
-      properties: { path: { type: 'string' }, offset: { type: 'integer', minimum: 1 }, limit: { type: 'integer', minimum: 1 } },
+      properties: {
+        path: { type: 'string' },
+        offset: { type: 'integer', minimum: 1 },
+        limit: { type: 'integer', minimum: 1 },
+      },
       required: ['path'],
     },
   },
   async ({ path, offset = 1, limit = 2000 }) => {
-    if (path.startsWith('/') || path.split('/').includes('..')) return { content: `not in the repository: ${path}`, is_error: true };
+    if (path.startsWith('/') || path.split('/').includes('..'))
+      return { content: `not in the repository: ${path}`, is_error: true };
     let text;
     try {
       text = await readFile(new URL(`project/${path}`, fixtures), 'utf8');
@@ -75,18 +90,27 @@ const loop = await runLoop({
   fullCopy: offloadedPath,
   printCall: ({ call, full, file, flag }) => {
     const where = file ? `offloaded → ${relative(outputDir, file)}` : 'inline';
-    console.log(`    ${call.name.padEnd(12)} ${call.id.padEnd(18)} ${String(full.content.length).padStart(6)} chars  ${where}${flag}`);
+    console.log(
+      `    ${call.name.padEnd(12)} ${call.id.padEnd(18)} ${String(full.content.length).padStart(6)} chars  ${where}${flag}`,
+    );
   },
 });
 const { history, fullHistory } = loop;
 
 // ── Batch offload of the finished history ────────────────────────────────────────
-const batch = await offloadToolResults(history, { outputDir: `${outputDir}/history`, threshold: script.batchThreshold });
+const batch = await offloadToolResults(history, {
+  outputDir: `${outputDir}/history`,
+  threshold: script.batchThreshold,
+});
 
 printSizeHeading(loop);
 console.log(`  without offloading    ${chars(size(fullHistory))}`);
-console.log(`  with the registry     ${chars(size(history))}   results of ≥ ${script.registryThreshold} chars offloaded as they arrived`);
-console.log(`  after the batch step  ${chars(size(batch.messages))}   ${batch.offloadedCount} more results of ≥ ${script.batchThreshold} chars offloaded (${batch.freedChars} chars)`);
+console.log(
+  `  with the registry     ${chars(size(history))}   results of ≥ ${script.registryThreshold} chars offloaded as they arrived`,
+);
+console.log(
+  `  after the batch step  ${chars(size(batch.messages))}   ${batch.offloadedCount} more results of ≥ ${script.batchThreshold} chars offloaded (${batch.freedChars} chars)`,
+);
 printSent(loop, 'offloading');
 
 await printFiles('Files written:', outputDir, [...loop.files, ...batch.files], 40);

@@ -14,5 +14,7 @@ const after = JSON.stringify(result.message).length;
 console.log('npm package (tool-offload, wasm core):');
 for (const file of result.files) console.log(`  wrote ${file}`);
 console.log(`  freed ${result.freedChars} characters of tool-result content`);
-console.log(`  message: ${before} → ${after} characters (~${Math.round(before / 4)} → ~${Math.round(after / 4)} tokens)`);
+console.log(
+  `  message: ${before} → ${after} characters (~${Math.round(before / 4)} → ~${Math.round(after / 4)} tokens)`,
+);
 console.log(`  first block now: ${result.message.content[0].content}`);

@@ -10,7 +10,16 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Materializer, ToolRegistry, importConversation } from 'tool-offload';
-import { chars, printFiles, printSent, printSizeHeading, registerBuildTool, runLoop, scriptedModel, size } from './lib/scripted-loop.mjs';
+import {
+  chars,
+  printFiles,
+  printSent,
+  printSizeHeading,
+  registerBuildTool,
+  runLoop,
+  scriptedModel,
+  size,
+} from './lib/scripted-loop.mjs';
 
 const script = JSON.parse(await readFile(new URL('./materialize-loop/script.json', import.meta.url), 'utf8'));
 const userData = process.argv[2] ?? 'out/materialize-loop/node';
@@ -37,7 +46,9 @@ const loop = await runLoop({
   },
   printCall: ({ call, result, full, file, flag }) => {
     const where = file ? `summary; the output (${full.content.length} chars) is in the artifact` : 'inline';
-    console.log(`    ${call.name.padEnd(12)} ${call.id.padEnd(15)} ${String(result.content.length).padStart(5)} chars  ${where}${flag}`);
+    console.log(
+      `    ${call.name.padEnd(12)} ${call.id.padEnd(15)} ${String(result.content.length).padStart(5)} chars  ${where}${flag}`,
+    );
     console.log(`      ${result.content.split('\n')[0]}`);
   },
 });
@@ -59,13 +70,21 @@ await writeFile(bundleFile, JSON.stringify(bundle));
 const importDir = join(userData, 'imported');
 const imported = await importConversation(JSON.parse(await readFile(bundleFile, 'utf8')), { userData: importDir });
 const n = bundle.artifacts.length;
-console.log(`\nExported ${bundle.messages.length} messages and ${n} artifact${n === 1 ? '' : 's'} (with SHA-256) to bundle.json; imported it into imported/`);
+console.log(
+  `\nExported ${bundle.messages.length} messages and ${n} artifact${n === 1 ? '' : 's'} (with SHA-256) to bundle.json; imported it into imported/`,
+);
 const restored = new Materializer({ userData: importDir, conversationId: imported.conversationId });
 const ref = bundle.artifacts[0].ref;
 console.log(`  grep(${JSON.stringify(ref)}, "error", first match) in imported/:`);
-for (const line of (await restored.grep(ref, 'error', { context: 0, maxMatches: 1 })).split('\n')) console.log(`    ${line}`);
+for (const line of (await restored.grep(ref, 'error', { context: 0, maxMatches: 1 })).split('\n'))
+  console.log(`    ${line}`);
 
-await printFiles('Files written (relative to the output directory):', userData, [...loop.files, bundleFile, ...imported.paths], 58);
+await printFiles(
+  'Files written (relative to the output directory):',
+  userData,
+  [...loop.files, bundleFile, ...imported.paths],
+  58,
+);
 
 // ── Helpers ──────────────────────────────────────────────────────────────────────
 

@@ -43,7 +43,9 @@ for (const file of readdirSync(vectors).filter((f) => f.endsWith('.json'))) {
   visit(JSON.parse(readFileSync(join(vectors, file), 'utf8')));
 }
 // Every distinct small value would be thousands of seeds; a spread of sizes is enough.
-const picked = [...json].sort((a, b) => a.length - b.length).filter((_, i, all) => i < 50 || i % Math.ceil(all.length / 150) === 0);
+const picked = [...json]
+  .sort((a, b) => a.length - b.length)
+  .filter((_, i, all) => i < 50 || i % Math.ceil(all.length / 150) === 0);
 for (const text of picked) write('json', Buffer.from(text));
 // `bundle_import` input: enum tag 0 (raw bytes), then the JSON.
 for (const bundle of bundles) {

@@ -40,12 +40,16 @@ function compare(prefix, count, what) {
         const [x, y] = [a[name], b[name] ?? ''];
         let at = 0;
         while (at < x.length && x[at] === y[at]) at++;
-        console.error(`${host} differs from ${HOSTS[0]} on ${name} at character ${at}:\n  ${host}: …${y.slice(Math.max(0, at - 80), at + 80)}…\n  ${HOSTS[0]}: …${x.slice(Math.max(0, at - 80), at + 80)}…`);
+        console.error(
+          `${host} differs from ${HOSTS[0]} on ${name} at character ${at}:\n  ${host}: …${y.slice(Math.max(0, at - 80), at + 80)}…\n  ${HOSTS[0]}: …${x.slice(Math.max(0, at - 80), at + 80)}…`,
+        );
       }
       failed++;
     }
   }
-  console.log(`cross-host: ${HOSTS.length} hosts × ${count} ${what}, ${recorded[HOSTS[0]].length} bytes of outcomes each`);
+  console.log(
+    `cross-host: ${HOSTS.length} hosts × ${count} ${what}, ${recorded[HOSTS[0]].length} bytes of outcomes each`,
+  );
 }
 compare('', files.length, `vectors (${groups.join(', ')})`);
 
@@ -80,10 +84,14 @@ if (present.length === 0) {
       }
       let at = 0;
       while (at < x.length && x[at] === y[at]) at++;
-      console.error(`corpus: ${ha} and ${hb} differ on ${key} at character ${at}:\n  ${ha}: …${x.slice(Math.max(0, at - 60), at + 60)}…\n  ${hb}: …${y.slice(Math.max(0, at - 60), at + 60)}…`);
+      console.error(
+        `corpus: ${ha} and ${hb} differ on ${key} at character ${at}:\n  ${ha}: …${x.slice(Math.max(0, at - 60), at + 60)}…\n  ${hb}: …${y.slice(Math.max(0, at - 60), at + 60)}…`,
+      );
     }
     const size = Object.values(a.outcomes).reduce((n, o) => n + o.length, 0);
-    console.log(`corpus: ${CORPUS_HOSTS.join(' and ')} × ${keys.length} runs (${a.corpus.split('\n').length} files), ${size} bytes of outcomes each: ${differ ? `${differ} differ` : 'identical'}`);
+    console.log(
+      `corpus: ${CORPUS_HOSTS.join(' and ')} × ${keys.length} runs (${a.corpus.split('\n').length} files), ${size} bytes of outcomes each: ${differ ? `${differ} differ` : 'identical'}`,
+    );
     if (differ) failed++;
   }
 }

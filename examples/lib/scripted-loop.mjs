@@ -13,12 +13,15 @@ export function scriptedModel(turns, fillString) {
   let next = 0;
   return (history) => {
     if (next === turns.length) throw new Error('the script has no more turns');
-    const results = history.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_result');
+    const results = history
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .filter((b) => b.type === 'tool_result');
     const contentOf = (id) => results.find((r) => r.tool_use_id === id)?.content ?? '';
     const fill = (value) => {
       if (typeof value === 'string') return fillString(value, contentOf);
       if (Array.isArray(value)) return value.map(fill);
-      if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+      if (value && typeof value === 'object')
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
       return value;
     };
     return fill(turns[next++]);
@@ -85,7 +88,9 @@ export function printSizeHeading({ history }) {
 /** What was sent over all the model calls, and what would have been `without` the feature. */
 export function printSent({ history, sent, sentFull }, without) {
   const calls = history.filter((m) => m.role === 'assistant').length;
-  console.log(`Sent to the model over ${calls} calls: ${sent} chars (~${tokens(sent)} tokens); without ${without} ${sentFull} chars (~${tokens(sentFull)} tokens)`);
+  console.log(
+    `Sent to the model over ${calls} calls: ${sent} chars (~${tokens(sent)} tokens); without ${without} ${sentFull} chars (~${tokens(sentFull)} tokens)`,
+  );
 }
 
 /** `heading`, then each file relative to `dir` (padded to `width`) with its size in bytes. */

@@ -21,7 +21,16 @@ if (gzBudget !== undefined && !(Number.isInteger(gzBudget) && gzBudget > 0)) {
 
 for (const dir of ['wasm', 'esm', 'cjs']) rmSync(join(pkg, dir), { recursive: true, force: true });
 
-run('cargo', ['build', '--quiet', '-p', 'tool-offload-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm']);
+run('cargo', [
+  'build',
+  '--quiet',
+  '-p',
+  'tool-offload-wasm',
+  '--target',
+  'wasm32-unknown-unknown',
+  '--profile',
+  'wasm',
+]);
 const built = join(repo, 'target', 'wasm32-unknown-unknown', 'wasm', 'tool_offload_wasm.wasm');
 run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', join(pkg, 'wasm'), built]);
 
@@ -37,8 +46,21 @@ writeFileSync(join(pkg, 'wasm', 'package.json'), '{ "type": "commonjs" }\n');
 
 // Shrink with binaryen's wasm-opt from npm (Debian's wasm-opt 108 corrupts this output).
 const wasmFile = join(pkg, 'wasm', 'tool_offload_wasm_bg.wasm');
-run(bin('wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
-  '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', '--enable-simd', wasmFile, '-o', wasmFile]);
+run(bin('wasm-opt'), [
+  '-Oz',
+  '--strip-debug',
+  '--strip-producers',
+  '--enable-bulk-memory',
+  '--enable-nontrapping-float-to-int',
+  '--enable-sign-ext',
+  '--enable-reference-types',
+  '--enable-multivalue',
+  '--enable-mutable-globals',
+  '--enable-simd',
+  wasmFile,
+  '-o',
+  wasmFile,
+]);
 
 run(bin('tsc'), ['-p', 'tsconfig.json'], pkg);
 run(bin('tsc'), ['-p', 'tsconfig.cjs.json'], pkg);

@@ -15,7 +15,19 @@
  * ```
  */
 import * as wasm from '../wasm/tool_offload_wasm.js';
-import type { BatchOptions, BatchResult, ErrorCode, FileReader, FileWriter, GcOptions, GcReport, Message, OffloadErrorConstructor, OffloadOptions, OffloadResult } from '../wasm/tool_offload_wasm.js';
+import type {
+  BatchOptions,
+  BatchResult,
+  ErrorCode,
+  FileReader,
+  FileWriter,
+  GcOptions,
+  GcReport,
+  Message,
+  OffloadErrorConstructor,
+  OffloadOptions,
+  OffloadResult,
+} from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
 
 export type {
@@ -141,7 +153,10 @@ export interface OffloadToFileOptions {
  * const { file, freedChars } = await offloadToolResultToFile(message, { sessionId: 's1', outputDir: 'out' });
  * ```
  */
-export function offloadToolResultToFile<M extends Message>(message: M, options: OffloadToFileOptions): Promise<OffloadResult<M>> {
+export function offloadToolResultToFile<M extends Message>(
+  message: M,
+  options: OffloadToFileOptions,
+): Promise<OffloadResult<M>> {
   // Validation of both fields (including a missing options object) happens in core.
   return offloadToolResult(message, options?.sessionId, options?.outputDir, new NodeFileWriter());
 }

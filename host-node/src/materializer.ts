@@ -111,7 +111,10 @@ export class Materializer extends wasm.Materializer {
   readonly #seen = new SeenMessages();
 
   /** One self-contained bundle of `messages` and every artifact they refer to, each with its SHA-256. */
-  override exportConversation<M extends object>(messages: readonly M[], options?: OperationOptions): Promise<ConversationBundle<M>> {
+  override exportConversation<M extends object>(
+    messages: readonly M[],
+    options?: OperationOptions,
+  ): Promise<ConversationBundle<M>> {
     return super.exportConversation(messages, options) as Promise<ConversationBundle<M>>;
   }
 }

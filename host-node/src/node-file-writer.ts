@@ -97,7 +97,8 @@ export class NodeFileWriter implements FileWriter, FileReader {
       // Callers ask within the size they were told (core does); only a range reaching
       // further than that is worth a stat to bound the allocation.
       const wanted = Math.max(0, end - start);
-      const length = wanted <= READ_RANGE_UNCHECKED ? wanted : Math.max(0, Math.min(end, (await handle.stat()).size) - start);
+      const length =
+        wanted <= READ_RANGE_UNCHECKED ? wanted : Math.max(0, Math.min(end, (await handle.stat()).size) - start);
       const bytes = new Uint8Array(length);
       let filled = 0;
       while (filled < length) {

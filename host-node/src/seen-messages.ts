@@ -106,7 +106,8 @@ export function toolUseBlocks(message: object): object[] | undefined {
     const blocks: object[] = [];
     for (let i = 0; i < content.length; i++) {
       const block: unknown = content[i];
-      if (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'tool_use') blocks.push(block);
+      if (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'tool_use')
+        blocks.push(block);
     }
     return blocks;
   } catch {

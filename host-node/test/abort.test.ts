@@ -48,7 +48,9 @@ test('batch offload stuck in a writer that never settles rejects with ABORTED', 
   const writer = new StalledWriter();
   const controller = new AbortController();
   abortWhenStuck(controller, writer);
-  const err = await offloadError(offloadToolResults([big('c1')], { outputDir: '/v', writer, signal: controller.signal }));
+  const err = await offloadError(
+    offloadToolResults([big('c1')], { outputDir: '/v', writer, signal: controller.signal }),
+  );
   assert.equal(err.code, 'ABORTED');
   assert.equal((err.cause as Error).message, 'user pressed stop');
   assert.equal(err.message, 'the operation was aborted');
@@ -72,18 +74,28 @@ test('materializeMessages and exportConversation are cancelled the same way', { 
   assert.equal(m.stats().hits, 0, 'nothing reported as done');
 
   const stalledReader: FileReader = { readFile: never, listDir: async () => [] };
-  const reading = new Materializer({ userData: '/v', conversationId: 'c', writer: new RecordingWriter(), reader: stalledReader });
+  const reading = new Materializer({
+    userData: '/v',
+    conversationId: 'c',
+    writer: new RecordingWriter(),
+    reader: stalledReader,
+  });
   const exporting = new AbortController();
   setTimeout(() => exporting.abort(), 20);
   const summary = '[Tool output materialized: ctx://c/tool/c1.txt]';
-  const exported = await offloadError(reading.exportConversation([{ role: 'tool', tool_call_id: 'c1', content: summary }], { signal: exporting.signal }));
+  const exported = await offloadError(
+    reading.exportConversation([{ role: 'tool', tool_call_id: 'c1', content: summary }], { signal: exporting.signal }),
+  );
   assert.equal(exported.code, 'ABORTED');
 });
 
 test('importConversation is cancelled the same way', { timeout: 10_000 }, async () => {
   const source = new RecordingWriter();
   const files = new Map<string, string>();
-  const readable = Object.assign(source, { readFile: async (p: string) => source.files.get(p) ?? files.get(p), listDir: async () => [] });
+  const readable = Object.assign(source, {
+    readFile: async (p: string) => source.files.get(p) ?? files.get(p),
+    listDir: async () => [],
+  });
   const m = new Materializer({ userData: '/a', conversationId: 'c', writer: readable });
   const done = await m.materializeMessages([big('c1')]);
   const bundle = await m.exportConversation(done.messages);
@@ -96,10 +108,13 @@ test('importConversation is cancelled the same way', { timeout: 10_000 }, async 
 
 test('a signal that is not an AbortSignal is INVALID_ARGUMENT; finished calls leave no listener behind', async () => {
   const writer = new RecordingWriter();
-  const err = await offloadError(offloadToolResults([big('c1')], { outputDir: '/v', writer, signal: {} as AbortSignal }));
+  const err = await offloadError(
+    offloadToolResults([big('c1')], { outputDir: '/v', writer, signal: {} as AbortSignal }),
+  );
   assert.equal(err.code, 'INVALID_ARGUMENT');
   assert.match(err.message, /options\.signal must be an AbortSignal, got object/);
   const controller = new AbortController();
-  for (let i = 0; i < 50; i++) await offloadToolResults([big(`c${i}`)], { outputDir: '/v', writer, signal: controller.signal });
+  for (let i = 0; i < 50; i++)
+    await offloadToolResults([big(`c${i}`)], { outputDir: '/v', writer, signal: controller.signal });
   assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
 });

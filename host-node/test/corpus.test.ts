@@ -10,7 +10,18 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { offloadToolResults } from 'tool-offload';
-import { at, corpusDir, corpusFiles, fingerprint, forgetCorpus, recordCorpus, runKey, slotsOf, textOf, THRESHOLDS } from '../../tests/harness/corpus.ts';
+import {
+  at,
+  corpusDir,
+  corpusFiles,
+  fingerprint,
+  forgetCorpus,
+  recordCorpus,
+  runKey,
+  slotsOf,
+  textOf,
+  THRESHOLDS,
+} from '../../tests/harness/corpus.ts';
 
 const PLACEHOLDER = /^\[Content offloaded to: \.\/([^/]+)\]$/;
 
@@ -38,7 +49,10 @@ test('npm package offloads every corpus transcript, file for file and byte for b
       const out = mkdtempSync(join(tmpdir(), 'tool-offload-corpus-'));
       try {
         const started = performance.now();
-        const r = await offloadToolResults(input, { outputDir: out, ...(threshold !== undefined ? { threshold } : {}) });
+        const r = await offloadToolResults(input, {
+          outputDir: out,
+          ...(threshold !== undefined ? { threshold } : {}),
+        });
         totals.ms += performance.now() - started;
         totals.messages += input.length;
 
@@ -60,7 +74,9 @@ test('npm package offloads every corpus transcript, file for file and byte for b
             const name = typeof got === 'string' ? PLACEHOLDER.exec(got)?.[1] : undefined;
             const expectOffload = original.length > 0 && original.length >= limit;
             if (expectOffload !== (name !== undefined)) {
-              problem(`messages[${i}] result ${String(slot.id)} of ${original.length} units: ${name ? 'offloaded' : 'kept'}`);
+              problem(
+                `messages[${i}] result ${String(slot.id)} of ${original.length} units: ${name ? 'offloaded' : 'kept'}`,
+              );
             }
             if (name === undefined) continue;
             changed = true;
@@ -68,7 +84,8 @@ test('npm package offloads every corpus transcript, file for file and byte for b
             freed += original.length;
             const path = join(out, name);
             if (!existsSync(path)) problem(`messages[${i}]: placeholder names ${name}, which does not exist`);
-            else if (!readFileSync(path).equals(Buffer.from(original, 'utf8'))) problem(`${name} differs from the original content`);
+            else if (!readFileSync(path).equals(Buffer.from(original, 'utf8')))
+              problem(`${name} differs from the original content`);
             (slot.block === null ? restored : restored.content[slot.block])[slot.field] = at(message, slot);
           }
           if (!changed && r.messages[i] !== message) problem(`messages[${i}] is unchanged but not the same object`);
@@ -80,22 +97,35 @@ test('npm package offloads every corpus transcript, file for file and byte for b
           problem(`offloadedCount ${r.offloadedCount}, files ${r.files.length}, placeholders ${names.length}`);
         }
         if (r.freedChars !== freed) problem(`freedChars ${r.freedChars}, original contents ${freed}`);
-        assert.deepEqual(r.files, names.map((n) => join(out, n)), `${key}: files are the placeholders' files, in walk order`);
-        assert.deepEqual(readdirSync(out).sort(), [...names].sort(), `${key}: exactly the named files are on disk, none overwritten`);
+        assert.deepEqual(
+          r.files,
+          names.map((n) => join(out, n)),
+          `${key}: files are the placeholders' files, in walk order`,
+        );
+        assert.deepEqual(
+          readdirSync(out).sort(),
+          [...names].sort(),
+          `${key}: exactly the named files are on disk, none overwritten`,
+        );
         totals.offloaded += r.offloadedCount;
         totals.freed += r.freedChars;
-        outcomes.set(key, JSON.stringify({
-          messages: r.messages,
-          offloadedCount: r.offloadedCount,
-          freedChars: r.freedChars,
-          files: r.files.map((f) => f.slice(out.length + 1)),
-        }));
+        outcomes.set(
+          key,
+          JSON.stringify({
+            messages: r.messages,
+            offloadedCount: r.offloadedCount,
+            freedChars: r.freedChars,
+            files: r.files.map((f) => f.slice(out.length + 1)),
+          }),
+        );
       } finally {
         rmSync(out, { recursive: true, force: true });
       }
     }
-    t.diagnostic(`threshold ${limit}: ${files.length} files, ${totals.messages} messages, ${totals.results} tool results, ` +
-      `${totals.offloaded} offloaded, ${totals.freed} chars freed, ${Math.round(totals.ms)} ms in offloadToolResults`);
+    t.diagnostic(
+      `threshold ${limit}: ${files.length} files, ${totals.messages} messages, ${totals.results} tool results, ` +
+        `${totals.offloaded} offloaded, ${totals.freed} chars freed, ${Math.round(totals.ms)} ms in offloadToolResults`,
+    );
   }
   recordCorpus('npm', fingerprint(dir, files), outcomes);
   assert.deepEqual(problems.slice(0, 20), [], `${problems.length} problems`);

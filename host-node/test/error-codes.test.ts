@@ -22,7 +22,7 @@ test('the generated ErrorCode union lists exactly ERROR_CODES, in order', () => 
 
 test('registry codes are ErrorCodes too', () => {
   const registry = new ToolRegistry();
-  const handler = async () => 'ok';
+  const handler = async () => ({ content: 'ok' });
   registry.register({ name: 'echo', description: 'Echo.', input_schema: { type: 'object' } }, handler);
   let thrown: unknown;
   try {

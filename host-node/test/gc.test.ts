@@ -50,7 +50,10 @@ test('gc removes by age and quota, keeps what messages refer to and foreign file
 
   const err = await rejected(m.tail('ctx://conv-1/tool/a.txt', 5));
   assert.equal(err.code, 'REF_NOT_FOUND');
-  assert.equal(err.message, 'the artifact for ref "ctx://conv-1/tool/a.txt" was removed by retention (gc): it can no longer be read');
+  assert.equal(
+    err.message,
+    'the artifact for ref "ctx://conv-1/tool/a.txt" was removed by retention (gc): it can no longer be read',
+  );
 });
 
 test('gc options and writers are checked', async () => {
@@ -69,7 +72,12 @@ test('gc options and writers are checked', async () => {
   }
   // A writer without stat/remove: READ_FAILED naming what is missing.
   const node = new NodeFileWriter();
-  const writer = { mkdir: node.mkdir.bind(node), writeFile: node.writeFile.bind(node), readFile: node.readFile.bind(node), listDir: node.listDir.bind(node) };
+  const writer = {
+    mkdir: node.mkdir.bind(node),
+    writeFile: node.writeFile.bind(node),
+    readFile: node.readFile.bind(node),
+    listDir: node.listDir.bind(node),
+  };
   const bare = new Materializer({ userData: freshDir('gc-bare'), conversationId: 'c', writer });
   await bare.materialize({ toolCallId: 'x', toolName: 't', output: 'x'.repeat(5000) });
   const err = await rejected(bare.gc({ maxBytes: 0 }));

@@ -97,7 +97,12 @@ test('look-around and backreferences (valid in JavaScript) are INVALID_PATTERN w
 });
 
 test('ignoreCase folds ASCII letters; other letters match as written, the same on every host', async () => {
-  const { m, ref } = await setup(['ERROR: disk', 'error: net', 'ÉCHEC: disque', 'échec: réseau', ...Array(2000).fill('ok')].join('\n'));
-  assert.match(await m.grep(ref, 'error', { ignoreCase: true, context: 0 }), /: 2 matching rows .*\n1\| ERROR: disk\n2\| error: net$/);
+  const { m, ref } = await setup(
+    ['ERROR: disk', 'error: net', 'ÉCHEC: disque', 'échec: réseau', ...Array(2000).fill('ok')].join('\n'),
+  );
+  assert.match(
+    await m.grep(ref, 'error', { ignoreCase: true, context: 0 }),
+    /: 2 matching rows .*\n1\| ERROR: disk\n2\| error: net$/,
+  );
   assert.match(await m.grep(ref, 'échec', { ignoreCase: true, context: 0 }), /: 1 matching row .*\n4\| échec: réseau$/);
 });

@@ -8,7 +8,8 @@ import { OffloadError } from 'tool-offload';
 import type { FileWriter } from 'tool-offload';
 
 /** A fresh temporary directory, by its real path (process.cwd() reports real paths). */
-export const freshDir = (prefix: string): string => realpathSync(mkdtempSync(join(tmpdir(), `tool-offload-${prefix}-`)));
+export const freshDir = (prefix: string): string =>
+  realpathSync(mkdtempSync(join(tmpdir(), `tool-offload-${prefix}-`)));
 
 export type Call = ['mkdir', string] | ['writeFile', string, string];
 

@@ -8,8 +8,7 @@ import { test } from 'node:test';
 
 import { formatLegacyToolRecord, OffloadError } from 'tool-offload';
 
-const record = (args: unknown): string =>
-  formatLegacyToolRecord({ toolName: 'calc', arguments: args, response: 'ok' });
+const record = (args: unknown): string => formatLegacyToolRecord({ toolName: 'calc', arguments: args, response: 'ok' });
 const nested = (depth: number): unknown => {
   let value: unknown = 1;
   for (let i = 0; i < depth; i++) value = [value];
@@ -18,8 +17,23 @@ const nested = (depth: number): unknown => {
 
 test('numbers come out as JSON.stringify writes them, integers past 2^53 and u64/i64 edges too', () => {
   const numbers = [
-    0, -0, 1, -1, 0.1 + 0.2, 5e-324, 1.7976931348623157e308, 1e21, -1e21, 1e-7,
-    2 ** 53, 2 ** 53 + 2, 2 ** 63, -(2 ** 63), -(2 ** 63) - 4096, 2 ** 64 - 2048, 2 ** 64,
+    0,
+    -0,
+    1,
+    -1,
+    0.1 + 0.2,
+    5e-324,
+    1.7976931348623157e308,
+    1e21,
+    -1e21,
+    1e-7,
+    2 ** 53,
+    2 ** 53 + 2,
+    2 ** 63,
+    -(2 ** 63),
+    -(2 ** 63) - 4096,
+    2 ** 64 - 2048,
+    2 ** 64,
     123456789012345680000,
   ];
   assert.equal(

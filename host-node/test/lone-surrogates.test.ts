@@ -166,7 +166,8 @@ test('Materializer ids with a lone surrogate are INVALID_ID', async () => {
   const userData = freshDir('lone-ids');
   assert.throws(
     () => new Materializer({ userData, conversationId: 'c\uD83D' }),
-    (e: unknown) => e instanceof OffloadError && e.code === 'INVALID_ID' && e.message === `invalid conversationId: ${LONE}`,
+    (e: unknown) =>
+      e instanceof OffloadError && e.code === 'INVALID_ID' && e.message === `invalid conversationId: ${LONE}`,
   );
   const m = new Materializer({ userData, conversationId: 'c' });
   // Even when the output would stay inline: the id would be returned changed otherwise.
@@ -222,7 +223,9 @@ test('exportConversation, importConversation and formatLegacyToolRecord keep lon
 
 test('a ref holding a lone surrogate is REF_NOT_FOUND, never the artifact of the U+FFFD id', async () => {
   const m = new Materializer({ userData: freshDir('lone-ref'), conversationId: 'c' });
-  const other = artifactOf(await m.materialize({ toolCallId: 'x\uFFFD', toolName: 't', output: 'line\n'.repeat(1000) }));
+  const other = artifactOf(
+    await m.materialize({ toolCallId: 'x\uFFFD', toolName: 't', output: 'line\n'.repeat(1000) }),
+  );
   // Refs percent-encode non-ASCII; the raw spelling reads the same artifact.
   assert.equal(other.ref.id, 'ctx://c/tool/x%EF%BF%BD.txt');
   assert.match(await m.tail('ctx://c/tool/x\uFFFD.txt', 1), /line$/);

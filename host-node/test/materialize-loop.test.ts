@@ -118,11 +118,14 @@ test('ids with spaces, quotes, brackets, % or non-ASCII survive refs, export and
   const [a, b] = [freshDir('export-ids'), freshDir('import-ids')];
   const conversationId = 'chat "A" (1), [b] {c} <d> 50% é';
   const m = new Materializer({ userData: a, conversationId });
-  const ids = ['call (1)', "it's \"q\", [x]", '100%', 'naïve 日本 😀'];
+  const ids = ['call (1)', 'it\'s "q", [x]', '100%', 'naïve 日本 😀'];
   const { messages, refs, paths } = await m.materializeMessages(
     ids.map((id, i) => ({ role: 'tool', tool_call_id: id, content: log(700, `out${i}`) })),
   );
-  assert.equal(refs[0].id, 'ctx://chat%20%22A%22%20%281%29%2C%20%5Bb%5D%20%7Bc%7D%20%3Cd%3E%2050%25%20%C3%A9/tool/call%20%281%29.txt');
+  assert.equal(
+    refs[0].id,
+    'ctx://chat%20%22A%22%20%281%29%2C%20%5Bb%5D%20%7Bc%7D%20%3Cd%3E%2050%25%20%C3%A9/tool/call%20%281%29.txt',
+  );
   assert.ok(paths[0].endsWith(`/context/${conversationId}/artifacts/tool/call (1).txt`), paths[0]);
   // A model may read the ref back with the characters left unescaped.
   const typed = refs[0].id.replace('call%20%281%29', 'call (1)');
@@ -132,7 +135,10 @@ test('ids with spaces, quotes, brackets, % or non-ASCII survive refs, export and
   assert.match(malformed.message, /is malformed: "%%2" is not an escape: "%" must be followed by two hex digits/);
 
   const bundle = await m.exportConversation(messages);
-  assert.deepEqual(bundle.artifacts.map((x) => x.path), ids.map((id) => `tool/${id}.txt`));
+  assert.deepEqual(
+    bundle.artifacts.map((x) => x.path),
+    ids.map((id) => `tool/${id}.txt`),
+  );
   const imported = await importConversation(JSON.parse(JSON.stringify(bundle)), { userData: b });
   assert.equal(imported.paths.length, ids.length);
   const restored = new Materializer({ userData: b, conversationId: imported.conversationId });
@@ -158,7 +164,10 @@ test('a registry with { materialize } gives summaries; read-back tools are never
   assert.equal(result.is_error, true);
   assert.ok(result.content.startsWith('[Output of build (call toolu_9) stored as ctx://conv/tool/toolu_9.txt'));
 
-  const page = await registry.executeTool('toolu_10', 'context_read', { ref: 'ctx://conv/tool/toolu_9.txt', limit: 5000 });
+  const page = await registry.executeTool('toolu_10', 'context_read', {
+    ref: 'ctx://conv/tool/toolu_9.txt',
+    limit: 5000,
+  });
   assert.equal(page.is_error, undefined);
   assert.ok(page.content.startsWith('[ctx://conv/tool/toolu_9.txt: lines 1-'));
   assert.ok(page.content.length <= 4000);
@@ -169,12 +178,21 @@ test('a registry with { materialize } gives summaries; read-back tools are never
     content: 'ref "ctx://other/tool/x.txt" is outside this conversation\'s artifacts',
     is_error: true,
   });
-  const bad = await registry.executeTool('toolu_12', 'context_grep', { ref: 'ctx://conv/tool/toolu_9.txt', pattern: '(' });
+  const bad = await registry.executeTool('toolu_12', 'context_grep', {
+    ref: 'ctx://conv/tool/toolu_9.txt',
+    pattern: '(',
+  });
   assert.equal(bad.is_error, true);
   assert.match(bad.content, /^invalid pattern "\("/);
-  const badArg = await registry.executeTool('toolu_13', 'context_tail', { ref: 'ctx://conv/tool/toolu_9.txt', lines: -1 });
+  const badArg = await registry.executeTool('toolu_13', 'context_tail', {
+    ref: 'ctx://conv/tool/toolu_9.txt',
+    lines: -1,
+  });
   assert.deepEqual([badArg.is_error, badArg.content], [true, 'lines must be a non-negative integer, got -1']);
-  assert.throws(() => m.registerTools(registry), (e: unknown) => e instanceof OffloadError && e.code === 'DUPLICATE_TOOL');
+  assert.throws(
+    () => m.registerTools(registry),
+    (e: unknown) => e instanceof OffloadError && e.code === 'DUPLICATE_TOOL',
+  );
 
   const offloading = new ToolRegistry({ offload: { outputDir: freshDir('offload'), sessionId: 's' } });
   m.registerTools(offloading);
@@ -199,6 +217,7 @@ test('formatLegacyToolRecord renders <function_call>{…,"response":…}</functi
   assert.equal(JSON.parse(body).response, 'a </function_call> b');
   assert.throws(
     () => formatLegacyToolRecord({ toolName: 't', arguments: {} } as never),
-    (e: unknown) => e instanceof OffloadError && e.code === 'INVALID_ARGUMENT' && e.message.includes('response is missing'),
+    (e: unknown) =>
+      e instanceof OffloadError && e.code === 'INVALID_ARGUMENT' && e.message.includes('response is missing'),
   );
 });

@@ -20,7 +20,10 @@ function call(id: string, name: string) {
   Object.defineProperty(message, 'role', { enumerable: true, get: () => (reads.count++, 'assistant') });
   return { message, reads };
 }
-const result = (id: string, content: unknown) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] });
+const result = (id: string, content: unknown) => ({
+  role: 'user',
+  content: [{ type: 'tool_result', tool_use_id: id, content }],
+});
 const materializer = (name: string) => new Materializer({ userData: freshDir(name), conversationId: 'conv' });
 
 test('the same array again does not walk its messages again', async () => {
@@ -36,7 +39,10 @@ test('the same array again does not walk its messages again', async () => {
     assert.deepEqual(again.refs, []);
     assert.deepEqual(again.paths, []);
     assert.notEqual(again.messages, messages, 'a new array');
-    assert.ok(again.messages.every((msg, i) => msg === messages[i]), 'the same objects');
+    assert.ok(
+      again.messages.every((msg, i) => msg === messages[i]),
+      'the same objects',
+    );
   }
   // Each later turn reads the role once, to check the message is the one remembered;
   // a walk by core would read it once more.
@@ -131,7 +137,10 @@ test('remembered messages still get the checks of the call: a fired signal, a ba
   await m.materializeMessages(messages as object[]);
   const controller = new AbortController();
   controller.abort(new Error('stop'));
-  assert.equal((await rejected(m.materializeMessages(messages as object[], { signal: controller.signal }))).code, 'ABORTED');
+  assert.equal(
+    (await rejected(m.materializeMessages(messages as object[], { signal: controller.signal }))).code,
+    'ABORTED',
+  );
   messages.push(42);
   assert.equal((await rejected(m.materializeMessages(messages as object[]))).code, 'INVALID_MESSAGE');
 });

@@ -34,7 +34,9 @@ function artifact(result: MaterializeResult): Artifact {
 
 /** The tokio host's test log: 3000 lines, one compiler error at line 1234. */
 const buildLog = (): string =>
-  Array.from({ length: 3000 }, (_, i) => (i + 1 === 1234 ? 'error[E0308]: mismatched types' : `   Compiling crate_${i + 1}`)).join('\n');
+  Array.from({ length: 3000 }, (_, i) =>
+    i + 1 === 1234 ? 'error[E0308]: mismatched types' : `   Compiling crate_${i + 1}`,
+  ).join('\n');
 
 /** A reader over an in-memory map. */
 class MapReader implements FileReader {
@@ -68,7 +70,14 @@ test('inline at exactly maxInlineChars (4000), materialized one over', async () 
   assert.deepEqual(inline, { inline: true, content: at });
   const over = artifact(await m.materialize({ toolCallId: 'over', toolName: 't', output: 'a'.repeat(4001) }));
   assert.equal(over.path, join(artifacts, 'over.txt'));
-  assert.deepEqual(over.ref.hint, { toolName: 't', toolCallId: 'over', bytes: 4001, chars: 4001, lines: 1, isJson: false });
+  assert.deepEqual(over.ref.hint, {
+    toolName: 't',
+    toolCallId: 'over',
+    bytes: 4001,
+    chars: 4001,
+    lines: 1,
+    isJson: false,
+  });
 });
 
 test('chars are UTF-16 code units: 2000 emoji are 4000 units (inline), 2001 are over', async () => {
@@ -153,7 +162,9 @@ test('values and JSON-looking strings go to .json, other text to .txt; the file 
 test('the summary points at the ref first, stays under maxInlineChars and the ref reads back at once', async () => {
   const { m } = fresh();
   const log = buildLog();
-  const result = artifact(await m.materialize({ toolCallId: 'call_1', toolName: 'cargo', serverName: 'ci', output: log }));
+  const result = artifact(
+    await m.materialize({ toolCallId: 'call_1', toolName: 'cargo', serverName: 'ci', output: log }),
+  );
   const [first] = result.content.split('\n');
   assert.ok(first!.includes('ctx://conv-1/tool/call_1.txt'), first);
   assert.ok(result.content.length < 4000, `${result.content.length}`);
@@ -171,14 +182,19 @@ test('the summary points at the ref first, stays under maxInlineChars and the re
 
 test('read, tail and grep give the pages core and the tokio host give for the same input', async () => {
   const { m } = fresh();
-  const { ref } = artifact(await m.materialize({ toolCallId: 'call_1', toolName: 'cargo', serverName: 'ci', output: buildLog() }));
+  const { ref } = artifact(
+    await m.materialize({ toolCallId: 'call_1', toolName: 'cargo', serverName: 'ci', output: buildLog() }),
+  );
   // host-tokio/tests/materialize.rs
   assert.equal(
     await m.grep(ref.id, 'E0\\d+', { context: 0 }),
     '[ctx://conv-1/tool/call_1.txt: 1 matching row in 3,000 lines, with 0 rows of context; all shown.]\n1234| error[E0308]: mismatched types',
   );
   assert.ok((await m.grep(ref.id, 'ERROR', { ignoreCase: true, context: 0 })).includes('1234| error'));
-  assert.equal(await m.grep(ref.id, 'ERROR', { context: 0 }), '[ctx://conv-1/tool/call_1.txt: 0 matching rows in 3,000 lines, with 0 rows of context; none.]');
+  assert.equal(
+    await m.grep(ref.id, 'ERROR', { context: 0 }),
+    '[ctx://conv-1/tool/call_1.txt: 0 matching rows in 3,000 lines, with 0 rows of context; none.]',
+  );
   assert.ok((await m.tail(ref.id, 1)).endsWith('3000|    Compiling crate_3000'));
   assert.ok((await m.read(ref.id, { offset: 1233, limit: 1 })).endsWith('1234| error[E0308]: mismatched types'));
 
@@ -186,7 +202,10 @@ test('read, tail and grep give the pages core and the tokio host give for the sa
   const doc = fresh().m;
   const log = artifact(await doc.materialize({ toolCallId: 'call_1', toolName: 'bash', output: 'x\n'.repeat(3000) }));
   assert.equal(log.ref.id, 'ctx://conv-1/tool/call_1.txt');
-  assert.equal(await doc.tail(log.ref.id, 2), '[ctx://conv-1/tool/call_1.txt: lines 2999-3000 of 3,000, the end.]\n2999| x\n3000| x');
+  assert.equal(
+    await doc.tail(log.ref.id, 2),
+    '[ctx://conv-1/tool/call_1.txt: lines 2999-3000 of 3,000, the end.]\n2999| x\n3000| x',
+  );
 });
 
 test('read, tail and grep pages of small artifacts match core doc tests verbatim', async () => {
@@ -195,13 +214,18 @@ test('read, tail and grep pages of small artifacts match core doc tests verbatim
   const m = new Materializer({ userData, conversationId: 'c', maxInlineBytes: 4 });
   const x = artifact(await m.materialize({ toolCallId: 'x', toolName: 't', output: 'a\nb\nc\n' }));
   assert.equal(x.ref.id, 'ctx://c/tool/x.txt');
-  assert.equal(await m.read(x.ref.id, { offset: 1, limit: 1 }), '[ctx://c/tool/x.txt: lines 2-2 of 3. More: context_read("ctx://c/tool/x.txt", 2)]\n2| b');
+  assert.equal(
+    await m.read(x.ref.id, { offset: 1, limit: 1 }),
+    '[ctx://c/tool/x.txt: lines 2-2 of 3. More: context_read("ctx://c/tool/x.txt", 2)]\n2| b',
+  );
   assert.equal(await m.read(x.ref.id), '[ctx://c/tool/x.txt: lines 1-3 of 3, the end.]\n1| a\n2| b\n3| c');
 
   const y = artifact(await m.materialize({ toolCallId: 'y', toolName: 't', output: 'a\nb\nc' }));
   assert.equal(await m.tail(y.ref.id, 2), '[ctx://c/tool/y.txt: lines 2-3 of 3, the end.]\n2| b\n3| c');
 
-  const g = artifact(await m.materialize({ toolCallId: 'g', toolName: 't', output: 'ok\nerror: one\nok\nok\nok\nerror: two' }));
+  const g = artifact(
+    await m.materialize({ toolCallId: 'g', toolName: 't', output: 'ok\nerror: one\nok\nok\nok\nerror: two' }),
+  );
   assert.equal(
     await m.grep(g.ref.id, 'error', { context: 1 }),
     '[ctx://c/tool/g.txt: 2 matching rows in 6 lines, with 1 row of context; all shown.]\n1| ok\n2| error: one\n3| ok\n--\n5| ok\n6| error: two',
@@ -222,9 +246,14 @@ test('one huge line is read in numbered parts; offset past the end', async () =>
   const { m } = fresh();
   const { ref } = artifact(await m.materialize({ toolCallId: 'huge', toolName: 't', output: 'y'.repeat(10_000) }));
   const first = await m.read(ref.id);
-  assert.ok(first.startsWith(`[${ref.id}: lines 1.1-1.1 of 1. More: context_read("${ref.id}", 0, part=2)]\n1.1| yyy`), first.slice(0, 120));
+  assert.ok(
+    first.startsWith(`[${ref.id}: lines 1.1-1.1 of 1. More: context_read("${ref.id}", 0, part=2)]\n1.1| yyy`),
+    first.slice(0, 120),
+  );
   assert.ok(first.length <= 4000);
-  assert.ok((await m.read(ref.id, { offset: 0, part: 5 })).startsWith(`[${ref.id}: lines 1.5-1.5 of 1, the end.]\n1.5| `));
+  assert.ok(
+    (await m.read(ref.id, { offset: 0, part: 5 })).startsWith(`[${ref.id}: lines 1.5-1.5 of 1, the end.]\n1.5| `),
+  );
   assert.equal(await m.read(ref.id, { offset: 99 }), `[${ref.id}: offset 99 is past the end: 1 line.]`);
 });
 
@@ -244,7 +273,14 @@ test('an invalid pattern is INVALID_PATTERN with the reason in the message', asy
 
 test('refs of another conversation or outside the artifacts are REF_OUT_OF_SCOPE; a missing one REF_NOT_FOUND', async () => {
   const { m } = fresh();
-  for (const ref of ['ctx://conv-2/tool/call_1.txt', 'ctx://conv-1/tool/../x', 'ctx://conv/tool/../x', 'ctx://conv-1/other/a.txt', '/etc/passwd', '']) {
+  for (const ref of [
+    'ctx://conv-2/tool/call_1.txt',
+    'ctx://conv-1/tool/../x',
+    'ctx://conv/tool/../x',
+    'ctx://conv-1/other/a.txt',
+    '/etc/passwd',
+    '',
+  ]) {
     const err = await rejected(m.read(ref));
     assert.equal(err.code, 'REF_OUT_OF_SCOPE', ref);
     assert.equal(err.message, `ref ${JSON.stringify(ref)} is outside this conversation's artifacts`);
@@ -261,9 +297,18 @@ test('unsafe ids are INVALID_ID; nothing is written', async () => {
   const err = await rejected(m.materialize({ toolCallId: '../x', toolName: 't', output: 'a'.repeat(5000) }));
   assert.equal(err.code, 'INVALID_ID');
   assert.match(err.message, /^invalid toolCallId "\.\.\/x": /);
-  assert.equal((await rejected(m.materialize({ toolName: 't', output: 'a'.repeat(5000) } as never))).message, 'invalid toolCallId: is missing');
-  assert.throws(() => new Materializer({ userData, conversationId: '../c' }), (e: unknown) => e instanceof OffloadError && e.code === 'INVALID_ID');
-  assert.throws(() => new Materializer({ userData, conversationId: 7 as never }), (e: unknown) => e instanceof OffloadError && e.message === 'invalid conversationId: must be a string');
+  assert.equal(
+    (await rejected(m.materialize({ toolName: 't', output: 'a'.repeat(5000) } as never))).message,
+    'invalid toolCallId: is missing',
+  );
+  assert.throws(
+    () => new Materializer({ userData, conversationId: '../c' }),
+    (e: unknown) => e instanceof OffloadError && e.code === 'INVALID_ID',
+  );
+  assert.throws(
+    () => new Materializer({ userData, conversationId: 7 as never }),
+    (e: unknown) => e instanceof OffloadError && e.message === 'invalid conversationId: must be a string',
+  );
 });
 
 test('a lone surrogate in a JSON value output is written escaped, as JSON.stringify writes it', async () => {
@@ -278,20 +323,43 @@ test('invalid options and arguments are INVALID_ARGUMENT with a message naming t
   const bad = (options: unknown, message: string) =>
     assert.throws(
       () => new Materializer(options as never),
-      (e: unknown) => e instanceof OffloadError && e.code === 'INVALID_ARGUMENT' && e.message === `invalid argument: ${message}`,
+      (e: unknown) =>
+        e instanceof OffloadError && e.code === 'INVALID_ARGUMENT' && e.message === `invalid argument: ${message}`,
     );
   bad(undefined, 'options must be an object with userData, conversationId and writer, got undefined');
   bad({ conversationId: 'c' }, 'options.userData must be a string, got undefined');
-  bad({ userData, conversationId: 'c', maxInlineChars: -1 }, 'options.maxInlineChars must be a non-negative integer, got -1');
-  bad({ userData, conversationId: 'c', maxInlineBytes: 1.5 }, 'options.maxInlineBytes must be a non-negative integer, got 1.5');
-  bad({ userData, conversationId: 'c', snippetLines: '40' }, 'options.snippetLines must be a non-negative integer, got 40');
-  bad({ userData, conversationId: 'c', writer: {} }, 'options.writer must be an object with mkdir(dir) and writeFile(path, data) methods');
-  bad({ userData, conversationId: 'c', reader: {} }, 'options.reader must be an object with a readFile(path) method (and listDir(dir))');
+  bad(
+    { userData, conversationId: 'c', maxInlineChars: -1 },
+    'options.maxInlineChars must be a non-negative integer, got -1',
+  );
+  bad(
+    { userData, conversationId: 'c', maxInlineBytes: 1.5 },
+    'options.maxInlineBytes must be a non-negative integer, got 1.5',
+  );
+  bad(
+    { userData, conversationId: 'c', snippetLines: '40' },
+    'options.snippetLines must be a non-negative integer, got 40',
+  );
+  bad(
+    { userData, conversationId: 'c', writer: {} },
+    'options.writer must be an object with mkdir(dir) and writeFile(path, data) methods',
+  );
+  bad(
+    { userData, conversationId: 'c', reader: {} },
+    'options.reader must be an object with a readFile(path) method (and listDir(dir))',
+  );
   bad({ userData, conversationId: 'c', logger: 'log' }, 'options.logger must be a function, got string');
   bad({ userData, conversationId: 'c', cwd: 'rel' }, 'working directory must be an absolute path, got "rel"');
 
   const m = new Materializer({ userData, conversationId: 'c', maxInlineChars: 0 });
-  assert.deepEqual(m.options, { userData, conversationId: 'c', cwd: '/', maxInlineChars: 0, maxInlineBytes: 16384, snippetLines: 40 });
+  assert.deepEqual(m.options, {
+    userData,
+    conversationId: 'c',
+    cwd: '/',
+    maxInlineChars: 0,
+    maxInlineBytes: 16384,
+    snippetLines: 40,
+  });
   assert.equal(m.conversationId, 'c');
   const { ref } = artifact(await m.materialize({ toolCallId: 'a', toolName: 't', output: 'x' }));
   const arg = async (promise: Promise<unknown>, message: string) => {
@@ -303,22 +371,39 @@ test('invalid options and arguments are INVALID_ARGUMENT with a message naming t
   await arg(m.read(ref.id, { limit: NaN }), 'options.limit must be a non-negative integer, got NaN');
   await arg(m.tail(ref.id, 2.5), 'lines must be a non-negative integer, got 2.5');
   await arg(m.grep(ref.id, 'x', { context: -2 }), 'options.context must be a non-negative integer, got -2');
-  await arg(m.grep(ref.id, 'x', { maxMatches: Infinity }), 'options.maxMatches must be a non-negative integer, got Infinity');
+  await arg(
+    m.grep(ref.id, 'x', { maxMatches: Infinity }),
+    'options.maxMatches must be a non-negative integer, got Infinity',
+  );
   await arg(m.grep(ref.id, 'x', { ignoreCase: 'yes' as never }), 'options.ignoreCase must be a boolean, got yes');
   await arg(m.grep(ref.id, 5 as never), 'pattern must be a string, got number');
   await arg(m.read(5 as never), 'ref must be a string, got number');
   await arg(m.read(ref.id, 5 as never), 'options must be an object when given, got number');
-  await arg(m.materialize({ toolCallId: 'b', toolName: 't', output: undefined }), 'output must be a string or a JSON value, got undefined');
+  await arg(
+    m.materialize({ toolCallId: 'b', toolName: 't', output: undefined }),
+    'output must be a string or a JSON value, got undefined',
+  );
   const circular: Record<string, unknown> = {};
   circular.self = circular;
   const err = await rejected(m.materialize({ toolCallId: 'b', toolName: 't', output: circular }));
   assert.equal(err.code, 'INVALID_ARGUMENT');
   assert.ok(err.cause instanceof TypeError);
-  await arg(m.materialize({ toolCallId: 'b', toolName: 3 as never, output: 'x' }), 'toolName must be a string, got number');
+  await arg(
+    m.materialize({ toolCallId: 'b', toolName: 3 as never, output: 'x' }),
+    'toolName must be a string, got number',
+  );
   // A writer that cannot read, and no reader: materializing works, reading says why not.
-  const writeOnly = new Materializer({ userData, conversationId: 'c', writer: new RecordingWriter(), maxInlineChars: 0 });
+  const writeOnly = new Materializer({
+    userData,
+    conversationId: 'c',
+    writer: new RecordingWriter(),
+    maxInlineChars: 0,
+  });
   const written = artifact(await writeOnly.materialize({ toolCallId: 'w', toolName: 't', output: 'x' }));
-  await arg(writeOnly.read(written.ref.id), 'this Materializer cannot read: pass options.reader, an object with readFile(path) and listDir(dir)');
+  await arg(
+    writeOnly.read(written.ref.id),
+    'this Materializer cannot read: pass options.reader, an object with readFile(path) and listDir(dir)',
+  );
 });
 
 test('reader and writer failures carry what was thrown as cause', async () => {
@@ -330,24 +415,45 @@ test('reader and writer failures carry what was thrown as cause', async () => {
   assert.equal(write.code, 'WRITE_FAILED');
   assert.equal(write.cause, failure);
   assert.equal(write.path, '/virtual/context/c/artifacts/tool/a.txt');
-  const m = new Materializer({ userData: '/virtual', conversationId: 'c', writer, reader: { readFile: async () => Promise.reject(failure), listDir: async () => [] } });
+  const m = new Materializer({
+    userData: '/virtual',
+    conversationId: 'c',
+    writer,
+    reader: { readFile: async () => Promise.reject(failure), listDir: async () => [] },
+  });
   // A writer without createFile: creating the artifact first asks the reader whether one
   // is there, and a failing reader stops it (creating failed, so WRITE_FAILED).
   const check = await rejected(m.materialize({ toolCallId: 'a', toolName: 't', output: 'x'.repeat(5000) }));
-  assert.deepEqual([check.code, check.cause, check.path], ['WRITE_FAILED', failure, '/virtual/context/c/artifacts/tool/a.txt']);
+  assert.deepEqual(
+    [check.code, check.cause, check.path],
+    ['WRITE_FAILED', failure, '/virtual/context/c/artifacts/tool/a.txt'],
+  );
   const read = await rejected(m.read('ctx://c/tool/a.txt'));
   assert.equal(read.code, 'READ_FAILED');
   assert.equal(read.cause, failure);
   assert.equal(read.path, '/virtual/context/c/artifacts/tool/a.txt');
   assert.equal(read.message, 'failed to read /virtual/context/c/artifacts/tool/a.txt: EACCES: permission denied');
 
-  const wrong = new Materializer({ userData: '/virtual', conversationId: 'c', writer, reader: { readFile: async () => 42 as never, listDir: async () => [] } });
+  const wrong = new Materializer({
+    userData: '/virtual',
+    conversationId: 'c',
+    writer,
+    reader: { readFile: async () => 42 as never, listDir: async () => [] },
+  });
   const notString = await rejected(wrong.tail('ctx://c/tool/a.txt'));
   assert.equal(notString.code, 'READ_FAILED');
   assert.equal(notString.cause, 42);
-  assert.match(notString.message, /readFile must resolve to a string, or undefined when the file is missing; got number$/);
+  assert.match(
+    notString.message,
+    /readFile must resolve to a string, or undefined when the file is missing; got number$/,
+  );
 
-  const nullReader = new Materializer({ userData: '/virtual', conversationId: 'c', writer, reader: { readFile: async () => null as never, listDir: async () => [] } });
+  const nullReader = new Materializer({
+    userData: '/virtual',
+    conversationId: 'c',
+    writer,
+    reader: { readFile: async () => null as never, listDir: async () => [] },
+  });
   assert.equal((await rejected(nullReader.read('ctx://c/tool/a.txt'))).code, 'REF_NOT_FOUND');
 });
 
@@ -357,7 +463,12 @@ test('an injected writer is the reader when it can read', async () => {
   const { ref, path } = artifact(await m.materialize({ toolCallId: 'a', toolName: 't', output: 'one\ntwo' }));
   assert.equal(await m.tail(ref.id, 1), '[ctx://c/tool/a.txt: lines 2-2 of 2, the end.]\n2| two');
   // An explicit reader wins over the writer.
-  const other = new Materializer({ userData: '/mem', conversationId: 'c', writer, reader: new MapReader(new Map([[path, 'zzz']])) });
+  const other = new Materializer({
+    userData: '/mem',
+    conversationId: 'c',
+    writer,
+    reader: new MapReader(new Map([[path, 'zzz']])),
+  });
   assert.equal(await other.read(ref.id), '[ctx://c/tool/a.txt: lines 1-1 of 1, the end.]\n1| zzz');
 });
 
@@ -368,13 +479,17 @@ test('an injected writer is the reader when it can read', async () => {
 test('20 parallel materialize calls (and reads) all succeed', async () => {
   const { m, artifacts } = fresh();
   const outputs = Array.from({ length: 20 }, (_, i) => `${i}\n`.repeat(3000));
-  const results = await Promise.all(outputs.map((output, i) => m.materialize({ toolCallId: `call_${i}`, toolName: 't', output })));
+  const results = await Promise.all(
+    outputs.map((output, i) => m.materialize({ toolCallId: `call_${i}`, toolName: 't', output })),
+  );
   results.forEach((result, i) => {
     const a = artifact(result);
     assert.equal(a.path, join(artifacts, `call_${i}.txt`));
     assert.equal(readFileSync(a.path, 'utf8'), outputs[i]);
   });
-  const tails = await Promise.all(results.map((r, i) => m.tail(artifact(r).ref.id, 1).then((page) => [page, i] as const)));
+  const tails = await Promise.all(
+    results.map((r, i) => m.tail(artifact(r).ref.id, 1).then((page) => [page, i] as const)),
+  );
   for (const [page, i] of tails) assert.ok(page.endsWith(`3000| ${i}`), page);
   assert.deepEqual(m.stats().hits, 20);
 });
@@ -402,7 +517,9 @@ test('the logger is told about each materialization (not inline ones); a throwin
   });
   await m.materialize({ toolCallId: 'small', toolName: 't', output: 'ok' });
   assert.equal(entries.length, 0);
-  const a = artifact(await m.materialize({ toolCallId: 'a', toolName: 'fetch', serverName: 'web', output: { page: 'p'.repeat(5000) } }));
+  const a = artifact(
+    await m.materialize({ toolCallId: 'a', toolName: 'fetch', serverName: 'web', output: { page: 'p'.repeat(5000) } }),
+  );
   const b = artifact(await m.materialize({ toolCallId: 'b', toolName: 'bash', output: 'line\n'.repeat(1000) }));
   assert.deepEqual(entries, [
     { ...a.ref.hint, path: a.path, ref: a.ref.id, summaryChars: a.content.length },
@@ -411,6 +528,13 @@ test('the logger is told about each materialization (not inline ones); a throwin
   assert.equal(entries[0]!.serverName, 'web');
   assert.equal('serverName' in entries[1]!, false);
   // A logger that rejects: no unhandled rejection, materialize still resolves.
-  const rejecting = new Materializer({ userData, conversationId: 'conv-1', logger: (async () => Promise.reject(new Error('async logger broke'))) as never });
-  assert.equal((await rejecting.materialize({ toolCallId: 'c', toolName: 't', output: 'x'.repeat(5000) })).inline, false);
+  const rejecting = new Materializer({
+    userData,
+    conversationId: 'conv-1',
+    logger: (async () => Promise.reject(new Error('async logger broke'))) as never,
+  });
+  assert.equal(
+    (await rejecting.materialize({ toolCallId: 'c', toolName: 't', output: 'x'.repeat(5000) })).inline,
+    false,
+  );
 });

@@ -15,7 +15,8 @@ import { freshDir, offloadError, RecordingWriter } from './helpers.ts';
 const run = promisify(execFile);
 
 /** `n` different outputs, each over the default inline limits. */
-const outputs = (n: number, tag: string): string[] => Array.from({ length: n }, (_, i) => `${tag} output ${i}\n`.repeat(3000));
+const outputs = (n: number, tag: string): string[] =>
+  Array.from({ length: n }, (_, i) => `${tag} output ${i}\n`.repeat(3000));
 
 function artifact(result: MaterializeResult) {
   assert.equal(result.inline, false);
@@ -28,7 +29,9 @@ test('20 concurrent materializations of one toolCallId keep 20 outputs', async (
   const userData = freshDir('noclobber');
   const m = new Materializer({ userData, conversationId: 'conv' });
   const texts = outputs(20, 'a');
-  const results = await Promise.all(texts.map((output) => m.materialize({ toolCallId: 'same', toolName: 't', output })));
+  const results = await Promise.all(
+    texts.map((output) => m.materialize({ toolCallId: 'same', toolName: 't', output })),
+  );
   const refs = new Set(results.map((r) => artifact(r).ref.id));
   assert.equal(refs.size, 20);
   for (const [i, result] of results.entries()) {
@@ -62,7 +65,8 @@ test('two processes materializing into one conversation keep all 80 outputs', as
     const texts = Array.from({ length: 40 }, (_, i) => '${tag} output ' + i + '\\n'.repeat(1) + 'x'.repeat(60000));
     const done = await Promise.all(texts.map((output, i) => m.materialize({ toolCallId: 'call_' + (i % 4), toolName: 't', output })));
     console.log(JSON.stringify(done.map((d) => d.ref.id)));`;
-  const spawn = (tag: string) => run(process.execPath, ['--input-type=module', '-e', child(tag)], { cwd: process.cwd() });
+  const spawn = (tag: string) =>
+    run(process.execPath, ['--input-type=module', '-e', child(tag)], { cwd: process.cwd() });
   const [first, second] = await Promise.all([spawn('first'), spawn('second')]);
   const refs = [...JSON.parse(first.stdout), ...JSON.parse(second.stdout)] as string[];
   assert.equal(new Set(refs).size, 80);
@@ -79,7 +83,10 @@ test('batch offload re-run reuses identical files and moves a different one to -
   const second = await offloadToolResults(conversation('two '.repeat(100)), { outputDir });
   assert.deepEqual(rerun.messages, first.messages);
   assert.equal((first.messages[0] as { content: string }).content, '[Content offloaded to: ./tool-result-call_0.md]');
-  assert.equal((second.messages[0] as { content: string }).content, '[Content offloaded to: ./tool-result-call_0-1.md]');
+  assert.equal(
+    (second.messages[0] as { content: string }).content,
+    '[Content offloaded to: ./tool-result-call_0-1.md]',
+  );
   assert.deepEqual(second.files, [join(outputDir, 'tool-result-call_0-1.md')]);
   assert.equal(readFileSync(join(outputDir, 'tool-result-call_0.md'), 'utf8'), 'one '.repeat(100));
   assert.equal(readFileSync(join(outputDir, 'tool-result-call_0-1.md'), 'utf8'), 'two '.repeat(100));
@@ -87,15 +94,23 @@ test('batch offload re-run reuses identical files and moves a different one to -
 
 test('a custom writer without createFile keeps working (the weaker, documented guarantee)', async () => {
   const writer = new RecordingWriter();
-  const done = await offloadToolResults([{ role: 'tool', tool_call_id: 'c', content: 'x'.repeat(200) }], { outputDir: '/v', writer });
+  const done = await offloadToolResults([{ role: 'tool', tool_call_id: 'c', content: 'x'.repeat(200) }], {
+    outputDir: '/v',
+    writer,
+  });
   assert.equal(done.offloadedCount, 1);
-  assert.deepEqual(writer.calls.map((c) => c[0]), ['mkdir', 'writeFile']);
+  assert.deepEqual(
+    writer.calls.map((c) => c[0]),
+    ['mkdir', 'writeFile'],
+  );
 });
 
 test('a createFile that resolves to a non-boolean is WRITE_FAILED, naming the contract', async () => {
   // A wrongly typed writer, as plain JavaScript could pass.
   const writer = Object.assign(new RecordingWriter(), { createFile: async () => 'yes' }) as unknown as FileWriter;
-  const err = await offloadError(offloadToolResults([{ role: 'tool', tool_call_id: 'c', content: 'x'.repeat(200) }], { outputDir: '/v', writer }));
+  const err = await offloadError(
+    offloadToolResults([{ role: 'tool', tool_call_id: 'c', content: 'x'.repeat(200) }], { outputDir: '/v', writer }),
+  );
   assert.equal(err.code, 'WRITE_FAILED');
   assert.match(err.message, /createFile must resolve to true \(created\) or false \(already exists\); got string/);
   assert.equal(err.cause, 'yes');
@@ -116,10 +131,14 @@ test('NodeFileWriter removes temporary files of dead writers older than 10 minut
   const dir = join(freshDir('stale'), 'artifacts');
   mkdirSync(dir);
   const old = (Date.now() - 11 * 60 * 1000) / 1000;
-  for (const name of ['.tool-offload-1-dead.tmp', '.tool-offload-2-live.tmp', 'kept.txt']) writeFileSync(join(dir, name), 'x');
+  for (const name of ['.tool-offload-1-dead.tmp', '.tool-offload-2-live.tmp', 'kept.txt'])
+    writeFileSync(join(dir, name), 'x');
   utimesSync(join(dir, '.tool-offload-1-dead.tmp'), old, old);
   utimesSync(join(dir, 'kept.txt'), old, old);
   await new NodeFileWriter().mkdir(dir);
   assert.deepEqual(readdirSync(dir).sort(), ['.tool-offload-2-live.tmp', 'kept.txt']);
-  assert.ok(readdirSync(dir).some((n) => TEMP.test(n)), 'a live writer’s file stays');
+  assert.ok(
+    readdirSync(dir).some((n) => TEMP.test(n)),
+    'a live writer’s file stays',
+  );
 });

@@ -1,7 +1,16 @@
 // NodeFileWriter on a real file system: recursive mkdir, exact UTF-8, atomic replacement
 // and no temporary files left behind, whatever happens.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import fsp from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -57,7 +66,10 @@ test('mkdir creates parents and succeeds when the directory exists', async () =>
 test('mkdir rejects when a path component is a file', async () => {
   await inTempDir(async (root) => {
     writeFileSync(join(root, 'file'), 'x');
-    await assert.rejects(new NodeFileWriter().mkdir(join(root, 'file', 'sub')), (e: NodeJS.ErrnoException) => typeof e.code === 'string');
+    await assert.rejects(
+      new NodeFileWriter().mkdir(join(root, 'file', 'sub')),
+      (e: NodeJS.ErrnoException) => typeof e.code === 'string',
+    );
     assert.equal(readFileSync(join(root, 'file'), 'utf8'), 'x');
   });
 });
@@ -125,7 +137,10 @@ test('writing where the target is a directory rejects, keeps the directory and l
       const target = join(root, 'taken.md');
       mkdirSync(target);
       writeFileSync(join(target, 'inner.txt'), 'inner');
-      await assert.rejects(new NodeFileWriter({ durable }).writeFile(target, 'new'), (e: NodeJS.ErrnoException) => typeof e.code === 'string');
+      await assert.rejects(
+        new NodeFileWriter({ durable }).writeFile(target, 'new'),
+        (e: NodeJS.ErrnoException) => typeof e.code === 'string',
+      );
       assert.ok(statSync(target).isDirectory());
       assert.deepEqual(readdirSync(target), ['inner.txt']);
       assert.equal(readFileSync(join(target, 'inner.txt'), 'utf8'), 'inner');
@@ -151,7 +166,10 @@ test('a write that fails midway leaves the existing file intact and no temp file
         }) as typeof fsp.writeFile,
       },
       async () => {
-        await assert.rejects(new NodeFileWriter().writeFile(path, 'new content, longer than before'), (e) => e === failure);
+        await assert.rejects(
+          new NodeFileWriter().writeFile(path, 'new content, longer than before'),
+          (e) => e === failure,
+        );
       },
     );
     assert.equal(partialWrites, 1, 'the failure was injected');
@@ -185,7 +203,10 @@ test('durable: a write that fails midway leaves the existing file intact, closes
         }) as typeof fsp.open,
       },
       async () => {
-        await assert.rejects(new NodeFileWriter({ durable: true }).writeFile(path, 'new content, longer than before'), (e) => e === failure);
+        await assert.rejects(
+          new NodeFileWriter({ durable: true }).writeFile(path, 'new content, longer than before'),
+          (e) => e === failure,
+        );
       },
     );
     assert.equal(closed, 1, 'the file handle is closed');
@@ -263,7 +284,9 @@ test('a 255-byte file name can be written: the temp name does not embed it', asy
       assert.deepEqual(readdirSync(root).sort(), [basename(ascii), basename(multibyte)].sort());
     }
     // The limit is real here: one byte more is refused, and leaves nothing behind.
-    await assert.rejects(new NodeFileWriter().writeFile(join(root, 'a'.repeat(253) + '.md'), 'x'), { code: 'ENAMETOOLONG' });
+    await assert.rejects(new NodeFileWriter().writeFile(join(root, 'a'.repeat(253) + '.md'), 'x'), {
+      code: 'ENAMETOOLONG',
+    });
     assert.equal(readdirSync(root).length, 2);
   });
 });

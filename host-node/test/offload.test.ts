@@ -40,7 +40,10 @@ test('offloadToolResultToFile resolves a relative outputDir against process.cwd(
 
     // 300 astral characters are 600 UTF-16 code units; freedChars counts code units.
     const text = '😀'.repeat(300) + 'é\n\t"\\ done';
-    const parts = [{ type: 'text', text: 'part 😀 "quoted" \\ \u0001 \u2028' }, { type: 'image', source: { data: 'AAAA' } }];
+    const parts = [
+      { type: 'text', text: 'part 😀 "quoted" \\ \u0001 \u2028' },
+      { type: 'image', source: { data: 'AAAA' } },
+    ];
     const message = {
       role: 'user',
       content: [
@@ -109,7 +112,14 @@ test('offloadToolResult without options.cwd resolves against process.cwd()', asy
     const writer = new RecordingWriter();
     const result = await offloadToolResult(toolResult('abc'), 's', 'rel/out', writer, options);
     const dir = join(process.cwd(), 'rel', 'out', 's');
-    assert.deepEqual(writer.calls, [['mkdir', dir], ['writeFile', join(dir, 'toolu_1.md'), 'abc']], JSON.stringify(options));
+    assert.deepEqual(
+      writer.calls,
+      [
+        ['mkdir', dir],
+        ['writeFile', join(dir, 'toolu_1.md'), 'abc'],
+      ],
+      JSON.stringify(options),
+    );
     assert.equal(result.file, join(dir, 'toolu_1.md'));
   }
   // options.cwd wins over process.cwd().
@@ -160,7 +170,11 @@ test('the input message is not modified and the result shares no object with it'
     metadata: { tags: ['a', { deep: true }] },
     content: [
       { type: 'tool_use', id: 'toolu_1', name: 'grep', input: { pattern: 'x', opts: { flags: ['-r'] } } },
-      { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'hit', cache_control: { type: 'ephemeral' } }] },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_1',
+        content: [{ type: 'text', text: 'hit', cache_control: { type: 'ephemeral' } }],
+      },
       { type: 'tool_result', tool_use_id: 'toolu_2', content: 'plain' },
     ],
   };
@@ -201,7 +215,10 @@ test('a failed call leaves the input message unchanged', async () => {
   assert.equal(err.code, 'WRITE_FAILED');
   assert.deepEqual(message, before);
 
-  const invalid = { ...structuredClone(message), content: [...structuredClone(message).content, { type: 'tool_result', tool_use_id: '..', content: 'x' }] };
+  const invalid = {
+    ...structuredClone(message),
+    content: [...structuredClone(message).content, { type: 'tool_result', tool_use_id: '..', content: 'x' }],
+  };
   const invalidBefore = structuredClone(invalid);
   await offloadError(offloadToolResult(invalid as Message, 's', '/data', new RecordingWriter()));
   assert.deepEqual(invalid, invalidBefore);
@@ -214,7 +231,8 @@ test('errors are OffloadError instances, real Errors, with exact messages', asyn
       name: 'no tool result',
       call: () => offloadToolResult({ role: 'user', content: 'just text' }, 's', '/out', writer),
       code: 'NO_TOOL_RESULT',
-      message: 'message has no tool result: expected a "tool_result" content block (Anthropic), a message with role "tool" (OpenAI Chat) or a "function_call_output" item (OpenAI Responses)',
+      message:
+        'message has no tool result: expected a "tool_result" content block (Anthropic), a message with role "tool" (OpenAI Chat) or a "function_call_output" item (OpenAI Responses)',
     },
     {
       name: 'sessionId ..',
@@ -224,7 +242,13 @@ test('errors are OffloadError instances, real Errors, with exact messages', asyn
     },
     {
       name: 'missing tool_use_id',
-      call: () => offloadToolResult({ role: 'user', content: [{ type: 'tool_result', content: 'x' }] } as unknown as Message, 's', '/out', writer),
+      call: () =>
+        offloadToolResult(
+          { role: 'user', content: [{ type: 'tool_result', content: 'x' }] } as unknown as Message,
+          's',
+          '/out',
+          writer,
+        ),
       code: 'INVALID_ID',
       message: 'invalid content[0].tool_use_id: is missing',
     },
@@ -242,13 +266,18 @@ test('errors are OffloadError instances, real Errors, with exact messages', asyn
     },
     {
       name: 'writer with only mkdir',
-      call: () => offloadToolResult(toolResult('x'), 's', '/out', { mkdir: async () => undefined } as unknown as FileWriter),
+      call: () =>
+        offloadToolResult(toolResult('x'), 's', '/out', { mkdir: async () => undefined } as unknown as FileWriter),
       code: 'INVALID_ARGUMENT',
       message: 'invalid argument: writer must be an object with mkdir(dir) and writeFile(path, data) methods',
     },
     {
       name: 'writer with a non-function writeFile',
-      call: () => offloadToolResult(toolResult('x'), 's', '/out', { mkdir: async () => undefined, writeFile: 'nope' } as unknown as FileWriter),
+      call: () =>
+        offloadToolResult(toolResult('x'), 's', '/out', {
+          mkdir: async () => undefined,
+          writeFile: 'nope',
+        } as unknown as FileWriter),
       code: 'INVALID_ARGUMENT',
       message: 'invalid argument: writer must be an object with mkdir(dir) and writeFile(path, data) methods',
     },
@@ -316,7 +345,11 @@ test('OffloadError can be constructed by users', () => {
 });
 
 test('a BigInt anywhere in the message is INVALID_MESSAGE, not a TypeError', async () => {
-  const message = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'x' }], usage: { tokens: 10n } };
+  const message = {
+    role: 'user',
+    content: [{ type: 'tool_result', tool_use_id: 't', content: 'x' }],
+    usage: { tokens: 10n },
+  };
   const writer = new RecordingWriter();
   const err = await offloadError(offloadToolResult(message as unknown as Message, 's', '/out', writer));
   assert.equal(err.code, 'INVALID_MESSAGE');
@@ -394,7 +427,16 @@ test('toJSON and undefined properties behave as JSON.stringify', async () => {
 
 test('a toJSON that throws is INVALID_MESSAGE with what it threw as cause', async () => {
   const thrown = new RangeError('cannot serialise this');
-  const message = { role: 'tool', tool_call_id: 'c', content: 'x', meta: { toJSON: () => { throw thrown; } } };
+  const message = {
+    role: 'tool',
+    tool_call_id: 'c',
+    content: 'x',
+    meta: {
+      toJSON: () => {
+        throw thrown;
+      },
+    },
+  };
   const writer = new RecordingWriter();
   const err = await offloadError(offloadToolResult(message as unknown as Message, 's', '/out', writer));
   assert.equal(err.code, 'INVALID_MESSAGE');
@@ -404,13 +446,18 @@ test('a toJSON that throws is INVALID_MESSAGE with what it threw as cause', asyn
 });
 
 test('a message that is undefined is INVALID_MESSAGE', async () => {
-  const err = await offloadError(offloadToolResult(undefined as unknown as Message, 's', '/out', new RecordingWriter()));
+  const err = await offloadError(
+    offloadToolResult(undefined as unknown as Message, 's', '/out', new RecordingWriter()),
+  );
   assert.equal(err.code, 'INVALID_MESSAGE');
   assert.equal(err.message, 'invalid message: a message must be a JSON object, got undefined');
 });
 
 test('WRITE_FAILED carries the path and the exact error the writer rejected with', async () => {
-  const original = Object.assign(new Error("EACCES: permission denied, open '/data/s/toolu_1.md'"), { code: 'EACCES', errno: -13 });
+  const original = Object.assign(new Error("EACCES: permission denied, open '/data/s/toolu_1.md'"), {
+    code: 'EACCES',
+    errno: -13,
+  });
   const calls: string[] = [];
   const writer: FileWriter = {
     mkdir: async (dir) => void calls.push(`mkdir ${dir}`),
@@ -470,7 +517,10 @@ test('a writer whose methods return plain values, not promises, works', async ()
     },
   };
   const result = await offloadToolResult(toolResult('plain'), 's', '/data', writer as unknown as FileWriter);
-  assert.deepEqual(calls, [['mkdir', '/data/s'], ['writeFile', '/data/s/toolu_1.md', 'plain']]);
+  assert.deepEqual(calls, [
+    ['mkdir', '/data/s'],
+    ['writeFile', '/data/s/toolu_1.md', 'plain'],
+  ]);
   assert.equal(result.file, '/data/s/toolu_1.md');
 });
 
@@ -504,7 +554,9 @@ test('concurrent calls settle independently with their own path and cause', asyn
     offloadToolResult(toolResult('c', 'c'), 's', '/o', writer(true, 1)),
   ]);
   const outcome = settled.map((s) =>
-    s.status === 'fulfilled' ? s.value.file : `${(s.reason as OffloadError).path} ${((s.reason as OffloadError).cause as Error).message}`,
+    s.status === 'fulfilled'
+      ? s.value.file
+      : `${(s.reason as OffloadError).path} ${((s.reason as OffloadError).cause as Error).message}`,
   );
   assert.deepEqual(outcome, ['/o/s/a.md boom 30', '/o/s/b.md', '/o/s/c.md boom 1']);
 });

@@ -17,8 +17,7 @@ const tsc = join(repo, 'node_modules', '.bin', 'tsc');
 const env = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || /^npm_config_(cache|userconfig|registry)$/i.test(k)),
 );
-const npm = (args: string[], cwd: string) =>
-  spawnSync('npm', args, { cwd, env, encoding: 'utf8', timeout: 60_000 });
+const npm = (args: string[], cwd: string) => spawnSync('npm', args, { cwd, env, encoding: 'utf8', timeout: 60_000 });
 
 let work: string;
 let consumer: string;
@@ -78,9 +77,17 @@ test('the tarball holds the built package and nothing else', () => {
   ]) {
     assert.ok(files.includes(required), `missing ${required}`);
   }
-  const unexpected = files.filter((f) => /^(src|test|scripts|node_modules)\//.test(f) || /^tsconfig.*\.json$/.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  const unexpected = files.filter(
+    (f) =>
+      /^(src|test|scripts|node_modules)\//.test(f) ||
+      /^tsconfig.*\.json$/.test(f) ||
+      (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+  );
   assert.deepEqual(unexpected, []);
-  assert.ok(files.every((f) => /^(esm|cjs|wasm)\//.test(f) || ['package.json', 'README.md', 'LICENSE'].includes(f)), files.join('\n'));
+  assert.ok(
+    files.every((f) => /^(esm|cjs|wasm)\//.test(f) || ['package.json', 'README.md', 'LICENSE'].includes(f)),
+    files.join('\n'),
+  );
 });
 
 test('the installed package works from ESM', () => {
@@ -180,7 +187,11 @@ const tscArgs = [
 
 function typeCheck(files: Record<string, string>, extra: string[] = []): { status: number | null; output: string } {
   for (const [name, source] of Object.entries(files)) writeFileSync(join(consumer, name), source);
-  const child = spawnSync(tsc, [...tscArgs, ...extra, ...Object.keys(files)], { cwd: consumer, encoding: 'utf8', timeout: 60_000 });
+  const child = spawnSync(tsc, [...tscArgs, ...extra, ...Object.keys(files)], {
+    cwd: consumer,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: child.status, output: child.stdout + child.stderr };
 }
 
@@ -214,7 +225,11 @@ test('a TypeScript consumer type-checks against the installed package (ESM and C
   const ok = typeCheck({ 'consumer.mts': consumerTypes, 'consumer.cts': consumerTypes }, ['--listFiles']);
   assert.equal(ok.status, 0, ok.output);
   const listed = ok.output.split('\n').filter(Boolean);
-  assert.deepEqual(listed.filter((line) => !line.startsWith('/')), [], 'no diagnostics');
+  assert.deepEqual(
+    listed.filter((line) => !line.startsWith('/')),
+    [],
+    'no diagnostics',
+  );
   // Each module system gets its own declarations, both from the installed package.
   const installed = join(consumer, 'node_modules', 'tool-offload');
   for (const decl of ['esm/index.d.ts', 'cjs/index.d.ts', 'wasm/tool_offload_wasm.d.ts']) {

@@ -81,10 +81,18 @@ test('a page of a large artifact reads about a chunk, and equals the page of a w
     assert.deepEqual([hint.bytes, hint.chars], [Buffer.byteLength(text), text.length]);
     // Written beside the artifact when it was materialized.
     const index = await readFile(`${dir}/context/c/index/tool/big.txt.lines`, 'utf8');
-    assert.match(index, new RegExp(`^tool-offload line index 1\nbytes ${Buffer.byteLength(text)}\nlines ${text.split('\n').length - 1}\n`));
+    assert.match(
+      index,
+      new RegExp(
+        `^tool-offload line index 1\nbytes ${Buffer.byteLength(text)}\nlines ${text.split('\n').length - 1}\n`,
+      ),
+    );
 
     // The same artifact through a reader that can only read whole files.
-    const whole = { readFile: (p: string) => reader.files.readFile(p), listDir: (d: string) => reader.files.listDir(d) };
+    const whole = {
+      readFile: (p: string) => reader.files.readFile(p),
+      listDir: (d: string) => reader.files.listDir(d),
+    };
     const plain = new Materializer({ userData: dir, conversationId: 'c', reader: whole });
 
     const tail = await m.tail(ref, 200);
@@ -100,7 +108,10 @@ test('a page of a large artifact reads about a chunk, and equals the page of a w
     assert.ok(reader.rangeBytes <= 2 * MIB, `read read ${reader.rangeBytes} bytes`);
 
     const grep = await m.grep(ref, 'needle', { context: 1 });
-    assert.match(grep, /^\[ctx:\/\/c\/tool\/big\.txt: 1 matching row in [\d,]+ lines, with 1 row of context; all shown\.\]\n/);
+    assert.match(
+      grep,
+      /^\[ctx:\/\/c\/tool\/big\.txt: 1 matching row in [\d,]+ lines, with 1 row of context; all shown\.\]\n/,
+    );
     assert.equal(grep, await plain.grep(ref, 'needle', { context: 1 }));
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -115,18 +126,34 @@ test('a reader whose size or readRange resolves to the wrong thing gets READ_FAI
     const ref = refOf(await m.materialize({ toolCallId: 'a', toolName: 't', output: 'x\n'.repeat(5000) }));
     const base = { readFile: (p: string) => files.readFile(p), listDir: (d: string) => files.listDir(d) };
 
-    const badRange = new Materializer({ userData: dir, conversationId: 'c', reader: { ...base, size: (p: string) => files.size(p), readRange: async () => 'text' as never } });
+    const badRange = new Materializer({
+      userData: dir,
+      conversationId: 'c',
+      reader: { ...base, size: (p: string) => files.size(p), readRange: async () => 'text' as never },
+    });
     const range = await rejected(badRange.tail(ref, 5));
     assert.equal(range.code, 'READ_FAILED');
     assert.equal(range.cause, 'text');
     assert.match(range.message, /readRange must resolve to a Uint8Array of the bytes; got string$/);
 
-    const badSize = new Materializer({ userData: dir, conversationId: 'c', reader: { ...base, size: async () => -1, readRange: (p: string, s: number, e: number) => files.readRange(p, s, e) } });
+    const badSize = new Materializer({
+      userData: dir,
+      conversationId: 'c',
+      reader: {
+        ...base,
+        size: async () => -1,
+        readRange: (p: string, s: number, e: number) => files.readRange(p, s, e),
+      },
+    });
     const size = await rejected(badSize.read(ref));
     assert.equal(size.code, 'READ_FAILED');
     assert.match(size.message, /size must resolve to a byte count, or undefined when the file is missing; got -1$/);
 
-    const missing = new Materializer({ userData: dir, conversationId: 'c', reader: { ...base, size: async () => undefined, readRange: async () => new Uint8Array() } });
+    const missing = new Materializer({
+      userData: dir,
+      conversationId: 'c',
+      reader: { ...base, size: async () => undefined, readRange: async () => new Uint8Array() },
+    });
     assert.equal((await rejected(missing.grep(ref, 'x'))).code, 'REF_NOT_FOUND');
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -51,7 +51,12 @@ function thrown(fn: () => unknown): OffloadError {
 /** A registry offloading to `/virtual/out/s1` through `writer`, with tool `big` returning its `content` param. */
 function offloading(writer: FileWriter, thresholdChars?: number): ToolRegistry {
   const registry = new ToolRegistry({
-    offload: { outputDir: '/virtual/out', sessionId: 's1', writer, ...(thresholdChars === undefined ? {} : { thresholdChars }) },
+    offload: {
+      outputDir: '/virtual/out',
+      sessionId: 's1',
+      writer,
+      ...(thresholdChars === undefined ? {} : { thresholdChars }),
+    },
   });
   registry.register(def('big'), async (params: { content: string; is_error?: boolean }) => ({ ...params }));
   return registry;
@@ -78,8 +83,6 @@ function todoRegistry() {
   };
   return { registry, write, read };
 }
-
-
 
 // ---------------------------------------------------------------------------------------
 // register: names
@@ -134,7 +137,12 @@ test('getToolDefinitions: { name, description, input_schema } in registration or
   const registry = new ToolRegistry();
   assert.deepEqual(registry.getToolDefinitions(), []);
   const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
-  const weather = { name: 'get_weather', description: 'Current weather.', input_schema: schema, cache_control: { type: 'ephemeral' } };
+  const weather = {
+    name: 'get_weather',
+    description: 'Current weather.',
+    input_schema: schema,
+    cache_control: { type: 'ephemeral' },
+  };
   for (const name of ['zeta', 'alpha']) registry.register(def(name), ok(name));
   registry.register(weather as ToolDefinition, ok('w'));
   registry.register(def('Beta'), ok('B'));
@@ -162,7 +170,9 @@ test('getToolDefinitions: { name, description, input_schema } in registration or
 test('a definition without a description is registered with an empty one', () => {
   const registry = new ToolRegistry();
   registry.register({ name: 'bare', input_schema: { type: 'object' } } as ToolDefinition, ok('x'));
-  assert.deepEqual(registry.getToolDefinitions(), [{ name: 'bare', description: '', input_schema: { type: 'object' } }]);
+  assert.deepEqual(registry.getToolDefinitions(), [
+    { name: 'bare', description: '', input_schema: { type: 'object' } },
+  ]);
 });
 
 // ---------------------------------------------------------------------------------------
@@ -210,49 +220,108 @@ test('content with a lone UTF-16 surrogate passes through unchanged when it stay
   assert.equal(writer.files.get('/virtual/out/s1/t2.md'), 'x\uFFFD'.repeat(5));
 });
 
-test(
-  'a thrown error message with a lone UTF-16 surrogate passes through unchanged',
-  async () => {
-    const registry = new ToolRegistry();
-    registry.register(def('lone'), () => {
-      throw new Error('bad \uD800 input');
-    });
-    assert.equal((await registry.executeTool('t', 'lone', {})).content, 'bad \uD800 input');
-  },
-);
+test('a thrown error message with a lone UTF-16 surrogate passes through unchanged', async () => {
+  const registry = new ToolRegistry();
+  registry.register(def('lone'), () => {
+    throw new Error('bad \uD800 input');
+  });
+  assert.equal((await registry.executeTool('t', 'lone', {})).content, 'bad \uD800 input');
+});
 
 test('synchronous and asynchronous handlers are both awaited', async () => {
   const registry = new ToolRegistry();
   registry.register(def('sync'), (params: { text: string }) => ({ content: params.text.toUpperCase() }));
-  registry.register(def('later'), (params: { text: string }) => new Promise<ToolOutput>((done) => setTimeout(() => done({ content: `${params.text}!` }), 20)));
-  assert.deepEqual(await registry.executeTool('a', 'sync', { text: 'hey' }), { type: 'tool_result', tool_use_id: 'a', content: 'HEY' });
-  assert.deepEqual(await registry.executeTool('b', 'later', { text: 'hey' }), { type: 'tool_result', tool_use_id: 'b', content: 'hey!' });
+  registry.register(
+    def('later'),
+    (params: { text: string }) =>
+      new Promise<ToolOutput>((done) => setTimeout(() => done({ content: `${params.text}!` }), 20)),
+  );
+  assert.deepEqual(await registry.executeTool('a', 'sync', { text: 'hey' }), {
+    type: 'tool_result',
+    tool_use_id: 'a',
+    content: 'HEY',
+  });
+  assert.deepEqual(await registry.executeTool('b', 'later', { text: 'hey' }), {
+    type: 'tool_result',
+    tool_use_id: 'b',
+    content: 'hey!',
+  });
 });
 
 test('a throwing or rejecting handler becomes an error result with the message', async () => {
   class ToolFailure extends Error {}
   const cases: [string, ToolHandler, string][] = [
-    ['throws', () => { throw new Error('sync boom'); }, 'sync boom'],
-    ['throwsAsync', async () => { throw new TypeError("cannot read properties of undefined (reading 'x')"); }, "cannot read properties of undefined (reading 'x')"],
+    [
+      'throws',
+      () => {
+        throw new Error('sync boom');
+      },
+      'sync boom',
+    ],
+    [
+      'throwsAsync',
+      async () => {
+        throw new TypeError("cannot read properties of undefined (reading 'x')");
+      },
+      "cannot read properties of undefined (reading 'x')",
+    ],
     ['rejects', () => Promise.reject(new ToolFailure('rejected: disk on fire')), 'rejected: disk on fire'],
-    ['throwsString', () => { throw 'plain string'; }, 'plain string'],
+    [
+      'throwsString',
+      () => {
+        throw 'plain string';
+      },
+      'plain string',
+    ],
     ['rejectsNumber', () => Promise.reject(42), '42'],
-    ['throwsObject', () => { throw { reason: 'x' }; }, '[object Object]'],
-    ['emptyMessage', () => { throw new Error(''); }, ''],
-    ['unicode', async () => { throw new Error('échec 😀\n"line 2"'); }, 'échec 😀\n"line 2"'],
+    [
+      'throwsObject',
+      () => {
+        throw { reason: 'x' };
+      },
+      '[object Object]',
+    ],
+    [
+      'emptyMessage',
+      () => {
+        throw new Error('');
+      },
+      '',
+    ],
+    [
+      'unicode',
+      async () => {
+        throw new Error('échec 😀\n"line 2"');
+      },
+      'échec 😀\n"line 2"',
+    ],
   ];
   const registry = new ToolRegistry();
   for (const [name, handler] of cases) registry.register(def(name), handler);
   for (const [name, , message] of cases) {
     const result = await registry.executeTool(`toolu_${name}`, name, { any: 'thing' });
-    assert.deepEqual(result, { type: 'tool_result', tool_use_id: `toolu_${name}`, content: message, is_error: true }, name);
+    assert.deepEqual(
+      result,
+      { type: 'tool_result', tool_use_id: `toolu_${name}`, content: message, is_error: true },
+      name,
+    );
     assert.deepEqual(Object.keys(result), ['type', 'tool_use_id', 'content', 'is_error']);
   }
 });
 
 test('a handler returning something other than { content: string } is an error result', async () => {
   const registry = new ToolRegistry();
-  const returns: unknown[] = [undefined, null, 'bare string', 42, {}, { content: 5 }, { content: null }, { text: 'x' }, ['x']];
+  const returns: unknown[] = [
+    undefined,
+    null,
+    'bare string',
+    42,
+    {},
+    { content: 5 },
+    { content: null },
+    { text: 'x' },
+    ['x'],
+  ];
   returns.forEach((value, i) => registry.register(def(`bad${i}`), (async () => value) as ToolHandler));
   for (let i = 0; i < returns.length; i++) {
     assert.deepEqual(
@@ -266,10 +335,14 @@ test('a handler returning something other than { content: string } is an error r
 test('concurrent executions each get their own tool_use_id back', async () => {
   const registry = new ToolRegistry();
   // Later calls finish first.
-  registry.register(def('wait'), (params: { ms: number; tag: string }) =>
-    new Promise<ToolOutput>((done) => setTimeout(() => done({ content: params.tag }), params.ms)),
+  registry.register(
+    def('wait'),
+    (params: { ms: number; tag: string }) =>
+      new Promise<ToolOutput>((done) => setTimeout(() => done({ content: params.tag }), params.ms)),
   );
-  const runs = [0, 1, 2, 3, 4].map((i) => registry.executeTool(`toolu_${i}`, 'wait', { ms: 50 - i * 10, tag: `tag${i}` }));
+  const runs = [0, 1, 2, 3, 4].map((i) =>
+    registry.executeTool(`toolu_${i}`, 'wait', { ms: 50 - i * 10, tag: `tag${i}` }),
+  );
   const results = await Promise.all(runs);
   assert.deepEqual(
     results,
@@ -313,7 +386,6 @@ test('executeTool rejects non-string toolUseId and name with INVALID_ARGUMENT', 
 // ---------------------------------------------------------------------------------------
 // TodoWrite / TodoRead
 // ---------------------------------------------------------------------------------------
-
 
 test('the todo handlers from getTool are functions that can be called directly on the shared list', async () => {
   const { registry, read } = todoRegistry();
@@ -400,13 +472,20 @@ test('offload: with the default NodeFileWriter the real file exists with the exa
     assert.deepEqual(readFileSync(file), Buffer.from(content, 'utf8'));
     assert.deepEqual(readdirSync(dir), ['toolu_01A.md'], 'no temporary files are left behind');
 
-    assert.deepEqual(await registry.executeTool('toolu_02', 'small', {}), { type: 'tool_result', tool_use_id: 'toolu_02', content: 'tiny' });
+    assert.deepEqual(await registry.executeTool('toolu_02', 'small', {}), {
+      type: 'tool_result',
+      tool_use_id: 'toolu_02',
+      content: 'tiny',
+    });
     assert.deepEqual(readdirSync(dir), ['toolu_01A.md']);
 
     // A large TodoRead is offloaded like any other result.
     registerTodoTools(registry);
     const todos = Array.from({ length: 40 }, (_, i) => todo(`Task ${i}`, 'pending', `Doing task ${i}`));
-    assert.equal((await registry.executeTool('toolu_w', 'TodoWrite', { todos })).content, '{"success":true,"count":40}');
+    assert.equal(
+      (await registry.executeTool('toolu_w', 'TodoWrite', { todos })).content,
+      '{"success":true,"count":40}',
+    );
     const read = await registry.executeTool('toolu_r', 'TodoRead', {});
     assert.equal(read.content, placeholder(join(dir, 'toolu_r.md')));
     assert.equal(readFileSync(join(dir, 'toolu_r.md'), 'utf8'), JSON.stringify({ todos }));
@@ -443,10 +522,13 @@ test('offload: a failed write rejects with WRITE_FAILED carrying the cause, and 
 
   // The same registry still works below the threshold: the writer is never called.
   const before = writer.calls.length;
-  assert.deepEqual(await registry.executeTool('toolu_3', 'big', { content: 'small' }), { type: 'tool_result', tool_use_id: 'toolu_3', content: 'small' });
+  assert.deepEqual(await registry.executeTool('toolu_3', 'big', { content: 'small' }), {
+    type: 'tool_result',
+    tool_use_id: 'toolu_3',
+    content: 'small',
+  });
   assert.equal(writer.calls.length, before);
 });
-
 
 test('offload: invalid options throw OffloadError at construction', () => {
   const writer = new RecordingWriter();
@@ -456,15 +538,39 @@ test('offload: invalid options throw OffloadError at construction', () => {
     [{ sessionId: '' }, 'INVALID_ID', ''],
     [{ sessionId: 'a/b' }, 'INVALID_ID', ''],
     [{ sessionId: 7 }, 'INVALID_ARGUMENT', 'invalid argument: offload.sessionId must be a string, got number'],
-    [{ sessionId: undefined }, 'INVALID_ARGUMENT', 'invalid argument: offload.sessionId must be a string, got undefined'],
+    [
+      { sessionId: undefined },
+      'INVALID_ARGUMENT',
+      'invalid argument: offload.sessionId must be a string, got undefined',
+    ],
     [{ outputDir: null }, 'INVALID_ARGUMENT', 'invalid argument: offload.outputDir must be a string, got null'],
-    [{ thresholdChars: 1.5 }, 'INVALID_ARGUMENT', 'invalid argument: offload.thresholdChars must be a non-negative integer, got 1.5'],
-    [{ thresholdChars: -1 }, 'INVALID_ARGUMENT', 'invalid argument: offload.thresholdChars must be a non-negative integer, got -1'],
-    [{ thresholdChars: Number.NaN }, 'INVALID_ARGUMENT', 'invalid argument: offload.thresholdChars must be a non-negative integer, got NaN'],
-    [{ thresholdChars: Infinity }, 'INVALID_ARGUMENT', 'invalid argument: offload.thresholdChars must be a non-negative integer, got Infinity'],
+    [
+      { thresholdChars: 1.5 },
+      'INVALID_ARGUMENT',
+      'invalid argument: offload.thresholdChars must be a non-negative integer, got 1.5',
+    ],
+    [
+      { thresholdChars: -1 },
+      'INVALID_ARGUMENT',
+      'invalid argument: offload.thresholdChars must be a non-negative integer, got -1',
+    ],
+    [
+      { thresholdChars: Number.NaN },
+      'INVALID_ARGUMENT',
+      'invalid argument: offload.thresholdChars must be a non-negative integer, got NaN',
+    ],
+    [
+      { thresholdChars: Infinity },
+      'INVALID_ARGUMENT',
+      'invalid argument: offload.thresholdChars must be a non-negative integer, got Infinity',
+    ],
     [{ thresholdChars: '10' }, 'INVALID_ARGUMENT', ''],
     [{ thresholdChars: null }, 'INVALID_ARGUMENT', ''],
-    [{ writer: { mkdir() {} } }, 'INVALID_ARGUMENT', 'invalid argument: writer must be an object with mkdir(dir) and writeFile(path, data) methods'],
+    [
+      { writer: { mkdir() {} } },
+      'INVALID_ARGUMENT',
+      'invalid argument: writer must be an object with mkdir(dir) and writeFile(path, data) methods',
+    ],
     [{ outputDir: 'rel', cwd: 'not/absolute' }, 'INVALID_ARGUMENT', ''],
   ];
   for (const [override, code, message] of cases) {
@@ -475,11 +581,20 @@ test('offload: invalid options throw OffloadError at construction', () => {
   // The raw wasm class has no default writer.
   const err = thrown(() => new wasm.ToolRegistry({ offload: { outputDir: '/out', sessionId: 's1' } as never }));
   assert.equal(err.code, 'INVALID_ARGUMENT');
-  assert.equal(err.message, 'invalid argument: writer must be an object with mkdir(dir) and writeFile(path, data) methods');
+  assert.equal(
+    err.message,
+    'invalid argument: writer must be an object with mkdir(dir) and writeFile(path, data) methods',
+  );
 });
 
 test('without offload options nothing is offloaded and no writer is needed', async () => {
-  for (const registry of [new ToolRegistry(), new ToolRegistry({}), new ToolRegistry({ offload: undefined }), new wasm.ToolRegistry(undefined), new wasm.ToolRegistry({})]) {
+  for (const registry of [
+    new ToolRegistry(),
+    new ToolRegistry({}),
+    new ToolRegistry({ offload: undefined }),
+    new wasm.ToolRegistry(undefined),
+    new wasm.ToolRegistry({}),
+  ]) {
     registry.register(def('big'), ok('x'.repeat(100_000)));
     const result = await registry.executeTool('t', 'big', {});
     assert.equal(result.content.length, 100_000);

@@ -37,7 +37,9 @@ const version = (name: string): string =>
   (JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 test('the SDK compatibility fixture type-checks against the package and both SDKs', (t) => {
-  t.diagnostic(`@anthropic-ai/sdk ${version('@anthropic-ai/sdk')}, openai ${version('openai')}, tsc ${tsc('--version').output.trim()}`);
+  t.diagnostic(
+    `@anthropic-ai/sdk ${version('@anthropic-ai/sdk')}, openai ${version('openai')}, tsc ${tsc('--version').output.trim()}`,
+  );
 
   // The check is not vacuous: the fixture, our declarations and both SDKs are in the program.
   const files = tsc('-p', 'tsconfig.json', '--listFilesOnly').output.split('\n');

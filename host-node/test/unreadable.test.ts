@@ -18,10 +18,7 @@ const throwing = (fields: object, key: string) =>
 
 test('batch offload: a throwing content getter is INVALID_MESSAGE naming its path', async () => {
   const writer = new RecordingWriter();
-  const messages = [
-    { role: 'user', content: 'hi' },
-    throwing({ role: 'tool', tool_call_id: 'c1' }, 'content'),
-  ];
+  const messages = [{ role: 'user', content: 'hi' }, throwing({ role: 'tool', tool_call_id: 'c1' }, 'content')];
   const err = await offloadError(offloadToolResults(messages, { outputDir: '/v', writer }));
   assert.equal(err.code, 'INVALID_MESSAGE');
   assert.equal(err.message, 'invalid message: messages[1].content cannot be read: getter exploded');
@@ -31,7 +28,14 @@ test('batch offload: a throwing content getter is INVALID_MESSAGE naming its pat
 
 test('batch offload: a Proxy whose trap throws, and a throwing block inside content', async () => {
   const writer = new RecordingWriter();
-  const proxy = new Proxy({}, { get() { throw boom; } });
+  const proxy = new Proxy(
+    {},
+    {
+      get() {
+        throw boom;
+      },
+    },
+  );
   const first = await offloadError(offloadToolResults([proxy], { outputDir: '/v', writer }));
   assert.equal(first.message, 'invalid message: messages[0].role cannot be read: getter exploded');
   const blocks = new Proxy([{ type: 'text', text: 'a' }], {
@@ -40,10 +44,14 @@ test('batch offload: a Proxy whose trap throws, and a throwing block inside cont
       return Reflect.get(target, key);
     },
   });
-  const second = await offloadError(offloadToolResults([{ role: 'user', content: blocks }], { outputDir: '/v', writer }));
+  const second = await offloadError(
+    offloadToolResults([{ role: 'user', content: blocks }], { outputDir: '/v', writer }),
+  );
   assert.equal(second.message, 'invalid message: messages[0].content[0] cannot be read: getter exploded');
   const block = throwing({ type: 'tool_result', content: 'x'.repeat(500) }, 'tool_use_id');
-  const third = await offloadError(offloadToolResults([{ role: 'user', content: [block] }], { outputDir: '/v', writer }));
+  const third = await offloadError(
+    offloadToolResults([{ role: 'user', content: [block] }], { outputDir: '/v', writer }),
+  );
   assert.equal(third.message, 'invalid message: messages[0].content[0].tool_use_id cannot be read: getter exploded');
 });
 

@@ -10,7 +10,16 @@ import { test } from 'node:test';
 
 import * as wasm from '../wasm/tool_offload_wasm.js';
 import * as npm from 'tool-offload';
-import { expectedOutcome, filesUnder, loadVectors, MemoryIO, record, runVector, type Api, type ReadWriter } from '../../tests/harness/steps.ts';
+import {
+  expectedOutcome,
+  filesUnder,
+  loadVectors,
+  MemoryIO,
+  record,
+  runVector,
+  type Api,
+  type ReadWriter,
+} from '../../tests/harness/steps.ts';
 
 const vectors = loadVectors();
 
@@ -25,12 +34,25 @@ function check(host: string, outcomes: Outcomes): void {
     if (want === null) pending.push(v.id);
     else assert.equal(outcome, want, v.id);
   }
-  assert.deepEqual(pending, [], 'core texts not blessed: TOOL_OFFLOAD_BLESS=1 cargo test -p tool-offload-conformance --test core_host');
+  assert.deepEqual(
+    pending,
+    [],
+    'core texts not blessed: TOOL_OFFLOAD_BLESS=1 cargo test -p tool-offload-conformance --test core_host',
+  );
 }
 
 test('vectors cover every kind of step', () => {
   const ops = new Set(vectors.flatMap((v) => v.steps.map((s) => s.op)));
-  for (const op of ['offloadToolResult', 'offloadToolResults', 'materialize', 'read', 'grep', 'registry', 'execute', 'registerTodoTools']) {
+  for (const op of [
+    'offloadToolResult',
+    'offloadToolResults',
+    'materialize',
+    'read',
+    'grep',
+    'registry',
+    'execute',
+    'registerTodoTools',
+  ]) {
     assert.ok(ops.has(op), `no vector has a ${op} step`);
   }
 });

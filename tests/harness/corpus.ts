@@ -69,11 +69,15 @@ export function slotsOf(message: any): Slot[] {
   if (message?.type === 'function_call_output') return [{ block: null, field: 'output', id: message.call_id }];
   if (!Array.isArray(message?.content)) return [];
   return message.content.flatMap((b: any, i: number): Slot[] =>
-    b !== null && typeof b === 'object' && b.type === 'tool_result' ? [{ block: i, field: 'content', id: b.tool_use_id }] : []);
+    b !== null && typeof b === 'object' && b.type === 'tool_result'
+      ? [{ block: i, field: 'content', id: b.tool_use_id }]
+      : [],
+  );
 }
 
 /** The value at `slot` of `message`. */
-export const at = (message: any, slot: Slot): unknown => (slot.block === null ? message : message.content[slot.block])[slot.field];
+export const at = (message: any, slot: Slot): unknown =>
+  (slot.block === null ? message : message.content[slot.block])[slot.field];
 
 /** What is measured and written: a string as is, an array as its JSON.stringify, missing as "". */
 export function textOf(content: unknown): string {

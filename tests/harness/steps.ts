@@ -24,7 +24,13 @@ export interface Vector {
   name: string;
   description: string;
   cwd?: string;
-  options?: { conversationId?: string; maxInlineChars?: number; maxInlineBytes?: number; snippetLines?: number; snippetBytes?: number };
+  options?: {
+    conversationId?: string;
+    maxInlineChars?: number;
+    maxInlineBytes?: number;
+    snippetLines?: number;
+    snippetBytes?: number;
+  };
   steps: Step[];
   files: Record<string, string>;
 }
@@ -40,19 +46,36 @@ export interface ReadWriter {
 interface Ref {
   kind: string;
   id: string;
-  hint: { toolName: string; serverName?: string; toolCallId: string; bytes: number; chars: number; lines: number; isJson: boolean };
+  hint: {
+    toolName: string;
+    serverName?: string;
+    toolCallId: string;
+    bytes: number;
+    chars: number;
+    lines: number;
+    isJson: boolean;
+  };
 }
 
 type Materialized = { inline: boolean; content: unknown; ref?: Ref; path?: string };
 
 /** The part of a materializer the vectors exercise. */
 export interface MaterializerLike {
-  materialize(input: { toolCallId: string; toolName: string; serverName?: string; output: unknown }): Promise<Materialized>;
+  materialize(input: {
+    toolCallId: string;
+    toolName: string;
+    serverName?: string;
+    output: unknown;
+  }): Promise<Materialized>;
   materializeTerminal(snippetId: string, text: string): Promise<Materialized>;
   materializeMessages(messages: unknown[]): Promise<{ messages: unknown[]; refs: Ref[]; paths: string[] }>;
   read(ref: string, options?: { offset?: number; part?: number; limit?: number }): Promise<string>;
   tail(ref: string, lines?: number): Promise<string>;
-  grep(ref: string, pattern: string, options?: { context?: number; maxMatches?: number; ignoreCase?: boolean }): Promise<string>;
+  grep(
+    ref: string,
+    pattern: string,
+    options?: { context?: number; maxMatches?: number; ignoreCase?: boolean },
+  ): Promise<string>;
   exportConversation(messages: unknown[]): Promise<Record<string, unknown>>;
   registerTools(registry: RegistryLike): void;
   stats(): { hits: number; inlined: number; savedChars: number };
@@ -68,10 +91,22 @@ type Writer = Pick<ReadWriter, 'mkdir' | 'writeFile'>;
 
 /** The JavaScript API the vectors exercise (the raw wasm module or the npm package). */
 export interface Api {
-  offloadToolResult(message: unknown, sessionId: string, outputDir: string, writer: Writer, options?: { cwd?: string }): Promise<Record<string, unknown>>;
-  offloadToolResults(messages: unknown[], options: { outputDir: string; threshold?: number; writer: Writer; cwd?: string }): Promise<Record<string, unknown>>;
+  offloadToolResult(
+    message: unknown,
+    sessionId: string,
+    outputDir: string,
+    writer: Writer,
+    options?: { cwd?: string },
+  ): Promise<Record<string, unknown>>;
+  offloadToolResults(
+    messages: unknown[],
+    options: { outputDir: string; threshold?: number; writer: Writer; cwd?: string },
+  ): Promise<Record<string, unknown>>;
   Materializer: new (options: Record<string, unknown>) => MaterializerLike;
-  importConversation(bundle: unknown, options: { userData: string; writer: ReadWriter; reader?: ReadWriter }): Promise<{ conversationId: string; messages: unknown; paths: string[] }>;
+  importConversation(
+    bundle: unknown,
+    options: { userData: string; writer: ReadWriter; reader?: ReadWriter },
+  ): Promise<{ conversationId: string; messages: unknown; paths: string[] }>;
   ToolRegistry: new (options?: Record<string, unknown>) => RegistryLike;
   registerTodoTools(registry: RegistryLike): void;
 }
@@ -89,7 +124,13 @@ export function loadVectors(): Vector[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => ({ ...(expand(JSON.parse(readFileSync(join(dir, f), 'utf8'))) as object), id: f.slice(0, -'.json'.length) }) as Vector);
+    .map(
+      (f) =>
+        ({
+          ...(expand(JSON.parse(readFileSync(join(dir, f), 'utf8'))) as object),
+          id: f.slice(0, -'.json'.length),
+        }) as Vector,
+    );
 }
 
 const isObject = (v: unknown): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -100,7 +141,9 @@ export function expand(value: Json): Json {
   if (Array.isArray(value)) return value.map(expand);
   if (!isObject(value)) return value;
   if (only(value, '$text') && Array.isArray(value.$text)) {
-    return value.$text.map((p) => (typeof p === 'string' ? p : (p as [string, number])[0].repeat((p as [string, number])[1]))).join('');
+    return value.$text
+      .map((p) => (typeof p === 'string' ? p : (p as [string, number])[0].repeat((p as [string, number])[1])))
+      .join('');
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v)]));
 }
@@ -128,7 +171,9 @@ function resolve(value: Json | undefined, actual: Json[], expectation: boolean):
 /** The expected canonical outcome given the actual step results, or null while unblessed. */
 export function expectedOutcome(vector: Vector, actual: Json[]): string | null {
   try {
-    const steps = vector.steps.map((s) => (s.error ? { error: resolve(s.error, actual, true) } : { expect: resolve(s.expect, actual, true) }));
+    const steps = vector.steps.map((s) =>
+      s.error ? { error: resolve(s.error, actual, true) } : { expect: resolve(s.expect, actual, true) },
+    );
     return JSON.stringify({ steps, files: vector.files });
   } catch (e) {
     if (e instanceof Unblessed) return null;
@@ -145,7 +190,15 @@ function canonicalRef(r: Ref): Json {
   return {
     kind: r.kind,
     id: r.id,
-    hint: { toolName: h.toolName, ...(h.serverName !== undefined ? { serverName: h.serverName } : {}), toolCallId: h.toolCallId, bytes: h.bytes, chars: h.chars, lines: h.lines, isJson: h.isJson },
+    hint: {
+      toolName: h.toolName,
+      ...(h.serverName !== undefined ? { serverName: h.serverName } : {}),
+      toolCallId: h.toolCallId,
+      bytes: h.bytes,
+      chars: h.chars,
+      lines: h.lines,
+      isJson: h.isJson,
+    },
   };
 }
 
@@ -153,7 +206,12 @@ function canonicalBundle(b: Record<string, unknown>): Json {
   const out: Record<string, unknown> = {};
   for (const key of ['format', 'version', 'conversationId', 'messages']) out[key] = b[key] ?? null;
   out.artifacts = Array.isArray(b.artifacts)
-    ? b.artifacts.map((a: Record<string, unknown>) => ({ ref: a.ref ?? null, path: a.path ?? null, sha256: a.sha256 ?? null, content: a.content ?? null }))
+    ? b.artifacts.map((a: Record<string, unknown>) => ({
+        ref: a.ref ?? null,
+        path: a.path ?? null,
+        sha256: a.sha256 ?? null,
+        content: a.content ?? null,
+      }))
     : null;
   for (const [k, v] of Object.entries(b)) if (!(k in out)) out[k] = v;
   return out as Json;
@@ -200,12 +258,15 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
   const cwd = vector.cwd ?? '/work';
   const data = `${root}/data`;
   const options = { conversationId: 'conv-1', ...vector.options };
-  const make = (userData?: string) => new api.Materializer({ ...options, userData: userData ? `${data}/${userData}` : data, writer: io, reader: io });
+  const make = (userData?: string) =>
+    new api.Materializer({ ...options, userData: userData ? `${data}/${userData}` : data, writer: io, reader: io });
   const main = make();
   const rooted = new RootedWriter(root, io);
   const rel = (p: string) => relative(p, data);
   const materialized = (r: Materialized): Json =>
-    r.inline ? { inline: true, content: r.content as Json } : { inline: false, content: r.content as Json, ref: canonicalRef(r.ref!), path: rel(r.path!) };
+    r.inline
+      ? { inline: true, content: r.content as Json }
+      : { inline: false, content: r.content as Json, ref: canonicalRef(r.ref!), path: rel(r.path!) };
   let registry: RegistryLike = new api.ToolRegistry();
   const actual: Json[] = [];
   const steps: Json[] = [];
@@ -222,7 +283,8 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
         case 'materialize': {
           const given = { toolCallId: s.toolCallId, toolName: s.toolName, ...opts(['serverName']), output: s.output };
           const r = await main.materialize(given);
-          if (r.inline && r.content !== given.output) problems.push(`step ${i}: inline content is not the output given`);
+          if (r.inline && r.content !== given.output)
+            problems.push(`step ${i}: inline content is not the output given`);
           result = materialized(r);
           break;
         }
@@ -247,7 +309,11 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
           result = canonicalBundle(await main.exportConversation(s.messages));
           break;
         case 'import': {
-          const r = await api.importConversation(s.bundle, { userData: s.userData ? `${data}/${s.userData}` : data, writer: io, reader: io });
+          const r = await api.importConversation(s.bundle, {
+            userData: s.userData ? `${data}/${s.userData}` : data,
+            writer: io,
+            reader: io,
+          });
           result = { conversationId: r.conversationId, messages: r.messages as Json, paths: r.paths.map(rel) };
           break;
         }
@@ -257,14 +323,27 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
           break;
         }
         case 'offloadToolResults': {
-          const r = await api.offloadToolResults(s.messages, { outputDir: s.outputDir, writer: failing, cwd, ...opts(['threshold']) });
+          const r = await api.offloadToolResults(s.messages, {
+            outputDir: s.outputDir,
+            writer: failing,
+            cwd,
+            ...opts(['threshold']),
+          });
           problems.push(...identityProblems(s.messages, r.messages as unknown[]));
-          result = { messages: r.messages, offloadedCount: r.offloadedCount, freedChars: r.freedChars, files: r.files } as Json;
+          result = {
+            messages: r.messages,
+            offloadedCount: r.offloadedCount,
+            freedChars: r.freedChars,
+            files: r.files,
+          } as Json;
           break;
         }
         case 'registry': {
           const offload = s.offload && { ...s.offload, writer: new Failing(rooted, s.offload.failOn) };
-          registry = new api.ToolRegistry({ ...(offload ? { offload } : {}), ...(s.materialize ? { materialize: main } : {}) });
+          registry = new api.ToolRegistry({
+            ...(offload ? { offload } : {}),
+            ...(s.materialize ? { materialize: main } : {}),
+          });
           result = null;
           break;
         }
@@ -324,7 +403,11 @@ function canonicalError(e: unknown, root: string): Json {
   const err = e as { code?: unknown; message?: unknown; path?: unknown };
   if (!(e instanceof Error) || typeof err.code !== 'string') return { code: `NOT AN OFFLOAD ERROR: ${String(e)}` };
   const unroot = (s: string) => (root === '' ? s : s.split(root).join(''));
-  return { code: err.code, message: unroot(e.message), ...(err.code === 'WRITE_FAILED' ? { path: unroot(String(err.path)) } : {}) };
+  return {
+    code: err.code,
+    message: unroot(e.message),
+    ...(err.code === 'WRITE_FAILED' ? { path: unroot(String(err.path)) } : {}),
+  };
 }
 
 /** Unchanged messages must be the input objects themselves (`===`); changed ones deep
@@ -337,7 +420,8 @@ function identityProblems(input: unknown[], got: unknown[]): string[] {
     if (!changed && got[i] !== input[i]) problems.push(`messages[${i}] is unchanged but not the same object`);
     if (changed) {
       const originals = objectsIn(input[i]);
-      if ([...objectsIn(got[i])].some((o) => originals.has(o))) problems.push(`messages[${i}] is changed but shares objects with the input`);
+      if ([...objectsIn(got[i])].some((o) => originals.has(o)))
+        problems.push(`messages[${i}] is changed but shares objects with the input`);
     }
   }
   return problems;

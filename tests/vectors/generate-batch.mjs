@@ -3,7 +3,17 @@
 // Expected outputs come from the plain-JavaScript reference below (Node's own
 // JSON.stringify and string .length define "correct"). Inputs are kept as raw JSON text
 // so literals such as 1.0, 1e21 and -0 reach every host exactly as written.
-import { contentText, CWD, hasLoneSurrogate, isPlaceholder, resolve, tr, user, wellFormed, writeVectors } from './shared.mjs';
+import {
+  contentText,
+  CWD,
+  hasLoneSurrogate,
+  isPlaceholder,
+  resolve,
+  tr,
+  user,
+  wellFormed,
+  writeVectors,
+} from './shared.mjs';
 
 const DEFAULT_THRESHOLD = 100;
 const PREFIX = 'tool-result-';
@@ -32,14 +42,37 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 /** The tool results of messages[i], in order: { holder, field, id, idPath, text }. */
 function toolResults(message, i) {
   if (!isObject(message)) throw new Refused('INVALID_MESSAGE', `messages[${i}]`);
-  const whole = (idKey, field) => [{ block: null, field, id: message[idKey], idPath: `messages[${i}].${idKey}`, content: message[field], contentPath: `messages[${i}].${field}` }];
+  const whole = (idKey, field) => [
+    {
+      block: null,
+      field,
+      id: message[idKey],
+      idPath: `messages[${i}].${idKey}`,
+      content: message[field],
+      contentPath: `messages[${i}].${field}`,
+    },
+  ];
   const found =
-    message.role === 'tool' ? whole('tool_call_id', 'content')
-    : message.type === 'function_call_output' ? whole('call_id', 'output')
-    : !Array.isArray(message.content) ? []
-    : message.content.flatMap((b, j) => (isObject(b) && b.type === 'tool_result'
-      ? [{ block: j, field: 'content', id: b.tool_use_id, idPath: `messages[${i}].content[${j}].tool_use_id`, content: b.content, contentPath: `messages[${i}].content[${j}].content` }]
-      : []));
+    message.role === 'tool'
+      ? whole('tool_call_id', 'content')
+      : message.type === 'function_call_output'
+        ? whole('call_id', 'output')
+        : !Array.isArray(message.content)
+          ? []
+          : message.content.flatMap((b, j) =>
+              isObject(b) && b.type === 'tool_result'
+                ? [
+                    {
+                      block: j,
+                      field: 'content',
+                      id: b.tool_use_id,
+                      idPath: `messages[${i}].content[${j}].tool_use_id`,
+                      content: b.content,
+                      contentPath: `messages[${i}].content[${j}].content`,
+                    },
+                  ]
+                : [],
+            );
   // Every content is checked, offloaded or not, before any id is looked at.
   for (const r of found) {
     r.text = contentText(r.content);
@@ -72,16 +105,19 @@ function referenceBatch(messages, { outputDir, threshold = DEFAULT_THRESHOLD, fa
     }
   };
   const written = {};
-  const writtenSorted = () => Object.fromEntries(Object.entries(written).sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+  const writtenSorted = () =>
+    Object.fromEntries(Object.entries(written).sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
   try {
     // Plan: validation and names, no IO.
-    const plans = messages.map((message, i) => toolResults(message, i).flatMap((r) => {
-      const chars = r.text.length;
-      if (chars === 0 || chars < threshold || isPlaceholder(r.text)) return [];
-      if (idProblem(r.id)) throw new Refused('INVALID_ID', r.idPath);
-      const name = claim(r.id, `messages[${i}]`);
-      return [{ ...r, chars, name, path: `${dir}/${name}` }];
-    }));
+    const plans = messages.map((message, i) =>
+      toolResults(message, i).flatMap((r) => {
+        const chars = r.text.length;
+        if (chars === 0 || chars < threshold || isPlaceholder(r.text)) return [];
+        if (idProblem(r.id)) throw new Refused('INVALID_ID', r.idPath);
+        const name = claim(r.id, `messages[${i}]`);
+        return [{ ...r, chars, name, path: `${dir}/${name}` }];
+      }),
+    );
     // Write, in walk order.
     const planned = plans.flat();
     if (planned.length > 0 && failOn === dir) throw new Refused('WRITE_FAILED', undefined, dir);
@@ -92,7 +128,8 @@ function referenceBatch(messages, { outputDir, threshold = DEFAULT_THRESHOLD, fa
     const out = messages.map((message, i) => {
       if (plans[i].length === 0) return message;
       const copy = structuredClone(message);
-      for (const p of plans[i]) (p.block === null ? copy : copy.content[p.block])[p.field] = `[Content offloaded to: ./${p.name}]`;
+      for (const p of plans[i])
+        (p.block === null ? copy : copy.content[p.block])[p.field] = `[Content offloaded to: ./${p.name}]`;
       return copy;
     });
     return {
@@ -124,43 +161,139 @@ const x = (n, c = 'x') => c.repeat(n);
 // failOn, error }. `error` is the code the reference must agree on (a check of the
 // reference itself).
 const cases = [
-  ['exactly-100-chars', 'Default threshold 100: content of exactly 100 UTF-16 units is offloaded.',
-    [user(tr('toolu_100', x(100)))]],
-  ['99-chars-stays', 'Default threshold: 99 units stay inline; nothing is written, not even the directory.',
-    [user(tr('toolu_99', x(99)))]],
-  ['100-and-99-in-one-message', 'Only the block at the threshold is offloaded; its neighbour stays inline in the copy.',
-    [user(tr('toolu_a', x(99, 'a')), '{"type":"text","text":"between"}', tr('toolu_b', x(100, 'b')))]],
-  ['custom-threshold', 'threshold 10: 10 units are offloaded, 9 are not.',
-    [user(tr('toolu_9', x(9)), tr('toolu_10', x(10))), tool('call_50', x(50)), tool('call_3', 'abc')], { threshold: 10 }],
-  ['threshold-above-everything', 'A threshold above every result offloads nothing.',
-    [user(tr('toolu_1', x(500))), tool('call_1', x(1000))], { threshold: 1000000 }],
-  ['threshold-1', 'threshold 1: every non-empty result is offloaded.',
-    [user(tr('toolu_1', 'a')), tool('call_1', 'b')], { threshold: 1 }],
-  ['empty-and-missing-content', 'Empty and missing contents are never offloaded at the default threshold.',
-    [user(tr('toolu_e', ''), '{"type":"tool_result","tool_use_id":"toolu_m"}'), '{"role":"tool","tool_call_id":"call_m"}', tool('call_e', ''), fco('fc_e', ''), '{"type":"function_call_output","call_id":"fc_m"}']],
-  ['empty-and-missing-content-threshold-0', 'threshold 0: "" and missing content are still never offloaded, but "a" and an empty array ("[]", 2 units) are.',
-    [user(tr('toolu_e', ''), '{"type":"tool_result","tool_use_id":"toolu_m"}', tr('toolu_a', 'a'), tr('toolu_arr', [])),
-      '{"role":"tool","tool_call_id":"call_m"}', tool('call_e', ''), fco('fc_e', ''), '{"type":"function_call_output","call_id":"fc_m"}'], { threshold: 0 }],
-  ['string-vs-array-content', 'Arrays are measured and written as their JSON.stringify: 73 characters of text make exactly 100 units of JSON (offloaded), 72 make 99 (inline), though an 80-character string stays inline.',
-    [user(tr('toolu_arr100', [{ type: 'text', text: x(73) }])), user(tr('toolu_str80', x(80))), user(tr('toolu_arr99', [{ type: 'text', text: x(72) }]))]],
-  ['numbers-in-array', 'Numbers inside offloaded arrays use ECMAScript formatting; numbers elsewhere survive the copy as JavaScript reads them.',
-    ['{"role":"user","n":1.0,"content":[{"type":"text","text":"see","m":[-0,1e21]},{"type":"tool_result","tool_use_id":"toolu_n","content":[{"type":"text","text":"numbers","nums":[1.0,1e21,-0,0.1,1E-7,1e20,123456789012345678901,-1.50,5e-324,2.5e+300]}]}]}',
-      '{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_small","content":[{"n":1.0}]}],"z":-0}']],
-  ['key-order', 'Key order is kept, in the written JSON and in the copies; integer-like keys come first, as in JavaScript.',
-    ['{"content":[{"content":[{"text":"' + x(60) + '","type":"text","z":1,"b":2,"2":"two","a":3,"1":"one"}],"tool_use_id":"toolu_k","type":"tool_result","b":1,"a":2}],"role":"user","id":"msg_1","10":"ten"}']],
-  ['astral-characters', 'Counts are UTF-16 units: 50 × "😀" (50 code points, 200 bytes) is offloaded; 49 × "😀" + "a" (99 units) and 99 × "é" (198 bytes) are not.',
-    [user(tr('toolu_emoji', x(50, '😀')), tr('toolu_99', x(49, '😀') + 'a'), tr('toolu_e', x(99, 'é'))), tool('call_mix', '😀 é 中文 \u{1F680}\u{10FFFF} ß'.repeat(10))]],
-  ['escapes-in-content', 'String content is written raw; array content escaped exactly like JSON.stringify (/ and U+2028 unescaped).',
-    [user(tr('toolu_raw', 'tab\tquote"backslash\\\nnul\u0000 ' + x(80))),
-      user('{"type":"tool_result","tool_use_id":"toolu_json","content":[{"type":"text","text":"q\\"b\\\\s/\\u0000\\u001f\\u007f\\b\\f\\n\\r\\t\\u2028 ' + x(60) + '"}]}')]],
-  ['repeated-ids', 'A repeated id: the first offloaded result gets the plain name, later offloaded ones -1, -2 …; inline ones take no number.',
-    [user(tr('toolu_r', x(100, '1'))), user(tr('toolu_r', 'small')), tool('toolu_r', x(120, '3')), user(tr('toolu_r', 'tiny'), tr('toolu_r', x(130, '5'))), fco('toolu_r', 'small again')]],
-  ['repeated-id-collision', 'Ids "a", "a", "a-1": the second "a" takes tool-result-a-1.md, so "a-1" gets tool-result-a-1-1.md; nothing is overwritten.',
-    [tool('a', x(100, 'A')), tool('a', x(100, 'B')), tool('a-1', x(100, 'C'))]],
-  ['repeated-id-collision-reverse', 'Ids "a-1", "a", "a": the second "a" skips the taken tool-result-a-1.md and gets -2.',
-    [tool('a-1', x(100, 'C')), tool('a', x(100, 'A')), tool('a', x(100, 'B'))]],
-  ['mixed-formats', 'Anthropic blocks, OpenAI Chat tool messages and OpenAI Responses items in one array, handled item by item.',
-    [text('start'),
+  [
+    'exactly-100-chars',
+    'Default threshold 100: content of exactly 100 UTF-16 units is offloaded.',
+    [user(tr('toolu_100', x(100)))],
+  ],
+  [
+    '99-chars-stays',
+    'Default threshold: 99 units stay inline; nothing is written, not even the directory.',
+    [user(tr('toolu_99', x(99)))],
+  ],
+  [
+    '100-and-99-in-one-message',
+    'Only the block at the threshold is offloaded; its neighbour stays inline in the copy.',
+    [user(tr('toolu_a', x(99, 'a')), '{"type":"text","text":"between"}', tr('toolu_b', x(100, 'b')))],
+  ],
+  [
+    'custom-threshold',
+    'threshold 10: 10 units are offloaded, 9 are not.',
+    [user(tr('toolu_9', x(9)), tr('toolu_10', x(10))), tool('call_50', x(50)), tool('call_3', 'abc')],
+    { threshold: 10 },
+  ],
+  [
+    'threshold-above-everything',
+    'A threshold above every result offloads nothing.',
+    [user(tr('toolu_1', x(500))), tool('call_1', x(1000))],
+    { threshold: 1000000 },
+  ],
+  [
+    'threshold-1',
+    'threshold 1: every non-empty result is offloaded.',
+    [user(tr('toolu_1', 'a')), tool('call_1', 'b')],
+    { threshold: 1 },
+  ],
+  [
+    'empty-and-missing-content',
+    'Empty and missing contents are never offloaded at the default threshold.',
+    [
+      user(tr('toolu_e', ''), '{"type":"tool_result","tool_use_id":"toolu_m"}'),
+      '{"role":"tool","tool_call_id":"call_m"}',
+      tool('call_e', ''),
+      fco('fc_e', ''),
+      '{"type":"function_call_output","call_id":"fc_m"}',
+    ],
+  ],
+  [
+    'empty-and-missing-content-threshold-0',
+    'threshold 0: "" and missing content are still never offloaded, but "a" and an empty array ("[]", 2 units) are.',
+    [
+      user(
+        tr('toolu_e', ''),
+        '{"type":"tool_result","tool_use_id":"toolu_m"}',
+        tr('toolu_a', 'a'),
+        tr('toolu_arr', []),
+      ),
+      '{"role":"tool","tool_call_id":"call_m"}',
+      tool('call_e', ''),
+      fco('fc_e', ''),
+      '{"type":"function_call_output","call_id":"fc_m"}',
+    ],
+    { threshold: 0 },
+  ],
+  [
+    'string-vs-array-content',
+    'Arrays are measured and written as their JSON.stringify: 73 characters of text make exactly 100 units of JSON (offloaded), 72 make 99 (inline), though an 80-character string stays inline.',
+    [
+      user(tr('toolu_arr100', [{ type: 'text', text: x(73) }])),
+      user(tr('toolu_str80', x(80))),
+      user(tr('toolu_arr99', [{ type: 'text', text: x(72) }])),
+    ],
+  ],
+  [
+    'numbers-in-array',
+    'Numbers inside offloaded arrays use ECMAScript formatting; numbers elsewhere survive the copy as JavaScript reads them.',
+    [
+      '{"role":"user","n":1.0,"content":[{"type":"text","text":"see","m":[-0,1e21]},{"type":"tool_result","tool_use_id":"toolu_n","content":[{"type":"text","text":"numbers","nums":[1.0,1e21,-0,0.1,1E-7,1e20,123456789012345678901,-1.50,5e-324,2.5e+300]}]}]}',
+      '{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_small","content":[{"n":1.0}]}],"z":-0}',
+    ],
+  ],
+  [
+    'key-order',
+    'Key order is kept, in the written JSON and in the copies; integer-like keys come first, as in JavaScript.',
+    [
+      '{"content":[{"content":[{"text":"' +
+        x(60) +
+        '","type":"text","z":1,"b":2,"2":"two","a":3,"1":"one"}],"tool_use_id":"toolu_k","type":"tool_result","b":1,"a":2}],"role":"user","id":"msg_1","10":"ten"}',
+    ],
+  ],
+  [
+    'astral-characters',
+    'Counts are UTF-16 units: 50 × "😀" (50 code points, 200 bytes) is offloaded; 49 × "😀" + "a" (99 units) and 99 × "é" (198 bytes) are not.',
+    [
+      user(tr('toolu_emoji', x(50, '😀')), tr('toolu_99', x(49, '😀') + 'a'), tr('toolu_e', x(99, 'é'))),
+      tool('call_mix', '😀 é 中文 \u{1F680}\u{10FFFF} ß'.repeat(10)),
+    ],
+  ],
+  [
+    'escapes-in-content',
+    'String content is written raw; array content escaped exactly like JSON.stringify (/ and U+2028 unescaped).',
+    [
+      user(tr('toolu_raw', 'tab\tquote"backslash\\\nnul\u0000 ' + x(80))),
+      user(
+        '{"type":"tool_result","tool_use_id":"toolu_json","content":[{"type":"text","text":"q\\"b\\\\s/\\u0000\\u001f\\u007f\\b\\f\\n\\r\\t\\u2028 ' +
+          x(60) +
+          '"}]}',
+      ),
+    ],
+  ],
+  [
+    'repeated-ids',
+    'A repeated id: the first offloaded result gets the plain name, later offloaded ones -1, -2 …; inline ones take no number.',
+    [
+      user(tr('toolu_r', x(100, '1'))),
+      user(tr('toolu_r', 'small')),
+      tool('toolu_r', x(120, '3')),
+      user(tr('toolu_r', 'tiny'), tr('toolu_r', x(130, '5'))),
+      fco('toolu_r', 'small again'),
+    ],
+  ],
+  [
+    'repeated-id-collision',
+    'Ids "a", "a", "a-1": the second "a" takes tool-result-a-1.md, so "a-1" gets tool-result-a-1-1.md; nothing is overwritten.',
+    [tool('a', x(100, 'A')), tool('a', x(100, 'B')), tool('a-1', x(100, 'C'))],
+  ],
+  [
+    'repeated-id-collision-reverse',
+    'Ids "a-1", "a", "a": the second "a" skips the taken tool-result-a-1.md and gets -2.',
+    [tool('a-1', x(100, 'C')), tool('a', x(100, 'A')), tool('a', x(100, 'B'))],
+  ],
+  [
+    'mixed-formats',
+    'Anthropic blocks, OpenAI Chat tool messages and OpenAI Responses items in one array, handled item by item.',
+    [
+      text('start'),
       '{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"read","input":{"path":"a.txt"}}]}',
       user(tr('toolu_1', x(150, 'a'))),
       '{"type":"function_call","call_id":"fc_1","name":"read","arguments":"{\\"path\\":\\"b.txt\\"}"}',
@@ -169,101 +302,227 @@ const cases = [
       '{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"ls","arguments":"{}"}}]}',
       tool('call_1', x(250, 'd')),
       fco('fc_3', 'short'),
-      text('end')]],
-  ['openai-chat-conversation', 'A whole OpenAI Chat conversation: only the large role:"tool" message changes.',
-    ['{"role":"system","content":"You are a coding agent."}',
+      text('end'),
+    ],
+  ],
+  [
+    'openai-chat-conversation',
+    'A whole OpenAI Chat conversation: only the large role:"tool" message changes.',
+    [
+      '{"role":"system","content":"You are a coding agent."}',
       '{"role":"user","content":"Fix the failing test."}',
       '{"role":"assistant","content":null,"tool_calls":[{"id":"call_a","type":"function","function":{"name":"run","arguments":"{\\"cmd\\":\\"cargo test\\"}"}},{"id":"call_b","type":"function","function":{"name":"cat","arguments":"{\\"path\\":\\"src/lib.rs\\"}"}}]}',
       tool('call_a', 'test result: FAILED. 1 passed; 1 failed\n' + x(300, '.'), { name: 'run' }),
       tool('call_b', 'fn main() {}', { name: 'cat' }),
       '{"role":"assistant","content":"The test fails because of X."}',
-      '{"role":"user","content":[{"type":"text","text":"Go on."}]}']],
-  ['unchanged-messages-untouched', 'Messages without results over the threshold come back as they are, whatever they hold.',
-    ['{"role":"user","content":"plain text","metadata":{"n":1.0,"list":[1e21,-0,null,true],"ü":"🚀"}}',
+      '{"role":"user","content":[{"type":"text","text":"Go on."}]}',
+    ],
+  ],
+  [
+    'unchanged-messages-untouched',
+    'Messages without results over the threshold come back as they are, whatever they hold.',
+    [
+      '{"role":"user","content":"plain text","metadata":{"n":1.0,"list":[1e21,-0,null,true],"ü":"🚀"}}',
       '{"role":"assistant","content":[{"type":"text","text":"hi"},{"type":"tool_use","id":"toolu_u","name":"x","input":{}},{"type":"server_tool_use","id":"srv_1"}]}',
       user(tr('toolu_u', 'short result')),
       user(tr('toolu_big', x(100))),
       '{"role":"user","content":[]}',
       '{"role":"tool","tool_call_id":"call_u","content":"short"}',
-      '{}']],
-  ['extra-fields-preserved', 'is_error, cache_control and unknown keys on the block and the message are kept, in order.',
-    ['{"role":"user","x-trace":{"span":7},"content":[{"type":"tool_result","tool_use_id":"toolu_x","is_error":true,"content":"' + x(100, 'E') + '","cache_control":{"type":"ephemeral"},"x-extra":[1.0,null]},{"type":"document","source":{"type":"text","data":"doc"}}],"after":1}',
-      tool('call_x', x(100, 'F'), { name: 'grep', 'x-extra': { a: [1, 2] } })]],
-  ['non-object-blocks-skipped', 'Blocks that are not objects are not tool results and are kept as they are.',
-    ['{"role":"user","content":[null,"text",5,[{"type":"tool_result"}],' + tr('toolu_ok', x(100)) + ']}']],
+      '{}',
+    ],
+  ],
+  [
+    'extra-fields-preserved',
+    'is_error, cache_control and unknown keys on the block and the message are kept, in order.',
+    [
+      '{"role":"user","x-trace":{"span":7},"content":[{"type":"tool_result","tool_use_id":"toolu_x","is_error":true,"content":"' +
+        x(100, 'E') +
+        '","cache_control":{"type":"ephemeral"},"x-extra":[1.0,null]},{"type":"document","source":{"type":"text","data":"doc"}}],"after":1}',
+      tool('call_x', x(100, 'F'), { name: 'grep', 'x-extra': { a: [1, 2] } }),
+    ],
+  ],
+  [
+    'non-object-blocks-skipped',
+    'Blocks that are not objects are not tool results and are kept as they are.',
+    ['{"role":"user","content":[null,"text",5,[{"type":"tool_result"}],' + tr('toolu_ok', x(100)) + ']}'],
+  ],
   ['empty-array', 'An empty conversation: nothing offloaded, nothing written, no directory.', []],
-  ['relative-output-dir', 'outputDir resolves against the working directory; placeholders stay relative.',
-    [user(tr('toolu_1', x(100)))], { outputDir: './a/../artifacts/' }],
-  ['absolute-output-dir', 'An absolute outputDir is used as is (normalised).',
-    [user(tr('toolu_1', x(100)))], { outputDir: '/var/tmp//offload' }],
-  ['unicode-ids-unchanged', 'Safe ids are used unchanged, whatever their characters.',
-    [user(tr('tool use ü 🚀', x(100))), tool('call é', x(100))]],
-  ['lone-surrogate-content', 'Content cut mid-emoji: its lone surrogate counts one unit (99 + 1 = 100: offloaded; 98 + 1 stays) and is written as U+FFFD; array content is written escaped, as JSON.stringify does; messages that stay keep theirs (content, other fields, keys) as JSON.stringify prints them.',
-    [user(tr('toolu_cut', x(99) + '\uD83D')), user(tr('toolu_small', x(98) + '\uD83D')),
+  [
+    'relative-output-dir',
+    'outputDir resolves against the working directory; placeholders stay relative.',
+    [user(tr('toolu_1', x(100)))],
+    { outputDir: './a/../artifacts/' },
+  ],
+  [
+    'absolute-output-dir',
+    'An absolute outputDir is used as is (normalised).',
+    [user(tr('toolu_1', x(100)))],
+    { outputDir: '/var/tmp//offload' },
+  ],
+  [
+    'unicode-ids-unchanged',
+    'Safe ids are used unchanged, whatever their characters.',
+    [user(tr('tool use ü 🚀', x(100))), tool('call é', x(100))],
+  ],
+  [
+    'lone-surrogate-content',
+    'Content cut mid-emoji: its lone surrogate counts one unit (99 + 1 = 100: offloaded; 98 + 1 stays) and is written as U+FFFD; array content is written escaped, as JSON.stringify does; messages that stay keep theirs (content, other fields, keys) as JSON.stringify prints them.',
+    [
+      user(tr('toolu_cut', x(99) + '\uD83D')),
+      user(tr('toolu_small', x(98) + '\uD83D')),
       '{"role":"user","content":"kept \\ud83d and \\udc00 and \\ud83d\\ude00","k\\ud800":"v\\udfff"}',
-      tool('call_arr', [{ type: 'text', text: x(70) + '\uDC00' }])]],
-  ['lone-surrogate-ids', 'Ids "x\\ud83d" and "x\\udc00" would both name tool-result-x\uFFFD.md: INVALID_ID, nothing written.',
-    [tool('x\uD83D', x(100, 'A')), tool('x\uDC00', x(100, 'B'))], { error: 'INVALID_ID' }],
-  ['lone-surrogate-id-below-threshold', 'Below the threshold an id with a lone surrogate names no file: no error, the message stays as it is.',
-    [tool('x\uD83D', 'small'), user(tr('toolu_ok', x(100)))]],
-  ['id-240-bytes', '"tool-result-" + 240 bytes + ".md" is exactly 255 bytes: allowed.',
-    [tool(x(240, 'i'), x(100))]],
-  ['id-241-bytes', 'A 241-byte id makes a 256-byte file name.',
-    [text('hi'), tool(x(241, 'i'), x(100))], { error: 'INVALID_ID' }],
-  ['repeated-id-numbered-name-too-long', 'A 240-byte id fits once; its numbered name "-1" would exceed 255 bytes: INVALID_ID before anything is written.',
-    [tool(x(240, 'i'), x(100)), tool(x(240, 'i'), x(100))], { error: 'INVALID_ID' }],
-  ['unsafe-id-in-last-message', 'Ids are validated before anything is written: an unsafe id in the last message means no file at all.',
-    [user(tr('toolu_1', x(100))), tool('call_2', x(100)), fco('fc_3', x(100)), user(tr('toolu_ok', x(100)), tr('../escape', x(100)))], { error: 'INVALID_ID' }],
-  ['unsafe-ids-below-threshold', 'Ids are only checked for results that are offloaded: unsafe, missing or numeric ids below the threshold are fine.',
-    [user(tr('../etc/passwd', 'small'), '{"type":"tool_result","content":"no id"}', '{"type":"tool_result","tool_use_id":42,"content":"numeric id"}', tr('', ''), tr('.', 'dot')),
-      '{"role":"tool","content":"no call id"}', fco('a\\b', 'backslash'), '{"type":"function_call_output","output":"no call_id"}', user(tr('toolu_fine', x(100))),
-      '{"role":"tool","tool_call_id":"call_no_content"}']],
-  ['missing-id-offloaded', 'An offloaded tool_result without tool_use_id.',
-    [user(tr('toolu_1', x(100))), user('{"type":"tool_result","content":"' + x(100) + '"}')], { error: 'INVALID_ID' }],
-  ['missing-call-id-offloaded', 'An offloaded role:"tool" message without tool_call_id.',
-    ['{"role":"tool","content":"' + x(100) + '"}'], { error: 'INVALID_ID' }],
-  ['responses-missing-call-id-offloaded', 'An offloaded function_call_output without call_id.',
-    [text('hi'), '{"type":"function_call_output","output":"' + x(100) + '"}'], { error: 'INVALID_ID' }],
-  ['non-string-id-offloaded', 'An offloaded result with a numeric id.',
-    ['{"role":"tool","tool_call_id":7,"content":"' + x(100) + '"}'], { error: 'INVALID_ID' }],
-  ['id-dotdot-offloaded', 'An offloaded result with the id "..".',
-    [tool('..', x(100))], { error: 'INVALID_ID' }],
-  ['string-item', 'An item that is not an object is refused, naming its index.',
-    [user(tr('toolu_1', x(100))), '"just a string"'], { error: 'INVALID_MESSAGE' }],
-  ['null-item', 'null is not a message.',
-    [text('hi'), text('there'), 'null'], { error: 'INVALID_MESSAGE' }],
-  ['array-item', 'An array is not a message.',
-    ['[' + user(tr('toolu_1', x(100))) + ']'], { error: 'INVALID_MESSAGE' }],
-  ['content-number-below-threshold', 'A tool result whose content is neither string nor array is malformed, offloaded or not.',
-    [user(tr('toolu_1', x(100))), user('{"type":"tool_result","tool_use_id":"toolu_2","content":42}')], { error: 'INVALID_MESSAGE' }],
-  ['content-null', 'null content is refused rather than guessed at.',
-    ['{"role":"tool","tool_call_id":"call_1","content":null}'], { error: 'INVALID_MESSAGE' }],
-  ['output-object', 'A function_call_output whose output is an object.',
-    ['{"type":"function_call_output","call_id":"fc_1","output":{"text":"x"}}'], { error: 'INVALID_MESSAGE' }],
-  ['write-failure', 'A failing write reports WRITE_FAILED with its path; files written before it stay.',
-    [user(tr('toolu_a', x(100, 'a'))), tool('call_b', x(100, 'b')), fco('fc_c', x(100, 'c'))], { failOn: '/work/out/tool-result-call_b.md', error: 'WRITE_FAILED' }],
-  ['placeholders-never-offloaded-again', 'Content that already is a placeholder (batch or direct form) stays as it is, at any threshold: writing it again would overwrite the original file. Look-alikes that are not single-line placeholders are offloaded.',
-    [user(tr('toolu_1', '[Content offloaded to: ./tool-result-toolu_1.md]')), tool('call_1', '[Tool result offloaded to file: /srv/out/s1/call_1.md]'),
-      fco('fc_1', '[Content offloaded to: ./tool-result-fc_1.md]\nmore'), tool('call_2', '[Tool result offloaded to file: relative.md]')], { threshold: 1 }],
-  ['mkdir-failure', 'Failing to create the output directory reports WRITE_FAILED with the directory.',
-    [user(tr('toolu_a', x(100, 'a')))], { failOn: '/work/out', error: 'WRITE_FAILED' }],
+      tool('call_arr', [{ type: 'text', text: x(70) + '\uDC00' }]),
+    ],
+  ],
+  [
+    'lone-surrogate-ids',
+    'Ids "x\\ud83d" and "x\\udc00" would both name tool-result-x\uFFFD.md: INVALID_ID, nothing written.',
+    [tool('x\uD83D', x(100, 'A')), tool('x\uDC00', x(100, 'B'))],
+    { error: 'INVALID_ID' },
+  ],
+  [
+    'lone-surrogate-id-below-threshold',
+    'Below the threshold an id with a lone surrogate names no file: no error, the message stays as it is.',
+    [tool('x\uD83D', 'small'), user(tr('toolu_ok', x(100)))],
+  ],
+  ['id-240-bytes', '"tool-result-" + 240 bytes + ".md" is exactly 255 bytes: allowed.', [tool(x(240, 'i'), x(100))]],
+  [
+    'id-241-bytes',
+    'A 241-byte id makes a 256-byte file name.',
+    [text('hi'), tool(x(241, 'i'), x(100))],
+    { error: 'INVALID_ID' },
+  ],
+  [
+    'repeated-id-numbered-name-too-long',
+    'A 240-byte id fits once; its numbered name "-1" would exceed 255 bytes: INVALID_ID before anything is written.',
+    [tool(x(240, 'i'), x(100)), tool(x(240, 'i'), x(100))],
+    { error: 'INVALID_ID' },
+  ],
+  [
+    'unsafe-id-in-last-message',
+    'Ids are validated before anything is written: an unsafe id in the last message means no file at all.',
+    [
+      user(tr('toolu_1', x(100))),
+      tool('call_2', x(100)),
+      fco('fc_3', x(100)),
+      user(tr('toolu_ok', x(100)), tr('../escape', x(100))),
+    ],
+    { error: 'INVALID_ID' },
+  ],
+  [
+    'unsafe-ids-below-threshold',
+    'Ids are only checked for results that are offloaded: unsafe, missing or numeric ids below the threshold are fine.',
+    [
+      user(
+        tr('../etc/passwd', 'small'),
+        '{"type":"tool_result","content":"no id"}',
+        '{"type":"tool_result","tool_use_id":42,"content":"numeric id"}',
+        tr('', ''),
+        tr('.', 'dot'),
+      ),
+      '{"role":"tool","content":"no call id"}',
+      fco('a\\b', 'backslash'),
+      '{"type":"function_call_output","output":"no call_id"}',
+      user(tr('toolu_fine', x(100))),
+      '{"role":"tool","tool_call_id":"call_no_content"}',
+    ],
+  ],
+  [
+    'missing-id-offloaded',
+    'An offloaded tool_result without tool_use_id.',
+    [user(tr('toolu_1', x(100))), user('{"type":"tool_result","content":"' + x(100) + '"}')],
+    { error: 'INVALID_ID' },
+  ],
+  [
+    'missing-call-id-offloaded',
+    'An offloaded role:"tool" message without tool_call_id.',
+    ['{"role":"tool","content":"' + x(100) + '"}'],
+    { error: 'INVALID_ID' },
+  ],
+  [
+    'responses-missing-call-id-offloaded',
+    'An offloaded function_call_output without call_id.',
+    [text('hi'), '{"type":"function_call_output","output":"' + x(100) + '"}'],
+    { error: 'INVALID_ID' },
+  ],
+  [
+    'non-string-id-offloaded',
+    'An offloaded result with a numeric id.',
+    ['{"role":"tool","tool_call_id":7,"content":"' + x(100) + '"}'],
+    { error: 'INVALID_ID' },
+  ],
+  ['id-dotdot-offloaded', 'An offloaded result with the id "..".', [tool('..', x(100))], { error: 'INVALID_ID' }],
+  [
+    'string-item',
+    'An item that is not an object is refused, naming its index.',
+    [user(tr('toolu_1', x(100))), '"just a string"'],
+    { error: 'INVALID_MESSAGE' },
+  ],
+  ['null-item', 'null is not a message.', [text('hi'), text('there'), 'null'], { error: 'INVALID_MESSAGE' }],
+  ['array-item', 'An array is not a message.', ['[' + user(tr('toolu_1', x(100))) + ']'], { error: 'INVALID_MESSAGE' }],
+  [
+    'content-number-below-threshold',
+    'A tool result whose content is neither string nor array is malformed, offloaded or not.',
+    [user(tr('toolu_1', x(100))), user('{"type":"tool_result","tool_use_id":"toolu_2","content":42}')],
+    { error: 'INVALID_MESSAGE' },
+  ],
+  [
+    'content-null',
+    'null content is refused rather than guessed at.',
+    ['{"role":"tool","tool_call_id":"call_1","content":null}'],
+    { error: 'INVALID_MESSAGE' },
+  ],
+  [
+    'output-object',
+    'A function_call_output whose output is an object.',
+    ['{"type":"function_call_output","call_id":"fc_1","output":{"text":"x"}}'],
+    { error: 'INVALID_MESSAGE' },
+  ],
+  [
+    'write-failure',
+    'A failing write reports WRITE_FAILED with its path; files written before it stay.',
+    [user(tr('toolu_a', x(100, 'a'))), tool('call_b', x(100, 'b')), fco('fc_c', x(100, 'c'))],
+    { failOn: '/work/out/tool-result-call_b.md', error: 'WRITE_FAILED' },
+  ],
+  [
+    'placeholders-never-offloaded-again',
+    'Content that already is a placeholder (batch or direct form) stays as it is, at any threshold: writing it again would overwrite the original file. Look-alikes that are not single-line placeholders are offloaded.',
+    [
+      user(tr('toolu_1', '[Content offloaded to: ./tool-result-toolu_1.md]')),
+      tool('call_1', '[Tool result offloaded to file: /srv/out/s1/call_1.md]'),
+      fco('fc_1', '[Content offloaded to: ./tool-result-fc_1.md]\nmore'),
+      tool('call_2', '[Tool result offloaded to file: relative.md]'),
+    ],
+    { threshold: 1 },
+  ],
+  [
+    'mkdir-failure',
+    'Failing to create the output directory reports WRITE_FAILED with the directory.',
+    [user(tr('toolu_a', x(100, 'a')))],
+    { failOn: '/work/out', error: 'WRITE_FAILED' },
+  ],
 ];
 
 const rawArray = (raws) => (raws.length === 0 ? '[]' : `[\n      ${raws.join(',\n      ')}\n    ]`);
 
-writeVectors('batch', cases.map(([name, description, raws, opts = {}]) => {
-  const outputDir = opts.outputDir ?? 'out';
-  const messagesText = rawArray(raws);
-  const messages = JSON.parse(messagesText);
-  const expect = referenceBatch(messages, { outputDir, threshold: opts.threshold, failOn: opts.failOn });
-  if ((expect.error ?? null) !== (opts.error ?? null)) {
-    throw new Error(`${name}: the reference says ${expect.error ?? 'success'}, the case says ${opts.error ?? 'success'}`);
-  }
-  const input = [
-    ['outputDir', J(outputDir)],
-    ...(opts.threshold !== undefined ? [['threshold', J(opts.threshold)]] : []),
-    ...(opts.failOn ? [['failOn', J(opts.failOn)]] : []),
-    ['messages', messagesText],
-  ];
-  return { name, description, call: 'offloadToolResults', input, expect };
-}));
+writeVectors(
+  'batch',
+  cases.map(([name, description, raws, opts = {}]) => {
+    const outputDir = opts.outputDir ?? 'out';
+    const messagesText = rawArray(raws);
+    const messages = JSON.parse(messagesText);
+    const expect = referenceBatch(messages, { outputDir, threshold: opts.threshold, failOn: opts.failOn });
+    if ((expect.error ?? null) !== (opts.error ?? null)) {
+      throw new Error(
+        `${name}: the reference says ${expect.error ?? 'success'}, the case says ${opts.error ?? 'success'}`,
+      );
+    }
+    const input = [
+      ['outputDir', J(outputDir)],
+      ...(opts.threshold !== undefined ? [['threshold', J(opts.threshold)]] : []),
+      ...(opts.failOn ? [['failOn', J(opts.failOn)]] : []),
+      ['messages', messagesText],
+    ];
+    return { name, description, call: 'offloadToolResults', input, expect };
+  }),
+);

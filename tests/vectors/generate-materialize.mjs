@@ -120,10 +120,30 @@ class Case {
     const isString = typeof output === 'string' || output instanceof Txt;
     const text = isString ? str(output) : JSON.stringify(output);
     const isJson = !isString || parsesToDocument(text);
-    return this.#store('tool', inputs, toolCallId, text, output, isJson ? 'json' : 'txt', isJson, { toolName, serverName }, expectError);
+    return this.#store(
+      'tool',
+      inputs,
+      toolCallId,
+      text,
+      output,
+      isJson ? 'json' : 'txt',
+      isJson,
+      { toolName, serverName },
+      expectError,
+    );
   }
   terminal(snippetId, text, { expectError } = {}) {
-    return this.#store('terminal', { snippetId, text }, snippetId, str(text), text, 'log', false, { toolName: 'terminal' }, expectError);
+    return this.#store(
+      'terminal',
+      { snippetId, text },
+      snippetId,
+      str(text),
+      text,
+      'log',
+      false,
+      { toolName: 'terminal' },
+      expectError,
+    );
   }
   #store(kind, inputs, id, text, output, ext, isJson, { toolName, serverName }, expectError) {
     const op = kind === 'tool' ? 'materialize' : 'terminal';
@@ -151,7 +171,9 @@ class Case {
     // A file holds a lone surrogate as U+FFFD, as Node's fs writes it.
     this.files.set(path, output instanceof Txt ? output : wellFormed(text));
     const hint = { toolName, ...(serverName !== undefined ? { serverName } : {}), toolCallId: id, ...m, isJson };
-    const content = this.core(['content'], (s) => checkSummary(s, ref, this.limits.maxInlineChars, `${this.name} ${id}`));
+    const content = this.core(['content'], (s) =>
+      checkSummary(s, ref, this.limits.maxInlineChars, `${this.name} ${id}`),
+    );
     this.step(op, inputs, { inline: false, content, ref: { kind: 'artifact', id: ref, hint }, path });
     return ref;
   }
@@ -159,7 +181,9 @@ class Case {
   /** A read-back step; `expectError` instead of a page for scope errors. */
   readBack(op, inputs, expectError) {
     if (expectError) return this.fail(op, inputs, expectError);
-    const page = this.core([], (s) => checkPage(s, inputs.ref, this.limits.maxInlineChars, `${this.name} step ${this.steps.length}`));
+    const page = this.core([], (s) =>
+      checkPage(s, inputs.ref, this.limits.maxInlineChars, `${this.name} step ${this.steps.length}`),
+    );
     return this.step(op, inputs, page);
   }
   read(ref, opts = {}, expectError) {
@@ -179,11 +203,13 @@ class Case {
    */
   materializeMessages(messages) {
     const names = new Map();
-    const addName = (id, name) => typeof id === 'string' && typeof name === 'string' && !names.has(id) && names.set(id, name);
+    const addName = (id, name) =>
+      typeof id === 'string' && typeof name === 'string' && !names.has(id) && names.set(id, name);
     for (const m of messages) {
       if (m.type === 'function_call') addName(m.call_id, m.name);
       for (const b of Array.isArray(m.content) ? m.content : []) if (b?.type === 'tool_use') addName(b.id, b.name);
-      for (const c of Array.isArray(m.tool_calls) ? m.tool_calls : []) if (c?.type === 'function') addName(c.id, c.function?.name);
+      for (const c of Array.isArray(m.tool_calls) ? m.tool_calls : [])
+        if (c?.type === 'function') addName(c.id, c.function?.name);
     }
     const taken = new Map();
     const refs = [];
@@ -192,10 +218,13 @@ class Case {
     const index = this.steps.length;
     messages.forEach((m, i) => {
       const slots =
-        m.role === 'tool' ? [[null, 'content', m.tool_call_id]]
-        : m.type === 'function_call_output' ? [[null, 'output', m.call_id]]
-        : Array.isArray(m.content) ? m.content.flatMap((b, j) => (b?.type === 'tool_result' ? [[j, 'content', b.tool_use_id]] : []))
-        : [];
+        m.role === 'tool'
+          ? [[null, 'content', m.tool_call_id]]
+          : m.type === 'function_call_output'
+            ? [[null, 'output', m.call_id]]
+            : Array.isArray(m.content)
+              ? m.content.flatMap((b, j) => (b?.type === 'tool_result' ? [[j, 'content', b.tool_use_id]] : []))
+              : [];
       let copy = m;
       for (const [block, field, id] of slots) {
         const holder = block === null ? m : m.content[block];
@@ -212,11 +241,17 @@ class Case {
         this.refPaths.set(ref, `tool/${stem}.${ext}`);
         const path = `${this.artifactDir('tool')}/${stem}.${ext}`;
         this.files.set(path, holder[field] instanceof Txt ? holder[field] : text);
-        refs.push({ kind: 'artifact', id: ref, hint: { toolName: names.get(id) ?? 'tool', toolCallId: id, ...measure(text), isJson } });
+        refs.push({
+          kind: 'artifact',
+          id: ref,
+          hint: { toolName: names.get(id) ?? 'tool', toolCallId: id, ...measure(text), isJson },
+        });
         paths.push(path);
         if (copy === m) copy = structuredClone(m);
         const at = block === null ? [i, field] : [i, 'content', block, field];
-        const summary = this.core(['messages', ...at], (s) => checkSummary(s, ref, this.limits.maxInlineChars, `${this.name} ${stem}`));
+        const summary = this.core(['messages', ...at], (s) =>
+          checkSummary(s, ref, this.limits.maxInlineChars, `${this.name} ${stem}`),
+        );
         (block === null ? copy : copy.content[block])[field] = summary;
       }
       out.push(copy);
@@ -235,7 +270,13 @@ class Case {
       if (content === undefined) throw new Error(`${this.name}: no artifact for ${ref}`);
       return { ref, path, sha256: sha256(str(content)), content };
     });
-    const bundle = { format: 'tool-offload/conversation', version: 1, conversationId: this.conv, messages: from(source, 'messages'), artifacts };
+    const bundle = {
+      format: 'tool-offload/conversation',
+      version: 1,
+      conversationId: this.conv,
+      messages: from(source, 'messages'),
+      artifacts,
+    };
     return this.step('export', { messages: from(source, 'messages') }, bundle);
   }
 
@@ -253,8 +294,16 @@ class Case {
 
   toJSON() {
     // Every file by absolute virtual path: the materializer's user data is /data.
-    const files = [...this.files].map(([p, c]) => [`/data/${p}`, c]).sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    return { name: this.name, description: this.description, options: this.options, steps: this.steps, files: Object.fromEntries(files) };
+    const files = [...this.files]
+      .map(([p, c]) => [`/data/${p}`, c])
+      .sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return {
+      name: this.name,
+      description: this.description,
+      options: this.options,
+      steps: this.steps,
+      files: Object.fromEntries(files),
+    };
   }
 }
 
@@ -264,12 +313,16 @@ function checkSummary(s, ref, maxChars, where) {
     throw new Error(`${where}: summary ${why}:\n${s}`);
   };
   const [first, ...rest] = s.split('\n');
-  if (!first.startsWith('[Output of ') || !first.includes(` stored as ${ref} `) || !first.endsWith(']')) fail('does not start with the pointer');
+  if (!first.startsWith('[Output of ') || !first.includes(` stored as ${ref} `) || !first.endsWith(']'))
+    fail('does not start with the pointer');
   if (!rest.some((l) => l.startsWith('Size: '))) fail('has no Size: line');
-  if (!s.includes(`If you need more: context_tail("${ref}", 200) or context_grep("${ref}", "Error|Exception").`)) fail('has no reading advice');
+  if (!s.includes(`If you need more: context_tail("${ref}", 200) or context_grep("${ref}", "Error|Exception").`))
+    fail('has no reading advice');
   if (s.length >= maxChars) fail(`is ${s.length} units, not under ${maxChars}`);
   // Preview lines are numbered (`12| …`); a cut one ends with the marker.
-  const tooLong = (l) => /^\d+\| /.test(l) && l.replace(/^\d+\| /, '').replace(/ …\[cut: \d+ more characters\]$/, '').length > MAX_PREVIEW_CHARS;
+  const tooLong = (l) =>
+    /^\d+\| /.test(l) &&
+    l.replace(/^\d+\| /, '').replace(/ …\[cut: \d+ more characters\]$/, '').length > MAX_PREVIEW_CHARS;
   if (rest.some(tooLong)) fail(`has a preview line over ${MAX_PREVIEW_CHARS} + marker`);
   checks.summaries++;
 }
@@ -291,46 +344,96 @@ function buildLog(n, errors = {}) {
   return lines.join('\n') + '\n';
 }
 /** `n` numbered log lines. */
-const numbered = (n, width = 0) => Array.from({ length: n }, (_, i) => `${String(i + 1).padStart(width, '0')} INFO step ${i + 1} done`).join('\n');
+const numbered = (n, width = 0) =>
+  Array.from({ length: n }, (_, i) => `${String(i + 1).padStart(width, '0')} INFO step ${i + 1} done`).join('\n');
 
 const cases = [];
 const add = (c) => (cases.push(c), c);
 
 {
-  const c = add(new Case('chars-limit', 'Default limits: exactly 4000 UTF-16 units stay inline (content returned as given); 4001 are materialized to a .txt artifact with a summary.'));
+  const c = add(
+    new Case(
+      'chars-limit',
+      'Default limits: exactly 4000 UTF-16 units stay inline (content returned as given); 4001 are materialized to a .txt artifact with a summary.',
+    ),
+  );
   c.materialize('call_4000', rep('abcdefghi\n', 400));
   c.materialize('call_4001', new Txt([['abcdefghi\n', 400], '!']));
 }
 {
-  const c = add(new Case('bytes-limit-multibyte', 'maxInlineChars 10000 isolates the byte limit: 585 lines of nine "€" (3 bytes each) + "abcd" is exactly 16384 bytes (5854 units) and stays inline; one more byte is materialized although it is far under the character limit.', { maxInlineChars: 10000 }));
+  const c = add(
+    new Case(
+      'bytes-limit-multibyte',
+      'maxInlineChars 10000 isolates the byte limit: 585 lines of nine "€" (3 bytes each) + "abcd" is exactly 16384 bytes (5854 units) and stays inline; one more byte is materialized although it is far under the character limit.',
+      { maxInlineChars: 10000 },
+    ),
+  );
   c.materialize('call_16384', new Txt([['€€€€€€€€€\n', 585], 'abcd']));
   c.materialize('call_16385', new Txt([['€€€€€€€€€\n', 585], 'abcde']));
 }
 {
-  const c = add(new Case('bytes-limit-small', 'maxInlineBytes 2000 with the default 4000 characters: bytes trip first. 666 × "€" + "aa" (2000 bytes, 668 units) and 500 × "😀" (2000 bytes, 1000 units) stay inline; 667 × "€" (2001 bytes) and 501 × "😀" (2004 bytes) are materialized, their summaries within a third of the byte limit.', { maxInlineBytes: 2000 }));
+  const c = add(
+    new Case(
+      'bytes-limit-small',
+      'maxInlineBytes 2000 with the default 4000 characters: bytes trip first. 666 × "€" + "aa" (2000 bytes, 668 units) and 500 × "😀" (2000 bytes, 1000 units) stay inline; 667 × "€" (2001 bytes) and 501 × "😀" (2004 bytes) are materialized, their summaries within a third of the byte limit.',
+      { maxInlineBytes: 2000 },
+    ),
+  );
   c.materialize('euro_2000', rep('€', 666).text + 'aa');
   c.materialize('euro_2001', rep('€', 667));
   c.materialize('emoji_2000', rep('😀', 500));
   c.materialize('emoji_2004', rep('😀', 501));
 }
 {
-  const c = add(new Case('defaults-multibyte', 'Default limits count UTF-16 units, not code points: 4000 × "€" (12000 bytes) and 2000 × "😀" (4000 units, 8000 bytes) stay inline; 2001 × "😀" (4002 units) is materialized, one line far over 500 characters, so the summary cuts its preview with a marker.'));
+  const c = add(
+    new Case(
+      'defaults-multibyte',
+      'Default limits count UTF-16 units, not code points: 4000 × "€" (12000 bytes) and 2000 × "😀" (4000 units, 8000 bytes) stay inline; 2001 × "😀" (4002 units) is materialized, one line far over 500 characters, so the summary cuts its preview with a marker.',
+    ),
+  );
   c.materialize('euro_4000', rep('€', 4000));
   c.materialize('emoji_2000', rep('😀', 2000));
   c.materialize('emoji_2001', rep('😀', 2001));
   c.materialize('mixed', rep('é中😀a\n', 700));
 }
 {
-  const items = Array.from({ length: 120 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: i % 2 === 0, score: i / 4 }));
-  const c = add(new Case('json-value-output', 'A non-string output is measured and written as its JSON.stringify (one long line): a .json artifact with isJson; small values stay inline, returned as given.'));
-  c.materialize('call_obj', { items, total: items.length, next: null }, { toolName: 'list_items', serverName: 'inventory' });
-  c.materialize('call_arr', items.map((i) => i.name));
+  const items = Array.from({ length: 120 }, (_, i) => ({
+    id: i,
+    name: `item ${i}`,
+    tags: ['a', 'b'],
+    ok: i % 2 === 0,
+    score: i / 4,
+  }));
+  const c = add(
+    new Case(
+      'json-value-output',
+      'A non-string output is measured and written as its JSON.stringify (one long line): a .json artifact with isJson; small values stay inline, returned as given.',
+    ),
+  );
+  c.materialize(
+    'call_obj',
+    { items, total: items.length, next: null },
+    { toolName: 'list_items', serverName: 'inventory' },
+  );
+  c.materialize(
+    'call_arr',
+    items.map((i) => i.name),
+  );
   c.materialize('call_small', { ok: true, n: [1, 2.5, -3] });
   c.materialize('call_number', 12345);
 }
 {
-  const doc = JSON.stringify({ rows: Array.from({ length: 80 }, (_, i) => ({ line: i + 1, text: `row ${i + 1}` })) }, null, 2);
-  const c = add(new Case('json-string-output', 'A string output is .json only when JSON.parse turns it into an object or array (leading whitespace allowed); a huge number, a JSON string literal and invalid JSON that merely looks like it are .txt.'));
+  const doc = JSON.stringify(
+    { rows: Array.from({ length: 80 }, (_, i) => ({ line: i + 1, text: `row ${i + 1}` })) },
+    null,
+    2,
+  );
+  const c = add(
+    new Case(
+      'json-string-output',
+      'A string output is .json only when JSON.parse turns it into an object or array (leading whitespace allowed); a huge number, a JSON string literal and invalid JSON that merely looks like it are .txt.',
+    ),
+  );
   c.materialize('pretty_object', doc);
   c.materialize('padded_array', '\n\t ' + JSON.stringify(Array.from({ length: 700 }, (_, i) => i)) + '\n');
   c.materialize('number_text', rep('1', 4500));
@@ -344,8 +447,20 @@ const add = (c) => (cases.push(c), c);
 }
 // JSON.parse accepts these (serde_json would not): core checks JSON syntax itself.
 {
-  const c = add(new Case('json-string-edge-cases', 'Strings JSON.parse turns into arrays although serde_json refuses them by default: nesting deeper than 128, a lone surrogate escape, a number beyond the f64 range. All .json.'));
-  c.materialize('deep', new Txt([['[', 200], [']', 200], [' ', 4000]]));
+  const c = add(
+    new Case(
+      'json-string-edge-cases',
+      'Strings JSON.parse turns into arrays although serde_json refuses them by default: nesting deeper than 128, a lone surrogate escape, a number beyond the f64 range. All .json.',
+    ),
+  );
+  c.materialize(
+    'deep',
+    new Txt([
+      ['[', 200],
+      [']', 200],
+      [' ', 4000],
+    ]),
+  );
   c.materialize('lone_surrogate', new Txt(['["\\ud800"]', [' ', 4000]]));
   c.materialize('huge_number', new Txt(['[1e400]', [' ', 4000]]));
 }
@@ -357,17 +472,30 @@ const add = (c) => (cases.push(c), c);
     410: 'Traceback (most recent call last):',
     411: '  File "build.py", line 7, in <module>',
     412: 'ValueError: bad input',
-    500: 'thread \'main\' panicked at src/lib.rs:9:5',
+    500: "thread 'main' panicked at src/lib.rs:9:5",
     550: 'FATAL: disk quota exceeded',
     580: 'test tests::it_works ... FAILED',
     599: 'error: could not compile `agent` due to 1 previous error',
   });
-  const c = add(new Case('summary-errors-section', 'A 600-line build log: the summary has the pointer first, sizes, 40 head and 40 tail lines with the omitted count between, and an errors section (error/exception/traceback/panic/fatal/failed, case-insensitive) bounded to the first few with context, all under 4000 units.'));
+  const c = add(
+    new Case(
+      'summary-errors-section',
+      'A 600-line build log: the summary has the pointer first, sizes, 40 head and 40 tail lines with the omitted count between, and an errors section (error/exception/traceback/panic/fatal/failed, case-insensitive) bounded to the first few with context, all under 4000 units.',
+    ),
+  );
   c.materialize('call_build', log, { toolName: 'run_build', serverName: 'ci' });
-  c.grep('ctx://conv-1/tool/call_build.txt', 'error|exception|traceback|panic|fatal|failed', { context: 0, ignoreCase: true });
+  c.grep('ctx://conv-1/tool/call_build.txt', 'error|exception|traceback|panic|fatal|failed', {
+    context: 0,
+    ignoreCase: true,
+  });
 }
 {
-  const c = add(new Case('id-reuse-never-overwrites', 'The same call id with different content (a reused id, a second turn): the second artifact is call_1-1.txt, the first is kept; the same content again reuses call_1.txt. Terminal snippets likewise.'));
+  const c = add(
+    new Case(
+      'id-reuse-never-overwrites',
+      'The same call id with different content (a reused id, a second turn): the second artifact is call_1-1.txt, the first is kept; the same content again reuses call_1.txt. Terminal snippets likewise.',
+    ),
+  );
   c.materialize('call_1', buildLog(300, { 10: 'error: first run' }));
   c.materialize('call_1', buildLog(300, { 20: 'error: second run' }));
   c.materialize('call_1', buildLog(300, { 10: 'error: first run' }));
@@ -375,25 +503,50 @@ const add = (c) => (cases.push(c), c);
   c.terminal('t', rep('$ make test\n', 800));
 }
 {
-  const c = add(new Case('summary-snippet-bytes', 'snippetBytes 1024 with the default 40 lines: head and tail each stop at 1 KB of line text (newlines included): 10 lines of 99 digits.', { snippetBytes: 1024 }));
+  const c = add(
+    new Case(
+      'summary-snippet-bytes',
+      'snippetBytes 1024 with the default 40 lines: head and tail each stop at 1 KB of line text (newlines included): 10 lines of 99 digits.',
+      { snippetBytes: 1024 },
+    ),
+  );
   c.materialize('call_digits', Array.from({ length: 100 }, (_, i) => String(i + 1).padStart(99, '0')).join('\n'));
 }
 {
-  const c = add(new Case('summary-small-limits', 'maxInlineChars 700 and snippetLines 5: head, tail and the errors section shrink until the summary is under 700 units (a 1200-unit middle line is then simply among the omitted ones).', { maxInlineChars: 700, snippetLines: 5 }));
+  const c = add(
+    new Case(
+      'summary-small-limits',
+      'maxInlineChars 700 and snippetLines 5: head, tail and the errors section shrink until the summary is under 700 units (a 1200-unit middle line is then simply among the omitted ones).',
+      { maxInlineChars: 700, snippetLines: 5 },
+    ),
+  );
   c.materialize('call_small', buildLog(50, { 25: 'error: one' }));
   c.materialize('call_wide', new Txt(['short first line\n', ['w', 1200], '\nlast line']));
 }
 {
-  const c = add(new Case('terminal', 'Terminal output: inline under the limits; over them written to artifacts/terminal/<snippetId>.log (never .json), ref ctx://<conv>/terminal/<id>.log, readable at once; an unsafe snippet id is INVALID_ID.'));
+  const c = add(
+    new Case(
+      'terminal',
+      'Terminal output: inline under the limits; over them written to artifacts/terminal/<snippetId>.log (never .json), ref ctx://<conv>/terminal/<id>.log, readable at once; an unsafe snippet id is INVALID_ID.',
+    ),
+  );
   c.terminal('snip-small', 'ok\n');
-  const ref = c.terminal('snip-1', new Txt([['$ cargo test\n', 1], ['test a ... ok\n', 400], 'test result: FAILED. 399 passed; 1 failed\n']));
+  const ref = c.terminal(
+    'snip-1',
+    new Txt([['$ cargo test\n', 1], ['test a ... ok\n', 400], 'test result: FAILED. 399 passed; 1 failed\n']),
+  );
   c.tail(ref, { lines: 3 });
   c.terminal('../escape', rep('z\n', 3000), { expectError: 'INVALID_ID' });
   c.terminal('json-looking', new Txt(['[', ['1,', 2500], '1]']));
 }
 {
   const log = numbered(300) + '\n';
-  const c = add(new Case('read-pages', 'read: defaults (offset 0, limit 200) cut to fit 4000 units with a "More:" offset; a middle window; the last row; offset past the end; limit 0. tail: default 200 rows cut from the end, 3 rows, 0 rows.'));
+  const c = add(
+    new Case(
+      'read-pages',
+      'read: defaults (offset 0, limit 200) cut to fit 4000 units with a "More:" offset; a middle window; the last row; offset past the end; limit 0. tail: default 200 rows cut from the end, 3 rows, 0 rows.',
+    ),
+  );
   const ref = c.materialize('call_log', log);
   c.read(ref);
   c.read(ref, { offset: 100, limit: 5 });
@@ -407,8 +560,16 @@ const add = (c) => (cases.push(c), c);
   c.tail(ref, { lines: 1000 });
 }
 {
-  const c = add(new Case('read-huge-line', 'A line of 5000 units between two short ones is read as parts 2.1, 2.2, 2.3 (2000 units each at most); offset counts lines (offset 2 is line 3, whatever the parts before) and part starts inside a line; a page holds what fits; grep finds a token in the middle part; a surrogate pair on a part boundary is never split.'));
-  const ref = c.materialize('call_huge', new Txt(['first\n', ['0123456789', 250], 'NEEDLE', ['abcdefghij', 249], 'abc\nlast\n']));
+  const c = add(
+    new Case(
+      'read-huge-line',
+      'A line of 5000 units between two short ones is read as parts 2.1, 2.2, 2.3 (2000 units each at most); offset counts lines (offset 2 is line 3, whatever the parts before) and part starts inside a line; a page holds what fits; grep finds a token in the middle part; a surrogate pair on a part boundary is never split.',
+    ),
+  );
+  const ref = c.materialize(
+    'call_huge',
+    new Txt(['first\n', ['0123456789', 250], 'NEEDLE', ['abcdefghij', 249], 'abc\nlast\n']),
+  );
   c.read(ref);
   c.read(ref, { offset: 1, part: 2, limit: 1 });
   c.read(ref, { offset: 1, part: 3 });
@@ -421,7 +582,12 @@ const add = (c) => (cases.push(c), c);
   c.read(pair, { offset: 0, part: 2, limit: 1 });
 }
 {
-  const c = add(new Case('one-huge-line', 'One line of 10000 units, no newline: the summary cuts its preview with a marker; read pages one 2000-unit part at a time; tail 1 is the last part.'));
+  const c = add(
+    new Case(
+      'one-huge-line',
+      'One line of 10000 units, no newline: the summary cuts its preview with a marker; read pages one 2000-unit part at a time; tail 1 is the last part.',
+    ),
+  );
   const ref = c.materialize('call_line', new Txt([['x', 4999], 'MIDDLE', ['y', 4995]]));
   c.read(ref);
   c.read(ref, { offset: 4 });
@@ -431,9 +597,20 @@ const add = (c) => (cases.push(c), c);
 {
   const lines = [];
   for (let i = 1; i <= 120; i++) {
-    lines.push(i % 20 === 7 ? `E${i}: Error: connection refused (attempt ${i})` : i === 50 ? 'java.lang.IllegalStateException: boom' : `ok ${i}`);
+    lines.push(
+      i % 20 === 7
+        ? `E${i}: Error: connection refused (attempt ${i})`
+        : i === 50
+          ? 'java.lang.IllegalStateException: boom'
+          : `ok ${i}`,
+    );
   }
-  const c = add(new Case('grep', 'grep: numbered matches with 2 rows of context by default, adjacent groups merged and others separated by "--"; context 0; maxMatches; ignoreCase; no match; an unclosed group or class is INVALID_PATTERN.'));
+  const c = add(
+    new Case(
+      'grep',
+      'grep: numbered matches with 2 rows of context by default, adjacent groups merged and others separated by "--"; context 0; maxMatches; ignoreCase; no match; an unclosed group or class is INVALID_PATTERN.',
+    ),
+  );
   const ref = c.materialize('call_grep', rep(lines.join('\n') + '\n', 1).text + rep('padding line\n', 300).text);
   c.grep(ref, 'Error|Exception');
   c.grep(ref, 'Error', { context: 0, maxMatches: 2 });
@@ -446,8 +623,16 @@ const add = (c) => (cases.push(c), c);
   c.grep(ref, '[a-', {}, 'INVALID_PATTERN');
 }
 {
-  const c = add(new Case('grep-patterns', 'grep runs one linear-time engine in core on every host: (a+)+$ over a row of 1999 "a" then "b" returns (a backtracking engine never does); ignoreCase folds ASCII letters only (É and é stay distinct); a pattern of 1000 characters is allowed, 1001 is INVALID_PATTERN; look-around, backreferences and \\p{…} classes (valid in JavaScript) and a counted repetition past the compiled-size limit are INVALID_PATTERN.'));
-  const ref = c.materialize('call_runs', new Txt([['a', 1999], 'b\naaaa\nÉCHEC: disque\néchec: réseau\nERROR: disk\n', ['ok\n', 1000]]));
+  const c = add(
+    new Case(
+      'grep-patterns',
+      'grep runs one linear-time engine in core on every host: (a+)+$ over a row of 1999 "a" then "b" returns (a backtracking engine never does); ignoreCase folds ASCII letters only (É and é stay distinct); a pattern of 1000 characters is allowed, 1001 is INVALID_PATTERN; look-around, backreferences and \\p{…} classes (valid in JavaScript) and a counted repetition past the compiled-size limit are INVALID_PATTERN.',
+    ),
+  );
+  const ref = c.materialize(
+    'call_runs',
+    new Txt([['a', 1999], 'b\naaaa\nÉCHEC: disque\néchec: réseau\nERROR: disk\n', ['ok\n', 1000]]),
+  );
   c.grep(ref, '(a+)+$', { context: 0 });
   c.grep(ref, 'échec', { ignoreCase: true, context: 0 });
   c.grep(ref, 'ÉCHEC', { ignoreCase: true, context: 0 });
@@ -461,7 +646,12 @@ const add = (c) => (cases.push(c), c);
   c.grep(ref, 'a{1000}{1000}', {}, 'INVALID_PATTERN');
 }
 {
-  const c = add(new Case('empty-artifacts', 'An empty artifact (only possible by import: "" is always inline) reads as empty for read, tail and grep; an artifact of blank lines has rows.'));
+  const c = add(
+    new Case(
+      'empty-artifacts',
+      'An empty artifact (only possible by import: "" is always inline) reads as empty for read, tail and grep; an artifact of blank lines has rows.',
+    ),
+  );
   const artifacts = [
     { ref: 'ctx://conv-1/tool/empty.txt', path: 'tool/empty.txt', sha256: sha256(''), content: '' },
     { ref: 'ctx://conv-1/terminal/blank.log', path: 'terminal/blank.log', sha256: sha256('\n\n\n'), content: '\n\n\n' },
@@ -476,10 +666,20 @@ const add = (c) => (cases.push(c), c);
   c.grep('ctx://conv-1/terminal/blank.log', '^$', { context: 0 });
 }
 {
-  const c = add(new Case('scope-errors', 'A materializer reads only its own conversation\'s artifacts: another conversation (even when its file exists), a path climbing out, an unknown kind or a non-ref is REF_OUT_OF_SCOPE; an in-scope ref without a file is REF_NOT_FOUND.'));
+  const c = add(
+    new Case(
+      'scope-errors',
+      "A materializer reads only its own conversation's artifacts: another conversation (even when its file exists), a path climbing out, an unknown kind or a non-ref is REF_OUT_OF_SCOPE; an in-scope ref without a file is REF_NOT_FOUND.",
+    ),
+  );
   const ref = c.materialize('call_1', rep('line\n', 1000));
-  const other = [{ ref: 'ctx://conv-2/tool/call_1.txt', path: 'tool/call_1.txt', sha256: sha256('other\n'), content: 'other\n' }];
-  c.importConversation({ format: 'tool-offload/conversation', version: 1, conversationId: 'conv-2', messages: [], artifacts: other }, { conversationId: 'conv-2', messages: [], artifacts: other });
+  const other = [
+    { ref: 'ctx://conv-2/tool/call_1.txt', path: 'tool/call_1.txt', sha256: sha256('other\n'), content: 'other\n' },
+  ];
+  c.importConversation(
+    { format: 'tool-offload/conversation', version: 1, conversationId: 'conv-2', messages: [], artifacts: other },
+    { conversationId: 'conv-2', messages: [], artifacts: other },
+  );
   c.read(ref, { limit: 1 });
   c.read('ctx://conv-2/tool/call_1.txt', {}, 'REF_OUT_OF_SCOPE');
   c.tail('ctx://conv-2/tool/call_1.txt', {}, 'REF_OUT_OF_SCOPE');
@@ -496,8 +696,14 @@ const add = (c) => (cases.push(c), c);
 }
 {
   const big = rep('data\n', 1000);
-  const c = add(new Case('invalid-ids', 'A tool call id that cannot name a file is INVALID_ID and nothing is written: "../x", "a/b", "..", "", a NUL, and a name over 255 bytes with its extension (251 bytes + ".txt" is allowed, 252 is not; 250 + ".json" is allowed, 251 is not). The id is checked whatever the size of the output: a small output with "../small" is INVALID_ID too.'));
-  for (const id of ['../x', 'a/b', 'a\\b', '..', '.', '', 'nul\u0000id']) c.materialize(id, big, { expectError: 'INVALID_ID' });
+  const c = add(
+    new Case(
+      'invalid-ids',
+      'A tool call id that cannot name a file is INVALID_ID and nothing is written: "../x", "a/b", "..", "", a NUL, and a name over 255 bytes with its extension (251 bytes + ".txt" is allowed, 252 is not; 250 + ".json" is allowed, 251 is not). The id is checked whatever the size of the output: a small output with "../small" is INVALID_ID too.',
+    ),
+  );
+  for (const id of ['../x', 'a/b', 'a\\b', '..', '.', '', 'nul\u0000id'])
+    c.materialize(id, big, { expectError: 'INVALID_ID' });
   c.materialize('i'.repeat(251), big);
   c.materialize('j'.repeat(252), big, { expectError: 'INVALID_ID' });
   c.materialize('k'.repeat(250), { list: big.text });
@@ -505,7 +711,12 @@ const add = (c) => (cases.push(c), c);
   c.materialize('../small', 'small output', { expectError: 'INVALID_ID' });
 }
 {
-  const c = add(new Case('lone-surrogates', 'Output cut mid-emoji ends in a lone UTF-16 surrogate: no error. Measured as JS does (1 unit, 3 bytes: 4000 units with one stay inline, returned as they were); written, summarised and read back as U+FFFD. (Ids holding one are INVALID_ID: host-node/test/lone-surrogates.test.ts, as a Rust host cannot be given one.)'));
+  const c = add(
+    new Case(
+      'lone-surrogates',
+      'Output cut mid-emoji ends in a lone UTF-16 surrogate: no error. Measured as JS does (1 unit, 3 bytes: 4000 units with one stay inline, returned as they were); written, summarised and read back as U+FFFD. (Ids holding one are INVALID_ID: host-node/test/lone-surrogates.test.ts, as a Rust host cannot be given one.)',
+    ),
+  );
   c.materialize('at_limit', 'a'.repeat(3999) + '\uD83D');
   const ref = c.materialize('cut', 'line\n'.repeat(1000) + 'end \uD83D');
   c.tail(ref, { lines: 2 });
@@ -513,26 +724,63 @@ const add = (c) => (cases.push(c), c);
 }
 const anthropic = () => [
   { role: 'user', content: 'Build the project and list the files.' },
-  { role: 'assistant', content: [{ type: 'text', text: 'Running both.' }, { type: 'tool_use', id: 'toolu_build', name: 'bash', input: { cmd: 'cargo build' } }, { type: 'tool_use', id: 'toolu_ls', name: 'ls', input: {} }, { type: 'tool_use', id: 'toolu_json', name: 'query', input: {} }] },
-  { role: 'user', content: [
-    { type: 'tool_result', tool_use_id: 'toolu_build', content: buildLog(300, { 150: 'error: linker failed' }), is_error: true },
-    { type: 'tool_result', tool_use_id: 'toolu_ls', content: 'Cargo.toml\nsrc\n' },
-    { type: 'tool_result', tool_use_id: 'toolu_json', content: [{ type: 'text', text: rep('row,', 1100).text }] },
-    { type: 'text', text: 'Here you go.' },
-  ] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Running both.' },
+      { type: 'tool_use', id: 'toolu_build', name: 'bash', input: { cmd: 'cargo build' } },
+      { type: 'tool_use', id: 'toolu_ls', name: 'ls', input: {} },
+      { type: 'tool_use', id: 'toolu_json', name: 'query', input: {} },
+    ],
+  },
+  {
+    role: 'user',
+    content: [
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_build',
+        content: buildLog(300, { 150: 'error: linker failed' }),
+        is_error: true,
+      },
+      { type: 'tool_result', tool_use_id: 'toolu_ls', content: 'Cargo.toml\nsrc\n' },
+      { type: 'tool_result', tool_use_id: 'toolu_json', content: [{ type: 'text', text: rep('row,', 1100).text }] },
+      { type: 'text', text: 'Here you go.' },
+    ],
+  },
   { role: 'assistant', content: 'The build failed.' },
 ];
 {
-  const c = add(new Case('messages-anthropic', 'materializeMessages on an Anthropic conversation: the oversize string tool_result (.txt) and the oversize array content (its JSON.stringify, .json) get summaries, tool names come from the tool_use blocks; small results and other messages are unchanged. Run again on its own output: nothing changes, no refs (idempotent).'));
+  const c = add(
+    new Case(
+      'messages-anthropic',
+      'materializeMessages on an Anthropic conversation: the oversize string tool_result (.txt) and the oversize array content (its JSON.stringify, .json) get summaries, tool names come from the tool_use blocks; small results and other messages are unchanged. Run again on its own output: nothing changes, no refs (idempotent).',
+    ),
+  );
   const first = c.materializeMessages(anthropic());
-  c.step('materializeMessages', { messages: from(first, 'messages') }, { messages: from(first, 'messages'), refs: [], paths: [] });
+  c.step(
+    'materializeMessages',
+    { messages: from(first, 'messages') },
+    { messages: from(first, 'messages'), refs: [], paths: [] },
+  );
 }
 {
-  const c = add(new Case('messages-openai', 'materializeMessages on OpenAI Chat (role "tool", names from tool_calls) and Responses (function_call_output, names from function_call) items; a result with no matching call is named "tool"; idempotent on its own output.'));
+  const c = add(
+    new Case(
+      'messages-openai',
+      'materializeMessages on OpenAI Chat (role "tool", names from tool_calls) and Responses (function_call_output, names from function_call) items; a result with no matching call is named "tool"; idempotent on its own output.',
+    ),
+  );
   const first = c.materializeMessages([
     { role: 'system', content: 'You are a coding agent.' },
     { role: 'user', content: 'Run the tests.' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_test', type: 'function', function: { name: 'run_tests', arguments: '{}' } }, { id: 'call_cat', type: 'function', function: { name: 'cat', arguments: '{"path":"a"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'call_test', type: 'function', function: { name: 'run_tests', arguments: '{}' } },
+        { id: 'call_cat', type: 'function', function: { name: 'cat', arguments: '{"path":"a"}' } },
+      ],
+    },
     { role: 'tool', tool_call_id: 'call_test', content: numbered(400) + '\ntest result: FAILED' },
     { role: 'tool', tool_call_id: 'call_cat', content: 'fn main() {}' },
     { type: 'function_call', call_id: 'fc_1', name: 'search', arguments: '{}' },
@@ -540,10 +788,19 @@ const anthropic = () => [
     { role: 'tool', tool_call_id: 'call_orphan', content: rep('orphan ', 700).text },
     { role: 'assistant', content: 'Tests fail.' },
   ]);
-  c.step('materializeMessages', { messages: from(first, 'messages') }, { messages: from(first, 'messages'), refs: [], paths: [] });
+  c.step(
+    'materializeMessages',
+    { messages: from(first, 'messages') },
+    { messages: from(first, 'messages'), refs: [], paths: [] },
+  );
 }
 {
-  const c = add(new Case('messages-duplicate-ids', 'Two oversize results with one id but different content: the second is written to <id>-1 so neither overwrites the other; a third with the same content as the first shares its artifact.'));
+  const c = add(
+    new Case(
+      'messages-duplicate-ids',
+      'Two oversize results with one id but different content: the second is written to <id>-1 so neither overwrites the other; a third with the same content as the first shares its artifact.',
+    ),
+  );
   const a = rep('first version\n', 400).text;
   c.materializeMessages([
     { role: 'tool', tool_call_id: 'call_dup', content: a },
@@ -552,57 +809,126 @@ const anthropic = () => [
   ]);
 }
 {
-  const c = add(new Case('export-import-roundtrip', 'materializeMessages, then exportConversation: the messages and every referenced artifact with its SHA-256. Importing it under another userData restores identical files, and a materializer there reads the refs; importing again over identical files succeeds.'));
+  const c = add(
+    new Case(
+      'export-import-roundtrip',
+      'materializeMessages, then exportConversation: the messages and every referenced artifact with its SHA-256. Importing it under another userData restores identical files, and a materializer there reads the refs; importing again over identical files succeeds.',
+    ),
+  );
   const first = c.materializeMessages(anthropic());
   const refs = ['ctx://conv-1/tool/toolu_build.txt', 'ctx://conv-1/tool/toolu_json.json'];
   const exported = c.exportConversation(first, refs);
   const artifacts = c.steps[exported].expect.artifacts;
-  c.importConversation(from(exported), { userData: 'restored', conversationId: 'conv-1', messages: from(first, 'messages'), artifacts });
+  c.importConversation(from(exported), {
+    userData: 'restored',
+    conversationId: 'conv-1',
+    messages: from(first, 'messages'),
+    artifacts,
+  });
   c.read(refs[0], { offset: 149, limit: 3, userData: 'restored' });
   c.grep(refs[1], 'row,row', { maxMatches: 1, context: 0, userData: 'restored' });
-  c.importConversation(from(exported), { userData: 'restored', conversationId: 'conv-1', messages: from(first, 'messages'), artifacts });
+  c.importConversation(from(exported), {
+    userData: 'restored',
+    conversationId: 'conv-1',
+    messages: from(first, 'messages'),
+    artifacts,
+  });
   c.exportConversation(first, refs);
 }
 {
   const content = rep('original line\n', 400);
   const good = { ref: 'ctx://conv-1/tool/call_t.txt', path: 'tool/call_t.txt', sha256: sha256(content.text), content };
-  const bundle = (artifacts, extra = {}) => ({ format: 'tool-offload/conversation', version: 1, conversationId: 'conv-1', messages: [{ role: 'tool', tool_call_id: 'call_t', content: 'see ctx://conv-1/tool/call_t.txt' }], artifacts, ...extra });
-  const c = add(new Case('import-refused', 'importConversation checks everything before writing: content changed but hash not, a ref climbing out of the artifacts, a path that does not match its ref, a ref the messages name but the bundle lacks, a wrong format or version: all INVALID_BUNDLE, nothing written.'));
+  const bundle = (artifacts, extra = {}) => ({
+    format: 'tool-offload/conversation',
+    version: 1,
+    conversationId: 'conv-1',
+    messages: [{ role: 'tool', tool_call_id: 'call_t', content: 'see ctx://conv-1/tool/call_t.txt' }],
+    artifacts,
+    ...extra,
+  });
+  const c = add(
+    new Case(
+      'import-refused',
+      'importConversation checks everything before writing: content changed but hash not, a ref climbing out of the artifacts, a path that does not match its ref, a ref the messages name but the bundle lacks, a wrong format or version: all INVALID_BUNDLE, nothing written.',
+    ),
+  );
   const fail = (b) => c.importConversation(b, { expectError: 'INVALID_BUNDLE' });
   fail(bundle([{ ...good, content: new Txt([['original line\n', 399], 'tampered line\n']) }]));
   fail(bundle([{ ...good, sha256: sha256('something else') }]));
   fail(bundle([good, { ref: 'ctx://conv-1/tool/../../x', path: 'tool/../../x', sha256: sha256('x'), content: 'x' }]));
-  fail(bundle([good, { ref: 'ctx://conv-1/tool/../../../etc/x.txt', path: 'tool/../../../etc/x.txt', sha256: sha256('x'), content: 'x' }]));
+  fail(
+    bundle([
+      good,
+      {
+        ref: 'ctx://conv-1/tool/../../../etc/x.txt',
+        path: 'tool/../../../etc/x.txt',
+        sha256: sha256('x'),
+        content: 'x',
+      },
+    ]),
+  );
   fail(bundle([good, { ref: 'ctx://conv-2/tool/x.txt', path: 'tool/x.txt', sha256: sha256('x'), content: 'x' }]));
   fail(bundle([{ ...good, path: 'tool/other.txt' }]));
   fail(bundle([]));
   fail(bundle([good], { format: 'something-else' }));
   fail(bundle([good], { version: 2 }));
   fail(bundle([good], { conversationId: '../conv-1' }));
-  c.importConversation(bundle([good]), { userData: 'ok', conversationId: 'conv-1', messages: bundle([]).messages, artifacts: [good] });
+  c.importConversation(bundle([good]), {
+    userData: 'ok',
+    conversationId: 'conv-1',
+    messages: bundle([]).messages,
+    artifacts: [good],
+  });
 }
 {
-  const c = add(new Case('import-artifact-exists', 'Importing over a different artifact already at the same place is ARTIFACT_EXISTS and writes nothing (the other artifacts of the bundle included); the existing file is kept.'));
+  const c = add(
+    new Case(
+      'import-artifact-exists',
+      'Importing over a different artifact already at the same place is ARTIFACT_EXISTS and writes nothing (the other artifacts of the bundle included); the existing file is kept.',
+    ),
+  );
   const ref = c.materialize('call_x', rep('mine\n', 1000));
   const theirs = rep('theirs\n', 1000);
   const artifacts = [
     { ref: 'ctx://conv-1/tool/call_new.txt', path: 'tool/call_new.txt', sha256: sha256('new'), content: 'new' },
     { ref, path: 'tool/call_x.txt', sha256: sha256(theirs.text), content: theirs },
   ];
-  c.importConversation({ format: 'tool-offload/conversation', version: 1, conversationId: 'conv-1', messages: [], artifacts }, { expectError: 'ARTIFACT_EXISTS' });
+  c.importConversation(
+    { format: 'tool-offload/conversation', version: 1, conversationId: 'conv-1', messages: [], artifacts },
+    { expectError: 'ARTIFACT_EXISTS' },
+  );
   c.read(ref, { limit: 1 });
 }
 {
-  const c = add(new Case('export-missing-artifact', 'Exporting messages that name an artifact of this conversation that does not exist is REF_NOT_FOUND: the bundle would not be self-contained. Refs of other conversations are not exported.'));
-  const ok = c.step('materializeMessages', { messages: [{ role: 'user', content: 'see ctx://conv-1/tool/nope.txt' }] }, { messages: [{ role: 'user', content: 'see ctx://conv-1/tool/nope.txt' }], refs: [], paths: [] });
+  const c = add(
+    new Case(
+      'export-missing-artifact',
+      'Exporting messages that name an artifact of this conversation that does not exist is REF_NOT_FOUND: the bundle would not be self-contained. Refs of other conversations are not exported.',
+    ),
+  );
+  const ok = c.step(
+    'materializeMessages',
+    { messages: [{ role: 'user', content: 'see ctx://conv-1/tool/nope.txt' }] },
+    { messages: [{ role: 'user', content: 'see ctx://conv-1/tool/nope.txt' }], refs: [], paths: [] },
+  );
   c.fail('export', { messages: from(ok, 'messages') }, 'REF_NOT_FOUND');
-  const other = c.step('materializeMessages', { messages: [{ role: 'user', content: 'see ctx://conv-9/tool/x.txt' }] }, { messages: [{ role: 'user', content: 'see ctx://conv-9/tool/x.txt' }], refs: [], paths: [] });
+  const other = c.step(
+    'materializeMessages',
+    { messages: [{ role: 'user', content: 'see ctx://conv-9/tool/x.txt' }] },
+    { messages: [{ role: 'user', content: 'see ctx://conv-9/tool/x.txt' }], refs: [], paths: [] },
+  );
   c.exportConversation(other, []);
 }
 
 {
   const conversationId = 'conv (1) "é" 50%';
-  const c = add(new Case('ref-encoding', 'Any id the API accepts round-trips through refs: the conversation id and file name are percent-encoded in the ref (UTF-8 bytes outside A–Z a–z 0–9 - . _ ~ : as uppercase %XX; "functions.bash:0" stays as it is) while files keep the raw id. A ref reads back however it is spelled: lowercase hex, or characters left unescaped; a "%" that starts no escape, escapes that are not UTF-8, or an escape that decodes to "..", "/", "\\" or NUL is REF_OUT_OF_SCOPE. materializeMessages, export and import keep every such ref readable.', { conversationId }));
+  const c = add(
+    new Case(
+      'ref-encoding',
+      'Any id the API accepts round-trips through refs: the conversation id and file name are percent-encoded in the ref (UTF-8 bytes outside A–Z a–z 0–9 - . _ ~ : as uppercase %XX; "functions.bash:0" stays as it is) while files keep the raw id. A ref reads back however it is spelled: lowercase hex, or characters left unescaped; a "%" that starts no escape, escapes that are not UTF-8, or an escape that decodes to "..", "/", "\\" or NUL is REF_OUT_OF_SCOPE. materializeMessages, export and import keep every such ref readable.',
+      { conversationId },
+    ),
+  );
   const log = buildLog(300, { 42: 'error: in call (1)' });
   const ref = c.materialize('call (1)', log);
   c.read(ref, { offset: 40, limit: 3 });
@@ -610,24 +936,45 @@ const anthropic = () => [
   c.grep(ref, 'error', { context: 0 });
   const enc = refSegment(conversationId);
   c.read(`ctx://${enc}/tool/call (1).txt`, { limit: 1 });
-  c.read(ref.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()), { limit: 1 });
-  for (const id of ['it\'s "quoted", [b] {c} <d> `e`', '100%', '%41', 'functions.bash:0', 'naïve 日本 😀', 'tab\there', 'a+b=c&d#e?f*g!h@i$j;k|l^m~n']) {
+  c.read(
+    ref.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    { limit: 1 },
+  );
+  for (const id of [
+    'it\'s "quoted", [b] {c} <d> `e`',
+    '100%',
+    '%41',
+    'functions.bash:0',
+    'naïve 日本 😀',
+    'tab\there',
+    'a+b=c&d#e?f*g!h@i$j;k|l^m~n',
+  ]) {
     c.materialize(id, rep(`${id}: output line\n`, 400));
   }
   c.terminal('snip 1', rep('$ make\n', 800));
   c.read(refOf(conversationId, 'tool', '100%.txt'), { limit: 1 });
   c.read(`ctx://${enc}/tool/100%.txt`, {}, 'REF_OUT_OF_SCOPE');
   c.read(`ctx://${conversationId}/tool/call%20%281%29.txt`, {}, 'REF_OUT_OF_SCOPE');
-  for (const file of ['%zz.txt', '%C3.txt', '%2E%2E', '..%2F..%2Fx.txt', 'a%5Cb.txt', 'a%00.txt']) c.read(`ctx://${enc}/tool/${file}`, {}, 'REF_OUT_OF_SCOPE');
+  for (const file of ['%zz.txt', '%C3.txt', '%2E%2E', '..%2F..%2Fx.txt', 'a%5Cb.txt', 'a%00.txt'])
+    c.read(`ctx://${enc}/tool/${file}`, {}, 'REF_OUT_OF_SCOPE');
   const first = c.materializeMessages([
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call (2)', type: 'function', function: { name: 'run tests', arguments: '{}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call (2)', type: 'function', function: { name: 'run tests', arguments: '{}' } }],
+    },
     { role: 'tool', tool_call_id: 'call (2)', content: numbered(300) },
     { role: 'tool', tool_call_id: '"q" [x]', content: rep('quoted\n', 700).text },
   ]);
   const refs = c.steps[first].expect.refs.map((r) => r.id);
   const exported = c.exportConversation(first, refs);
   const artifacts = c.steps[exported].expect.artifacts;
-  c.importConversation(from(exported), { userData: 'restored', conversationId, messages: from(first, 'messages'), artifacts });
+  c.importConversation(from(exported), {
+    userData: 'restored',
+    conversationId,
+    messages: from(first, 'messages'),
+    artifacts,
+  });
   c.read(refs[0], { offset: 100, limit: 2, userData: 'restored' });
   c.tail(refs[1], { lines: 1, userData: 'restored' });
 }
@@ -640,7 +987,8 @@ for (const c of cases) {
   if (names.has(c.name)) throw new Error(`duplicate vector ${c.name}`);
   names.add(c.name);
 }
-for (const old of readdirSync(here).filter((f) => f.startsWith(`${PREFIX}-`) && f.endsWith('.json'))) unlinkSync(join(here, old));
+for (const old of readdirSync(here).filter((f) => f.startsWith(`${PREFIX}-`) && f.endsWith('.json')))
+  unlinkSync(join(here, old));
 let bytes = 0;
 let steps = 0;
 for (const c of cases) {
@@ -649,7 +997,11 @@ for (const c of cases) {
   steps += c.steps.length;
   writeFileSync(join(here, `${PREFIX}-${c.name}.json`), text);
 }
-console.log(`wrote ${cases.length} ${PREFIX} vectors, ${steps} steps, ${bytes} bytes; checked ${checks.summaries} summaries and ${checks.pages} pages`);
+console.log(
+  `wrote ${cases.length} ${PREFIX} vectors, ${steps} steps, ${bytes} bytes; checked ${checks.summaries} summaries and ${checks.pages} pages`,
+);
 if (checks.pending > 0) {
-  console.log(`${checks.pending} core texts are not blessed yet: TOOL_OFFLOAD_BLESS=1 cargo test -p tool-offload-conformance --test core_host, then run this again`);
+  console.log(
+    `${checks.pending} core texts are not blessed yet: TOOL_OFFLOAD_BLESS=1 cargo test -p tool-offload-conformance --test core_host, then run this again`,
+  );
 }

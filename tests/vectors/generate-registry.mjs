@@ -32,7 +32,11 @@ class Case {
     return this.steps.length - 1;
   }
   fail(op, inputs, code, path) {
-    this.steps.push({ op, ...inputs, error: { code, message: this.core('error', 'message'), ...(path ? { path } : {}) } });
+    this.steps.push({
+      op,
+      ...inputs,
+      error: { code, message: this.core('error', 'message'), ...(path ? { path } : {}) },
+    });
     return this.steps.length - 1;
   }
   registry(options = {}) {
@@ -49,7 +53,12 @@ class Case {
     if (expectError) return this.fail('execute', inputs, expectError.code, expectError.path);
     let { content, isError } = outcome;
     const offload = this.policy?.offload;
-    if (offload && !materialized?.passthrough && content.length >= (offload.thresholdChars ?? 1000) && !isPlaceholder(content)) {
+    if (
+      offload &&
+      !materialized?.passthrough &&
+      content.length >= (offload.thresholdChars ?? 1000) &&
+      !isPlaceholder(content)
+    ) {
       const path = `${offload.outputDir}/${offload.sessionId}/${toolUseId}.md`;
       this.files.set(path, wellFormed(content));
       content = `[Tool result offloaded to file: ${path}]`;
@@ -58,7 +67,12 @@ class Case {
       this.files.set(`${DATA}/context/${CONV}/artifacts/tool/${toolUseId}.txt`, wellFormed(content));
       content = this.core('expect', 'content');
     }
-    return this.step('execute', inputs, { type: 'tool_result', tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) });
+    return this.step('execute', inputs, {
+      type: 'tool_result',
+      tool_use_id: toolUseId,
+      content,
+      ...(isError ? { is_error: true } : {}),
+    });
   }
   toJSON() {
     const files = [...this.files].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
@@ -68,14 +82,24 @@ class Case {
 
 const cases = [];
 const add = (prefix, c) => (cases.push([prefix, c]), c);
-const def = (name, schema = echoSchema, description = `The ${name} tool.`) => ({ name, description, input_schema: schema });
+const def = (name, schema = echoSchema, description = `The ${name} tool.`) => ({
+  name,
+  description,
+  input_schema: schema,
+});
 const returns = (content, isError) => ({ returns: { content, ...(isError ? { is_error: true } : {}) } });
 const over = (n) => 'x'.repeat(n);
 /** What a materializer keeps inline: within both limits. */
 const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) <= LIMITS.maxInlineBytes;
 
 {
-  const c = add('registry', new Case('execute', 'Every handler outcome becomes a tool_result carrying the tool_use_id: output as is, is_error kept, a thrown error\'s message as an error result, an unknown tool "Tool \'<name>\' not found"; definitions in registration order.'));
+  const c = add(
+    'registry',
+    new Case(
+      'execute',
+      "Every handler outcome becomes a tool_result carrying the tool_use_id: output as is, is_error kept, a thrown error's message as an error result, an unknown tool \"Tool '<name>' not found\"; definitions in registration order.",
+    ),
+  );
   c.registry();
   c.register(def('echo'), { echo: true });
   c.register(def('report'), returns('2 files changed'));
@@ -90,19 +114,33 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   c.execute('toolu_5', 'nope', {}, { content: "Tool 'nope' not found", isError: true });
 }
 {
-  const c = add('registry', new Case('register-errors', 'Names must match ^[a-zA-Z0-9_-]{1,64}$ (INVALID_TOOL_NAME), be unique (DUPLICATE_TOOL, the first kept) and input_schema must be an object (INVALID_TOOL_DEFINITION); nothing is registered on an error.'));
+  const c = add(
+    'registry',
+    new Case(
+      'register-errors',
+      'Names must match ^[a-zA-Z0-9_-]{1,64}$ (INVALID_TOOL_NAME), be unique (DUPLICATE_TOOL, the first kept) and input_schema must be an object (INVALID_TOOL_DEFINITION); nothing is registered on an error.',
+    ),
+  );
   c.registry();
-  for (const name of ['', 'has space', 'dot.name', 'ü', 'a'.repeat(65)]) c.register(def(name), returns('x'), 'INVALID_TOOL_NAME');
+  for (const name of ['', 'has space', 'dot.name', 'ü', 'a'.repeat(65)])
+    c.register(def(name), returns('x'), 'INVALID_TOOL_NAME');
   c.register(def('a'.repeat(64)), returns('64'));
   c.register(def('ok-name_1'), returns('first'));
   c.register(def('ok-name_1', echoSchema, 'Another.'), returns('second'), 'DUPLICATE_TOOL');
-  for (const schema of [[], 'object', null, 1]) c.register(def('bad_schema', schema), returns('x'), 'INVALID_TOOL_DEFINITION');
+  for (const schema of [[], 'object', null, 1])
+    c.register(def('bad_schema', schema), returns('x'), 'INVALID_TOOL_DEFINITION');
   c.step('definitions', {}, [def('a'.repeat(64)), def('ok-name_1')]);
   c.execute('toolu_1', 'ok-name_1', {}, { content: 'first' });
   c.execute('toolu_2', 'bad_schema', {}, { content: "Tool 'bad_schema' not found", isError: true });
 }
 {
-  const c = add('registry', new Case('offload', 'With offload, results of at least thresholdChars (default 1000) UTF-16 units go to <outputDir>/<sessionId>/<tool_use_id>.md and come back as the placeholder, is_error kept; 999 units stay; a result that already is a placeholder is never offloaded again; a tool_use_id that cannot name a file is INVALID_ID only when offloading.'));
+  const c = add(
+    'registry',
+    new Case(
+      'offload',
+      'With offload, results of at least thresholdChars (default 1000) UTF-16 units go to <outputDir>/<sessionId>/<tool_use_id>.md and come back as the placeholder, is_error kept; 999 units stay; a result that already is a placeholder is never offloaded again; a tool_use_id that cannot name a file is INVALID_ID only when offloading.',
+    ),
+  );
   c.registry({ offload: { outputDir: '/work/out', sessionId: 's1' } });
   c.register(def('echo'), { echo: true });
   c.register(def('big'), returns('😀'.repeat(500)));
@@ -117,7 +155,13 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   c.execute('toolu_5', 'echo', { text: over(1000) }, { content: JSON.stringify({ text: over(1000) }) });
 }
 {
-  const c = add('registry', new Case('offload-threshold-and-placeholders', 'thresholdChars 10: a result of 10 units is offloaded, 9 stay; a handler returning a placeholder (over the threshold) gets it back unchanged.'));
+  const c = add(
+    'registry',
+    new Case(
+      'offload-threshold-and-placeholders',
+      'thresholdChars 10: a result of 10 units is offloaded, 9 stay; a handler returning a placeholder (over the threshold) gets it back unchanged.',
+    ),
+  );
   c.registry({ offload: { outputDir: '/work/out', sessionId: 's2', thresholdChars: 10 } });
   c.register(def('ten'), returns('0123456789'));
   c.register(def('nine'), returns('012345678'));
@@ -127,7 +171,13 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   c.execute('toolu_3', 'again', {}, { content: '[Tool result offloaded to file: /work/out/s2/toolu_1.md]' });
 }
 {
-  const c = add('registry', new Case('offload-write-failure', 'A failing write rejects with WRITE_FAILED naming the path; the result is never silently inlined. A session id that cannot name a directory is INVALID_ID when the registry is made.'));
+  const c = add(
+    'registry',
+    new Case(
+      'offload-write-failure',
+      'A failing write rejects with WRITE_FAILED naming the path; the result is never silently inlined. A session id that cannot name a directory is INVALID_ID when the registry is made.',
+    ),
+  );
   c.registry({ offload: { outputDir: '/work/out', sessionId: 's1', failOn: '/work/out/s1/toolu_1.md' } });
   c.register(def('big'), returns(over(1000)));
   c.execute('toolu_1', 'big', {}, null, { expectError: { code: 'WRITE_FAILED', path: '/work/out/s1/toolu_1.md' } });
@@ -135,7 +185,13 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   c.fail('registry', { offload: { outputDir: '/work/out', sessionId: '../s' } }, 'INVALID_ID');
 }
 {
-  const c = add('registry', new Case('materialize', 'With materialize, a result over the materializer\'s limits comes back as its summary (is_error kept) and is stored; within the limits it is handed back as is; content that already is a summary is left alone (never materialized again); the read-back tools are registered all or none and their pages are never materialized.'));
+  const c = add(
+    'registry',
+    new Case(
+      'materialize',
+      "With materialize, a result over the materializer's limits comes back as its summary (is_error kept) and is stored; within the limits it is handed back as is; content that already is a summary is left alone (never materialized again); the read-back tools are registered all or none and their pages are never materialized.",
+    ),
+  );
   c.registry({ materialize: true });
   const log = 'line of a long build log\n'.repeat(200);
   c.register(def('build'), returns(log));
@@ -145,17 +201,35 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   c.execute('call_2', 'build_failed', {}, { content: log, isError: true }, { materialized: { over: !inline(log) } });
   c.execute('call_3', 'short', {}, { content: 'ok' }, { materialized: { over: false } });
   c.register(def('summary_again'), { returns: { content: { $from: [first, 'content'] } } });
-  c.step('execute', { toolUseId: 'call_4', name: 'summary_again', params: {} }, { type: 'tool_result', tool_use_id: 'call_4', content: { $from: [first, 'content'] } });
+  c.step(
+    'execute',
+    { toolUseId: 'call_4', name: 'summary_again', params: {} },
+    { type: 'tool_result', tool_use_id: 'call_4', content: { $from: [first, 'content'] } },
+  );
   // Two hits, one inline; the summary handed back again is not counted at all.
   c.step('stats', {}, { hits: 2, inlined: 1, savedChars: c.core('expect', 'savedChars') });
   c.step('registerReadTools', {}, null);
   c.step('definitions', {}, c.core('expect'));
-  c.step('execute', { toolUseId: 'call_5', name: 'context_read', params: { ref: `ctx://${CONV}/tool/call_1.txt`, limit: 200 } }, { type: 'tool_result', tool_use_id: 'call_5', content: c.core('expect', 'content') });
-  c.step('execute', { toolUseId: 'call_6', name: 'context_grep', params: { ref: `ctx://${CONV}/tool/nope.txt`, pattern: 'x' } }, { type: 'tool_result', tool_use_id: 'call_6', content: c.core('expect', 'content'), is_error: true });
+  c.step(
+    'execute',
+    { toolUseId: 'call_5', name: 'context_read', params: { ref: `ctx://${CONV}/tool/call_1.txt`, limit: 200 } },
+    { type: 'tool_result', tool_use_id: 'call_5', content: c.core('expect', 'content') },
+  );
+  c.step(
+    'execute',
+    { toolUseId: 'call_6', name: 'context_grep', params: { ref: `ctx://${CONV}/tool/nope.txt`, pattern: 'x' } },
+    { type: 'tool_result', tool_use_id: 'call_6', content: c.core('expect', 'content'), is_error: true },
+  );
   c.fail('registerReadTools', {}, 'DUPLICATE_TOOL');
 }
 {
-  const c = add('registry', new Case('read-tools-all-or-none', 'registerReadTools when one of the names is taken: DUPLICATE_TOOL and none of the three is registered.'));
+  const c = add(
+    'registry',
+    new Case(
+      'read-tools-all-or-none',
+      'registerReadTools when one of the names is taken: DUPLICATE_TOOL and none of the three is registered.',
+    ),
+  );
   c.registry();
   c.register(def('context_tail'), returns('mine'));
   c.fail('registerReadTools', {}, 'DUPLICATE_TOOL');
@@ -164,7 +238,13 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   c.step('definitions', {}, c.core('expect'));
 }
 {
-  const c = add('todo', new Case('write-read', 'TodoRead of an empty list is {"todos":[]}; TodoWrite replaces the whole list and answers {"success":true,"count":N}; TodoRead gives each item with exactly content, status, activeForm in that order.'));
+  const c = add(
+    'todo',
+    new Case(
+      'write-read',
+      'TodoRead of an empty list is {"todos":[]}; TodoWrite replaces the whole list and answers {"success":true,"count":N}; TodoRead gives each item with exactly content, status, activeForm in that order.',
+    ),
+  );
   c.registry();
   c.step('registerTodoTools', {}, null);
   c.execute('t1', 'TodoRead', {}, { content: '{"todos":[]}' });
@@ -181,7 +261,13 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   c.fail('registerTodoTools', {}, 'DUPLICATE_TOOL');
 }
 {
-  const c = add('todo', new Case('register-all-or-none', 'registerTodoTools when TodoRead is taken: DUPLICATE_TOOL and TodoWrite is not registered either.'));
+  const c = add(
+    'todo',
+    new Case(
+      'register-all-or-none',
+      'registerTodoTools when TodoRead is taken: DUPLICATE_TOOL and TodoWrite is not registered either.',
+    ),
+  );
   c.registry();
   c.register(def('TodoRead'), returns('mine'));
   c.fail('registerTodoTools', {}, 'DUPLICATE_TOOL');
@@ -190,22 +276,48 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   c.execute('t2', 'TodoRead', {}, { content: 'mine' });
 }
 {
-  const c = add('todo', new Case('validation', 'TodoWrite validates in order and stops at the first error, returned as an is_error result with the exact message; the list is then left as it was.'));
+  const c = add(
+    'todo',
+    new Case(
+      'validation',
+      'TodoWrite validates in order and stops at the first error, returned as an is_error result with the exact message; the list is then left as it was.',
+    ),
+  );
   c.registry();
   c.step('registerTodoTools', {}, null);
-  c.execute('t1', 'TodoWrite', { todos: [{ content: 'Keep', status: 'pending', activeForm: 'Keeping' }] }, { content: '{"success":true,"count":1}' });
+  c.execute(
+    't1',
+    'TodoWrite',
+    { todos: [{ content: 'Keep', status: 'pending', activeForm: 'Keeping' }] },
+    { content: '{"success":true,"count":1}' },
+  );
   const bad = [
     [{}, "'todos' array is required"],
     [{ todos: 'all' }, "'todos' must be an array"],
-    [{ todos: [{ content: '  ', status: 'pending', activeForm: 'x' }] }, 'Todo at index 0: content is required and cannot be empty'],
-    [{ todos: [{ content: 'a', status: 'pending', activeForm: 'A' }, { content: 'b', status: 'done', activeForm: 'B' }] }, "Todo at index 1: invalid status 'done'. Must be one of: pending, in_progress, completed"],
+    [
+      { todos: [{ content: '  ', status: 'pending', activeForm: 'x' }] },
+      'Todo at index 0: content is required and cannot be empty',
+    ],
+    [
+      {
+        todos: [
+          { content: 'a', status: 'pending', activeForm: 'A' },
+          { content: 'b', status: 'done', activeForm: 'B' },
+        ],
+      },
+      "Todo at index 1: invalid status 'done'. Must be one of: pending, in_progress, completed",
+    ],
     [{ todos: [{ content: 'a', status: 'pending' }] }, 'Todo at index 0: activeForm is required and cannot be empty'],
     [{ todos: [null] }, 'Todo at index 0: content is required and cannot be empty'],
   ];
   bad.forEach(([params, message], i) => c.execute(`bad${i}`, 'TodoWrite', params, { content: message, isError: true }));
-  c.execute('t2', 'TodoRead', {}, { content: '{"todos":[{"content":"Keep","status":"pending","activeForm":"Keeping"}]}' });
+  c.execute(
+    't2',
+    'TodoRead',
+    {},
+    { content: '{"todos":[{"content":"Keep","status":"pending","activeForm":"Keeping"}]}' },
+  );
 }
-
 
 // TodoWrite as the spec defines it (docs): validation in order, stopping at the first
 // error; `String(value)` renders a bad status; content and activeForm must be strings
@@ -213,20 +325,26 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
 const STATUSES = ['pending', 'in_progress', 'completed'];
 function todoWrite(list, params) {
   const todos = params?.todos;
-  if (params === null || typeof params !== 'object' || Array.isArray(params) || todos === undefined) return { content: "'todos' array is required", isError: true };
+  if (params === null || typeof params !== 'object' || Array.isArray(params) || todos === undefined)
+    return { content: "'todos' array is required", isError: true };
   if (!Array.isArray(todos)) return { content: "'todos' must be an array", isError: true };
   const parsed = [];
   const text = (v) => (typeof v === 'string' && v.trim() !== '' ? v : null);
   for (const [i, item] of todos.entries()) {
     const field = (k) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? item[k] : undefined);
     const content = text(field('content'));
-    if (content === null) return { content: `Todo at index ${i}: content is required and cannot be empty`, isError: true };
+    if (content === null)
+      return { content: `Todo at index ${i}: content is required and cannot be empty`, isError: true };
     const status = field('status');
     if (typeof status !== 'string' || !STATUSES.includes(status)) {
-      return { content: `Todo at index ${i}: invalid status '${String(status)}'. Must be one of: pending, in_progress, completed`, isError: true };
+      return {
+        content: `Todo at index ${i}: invalid status '${String(status)}'. Must be one of: pending, in_progress, completed`,
+        isError: true,
+      };
     }
     const activeForm = text(field('activeForm'));
-    if (activeForm === null) return { content: `Todo at index ${i}: activeForm is required and cannot be empty`, isError: true };
+    if (activeForm === null)
+      return { content: `Todo at index ${i}: activeForm is required and cannot be empty`, isError: true };
     parsed.push({ content, status, activeForm });
   }
   list.splice(0, list.length, ...parsed);
@@ -236,20 +354,61 @@ const todoRead = (list) => ({ content: JSON.stringify({ todos: list }) });
 const item = (content, status, activeForm) => ({ content, status, activeForm });
 
 {
-  const c = add('todo', new Case('validation-exhaustive', 'Every TodoWrite error message, in the documented order: a missing or non-array todos; blank content and activeForm (JavaScript trim: U+0085, U+200B and U+180E are not whitespace); a bad status rendered as JavaScript String() renders it; non-object items; content before status before activeForm; earlier items first. Text is stored verbatim and read back escaped as JSON.stringify escapes it.'));
+  const c = add(
+    'todo',
+    new Case(
+      'validation-exhaustive',
+      'Every TodoWrite error message, in the documented order: a missing or non-array todos; blank content and activeForm (JavaScript trim: U+0085, U+200B and U+180E are not whitespace); a bad status rendered as JavaScript String() renders it; non-object items; content before status before activeForm; earlier items first. Text is stored verbatim and read back escaped as JSON.stringify escapes it.',
+    ),
+  );
   c.registry();
   c.step('registerTodoTools', {}, null);
   const list = [];
   let n = 0;
   const write = (params) => c.execute(`w${n++}`, 'TodoWrite', params, todoWrite(list, params));
-  for (const params of [{}, { todo: [] }, { Todos: [] }, null, [], { todos: null }, { todos: 'x' }, { todos: 1 }, { todos: {} }, { todos: { 0: item('a', 'pending', 'A') } }]) write(params);
+  for (const params of [
+    {},
+    { todo: [] },
+    { Todos: [] },
+    null,
+    [],
+    { todos: null },
+    { todos: 'x' },
+    { todos: 1 },
+    { todos: {} },
+    { todos: { 0: item('a', 'pending', 'A') } },
+  ])
+    write(params);
   for (const blank of ['', ' ', '\t\n', '\u00a0', '\ufeff', '\u2028', '\u3000', 1, null, true, [], {}, ['x']]) {
     write({ todos: [{ content: blank, status: 'pending', activeForm: 'Doing' }] });
     write({ todos: [{ content: 'Do', status: 'pending', activeForm: blank }] });
   }
   write({ todos: [{ status: 'pending', activeForm: 'Doing' }] });
   write({ todos: [{ content: 'Do', status: 'pending' }] });
-  for (const status of [null, 42, 1.5, -3, 0.1, 1e21, true, false, 'done', 'Pending', 'PENDING', ' pending', 'in-progress', '', ['a', 'b'], [['a', 'b'], 'c'], [null, 1, 'x'], ['pending'], [], {}, { status: 'pending' }, [{}]]) {
+  for (const status of [
+    null,
+    42,
+    1.5,
+    -3,
+    0.1,
+    1e21,
+    true,
+    false,
+    'done',
+    'Pending',
+    'PENDING',
+    ' pending',
+    'in-progress',
+    '',
+    ['a', 'b'],
+    [['a', 'b'], 'c'],
+    [null, 1, 'x'],
+    ['pending'],
+    [],
+    {},
+    { status: 'pending' },
+    [{}],
+  ]) {
     write({ todos: [{ content: 'Do', status, activeForm: 'Doing' }] });
   }
   write({ todos: [{ content: 'Do', activeForm: 'Doing' }] });
@@ -260,7 +419,13 @@ const item = (content, status, activeForm) => ({ content, status, activeForm });
   write({ todos: [{ content: 'Do', status: 'bad', activeForm: '' }] });
   write({ todos: [item('a', 'pending', 'A'), { content: 'b', status: 'bad' }, { content: '' }] });
   c.execute('r0', 'TodoRead', {}, todoRead(list));
-  write({ todos: [item('x', 'pending', 'y'), item('  padded  ', 'completed', '\tpadded\n'), item('say "hi"\n\\ é 😀 \u2028', 'in_progress', 'a\u0001')] });
+  write({
+    todos: [
+      item('x', 'pending', 'y'),
+      item('  padded  ', 'completed', '\tpadded\n'),
+      item('say "hi"\n\\ é 😀 \u2028', 'in_progress', 'a\u0001'),
+    ],
+  });
   c.execute('r1', 'TodoRead', { ignored: true }, todoRead(list));
   for (const kept of ['\u0085', '\u200b', '\u180e', '\u0085\u0085']) write({ todos: [item(kept, 'pending', kept)] });
   c.execute('r2', 'TodoRead', {}, todoRead(list));
@@ -269,22 +434,54 @@ const item = (content, status, activeForm) => ({ content, status, activeForm });
   c.execute('r3', 'TodoRead', {}, todoRead(list));
 }
 {
-  const c = add('registry', new Case('names', 'Tool names: 1 to 64 characters of A–Z a–z 0–9 _ - (case-sensitive: "Echo" and "echo" are two tools); anything else is INVALID_TOOL_NAME; an empty object schema is accepted; failed registrations leave the registry usable and in order.'));
+  const c = add(
+    'registry',
+    new Case(
+      'names',
+      'Tool names: 1 to 64 characters of A–Z a–z 0–9 _ - (case-sensitive: "Echo" and "echo" are two tools); anything else is INVALID_TOOL_NAME; an empty object schema is accepted; failed registrations leave the registry usable and in order.',
+    ),
+  );
   c.registry();
   const ok = ['a', 'a'.repeat(64), 'get_weather', 'Get-Weather-2', '_', '-', '0', 'AZaz09_-', 'Echo', 'echo'];
-  const bad = ['', 'a'.repeat(65), 'a b', ' a', 'a ', 'a.b', 'é', '工具', 'a\n', 'a\u0000', 'a/b', 'a:b', 'a😀', 'a\u200b', 'é'.repeat(32)];
+  const bad = [
+    '',
+    'a'.repeat(65),
+    'a b',
+    ' a',
+    'a ',
+    'a.b',
+    'é',
+    '工具',
+    'a\n',
+    'a\u0000',
+    'a/b',
+    'a:b',
+    'a😀',
+    'a\u200b',
+    'é'.repeat(32),
+  ];
   for (const [i, name] of ok.entries()) {
     c.register(def(name, i === 0 ? {} : echoSchema), returns(`I am ${name}`));
     if (i < bad.length) c.register(def(bad[i]), returns('x'), 'INVALID_TOOL_NAME');
   }
   for (const name of bad.slice(ok.length)) c.register(def(name), returns('x'), 'INVALID_TOOL_NAME');
-  c.step('definitions', {}, ok.map((name, i) => def(name, i === 0 ? {} : echoSchema)));
+  c.step(
+    'definitions',
+    {},
+    ok.map((name, i) => def(name, i === 0 ? {} : echoSchema)),
+  );
   c.execute('toolu_1', 'Echo', {}, { content: 'I am Echo' });
   c.execute('toolu_2', 'echo', {}, { content: 'I am echo' });
   c.execute('toolu_3', 'ECHO', {}, { content: "Tool 'ECHO' not found", isError: true });
 }
 {
-  const c = add('registry', new Case('tool-use-id-on-every-path', 'The result carries the tool_use_id passed in, on every path (output, reported error, thrown error, unknown tool), whatever it looks like; is_error appears only when true; the handler gets the params as given.'));
+  const c = add(
+    'registry',
+    new Case(
+      'tool-use-id-on-every-path',
+      'The result carries the tool_use_id passed in, on every path (output, reported error, thrown error, unknown tool), whatever it looks like; is_error appears only when true; the handler gets the params as given.',
+    ),
+  );
   c.registry();
   c.execute('toolu_0', 'echo', {}, { content: "Tool 'echo' not found", isError: true });
   c.register(def('echo'), { echo: true });
@@ -298,12 +495,18 @@ const item = (content, status, activeForm) => ({ content, status, activeForm });
     c.execute(id, 'nope', {}, { content: "Tool 'nope' not found", isError: true });
   }
   c.execute('toolu_q', 'quiet', {}, { content: '' });
-  const params = { nested: { list: [1, 2.5, 1e21, null, true], text: 'tab\t"quote"\n' }, '2': 'two', b: 'b', '1': 'one' };
+  const params = { nested: { list: [1, 2.5, 1e21, null, true], text: 'tab\t"quote"\n' }, 2: 'two', b: 'b', 1: 'one' };
   c.execute('toolu_p', 'echo', params, { content: JSON.stringify(params) });
   c.execute('toolu_n', 'echo', undefined, { content: 'null' });
 }
 {
-  const c = add('registry', new Case('offload-edges', 'Offloading counts UTF-16 units (500 emoji are 1000: offloaded; 499 emoji and one letter are 999: kept); thresholdChars 0 offloads even an empty result; the file holds the content byte for byte (JSON-looking text too); the same id overwrites its file; a failing directory is WRITE_FAILED with nothing written; under the threshold a failing writer does not matter.'));
+  const c = add(
+    'registry',
+    new Case(
+      'offload-edges',
+      'Offloading counts UTF-16 units (500 emoji are 1000: offloaded; 499 emoji and one letter are 999: kept); thresholdChars 0 offloads even an empty result; the file holds the content byte for byte (JSON-looking text too); the same id overwrites its file; a failing directory is WRITE_FAILED with nothing written; under the threshold a failing writer does not matter.',
+    ),
+  );
   c.registry({ offload: { outputDir: '/work/out', sessionId: 's1' } });
   c.register(def('emoji'), returns('😀'.repeat(500)));
   c.register(def('almost'), returns('😀'.repeat(499) + 'a'));
@@ -312,7 +515,12 @@ const item = (content, status, activeForm) => ({ content, status, activeForm });
   c.register(def('v2'), returns('second '.repeat(200)));
   c.execute('toolu_e', 'emoji', {}, { content: '😀'.repeat(500) });
   c.execute('toolu_a', 'almost', {}, { content: '😀'.repeat(499) + 'a' });
-  c.execute('toolu_j', 'json', {}, { content: JSON.stringify({ rows: Array.from({ length: 120 }, (_, i) => ({ i, v: 'é' })) }) });
+  c.execute(
+    'toolu_j',
+    'json',
+    {},
+    { content: JSON.stringify({ rows: Array.from({ length: 120 }, (_, i) => ({ i, v: 'é' })) }) },
+  );
   c.execute('toolu_same', 'v1', {}, { content: 'first '.repeat(200) });
   c.execute('toolu_same', 'v2', {}, { content: 'second '.repeat(200) });
   c.registry({ offload: { outputDir: '/work/zero', sessionId: 's0', thresholdChars: 0 } });
@@ -323,11 +531,13 @@ const item = (content, status, activeForm) => ({ content, status, activeForm });
   c.register(def('small'), returns('x'.repeat(999)));
   c.execute('toolu_b', 'big', {}, null, { expectError: { code: 'WRITE_FAILED', path: '/work/fail/s9' } });
   c.execute('toolu_s', 'small', {}, { content: 'x'.repeat(999) });
-  for (const id of ['a/b', '..', '.', 'a\\b', 'nul\u0000id']) c.execute(id, 'big', {}, null, { expectError: { code: 'INVALID_ID' } });
+  for (const id of ['a/b', '..', '.', 'a\\b', 'nul\u0000id'])
+    c.execute(id, 'big', {}, null, { expectError: { code: 'INVALID_ID' } });
 }
 
 for (const prefix of ['registry', 'todo']) {
-  for (const old of readdirSync(here).filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.json'))) unlinkSync(join(here, old));
+  for (const old of readdirSync(here).filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.json')))
+    unlinkSync(join(here, old));
 }
 let pending = 0;
 for (const [prefix, c] of cases) {
@@ -335,4 +545,6 @@ for (const [prefix, c] of cases) {
   pending += (text.match(/"\$core": null/g) ?? []).length;
   writeFileSync(join(here, `${prefix}-${c.name}.json`), text + '\n');
 }
-console.log(`wrote ${cases.length} registry and todo vectors${pending ? `; ${pending} core texts not blessed yet: TOOL_OFFLOAD_BLESS=1 cargo test -p tool-offload-conformance --test core_host, then run this again` : ''}`);
+console.log(
+  `wrote ${cases.length} registry and todo vectors${pending ? `; ${pending} core texts not blessed yet: TOOL_OFFLOAD_BLESS=1 cargo test -p tool-offload-conformance --test core_host, then run this again` : ''}`,
+);

@@ -87,14 +87,17 @@ export function writeVectors(prefix, vectors) {
     names.add(name);
   }
   const previous = previousVectors(prefix);
-  for (const old of readdirSync(here).filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.json'))) unlinkSync(join(here, old));
+  for (const old of readdirSync(here).filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.json')))
+    unlinkSync(join(here, old));
   for (const { name, description, call, input, expect } of vectors) {
     const { written, error, errorPath, errorMentions, ...result } = expect;
     let outcome;
     if (error !== undefined) {
       const message = core(previous.get(name)?.steps?.[0]?.error?.message);
       if (message.$core !== null && errorMentions !== undefined && !message.$core.includes(errorMentions)) {
-        throw new Error(`${prefix}-${name}: the message ${JSON.stringify(message.$core)} does not mention ${JSON.stringify(errorMentions)}`);
+        throw new Error(
+          `${prefix}-${name}: the message ${JSON.stringify(message.$core)} does not mention ${JSON.stringify(errorMentions)}`,
+        );
       }
       outcome = ['error', { code: error, message, ...(errorPath !== undefined ? { path: errorPath } : {}) }];
     } else {

@@ -78,7 +78,8 @@ function copyJson(value, holders, parents) {
     for (const k of Object.keys(value)) {
       const item = edits !== undefined && edits.has(k) ? edits.get(k) : copyJson(value[k], holders, parents);
       if (item === undefined) continue;
-      if (k === '__proto__') Object.defineProperty(copy, k, { value: item, writable: true, enumerable: true, configurable: true });
+      if (k === '__proto__')
+        Object.defineProperty(copy, k, { value: item, writable: true, enumerable: true, configurable: true });
       else copy[k] = item;
     }
   }

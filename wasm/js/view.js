@@ -7,8 +7,22 @@
 // 2 boolean, 3 number or bigint, 4 string (plus 8 × (i + 1) when it is NAMES[i]),
 // 5 array, 6 object; 7 (THREW) for a read that threw.
 const NAMES = [
-  'role', 'type', 'content', 'tool_call_id', 'call_id', 'output', 'tool_use_id', 'tool_calls',
-  'id', 'name', 'function', 'tool', 'function_call_output', 'tool_result', 'function_call', 'tool_use',
+  'role',
+  'type',
+  'content',
+  'tool_call_id',
+  'call_id',
+  'output',
+  'tool_use_id',
+  'tool_calls',
+  'id',
+  'name',
+  'function',
+  'tool',
+  'function_call_output',
+  'tool_result',
+  'function_call',
+  'tool_use',
 ];
 let held;
 const THREW = 7;

@@ -64,10 +64,16 @@ declare const result: ToolResult;
 export const block: Anthropic.ToolResultBlockParam = result;
 export const contentBlock: Anthropic.ContentBlockParam = result;
 export const userTurn: Anthropic.MessageParam = { role: 'user', content: [result] };
-export const userParam: Anthropic.Messages.UserMessageParam = { role: 'user', content: [result, { type: 'text', text: 'continue' }] };
+export const userParam: Anthropic.Messages.UserMessageParam = {
+  role: 'user',
+  content: [result, { type: 'text', text: 'continue' }],
+};
 
 /** A complete agent turn with the SDK: our definitions in, our results back. */
-export async function anthropicTurn(client: Anthropic, messages: Anthropic.MessageParam[]): Promise<Anthropic.MessageParam[]> {
+export async function anthropicTurn(
+  client: Anthropic,
+  messages: Anthropic.MessageParam[],
+): Promise<Anthropic.MessageParam[]> {
   const response = await client.messages.create({
     model: 'claude-sonnet-4-5',
     max_tokens: 1024,
@@ -145,7 +151,10 @@ declare const openaiParam: ChatCompletionToolMessageParam;
 export const openaiParamAsOurs: OpenAIToolMessage = openaiParam;
 
 /** An OpenAI Chat turn: our definitions as function tools, our results as tool messages. */
-export async function openaiTurn(client: OpenAI, messages: ChatCompletionMessageParam[]): Promise<ChatCompletionMessageParam[]> {
+export async function openaiTurn(
+  client: OpenAI,
+  messages: ChatCompletionMessageParam[],
+): Promise<ChatCompletionMessageParam[]> {
   const functionTools: ChatCompletionFunctionTool[] = registry.getToolDefinitions().map((d) => ({
     type: 'function',
     function: { name: d.name, description: d.description, parameters: d.input_schema },
@@ -156,7 +165,11 @@ export async function openaiTurn(client: OpenAI, messages: ChatCompletionMessage
     if (call.type !== 'function') continue;
     const fn: ChatCompletionMessageFunctionToolCall = call;
     const executed = await registry.executeTool(fn.id, fn.function.name, JSON.parse(fn.function.arguments));
-    const reply: ChatCompletionToolMessageParam = { role: 'tool', tool_call_id: executed.tool_use_id, content: executed.content };
+    const reply: ChatCompletionToolMessageParam = {
+      role: 'tool',
+      tool_call_id: executed.tool_use_id,
+      content: executed.content,
+    };
     next.push(reply);
   }
   return next;
@@ -166,9 +179,13 @@ export async function openaiTurn(client: OpenAI, messages: ChatCompletionMessage
 // The registry's own API types
 // ---------------------------------------------------------------------------------------
 
-export const withOffload = new ToolRegistry({ offload: { outputDir: 'artifacts', sessionId: 's1', thresholdChars: 2000 } });
+export const withOffload = new ToolRegistry({
+  offload: { outputDir: 'artifacts', sessionId: 's1', thresholdChars: 2000 },
+});
 registerTodoTools(withOffload);
-export const handlerOutput: ToolOutput | Promise<ToolOutput> | undefined = withOffload.getTool('TodoWrite')?.handler({ todos: [] });
+export const handlerOutput: ToolOutput | Promise<ToolOutput> | undefined = withOffload
+  .getTool('TodoWrite')
+  ?.handler({ todos: [] });
 export const pending: Promise<ToolResult> = withOffload.executeTool('toolu_1', 'TodoRead', {});
 // @ts-expect-error Type 'false' is not assignable to type 'true'.
 export const notFalse: ToolResult = { type: 'tool_result', tool_use_id: 't', content: 'c', is_error: false };
