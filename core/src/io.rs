@@ -193,6 +193,42 @@ impl<R: FileReader + ?Sized> FileReader for &R {
     }
 }
 
+/// No reader at all: every file is missing, every directory empty (so a writer without
+/// a way to read finds every name free).
+///
+/// ```
+/// use tool_offload_core::{FileReader, MemoryWriter};
+/// let none: Option<MemoryWriter> = None;
+/// assert_eq!(futures_executor::block_on(none.read_file("/a")).unwrap(), None);
+/// assert!(futures_executor::block_on(none.read_range("/a", 0, 1)).is_err());
+/// ```
+impl<R: FileReader> FileReader for Option<R> {
+    async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
+        match self {
+            Some(reader) => reader.read_file(path).await,
+            None => Ok(None),
+        }
+    }
+    async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
+        match self {
+            Some(reader) => reader.list_dir(dir).await,
+            None => Ok(Vec::new()),
+        }
+    }
+    async fn size(&self, path: &str) -> Result<Option<u64>, IoError> {
+        match self {
+            Some(reader) => reader.size(path).await,
+            None => Ok(None),
+        }
+    }
+    async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
+        match self {
+            Some(reader) => reader.read_range(path, start, end).await,
+            None => Err(IoError::new(format!("no such file: {path}"))),
+        }
+    }
+}
+
 /// `start..end` as indexes into `len` bytes: cut at the end, empty when reversed.
 ///
 /// ```

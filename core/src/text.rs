@@ -78,6 +78,22 @@ pub fn js_trim(s: &str) -> &str {
     })
 }
 
+/// `n` as a count, when it is one: a non-negative integer that a JavaScript number
+/// holds exactly (at most `Number.MAX_SAFE_INTEGER`). Every count a host reads from
+/// JavaScript or JSON (thresholds, limits, sizes, times) is checked by this one rule.
+///
+/// ```
+/// use tool_offload_core::safe_count;
+/// assert_eq!(safe_count(200.0), Some(200));
+/// assert_eq!(safe_count(9_007_199_254_740_991.0), Some(9_007_199_254_740_991));
+/// assert_eq!(safe_count(9_007_199_254_740_992.0), None);
+/// assert_eq!((safe_count(-1.0), safe_count(1.5), safe_count(f64::NAN)), (None, None, None));
+/// ```
+pub fn safe_count(n: f64) -> Option<u64> {
+    const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+    (n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER).then_some(n as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::utf16_len;

@@ -71,8 +71,8 @@ pub struct GrepOptions {
 impl Default for GrepOptions {
     fn default() -> Self {
         GrepOptions {
-            context: 2,
-            max_matches: 50,
+            context: materialize::DEFAULT_CONTEXT,
+            max_matches: materialize::DEFAULT_MAX_MATCHES,
             ignore_case: false,
         }
     }

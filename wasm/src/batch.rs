@@ -5,7 +5,7 @@ use tool_offload_core::{BatchOptions, BatchPlan, OffloadError, DEFAULT_THRESHOLD
 use wasm_bindgen::prelude::*;
 
 use crate::abort::{self, unless_aborted, Abort};
-use crate::convert::{string_arg, working_dir};
+use crate::convert::{count_arg, string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;
@@ -38,7 +38,7 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
     let output_dir = string_arg(&option("outputDir"), |kind| {
         OffloadError::InvalidArgument(format!("options.outputDir must be a string, got {kind}"))
     })?;
-    let threshold = threshold(&option("threshold"))?;
+    let threshold = count_arg(&option("threshold"), "options.threshold", DEFAULT_THRESHOLD)?;
     let abort = Abort::from_options(&options)?;
     let writer = JsFileWriter::new(&option("writer"))?.aborting_with(abort.as_ref());
     let cwd = working_dir(&options, &output_dir)?;
@@ -103,19 +103,4 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
             .collect::<Array>(),
     );
     Ok(result.into())
-}
-
-/// `options.threshold`: absent means the default; otherwise a non-negative integer.
-fn threshold(value: &JsValue) -> Result<usize, JsOffloadError> {
-    if value.is_undefined() {
-        return Ok(DEFAULT_THRESHOLD);
-    }
-    match value.as_f64() {
-        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => Ok(n as usize),
-        _ => Err(OffloadError::InvalidArgument(format!(
-            "options.threshold must be a non-negative integer, got {}",
-            crate::error::message_of(value)
-        ))
-        .into()),
-    }
 }

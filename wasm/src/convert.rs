@@ -2,7 +2,7 @@
 
 use js_sys::{Array, JsString, Object, Reflect};
 use tool_offload_core::path::LONE_SURROGATE;
-use tool_offload_core::{Map, OffloadError, Value};
+use tool_offload_core::{safe_count, Map, OffloadError, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::error::{message_of, JsOffloadError};
@@ -273,4 +273,71 @@ pub(crate) fn too_deep(json: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// An options argument: an object, or absent.
+pub(crate) fn options_arg(options: &JsValue) -> Result<(), JsOffloadError> {
+    if options.is_undefined() || options.is_null() || options.is_object() {
+        Ok(())
+    } else {
+        Err(OffloadError::InvalidArgument(format!(
+            "options must be an object when given, got {}",
+            kind_of(options)
+        ))
+        .into())
+    }
+}
+
+/// A count: `default` when `undefined`, else a non-negative integer.
+pub(crate) fn count_arg(
+    value: &JsValue,
+    name: &str,
+    default: usize,
+) -> Result<usize, JsOffloadError> {
+    // `as` saturates: counts beyond usize (wasm32) mean "all".
+    Ok(u64_arg(value, name)?.map_or(default, |n| n as usize))
+}
+
+/// An optional non-negative safe integer (`undefined`: `None`), as a `u64`: byte
+/// counts and milliseconds may pass 2^32.
+pub(crate) fn u64_arg(value: &JsValue, name: &str) -> Result<Option<u64>, JsOffloadError> {
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    match value.as_f64().and_then(safe_count) {
+        Some(n) => Ok(Some(n)),
+        None => Err(OffloadError::InvalidArgument(format!(
+            "{name} must be a non-negative integer, got {}",
+            message_of(value)
+        ))
+        .into()),
+    }
+}
+
+/// `object[key]`, `undefined` when `object` is not an object or reading throws.
+pub(crate) fn field(object: &JsValue, key: &str) -> JsValue {
+    if object.is_object() {
+        Reflect::get(object, &key.into()).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+/// A count as a JS number.
+pub(crate) fn number(n: usize) -> JsValue {
+    JsValue::from_f64(n as f64)
+}
+
+/// An optional boolean (`undefined`: `None`), else `INVALID_ARGUMENT` naming it.
+pub(crate) fn bool_arg(value: &JsValue, name: &str) -> Result<Option<bool>, JsOffloadError> {
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    value.as_bool().map(Some).ok_or_else(|| {
+        OffloadError::InvalidArgument(format!(
+            "{name} must be a boolean, got {}",
+            message_of(value)
+        ))
+        .into()
+    })
 }

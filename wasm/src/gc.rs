@@ -8,9 +8,8 @@ use wasm_bindgen::prelude::*;
 
 use js_sys::Promise;
 
-use crate::convert::{string_arg, to_value};
-use crate::error::{message_of, set, JsOffloadError};
-use crate::materializer::{field, number, options_arg, u64_arg};
+use crate::convert::{bool_arg, field, number, options_arg, string_arg, to_value, u64_arg};
+use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;
 use crate::writer::JsFileWriter;
 
@@ -62,18 +61,7 @@ pub(crate) fn parse(options: &JsValue) -> Result<GcOptions, JsOffloadError> {
         )
         .into());
     }
-    let dry_run = field(options, "dryRun");
-    parsed.dry_run = match (dry_run.is_undefined(), dry_run.as_bool()) {
-        (true, _) => false,
-        (false, Some(flag)) => flag,
-        (false, None) => {
-            return Err(OffloadError::InvalidArgument(format!(
-                "options.dryRun must be a boolean, got {}",
-                message_of(&dry_run)
-            ))
-            .into())
-        }
-    };
+    parsed.dry_run = bool_arg(&field(options, "dryRun"), "options.dryRun")?.unwrap_or(false);
     let keep = field(options, "keep");
     if !keep.is_undefined() {
         if !Array::is_array(&keep) {

@@ -24,6 +24,7 @@ mod copy;
 mod direct;
 mod error;
 mod gc;
+mod js_io;
 mod materializer;
 mod promise;
 mod reader;

@@ -6,19 +6,19 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Function, Promise, Uint8Array};
-use tool_offload_core::{FileReader, IoError, OffloadError};
+use js_sys::{Array, Function, Uint8Array};
+use tool_offload_core::{safe_count, FileReader, IoError, OffloadError};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::convert::kind_of;
 use crate::error::message_of;
+use crate::js_io::JsIo;
 
 /// A file read whole, by path (`None`: it was missing).
 type WholeFile = (String, Option<std::rc::Rc<[u8]>>);
 
 pub(crate) struct JsFileReader {
-    target: JsValue,
+    io: JsIo,
     read_file: Function,
     /// Optional: only reading a directory needs it, and its absence is reported then.
     list_dir: Option<Function>,
@@ -27,33 +27,22 @@ pub(crate) struct JsFileReader {
     read_range: Option<Function>,
     /// Without the ranged methods: the last file read whole, by path.
     whole: RefCell<Option<WholeFile>>,
-    /// The JS value the last failed call threw or rejected with, kept so the error
-    /// thrown back to JS can carry it as `cause`.
-    last_failure: RefCell<Option<JsValue>>,
-    /// When the call has an `AbortSignal`: its rejection, raced against every wait.
-    abort: Option<Promise>,
 }
 
 impl JsFileReader {
     /// `target` as a reader, if it has a `readFile` method.
     pub(crate) fn from_object(target: &JsValue) -> Option<Self> {
-        let method = |name: &str| {
-            js_sys::Reflect::get(target, &name.into())
-                .ok()
-                .and_then(|f| f.dyn_into::<Function>().ok())
-        };
         if !target.is_object() {
             return None;
         }
+        let method = |name| JsIo::method(target, name);
         Some(JsFileReader {
-            target: target.clone(),
+            io: JsIo::new(target),
             read_file: method("readFile")?,
             list_dir: method("listDir"),
             size: method("size"),
             read_range: method("readRange"),
             whole: RefCell::new(None),
-            last_failure: RefCell::new(None),
-            abort: None,
         })
     }
 
@@ -70,53 +59,29 @@ impl JsFileReader {
     /// never take each other's `cause`.
     pub(crate) fn fresh(&self) -> Self {
         JsFileReader {
-            target: self.target.clone(),
+            io: self.io.fresh(),
             read_file: self.read_file.clone(),
             list_dir: self.list_dir.clone(),
             size: self.size.clone(),
             read_range: self.read_range.clone(),
             whole: RefCell::new(None),
-            last_failure: RefCell::new(None),
-            abort: None,
         }
     }
 
-    /// This writer or reader with its waits raced against `abort`'s signal.
+    /// This reader with its waits raced against `abort`'s signal.
     pub(crate) fn aborting_with(mut self, abort: Option<&crate::abort::Abort>) -> Self {
-        self.abort = abort.map(|a| a.promise().clone());
+        self.io.abort_with(abort);
         self
     }
 
     pub(crate) fn take_failure(&self) -> Option<JsValue> {
-        self.last_failure.borrow_mut().take()
-    }
-
-    fn fail(&self, failure: JsValue, message: String) -> IoError {
-        *self.last_failure.borrow_mut() = Some(failure);
-        IoError::new(message)
-    }
-
-    async fn settle(&self, called: Result<JsValue, JsValue>) -> Result<JsValue, IoError> {
-        // A reader may throw synchronously, return a promise, or return a plain value.
-        let outcome = match called {
-            Ok(returned) => {
-                let settled = crate::abort::race(Promise::resolve(&returned), self.abort.as_ref());
-                JsFuture::from(settled).await
-            }
-            Err(thrown) => Err(thrown),
-        };
-        outcome.map_err(|failure| {
-            let message = message_of(&failure);
-            self.fail(failure, message)
-        })
+        self.io.take_failure()
     }
 }
 
 impl FileReader for JsFileReader {
     async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
-        let value = self
-            .settle(self.read_file.call1(&self.target, &path.into()))
-            .await?;
+        let value = self.io.call1(&self.read_file, &path.into()).await?;
         if value.is_undefined() || value.is_null() {
             return Ok(None);
         }
@@ -127,7 +92,7 @@ impl FileReader for JsFileReader {
                     "readFile must resolve to a string, or undefined when the file is missing; got {}",
                     kind_of(&value)
                 );
-                Err(self.fail(value, message))
+                Err(self.io.fail(value, message))
             }
         }
     }
@@ -136,9 +101,7 @@ impl FileReader for JsFileReader {
         let Some(list_dir) = &self.list_dir else {
             return Err(IoError::new("the reader has no listDir(dir) method"));
         };
-        let value = self
-            .settle(list_dir.call1(&self.target, &dir.into()))
-            .await?;
+        let value = self.io.call1(list_dir, &dir.into()).await?;
         let names = value.dyn_ref::<Array>().and_then(|names| {
             names
                 .iter()
@@ -152,7 +115,7 @@ impl FileReader for JsFileReader {
                     "listDir must resolve to an array of names (strings); got {}",
                     kind_of(&value)
                 );
-                Err(self.fail(value, message))
+                Err(self.io.fail(value, message))
             }
         }
     }
@@ -199,15 +162,13 @@ impl JsFileReader {
     }
 
     async fn ranged_size(&self, size: &Function, path: &str) -> Result<Option<u64>, IoError> {
-        let value = self.settle(size.call1(&self.target, &path.into())).await?;
+        let value = self.io.call1(size, &path.into()).await?;
         if value.is_undefined() || value.is_null() {
             return Ok(None);
         }
-        match value.as_f64() {
-            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
-                Ok(Some(n as u64))
-            }
-            _ => {
+        match value.as_f64().and_then(safe_count) {
+            Some(n) => Ok(Some(n)),
+            None => {
                 // The number as JavaScript prints it (no float formatting in the wasm).
                 let got = match value.as_f64() {
                     Some(_) => message_of(&value),
@@ -216,7 +177,7 @@ impl JsFileReader {
                 let message = format!(
                     "size must resolve to a byte count, or undefined when the file is missing; got {got}"
                 );
-                Err(self.fail(value, message))
+                Err(self.io.fail(value, message))
             }
         }
     }
@@ -230,7 +191,8 @@ impl JsFileReader {
     ) -> Result<Vec<u8>, IoError> {
         let (from, to) = (JsValue::from(start as f64), JsValue::from(end as f64));
         let value = self
-            .settle(read_range.call3(&self.target, &path.into(), &from, &to))
+            .io
+            .settle(read_range.call3(&self.io.target, &path.into(), &from, &to))
             .await?;
         match value.dyn_ref::<Uint8Array>() {
             Some(bytes) => Ok(bytes.to_vec()),
@@ -239,55 +201,8 @@ impl JsFileReader {
                     "readRange must resolve to a Uint8Array of the bytes; got {}",
                     kind_of(&value)
                 );
-                Err(self.fail(value, message))
+                Err(self.io.fail(value, message))
             }
         }
-    }
-}
-
-/// What `reader` reads at `path`; every file is missing when there is no reader (the
-/// materializer without one cannot see an artifact it would replace).
-pub(crate) async fn read_if_any(
-    reader: Option<&JsFileReader>,
-    path: &str,
-) -> Result<Option<String>, IoError> {
-    match reader {
-        Some(reader) => reader.read_file(path).await,
-        None => Ok(None),
-    }
-}
-
-/// What `reader` lists in `dir`; nothing when there is no reader.
-pub(crate) async fn list_if_any(
-    reader: Option<&JsFileReader>,
-    dir: &str,
-) -> Result<Vec<String>, IoError> {
-    match reader {
-        Some(reader) => reader.list_dir(dir).await,
-        None => Ok(Vec::new()),
-    }
-}
-
-/// The size of the file at `path` through `reader`; every file is missing without one.
-pub(crate) async fn size_if_any(
-    reader: Option<&JsFileReader>,
-    path: &str,
-) -> Result<Option<u64>, IoError> {
-    match reader {
-        Some(reader) => reader.size(path).await,
-        None => Ok(None),
-    }
-}
-
-/// Bytes `start..end` of `path` through `reader`.
-pub(crate) async fn range_if_any(
-    reader: Option<&JsFileReader>,
-    path: &str,
-    start: u64,
-    end: u64,
-) -> Result<Vec<u8>, IoError> {
-    match reader {
-        Some(reader) => reader.read_range(path, start, end).await,
-        None => Err(IoError::new(format!("no such file: {path}"))),
     }
 }

@@ -14,7 +14,7 @@ use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::convert::{id_string, string_arg, to_js, to_value, working_dir};
+use crate::convert::{count_arg, id_string, string_arg, to_js, to_value, working_dir};
 use crate::error::{message_js, message_of, set, JsOffloadError};
 use crate::promise::spawn;
 use crate::writer::JsFileWriter;
@@ -383,18 +383,11 @@ fn offload_option(
     let cwd = working_dir(&offload, &output_dir)?;
     let mut middleware = ResultOffload::new(output_dir, session_id, cwd);
     let threshold = field("thresholdChars");
-    if !threshold.is_undefined() {
-        middleware.threshold_chars = match threshold.as_f64() {
-            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => n as usize,
-            _ => {
-                return Err(OffloadError::InvalidArgument(format!(
-                    "offload.thresholdChars must be a non-negative integer, got {}",
-                    message_of(&threshold)
-                ))
-                .into())
-            }
-        };
-    }
+    middleware.threshold_chars = count_arg(
+        &threshold,
+        "offload.thresholdChars",
+        middleware.threshold_chars,
+    )?;
     middleware.validate()?;
     Ok(Some((middleware, JsFileWriter::new(&field("writer"))?)))
 }

@@ -1,21 +1,19 @@
 //! Any JS object with `mkdir(dir)` and `writeFile(path, data)` (and, for the no-clobber
 //! guarantee, `createFile(path, data)`) as a core [`FileWriter`].
 
-use std::cell::RefCell;
-
-use js_sys::{Function, JsString, Promise};
+use js_sys::{Function, JsString};
 use tool_offload_core::{
-    CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoError, OffloadError,
+    safe_count, CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoError,
+    OffloadError,
 };
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::convert::kind_of;
-use crate::error::message_of;
-use crate::reader::{list_if_any, read_if_any, JsFileReader};
+use crate::js_io::JsIo;
+use crate::reader::JsFileReader;
 
 pub(crate) struct JsFileWriter {
-    target: JsValue,
+    io: JsIo,
     mkdir: Function,
     write_file: Function,
     /// Optional: without it, creating is emulated by a read then a write (see
@@ -26,31 +24,20 @@ pub(crate) struct JsFileWriter {
     remove: Option<Function>,
     /// The same object as a reader, when it has `readFile`.
     reader: Option<JsFileReader>,
-    /// The JS value the last failed call threw or rejected with, kept so the error
-    /// thrown back to JS can carry it as `cause`.
-    last_failure: RefCell<Option<JsValue>>,
-    /// When the call has an `AbortSignal`: its rejection, raced against every wait.
-    abort: Option<Promise>,
 }
 
 impl JsFileWriter {
     pub(crate) fn new(target: &JsValue) -> Result<Self, OffloadError> {
-        let method = |name: &str| {
-            js_sys::Reflect::get(target, &name.into())
-                .ok()
-                .and_then(|f| f.dyn_into::<Function>().ok())
-        };
+        let method = |name| JsIo::method(target, name);
         match (target.is_object(), method("mkdir"), method("writeFile")) {
             (true, Some(mkdir), Some(write_file)) => Ok(JsFileWriter {
-                target: target.clone(),
+                io: JsIo::new(target),
                 mkdir,
                 write_file,
                 create_file: method("createFile"),
                 stat: method("stat"),
                 remove: method("remove"),
                 reader: JsFileReader::from_object(target),
-                last_failure: RefCell::new(None),
-                abort: None,
             }),
             _ => Err(OffloadError::InvalidArgument(
                 "writer must be an object with mkdir(dir) and writeFile(path, data) methods".into(),
@@ -62,34 +49,31 @@ impl JsFileWriter {
     /// never take each other's `cause`.
     pub(crate) fn fresh(&self) -> Self {
         JsFileWriter {
-            target: self.target.clone(),
+            io: self.io.fresh(),
             mkdir: self.mkdir.clone(),
             write_file: self.write_file.clone(),
             create_file: self.create_file.clone(),
             stat: self.stat.clone(),
             remove: self.remove.clone(),
             reader: self.reader.as_ref().map(JsFileReader::fresh),
-            last_failure: RefCell::new(None),
-            abort: None,
         }
     }
 
-    /// This writer or reader with its waits raced against `abort`'s signal.
+    /// This writer (and its reader) with its waits raced against `abort`'s signal.
     pub(crate) fn aborting_with(mut self, abort: Option<&crate::abort::Abort>) -> Self {
-        self.abort = abort.map(|a| a.promise().clone());
+        self.io.abort_with(abort);
         self.reader = self.reader.map(|r| r.aborting_with(abort));
         self
     }
 
     /// The JS object this writer calls (a reader may default to it).
     pub(crate) fn target(&self) -> &JsValue {
-        &self.target
+        &self.io.target
     }
 
     pub(crate) fn take_failure(&self) -> Option<JsValue> {
-        self.last_failure
-            .borrow_mut()
-            .take()
+        self.io
+            .take_failure()
             .or_else(|| self.reader.as_ref().and_then(JsFileReader::take_failure))
     }
 
@@ -104,9 +88,7 @@ impl JsFileWriter {
         reader: Option<&JsFileReader>,
     ) -> Result<CreateOutcome, IoError> {
         if let Some(create_file) = &self.create_file {
-            let created = self
-                .settle(create_file.call2(&self.target, &path.into(), data))
-                .await?;
+            let created = self.io.call2(create_file, &path.into(), data).await?;
             return match created.as_bool() {
                 Some(true) => Ok(CreateOutcome::Created),
                 Some(false) => Ok(CreateOutcome::Exists),
@@ -115,8 +97,7 @@ impl JsFileWriter {
                         "createFile must resolve to true (created) or false (already exists); got {}",
                         kind_of(&created)
                     );
-                    *self.last_failure.borrow_mut() = Some(created);
-                    Err(IoError::new(message))
+                    Err(self.io.fail(created, message))
                 }
             };
         }
@@ -125,38 +106,20 @@ impl JsFileWriter {
                 return Ok(CreateOutcome::Exists);
             }
         }
-        self.settle(self.write_file.call2(&self.target, &path.into(), data))
-            .await?;
+        self.io.call2(&self.write_file, &path.into(), data).await?;
         Ok(CreateOutcome::Created)
-    }
-
-    async fn settle(&self, called: Result<JsValue, JsValue>) -> Result<JsValue, IoError> {
-        // A writer may throw synchronously, return a promise, or return a plain value.
-        let outcome = match called {
-            Ok(returned) => {
-                let settled = crate::abort::race(Promise::resolve(&returned), self.abort.as_ref());
-                JsFuture::from(settled).await
-            }
-            Err(thrown) => Err(thrown),
-        };
-        outcome.map_err(|failure| {
-            let err = IoError::new(message_of(&failure));
-            *self.last_failure.borrow_mut() = Some(failure);
-            err
-        })
     }
 }
 
 /// Content is written as the JavaScript string it came as: it never crosses into wasm.
 impl FileWriter<JsString> for JsFileWriter {
     async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
-        self.settle(self.mkdir.call1(&self.target, &dir.into()))
-            .await
-            .map(drop)
+        self.io.call1(&self.mkdir, &dir.into()).await.map(drop)
     }
 
     async fn write_file(&self, path: &str, data: &JsString) -> Result<(), IoError> {
-        self.settle(self.write_file.call2(&self.target, &path.into(), data))
+        self.io
+            .call2(&self.write_file, &path.into(), data)
             .await
             .map(drop)
     }
@@ -173,12 +136,7 @@ impl FileWriter<str> for JsFileWriter {
     }
 
     async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
-        self.settle(
-            self.write_file
-                .call2(&self.target, &path.into(), &data.into()),
-        )
-        .await
-        .map(drop)
+        FileWriter::<JsString>::write_file(self, path, &data.into()).await
     }
 
     async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
@@ -191,17 +149,17 @@ impl FileWriter<str> for JsFileWriter {
 /// with its own); a writer without `readFile` finds every file missing.
 impl FileReader for JsFileWriter {
     async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
-        read_if_any(self.reader.as_ref(), path).await
+        self.reader.read_file(path).await
     }
 
     async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
-        list_if_any(self.reader.as_ref(), dir).await
+        self.reader.list_dir(dir).await
     }
     async fn size(&self, path: &str) -> Result<Option<u64>, IoError> {
-        crate::reader::size_if_any(self.reader.as_ref(), path).await
+        self.reader.size(path).await
     }
     async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
-        crate::reader::range_if_any(self.reader.as_ref(), path, start, end).await
+        self.reader.read_range(path, start, end).await
     }
 }
 
@@ -214,17 +172,12 @@ impl FileLifecycle for JsFileWriter {
                 "the writer has no stat(path) method: retention needs stat and remove",
             ));
         };
-        let value = self.settle(stat.call1(&self.target, &path.into())).await?;
+        let value = self.io.call1(stat, &path.into()).await?;
         if value.is_undefined() || value.is_null() {
             return Ok(None);
         }
         let field = |key: &str| js_sys::Reflect::get(&value, &key.into()).ok();
-        let count = |key: &str| {
-            field(key)
-                .and_then(|v| v.as_f64())
-                .filter(|n| *n >= 0.0 && n.fract() == 0.0 && *n <= 9_007_199_254_740_991.0)
-                .map(|n| n as u64)
-        };
+        let count = |key: &str| field(key).and_then(|v| v.as_f64()).and_then(safe_count);
         let is_dir = field("isDir").and_then(|v| v.as_bool());
         match (count("size"), count("modifiedMs"), is_dir) {
             (Some(size), Some(modified_ms), Some(is_dir)) => Ok(Some(FileStat {
@@ -237,8 +190,7 @@ impl FileLifecycle for JsFileWriter {
                     "stat must resolve to {{ size, modifiedMs, isDir }} (whole numbers and a boolean), or undefined when nothing is there; got {}",
                     kind_of(&value)
                 );
-                *self.last_failure.borrow_mut() = Some(value);
-                Err(IoError::new(message))
+                Err(self.io.fail(value, message))
             }
         }
     }
@@ -249,8 +201,6 @@ impl FileLifecycle for JsFileWriter {
                 "the writer has no remove(path) method: retention needs stat and remove",
             ));
         };
-        self.settle(remove.call1(&self.target, &path.into()))
-            .await
-            .map(drop)
+        self.io.call1(remove, &path.into()).await.map(drop)
     }
 }

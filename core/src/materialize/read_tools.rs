@@ -294,11 +294,9 @@ fn string(input: &Value, key: &str) -> Result<String, String> {
 fn count(input: &Value, key: &str, default: usize) -> Result<usize, String> {
     match input.get(key) {
         None | Some(Value::Null) => Ok(default),
-        Some(value) => match value.as_f64() {
-            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
-                Ok(n as usize)
-            }
-            _ => Err(format!(
+        Some(value) => match value.as_f64().and_then(crate::safe_count) {
+            Some(n) => Ok(n as usize),
+            None => Err(format!(
                 "{key} must be a non-negative integer, got {}",
                 crate::json::stringify(value)
             )),

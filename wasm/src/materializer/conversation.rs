@@ -9,9 +9,10 @@ use tool_offload_core::{json, utf16_len, OffloadError, Value};
 use wasm_bindgen::prelude::*;
 
 use super::io::ReadWrite;
-use super::options::{field, Inner};
+use super::options::Inner;
 use super::output::{context_ref, log};
 use crate::abort::{self, unless_aborted, Abort};
+use crate::convert::field;
 use crate::convert::{from_parsed, id_string, kind_of, string_arg, too_deep, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{message_of, set, JsOffloadError};
@@ -122,8 +123,8 @@ pub(crate) async fn export_conversation(
     abort::check(abort.as_ref())?;
     // Only the messages may hold stand-ins for lone surrogates; artifacts never do.
     let messages = bundle["messages"].take();
-    let js = to_js(&bundle, &LoneSurrogates::default())?;
-    set(&js, "messages", &to_js(&messages, &lone)?);
+    let js = restored_js(&bundle, &LoneSurrogates::default())?;
+    set(&js, "messages", &restored_js(&messages, &lone)?);
     Ok(js)
 }
 
@@ -195,7 +196,11 @@ async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadE
         "conversationId",
         &JsValue::from_str(&imported.conversation_id),
     );
-    set(&result, "messages", &to_js(&imported.messages, &lone)?);
+    set(
+        &result,
+        "messages",
+        &restored_js(&imported.messages, &lone)?,
+    );
     set(
         &result,
         "paths",
@@ -317,7 +322,7 @@ fn parse_json(values: &[(&str, &JsValue)]) -> Result<(Vec<Value>, LoneSurrogates
 
 /// A core `Value` (its lone surrogates as `lone`'s stand-ins) as a JS value, parsed by
 /// the engine.
-fn to_js(value: &Value, lone: &LoneSurrogates) -> Result<JsValue, JsOffloadError> {
+fn restored_js(value: &Value, lone: &LoneSurrogates) -> Result<JsValue, JsOffloadError> {
     JSON::parse(&lone.restore(&json::stringify(value))).map_err(|thrown| {
         JsOffloadError::with_cause(
             OffloadError::InvalidArgument("the engine could not parse a bundle".into()),

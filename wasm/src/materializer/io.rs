@@ -10,7 +10,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::options::Inner;
 use crate::abort::Abort;
 use crate::error::JsOffloadError;
-use crate::reader::{list_if_any, read_if_any, JsFileReader};
+use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
 
 /// A writer and an optional reader. Without a reader every file reads as missing, so
@@ -102,16 +102,16 @@ impl FileWriter for ReadWrite {
 
 impl FileReader for ReadWrite {
     async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
-        read_if_any(self.reader.as_ref(), path).await
+        self.reader.read_file(path).await
     }
     async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
-        list_if_any(self.reader.as_ref(), dir).await
+        self.reader.list_dir(dir).await
     }
     async fn size(&self, path: &str) -> Result<Option<u64>, IoError> {
-        crate::reader::size_if_any(self.reader.as_ref(), path).await
+        self.reader.size(path).await
     }
     async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
-        crate::reader::range_if_any(self.reader.as_ref(), path, start, end).await
+        self.reader.read_range(path, start, end).await
     }
 }
 

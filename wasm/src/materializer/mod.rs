@@ -12,16 +12,16 @@ mod types;
 use std::rc::Rc;
 
 use js_sys::{Object, Promise};
+use tool_offload_core::materialize::{DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{id_arg, kind_of};
-use crate::error::{message_of, set, JsOffloadError};
+use crate::convert::{bool_arg, count_arg, field, id_arg, kind_of, number, options_arg};
+use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;
 use crate::reader::JsFileReader;
 use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
-use options::{count_arg, parse_options, ref_arg, Inner};
-pub(crate) use options::{field, number, options_arg, u64_arg};
+use options::{parse_options, ref_arg, Inner};
 use output::{materialize, MaterializeInput};
 use read_back::{compile, read_back, ReadBack};
 
@@ -112,7 +112,7 @@ impl Materializer {
             options_arg(&options)?;
             let offset = count_arg(&field(&options, "offset"), "options.offset", 0)?;
             let part = count_arg(&field(&options, "part"), "options.part", 1)?;
-            let limit = count_arg(&field(&options, "limit"), "options.limit", 200)?;
+            let limit = count_arg(&field(&options, "limit"), "options.limit", DEFAULT_LINES)?;
             Ok::<_, JsOffloadError>((
                 reference,
                 ReadBack::Read {
@@ -138,7 +138,7 @@ impl Materializer {
     ) -> Promise {
         let lines = lines.map_or(JsValue::UNDEFINED, JsValue::from);
         let parsed = ref_arg(&reference).and_then(|reference| {
-            let lines = count_arg(&lines, "lines", 200)?;
+            let lines = count_arg(&lines, "lines", DEFAULT_LINES)?;
             Ok((reference, ReadBack::Tail { lines }))
         });
         match parsed {
@@ -163,17 +163,18 @@ impl Materializer {
         let parsed = (|| {
             let reference = ref_arg(&reference)?;
             options_arg(&options)?;
-            let context = count_arg(&field(&options, "context"), "options.context", 2)?;
-            let max_matches = count_arg(&field(&options, "maxMatches"), "options.maxMatches", 50)?;
-            let ignore_case = field(&options, "ignoreCase");
-            if !ignore_case.is_undefined() && ignore_case.as_bool().is_none() {
-                return Err(OffloadError::InvalidArgument(format!(
-                    "options.ignoreCase must be a boolean, got {}",
-                    message_of(&ignore_case)
-                ))
-                .into());
-            }
-            let pattern = compile(&pattern, ignore_case.as_bool() == Some(true))?;
+            let context = count_arg(
+                &field(&options, "context"),
+                "options.context",
+                DEFAULT_CONTEXT,
+            )?;
+            let max_matches = count_arg(
+                &field(&options, "maxMatches"),
+                "options.maxMatches",
+                DEFAULT_MAX_MATCHES,
+            )?;
+            let ignore_case = bool_arg(&field(&options, "ignoreCase"), "options.ignoreCase")?;
+            let pattern = compile(&pattern, ignore_case == Some(true))?;
             let op = ReadBack::Grep {
                 pattern,
                 context,

@@ -1,14 +1,14 @@
 //! Reading a `Materializer`'s options and method arguments from JS.
 
-use js_sys::{Function, Reflect};
+use js_sys::Function;
 use tool_offload_core::materialize::{
     Materializer as CoreMaterializer, MaterializerOptions as CoreOptions,
 };
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{id_arg, kind_of, string_arg, working_dir};
-use crate::error::{message_of, JsOffloadError};
+use crate::convert::{count_arg, field, id_arg, kind_of, string_arg, working_dir};
+use crate::error::JsOffloadError;
 use crate::reader::JsFileReader;
 use crate::view::has_lone_surrogate;
 use crate::writer::JsFileWriter;
@@ -87,19 +87,6 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
     })
 }
 
-/// An options argument: an object, or absent.
-pub(crate) fn options_arg(options: &JsValue) -> Result<(), JsOffloadError> {
-    if options.is_undefined() || options.is_null() || options.is_object() {
-        Ok(())
-    } else {
-        Err(OffloadError::InvalidArgument(format!(
-            "options must be an object when given, got {}",
-            kind_of(options)
-        ))
-        .into())
-    }
-}
-
 /// A ref argument: a string, else `INVALID_ARGUMENT`. One holding a lone UTF-16
 /// surrogate names no artifact (`REF_NOT_FOUND`): as a Rust String it would hold U+FFFD
 /// and could name another id's artifact.
@@ -111,45 +98,4 @@ pub(crate) fn ref_arg(reference: &JsValue) -> Result<String, JsOffloadError> {
         return Err(OffloadError::RefNotFound(text).into());
     }
     Ok(text)
-}
-
-/// A count: `default` when `undefined`, else a non-negative integer.
-pub(crate) fn count_arg(
-    value: &JsValue,
-    name: &str,
-    default: usize,
-) -> Result<usize, JsOffloadError> {
-    // `as` saturates: counts beyond usize (wasm32) mean "all".
-    Ok(u64_arg(value, name)?.map_or(default, |n| n as usize))
-}
-
-/// An optional non-negative safe integer (`undefined`: `None`), as a `u64`: byte
-/// counts and milliseconds may pass 2^32.
-pub(crate) fn u64_arg(value: &JsValue, name: &str) -> Result<Option<u64>, JsOffloadError> {
-    if value.is_undefined() {
-        return Ok(None);
-    }
-    match value.as_f64() {
-        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
-            Ok(Some(n as u64))
-        }
-        _ => Err(OffloadError::InvalidArgument(format!(
-            "{name} must be a non-negative integer, got {}",
-            message_of(value)
-        ))
-        .into()),
-    }
-}
-
-/// `object[key]`, `undefined` when `object` is not an object or reading throws.
-pub(crate) fn field(object: &JsValue, key: &str) -> JsValue {
-    if object.is_object() {
-        Reflect::get(object, &key.into()).unwrap_or(JsValue::UNDEFINED)
-    } else {
-        JsValue::UNDEFINED
-    }
-}
-
-pub(crate) fn number(n: usize) -> JsValue {
-    JsValue::from_f64(n as f64)
 }

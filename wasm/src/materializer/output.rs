@@ -7,7 +7,8 @@ use tool_offload_core::{utf16_len, OffloadError};
 use wasm_bindgen::prelude::*;
 
 use super::io::{Original, ReadWrite};
-use super::options::{field, number, Inner};
+use super::options::Inner;
+use crate::convert::{field, number};
 use crate::convert::{id_arg, kind_of, string_arg};
 use crate::error::{message_of, set, JsOffloadError};
 

@@ -7,7 +7,8 @@ use tool_offload_core::tools::{RegisterError, ToolOutput};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use super::options::{field, Inner};
+use super::options::Inner;
+use crate::convert::field;
 use crate::convert::{to_js, to_value};
 use crate::promise::spawn;
 use crate::registry::ToolRegistry;
