@@ -2,9 +2,11 @@
 //! threshold, naming files so that nothing is ever overwritten within one batch.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 
-use crate::create::create_at_free_name;
+use crate::concurrent::{run_bounded, WRITE_CONCURRENCY};
+use crate::create::{create_at_free_name, create_unless_taken, Creation};
 use crate::message::{id_path, tool_results, with_contents, At, Slot};
 use crate::path::{join, resolve, MAX_FILE_NAME_BYTES};
 use crate::plan::{edits, PlannedOffload};
@@ -179,7 +181,29 @@ impl Batch {
         T: Text,
         W: FileWriter<T::Data> + FileReader + ?Sized,
     {
-        if planned.offloads.is_empty() {
+        self.write_all(std::slice::from_mut(planned), writer).await
+    }
+
+    /// [`Batch::write`] for several planned messages at once. Every planned name is
+    /// distinct within the batch, so the first attempts run side by side (at most
+    /// [`WRITE_CONCURRENCY`] at a time); the results whose names turn out to be taken
+    /// then move to free names one after another, in walk order, exactly as if each had
+    /// been written in turn. After a failure no further write starts; the error is the
+    /// first in walk order.
+    async fn write_all<T, W>(
+        &mut self,
+        messages: &mut [PlannedMessage<T>],
+        writer: &W,
+    ) -> Result<bool, OffloadError>
+    where
+        T: Text,
+        W: FileWriter<T::Data> + FileReader + ?Sized,
+    {
+        let mut offloads: Vec<&mut PlannedOffload<T>> = messages
+            .iter_mut()
+            .flat_map(|m| m.offloads.iter_mut())
+            .collect();
+        if offloads.is_empty() {
             return Ok(false);
         }
         if !self.dir_created {
@@ -192,34 +216,68 @@ impl Batch {
                 })?;
             self.dir_created = true;
         }
-        let mut moved = false;
-        for offload in &mut planned.offloads {
-            // The file holds the text as UTF-8 (a lone surrogate as U+FFFD), as `to_str`.
-            let same = |existing: &str| offload.text.to_str() == existing;
-            let planned_path = offload.path.clone();
-            let (dir, id) = (&self.dir, &offload.id);
-            let (used, next_number) = (&mut self.used, &mut self.next_number);
-            let mut name = String::new();
-            let placed = create_at_free_name(writer, offload.text.data(), same, |n| {
-                if n == 0 {
-                    return Ok(planned_path.clone());
+        let failed = Cell::new(false);
+        let attempts = offloads
+            .iter()
+            .map(|offload| {
+                let failed = &failed;
+                async move {
+                    if failed.get() {
+                        return None;
+                    }
+                    // The file holds the text as UTF-8 (a lone surrogate as U+FFFD), as `to_str`.
+                    let same = |existing: &str| offload.text.to_str() == existing;
+                    let created =
+                        create_unless_taken(writer, &offload.path, offload.text.data(), same).await;
+                    failed.set(created.is_err());
+                    Some(created)
                 }
-                name =
-                    claim_name(used, next_number, id).ok_or_else(|| OffloadError::InvalidId {
-                        field: "tool result id".into(),
-                        value: Some(id.clone()),
-                        reason: "makes a file name longer than 255 bytes",
-                    })?;
-                Ok(join(dir, &name))
             })
-            .await?;
-            if placed.number > 0 {
-                offload.path = placed.path;
-                offload.placeholder = batch_placeholder(&name);
-                moved = true;
+            .collect();
+        let outcomes = run_bounded(attempts, WRITE_CONCURRENCY).await;
+        let mut taken = Vec::new();
+        for (index, outcome) in outcomes.into_iter().enumerate() {
+            match outcome {
+                Some(Ok(Creation::Created | Creation::Same)) => {}
+                Some(Ok(Creation::Taken)) => taken.push(index),
+                Some(Err(err)) => return Err(err),
+                // Skipped: only after a failure, which an earlier outcome returned.
+                None => break,
             }
         }
-        Ok(moved)
+        for &index in &taken {
+            self.move_to_free_name(offloads[index], writer).await?;
+        }
+        Ok(!taken.is_empty())
+    }
+
+    /// Write `offload`, whose planned name holds other content, at the next free name.
+    async fn move_to_free_name<T, W>(
+        &mut self,
+        offload: &mut PlannedOffload<T>,
+        writer: &W,
+    ) -> Result<(), OffloadError>
+    where
+        T: Text,
+        W: FileWriter<T::Data> + FileReader + ?Sized,
+    {
+        let same = |existing: &str| offload.text.to_str() == existing;
+        let (dir, id) = (&self.dir, &offload.id);
+        let (used, next_number) = (&mut self.used, &mut self.next_number);
+        let mut name = String::new();
+        // Candidate 0, the planned name, is taken: the search goes on from 1.
+        let placed = create_at_free_name(writer, offload.text.data(), same, 1, |_| {
+            name = claim_name(used, next_number, id).ok_or_else(|| OffloadError::InvalidId {
+                field: "tool result id".into(),
+                value: Some(id.clone()),
+                reason: "makes a file name longer than 255 bytes",
+            })?;
+            Ok(join(dir, &name))
+        })
+        .await?;
+        offload.path = placed.path;
+        offload.placeholder = batch_placeholder(&name);
+        Ok(())
     }
 
     /// The file name for the next offloaded result with `id`, or `None` if too long.
@@ -314,11 +372,7 @@ impl<T: Text> BatchPlan<T> {
         &mut self,
         writer: &W,
     ) -> Result<bool, OffloadError> {
-        let mut moved = false;
-        for message in &mut self.messages {
-            moved |= self.batch.write(message, writer).await?;
-        }
-        Ok(moved)
+        self.batch.write_all(&mut self.messages, writer).await
     }
 
     /// The edits and counts of the whole batch.

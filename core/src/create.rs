@@ -78,8 +78,8 @@ where
     }
 }
 
-/// Create `data` at the first of the candidate paths `candidate(0)`, `candidate(1)`…
-/// that is free, or reuse one that already holds the same text (`same(existing)`).
+/// Create `data` at the first of the candidate paths `candidate(first)`,
+/// `candidate(first + 1)`… (up to [`MAX_NAME_ATTEMPTS`] in all, counting from 0) that is free, or reuse one that already holds the same text (`same(existing)`).
 /// Relies on [`FileWriter::create_file`], so concurrent creators never overwrite each
 /// other: each either creates its own name or finds the other's.
 ///
@@ -91,6 +91,7 @@ pub(crate) async fn create_at_free_name<D, IO>(
     io: &IO,
     data: &D,
     same: impl Fn(&str) -> bool,
+    first: u32,
     mut candidate: impl FnMut(u32) -> Result<String, OffloadError>,
 ) -> Result<Placed, OffloadError>
 where
@@ -98,7 +99,7 @@ where
     IO: FileWriter<D> + FileReader + ?Sized,
 {
     let mut last = String::new();
-    for number in 0..MAX_NAME_ATTEMPTS {
+    for number in first..MAX_NAME_ATTEMPTS {
         let path = candidate(number)?;
         let reused = match create_unless_taken(io, &path, data, &same).await? {
             Creation::Created => false,
@@ -139,7 +140,7 @@ mod tests {
     fn takes_the_first_free_name_and_reuses_identical_content() {
         let fs = MemoryWriter::new();
         let place = |text: &'static str| {
-            block_on(create_at_free_name(&fs, text, |e| e == text, names)).unwrap()
+            block_on(create_at_free_name(&fs, text, |e| e == text, 0, names)).unwrap()
         };
         assert_eq!(
             (place("one").path, place("one").reused),
@@ -184,7 +185,7 @@ mod tests {
 
     #[test]
     fn gives_up_instead_of_hanging_when_every_name_is_taken() {
-        let err = block_on(create_at_free_name(&AlwaysTaken, "x", |_| true, names)).unwrap_err();
+        let err = block_on(create_at_free_name(&AlwaysTaken, "x", |_| true, 0, names)).unwrap_err();
         assert_eq!(err.code().as_str(), "WRITE_FAILED");
         assert!(
             err.to_string().contains("10000 candidates are all taken"),

@@ -24,7 +24,7 @@
 //!    every input and choose every file name. Every input error (`INVALID_ID`,
 //!    `INVALID_MESSAGE`, `NO_TOOL_RESULT`, …) comes from here, before anything is written.
 //! 2. **`write(&io)`**: [`DirectPlan::write`], [`BatchPlan::write`] create the planned
-//!    files, in walk order. A name that turns out to be taken moves the result to the next
+//!    files (batch: several at once; names never depend on which finishes first). A name that turns out to be taken moves the result to the next
 //!    free `-N` name ([`BatchPlan::write`] then returns `true`), so call `edits` *after*
 //!    writing.
 //! 3. **Edits the host applies**: `edits()` returns `(`[`Slot`]`, placeholder)` pairs;
@@ -41,7 +41,10 @@
 //! **When a write fails** the call returns `WRITE_FAILED` (with the path) and nothing is
 //! reported as done: no edits, no result. Each file is atomic on its own — a writer's
 //! `create_file`/`write_file` either leaves the whole file or none — but a batch is not a
-//! transaction: files written before the failure stay, whole. A re-run is safe: direct
+//! transaction. Batch offload writes up to 16 files side by side; after a failure it starts
+//! no new write, waits for those already running, and reports the first failure in walk
+//! order: every file before the failing one is there, whole, and some after it may be
+//! (those that had started). A re-run is safe: direct
 //! offload rewrites its own `<session>/<id>.md`, batch offload keeps a planned name that
 //! already holds the same text instead of writing a duplicate. The same
 //! holds when the caller cancels (JS `AbortSignal`, Rust: dropping the future).
@@ -70,6 +73,7 @@
 //! ```
 
 mod batch;
+mod concurrent;
 mod create;
 mod direct;
 mod error;

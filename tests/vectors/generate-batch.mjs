@@ -480,9 +480,9 @@ const cases = [
   ],
   [
     'write-failure',
-    'A failing write reports WRITE_FAILED with its path; files written before it stay.',
+    'A failing write reports WRITE_FAILED with its path. Writes run side by side and the call waits for those already started, so every file before the failing one is there, whole.',
     [user(tr('toolu_a', x(100, 'a'))), tool('call_b', x(100, 'b')), fco('fc_c', x(100, 'c'))],
-    { failOn: '/work/out/tool-result-call_b.md', error: 'WRITE_FAILED' },
+    { failOn: '/work/out/tool-result-fc_c.md', error: 'WRITE_FAILED' },
   ],
   [
     'placeholders-never-offloaded-again',

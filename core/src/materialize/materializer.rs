@@ -249,6 +249,7 @@ impl Materializer {
             io,
             text,
             |existing| existing == text,
+            0,
             |n| {
                 let file = file_name(n);
                 // Fails once the suffix makes the name too long, so the search ends.
