@@ -164,7 +164,14 @@ impl<'a> JsonView for &'a Value {
         }
     }
     fn field(&self, key: &'static str) -> Option<Self> {
-        self.as_object()?.get(key)
+        let map = self.as_object()?;
+        // Messages and blocks hold a handful of keys: comparing them is cheaper than
+        // hashing the key (serde_json's map hashes with SipHash).
+        if map.len() <= 8 {
+            map.iter().find_map(|(k, v)| (k == key).then_some(v))
+        } else {
+            map.get(key)
+        }
     }
     fn array_len(&self) -> usize {
         self.as_array().map_or(0, Vec::len)
