@@ -10,7 +10,9 @@ use js_sys::Promise;
 
 use crate::convert::{bool_arg, field, number, options_arg, string_arg, to_value, u64_arg};
 use crate::error::{set, JsOffloadError};
+use crate::materializer::ReadWrite;
 use crate::promise::spawn;
+use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
 
 /// Remove what nobody needs under `dir` (a user-data or batch output directory): files
@@ -37,12 +39,23 @@ pub fn gc_directory(
         Ok(parsed) => parsed,
         Err(err) => return Promise::reject(&err.into()),
     };
-    spawn(async move {
-        let report = collect(&dir, &options, &writer)
-            .await
-            .map_err(|e| JsOffloadError::with_cause(e, writer.take_failure()))?;
-        Ok(report_js(&report))
-    })
+    let io = ReadWrite {
+        reader: JsFileReader::from_object(writer.target()),
+        writer,
+        original: None,
+    };
+    spawn(async move { run(&dir, &options, &io).await })
+}
+
+/// Collect under `root` through `io` (the one IO type both `gcDirectory` and
+/// `Materializer.gc` use, so the wasm holds one copy of core's `gc`), as the JS report.
+pub(crate) async fn run(
+    root: &str,
+    options: &GcOptions,
+    io: &ReadWrite,
+) -> Result<JsValue, JsValue> {
+    let report = collect(root, options, io).await.map_err(|e| io.error(e))?;
+    Ok(report_js(&report))
 }
 
 /// `options` (`{ olderThanMs?, maxBytes?, keep?, dryRun? }`) read now, so the caller may

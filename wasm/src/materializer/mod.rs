@@ -3,6 +3,7 @@
 
 mod conversation;
 mod io;
+pub(crate) use io::ReadWrite;
 mod options;
 mod output;
 mod read_back;
@@ -281,11 +282,7 @@ impl Materializer {
         let inner = self.inner.clone();
         spawn(async move {
             let io = io::ReadWrite::of(&inner);
-            let root = &inner.core.options().user_data;
-            let report = tool_offload_core::gc::gc(root, &options, &io)
-                .await
-                .map_err(|e| io.error(e))?;
-            Ok(crate::gc::report_js(&report))
+            crate::gc::run(&inner.core.options().user_data, &options, &io).await
         })
     }
 
