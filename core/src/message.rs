@@ -3,20 +3,77 @@
 //! - Anthropic Messages: `{ role, content: [ { type: "tool_result", tool_use_id, content }, … ] }`
 //! - OpenAI Chat Completions: `{ role: "tool", tool_call_id, content }`
 //! - OpenAI Responses input items: `{ type: "function_call_output", call_id, output }`
+//! - Vercel AI SDK: `{ role: "tool", content: [ { type: "tool-result", toolCallId, toolName,
+//!   output: { type: "text" | "json" | "error-text" | "error-json" | "content", value } }, … ] }`
+//! - OpenAI Agents SDK items: `{ type: "function_call_result", callId, name, output }`
+//! - LangChain: `{ type: "tool", tool_call_id, content }`, its stored form
+//!   `{ type: "tool", data: { tool_call_id, content } }` and its serialised form
+//!   `{ lc: 1, type: "constructor", id: [ …, "ToolMessage" ], kwargs: { tool_call_id, content } }`
 //!
-//! Everything else in a message is opaque and preserved.
+//! Everything else in a message is opaque and preserved. What replaces a content keeps
+//! the message valid for its framework ([`Form`]).
 
 use crate::path::{unsafe_component, LONE_SURROGATE};
 use crate::view::{JsonView, Kind, Text};
 use crate::{Map, OffloadError, Value};
 
-/// Where a tool result's content lives inside one message (or input item).
+/// Where a tool result's content lives inside one message (or input item), and how what
+/// replaces it is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Slot {
-    /// `Some(i)`: in the block `content[i]` (Anthropic); `None`: in the message itself.
+    /// `Some(i)`: in the block or part `content[i]` (Anthropic, AI SDK); `None`: in the
+    /// message itself.
     pub block: Option<usize>,
-    /// The field holding the content: `"content"`, or `"output"` (OpenAI Responses).
+    /// An object inside that holds the fields (LangChain's `kwargs` or `data`); `None`:
+    /// the block or message itself.
+    pub holder: Option<&'static str>,
+    /// The field holding the content: `"content"`, or `"output"` (OpenAI Responses,
+    /// AI SDK, Agents SDK).
     pub field: &'static str,
+    /// The field holding the tool-call id (`tool_use_id`, `tool_call_id`, `call_id`,
+    /// `toolCallId`, `callId`), for messages about it.
+    pub id: &'static str,
+    /// How the replacement is written.
+    pub form: Form,
+}
+
+impl Slot {
+    /// The content in the message itself, written as a string: OpenAI Chat's `role:
+    /// "tool"` message.
+    pub const fn whole(field: &'static str, id: &'static str) -> Self {
+        Slot {
+            block: None,
+            holder: None,
+            field,
+            id,
+            form: Form::Text,
+        }
+    }
+}
+
+/// How a placeholder or summary replaces a content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// As a string.
+    Text,
+    /// As the AI SDK's tool output `{ "type": <this>, "value": <text> }` (`"text"`, or
+    /// `"error-text"` for an error), which the SDK sends to the model as the text.
+    Tagged(&'static str),
+}
+
+impl Form {
+    /// The replacement as a serde value.
+    pub fn value(self, text: String) -> Value {
+        match self {
+            Form::Text => Value::String(text),
+            Form::Tagged(kind) => {
+                let mut output = Map::new();
+                output.insert("type".into(), kind.into());
+                output.insert("value".into(), Value::String(text));
+                Value::Object(output)
+            }
+        }
+    }
 }
 
 /// One tool result found in a message.
@@ -28,8 +85,12 @@ pub(crate) struct Found<V: JsonView> {
     name_bytes: usize,
     /// The content to write: a string as is, an array as its `JSON.stringify`.
     pub text: V::Text,
-    /// Whether the content is an array of blocks (so `text` is JSON).
+    /// Whether the content is an array of blocks or another JSON value (so `text` is
+    /// JSON).
     pub is_array: bool,
+    /// The tool's name when the result itself says it (AI SDK `toolName`, Agents SDK
+    /// `name`).
+    pub tool_name: Option<String>,
 }
 
 impl<V: JsonView> Found<V> {
@@ -58,13 +119,23 @@ pub(crate) enum At {
 }
 
 /// Where the id of the tool result at `slot` is read, for error messages:
-/// `content[0].tool_use_id`, `messages[3].tool_call_id`, `messages[5].call_id`.
+/// `content[0].tool_use_id`, `messages[3].tool_call_id`, `messages[5].kwargs.tool_call_id`.
 pub(crate) fn id_path(at: At, slot: Slot) -> String {
-    match (slot.block, slot.field) {
-        (Some(i), _) => at.path(&format!("content[{i}].tool_use_id")),
-        (None, "output") => at.path("call_id"),
-        (None, _) => at.path("tool_call_id"),
+    at.path(&slot_path(slot, slot.id))
+}
+
+/// `key` inside the holder of `slot`: `content[2].output`, `kwargs.content`, `call_id`.
+fn slot_path(slot: Slot, key: &str) -> String {
+    let mut path = String::new();
+    if let Some(i) = slot.block {
+        path = format!("content[{i}].");
     }
+    if let Some(holder) = slot.holder {
+        path.push_str(holder);
+        path.push('.');
+    }
+    path.push_str(key);
+    path
 }
 
 impl At {
@@ -100,32 +171,112 @@ pub(crate) fn tool_results<V: JsonView>(
         view.try_field(key)
             .map_err(|reason| unreadable(path(), &reason))
     };
-    let whole =
-        |id_key: &'static str, field: &'static str| -> Result<Vec<Found<V>>, OffloadError> {
-            let slot = Slot { block: None, field };
-            let id_value = get(message, id_key, &|| at.path(id_key))?;
-            let content = get(message, field, &|| at.path(field))?;
-            let is_array = content.as_ref().is_some_and(|c| c.kind() == Kind::Array);
-            let text = content_text(content, || at.path(field))?;
-            Ok(vec![Found {
-                slot,
-                id_value,
-                at,
-                name_bytes,
-                text,
-                is_array,
-            }])
+    let is = |key: &'static str, value: &'static str| -> Result<bool, OffloadError> {
+        Ok(get(message, key, &|| at.path(key))?.is_some_and(|v| v.is_str(value)))
+    };
+    // One result held by `holder` (the message, or an object inside it) at `slot`.
+    // `read`: the content when the caller has already read it.
+    let one_read = |holder: &V,
+                    slot: Slot,
+                    name: Option<&'static str>,
+                    read: Option<Option<V>>|
+     -> Result<Found<V>, OffloadError> {
+        let path = |key: &str| at.path(&slot_path(slot, key));
+        let id_value = get(holder, slot.id, &|| path(slot.id))?;
+        let content = match read {
+            Some(content) => content,
+            None => get(holder, slot.field, &|| path(slot.field))?,
         };
-    if get(message, "role", &|| at.path("role"))?.is_some_and(|r| r.is_str("tool")) {
-        return whole("tool_call_id", "content");
+        let is_array = content
+            .as_ref()
+            .is_some_and(|c| matches!(c.kind(), Kind::Array | Kind::Object));
+        // The Agents SDK's output may also be one structured item (`{ type: "text", text }`).
+        let content = match content {
+            Some(c) if c.kind() == Kind::Object && slot.id == "callId" => {
+                return Ok(Found {
+                    slot,
+                    id_value,
+                    at,
+                    name_bytes,
+                    text: c.text()?,
+                    is_array,
+                    tool_name: match name {
+                        Some(key) => {
+                            get(holder, key, &|| path(key))?.and_then(|n| n.to_owned_string())
+                        }
+                        None => None,
+                    },
+                })
+            }
+            other => other,
+        };
+        let text = content_text(content, || path(slot.field))?;
+        let tool_name = match name {
+            Some(key) => get(holder, key, &|| path(key))?.and_then(|n| n.to_owned_string()),
+            None => None,
+        };
+        Ok(Found {
+            slot,
+            id_value,
+            at,
+            name_bytes,
+            text,
+            is_array,
+            tool_name,
+        })
+    };
+    let one =
+        |holder: &V, slot: Slot, name: Option<&'static str>| one_read(holder, slot, name, None);
+    let nested = |key: &'static str, id: &'static str| -> Result<Vec<Found<V>>, OffloadError> {
+        match get(message, key, &|| at.path(key))?.filter(|h| h.kind() == Kind::Object) {
+            Some(holder) => {
+                let slot = Slot {
+                    holder: Some(key),
+                    ..Slot::whole("content", id)
+                };
+                Ok(vec![one(&holder, slot, None)?])
+            }
+            None => Ok(Vec::new()),
+        }
+    };
+    let content = || get(message, "content", &|| at.path("content"));
+    if is("role", "tool")? {
+        // The AI SDK's tool message holds result parts; OpenAI Chat's holds the content.
+        let content = content()?;
+        return match &content {
+            Some(parts) if parts.kind() == Kind::Array && holds_ai_sdk_parts(parts, &get, at)? => {
+                ai_sdk_results(parts, at, name_bytes, &get)
+            }
+            _ => {
+                let slot = Slot::whole("content", "tool_call_id");
+                Ok(vec![one_read(message, slot, None, Some(content))?])
+            }
+        };
     }
-    if get(message, "type", &|| at.path("type"))?.is_some_and(|t| t.is_str("function_call_output"))
-    {
-        return whole("call_id", "output");
+    if is("type", "function_call_output")? {
+        return Ok(vec![one(message, Slot::whole("output", "call_id"), None)?]);
     }
-    let Some(blocks) =
-        get(message, "content", &|| at.path("content"))?.filter(|c| c.kind() == Kind::Array)
-    else {
+    if is("type", "function_call_result")? {
+        return Ok(vec![one(
+            message,
+            Slot::whole("output", "callId"),
+            Some("name"),
+        )?]);
+    }
+    if is("type", "tool")? {
+        if get(message, "data", &|| at.path("data"))?.is_some_and(|d| d.kind() == Kind::Object) {
+            return nested("data", "tool_call_id");
+        }
+        return Ok(vec![one(
+            message,
+            Slot::whole("content", "tool_call_id"),
+            Some("name"),
+        )?]);
+    }
+    if is("type", "constructor")? && is_langchain_tool_message(message, &get, at)? {
+        return nested("kwargs", "tool_call_id");
+    }
+    let Some(blocks) = content()?.filter(|c| c.kind() == Kind::Array) else {
         return Ok(Vec::new());
     };
     let mut found = Vec::new();
@@ -143,22 +294,129 @@ pub(crate) fn tool_results<V: JsonView>(
         }
         let slot = Slot {
             block: Some(i),
-            field: "content",
+            ..Slot::whole("content", "tool_use_id")
         };
-        let id_value = get(&block, "tool_use_id", &|| in_block("tool_use_id"))?;
-        let content = get(&block, "content", &|| in_block("content"))?;
-        let is_array = content.as_ref().is_some_and(|c| c.kind() == Kind::Array);
-        let text = content_text(content, || in_block("content"))?;
+        found.push(one(&block, slot, None)?);
+    }
+    Ok(found)
+}
+
+/// A field reader that turns a throwing getter into an error naming its path.
+type Get<'a, V> =
+    dyn Fn(&V, &'static str, &dyn Fn() -> String) -> Result<Option<V>, OffloadError> + 'a;
+
+/// Whether a `role: "tool"` message's content array holds AI SDK `tool-result` parts.
+fn holds_ai_sdk_parts<V: JsonView>(
+    parts: &V,
+    get: &Get<'_, V>,
+    at: At,
+) -> Result<bool, OffloadError> {
+    for i in 0..parts.array_len() {
+        let part_path = || at.path(&format!("content[{i}]"));
+        let Some(part) = parts
+            .try_item(i)
+            .map_err(|reason| unreadable(part_path(), &reason))?
+        else {
+            continue;
+        };
+        let type_path = || at.path(&format!("content[{i}].type"));
+        if get(&part, "type", &type_path)?.is_some_and(|t| t.is_str("tool-result")) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Every AI SDK `tool-result` part of a tool message, its output read by the output's
+/// own `type`: a text as is, JSON values and content parts as their `JSON.stringify`.
+/// An `execution-denied` output (the tool never ran) has nothing to offload.
+fn ai_sdk_results<V: JsonView>(
+    parts: &V,
+    at: At,
+    name_bytes: usize,
+    get: &Get<'_, V>,
+) -> Result<Vec<Found<V>>, OffloadError> {
+    let mut found = Vec::new();
+    for i in 0..parts.array_len() {
+        let Some(part) = parts
+            .try_item(i)
+            .map_err(|reason| unreadable(at.path(&format!("content[{i}]")), &reason))?
+        else {
+            continue;
+        };
+        let path = |key: &str| at.path(&format!("content[{i}].{key}"));
+        if !get(&part, "type", &|| path("type"))?.is_some_and(|t| t.is_str("tool-result")) {
+            continue;
+        }
+        let output = get(&part, "output", &|| path("output"))?;
+        let kind = match &output {
+            Some(o) => get(o, "type", &|| path("output.type"))?,
+            None => None,
+        };
+        let (form, is_json) = match kind {
+            Some(k) if k.is_str("text") => (Form::Tagged("text"), false),
+            Some(k) if k.is_str("error-text") => (Form::Tagged("error-text"), false),
+            Some(k) if k.is_str("json") || k.is_str("content") => (Form::Tagged("text"), true),
+            Some(k) if k.is_str("error-json") => (Form::Tagged("error-text"), true),
+            Some(k) if k.is_str("execution-denied") => continue,
+            _ => {
+                return Err(OffloadError::InvalidMessage(format!(
+                    "{} must be an AI SDK tool output {{ type: \"text\" | \"json\" | \"error-text\" | \"error-json\" | \"content\" | \"execution-denied\", value }}",
+                    path("output")
+                )))
+            }
+        };
+        let value = match &output {
+            Some(o) => get(o, "value", &|| path("output.value"))?,
+            None => None,
+        };
+        let text = match (&value, is_json) {
+            (Some(v), false) if v.kind() == Kind::String => v.text()?,
+            (Some(v), true) => v.text()?,
+            (None, true) => V::empty_text(),
+            (other, _) => {
+                return Err(OffloadError::InvalidMessage(format!(
+                    "{} must be a string, got {}",
+                    path("output.value"),
+                    other.as_ref().map_or("undefined", |v| v.kind().described())
+                )))
+            }
+        };
+        let slot = Slot {
+            block: Some(i),
+            holder: None,
+            field: "output",
+            id: "toolCallId",
+            form,
+        };
         found.push(Found {
             slot,
-            id_value,
+            id_value: get(&part, "toolCallId", &|| path("toolCallId"))?,
             at,
             name_bytes,
             text,
-            is_array,
+            is_array: is_json,
+            tool_name: get(&part, "toolName", &|| path("toolName"))?
+                .and_then(|n| n.to_owned_string()),
         });
     }
     Ok(found)
+}
+
+/// Whether a `type: "constructor"` message is LangChain's serialised `ToolMessage`
+/// (`lc: 1`, `id` ending in `"ToolMessage"`).
+fn is_langchain_tool_message<V: JsonView>(
+    message: &V,
+    get: &Get<'_, V>,
+    at: At,
+) -> Result<bool, OffloadError> {
+    let Some(id) = get(message, "id", &|| at.path("id"))? else {
+        return Ok(false);
+    };
+    let last = id.array_len().checked_sub(1);
+    Ok(last
+        .and_then(|i| id.item(i))
+        .is_some_and(|name| name.is_str("ToolMessage")))
 }
 
 /// `INVALID_MESSAGE` for a value at `path` that could not be read at all.
@@ -173,17 +431,20 @@ fn unreadable(path: String, reason: &str) -> OffloadError {
 /// use serde_json::json;
 /// use tool_offload_core::{apply_edits, Slot};
 /// let mut message = json!({"role": "tool", "tool_call_id": "c1", "content": "long", "name": "sql"});
-/// apply_edits(&mut message, vec![(Slot { block: None, field: "content" }, "[moved]".into())]);
+/// apply_edits(&mut message, vec![(Slot::whole("content", "tool_call_id"), "[moved]".into())]);
 /// assert_eq!(tool_offload_core::json::stringify(&message), r#"{"role":"tool","tool_call_id":"c1","content":"[moved]","name":"sql"}"#);
 /// ```
 pub fn apply_edits(message: &mut Value, edits: Vec<(Slot, String)>) {
     for (slot, text) in edits {
-        let target = match slot.block {
+        let mut target = match slot.block {
             None => Some(&mut *message),
             Some(i) => message.get_mut("content").and_then(|c| c.get_mut(i)),
         };
+        if let Some(holder) = slot.holder {
+            target = target.and_then(|t| t.get_mut(holder));
+        }
         if let Some(Value::Object(fields)) = target {
-            fields.insert(slot.field.to_owned(), Value::String(text));
+            fields.insert(slot.field.to_owned(), slot.form.value(text));
         }
     }
 }
@@ -191,14 +452,14 @@ pub fn apply_edits(message: &mut Value, edits: Vec<(Slot, String)>) {
 /// A deep copy of `message` with `edits` applied, made without copying the content
 /// being replaced (it may be megabytes).
 pub(crate) fn with_contents(message: &Value, edits: &[(Slot, String)]) -> Value {
-    let replaced = |block: Option<usize>, field: &str| {
+    let replaced = |block: Option<usize>, holder: Option<&str>, field: &str| {
         edits
             .iter()
-            .any(|(s, _)| s.block == block && s.field == field)
+            .any(|(s, _)| s.block == block && s.holder == holder && s.field == field)
     };
     let copy_block = |i: usize, block: &Value| match block {
         Value::Object(fields) if edits.iter().any(|(s, _)| s.block == Some(i)) => {
-            Value::Object(copy_fields(fields, |key| replaced(Some(i), key)))
+            Value::Object(copy_fields(fields, |key| replaced(Some(i), None, key)))
         }
         other => other.clone(),
     };
@@ -207,7 +468,7 @@ pub(crate) fn with_contents(message: &Value, edits: &[(Slot, String)]) -> Value 
             fields
                 .iter()
                 .map(|(key, value)| {
-                    let value = match (replaced(None, key), key.as_str(), value) {
+                    let value = match (replaced(None, None, key), key.as_str(), value) {
                         (true, _, _) => Value::Null,
                         (false, "content", Value::Array(blocks)) => Value::Array(
                             blocks
@@ -216,6 +477,13 @@ pub(crate) fn with_contents(message: &Value, edits: &[(Slot, String)]) -> Value 
                                 .map(|(i, b)| copy_block(i, b))
                                 .collect(),
                         ),
+                        (false, _, Value::Object(inner))
+                            if edits
+                                .iter()
+                                .any(|(s, _)| s.block.is_none() && s.holder == Some(key)) =>
+                        {
+                            Value::Object(copy_fields(inner, |f| replaced(None, Some(key), f)))
+                        }
                         _ => value.clone(),
                     };
                     (key.clone(), value)

@@ -54,6 +54,18 @@ fn a_rerun_reuses_identical_files_and_moves_different_content() {
         fs.read("/w/out/tool-result-c1-1.md").as_deref(),
         Some("two")
     );
+    // Again: the planned name still holds "one", the moved-to name already holds "two",
+    // so the result is reused there (still reported as moved) and nothing new is written.
+    let before = fs.files();
+    let again = run(&[tool("c1", "two")], &fs);
+    assert_eq!(
+        again,
+        (
+            true,
+            vec!["[Content offloaded to: ./tool-result-c1-1.md]".into()]
+        )
+    );
+    assert_eq!(fs.files(), before);
 }
 
 #[test]

@@ -39,43 +39,95 @@ function idProblem(id) {
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** The tool results of messages[i], in order: { holder, field, id, idPath, text }. */
-function toolResults(message, i) {
+/**
+ * The tool results of messages[i], in order: { block, holder, field, form, id, idPath,
+ * content, contentPath, text? }. `form` is how the placeholder is written: `null` as a
+ * string, else the AI SDK's `{ type: form, value }`.
+ */
+function findResults(message, i) {
   if (!isObject(message)) throw new Refused('INVALID_MESSAGE', `messages[${i}]`);
-  const whole = (idKey, field) => [
-    {
-      block: null,
-      field,
-      id: message[idKey],
-      idPath: `messages[${i}].${idKey}`,
-      content: message[field],
-      contentPath: `messages[${i}].${field}`,
-    },
-  ];
-  const found =
-    message.role === 'tool'
-      ? whole('tool_call_id', 'content')
-      : message.type === 'function_call_output'
-        ? whole('call_id', 'output')
-        : !Array.isArray(message.content)
-          ? []
-          : message.content.flatMap((b, j) =>
-              isObject(b) && b.type === 'tool_result'
-                ? [
-                    {
-                      block: j,
-                      field: 'content',
-                      id: b.tool_use_id,
-                      idPath: `messages[${i}].content[${j}].tool_use_id`,
-                      content: b.content,
-                      contentPath: `messages[${i}].content[${j}].content`,
-                    },
-                  ]
-                : [],
-            );
+  const at = (rest) => `messages[${i}].${rest}`;
+  const whole = (idKey, field, holderKey = null) => {
+    const holder = holderKey === null ? message : message[holderKey];
+    const prefix = holderKey === null ? '' : `${holderKey}.`;
+    return [
+      {
+        block: null,
+        holder: holderKey,
+        field,
+        form: null,
+        idKey,
+        id: holder[idKey],
+        idPath: at(prefix + idKey),
+        content: holder[field],
+        contentPath: at(prefix + field),
+      },
+    ];
+  };
+  const aiSdkParts =
+    message.role === 'tool' &&
+    Array.isArray(message.content) &&
+    message.content.some((p) => isObject(p) && p.type === 'tool-result');
+  if (aiSdkParts) return aiSdkResults(message.content, at);
+  if (message.role === 'tool') return whole('tool_call_id', 'content');
+  if (message.type === 'function_call_output') return whole('call_id', 'output');
+  if (message.type === 'function_call_result') return whole('callId', 'output');
+  if (message.type === 'tool')
+    return isObject(message.data) ? whole('tool_call_id', 'content', 'data') : whole('tool_call_id', 'content');
+  if (message.type === 'constructor' && Array.isArray(message.id) && message.id.at(-1) === 'ToolMessage')
+    return isObject(message.kwargs) ? whole('tool_call_id', 'content', 'kwargs') : [];
+  if (!Array.isArray(message.content)) return [];
+  return message.content.flatMap((b, j) =>
+    isObject(b) && b.type === 'tool_result'
+      ? [
+          {
+            block: j,
+            holder: null,
+            field: 'content',
+            form: null,
+            id: b.tool_use_id,
+            idPath: at(`content[${j}].tool_use_id`),
+            content: b.content,
+            contentPath: at(`content[${j}].content`),
+          },
+        ]
+      : [],
+  );
+}
+
+/** The AI SDK's `tool-result` parts: a text output as is, JSON values and content parts as their JSON.stringify. */
+function aiSdkResults(parts, at) {
+  return parts.flatMap((p, j) => {
+    if (!isObject(p) || p.type !== 'tool-result') return [];
+    const o = p.output;
+    const kind = isObject(o) ? o.type : undefined;
+    if (kind === 'execution-denied') return [];
+    const forms = {
+      text: ['text', false],
+      'error-text': ['error-text', false],
+      json: ['text', true],
+      content: ['text', true],
+      'error-json': ['error-text', true],
+    };
+    if (!(kind in forms)) throw new Refused('INVALID_MESSAGE', at(`content[${j}].output`));
+    const [form, isJson] = forms[kind];
+    let text;
+    if (isJson) text = o.value === undefined ? '' : JSON.stringify(o.value);
+    else if (typeof o.value === 'string') text = o.value;
+    else throw new Refused('INVALID_MESSAGE', at(`content[${j}].output.value`));
+    return [
+      { block: j, holder: null, field: 'output', form, id: p.toolCallId, idPath: at(`content[${j}].toolCallId`), text },
+    ];
+  });
+}
+
+function toolResults(message, i) {
+  const found = findResults(message, i);
   // Every content is checked, offloaded or not, before any id is looked at.
   for (const r of found) {
-    r.text = contentText(r.content);
+    if (r.text !== undefined) continue;
+    // The Agents SDK's output may also be one structured item ({ type: "text", text }).
+    r.text = r.idKey === 'callId' && isObject(r.content) ? JSON.stringify(r.content) : contentText(r.content);
     if (r.text === null) throw new Refused('INVALID_MESSAGE', r.contentPath);
   }
   return found;
@@ -128,8 +180,12 @@ function referenceBatch(messages, { outputDir, threshold = DEFAULT_THRESHOLD, fa
     const out = messages.map((message, i) => {
       if (plans[i].length === 0) return message;
       const copy = structuredClone(message);
-      for (const p of plans[i])
-        (p.block === null ? copy : copy.content[p.block])[p.field] = `[Content offloaded to: ./${p.name}]`;
+      for (const p of plans[i]) {
+        const block = p.block === null ? copy : copy.content[p.block];
+        const holder = p.holder === null ? block : block[p.holder];
+        const placeholder = `[Content offloaded to: ./${p.name}]`;
+        holder[p.field] = p.form === null ? placeholder : { type: p.form, value: placeholder };
+      }
       return copy;
     });
     return {
@@ -500,6 +556,113 @@ const cases = [
     'Failing to create the output directory reports WRITE_FAILED with the directory.',
     [user(tr('toolu_a', x(100, 'a')))],
     { failOn: '/work/out', error: 'WRITE_FAILED' },
+  ],
+  [
+    'ai-sdk-tool-results',
+    'Vercel AI SDK tool messages: each tool-result part is read by its output type (text as is, json and content as JSON.stringify), and replaced by an output the SDK still accepts: { type: "text" } or, for errors, { type: "error-text" }. A denied execution has nothing to offload; other parts stay.',
+    [
+      J({
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'call_t', toolName: 'bash', output: { type: 'text', value: x(120, 't') } },
+          {
+            type: 'tool-result',
+            toolCallId: 'call_j',
+            toolName: 'sql',
+            output: { type: 'json', value: { rows: [x(100, 'j'), 1.5, null] } },
+            providerOptions: { a: { b: 1 } },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'call_e',
+            toolName: 'bash',
+            output: { type: 'error-text', value: x(150, 'e') },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'call_ej',
+            toolName: 'bash',
+            output: { type: 'error-json', value: { error: x(100, 'f') } },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'call_c',
+            toolName: 'mcp',
+            output: { type: 'content', value: [{ type: 'text', text: x(100, 'c') }] },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'call_d',
+            toolName: 'rm',
+            output: { type: 'execution-denied', reason: x(200, 'd') },
+          },
+          { type: 'tool-result', toolCallId: 'call_s', toolName: 'ls', output: { type: 'text', value: 'short' } },
+          { type: 'tool-approval-response', approvalId: 'a1', approved: true },
+        ],
+      }),
+    ],
+  ],
+  [
+    'ai-sdk-missing-tool-call-id',
+    'An AI SDK tool-result part without toolCallId is INVALID_ID naming content[i].toolCallId.',
+    [
+      J({
+        role: 'tool',
+        content: [{ type: 'tool-result', toolName: 'bash', output: { type: 'text', value: x(100) } }],
+      }),
+    ],
+    { error: 'INVALID_ID' },
+  ],
+  [
+    'ai-sdk-unknown-output',
+    'An AI SDK tool-result part whose output type is unknown is INVALID_MESSAGE, never guessed at.',
+    [
+      J({
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'x', output: { type: 'video', value: x(100) } }],
+      }),
+    ],
+    { error: 'INVALID_MESSAGE' },
+  ],
+  [
+    'openai-agents-function-call-results',
+    'OpenAI Agents SDK function_call_result items: the id is callId; a string output and a structured one ({ type: "text", text }, as its JSON.stringify) are replaced by the placeholder string, which the SDK accepts as output.',
+    [
+      J({ type: 'function_call_result', name: 'bash', callId: 'call_1', status: 'completed', output: x(100, 'o') }),
+      J({
+        type: 'function_call_result',
+        name: 'read',
+        callId: 'call_2',
+        status: 'completed',
+        output: { type: 'text', text: x(100, 'p') },
+      }),
+    ],
+  ],
+  [
+    'langchain-tool-messages',
+    'LangChain tool messages as plain objects ({ type: "tool" }), in the stored form ({ type: "tool", data }) and serialised ({ lc: 1, type: "constructor", id: [..., "ToolMessage"], kwargs }): the content in place, every other field kept.',
+    [
+      J({ type: 'tool', tool_call_id: 'lc_1', name: 'search', content: x(100, 'a') }),
+      J({ type: 'tool', data: { content: x(100, 'b'), tool_call_id: 'lc_2', name: 'search', additional_kwargs: {} } }),
+      J({
+        lc: 1,
+        type: 'constructor',
+        id: ['langchain_core', 'messages', 'ToolMessage'],
+        kwargs: { content: [{ type: 'text', text: x(100, 'c') }], tool_call_id: 'lc_3', status: 'success' },
+      }),
+      J({
+        lc: 1,
+        type: 'constructor',
+        id: ['langchain_core', 'messages', 'AIMessage'],
+        kwargs: { content: x(100, 'd') },
+      }),
+    ],
+  ],
+  [
+    'langchain-serialised-missing-id',
+    'A serialised LangChain ToolMessage without tool_call_id is INVALID_ID naming kwargs.tool_call_id.',
+    [J({ lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'ToolMessage'], kwargs: { content: x(100) } })],
+    { error: 'INVALID_ID' },
   ],
 ];
 

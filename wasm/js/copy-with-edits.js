@@ -3,20 +3,26 @@
 // replaced content is never serialised: it may be megabytes.
 //
 // Edit i targets `message` itself when blocks[i] < 0, else `message.content[blocks[i]]`,
-// and sets its field fields[i] to texts[i]; a missing field is appended, as in Rust.
+// then (when holders[i] is a string) the object under that key (LangChain's `kwargs`),
+// and sets its field fields[i] to values[i] (a string, or the AI SDK's `{ type, value }`);
+// a missing field is appended, as in Rust.
 //
 // Plain data (objects whose prototype is Object.prototype or null, arrays, strings,
 // numbers, booleans, null, and what JSON omits) is copied directly, without a text in
 // between. Anything else anywhere in the message (a toJSON, a Date or other class
 // instance, a boxed primitive, a BigInt, a cycle) makes it the engine's own round trip,
 // so those behave, and fail, exactly as there.
-export function copyWithEdits(message, blocks, fields, texts) {
+export function copyWithEdits(message, blocks, inner, fields, values) {
+  const at = (root, i) => {
+    const target = blocks[i] < 0 ? root : root.content[blocks[i]];
+    return inner[i] === undefined ? target : target[inner[i]];
+  };
   const holders = new Map();
   for (let i = 0; i < blocks.length; i++) {
-    const holder = blocks[i] < 0 ? message : message.content[blocks[i]];
+    const holder = at(message, i);
     let edits = holders.get(holder);
     if (edits === undefined) holders.set(holder, (edits = new Map()));
-    edits.set(fields[i], texts[i]);
+    edits.set(fields[i], values[i]);
   }
   let copy;
   try {
@@ -31,8 +37,8 @@ export function copyWithEdits(message, blocks, fields, texts) {
     );
   }
   for (let i = 0; i < blocks.length; i++) {
-    const target = blocks[i] < 0 ? copy : copy.content[blocks[i]];
-    if (!Object.prototype.hasOwnProperty.call(target, fields[i])) target[fields[i]] = texts[i];
+    const target = at(copy, i);
+    if (!Object.prototype.hasOwnProperty.call(target, fields[i])) target[fields[i]] = values[i];
   }
   return copy;
 }

@@ -2,10 +2,10 @@
 //! offloaded content replaced by its placeholder.
 
 use js_sys::Array;
-use tool_offload_core::{OffloadError, Slot};
+use tool_offload_core::{Form, OffloadError, Slot};
 use wasm_bindgen::prelude::*;
 
-use crate::error::{message_of, JsOffloadError};
+use crate::error::{message_of, set, JsOffloadError};
 
 #[wasm_bindgen(module = "/js/copy-with-edits.js")]
 extern "C" {
@@ -13,8 +13,9 @@ extern "C" {
     fn copy_with_edits_js(
         message: &JsValue,
         blocks: &[i32],
+        holders: &Array,
         fields: &Array,
-        texts: &Array,
+        values: &Array,
     ) -> Result<JsValue, JsValue>;
 }
 
@@ -29,16 +30,34 @@ pub(crate) fn copy_with_edits(
         .iter()
         .map(|(s, _)| s.block.map_or(-1, |b| b as i32))
         .collect();
-    let fields: Array = edits
+    let name = |key: &str| JsValue::from_str(wasm_bindgen::intern(key));
+    let holders: Array = edits
         .iter()
-        .map(|(s, _)| JsValue::from_str(wasm_bindgen::intern(s.field)))
+        .map(|(s, _)| s.holder.map_or(JsValue::UNDEFINED, name))
         .collect();
-    let texts: Array = edits.iter().map(|(_, t)| JsValue::from_str(t)).collect();
-    copy_with_edits_js(message, &blocks, &fields, &texts).map_err(|thrown| {
+    let fields: Array = edits.iter().map(|(s, _)| name(s.field)).collect();
+    let values: Array = edits
+        .iter()
+        .map(|(s, text)| replacement(s.form, text))
+        .collect();
+    copy_with_edits_js(message, &blocks, &holders, &fields, &values).map_err(|thrown| {
         let reason = format!(
             "message cannot be serialised as JSON: {}",
             message_of(&thrown)
         );
         JsOffloadError::with_cause(OffloadError::InvalidMessage(reason), Some(thrown))
     })
+}
+
+/// What replaces a content: the text, or the AI SDK's `{ type, value }` around it.
+pub(crate) fn replacement(form: Form, text: &str) -> JsValue {
+    match form {
+        Form::Text => JsValue::from_str(text),
+        Form::Tagged(kind) => {
+            let output = js_sys::Object::new();
+            set(&output, "type", &JsValue::from_str(kind));
+            set(&output, "value", &JsValue::from_str(text));
+            output.into()
+        }
+    }
 }

@@ -123,11 +123,14 @@ impl Materializer {
                 planned.push(Planned {
                     message: index,
                     slot: found.slot,
-                    tool_name: names
-                        .get_or_insert_with(|| tool_names(messages))
-                        .get(&id)
-                        .cloned()
-                        .unwrap_or_else(|| "tool".into()),
+                    tool_name: match found.tool_name {
+                        Some(name) => name,
+                        None => names
+                            .get_or_insert_with(|| tool_names(messages))
+                            .get(&id)
+                            .cloned()
+                            .unwrap_or_else(|| "tool".into()),
+                    },
                     id,
                     text: text.into_owned(),
                     was_value: found.is_array,

@@ -1,9 +1,13 @@
 //! Offloading as registry middleware: a tool result at or over a size threshold is
 //! written out with the direct-offload rules before the loop ever sees it.
 
+use std::borrow::Cow;
+
 use super::{Finished, ToolResult};
-use crate::path::unsafe_component;
-use crate::{is_placeholder, utf16_len, DirectPlan, FileWriter, Map, OffloadError, Value};
+use crate::message::check_session_id;
+use crate::path::{join, resolve, unsafe_component};
+use crate::plan::{write_offloads, PlannedOffload};
+use crate::{direct_placeholder, is_placeholder, utf16_len, FileWriter, OffloadError, Slot};
 
 /// The default middleware threshold, in UTF-16 code units.
 pub const DEFAULT_THRESHOLD_CHARS: usize = 1000;
@@ -53,8 +57,16 @@ impl ResultOffload {
     /// # Errors
     /// `INVALID_ID` for an unusable session id, `INVALID_ARGUMENT` for a relative `cwd`.
     pub fn validate(&self) -> Result<(), OffloadError> {
-        let probe = tool_result_message("probe", String::new());
-        DirectPlan::new(&&probe, &self.session_id, &self.output_dir, &self.cwd).map(drop)
+        self.dir().map(drop)
+    }
+
+    /// `<cwd>/<output_dir>/<session_id>`, as direct offload resolves it.
+    fn dir(&self) -> Result<String, OffloadError> {
+        check_session_id(&self.session_id)?;
+        Ok(join(
+            &resolve(&self.cwd, &self.output_dir)?,
+            &self.session_id,
+        ))
     }
 
     /// Whether a result whose content has `chars` UTF-16 code units is offloaded.
@@ -84,7 +96,8 @@ impl ResultOffload {
         writer: &W,
     ) -> Result<Finished, OffloadError> {
         // A result that already is a placeholder stays as it is (nothing to move).
-        if !self.applies_to(utf16_len(&result.content)) || is_placeholder(&result.content) {
+        let chars = utf16_len(&result.content);
+        if !self.applies_to(chars) || is_placeholder(&result.content) {
             return Ok(Finished {
                 result,
                 replaced: false,
@@ -103,15 +116,24 @@ impl ResultOffload {
                 reason,
             });
         }
-        let message = tool_result_message(&tool_use_id, content);
-        let plan = DirectPlan::new(&&message, &self.session_id, &self.output_dir, &self.cwd)?;
-        plan.write(writer).await?;
-        let placeholder = plan
-            .offloads
-            .into_iter()
-            .next()
-            .map(|o| o.placeholder)
-            .unwrap_or_default();
+        // Direct offload's file and placeholder, for the one result there is (no message
+        // to walk: the registry knows where its content is).
+        let dir = self.dir()?;
+        let path = join(&dir, &format!("{tool_use_id}.md"));
+        let offload = PlannedOffload {
+            id: tool_use_id,
+            slot: Slot::whole("content", "tool_use_id"),
+            placeholder: direct_placeholder(&path),
+            path,
+            chars,
+            text: Cow::Owned(content),
+        };
+        write_offloads(Some(&dir), std::slice::from_ref(&offload), writer).await?;
+        let PlannedOffload {
+            id: tool_use_id,
+            placeholder,
+            ..
+        } = offload;
         Ok(Finished {
             result: ToolResult {
                 tool_use_id,
@@ -121,17 +143,4 @@ impl ResultOffload {
             replaced: true,
         })
     }
-}
-
-/// `{ role: "user", content: [{ type: "tool_result", tool_use_id, content }] }`, the
-/// content moved in rather than copied.
-fn tool_result_message(tool_use_id: &str, content: String) -> Value {
-    let mut block = Map::new();
-    block.insert("type".into(), "tool_result".into());
-    block.insert("tool_use_id".into(), tool_use_id.into());
-    block.insert("content".into(), Value::String(content));
-    let mut message = Map::new();
-    message.insert("role".into(), "user".into());
-    message.insert("content".into(), Value::Array(vec![Value::Object(block)]));
-    Value::Object(message)
 }
