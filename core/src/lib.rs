@@ -102,7 +102,7 @@ pub use error::{ErrorCode, OffloadError};
 pub use gc::{FileLifecycle, FileStat};
 pub use io::{clamp_range, CreateOutcome, FileReader, FileWriter, IoError};
 pub use memory::MemoryWriter;
-pub use message::{apply_edits, Form, Slot};
+pub use message::{apply_edits, joined_texts, Form, Slot};
 pub use placeholder::{
     batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,
 };

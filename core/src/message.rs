@@ -91,6 +91,8 @@ pub(crate) struct Found<V: JsonView> {
     /// The tool's name when the result itself says it (AI SDK `toolName`, Agents SDK
     /// `name`).
     pub tool_name: Option<String>,
+    /// The content as found (for an AI SDK part, its output's `value`), when there is one.
+    pub content: Option<V>,
 }
 
 impl<V: JsonView> Found<V> {
@@ -199,6 +201,7 @@ pub(crate) fn tool_results<V: JsonView>(
                     at,
                     name_bytes,
                     text: c.text()?,
+                    content: Some(c),
                     is_array,
                     tool_name: match name {
                         Some(key) => {
@@ -210,7 +213,7 @@ pub(crate) fn tool_results<V: JsonView>(
             }
             other => other,
         };
-        let text = content_text(content, || path(slot.field))?;
+        let text = content_text(content.as_ref(), || path(slot.field))?;
         let tool_name = match name {
             Some(key) => get(holder, key, &|| path(key))?.and_then(|n| n.to_owned_string()),
             None => None,
@@ -223,6 +226,7 @@ pub(crate) fn tool_results<V: JsonView>(
             text,
             is_array,
             tool_name,
+            content,
         })
     };
     let one =
@@ -398,6 +402,7 @@ fn ai_sdk_results<V: JsonView>(
             is_array: is_json,
             tool_name: get(&part, "toolName", &|| path("toolName"))?
                 .and_then(|n| n.to_owned_string()),
+            content: value,
         });
     }
     Ok(found)
@@ -417,6 +422,39 @@ fn is_langchain_tool_message<V: JsonView>(
     Ok(last
         .and_then(|i| id.item(i))
         .is_some_and(|name| name.is_str("ToolMessage")))
+}
+
+/// The texts of an array whose every item is a text part `{ type: "text", text }`
+/// (Anthropic text blocks, AI SDK text parts, MCP text content, LangChain text blocks),
+/// joined with newlines: what the model reads in it. `None` for anything else, an empty
+/// array included.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::joined_texts;
+/// let parts = json!([{"type": "text", "text": "line 1"}, {"type": "text", "text": "line 2"}]);
+/// assert_eq!(joined_texts(&&parts).as_deref(), Some("line 1\nline 2"));
+/// let mixed = json!([{"type": "text", "text": "a"}, {"type": "image", "source": {}}]);
+/// assert_eq!(joined_texts(&&mixed), None);
+/// ```
+pub fn joined_texts<V: JsonView>(content: &V) -> Option<String> {
+    let parts = content.array_len();
+    if content.kind() != Kind::Array || parts == 0 {
+        return None;
+    }
+    let mut joined = String::new();
+    for i in 0..parts {
+        let part = content.item(i)?;
+        if !part.field("type")?.is_str("text") {
+            return None;
+        }
+        let text = part.field("text")?;
+        if i > 0 {
+            joined.push('\n');
+        }
+        joined.push_str(&text.to_owned_string()?);
+    }
+    Some(joined)
 }
 
 /// `INVALID_MESSAGE` for a value at `path` that could not be read at all.
@@ -555,7 +593,7 @@ fn checked_id<V: JsonView>(
 }
 
 fn content_text<V: JsonView>(
-    content: Option<V>,
+    content: Option<&V>,
     field: impl FnOnce() -> String,
 ) -> Result<V::Text, OffloadError> {
     match content {

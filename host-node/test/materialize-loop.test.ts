@@ -33,7 +33,7 @@ test('materializeMessages writes oversize results, names their tools and is idem
     first.refs.map((r) => [r.id, r.hint.toolName]),
     [
       ['ctx://conv/tool/toolu_1.txt', 'bash'],
-      ['ctx://conv/tool/call_2.json', 'sql'],
+      ['ctx://conv/tool/call_2.txt', 'sql'],
     ],
   );
   assert.deepEqual(
@@ -42,7 +42,8 @@ test('materializeMessages writes oversize results, names their tools and is idem
   );
   const block = (first.messages[2] as { content: { content: string }[] }).content[0];
   assert.ok(block.content.startsWith('[Output of bash (call toolu_1) stored as ctx://conv/tool/toolu_1.txt'));
-  assert.equal(readFileSync(first.paths[1], 'utf8'), JSON.stringify(messages[4].content));
+  // Text blocks are stored as the text they hold, with real lines.
+  assert.equal(readFileSync(first.paths[1], 'utf8'), log(600, 'row'));
   assert.equal((messages[2].content as unknown[]).length, 1, 'the input is untouched');
   assert.equal((messages[2].content as { content: string }[])[0].content, log(800, 'make'));
   assert.deepEqual(
@@ -88,14 +89,14 @@ test('exportConversation and importConversation round-trip every artifact; tampe
   assert.equal(bundle.format, 'tool-offload/conversation');
   assert.deepEqual(
     bundle.artifacts.map((x) => x.path),
-    ['tool/toolu_1.txt', 'tool/call_2.json'],
+    ['tool/toolu_1.txt', 'tool/call_2.txt'],
   );
 
   const tampered = structuredClone(bundle);
   tampered.artifacts[1].content = '[]';
   const err = await rejected(importConversation(tampered, { userData: b }));
   assert.equal(err.code, 'INVALID_BUNDLE');
-  assert.match(err.message, /artifacts\[1\] \(tool\/call_2\.json\) fails its SHA-256 check/);
+  assert.match(err.message, /artifacts\[1\] \(tool\/call_2\.txt\) fails its SHA-256 check/);
   const escaping = structuredClone(bundle);
   escaping.artifacts[0].ref = 'ctx://conv/tool/../../../x.txt';
   escaping.artifacts[0].path = 'tool/../../../x.txt';

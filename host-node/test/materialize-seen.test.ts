@@ -127,7 +127,7 @@ test('a message whose tool result content is an array is never remembered', asyn
   const done = await m.materializeMessages(messages);
   assert.deepEqual(
     done.refs.map((r) => r.id),
-    ['ctx://conv/tool/call_1.json'],
+    ['ctx://conv/tool/call_1.txt'],
   );
 });
 

@@ -38,7 +38,7 @@ async fn materialize_messages_is_idempotent_and_names_tools() {
     let ids: Vec<_> = first.refs.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(
         ids,
-        ["ctx://conv/tool/toolu_1.txt", "ctx://conv/tool/call_2.json"]
+        ["ctx://conv/tool/toolu_1.txt", "ctx://conv/tool/call_2.txt"]
     );
     assert_eq!(
         (
@@ -57,9 +57,10 @@ async fn materialize_messages_is_idempotent_and_names_tools() {
     assert!(
         summary.starts_with("[Output of bash (call toolu_1) stored as ctx://conv/tool/toolu_1.txt")
     );
+    // Text blocks are stored as the text they hold, with real lines.
     assert_eq!(
         std::fs::read_to_string(&first.paths[1]).unwrap(),
-        tool_offload::json::stringify(&messages[4]["content"])
+        log(600, "row")
     );
 
     let again: Vec<Value> = first
@@ -191,7 +192,7 @@ async fn tampered_or_escaping_bundles_are_refused_before_writing() {
     assert_eq!(err.code(), ErrorCode::InvalidBundle);
     assert!(
         err.to_string()
-            .contains("artifacts[1] (tool/call_2.json) fails its SHA-256 check"),
+            .contains("artifacts[1] (tool/call_2.txt) fails its SHA-256 check"),
         "{err}"
     );
 
@@ -206,7 +207,7 @@ async fn tampered_or_escaping_bundles_are_refused_before_writing() {
     let err = import_conversation(&missing, b.path()).await.unwrap_err();
     assert!(
         err.to_string()
-            .contains("refer to ctx://conv/tool/call_2.json but the bundle has no artifact"),
+            .contains("refer to ctx://conv/tool/call_2.txt but the bundle has no artifact"),
         "{err}"
     );
 

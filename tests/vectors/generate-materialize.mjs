@@ -217,42 +217,60 @@ class Case {
     const out = [];
     const index = this.steps.length;
     messages.forEach((m, i) => {
-      const slots =
-        m.role === 'tool'
-          ? [[null, 'content', m.tool_call_id]]
+      // [block, field, id, form, tool name]: form null writes the summary as a string,
+      // else as the AI SDK's { type: form, value }.
+      const aiSdk = m.role === 'tool' && Array.isArray(m.content) && m.content.some((p) => p?.type === 'tool-result');
+      const errorKinds = ['error-text', 'error-json'];
+      const slots = aiSdk
+        ? m.content.flatMap((p, j) =>
+            p?.type === 'tool-result'
+              ? [[j, 'output', p.toolCallId, errorKinds.includes(p.output.type) ? 'error-text' : 'text', p.toolName]]
+              : [],
+          )
+        : m.role === 'tool'
+          ? [[null, 'content', m.tool_call_id, null]]
           : m.type === 'function_call_output'
-            ? [[null, 'output', m.call_id]]
+            ? [[null, 'output', m.call_id, null]]
             : Array.isArray(m.content)
-              ? m.content.flatMap((b, j) => (b?.type === 'tool_result' ? [[j, 'content', b.tool_use_id]] : []))
+              ? m.content.flatMap((b, j) => (b?.type === 'tool_result' ? [[j, 'content', b.tool_use_id, null]] : []))
               : [];
       let copy = m;
-      for (const [block, field, id] of slots) {
+      for (const [block, field, id, form, ownName] of slots) {
         const holder = block === null ? m : m.content[block];
-        const value = str(holder[field]);
-        const text = typeof value === 'string' ? value : JSON.stringify(value);
+        const raw = form === null ? holder[field] : holder[field].value;
+        const value = str(raw);
+        // Text parts are the text they hold, joined with newlines; any other array or
+        // value is its JSON.
+        const parts =
+          Array.isArray(value) &&
+          value.length > 0 &&
+          value.every((p) => p?.type === 'text' && typeof p.text === 'string');
+        const text =
+          typeof value === 'string' ? value : parts ? value.map((p) => p.text).join('\n') : JSON.stringify(value);
         const { chars, bytes } = measure(text);
         if (chars <= this.limits.maxInlineChars && bytes <= this.limits.maxInlineBytes) continue;
         let stem = id;
         for (let n = 1; taken.has(stem) && taken.get(stem) !== text; n++) stem = `${id}-${n}`;
         taken.set(stem, text);
-        const isJson = typeof value !== 'string';
+        const isJson = typeof value !== 'string' && !parts;
         const ext = isJson ? 'json' : 'txt';
         const ref = refOf(this.conv, 'tool', `${stem}.${ext}`);
         this.refPaths.set(ref, `tool/${stem}.${ext}`);
         const path = `${this.artifactDir('tool')}/${stem}.${ext}`;
-        this.files.set(path, holder[field] instanceof Txt ? holder[field] : text);
+        this.files.set(path, raw instanceof Txt ? raw : text);
         refs.push({
           kind: 'artifact',
           id: ref,
-          hint: { toolName: names.get(id) ?? 'tool', toolCallId: id, ...measure(text), isJson },
+          hint: { toolName: ownName ?? names.get(id) ?? 'tool', toolCallId: id, ...measure(text), isJson },
         });
         paths.push(path);
         if (copy === m) copy = structuredClone(m);
         const at = block === null ? [i, field] : [i, 'content', block, field];
-        const summary = this.core(['messages', ...at], (s) =>
+        const summary = this.core(['messages', ...(form === null ? at : [...at, 'value'])], (s) =>
           checkSummary(s, ref, this.limits.maxInlineChars, `${this.name} ${stem}`),
         );
-        (block === null ? copy : copy.content[block])[field] = summary;
+        const target = block === null ? copy : copy.content[block];
+        target[field] = form === null ? summary : { type: form, value: summary };
       }
       out.push(copy);
     });
@@ -731,6 +749,7 @@ const anthropic = () => [
       { type: 'tool_use', id: 'toolu_build', name: 'bash', input: { cmd: 'cargo build' } },
       { type: 'tool_use', id: 'toolu_ls', name: 'ls', input: {} },
       { type: 'tool_use', id: 'toolu_json', name: 'query', input: {} },
+      { type: 'tool_use', id: 'toolu_mcp', name: 'fetch', input: {} },
     ],
   },
   {
@@ -743,7 +762,22 @@ const anthropic = () => [
         is_error: true,
       },
       { type: 'tool_result', tool_use_id: 'toolu_ls', content: 'Cargo.toml\nsrc\n' },
-      { type: 'tool_result', tool_use_id: 'toolu_json', content: [{ type: 'text', text: rep('row,', 1100).text }] },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_json',
+        content: [
+          { type: 'text', text: rep('row,', 1100).text },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+        ],
+      },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_mcp',
+        content: [
+          { type: 'text', text: buildLog(150, { 70: 'error: fetch failed' }) },
+          { type: 'text', text: 'page 2\n'.repeat(400) },
+        ],
+      },
       { type: 'text', text: 'Here you go.' },
     ],
   },
@@ -753,10 +787,69 @@ const anthropic = () => [
   const c = add(
     new Case(
       'messages-anthropic',
-      'materializeMessages on an Anthropic conversation: the oversize string tool_result (.txt) and the oversize array content (its JSON.stringify, .json) get summaries, tool names come from the tool_use blocks; small results and other messages are unchanged. Run again on its own output: nothing changes, no refs (idempotent).',
+      'materializeMessages on an Anthropic conversation: the oversize string tool_result (.txt), the oversize content of text blocks (their texts joined with newlines, .txt) and the oversize array holding an image (its JSON.stringify, .json) get summaries, tool names come from the tool_use blocks; small results and other messages are unchanged. Run again on its own output: nothing changes, no refs (idempotent).',
     ),
   );
   const first = c.materializeMessages(anthropic());
+  c.step(
+    'materializeMessages',
+    { messages: from(first, 'messages') },
+    { messages: from(first, 'messages'), refs: [], paths: [] },
+  );
+}
+{
+  const c = add(
+    new Case(
+      'messages-ai-sdk',
+      'materializeMessages on Vercel AI SDK messages: each oversize tool-result part gets its summary as an output the SDK accepts ({ type: "text", value } or, for an error, { type: "error-text", value }); a content output of text parts is its texts joined (.txt); tool names come from the parts; idempotent on its own output.',
+    ),
+  );
+  const first = c.materializeMessages([
+    { role: 'user', content: [{ type: 'text', text: 'Check the service.' }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'tool-call', toolCallId: 'call_logs', toolName: 'logs', input: {} },
+        { type: 'tool-call', toolCallId: 'call_page', toolName: 'fetch', input: {} },
+        { type: 'tool-call', toolCallId: 'call_fail', toolName: 'deploy', input: {} },
+      ],
+    },
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'call_logs',
+          toolName: 'logs',
+          output: { type: 'text', value: buildLog(200, { 99: 'error: disk full' }) },
+        },
+        {
+          type: 'tool-result',
+          toolCallId: 'call_page',
+          toolName: 'fetch',
+          output: {
+            type: 'content',
+            value: [
+              { type: 'text', text: 'line\n'.repeat(900) },
+              { type: 'text', text: 'end' },
+            ],
+          },
+        },
+        {
+          type: 'tool-result',
+          toolCallId: 'call_fail',
+          toolName: 'deploy',
+          output: { type: 'error-text', value: 'failed\n'.repeat(700) },
+        },
+        {
+          type: 'tool-result',
+          toolCallId: 'call_small',
+          toolName: 'ls',
+          output: { type: 'json', value: { files: 2 } },
+        },
+      ],
+    },
+  ]);
   c.step(
     'materializeMessages',
     { messages: from(first, 'messages') },
@@ -816,7 +909,11 @@ const anthropic = () => [
     ),
   );
   const first = c.materializeMessages(anthropic());
-  const refs = ['ctx://conv-1/tool/toolu_build.txt', 'ctx://conv-1/tool/toolu_json.json'];
+  const refs = [
+    'ctx://conv-1/tool/toolu_build.txt',
+    'ctx://conv-1/tool/toolu_json.json',
+    'ctx://conv-1/tool/toolu_mcp.txt',
+  ];
   const exported = c.exportConversation(first, refs);
   const artifacts = c.steps[exported].expect.artifacts;
   c.importConversation(from(exported), {

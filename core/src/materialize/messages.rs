@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::materializer::Materializer;
 use super::summary::summary_ref;
 use super::types::{ArtifactKind, ContextRef, Materialized, ToolOutputRef};
-use crate::message::{tool_results, At};
+use crate::message::{joined_texts, tool_results, At};
 use crate::view::{JsonView, Kind, Text};
 use crate::{FileReader, FileWriter, OffloadError, Slot};
 
@@ -34,11 +34,14 @@ struct Planned {
 
 impl Materializer {
     /// Materialize every tool result over the limits in a conversation: Anthropic
-    /// `tool_result` blocks, OpenAI Chat `role: "tool"` messages and OpenAI Responses
-    /// `function_call_output` items. A string content is measured as is, an array of
-    /// blocks as its `JSON.stringify` (a `.json` artifact). The tool's name comes from
-    /// the call that asked for it (`tool_use`, `tool_calls`, `function_call`), `tool`
-    /// when there is none.
+    /// `tool_result` blocks, OpenAI Chat `role: "tool"` messages, OpenAI Responses
+    /// `function_call_output` items, and the AI SDK's, Agents SDK's and LangChain's
+    /// tool results (see [`crate::Slot`]). A string content is measured as is; an array
+    /// of text parts (`{ type: "text", text }`) as its texts joined with newlines (a
+    /// `.txt` artifact, with real lines to read back); any other array or value as its
+    /// `JSON.stringify` (a `.json` artifact). The tool's name comes from the result
+    /// itself (AI SDK `toolName`, Agents SDK `name`), else from the call that asked for it
+    /// (`tool_use`, `tool_calls`, `function_call`), `tool` when there is none.
     ///
     /// Content that already is a summary is left alone, so running this on every turn
     /// only materializes what is new. A result whose id already names a different
@@ -115,7 +118,17 @@ impl Materializer {
                 if found.text.utf16_len_at_most(inline) {
                     continue;
                 }
-                let text = found.text.to_str();
+                // Text parts are stored as the text they hold (`.txt`, real lines to read
+                // back), anything else in an array as its JSON.
+                let joined = match (&found.content, found.is_array) {
+                    (Some(content), true) => joined_texts(content),
+                    _ => None,
+                };
+                let was_value = found.is_array && joined.is_none();
+                let text = match joined {
+                    Some(joined) => std::borrow::Cow::Owned(joined),
+                    None => found.text.to_str(),
+                };
                 if !self.exceeds_limits(&text) || summary_ref(&text).is_some() {
                     continue;
                 }
@@ -133,7 +146,7 @@ impl Materializer {
                     },
                     id,
                     text: text.into_owned(),
-                    was_value: found.is_array,
+                    was_value,
                 });
             }
         }
