@@ -247,15 +247,13 @@ pub(crate) fn tool_results<V: JsonView>(
     if is("role", "tool")? {
         // The AI SDK's tool message holds result parts; OpenAI Chat's holds the content.
         let content = content()?;
-        return match &content {
-            Some(parts) if parts.kind() == Kind::Array && holds_ai_sdk_parts(parts, &get, at)? => {
-                ai_sdk_results(parts, at, name_bytes, &get)
+        if let Some(parts) = content.as_ref().filter(|c| c.kind() == Kind::Array) {
+            if let Some(found) = ai_sdk_results(parts, at, name_bytes, &get)? {
+                return Ok(found);
             }
-            _ => {
-                let slot = Slot::whole("content", "tool_call_id");
-                Ok(vec![one_read(message, slot, None, Some(content))?])
-            }
-        };
+        }
+        let slot = Slot::whole("content", "tool_call_id");
+        return Ok(vec![one_read(message, slot, None, Some(content))?]);
     }
     if is("type", "function_call_output")? {
         return Ok(vec![one(message, Slot::whole("output", "call_id"), None)?]);
@@ -309,38 +307,18 @@ pub(crate) fn tool_results<V: JsonView>(
 type Get<'a, V> =
     dyn Fn(&V, &'static str, &dyn Fn() -> String) -> Result<Option<V>, OffloadError> + 'a;
 
-/// Whether a `role: "tool"` message's content array holds AI SDK `tool-result` parts.
-fn holds_ai_sdk_parts<V: JsonView>(
-    parts: &V,
-    get: &Get<'_, V>,
-    at: At,
-) -> Result<bool, OffloadError> {
-    for i in 0..parts.array_len() {
-        let part_path = || at.path(&format!("content[{i}]"));
-        let Some(part) = parts
-            .try_item(i)
-            .map_err(|reason| unreadable(part_path(), &reason))?
-        else {
-            continue;
-        };
-        let type_path = || at.path(&format!("content[{i}].type"));
-        if get(&part, "type", &type_path)?.is_some_and(|t| t.is_str("tool-result")) {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
 /// Every AI SDK `tool-result` part of a tool message, its output read by the output's
 /// own `type`: a text as is, JSON values and content parts as their `JSON.stringify`.
-/// An `execution-denied` output (the tool never ran) has nothing to offload.
+/// An `execution-denied` output (the tool never ran) has nothing to offload. `None` when
+/// no part is a `tool-result`: not an AI SDK message.
 fn ai_sdk_results<V: JsonView>(
     parts: &V,
     at: At,
     name_bytes: usize,
     get: &Get<'_, V>,
-) -> Result<Vec<Found<V>>, OffloadError> {
+) -> Result<Option<Vec<Found<V>>>, OffloadError> {
     let mut found = Vec::new();
+    let mut any = false;
     for i in 0..parts.array_len() {
         let Some(part) = parts
             .try_item(i)
@@ -352,6 +330,7 @@ fn ai_sdk_results<V: JsonView>(
         if !get(&part, "type", &|| path("type"))?.is_some_and(|t| t.is_str("tool-result")) {
             continue;
         }
+        any = true;
         let output = get(&part, "output", &|| path("output"))?;
         let kind = match &output {
             Some(o) => get(o, "type", &|| path("output.type"))?,
@@ -405,7 +384,7 @@ fn ai_sdk_results<V: JsonView>(
             content: value,
         });
     }
-    Ok(found)
+    Ok(any.then_some(found))
 }
 
 /// Whether a `type: "constructor"` message is LangChain's serialised `ToolMessage`

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use tool_offload_core::materialize::{
     self, ContextRef, ImportedConversation, MaterializeStats, Materialized, ToolOutputRef,
 };
-use tool_offload_core::{apply_edits, json, FileReader, FileWriter, OffloadError, Value};
+use tool_offload_core::{apply_edits, FileReader, FileWriter, OffloadError, Value};
 
 use crate::{utf8, working_dir_for, TokioFileWriter};
 
@@ -139,10 +139,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         &self,
         output: &ToolOutputInput<'_>,
     ) -> Result<Materialized, OffloadError> {
-        let (text, was_value) = match output.output {
-            Value::String(s) => (Cow::Borrowed(s.as_str()), false),
-            other => (Cow::Owned(json::stringify(other)), true),
-        };
+        let (text, was_value) = materialize::output_text(output.output);
         let out = ToolOutputRef {
             tool_call_id: output.tool_call_id,
             tool_name: output.tool_name,

@@ -43,6 +43,11 @@ const sha256 = (s) => createHash('sha256').update(s, 'utf8').digest('hex');
 /** Lines as Rust's `str::lines` counts them: a final newline does not start a line. */
 const lineCount = (s) => (s === '' ? 0 : s.split('\n').length - (s.endsWith('\n') ? 1 : 0));
 const measure = (s) => ({ bytes: Buffer.byteLength(s, 'utf8'), chars: s.length, lines: lineCount(s) });
+/** The texts of an array of text parts ({ type: "text", text }) joined with newlines, else null. */
+const textParts = (value) =>
+  Array.isArray(value) && value.length > 0 && value.every((p) => p?.type === 'text' && typeof p.text === 'string')
+    ? value.map((p) => p.text).join('\n')
+    : null;
 /** Whether a string output is JSON: JSON.parse turns it into an object or array. */
 function parsesToDocument(s) {
   try {
@@ -118,8 +123,9 @@ class Case {
   materialize(toolCallId, output, { toolName = 'bash', serverName, expectError } = {}) {
     const inputs = { toolCallId, toolName, ...(serverName !== undefined ? { serverName } : {}), output };
     const isString = typeof output === 'string' || output instanceof Txt;
-    const text = isString ? str(output) : JSON.stringify(output);
-    const isJson = !isString || parsesToDocument(text);
+    const parts = textParts(output);
+    const text = isString ? str(output) : parts !== null ? parts : JSON.stringify(output);
+    const isJson = (!isString && parts === null) || parsesToDocument(text);
     return this.#store(
       'tool',
       inputs,
@@ -241,18 +247,14 @@ class Case {
         const value = str(raw);
         // Text parts are the text they hold, joined with newlines; any other array or
         // value is its JSON.
-        const parts =
-          Array.isArray(value) &&
-          value.length > 0 &&
-          value.every((p) => p?.type === 'text' && typeof p.text === 'string');
-        const text =
-          typeof value === 'string' ? value : parts ? value.map((p) => p.text).join('\n') : JSON.stringify(value);
+        const parts = textParts(value);
+        const text = typeof value === 'string' ? value : parts !== null ? parts : JSON.stringify(value);
         const { chars, bytes } = measure(text);
         if (chars <= this.limits.maxInlineChars && bytes <= this.limits.maxInlineBytes) continue;
         let stem = id;
         for (let n = 1; taken.has(stem) && taken.get(stem) !== text; n++) stem = `${id}-${n}`;
         taken.set(stem, text);
-        const isJson = typeof value !== 'string' && !parts;
+        const isJson = (typeof value !== 'string' && parts === null) || parsesToDocument(text);
         const ext = isJson ? 'json' : 'txt';
         const ref = refOf(this.conv, 'tool', `${stem}.${ext}`);
         this.refPaths.set(ref, `tool/${stem}.${ext}`);
@@ -425,7 +427,7 @@ const add = (c) => (cases.push(c), c);
   const c = add(
     new Case(
       'json-value-output',
-      'A non-string output is measured and written as its JSON.stringify (one long line): a .json artifact with isJson; small values stay inline, returned as given.',
+      'A non-string output is measured and written as its JSON.stringify (one long line): a .json artifact with isJson; small values stay inline, returned as given. An array of text parts is the texts it holds joined with newlines (.txt).',
     ),
   );
   c.materialize(
@@ -439,6 +441,15 @@ const add = (c) => (cases.push(c), c);
   );
   c.materialize('call_small', { ok: true, n: [1, 2.5, -3] });
   c.materialize('call_number', 12345);
+  // Text parts (MCP CallToolResult content, Anthropic text blocks) are the text they hold.
+  c.materialize(
+    'call_parts',
+    [
+      { type: 'text', text: numbered(300) },
+      { type: 'text', text: 'done' },
+    ],
+    { toolName: 'fetch', serverName: 'web' },
+  );
 }
 {
   const doc = JSON.stringify(

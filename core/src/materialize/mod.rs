@@ -42,6 +42,6 @@ pub use read_tools::{
 pub use summary::{summary, summary_ref, SummaryInput, POINTER_PREFIX};
 pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use types::{
-    ArtifactKind, ContextRef, MaterializeStats, Materialized, MaterializerOptions, RefHint,
-    ToolOutputRef,
+    output_text, ArtifactKind, ContextRef, MaterializeStats, Materialized, MaterializerOptions,
+    RefHint, ToolOutputRef,
 };

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
 
+use tool_offload::core::materialize::output_text;
 use tool_offload::{json, Value};
 
 /// Any failure of the walk, the measures or the needle check.
@@ -64,7 +65,8 @@ pub struct ToolResult {
     pub tool_name: String,
     /// The content: a string, or an array of blocks.
     pub output: Value,
-    /// The output as text: the string, or the array's `JSON.stringify`.
+    /// The output as the Materializer stores it: the string, an array of text parts as
+    /// their texts joined with newlines, any other array as its `JSON.stringify`.
     pub text: String,
 }
 
@@ -206,9 +208,12 @@ fn tool_results(messages: &[Value], corpus: &mut Corpus) -> Vec<ToolResult> {
         let Some(call_id) = str_of(holder, id_key) else {
             return skip("tool result without a string id");
         };
+        // What the Materializer measures: a string as is, text parts as their texts,
+        // other arrays as their JSON.
         let text = match holder.get("content") {
-            Some(Value::String(s)) => s.clone(),
-            Some(array @ Value::Array(_)) => json::stringify(array),
+            Some(content @ (Value::String(_) | Value::Array(_))) => {
+                output_text(content).0.into_owned()
+            }
             None => return skip("tool result without content"),
             Some(_) => return skip("tool result content neither string nor array"),
         };

@@ -24,7 +24,7 @@ use tool_offload_core::materialize::{
 use tool_offload_core::tools::{
     self, register_todo_tools, ResultOffload, ResultPolicy, TodoList, ToolDefinition, ToolOutput,
 };
-use tool_offload_core::{apply_edits, json, OffloadError, Value};
+use tool_offload_core::{apply_edits, OffloadError, Value};
 
 /// The materializers' user data.
 const DATA: &str = "/data";
@@ -196,10 +196,7 @@ impl Host for CoreHost {
                 output,
                 written,
             } => {
-                let (text, was_value) = match written {
-                    Value::String(s) => (s.clone(), false),
-                    other => (json::stringify(other), true),
-                };
+                let (text, was_value) = tool_offload_core::materialize::output_text(written);
                 let out = ToolOutputRef {
                     tool_call_id,
                     tool_name,

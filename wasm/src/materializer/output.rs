@@ -3,7 +3,7 @@
 
 use js_sys::{Function, JsString, Object, Promise};
 use tool_offload_core::materialize::{ContextRef, Materialized, ToolOutputRef};
-use tool_offload_core::{utf16_len, OffloadError};
+use tool_offload_core::{joined_texts, utf16_len, OffloadError};
 use wasm_bindgen::prelude::*;
 
 use super::io::{Original, ReadWrite};
@@ -11,6 +11,7 @@ use super::options::Inner;
 use crate::convert::{field, number};
 use crate::convert::{id_arg, kind_of, string_arg};
 use crate::error::{message_of, set, JsOffloadError};
+use crate::view::JsView;
 
 /// One `materialize` input, read from JS.
 pub(crate) struct MaterializeInput {
@@ -50,9 +51,13 @@ impl MaterializeInput {
             })?)
         };
         let original = field(input, "output");
+        // A string as is; text parts as the text they hold; any other value as its JSON.
         let (js_text, was_value) = match original.dyn_ref::<JsString>() {
             Some(s) => (s.clone(), false),
-            None => (stringify(&original)?, true),
+            None => match joined_texts(&JsView::new(original.clone())) {
+                Some(joined) => (JsString::from(joined), false),
+                None => (stringify(&original)?, true),
+            },
         };
         // Lone surrogates become U+FFFD (the engine's TextEncoder), as Node's fs writes
         // them; an inline output is still returned as the original.
