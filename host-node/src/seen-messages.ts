@@ -7,7 +7,8 @@
  * core reads to decide a message's fate is still the same (`===`) as when that call
  * started: `role`, `type`, and the tool results' ids and contents (for Anthropic
  * messages, the `content` array, its length and each block's `type`, `tool_use_id`
- * and `content`). Those values and the limits alone decide whether a message changes:
+ * and `content`; for the other shapes of docs/offload.md, their id and content fields;
+ * AI SDK tool messages, LangChain's stored and serialised forms are never remembered). Those values and the limits alone decide whether a message changes:
  * a result within the limits, or whose content already is a summary, stays as it is
  * whatever the rest of the conversation holds (tool names matter only for results
  * that are materialized). So a message mutated in any of those places, a new block, or
@@ -61,9 +62,14 @@ export class SeenMessages {
 /** See {@link SeenMessages.fingerprint}: the fields core's `tool_results` reads, in its order. */
 function fingerprintOf(m: Record<string, unknown>): unknown[] | undefined {
   const role = m.role;
+  // An AI SDK tool message has an array content: never remembered.
   if (role === 'tool') return whole(1, m.tool_call_id, m.content);
   const type = m.type;
   if (type === 'function_call_output') return whole(2, m.call_id, m.output);
+  if (type === 'function_call_result') return whole(4, m.callId, m.output);
+  if (type === 'tool') return m.data === undefined ? whole(5, m.tool_call_id, m.content) : undefined;
+  // A serialised LangChain message keeps its content in `kwargs`: never remembered.
+  if (type === 'constructor') return undefined;
   const content = m.content;
   const print: unknown[] = [3, role, type, content];
   if (!Array.isArray(content)) return print;

@@ -144,3 +144,40 @@ test('remembered messages still get the checks of the call: a fired signal, a ba
   messages.push(42);
   assert.equal((await rejected(m.materializeMessages(messages as object[]))).code, 'INVALID_MESSAGE');
 });
+
+test('a remembered message of any shape is processed again once its content changes', async () => {
+  const m = materializer('seen-shapes');
+  const agents = { type: 'function_call_result', name: 'bash', callId: 'call_a', status: 'completed', output: 'short' };
+  const langchain = { type: 'tool', tool_call_id: 'lc_1', content: 'short' };
+  const stored = { type: 'tool', data: { tool_call_id: 'lc_2', content: 'short' } };
+  const serialised = {
+    lc: 1,
+    type: 'constructor',
+    id: ['langchain_core', 'messages', 'ToolMessage'],
+    kwargs: { tool_call_id: 'lc_3', content: 'short' },
+  };
+  const aiSdk = {
+    role: 'tool',
+    content: [
+      { type: 'tool-result', toolCallId: 'call_b', toolName: 'fetch', output: { type: 'text', value: 'short' } },
+    ],
+  };
+  const messages = [agents, langchain, stored, serialised, aiSdk];
+  assert.deepEqual((await m.materializeMessages(messages)).refs, []);
+  agents.output = big('agents');
+  langchain.content = big('plain');
+  stored.data.content = big('stored');
+  serialised.kwargs.content = big('serialised');
+  aiSdk.content[0]!.output.value = big('ai');
+  const done = await m.materializeMessages(messages);
+  assert.deepEqual(
+    done.refs.map((r) => [r.id, r.hint.toolName]),
+    [
+      ['ctx://conv/tool/call_a.txt', 'bash'],
+      ['ctx://conv/tool/lc_1.txt', 'tool'],
+      ['ctx://conv/tool/lc_2.txt', 'tool'],
+      ['ctx://conv/tool/lc_3.txt', 'tool'],
+      ['ctx://conv/tool/call_b.txt', 'fetch'],
+    ],
+  );
+});
