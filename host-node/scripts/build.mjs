@@ -65,8 +65,17 @@ run(bin('wasm-opt'), [
 run(bin('tsc'), ['-p', 'tsconfig.json'], pkg);
 run(bin('tsc'), ['-p', 'tsconfig.cjs.json'], pkg);
 writeFileSync(join(pkg, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
-// One README and licence for the whole project, shipped in the package too.
-for (const doc of ['README.md', 'LICENSE']) copyFileSync(join(repo, doc), join(pkg, doc));
+// One README and licence for the whole project, shipped in the package too. The README's
+// links into the repository (docs/, ARCHITECTURE.md…) point at it on GitHub, since the
+// tarball holds only the README.
+const { repository } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+const blob = `${repository.url.replace(/^git\+/, '').replace(/\.git$/, '')}/blob/main/`;
+const readme = readFileSync(join(repo, 'README.md'), 'utf8').replace(
+  /\]\((?!https?:|#|mailto:)([^)]+)\)/g,
+  (_, target) => `](${blob}${target})`,
+);
+writeFileSync(join(pkg, 'README.md'), readme);
+copyFileSync(join(repo, 'LICENSE'), join(pkg, 'LICENSE'));
 const gzipped = gzipSync(readFileSync(wasmFile), { level: 9 }).length;
 const budgetNote = gzBudget === undefined ? '' : ` (budget ${gzBudget})`;
 console.log(`built tool-offload: wasm ${statSync(wasmFile).size} bytes, ${gzipped} gzipped${budgetNote}`);

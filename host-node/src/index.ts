@@ -116,14 +116,15 @@ export const ERROR_CODES: readonly ErrorCode[] = Object.freeze(wasm.errorCodes()
  * const result = await offloadToolResult(message, 'session-1', 'artifacts', new NodeFileWriter());
  * ```
  */
-export function offloadToolResult<M extends Message>(
+export function offloadToolResult<M extends object>(
   message: M,
   sessionId: string,
   outputDir: string,
   writer: FileWriter,
   options?: OffloadOptions | null,
 ): Promise<OffloadResult<M>> {
-  return wasm.offloadToolResult(message, sessionId, outputDir, writer, options) as Promise<OffloadResult<M>>;
+  // Core checks the shape (any message we know: docs/offload.md, "Message shapes").
+  return wasm.offloadToolResult(message as Message, sessionId, outputDir, writer, options) as Promise<OffloadResult<M>>;
 }
 
 /**
@@ -153,7 +154,7 @@ export interface OffloadToFileOptions {
  * const { file, freedChars } = await offloadToolResultToFile(message, { sessionId: 's1', outputDir: 'out' });
  * ```
  */
-export function offloadToolResultToFile<M extends Message>(
+export function offloadToolResultToFile<M extends object>(
   message: M,
   options: OffloadToFileOptions,
 ): Promise<OffloadResult<M>> {
@@ -170,8 +171,9 @@ export interface OffloadToolResultsOptions extends Omit<BatchOptions, 'writer'> 
  * Offload every tool result of at least `threshold` (default 100) UTF-16 code units in a
  * conversation to `<outputDir>/tool-result-<id>.md`, replacing its content with
  * `[Content offloaded to: ./tool-result-<id>.md]`. Handles Anthropic `tool_result`
- * blocks, OpenAI Chat `role: "tool"` messages and OpenAI Responses
- * `function_call_output` items, in any mix. Unchanged messages are returned as the same
+ * blocks, OpenAI Chat `role: "tool"` messages, OpenAI Responses
+ * `function_call_output` items and the AI SDK's, Agents SDK's and LangChain's tool results,
+ * in any mix. Unchanged messages are returned as the same
  * objects; the input is never mutated.
  *
  * @example

@@ -90,6 +90,23 @@ test('the tarball holds the built package and nothing else', () => {
   );
 });
 
+test("the shipped README's links work outside the repository", () => {
+  const readme = readFileSync(join(consumer, 'node_modules', 'tool-offload', 'README.md'), 'utf8');
+  const targets = [...readme.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]!);
+  assert.ok(
+    targets.some((t) => t.endsWith('/blob/main/docs/materializer.md')),
+    'the docs are linked',
+  );
+  assert.deepEqual(
+    targets.filter((t) => !/^(https?:|#)/.test(t)),
+    [],
+    'no link relative to a repository the tarball does not hold',
+  );
+  const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', 'tool-offload', 'package.json'), 'utf8'));
+  assert.equal(manifest.repository.url, 'git+https://github.com/tool-offload/tool-offload.git');
+  assert.ok(manifest.bugs.url && manifest.homepage);
+});
+
 test('the installed package works from ESM', () => {
   const out = runInConsumer(
     'esm.mjs',

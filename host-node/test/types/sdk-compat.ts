@@ -126,8 +126,12 @@ export const sdkUserAsOurs: AnthropicMessage = sdkUser;
 export const sdkAssistantAsOurs: AnthropicMessage = sdkAssistant;
 // @ts-expect-error Type 'MessageParam' is not assignable to type 'Message'.
 export const sdkParamAsMessage: Message = sdkParam;
-// ...and offloadToolResult (generic over M extends Message) accepts an SDK message.
+// ...and offloadToolResult (generic over M extends object, like the batch API) accepts
+// any SDK message, MessageParam included, and keeps its type.
 export const direct = offloadToolResult(sdkUser, 's1', 'artifacts', writer);
+export async function directParam(message: Anthropic.MessageParam): Promise<Anthropic.MessageParam> {
+  return (await offloadToolResult(message, 's1', 'artifacts', writer)).message;
+}
 // ...while offloadToolResults is generic and keeps the SDK type.
 export async function batch(history: Anthropic.MessageParam[]): Promise<Anthropic.MessageParam[]> {
   const done: BatchResult<Anthropic.MessageParam> = await offloadToolResults(history, { outputDir: 'artifacts' });
