@@ -1,5 +1,10 @@
 import * as wasm from '../wasm/tool_offload_wasm.js';
-import type { ToolOffloadOptions, ToolRegistryOptions as CoreRegistryOptions } from '../wasm/tool_offload_wasm.js';
+import type {
+  ToolDefinitionFormats,
+  ToolFormat,
+  ToolOffloadOptions,
+  ToolRegistryOptions as CoreRegistryOptions,
+} from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
 
 /**
@@ -33,5 +38,21 @@ export class ToolRegistry extends wasm.ToolRegistry {
         ? options
         : { ...options, offload: offload && { ...offload, writer: offload.writer ?? new NodeFileWriter() } },
     );
+  }
+
+  /**
+   * Every definition, in registration order, as the `tools` array of `options.format`:
+   * `"anthropic"` (the default), `"openai-chat"`, `"openai-responses"` or `"mcp"`.
+   *
+   * @example
+   * ```ts
+   * const tools = registry.getToolDefinitions({ format: 'openai-chat' });
+   * await openai.chat.completions.create({ model, messages, tools });
+   * ```
+   */
+  override getToolDefinitions<F extends ToolFormat = 'anthropic'>(options?: {
+    format?: F;
+  }): ToolDefinitionFormats[F][] {
+    return super.getToolDefinitions(options) as ToolDefinitionFormats[F][];
   }
 }

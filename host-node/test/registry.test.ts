@@ -33,7 +33,8 @@ const ok =
   (content: string): ToolHandler =>
   async () => ({ content });
 
-const names = (registry: wasm.ToolRegistry): string[] => registry.getToolDefinitions().map((d) => d.name);
+const names = (registry: wasm.ToolRegistry): string[] =>
+  (registry.getToolDefinitions() as ToolDefinition[]).map((d) => d.name);
 
 /** The OffloadError `fn` throws synchronously. */
 function thrown(fn: () => unknown): OffloadError {
@@ -605,4 +606,29 @@ test('without offload options nothing is offloaded and no writer is needed', asy
   registry.register(def('big'), ok('x'.repeat(1000)));
   await registry.executeTool('t', 'big', {});
   assert.deepEqual([...writer.files.keys()], ['/o/s/t.md']);
+});
+
+test('getToolDefinitions speaks each API format, typed per format', () => {
+  const registry = new ToolRegistry();
+  registerTodoTools(registry);
+  const anthropic = registry.getToolDefinitions();
+  const chat = registry.getToolDefinitions({ format: 'openai-chat' });
+  const responses = registry.getToolDefinitions({ format: 'openai-responses' });
+  const mcp = registry.getToolDefinitions({ format: 'mcp' });
+  assert.deepEqual(
+    [anthropic[0]!.name, chat[0]!.function.name, responses[0]!.name, mcp[0]!.name],
+    ['TodoWrite', 'TodoWrite', 'TodoWrite', 'TodoWrite'],
+  );
+  assert.deepEqual(chat[1], {
+    type: 'function',
+    function: { name: 'TodoRead', description: anthropic[1]!.description, parameters: anthropic[1]!.input_schema },
+  });
+  assert.equal(responses[0]!.strict, false);
+  assert.deepEqual(mcp[0]!.inputSchema, anthropic[0]!.input_schema);
+  const bad = thrown(() => registry.getToolDefinitions({ format: 'gemini' as 'mcp' }));
+  assert.equal(bad.code, 'INVALID_ARGUMENT');
+  assert.equal(
+    bad.message,
+    'invalid argument: format must be "anthropic", "openai-chat", "openai-responses" or "mcp", got "gemini"',
+  );
 });

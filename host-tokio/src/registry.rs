@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use tool_offload_core::tools::{
-    self, RegisterError, ResultOffload, ResultPolicy, TodoList, ToolDefinition, ToolOutput,
-    ToolResult,
+    self, RegisterError, ResultOffload, ResultPolicy, TodoList, ToolDefinition, ToolFormat,
+    ToolOutput, ToolResult,
 };
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
@@ -153,11 +153,24 @@ impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
         self.tools.get(name)
     }
 
-    /// Every definition, in registration order, as the API's `tools` array.
+    /// Every definition, in registration order, as the Anthropic API's `tools` array.
     pub fn get_tool_definitions(&self) -> Vec<Value> {
+        self.get_tool_definitions_as(ToolFormat::Anthropic)
+    }
+
+    /// Every definition, in registration order, as `format`'s `tools` array.
+    ///
+    /// ```
+    /// use tool_offload::tools::ToolFormat;
+    /// let mut registry = tool_offload::ToolRegistry::new();
+    /// tool_offload::register_todo_tools(&mut registry).unwrap();
+    /// let tools = registry.get_tool_definitions_as(ToolFormat::OpenAiChat);
+    /// assert_eq!(tools[0]["function"]["name"], "TodoWrite");
+    /// ```
+    pub fn get_tool_definitions_as(&self, format: ToolFormat) -> Vec<Value> {
         self.tools
             .definitions()
-            .map(ToolDefinition::to_value)
+            .map(|definition| definition.to_format(format))
             .collect()
     }
 

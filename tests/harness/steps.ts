@@ -83,7 +83,7 @@ export interface MaterializerLike {
 
 export interface RegistryLike {
   register(definition: unknown, handler: (params: unknown) => Promise<unknown>): void;
-  getToolDefinitions(): unknown[];
+  getToolDefinitions(options?: { format: string }): unknown[];
   executeTool(toolUseId: string, name: string, params: unknown): Promise<unknown>;
 }
 
@@ -365,7 +365,9 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
           break;
         }
         case 'definitions':
-          result = registry.getToolDefinitions() as Json;
+          result = (
+            s.format === undefined ? registry.getToolDefinitions() : registry.getToolDefinitions({ format: s.format })
+          ) as Json;
           break;
         case 'execute':
           result = (await registry.executeTool(s.toolUseId, s.name, s.params ?? null)) as Json;

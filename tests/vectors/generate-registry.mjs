@@ -137,6 +137,27 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   const c = add(
     'registry',
     new Case(
+      'definition-formats',
+      'getToolDefinitions({ format }) gives each API its tools array: anthropic (the default) { name, description, input_schema }; openai-chat { type: "function", function: { name, description, parameters } }; openai-responses { type: "function", name, description, parameters, strict: false }; mcp { name, description, inputSchema }. Another format is INVALID_ARGUMENT.',
+    ),
+  );
+  c.registry();
+  c.register(def('echo'), { echo: true });
+  const { name, description, input_schema: schema } = def('echo');
+  c.step('definitions', { format: 'anthropic' }, [def('echo')]);
+  c.step('definitions', { format: 'openai-chat' }, [
+    { type: 'function', function: { name, description, parameters: schema } },
+  ]);
+  c.step('definitions', { format: 'openai-responses' }, [
+    { type: 'function', name, description, parameters: schema, strict: false },
+  ]);
+  c.step('definitions', { format: 'mcp' }, [{ name, description, inputSchema: schema }]);
+  c.fail('definitions', { format: 'gemini' }, 'INVALID_ARGUMENT');
+}
+{
+  const c = add(
+    'registry',
+    new Case(
       'offload',
       'With offload, results of at least thresholdChars (default 1000) UTF-16 units go to <outputDir>/<sessionId>/<tool_use_id>.md and come back as the placeholder, is_error kept; 999 units stay; a result that already is a placeholder is never offloaded again; a tool_use_id that cannot name a file is INVALID_ID only when offloading.',
     ),

@@ -7,16 +7,19 @@ use std::rc::Rc;
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use tool_offload_core::materialize::ToolOutputRef;
 use tool_offload_core::tools::{
-    RegisterError, ResultMaterializer, ResultOffload, ResultPolicy, ToolDefinition, ToolOutput,
-    ToolRegistry as CoreRegistry, ToolResult,
+    RegisterError, ResultMaterializer, ResultOffload, ResultPolicy, ToolDefinition, ToolFormat,
+    ToolOutput, ToolRegistry as CoreRegistry, ToolResult,
 };
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::convert::{count_arg, id_string, string_arg, to_js, to_value, working_dir};
+use crate::convert::{
+    count_arg, field, id_string, options_arg, string_arg, to_js, to_value, working_dir,
+};
 use crate::error::{message_js, message_of, set, JsOffloadError};
 use crate::promise::spawn;
+use crate::types::DefinitionsOptions;
 use crate::writer::JsFileWriter;
 
 /// `options.materialize` is an object whose `materialize({ toolCallId, toolName,
@@ -99,15 +102,26 @@ impl ToolRegistry {
         tool.into()
     }
 
-    /// Every definition, in registration order: the API's `tools` parameter.
-    #[wasm_bindgen(js_name = getToolDefinitions, unchecked_return_type = "ToolDefinition[]")]
-    pub fn get_tool_definitions(&self) -> Array {
-        self.state
+    /// Every definition, in registration order: the API's `tools` parameter, for
+    /// `options.format` (`"anthropic"`, the default, `"openai-chat"`, `"openai-responses"`
+    /// or `"mcp"`). Throws `INVALID_ARGUMENT` for another format.
+    #[wasm_bindgen(
+        js_name = getToolDefinitions,
+        unchecked_return_type = "ToolDefinitionFormats[ToolFormat][]"
+    )]
+    pub fn get_tool_definitions(
+        &self,
+        options: Option<DefinitionsOptions>,
+    ) -> Result<Array, JsValue> {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let format = tool_format(&options).map_err(JsValue::from)?;
+        Ok(self
+            .state
             .borrow()
             .tools
             .definitions()
-            .map(|d| to_js(&d.to_value()))
-            .collect()
+            .map(|d| to_js(&d.to_format(format)))
+            .collect())
     }
 
     /// Run tool `name` with `params` for the `tool_use` `toolUseId`. Resolves to a
@@ -390,4 +404,17 @@ fn offload_option(
     )?;
     middleware.validate()?;
     Ok(Some((middleware, JsFileWriter::new(&field("writer"))?)))
+}
+
+/// `options.format`, the Anthropic format when absent.
+fn tool_format(options: &JsValue) -> Result<ToolFormat, JsOffloadError> {
+    options_arg(options)?;
+    let format = field(options, "format");
+    if format.is_undefined() {
+        return Ok(ToolFormat::default());
+    }
+    let name = string_arg(&format, |kind| {
+        OffloadError::InvalidArgument(format!("options.format must be a string, got {kind}"))
+    })?;
+    Ok(ToolFormat::parse(&name)?)
 }

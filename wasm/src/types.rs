@@ -164,6 +164,45 @@ export interface ToolDefinition {
   input_schema: { type: "object"; [key: string]: unknown };
 }
 
+/** The `tools` formats `getToolDefinitions({ format })` returns definitions in. */
+export type ToolFormat = "anthropic" | "openai-chat" | "openai-responses" | "mcp";
+
+/** An OpenAI Chat Completions function tool. */
+export interface OpenAIChatTool {
+  type: "function";
+  function: { name: string; description: string; parameters: { type: "object"; [key: string]: unknown } };
+}
+
+/** An OpenAI Responses function tool (not strict: strict mode refuses optional properties). */
+export interface OpenAIResponsesTool {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: { type: "object"; [key: string]: unknown };
+  strict: false;
+}
+
+/** A Model Context Protocol tool, as `tools/list` lists it. */
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+}
+
+/** Options of `getToolDefinitions`. */
+export interface DefinitionsOptions {
+  /** The API the definitions are for (default `"anthropic"`). */
+  format?: ToolFormat;
+}
+
+/** What `getToolDefinitions({ format })` returns for each format. */
+export interface ToolDefinitionFormats {
+  anthropic: ToolDefinition & { description: string };
+  "openai-chat": OpenAIChatTool;
+  "openai-responses": OpenAIResponsesTool;
+  mcp: McpTool;
+}
+
 /** What a handler resolves to. */
 export interface ToolOutput {
   content: string;
@@ -383,6 +422,10 @@ extern "C" {
     /// `OperationOptions` as a Rust type, so the parameter is typed `options?: OperationOptions`.
     #[wasm_bindgen(typescript_type = "OperationOptions")]
     pub type OperationOptions;
+
+    /// `DefinitionsOptions` as a Rust type, so the parameter is typed `options?: DefinitionsOptions`.
+    #[wasm_bindgen(typescript_type = "DefinitionsOptions")]
+    pub type DefinitionsOptions;
 
     /// An optional count typed `number` (validated in Rust, not coerced by the glue).
     #[wasm_bindgen(typescript_type = "number")]

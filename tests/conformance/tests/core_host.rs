@@ -22,7 +22,8 @@ use tool_offload_core::materialize::{
     ToolOutputRef,
 };
 use tool_offload_core::tools::{
-    self, register_todo_tools, ResultOffload, ResultPolicy, TodoList, ToolDefinition, ToolOutput,
+    self, register_todo_tools, ResultOffload, ResultPolicy, TodoList, ToolDefinition, ToolFormat,
+    ToolOutput,
 };
 use tool_offload_core::{apply_edits, OffloadError, Value};
 
@@ -321,9 +322,16 @@ impl Host for CoreHost {
                 register_read_tools(tools, |name| CoreHandler::Read(name.to_owned()))?;
                 Value::Null
             }
-            Op::Definitions => {
+            Op::Definitions { format } => {
+                let format = format
+                    .as_deref()
+                    .map_or(Ok(ToolFormat::default()), ToolFormat::parse)?;
                 let registry = self.registry.borrow();
-                registry.tools.definitions().map(|d| d.to_value()).collect()
+                registry
+                    .tools
+                    .definitions()
+                    .map(|d| d.to_format(format))
+                    .collect()
             }
             Op::Execute {
                 tool_use_id,

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use tool_offload::tools::{ToolDefinition, ToolOutput};
+use tool_offload::tools::{ToolDefinition, ToolFormat, ToolOutput};
 use tool_offload::{
     import_conversation, register_todo_tools, GrepOptions, Materializer, MaterializerOptions,
     RegistryOffload as TokioOffload, TokioFileWriter, ToolOutputInput as MaterializeInput,
@@ -168,7 +168,12 @@ async fn on_registry<W: FileWriter + Send + Sync>(
             materializer.register_tools(registry)?;
             Value::Null
         }
-        Op::Definitions => Value::Array(registry.get_tool_definitions()),
+        Op::Definitions { format } => {
+            let format = format
+                .as_deref()
+                .map_or(Ok(ToolFormat::default()), ToolFormat::parse)?;
+            Value::Array(registry.get_tool_definitions_as(format))
+        }
         Op::Execute {
             tool_use_id,
             name,

@@ -126,8 +126,11 @@ pub enum Op {
     RegisterTodoTools,
     /// `materializer.registerTools(registry)`.
     RegisterReadTools,
-    /// `registry.getToolDefinitions()`.
-    Definitions,
+    /// `registry.getToolDefinitions({ format })`.
+    Definitions {
+        /// `format`, when given.
+        format: Option<String>,
+    },
     /// The materializer's `stats()`: `{ hits, inlined, savedChars }`.
     Stats,
     /// `registry.executeTool(toolUseId, name, params)`.
@@ -293,7 +296,12 @@ pub(super) fn parse_op(
         },
         Some("registerTodoTools") => Op::RegisterTodoTools,
         Some("registerReadTools") => Op::RegisterReadTools,
-        Some("definitions") => Op::Definitions,
+        Some("definitions") => Op::Definitions {
+            format: step
+                .get("format")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        },
         Some("stats") => Op::Stats,
         Some("execute") => Op::Execute {
             tool_use_id: s("toolUseId"),
