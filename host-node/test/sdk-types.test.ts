@@ -112,3 +112,20 @@ test('the negative fixture fails to type-check with exactly the deliberate misma
     output,
   );
 });
+
+test('user code on tool-offload/ai-sdk type-checks under exactOptionalPropertyTypes and noUncheckedIndexedAccess', (t) => {
+  t.diagnostic(`ai ${version('ai')}`);
+  const files = tsc('-p', 'tsconfig.ai-sdk.json', '--listFilesOnly').output.split('\n');
+  for (const fragment of [
+    'test/types/ai-sdk-compat.ts',
+    'host-node/esm/adapters/ai-sdk.d.ts',
+    'node_modules/ai/dist/index.d.',
+  ]) {
+    assert.ok(
+      files.some((f) => f.includes(fragment)),
+      `${fragment} is not part of the program:\n${files.join('\n')}`,
+    );
+  }
+  const { status, output } = tsc('-p', 'tsconfig.ai-sdk.json');
+  assert.equal(status, 0, `tsc failed on the AI SDK fixture:\n${output}`);
+});
