@@ -113,9 +113,9 @@ test('the negative fixture fails to type-check with exactly the deliberate misma
   );
 });
 
-test('user code on tool-offload/ai-sdk type-checks under exactOptionalPropertyTypes and noUncheckedIndexedAccess', (t) => {
-  t.diagnostic(`ai ${version('ai')}`);
-  const files = tsc('-p', 'tsconfig.ai-sdk.json', '--listFilesOnly').output.split('\n');
+test('user code on the framework adapters type-checks under exactOptionalPropertyTypes and noUncheckedIndexedAccess', (t) => {
+  t.diagnostic(`ai ${version('ai')}, @openai/agents ${version('@openai/agents')}`);
+  const files = tsc('-p', 'tsconfig.adapters.json', '--listFilesOnly').output.split('\n');
   for (const fragment of [
     'test/types/ai-sdk-compat.ts',
     'host-node/esm/adapters/ai-sdk.d.ts',
@@ -126,6 +126,6 @@ test('user code on tool-offload/ai-sdk type-checks under exactOptionalPropertyTy
       `${fragment} is not part of the program:\n${files.join('\n')}`,
     );
   }
-  const { status, output } = tsc('-p', 'tsconfig.ai-sdk.json');
-  assert.equal(status, 0, `tsc failed on the AI SDK fixture:\n${output}`);
+  const { status, output } = tsc('-p', 'tsconfig.adapters.json');
+  assert.equal(status, 0, `tsc failed on the adapter fixtures:\n${output}`);
 });
