@@ -114,11 +114,15 @@ test('the negative fixture fails to type-check with exactly the deliberate misma
 });
 
 test('user code on the framework adapters type-checks under exactOptionalPropertyTypes and noUncheckedIndexedAccess', (t) => {
-  t.diagnostic(`ai ${version('ai')}, @openai/agents ${version('@openai/agents')}`);
+  t.diagnostic(`ai ${version('ai')}, @openai/agents ${version('@openai/agents')}, langchain ${version('langchain')}`);
   const files = tsc('-p', 'tsconfig.adapters.json', '--listFilesOnly').output.split('\n');
   for (const fragment of [
     'test/types/ai-sdk-compat.ts',
+    'test/types/agents-compat.ts',
+    'test/types/langchain-compat.ts',
     'host-node/esm/adapters/ai-sdk.d.ts',
+    'host-node/esm/adapters/openai-agents.d.ts',
+    'host-node/esm/adapters/langchain.d.ts',
     'node_modules/ai/dist/index.d.',
   ]) {
     assert.ok(
