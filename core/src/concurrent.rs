@@ -112,6 +112,29 @@ mod tests {
     }
 
     #[test]
+    fn a_pending_future_is_polled_once_per_wake_not_spun() {
+        // Ready only after 1000 polls, and never waking itself: one poll of the whole
+        // must poll it once and return, not spin until it gives in.
+        let polls = Rc::new(Cell::new(0));
+        let counted = polls.clone();
+        let stubborn = poll_fn(move |_| {
+            counted.set(counted.get() + 1);
+            if counted.get() >= 1000 {
+                Poll::Ready(0)
+            } else {
+                Poll::Pending
+            }
+        });
+        let quick = poll_fn(|_| Poll::Ready(1));
+        let futures: Vec<std::pin::Pin<Box<dyn Future<Output = i32>>>> =
+            vec![Box::pin(stubborn), Box::pin(quick)];
+        let mut all = Box::pin(run_bounded(futures, 1));
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        assert!(all.as_mut().poll(&mut cx).is_pending());
+        assert_eq!(polls.get(), 1);
+    }
+
+    #[test]
     fn nothing_to_run_is_nothing_returned() {
         let none: Vec<std::future::Ready<u8>> = Vec::new();
         assert!(futures_executor::block_on(run_bounded(none, 4)).is_empty());

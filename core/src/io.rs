@@ -201,6 +201,19 @@ impl<R: FileReader + ?Sized> FileReader for &R {
 /// let none: Option<MemoryWriter> = None;
 /// assert_eq!(futures_executor::block_on(none.read_file("/a")).unwrap(), None);
 /// assert!(futures_executor::block_on(none.read_range("/a", 0, 1)).is_err());
+/// assert!(futures_executor::block_on(none.list_dir("/")).unwrap().is_empty());
+/// assert_eq!(futures_executor::block_on(none.size("/a")).unwrap(), None);
+///
+/// // Some reader: its answers, whatever they are.
+/// use tool_offload_core::FileWriter;
+/// let fs = MemoryWriter::new();
+/// futures_executor::block_on(fs.mkdir("/d")).unwrap();
+/// futures_executor::block_on(fs.write_file("/d/a", "xyz")).unwrap();
+/// let some = Some(fs);
+/// assert_eq!(futures_executor::block_on(some.read_file("/d/a")).unwrap().as_deref(), Some("xyz"));
+/// assert_eq!(futures_executor::block_on(some.list_dir("/d")).unwrap(), ["a"]);
+/// assert_eq!(futures_executor::block_on(some.size("/d/a")).unwrap(), Some(3));
+/// assert_eq!(futures_executor::block_on(some.read_range("/d/a", 1, 3)).unwrap(), b"yz");
 /// ```
 impl<R: FileReader> FileReader for Option<R> {
     async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
