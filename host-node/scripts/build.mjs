@@ -65,12 +65,12 @@ run(bin('wasm-opt'), [
 run(bin('tsc'), ['-p', 'tsconfig.json'], pkg);
 run(bin('tsc'), ['-p', 'tsconfig.cjs.json'], pkg);
 writeFileSync(join(pkg, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
-// One README and licence for the whole project, shipped in the package too. The README's
-// links into the repository (docs/, ARCHITECTURE.md…) point at it on GitHub, since the
-// tarball holds only the README.
+// The package's own README (npm-first: install, quick start, adapters, runtimes), its
+// links into the repository (docs/, README.md…) pointed at it on GitHub, since the
+// tarball holds only the README; and the project's licence.
 const { repository } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
 const blob = `${repository.url.replace(/^git\+/, '').replace(/\.git$/, '')}/blob/main/`;
-const readme = readFileSync(join(repo, 'README.md'), 'utf8').replace(
+const readme = readFileSync(join(pkg, 'npm-readme.md'), 'utf8').replace(
   /\]\((?!https?:|#|mailto:)([^)]+)\)/g,
   (_, target) => `](${blob}${target})`,
 );
