@@ -59,21 +59,59 @@ pub enum Form {
     /// As the AI SDK's tool output `{ "type": <this>, "value": <text> }` (`"text"`, or
     /// `"error-text"` for an error), which the SDK sends to the model as the text.
     Tagged(&'static str),
+    /// A content array of text parts and others (images, files): the array
+    /// `[{ "type": "text", "text": <text> }, …the parts that are not text]`, so only the
+    /// texts are replaced (the Materializer stores them; the other parts stay).
+    Parts,
+    /// [`Form::Parts`] inside the AI SDK's `{ "type": "content", "value": [...] }`.
+    TaggedParts,
 }
 
 impl Form {
-    /// The replacement as a serde value.
-    pub fn value(self, text: String) -> Value {
+    /// The replacement as a serde value; `original` is the content it replaces (read
+    /// only by the parts forms, for the parts that stay).
+    pub fn value(self, text: String, original: Option<&Value>) -> Value {
+        let tagged = |kind: &str, value: Value| {
+            let mut output = Map::new();
+            output.insert("type".into(), kind.into());
+            output.insert("value".into(), value);
+            Value::Object(output)
+        };
         match self {
             Form::Text => Value::String(text),
-            Form::Tagged(kind) => {
-                let mut output = Map::new();
-                output.insert("type".into(), kind.into());
-                output.insert("value".into(), Value::String(text));
-                Value::Object(output)
+            Form::Tagged(kind) => tagged(kind, Value::String(text)),
+            Form::Parts => kept_parts(text, original),
+            Form::TaggedParts => {
+                let parts = original.and_then(|o| o.get("value"));
+                tagged("content", kept_parts(text, parts))
             }
         }
     }
+
+    /// This form for content whose other parts stay beside the text.
+    pub(crate) fn keeping_parts(self) -> Self {
+        match self {
+            Form::Text | Form::Parts => Form::Parts,
+            Form::Tagged(_) | Form::TaggedParts => Form::TaggedParts,
+        }
+    }
+}
+
+/// `[{ type: "text", text }, …the items of `original` that are not text parts]`.
+fn kept_parts(text: String, original: Option<&Value>) -> Value {
+    let mut part = Map::new();
+    part.insert("type".into(), "text".into());
+    part.insert("text".into(), Value::String(text));
+    let mut parts = vec![Value::Object(part)];
+    if let Some(Value::Array(items)) = original {
+        parts.extend(
+            items
+                .iter()
+                .filter(|item| item.get("type").and_then(Value::as_str) != Some("text"))
+                .cloned(),
+        );
+    }
+    Value::Array(parts)
 }
 
 /// One tool result found in a message.
@@ -417,23 +455,35 @@ fn is_langchain_tool_message<V: JsonView>(
 /// assert_eq!(joined_texts(&&mixed), None);
 /// ```
 pub fn joined_texts<V: JsonView>(content: &V) -> Option<String> {
-    let parts = content.array_len();
-    if content.kind() != Kind::Array || parts == 0 {
+    match text_parts(content)? {
+        (joined, false) if content.array_len() > 0 => Some(joined),
+        _ => None,
+    }
+}
+
+/// The text parts of a content array, joined with newlines, and whether it also holds
+/// other parts (images, files: objects of another `type`). `None` when an item is not
+/// an object with a string `type` (then the array is plain JSON data).
+pub(crate) fn text_parts<V: JsonView>(content: &V) -> Option<(String, bool)> {
+    if content.kind() != Kind::Array {
         return None;
     }
-    let mut joined = String::new();
-    for i in 0..parts {
+    let (mut joined, mut texts, mut others) = (String::new(), 0, false);
+    for i in 0..content.array_len() {
         let part = content.item(i)?;
-        if !part.field("type")?.is_str("text") {
-            return None;
+        let kind = part.field("type")?;
+        if !kind.is_str("text") {
+            kind.to_owned_string()?;
+            others = true;
+            continue;
         }
-        let text = part.field("text")?;
-        if i > 0 {
+        if texts > 0 {
             joined.push('\n');
         }
-        joined.push_str(&text.to_owned_string()?);
+        joined.push_str(&part.field("text")?.to_owned_string()?);
+        texts += 1;
     }
-    Some(joined)
+    Some((joined, others))
 }
 
 /// `INVALID_MESSAGE` for a value at `path` that could not be read at all.
@@ -461,7 +511,8 @@ pub fn apply_edits(message: &mut Value, edits: Vec<(Slot, String)>) {
             target = target.and_then(|t| t.get_mut(holder));
         }
         if let Some(Value::Object(fields)) = target {
-            fields.insert(slot.field.to_owned(), slot.form.value(text));
+            let replacement = slot.form.value(text, fields.get(slot.field));
+            fields.insert(slot.field.to_owned(), replacement);
         }
     }
 }
@@ -469,10 +520,15 @@ pub fn apply_edits(message: &mut Value, edits: Vec<(Slot, String)>) {
 /// A deep copy of `message` with `edits` applied, made without copying the content
 /// being replaced (it may be megabytes).
 pub(crate) fn with_contents(message: &Value, edits: &[(Slot, String)]) -> Value {
+    // A replaced content is not copied (it may be megabytes), except where the parts
+    // that are not text stay beside the summary.
     let replaced = |block: Option<usize>, holder: Option<&str>, field: &str| {
-        edits
-            .iter()
-            .any(|(s, _)| s.block == block && s.holder == holder && s.field == field)
+        edits.iter().any(|(s, _)| {
+            s.block == block
+                && s.holder == holder
+                && s.field == field
+                && !matches!(s.form, Form::Parts | Form::TaggedParts)
+        })
     };
     let copy_block = |i: usize, block: &Value| match block {
         Value::Object(fields) if edits.iter().any(|(s, _)| s.block == Some(i)) => {

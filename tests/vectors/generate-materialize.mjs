@@ -48,6 +48,18 @@ const textParts = (value) =>
   Array.isArray(value) && value.length > 0 && value.every((p) => p?.type === 'text' && typeof p.text === 'string')
     ? value.map((p) => p.text).join('\n')
     : null;
+/**
+ * A content array of typed parts (every item an object with a string `type`, text parts
+ * with a string `text`): `{ joined, others }`, its texts joined with newlines and the
+ * parts that are not text; else null.
+ */
+function contentParts(value) {
+  const typed = (p) => p !== null && typeof p === 'object' && !Array.isArray(p) && typeof p.type === 'string';
+  if (!Array.isArray(value) || !value.every(typed)) return null;
+  const texts = value.filter((p) => p.type === 'text');
+  if (!texts.every((p) => typeof p.text === 'string')) return null;
+  return { joined: texts.map((p) => p.text).join('\n'), others: value.filter((p) => p.type !== 'text') };
+}
 /** Whether a string output is JSON: JSON.parse turns it into an object or array. */
 function parsesToDocument(s) {
   try {
@@ -247,7 +259,11 @@ class Case {
         const value = str(raw);
         // Text parts are the text they hold, joined with newlines; any other array or
         // value is its JSON.
-        const parts = textParts(value);
+        // Typed content parts: their texts joined (the other parts, images and files,
+        // stay in the message beside the summary); any other array or value: its JSON.
+        const typed = contentParts(value);
+        const parts = typed === null ? null : typed.joined;
+        const others = typed === null ? [] : typed.others;
         const text = typeof value === 'string' ? value : parts !== null ? parts : JSON.stringify(value);
         const { chars, bytes } = measure(text);
         if (chars <= this.limits.maxInlineChars && bytes <= this.limits.maxInlineBytes) continue;
@@ -268,11 +284,14 @@ class Case {
         paths.push(path);
         if (copy === m) copy = structuredClone(m);
         const at = block === null ? [i, field] : [i, 'content', block, field];
-        const summary = this.core(['messages', ...(form === null ? at : [...at, 'value'])], (s) =>
+        const kept = others.length > 0;
+        const where = [...at, ...(form === null ? [] : ['value']), ...(kept ? [0, 'text'] : [])];
+        const summary = this.core(['messages', ...where], (s) =>
           checkSummary(s, ref, this.limits.maxInlineChars, `${this.name} ${stem}`),
         );
         const target = block === null ? copy : copy.content[block];
-        target[field] = form === null ? summary : { type: form, value: summary };
+        const replaced = kept ? [{ type: 'text', text: summary }, ...structuredClone(others)] : summary;
+        target[field] = form === null ? replaced : { type: kept ? 'content' : form, value: replaced };
       }
       out.push(copy);
     });
@@ -798,7 +817,7 @@ const anthropic = () => [
   const c = add(
     new Case(
       'messages-anthropic',
-      'materializeMessages on an Anthropic conversation: the oversize string tool_result (.txt), the oversize content of text blocks (their texts joined with newlines, .txt) and the oversize array holding an image (its JSON.stringify, .json) get summaries, tool names come from the tool_use blocks; small results and other messages are unchanged. Run again on its own output: nothing changes, no refs (idempotent).',
+      'materializeMessages on an Anthropic conversation: the oversize string tool_result (.txt), the oversize content of text blocks (their texts joined with newlines, .txt) and the oversize content of a text block and an image (the text to .txt, the summary replacing it while the image stays beside it) get summaries, tool names come from the tool_use blocks; small results and other messages are unchanged. Run again on its own output: nothing changes, no refs (idempotent).',
     ),
   );
   const first = c.materializeMessages(anthropic());
@@ -812,7 +831,7 @@ const anthropic = () => [
   const c = add(
     new Case(
       'messages-ai-sdk',
-      'materializeMessages on Vercel AI SDK messages: each oversize tool-result part gets its summary as an output the SDK accepts ({ type: "text", value } or, for an error, { type: "error-text", value }); a content output of text parts is its texts joined (.txt); tool names come from the parts; idempotent on its own output.',
+      'materializeMessages on Vercel AI SDK messages: each oversize tool-result part gets its summary as an output the SDK accepts ({ type: "text", value } or, for an error, { type: "error-text", value }); a content output of text parts is its texts joined (.txt), its file part staying beside the summary in a content output; tool names come from the parts; idempotent on its own output.',
     ),
   );
   const first = c.materializeMessages([
@@ -842,6 +861,7 @@ const anthropic = () => [
             type: 'content',
             value: [
               { type: 'text', text: 'line\n'.repeat(900) },
+              { type: 'file', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
               { type: 'text', text: 'end' },
             ],
           },
@@ -922,7 +942,7 @@ const anthropic = () => [
   const first = c.materializeMessages(anthropic());
   const refs = [
     'ctx://conv-1/tool/toolu_build.txt',
-    'ctx://conv-1/tool/toolu_json.json',
+    'ctx://conv-1/tool/toolu_json.txt',
     'ctx://conv-1/tool/toolu_mcp.txt',
   ];
   const exported = c.exportConversation(first, refs);

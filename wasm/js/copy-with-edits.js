@@ -12,7 +12,7 @@
 // between. Anything else anywhere in the message (a toJSON, a Date or other class
 // instance, a boxed primitive, a BigInt, a cycle) makes it the engine's own round trip,
 // so those behave, and fail, exactly as there.
-export function copyWithEdits(message, blocks, inner, fields, values) {
+export function copyWithEdits(message, blocks, inner, fields, values, parts) {
   const at = (root, i) => {
     const target = blocks[i] < 0 ? root : root.content[blocks[i]];
     return inner[i] === undefined ? target : target[inner[i]];
@@ -22,7 +22,7 @@ export function copyWithEdits(message, blocks, inner, fields, values) {
     const holder = at(message, i);
     let edits = holders.get(holder);
     if (edits === undefined) holders.set(holder, (edits = new Map()));
-    edits.set(fields[i], values[i]);
+    edits.set(fields[i], parts[i] === 0 ? values[i] : keptParts(holder[fields[i]], values[i], parts[i] === 2));
   }
   let copy;
   try {
@@ -41,6 +41,15 @@ export function copyWithEdits(message, blocks, inner, fields, values) {
     if (!Object.prototype.hasOwnProperty.call(target, fields[i])) target[fields[i]] = values[i];
   }
   return copy;
+}
+
+// `[{ type: "text", text }, ...the parts of `content` that are not text]` (copies, with
+// JSON semantics), inside `{ type: "content", value }` for the AI SDK (`tagged`).
+function keptParts(content, text, tagged) {
+  const items = tagged ? content.value : content;
+  const others = items.filter((p) => p.type !== 'text').map((p) => JSON.parse(JSON.stringify(p)));
+  const value = [{ type: 'text', text }, ...others];
+  return tagged ? { type: 'content', value } : value;
 }
 
 // Thrown inside copyJson for a value that is not plain data.

@@ -16,6 +16,7 @@ extern "C" {
         holders: &Array,
         fields: &Array,
         values: &Array,
+        parts: &[u8],
     ) -> Result<JsValue, JsValue>;
 }
 
@@ -40,7 +41,16 @@ pub(crate) fn copy_with_edits(
         .iter()
         .map(|(s, text)| replacement(s.form, text))
         .collect();
-    copy_with_edits_js(message, &blocks, &holders, &fields, &values).map_err(|thrown| {
+    // 1: text parts and others (the others stay), 2: the same in the AI SDK's `content`.
+    let parts: Vec<u8> = edits
+        .iter()
+        .map(|(s, _)| match s.form {
+            Form::Parts => 1,
+            Form::TaggedParts => 2,
+            Form::Text | Form::Tagged(_) => 0,
+        })
+        .collect();
+    copy_with_edits_js(message, &blocks, &holders, &fields, &values, &parts).map_err(|thrown| {
         let reason = format!(
             "message cannot be serialised as JSON: {}",
             message_of(&thrown)
@@ -50,9 +60,10 @@ pub(crate) fn copy_with_edits(
 }
 
 /// What replaces a content: the text, or the AI SDK's `{ type, value }` around it.
+/// (For the parts forms, the text: the JS side keeps the other parts.)
 pub(crate) fn replacement(form: Form, text: &str) -> JsValue {
     match form {
-        Form::Text => JsValue::from_str(text),
+        Form::Text | Form::Parts | Form::TaggedParts => JsValue::from_str(text),
         Form::Tagged(kind) => {
             let output = js_sys::Object::new();
             set(&output, "type", &JsValue::from_str(kind));

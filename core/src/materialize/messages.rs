@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::materializer::Materializer;
 use super::summary::summary_ref;
 use super::types::{ArtifactKind, ContextRef, Materialized, ToolOutputRef};
-use crate::message::{joined_texts, tool_results, At};
+use crate::message::{text_parts, tool_results, At};
 use crate::view::{JsonView, Kind, Text};
 use crate::{FileReader, FileWriter, OffloadError, Slot};
 
@@ -120,10 +120,19 @@ impl Materializer {
                 }
                 // Text parts are stored as the text they hold (`.txt`, real lines to read
                 // back), anything else in an array as its JSON.
-                let joined = match (&found.content, found.is_array) {
-                    (Some(content), true) => joined_texts(content),
+                // Other parts (images, files) stay in the message beside the summary, and
+                // are never turned into text: content of such parts only stays as it is.
+                let parts = match (&found.content, found.is_array) {
+                    (Some(content), true) => text_parts(content),
                     _ => None,
                 };
+                let mut slot = found.slot;
+                let joined = parts.map(|(joined, others)| {
+                    if others {
+                        slot.form = slot.form.keeping_parts();
+                    }
+                    joined
+                });
                 let was_value = found.is_array && joined.is_none();
                 let text = match joined {
                     Some(joined) => std::borrow::Cow::Owned(joined),
@@ -135,7 +144,7 @@ impl Materializer {
                 let id = found.id()?;
                 planned.push(Planned {
                     message: index,
-                    slot: found.slot,
+                    slot,
                     tool_name: match found.tool_name {
                         Some(name) => name,
                         None => names
