@@ -614,6 +614,17 @@ const cases = [
     { error: 'INVALID_ID' },
   ],
   [
+    'ai-sdk-text-output-not-a-string',
+    'An AI SDK text output whose value is not a string is INVALID_MESSAGE naming output.value.',
+    [
+      J({
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'x', output: { type: 'text', value: [x(100)] } }],
+      }),
+    ],
+    { error: 'INVALID_MESSAGE' },
+  ],
+  [
     'ai-sdk-unknown-output',
     'An AI SDK tool-result part whose output type is unknown is INVALID_MESSAGE, never guessed at.',
     [
