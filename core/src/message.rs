@@ -211,9 +211,7 @@ pub(crate) fn tool_results<V: JsonView>(
         view.try_field(key)
             .map_err(|reason| unreadable(path(), &reason))
     };
-    let is = |key: &'static str, value: &'static str| -> Result<bool, OffloadError> {
-        Ok(get(message, key, &|| at.path(key))?.is_some_and(|v| v.is_str(value)))
-    };
+
     // One result held by `holder` (the message, or an object inside it) at `slot`.
     // `read`: the content when the caller has already read it.
     let one_read = |holder: &V,
@@ -282,7 +280,8 @@ pub(crate) fn tool_results<V: JsonView>(
         }
     };
     let content = || get(message, "content", &|| at.path("content"));
-    if is("role", "tool")? {
+    // `role` and `type` read once each (every read may cross into JavaScript).
+    if get(message, "role", &|| at.path("role"))?.is_some_and(|r| r.is_str("tool")) {
         // The AI SDK's tool message holds result parts; OpenAI Chat's holds the content.
         let content = content()?;
         if let Some(parts) = content.as_ref().filter(|c| c.kind() == Kind::Array) {
@@ -293,17 +292,19 @@ pub(crate) fn tool_results<V: JsonView>(
         let slot = Slot::whole("content", "tool_call_id");
         return Ok(vec![one_read(message, slot, None, Some(content))?]);
     }
-    if is("type", "function_call_output")? {
+    let kind = get(message, "type", &|| at.path("type"))?;
+    let is = |value: &'static str| kind.as_ref().is_some_and(|t| t.is_str(value));
+    if is("function_call_output") {
         return Ok(vec![one(message, Slot::whole("output", "call_id"), None)?]);
     }
-    if is("type", "function_call_result")? {
+    if is("function_call_result") {
         return Ok(vec![one(
             message,
             Slot::whole("output", "callId"),
             Some("name"),
         )?]);
     }
-    if is("type", "tool")? {
+    if is("tool") {
         if get(message, "data", &|| at.path("data"))?.is_some_and(|d| d.kind() == Kind::Object) {
             return nested("data", "tool_call_id");
         }
@@ -313,7 +314,7 @@ pub(crate) fn tool_results<V: JsonView>(
             Some("name"),
         )?]);
     }
-    if is("type", "constructor")? && is_langchain_tool_message(message, &get, at)? {
+    if is("constructor") && is_langchain_tool_message(message, &get, at)? {
         return nested("kwargs", "tool_call_id");
     }
     let Some(blocks) = content()?.filter(|c| c.kind() == Kind::Array) else {

@@ -23,6 +23,18 @@ const NAMES = [
   'tool_result',
   'function_call',
   'tool_use',
+  // The AI SDK's, Agents SDK's and LangChain's shapes, and text parts.
+  'toolCallId',
+  'toolName',
+  'callId',
+  'kwargs',
+  'data',
+  'value',
+  'function_call_result',
+  'constructor',
+  'tool-result',
+  'ToolMessage',
+  'text',
 ];
 let held;
 const THREW = 7;

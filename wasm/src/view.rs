@@ -61,7 +61,7 @@ extern "C" {
 
 /// view.js's `NAMES`: the names core reads in messages, and the strings it compares
 /// their values with.
-const NAMES: [&str; 16] = [
+const NAMES: [&str; 27] = [
     "role",
     "type",
     "content",
@@ -78,7 +78,22 @@ const NAMES: [&str; 16] = [
     "tool_result",
     "function_call",
     "tool_use",
+    // The AI SDK's, Agents SDK's and LangChain's shapes, and text parts.
+    "toolCallId",
+    "toolName",
+    "callId",
+    "kwargs",
+    "data",
+    "value",
+    "function_call_result",
+    "constructor",
+    "tool-result",
+    "ToolMessage",
+    "text",
 ];
+
+// A name's index rides in the kind code's upper five bits (`4 | (i + 1) << 3`, a u8).
+const _: () = assert!(NAMES.len() <= 31);
 
 thread_local! {
     /// NAMES as JS strings, made once: the value of a string read as one of them.
