@@ -58,6 +58,13 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
                 described(format)
             ));
         }
+        if stats.unrecognized > 0 {
+            note(&format!(
+                "{}: {} item(s) look like tool results but are of no shape we know; left as they are",
+                input.name(),
+                stats.unrecognized
+            ));
+        }
         report(args.json, several.then(|| input.name()), &stats, &dir);
     }
     Ok(())

@@ -20,6 +20,8 @@ pub struct Stats {
     pub offloaded: u64,
     /// Sum of the sizes of the offloaded contents, in UTF-16 code units.
     pub freed_chars: u64,
+    /// Items that look like tool results but are of no shape we know (left as they are).
+    pub unrecognized: u64,
 }
 
 impl Stats {
@@ -30,6 +32,7 @@ impl Stats {
         self.tool_result_chars += planned.tool_result_chars;
         self.offloaded += planned.offloads.len() as u64;
         self.freed_chars += planned.offloads.iter().map(|o| o.chars as u64).sum::<u64>();
+        self.unrecognized += planned.unrecognized.len() as u64;
     }
 
     /// Freed characters as a percentage of all tool-result characters, to one
@@ -55,6 +58,9 @@ pub fn to_json(stats: &Stats, output_dir: &str, input: Option<&str>) -> String {
         "files": stats.offloaded,
         "outputDir": output_dir,
     });
+    if let (true, Value::Object(fields)) = (stats.unrecognized > 0, &mut summary) {
+        fields.insert("unrecognized".into(), stats.unrecognized.into());
+    }
     if let (Some(input), Value::Object(fields)) = (input, &mut summary) {
         let mut named = Map::new();
         named.insert("input".into(), input.into());

@@ -195,6 +195,28 @@ fn messages_without_a_recognised_tool_result_are_said_to_be_so() {
 }
 
 #[test]
+fn items_of_no_shape_we_know_are_counted_and_said_to_be_left() {
+    let (_tmp, root) = tempdir();
+    let messages = json!([
+        {"role": "user", "content": [{"type": "mcp_tool_result", "tool_use_id": "m1", "content": "x".repeat(500)}]},
+        {"type": "computer_call_output", "call_id": "c1", "output": {}},
+    ]);
+    std::fs::write(root.join("in.json"), stringify(&messages)).unwrap();
+    let out = run(
+        &root,
+        &["offload", "in.json", "--out", "art", "--json"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("tool-offload: in.json: 2 item(s) look like tool results but are of no shape we know; left as they are"),
+        "{err}"
+    );
+    assert!(err.contains(r#""unrecognized":2"#), "{err}");
+}
+
+#[test]
 fn a_truncated_array_is_named_as_such_not_as_a_message() {
     let (_tmp, root) = tempdir();
     std::fs::write(root.join("in.json"), r#"[{"role":"user","content":"hi"},"#).unwrap();

@@ -56,6 +56,9 @@ pub struct PlannedMessage<T> {
     pub tool_results: usize,
     /// Their total size in UTF-16 code units.
     pub tool_result_chars: u64,
+    /// Paths of the items that look like tool results but are of no shape we know
+    /// (`messages[3]`, `messages[2].content[1]`): reported, never silently skipped.
+    pub unrecognized: Vec<String>,
 }
 
 impl<T> PlannedMessage<T> {
@@ -125,11 +128,18 @@ impl Batch {
         index: usize,
         message: &V,
     ) -> Result<PlannedMessage<V::Text>, OffloadError> {
-        let found = tool_results(message, At::Index(index), PREFIX.len() + SUFFIX.len())?;
+        let mut unrecognized = Vec::new();
+        let found = tool_results(
+            message,
+            At::Index(index),
+            PREFIX.len() + SUFFIX.len(),
+            &mut unrecognized,
+        )?;
         let mut planned = PlannedMessage {
             offloads: Vec::new(),
             tool_results: found.len(),
             tool_result_chars: 0,
+            unrecognized,
         };
         for result in found {
             let chars = result.chars();
@@ -324,6 +334,8 @@ pub struct BatchEdits {
     pub tool_results: usize,
     /// Their total size in UTF-16 code units.
     pub tool_result_chars: u64,
+    /// See [`PlannedMessage::unrecognized`], for the whole batch.
+    pub unrecognized: Vec<String>,
 }
 
 /// [`offload_tool_results`] in two steps, for messages of any [`JsonView`]: plan every
@@ -381,6 +393,8 @@ impl<T: Text> BatchPlan<T> {
         for (index, message) in self.messages.iter().enumerate() {
             done.tool_results += message.tool_results;
             done.tool_result_chars += message.tool_result_chars;
+            done.unrecognized
+                .extend(message.unrecognized.iter().cloned());
             if message.offloads.is_empty() {
                 continue;
             }
@@ -411,6 +425,8 @@ pub struct BatchOffload<'a> {
     pub tool_results: usize,
     /// Their total size in UTF-16 code units.
     pub tool_result_chars: u64,
+    /// See [`PlannedMessage::unrecognized`], for the whole batch.
+    pub unrecognized: Vec<String>,
 }
 
 /// Offload every tool result of at least `options.threshold` UTF-16 code units in a
@@ -490,5 +506,6 @@ where
         files: done.files,
         tool_results: done.tool_results,
         tool_result_chars: done.tool_result_chars,
+        unrecognized: done.unrecognized,
     })
 }

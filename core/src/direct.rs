@@ -127,7 +127,7 @@ impl<T: Text> DirectPlan<T> {
         output_dir: &str,
         cwd: &str,
     ) -> Result<Self, OffloadError> {
-        let found = tool_results(message, At::Alone, ".md".len())?;
+        let found = tool_results(message, At::Alone, ".md".len(), &mut Vec::new())?;
         if found.is_empty() {
             return Err(OffloadError::NoToolResult);
         }

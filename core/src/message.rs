@@ -179,6 +179,14 @@ fn slot_path(slot: Slot, key: &str) -> String {
 }
 
 impl At {
+    /// The message itself: `message` or `messages[3]`.
+    pub(crate) fn whole(self) -> String {
+        match self {
+            At::Alone => "message".to_owned(),
+            At::Index(i) => format!("messages[{i}]"),
+        }
+    }
+
     /// `rest` located in this message: `content[0].tool_use_id` or `messages[3].content[0].tool_use_id`.
     fn path(self, rest: &str) -> String {
         match self {
@@ -194,6 +202,7 @@ pub(crate) fn tool_results<V: JsonView>(
     message: &V,
     at: At,
     name_bytes: usize,
+    unrecognized: &mut Vec<String>,
 ) -> Result<Vec<Found<V>>, OffloadError> {
     if message.kind() != Kind::Object {
         let what = match at {
@@ -317,6 +326,10 @@ pub(crate) fn tool_results<V: JsonView>(
     if is("constructor") && is_langchain_tool_message(message, &get, at)? {
         return nested("kwargs", "tool_call_id");
     }
+    if kind.as_ref().is_some_and(looks_like_result) {
+        unrecognized.push(at.whole());
+        return Ok(Vec::new());
+    }
     let Some(blocks) = content()?.filter(|c| c.kind() == Kind::Array) else {
         return Ok(Vec::new());
     };
@@ -330,7 +343,11 @@ pub(crate) fn tool_results<V: JsonView>(
             continue;
         };
         let in_block = |key: &str| at.path(&format!("content[{i}].{key}"));
-        if !get(&block, "type", &|| in_block("type"))?.is_some_and(|t| t.is_str("tool_result")) {
+        let block_type = get(&block, "type", &|| in_block("type"))?;
+        if !block_type.as_ref().is_some_and(|t| t.is_str("tool_result")) {
+            if block_type.as_ref().is_some_and(looks_like_result) {
+                unrecognized.push(block_path());
+            }
             continue;
         }
         let slot = Slot {
@@ -340,6 +357,13 @@ pub(crate) fn tool_results<V: JsonView>(
         found.push(one(&block, slot, None)?);
     }
     Ok(found)
+}
+
+/// Whether a `type` we do not know names a tool's result or output
+/// (`mcp_tool_result`, `web_search_tool_result`, `computer_call_output`,
+/// `custom_tool_call_output`…): such an item is reported, never silently skipped.
+fn looks_like_result<V: JsonView>(kind: &V) -> bool {
+    kind.ends_with_any(&["_result", "-result", "_output", "-output"])
 }
 
 /// A field reader that turns a throwing getter into an error naming its path.

@@ -130,6 +130,12 @@ pub trait JsonView: Sized {
     }
     /// Whether this is the string `expected`.
     fn is_str(&self, expected: &'static str) -> bool;
+    /// Whether this is a string ending with one of `suffixes` (hosts whose strings live
+    /// elsewhere answer without copying the ones they know).
+    fn ends_with_any(&self, suffixes: &[&str]) -> bool {
+        self.to_owned_string()
+            .is_some_and(|s| suffixes.iter().any(|suffix| s.ends_with(suffix)))
+    }
     /// The value as an owned string, if it is one (used for short values: ids). A lone
     /// UTF-16 surrogate becomes U+FFFD: ids check [`has_lone_surrogate`](Self::has_lone_surrogate) first.
     fn to_owned_string(&self) -> Option<String>;

@@ -68,7 +68,7 @@ export class Materializer extends wasm.Materializer {
     const known: boolean[] = new Array(messages.length);
     let allKnown = true;
     for (let i = 0; i < messages.length; i++) allKnown = (known[i] = seen.has(messages[i])) && allKnown;
-    if (allKnown) return { messages: messages.slice(), refs: [], paths: [] };
+    if (allKnown) return { messages: messages.slice(), refs: [], paths: [], unrecognized: [] };
     const prints: (unknown[] | undefined)[] = new Array(messages.length);
     for (let i = 0; i < messages.length; i++) if (!known[i]) prints[i] = seen.fingerprint(messages[i]);
     // Core still reads the tool calls remembered messages name (a new result takes its
@@ -100,10 +100,12 @@ export class Materializer extends wasm.Materializer {
     if (callsAt >= 0) input[callsAt] = { content: calls };
     const done = (await super.materializeMessages(input, options)) as MaterializedMessages<M>;
     const out = done.messages as M[];
+    // A message with an item core could not place is reported on every call: not remembered.
+    const reported = new Set(done.unrecognized.map((path) => Number(/^messages\[(\d+)\]/.exec(path)?.[1])));
     for (let i = 0; i < messages.length; i++) {
       if (input[i] !== messages[i]) out[i] = messages[i];
       const print = prints[i];
-      if (print !== undefined && out[i] === messages[i]) seen.remember(messages[i], print);
+      if (print !== undefined && out[i] === messages[i] && !reported.has(i)) seen.remember(messages[i], print);
     }
     return done;
   }

@@ -196,6 +196,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             messages: out,
             refs: done.refs,
             paths: done.paths,
+            unrecognized: done.unrecognized,
         })
     }
 
@@ -306,6 +307,9 @@ pub struct MaterializedMessages<'a> {
     pub refs: Vec<ContextRef>,
     /// Their absolute paths.
     pub paths: Vec<String>,
+    /// Paths of the items that look like tool results but are of no shape we know
+    /// (`messages[3]`, `messages[2].content[1]`): left as they are, and reported here.
+    pub unrecognized: Vec<String>,
 }
 
 /// Restore a bundle from [`Materializer::export_conversation`] under `user_data` with a

@@ -68,7 +68,9 @@ export interface MaterializerLike {
     output: unknown;
   }): Promise<Materialized>;
   materializeTerminal(snippetId: string, text: string): Promise<Materialized>;
-  materializeMessages(messages: unknown[]): Promise<{ messages: unknown[]; refs: Ref[]; paths: string[] }>;
+  materializeMessages(
+    messages: unknown[],
+  ): Promise<{ messages: unknown[]; refs: Ref[]; paths: string[]; unrecognized: string[] }>;
   read(ref: string, options?: { offset?: number; part?: number; limit?: number }): Promise<string>;
   tail(ref: string, lines?: number): Promise<string>;
   grep(
@@ -302,7 +304,12 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
           break;
         case 'materializeMessages': {
           const r = await main.materializeMessages(s.messages);
-          result = { messages: r.messages as Json, refs: r.refs.map(canonicalRef), paths: r.paths.map(rel) };
+          result = {
+            messages: r.messages as Json,
+            refs: r.refs.map(canonicalRef),
+            paths: r.paths.map(rel),
+            ...(r.unrecognized.length > 0 ? { unrecognized: r.unrecognized } : {}),
+          };
           break;
         }
         case 'export':
@@ -335,6 +342,7 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
             offloadedCount: r.offloadedCount,
             freedChars: r.freedChars,
             files: r.files,
+            ...((r.unrecognized as string[]).length > 0 ? { unrecognized: r.unrecognized } : {}),
           } as Json;
           break;
         }

@@ -5,6 +5,7 @@
 // so literals such as 1.0, 1e21 and -0 reach every host exactly as written.
 import {
   contentText,
+  unrecognizedIn,
   CWD,
   hasLoneSurrogate,
   isPlaceholder,
@@ -188,11 +189,13 @@ function referenceBatch(messages, { outputDir, threshold = DEFAULT_THRESHOLD, fa
       }
       return copy;
     });
+    const unrecognized = messages.flatMap((m, i) => unrecognizedIn(m, i));
     return {
       messages: out,
       offloadedCount: planned.length,
       freedChars: planned.reduce((sum, p) => sum + p.chars, 0),
       files: planned.map((p) => p.path),
+      ...(unrecognized.length > 0 ? { unrecognized } : {}),
       written: writtenSorted(),
     };
   } catch (e) {
@@ -667,6 +670,29 @@ const cases = [
         id: ['langchain_core', 'messages', 'AIMessage'],
         kwargs: { content: x(100, 'd') },
       }),
+    ],
+  ],
+  [
+    'unrecognized-results-reported',
+    'Items that look like tool results but are of no shape we know (a type ending in _result or _output: Anthropic server tool results, Responses computer_call_output) are left as they are and reported by path in unrecognized; known results beside them are offloaded.',
+    [
+      user(
+        tr('toolu_1', x(100, 'a')),
+        J({ type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', content: [{ type: 'text', text: x(100, 'm') }] }),
+      ),
+      J({
+        type: 'computer_call_output',
+        call_id: 'cu_1',
+        output: { type: 'computer_screenshot', image_url: 'data:image/png;base64,AAAA' },
+      }),
+      J({
+        role: 'assistant',
+        content: [
+          { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+          { type: 'text', text: 'done' },
+        ],
+      }),
+      J({ type: 'reasoning', summary: [] }),
     ],
   ],
   [

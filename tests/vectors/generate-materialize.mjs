@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { core, hasLoneSurrogate, here, wellFormed } from './shared.mjs';
+import { core, hasLoneSurrogate, here, unrecognizedIn, wellFormed } from './shared.mjs';
 
 const PREFIX = 'materialize';
 const DEFAULTS = { maxInlineChars: 4000, maxInlineBytes: 16384, snippetLines: 40 };
@@ -296,7 +296,12 @@ class Case {
       out.push(copy);
     });
     // structuredClone drops the Txt class: keep the recipes of unchanged messages.
-    this.step('materializeMessages', { messages }, { messages: out, refs, paths });
+    const unrecognized = messages.flatMap((m, i) => unrecognizedIn(m, i));
+    this.step(
+      'materializeMessages',
+      { messages },
+      { messages: out, refs, paths, ...(unrecognized.length > 0 ? { unrecognized } : {}) },
+    );
     return index;
   }
 
@@ -808,6 +813,13 @@ const anthropic = () => [
           { type: 'text', text: 'page 2\n'.repeat(400) },
         ],
       },
+      // A server-side tool result (Anthropic's MCP connector): no shape we read, reported.
+      {
+        type: 'mcp_tool_result',
+        tool_use_id: 'mcptoolu_1',
+        is_error: false,
+        content: [{ type: 'text', text: 'x'.repeat(5000) }],
+      },
       { type: 'text', text: 'Here you go.' },
     ],
   },
@@ -824,7 +836,8 @@ const anthropic = () => [
   c.step(
     'materializeMessages',
     { messages: from(first, 'messages') },
-    { messages: from(first, 'messages'), refs: [], paths: [] },
+    // Reported again on every call: nothing we know was done to it.
+    { messages: from(first, 'messages'), refs: [], paths: [], unrecognized: ['messages[2].content[4]'] },
   );
 }
 {

@@ -122,3 +122,21 @@ ${input.map(([key, raw]) => `      ${JSON.stringify(key)}: ${raw}`).join(',\n')}
   }
   console.log(`wrote ${vectors.length} ${prefix} vectors`);
 }
+
+const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A `type` naming a tool's result or output that no shape here matches. */
+const looksLikeResult = (type) => typeof type === 'string' && /[_-](result|output)$/.test(type);
+
+/** Paths of the items of messages[i] that look like tool results but are of no shape we know. */
+export function unrecognizedIn(message, i) {
+  if (!isPlainObject(message) || message.role === 'tool') return [];
+  const known = ['function_call_output', 'function_call_result', 'tool'];
+  if (known.includes(message.type)) return [];
+  if (message.type === 'constructor' && Array.isArray(message.id) && message.id.at(-1) === 'ToolMessage') return [];
+  if (looksLikeResult(message.type)) return [`messages[${i}]`];
+  if (!Array.isArray(message.content)) return [];
+  return message.content.flatMap((b, j) =>
+    isPlainObject(b) && b.type !== 'tool_result' && looksLikeResult(b.type) ? [`messages[${i}].content[${j}]`] : [],
+  );
+}

@@ -35,6 +35,11 @@ const NAMES = [
   'tool-result',
   'ToolMessage',
   'text',
+  // Common block and item types, so checking them for a result's name costs no call.
+  'image',
+  'thinking',
+  'message',
+  'reasoning',
 ];
 let held;
 const THREW = 7;

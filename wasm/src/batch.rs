@@ -5,7 +5,7 @@ use tool_offload_core::{BatchOptions, BatchPlan, OffloadError, DEFAULT_THRESHOLD
 use wasm_bindgen::prelude::*;
 
 use crate::abort::{self, unless_aborted, Abort};
-use crate::convert::{count_arg, string_arg, working_dir};
+use crate::convert::{count_arg, string_arg, strings, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;
@@ -93,14 +93,7 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
         "freedChars",
         &JsValue::from_f64(done.freed_chars as f64),
     );
-    set(
-        &result,
-        "files",
-        &done
-            .files
-            .iter()
-            .map(|f| JsValue::from_str(f))
-            .collect::<Array>(),
-    );
+    set(&result, "files", &strings(&done.files));
+    set(&result, "unrecognized", &strings(&done.unrecognized));
     Ok(result.into())
 }

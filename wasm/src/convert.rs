@@ -341,3 +341,8 @@ pub(crate) fn bool_arg(value: &JsValue, name: &str) -> Result<Option<bool>, JsOf
         .into()
     })
 }
+
+/// Rust strings as a JS array of strings.
+pub(crate) fn strings(items: &[String]) -> Array {
+    items.iter().map(|s| JsValue::from_str(s)).collect()
+}

@@ -68,13 +68,6 @@ async fn run(
         &JsValue::from_f64(plan.freed_chars as f64),
     );
     set(&result, "file", &JsValue::from_str(&files[0]));
-    set(
-        &result,
-        "files",
-        &files
-            .iter()
-            .map(|f| JsValue::from_str(f))
-            .collect::<js_sys::Array>(),
-    );
+    set(&result, "files", &crate::convert::strings(&files));
     Ok(result.into())
 }

@@ -91,11 +91,7 @@ pub(crate) fn parse(options: &JsValue) -> Result<GcOptions, JsOffloadError> {
 /// The report as `{ removed, bytes, kept, keptBytes }`.
 pub(crate) fn report_js(report: &GcReport) -> JsValue {
     let js = Object::new();
-    let removed: Array = report
-        .removed
-        .iter()
-        .map(|p| JsValue::from_str(p))
-        .collect();
+    let removed = crate::convert::strings(&report.removed);
     set(&js, "removed", &removed);
     set(&js, "bytes", &JsValue::from_f64(report.bytes as f64));
     set(&js, "kept", &number(report.kept));

@@ -152,6 +152,12 @@ export interface BatchResult<M = unknown> {
   freedChars: number;
   /** Absolute paths written, in walk order. */
   files: string[];
+  /**
+   * Paths of the items that look like tool results but are of no shape we know
+   * (`messages[3]`, `messages[2].content[1]`: a `type` ending in `_result` or `_output`,
+   * such as Anthropic's `mcp_tool_result`): left as they are, and reported here.
+   */
+  unrecognized: string[];
 }
 
 /** A tool as the Anthropic API describes it (the `tools` parameter). */

@@ -61,7 +61,7 @@ extern "C" {
 
 /// view.js's `NAMES`: the names core reads in messages, and the strings it compares
 /// their values with.
-const NAMES: [&str; 27] = [
+const NAMES: [&str; 31] = [
     "role",
     "type",
     "content",
@@ -90,6 +90,11 @@ const NAMES: [&str; 27] = [
     "tool-result",
     "ToolMessage",
     "text",
+    // Common block and item types, so checking them for a result's name costs no call.
+    "image",
+    "thinking",
+    "message",
+    "reasoning",
 ];
 
 // A name's index rides in the kind code's upper five bits (`4 | (i + 1) << 3`, a u8).
@@ -295,6 +300,18 @@ impl JsonView for JsView {
         match self.kind {
             Kind::String => self.value.as_string(),
             _ => None,
+        }
+    }
+
+    fn ends_with_any(&self, suffixes: &[&str]) -> bool {
+        if self.kind != Kind::String {
+            return false;
+        }
+        let ends = |s: &str| suffixes.iter().any(|suffix| s.ends_with(suffix));
+        match self.name {
+            // One of NAMES: known here, no call.
+            name if name >= 0 => ends(NAMES[name as usize]),
+            _ => self.value.as_string().is_some_and(|s| ends(&s)),
         }
     }
 

@@ -20,6 +20,9 @@ pub struct MessagesMaterialized {
     pub refs: Vec<ContextRef>,
     /// Their absolute paths, in the same order.
     pub paths: Vec<String>,
+    /// Paths of the items that look like tool results but are of no shape we know
+    /// (`messages[3]`, `messages[2].content[1]`): reported, never silently skipped.
+    pub unrecognized: Vec<String>,
 }
 
 /// One tool result to materialize.
@@ -74,8 +77,8 @@ impl Materializer {
         messages: &[V],
         io: &IO,
     ) -> Result<MessagesMaterialized, OffloadError> {
-        let planned = self.plan(messages)?;
         let mut done = MessagesMaterialized::default();
+        let planned = self.plan(messages, &mut done.unrecognized)?;
         for p in &planned {
             let output = ToolOutputRef {
                 tool_call_id: &p.id,
@@ -105,13 +108,17 @@ impl Materializer {
     }
 
     /// Every tool result that will be materialized, checked; nothing written.
-    fn plan<V: JsonView>(&self, messages: &[V]) -> Result<Vec<Planned>, OffloadError> {
+    fn plan<V: JsonView>(
+        &self,
+        messages: &[V],
+        unrecognized: &mut Vec<String>,
+    ) -> Result<Vec<Planned>, OffloadError> {
         // Built only when something is materialized: a turn with nothing new skips it.
         let mut names = None;
         let options = self.options();
         let mut planned = Vec::new();
         for (index, message) in messages.iter().enumerate() {
-            for found in tool_results(message, At::Index(index), ".json".len())? {
+            for found in tool_results(message, At::Index(index), ".json".len(), unrecognized)? {
                 // UTF-8 takes at most 3 bytes per UTF-16 unit: small text stays inline
                 // without being copied out of the host to be measured.
                 let inline = options.max_inline_chars.min(options.max_inline_bytes / 3);

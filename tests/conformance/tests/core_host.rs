@@ -268,7 +268,7 @@ impl Host for CoreHost {
                 for (index, edits) in done.changed {
                     apply_edits(&mut out[index], edits);
                 }
-                messages_result(out, &done.refs, &done.paths, DATA)
+                messages_result(out, &done.refs, &done.paths, &done.unrecognized, DATA)
             }
             Op::Export { messages } => {
                 let bundle = self

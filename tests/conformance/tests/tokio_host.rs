@@ -280,7 +280,7 @@ impl TokioHost {
             Op::Messages { messages } => {
                 let done = self.main.materialize_messages(messages).await?;
                 let out = done.messages.into_iter().map(|m| m.into_owned()).collect();
-                messages_result(out, &done.refs, &done.paths, &data)
+                messages_result(out, &done.refs, &done.paths, &done.unrecognized, &data)
             }
             Op::Export { messages } => {
                 bundle_result(&self.main.export_conversation(messages).await?)

@@ -12,7 +12,7 @@ use super::io::ReadWrite;
 use super::options::Inner;
 use super::output::{context_ref, log};
 use crate::abort::{self, unless_aborted, Abort};
-use crate::convert::field;
+use crate::convert::{field, strings};
 use crate::convert::{from_parsed, id_string, kind_of, string_arg, too_deep, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{message_of, set, JsOffloadError};
@@ -68,15 +68,8 @@ pub(crate) async fn materialize_messages(
         "refs",
         &done.refs.iter().map(context_ref).collect::<Array>(),
     );
-    set(
-        &result,
-        "paths",
-        &done
-            .paths
-            .iter()
-            .map(|p| JsValue::from_str(p))
-            .collect::<Array>(),
-    );
+    set(&result, "paths", &strings(&done.paths));
+    set(&result, "unrecognized", &strings(&done.unrecognized));
     Ok(result.into())
 }
 

@@ -13,6 +13,12 @@ export interface MaterializedMessages<M = object> {
   refs: ContextRef[];
   /** Their absolute paths. */
   paths: string[];
+  /**
+   * Paths of the items that look like tool results but are of no shape we know
+   * (`messages[3]`, `messages[2].content[1]`: a `type` ending in `_result` or `_output`,
+   * such as Anthropic's `mcp_tool_result`): left as they are, and reported here.
+   */
+  unrecognized: string[];
 }
 
 /** One artifact in a conversation bundle. */

@@ -95,6 +95,9 @@ async fn run<W: FileWriter + FileReader>(
             out.insert("offloadedCount".into(), done.offloaded_count.into());
             out.insert("freedChars".into(), done.freed_chars.into());
             out.insert("files".into(), strings(done.files));
+            if !done.unrecognized.is_empty() {
+                out.insert("unrecognized".into(), strings(done.unrecognized));
+            }
         }
         _ => panic!("not an offload step"),
     }

@@ -59,11 +59,13 @@ pub fn materialized(done: &Materialized, output: &Value, root: &str) -> Value {
     Value::Object(out)
 }
 
-/// The result of `materializeMessages`: `{ messages, refs, paths }`.
+/// The result of `materializeMessages`: `{ messages, refs, paths }`, and `unrecognized`
+/// when there are any.
 pub fn messages_result(
     messages: Vec<Value>,
     refs: &[ContextRef],
     paths: &[String],
+    unrecognized: &[String],
     root: &str,
 ) -> Value {
     let mut out = Map::new();
@@ -76,6 +78,12 @@ pub fn messages_result(
             .map(|p| Value::from(relative(p, root)))
             .collect(),
     );
+    if !unrecognized.is_empty() {
+        out.insert(
+            "unrecognized".into(),
+            unrecognized.iter().cloned().collect(),
+        );
+    }
     Value::Object(out)
 }
 
