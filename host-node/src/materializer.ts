@@ -7,6 +7,8 @@ import type {
   MaterializeResult,
   MaterializerOptions as CoreMaterializerOptions,
   OperationOptions,
+  ToolDefinitionFormats,
+  ToolFormat,
   ToolOutputInput,
 } from '../wasm/tool_offload_wasm.js';
 import { NodeFileWriter } from './node-file-writer.js';
@@ -111,6 +113,22 @@ export class Materializer extends wasm.Materializer {
   }
 
   readonly #seen = new SeenMessages();
+
+  /**
+   * The definitions of `context_read`, `context_tail` and `context_grep` as the `tools`
+   * array of `options.format` (`"anthropic"`, the default, `"openai-chat"`,
+   * `"openai-responses"` or `"mcp"`), for a loop that runs them itself.
+   *
+   * @example
+   * ```ts
+   * const tools = materializer.getToolDefinitions({ format: 'openai-chat' });
+   * ```
+   */
+  override getToolDefinitions<F extends ToolFormat = 'anthropic'>(options?: {
+    format?: F;
+  }): ToolDefinitionFormats[F][] {
+    return super.getToolDefinitions(options) as ToolDefinitionFormats[F][];
+  }
 
   /** One self-contained bundle of `messages` and every artifact they refer to, each with its SHA-256. */
   override exportConversation<M extends object>(

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { Materializer, OffloadError } from 'tool-offload';
+import { Materializer, OffloadError, ToolRegistry } from 'tool-offload';
 import type { FileReader, MaterializeLogEntry, MaterializeResult } from 'tool-offload';
 import { freshDir, offloadError as rejected, RecordingWriter } from './helpers.ts';
 
@@ -537,4 +537,17 @@ test('the logger is told about each materialization (not inline ones); a throwin
     (await rejecting.materialize({ toolCallId: 'c', toolName: 't', output: 'x'.repeat(5000) })).inline,
     false,
   );
+});
+
+test('getToolDefinitions gives the read-back tools in each format, the same as a registry holding them', () => {
+  const materializer = new Materializer({ userData: freshDir('defs'), conversationId: 'c' });
+  const registry = new ToolRegistry();
+  materializer.registerTools(registry);
+  for (const format of ['anthropic', 'openai-chat', 'openai-responses', 'mcp'] as const)
+    assert.deepEqual(materializer.getToolDefinitions({ format }), registry.getToolDefinitions({ format }));
+  assert.deepEqual(
+    materializer.getToolDefinitions({ format: 'mcp' }).map((t) => t.name),
+    ['context_read', 'context_tail', 'context_grep'],
+  );
+  assert.deepEqual(materializer.getToolDefinitions(), registry.getToolDefinitions());
 });

@@ -3,8 +3,10 @@
 
 use std::sync::Arc;
 
-use tool_offload_core::materialize::{register_read_tools, Materialized, ToolOutputRef};
-use tool_offload_core::tools::{RegisterError, ResultMaterializer, ToolOutput};
+use tool_offload_core::materialize::{
+    read_tool_definitions, register_read_tools, Materialized, ToolOutputRef,
+};
+use tool_offload_core::tools::{RegisterError, ResultMaterializer, ToolFormat, ToolOutput};
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
 use crate::{Handler, Materializer, ToolRegistry};
@@ -39,6 +41,24 @@ impl Materializer {
             });
             handler
         })
+    }
+
+    /// The definitions of `context_read`, `context_tail` and `context_grep`, as the
+    /// `tools` array of `format` (for a loop that runs them itself).
+    ///
+    /// ```
+    /// use tool_offload::tools::ToolFormat;
+    /// use tool_offload::{Materializer, MaterializerOptions};
+    /// let materializer = Materializer::new(MaterializerOptions::new("/tmp/agent", "c1")).unwrap();
+    /// let tools = materializer.get_tool_definitions_as(ToolFormat::Mcp);
+    /// assert_eq!(tools[2]["name"], "context_grep");
+    /// assert!(tools[2]["inputSchema"].is_object());
+    /// ```
+    pub fn get_tool_definitions_as(&self, format: ToolFormat) -> Vec<Value> {
+        read_tool_definitions()
+            .iter()
+            .map(|definition| definition.to_format(format))
+            .collect()
     }
 
     /// Run one read-back call; every failure is an error result for the model.

@@ -407,7 +407,7 @@ fn offload_option(
 }
 
 /// `options.format`, the Anthropic format when absent.
-fn tool_format(options: &JsValue) -> Result<ToolFormat, JsOffloadError> {
+pub(crate) fn tool_format(options: &JsValue) -> Result<ToolFormat, JsOffloadError> {
     options_arg(options)?;
     let format = field(options, "format");
     if format.is_undefined() {

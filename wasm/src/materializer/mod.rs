@@ -12,7 +12,7 @@ mod types;
 
 use std::rc::Rc;
 
-use js_sys::{Object, Promise};
+use js_sys::{Array, Object, Promise};
 use tool_offload_core::materialize::{DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
@@ -261,6 +261,24 @@ impl Materializer {
     #[wasm_bindgen(js_name = registerTools)]
     pub fn register_tools(&self, registry: &crate::registry::ToolRegistry) -> Result<(), JsValue> {
         tools::register(&self.inner, registry).map_err(|e| JsOffloadError::from(e).into())
+    }
+
+    /// The definitions of `context_read`, `context_tail` and `context_grep`, as the
+    /// `tools` array of `options.format` (as the registry's `getToolDefinitions`).
+    #[wasm_bindgen(
+        js_name = getToolDefinitions,
+        unchecked_return_type = "ToolDefinitionFormats[ToolFormat][]"
+    )]
+    pub fn get_tool_definitions(
+        &self,
+        options: Option<crate::types::DefinitionsOptions>,
+    ) -> Result<Array, JsValue> {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let format = crate::registry::tool_format(&options).map_err(JsValue::from)?;
+        Ok(tool_offload_core::materialize::read_tool_definitions()
+            .iter()
+            .map(|d| crate::convert::to_js(&d.to_format(format)))
+            .collect())
     }
 
     /// Remove artifacts nobody needs, under this materializer's user data (every
