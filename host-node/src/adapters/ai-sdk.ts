@@ -22,7 +22,7 @@
 import { jsonSchema, tool, type JSONValue, type LanguageModelMiddleware, type Tool, type ToolSet } from 'ai';
 
 import type { Materializer } from '../materializer.js';
-import { ToolRegistry } from '../tool-registry.js';
+import { readBack } from './read-back.js';
 
 /** One read-back tool: its input as the model sends it, a page of text as its output. */
 export type ContextTool = Tool<Record<string, unknown>, string>;
@@ -75,15 +75,14 @@ export function materializeTools<TOOLS extends ToolSet>(tools: TOOLS, materializ
  * ```
  */
 export function contextTools(materializer: Materializer): ContextTools {
-  const registry = new ToolRegistry();
-  materializer.registerTools(registry);
+  const { definitions, run } = readBack(materializer);
   const tools: Record<string, ContextTool> = {};
-  for (const definition of registry.getToolDefinitions()) {
+  for (const definition of definitions) {
     tools[definition.name] = tool({
       description: definition.description,
       inputSchema: jsonSchema<Record<string, unknown>>(definition.input_schema),
       execute: async (input, { toolCallId }) => {
-        const result = await registry.executeTool(toolCallId, definition.name, input);
+        const result = await run(toolCallId, definition.name, input);
         if (result.is_error) throw new Error(result.content);
         return result.content;
       },

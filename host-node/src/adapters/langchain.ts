@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { createMiddleware, tool, ToolMessage } from 'langchain';
 
 import type { Materializer } from '../materializer.js';
-import { ToolRegistry } from '../tool-registry.js';
+import { readBack } from './read-back.js';
 
 /**
  * An agent middleware: every tool's result over the materializer's limits is written to
@@ -71,13 +71,12 @@ export function materializeMiddleware(materializer: Materializer) {
  * ```
  */
 export function contextTools(materializer: Materializer) {
-  const registry = new ToolRegistry();
-  materializer.registerTools(registry);
-  return registry.getToolDefinitions().map((definition) =>
+  const { definitions, run } = readBack(materializer);
+  return definitions.map((definition) =>
     tool(
       async (input: Record<string, unknown>, config) => {
         const toolCallId = config?.toolCall?.id ?? randomUUID();
-        const result = await registry.executeTool(toolCallId, definition.name, input);
+        const result = await run(toolCallId, definition.name, input);
         return new ToolMessage({
           content: result.content,
           tool_call_id: toolCallId,

@@ -23,7 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { tool, type FunctionTool, type Tool } from '@openai/agents';
 
 import type { Materializer } from '../materializer.js';
-import { ToolRegistry } from '../tool-registry.js';
+import { readBack } from './read-back.js';
 
 /** The Agents SDK's non-strict JSON object schema (not exported by the SDK). */
 type NonStrictSchema = {
@@ -73,9 +73,8 @@ function materializeTool<T extends FunctionTool<any, any, any>>(original: T, mat
  * ```
  */
 export function contextTools(materializer: Materializer): FunctionTool<any, any, string>[] {
-  const registry = new ToolRegistry();
-  materializer.registerTools(registry);
-  return registry.getToolDefinitions().map((definition) =>
+  const { definitions, run } = readBack(materializer);
+  return definitions.map((definition) =>
     tool({
       name: definition.name,
       description: definition.description,
@@ -84,7 +83,7 @@ export function contextTools(materializer: Materializer): FunctionTool<any, any,
       strict: false,
       execute: async (input, _runContext, details) => {
         const toolCallId = details?.toolCall?.callId ?? randomUUID();
-        const result = await registry.executeTool(toolCallId, definition.name, input);
+        const result = await run(toolCallId, definition.name, input);
         return result.content;
       },
     }),
