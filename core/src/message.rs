@@ -478,6 +478,7 @@ fn is_langchain_tool_message<V: JsonView>(
 /// assert_eq!(joined_texts(&&parts).as_deref(), Some("line 1\nline 2"));
 /// let mixed = json!([{"type": "text", "text": "a"}, {"type": "image", "source": {}}]);
 /// assert_eq!(joined_texts(&&mixed), None);
+/// assert_eq!(joined_texts(&&json!([])), None);
 /// ```
 pub fn joined_texts<V: JsonView>(content: &V) -> Option<String> {
     match text_parts(content)? {
