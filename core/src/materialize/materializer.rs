@@ -126,8 +126,45 @@ impl Materializer {
         output: &ToolOutputRef<'_>,
         io: &IO,
     ) -> Result<Materialized, OffloadError> {
-        self.materialize_as(ArtifactKind::Tool, output.tool_call_id, output, io)
+        self.materialize_as(ArtifactKind::Tool, output.tool_call_id, output, None, io)
             .await
+    }
+
+    /// [`Materializer::materialize`] for a host that already knows the text's length in
+    /// UTF-16 code units (a JavaScript string's `.length`; a lone surrogate counts as the
+    /// one unit of the U+FFFD it becomes), so the text is not counted again.
+    ///
+    /// # Errors
+    /// As [`Materializer::materialize`].
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::{Materialized, Materializer, MaterializerOptions, ToolOutputRef};
+    /// use tool_offload_core::MemoryWriter;
+    /// let m = Materializer::new(MaterializerOptions::new("/data", "c1", "/")).unwrap();
+    /// let log = "x\n".repeat(3000);
+    /// let out = ToolOutputRef { tool_call_id: "call_1", tool_name: "bash", server_name: None, text: &log, was_value: false };
+    /// let done = futures_executor::block_on(m.materialize_measured(&out, 6000, &MemoryWriter::new())).unwrap();
+    /// assert!(matches!(done, Materialized::Artifact { .. }));
+    /// ```
+    pub async fn materialize_measured<IO: FileWriter + FileReader + ?Sized>(
+        &self,
+        output: &ToolOutputRef<'_>,
+        chars: usize,
+        io: &IO,
+    ) -> Result<Materialized, OffloadError> {
+        debug_assert_eq!(
+            chars,
+            crate::utf16_len(output.text),
+            "the length given is the text's"
+        );
+        self.materialize_as(
+            ArtifactKind::Tool,
+            output.tool_call_id,
+            output,
+            Some(chars),
+            io,
+        )
+        .await
     }
 
     /// [`Materializer::materialize`] for terminal output: over the limits, `text` goes
@@ -149,7 +186,7 @@ impl Materializer {
             text,
             was_value: false,
         };
-        self.materialize_as(ArtifactKind::Terminal, snippet_id, &output, io)
+        self.materialize_as(ArtifactKind::Terminal, snippet_id, &output, None, io)
             .await
     }
 
@@ -161,6 +198,7 @@ impl Materializer {
         kind: ArtifactKind,
         stem: &str,
         output: &ToolOutputRef<'_>,
+        chars: Option<usize>,
         io: &IO,
     ) -> Result<Materialized, OffloadError> {
         // Checked whatever the size, so a bad id fails for every output (with room for
@@ -173,7 +211,10 @@ impl Materializer {
             });
         }
         // Measured once: the sizes decide, and then go in the summary and the ref.
-        let measure = Measure::of(output.text);
+        let measure = match chars {
+            Some(chars) => Measure::with_chars(output.text, chars),
+            None => Measure::of(output.text),
+        };
         if !self.measure_exceeds(&measure) {
             self.inlined.fetch_add(1, Ordering::Relaxed);
             return Ok(Materialized::Inline);

@@ -92,7 +92,7 @@ impl Materializer {
                 reference,
                 path,
             } = self
-                .materialize_as(ArtifactKind::Tool, &p.id, &output, io)
+                .materialize_as(ArtifactKind::Tool, &p.id, &output, None, io)
                 .await?
             else {
                 continue;

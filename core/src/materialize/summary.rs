@@ -77,18 +77,18 @@ pub struct SummaryInput<'a> {
 /// assert!(s.len() < 4000);
 /// ```
 pub fn summary(input: &SummaryInput<'_>) -> String {
-    let lines: Vec<&str> = input.output.text.lines().collect();
-    let errors = error_lines(&lines);
+    // Only the lines a summary can show are read out of a text of any size: the first
+    // and last `snippet_lines`, and the first error lines with their neighbours.
+    let (lines, errors) = Lines::of(input);
+    summary_of(input, &lines, &errors)
+}
+
+/// [`summary`] from the lines it may show and the indices of the error lines.
+fn summary_of(input: &SummaryInput<'_>, lines: &Lines<'_>, errors: &[usize]) -> String {
     let mut snippet = input.snippet_lines;
     let mut shown_errors = errors.len().min(MAX_ERROR_LINES);
     loop {
-        let text = render(
-            input,
-            &lines,
-            snippet,
-            &errors[..shown_errors],
-            errors.len(),
-        );
+        let text = render(input, lines, snippet, &errors[..shown_errors], errors.len());
         if utf16_len(&text) < input.max_chars {
             return text;
         }
@@ -118,7 +118,7 @@ pub fn summary(input: &SummaryInput<'_>) -> String {
 
 fn render(
     input: &SummaryInput<'_>,
-    lines: &[&str],
+    lines: &Lines<'_>,
     snippet: usize,
     errors: &[usize],
     error_count: usize,
@@ -155,10 +155,10 @@ fn render(
     };
     let head = snippet
         .min(lines.len())
-        .min(within_bytes(&mut lines.iter()));
+        .min(within_bytes(&mut lines.first()));
     let tail = snippet
         .min(lines.len() - head)
-        .min(within_bytes(&mut lines[head..].iter().rev()));
+        .min(within_bytes(&mut lines.last_down_to(head)));
     if head > 0 {
         out += &format!("--- first {} ---\n", count(head, "line"));
         push_lines(&mut out, lines, 0..head);
@@ -218,31 +218,121 @@ fn pointer_line(input: &SummaryInput<'_>, origin: &str) -> String {
 }
 
 /// Lines `range` of `lines`, numbered (1-based), each cut to [`MAX_PREVIEW_CHARS`].
-fn push_lines(out: &mut String, lines: &[&str], range: std::ops::Range<usize>) {
+fn push_lines(out: &mut String, lines: &Lines<'_>, range: std::ops::Range<usize>) {
     for i in range {
         out.push_str(&format!(
             "{}| {}\n",
             i + 1,
-            cut(lines[i], MAX_PREVIEW_CHARS)
+            cut(lines.get(i), MAX_PREVIEW_CHARS)
         ));
     }
 }
 
-/// Indices of the lines that mention an error keyword.
-fn error_lines(lines: &[&str]) -> Vec<usize> {
-    lines
-        .iter()
-        .enumerate()
-        .filter(|(_, line)| mentions_error(line.as_bytes()))
-        .map(|(i, _)| i)
-        .collect()
+/// The lines of a text a summary may show, by index, and how many there are: read
+/// without splitting the whole text into lines (megabytes of output have tens of
+/// thousands).
+struct Lines<'a> {
+    total: usize,
+    /// The first lines, in order.
+    head: Vec<&'a str>,
+    /// The last lines, the last one first.
+    tail: Vec<&'a str>,
+    /// Error lines and their neighbours, by index (a few dozen: searched in order).
+    around: Vec<(usize, &'a str)>,
+}
+
+impl<'a> Lines<'a> {
+    /// The first and last `snippet_lines` lines of `input`'s text, and its error lines
+    /// (all of them counted; the first [`MAX_ERROR_LINES`] kept with a line either side).
+    fn of(input: &SummaryInput<'a>) -> (Self, Vec<usize>) {
+        let text = input.output.text;
+        let total = input.measure.lines;
+        let ends = input.snippet_lines.min(total);
+        let head = text.lines().take(ends).collect();
+        let tail = text.lines().rev().take(ends).collect();
+        let bytes = text.as_bytes();
+        let mut around = Vec::new();
+        let (mut errors, mut from, mut line, mut counted) = (Vec::new(), 0, 0, 0);
+        while let Some(at) = first_error(&bytes[from..]).map(|i| from + i) {
+            let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+            line += memchr::memchr_iter(b'\n', &bytes[counted..start]).count();
+            counted = start;
+            let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+            if errors.len() < MAX_ERROR_LINES {
+                around.push((line, line_at(text, start, end)));
+                if line > 0 {
+                    let before = memchr::memrchr(b'\n', &bytes[..start - 1]).map_or(0, |i| i + 1);
+                    around.push((line - 1, line_at(text, before, start - 1)));
+                }
+                if line + 1 < total {
+                    let after = memchr::memchr(b'\n', &bytes[end + 1..])
+                        .map_or(bytes.len(), |i| end + 1 + i);
+                    around.push((line + 1, line_at(text, end + 1, after)));
+                }
+            }
+            errors.push(line);
+            from = end;
+        }
+        let lines = Lines {
+            total,
+            head,
+            tail,
+            around,
+        };
+        (lines, errors)
+    }
+
+    fn len(&self) -> usize {
+        self.total
+    }
+
+    /// Line `i`; only the lines [`Lines::of`] read are asked for.
+    fn get(&self, i: usize) -> &'a str {
+        if i < self.head.len() {
+            return self.head[i];
+        }
+        if let Some(k) = self
+            .total
+            .checked_sub(i + 1)
+            .filter(|&k| k < self.tail.len())
+        {
+            return self.tail[k];
+        }
+        self.around
+            .iter()
+            .find(|&&(at, _)| at == i)
+            .map_or("", |&(_, line)| line)
+    }
+
+    /// The first lines, in order.
+    fn first(&self) -> impl Iterator<Item = &&'a str> {
+        self.head.iter()
+    }
+
+    /// The last lines, from the end, down to (not including) line `head`.
+    fn last_down_to(&self, head: usize) -> impl Iterator<Item = &&'a str> {
+        self.tail.iter().take(self.total - head)
+    }
+}
+
+/// `text[start..end]` as `str::lines` yields it: without a final `\r`.
+fn line_at(text: &str, start: usize, end: usize) -> &str {
+    let line = &text[start..end];
+    line.strip_suffix('\r').unwrap_or(line)
 }
 
 /// Whether `line` holds one of [`ERROR_WORDS`], ASCII case-insensitively: one pass,
 /// no lowercase copy. Eight bytes at a time, a word is looked at closely only when one
 /// of its bytes, lowercased with the two after it, starts a keyword (`err`, `exc`,
 /// `tra`, `pan`, `fat`, `fai`); this is the summary's hot loop on megabytes of output.
+#[cfg(test)]
 fn mentions_error(line: &[u8]) -> bool {
+    first_error(line).is_some()
+}
+
+/// Where the first of [`ERROR_WORDS`] in `text` starts, ASCII case-insensitively (see
+/// [`mentions_error`] for how).
+fn first_error(line: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = ONES * 0x80;
     // Nonzero exactly when some byte of `v` is zero.
@@ -267,12 +357,14 @@ fn mentions_error(line: &[u8]) -> bool {
             | lanes(x, y, z, *b"pan")
             | lanes(x, y, z, *b"fat")
             | lanes(x, y, z, *b"fai");
-        if candidate != 0 && (i..i + 8).any(|j| keyword_at(line, j)) {
-            return true;
+        if candidate != 0 {
+            if let Some(j) = (i..i + 8).find(|&j| keyword_at(line, j)) {
+                return Some(j);
+            }
         }
         i += 8;
     }
-    (i..line.len()).any(|j| keyword_at(line, j))
+    (i..line.len()).find(|&j| keyword_at(line, j))
 }
 
 /// Whether one of [`ERROR_WORDS`] starts at `line[i]`, ASCII case-insensitively.
@@ -293,6 +385,63 @@ fn keyword_at(line: &[u8], i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The summary as it was made before [`Lines`]: every line split out, every line
+    /// checked for errors. The sparse reading must give the same text.
+    fn summary_reading_every_line(input: &SummaryInput<'_>) -> String {
+        let all: Vec<&str> = input.output.text.lines().collect();
+        let errors: Vec<usize> = (0..all.len())
+            .filter(|&i| mentions_error(all[i].as_bytes()))
+            .collect();
+        let lines = Lines {
+            total: all.len(),
+            head: all.clone(),
+            tail: all.iter().rev().copied().collect(),
+            around: Vec::new(),
+        };
+        summary_of(input, &lines, &errors)
+    }
+
+    #[test]
+    fn reading_only_the_lines_shown_gives_the_summary_of_every_line() {
+        let many = (0..300)
+            .map(|i| match i % 37 {
+                0 => format!("ERROR at step {i}\r"),
+                5 => "panic: next to\r".to_owned(),
+                6 => "failed right after".to_owned(),
+                _ => format!("step {i} ok"),
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let texts = [
+            "error on the first line\nsecond\nthird".to_owned(),
+            "one\ntwo\nfatal on the last line".to_owned(),
+            "one\ntwo\nfatal on the last line\n".to_owned(),
+            "\n\nerror after empty lines\n\n".to_owned(),
+            "Traceback\r\nexception\r\n".to_owned(),
+            many.clone(),
+            format!("{many}\n"),
+            "x".repeat(5000),
+            "error".to_owned(),
+        ];
+        for text in &texts {
+            for (snippet_lines, snippet_bytes, max_chars) in [
+                (40, None, 4000),
+                (3, None, 4000),
+                (5, Some(60), 4000),
+                (40, None, 700),
+            ] {
+                let mut i = input(text, max_chars);
+                i.snippet_lines = snippet_lines;
+                i.snippet_bytes = snippet_bytes;
+                assert_eq!(
+                    summary(&i),
+                    summary_reading_every_line(&i),
+                    "{text:?} {snippet_lines} {snippet_bytes:?} {max_chars}"
+                );
+            }
+        }
+    }
 
     fn build_log() -> String {
         let mut lines: Vec<String> = (1..=600)

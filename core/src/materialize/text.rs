@@ -27,6 +27,15 @@ impl Measure {
             lines: line_count(text.as_bytes()),
         }
     }
+
+    /// Measure `text`, whose length in UTF-16 code units is already known.
+    pub fn with_chars(text: &str, chars: usize) -> Self {
+        Measure {
+            bytes: text.len(),
+            chars,
+            lines: line_count(text.as_bytes()),
+        }
+    }
 }
 
 /// Lines as `str::lines` counts them, by counting newlines with `memchr` (SIMD where
@@ -144,8 +153,22 @@ mod tests {
 
     #[test]
     fn line_count_is_what_str_lines_counts() {
-        for text in ["", "a", "a\n", "\n", "\n\n", "a\nb", "a\n\n", "a\r\nb\r\n", "é\n😀"] {
-            assert_eq!(line_count(text.as_bytes()), text.lines().count(), "{text:?}");
+        for text in [
+            "",
+            "a",
+            "a\n",
+            "\n",
+            "\n\n",
+            "a\nb",
+            "a\n\n",
+            "a\r\nb\r\n",
+            "é\n😀",
+        ] {
+            assert_eq!(
+                line_count(text.as_bytes()),
+                text.lines().count(),
+                "{text:?}"
+            );
         }
     }
 

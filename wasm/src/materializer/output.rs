@@ -102,7 +102,8 @@ pub(crate) async fn materialize(
     let io = ReadWrite::of(inner).writing(Original::of(output.js_text.clone(), &output.text));
     let outcome = inner
         .core
-        .materialize(
+        // The JS string knows its length: the text is not counted again.
+        .materialize_measured(
             &ToolOutputRef {
                 tool_call_id: &output.tool_call_id,
                 tool_name: &output.tool_name,
@@ -110,6 +111,7 @@ pub(crate) async fn materialize(
                 text: &output.text,
                 was_value: output.was_value,
             },
+            output.js_text.length() as usize,
             &io,
         )
         .await
