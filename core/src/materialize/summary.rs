@@ -403,6 +403,35 @@ mod tests {
     }
 
     #[test]
+    fn every_limit_is_kept_and_the_pointer_names_the_origin_whenever_it_fits() {
+        let log = build_log();
+        let tool = "t".repeat(900);
+        for max_chars in 900..1200 {
+            let mut i = input(&log, max_chars);
+            i.output.tool_name = &tool;
+            let s = summary(&i);
+            assert!(utf16_len(&s) < max_chars, "{max_chars}: {}", utf16_len(&s));
+            let origin = format!("ci/{tool} (call call_1)");
+            let full = pointer_line(&i, &origin);
+            let first = s.lines().next().unwrap_or_default();
+            if utf16_len(&full) < max_chars {
+                assert_eq!(first, full, "{max_chars}");
+            } else {
+                assert_eq!(first, pointer_line(&i, "tool"), "{max_chars}");
+            }
+            // Something after the pointer when there is room for more than the frame.
+            let rest = max_chars.saturating_sub(utf16_len(first) + 1);
+            assert_eq!(s.len() > first.len(), rest > 40, "{max_chars}");
+        }
+        // Every length a render of this log can have is some limit here: none is kept
+        // at exactly the limit.
+        for max_chars in 1000..6000 {
+            let s = summary(&input(&log, max_chars));
+            assert!(utf16_len(&s) < max_chars, "{max_chars}: {}", utf16_len(&s));
+        }
+    }
+
+    #[test]
     fn reading_only_the_lines_shown_gives_the_summary_of_every_line() {
         let many = (0..300)
             .map(|i| match i % 37 {
