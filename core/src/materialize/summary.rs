@@ -452,6 +452,17 @@ mod tests {
             format!("{many}\n"),
             "x".repeat(5000),
             "error".to_owned(),
+            // An error line just before the last lines shown, and one just after the first.
+            (0..20)
+                .map(|i| {
+                    if i == 16 || i == 3 {
+                        "error here"
+                    } else {
+                        "ok"
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
         ];
         for text in &texts {
             for (snippet_lines, snippet_bytes, max_chars) in [
