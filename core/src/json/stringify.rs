@@ -125,7 +125,8 @@ fn write_string(s: &str, out: &mut String) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    while let Some(i) = next_escape(bytes, start) {
+        let b = bytes[i];
         let escape: &str = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -134,8 +135,7 @@ fn write_string(s: &str, out: &mut String) {
             b'\t' => "\\t",
             0x08 => "\\b",
             0x0C => "\\f",
-            0x00..=0x1F => "",
-            _ => continue,
+            _ => "",
         };
         // Escapable bytes are ASCII, so these slice boundaries are char boundaries.
         out.push_str(&s[start..i]);
@@ -152,10 +152,85 @@ fn write_string(s: &str, out: &mut String) {
     out.push('"');
 }
 
+/// Whether `b` must be escaped in a JSON string: `"`, `\\` or a control character.
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// The first byte from `from` on that must be escaped. Eight bytes at a time: a word is
+/// looked at byte by byte only when one of its bytes may be below 0x20, `"` or `\\` (the
+/// test has false positives, never false negatives); most text has none, and this is
+/// where stringifying megabytes of tool output spends its time.
+#[cfg(not(target_family = "wasm"))]
+fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    // Nonzero when some byte of `v` is below `n` (n ≤ 0x80).
+    let below = |v: u64, n: u64| v.wrapping_sub(ONES * n) & !v & HIGH;
+    let mut i = from;
+    while i + 8 <= bytes.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let x = u64::from_le_bytes(word);
+        let flagged = below(x, 0x20) | below(x ^ (ONES * 0x22), 1) | below(x ^ (ONES * 0x5C), 1);
+        if flagged != 0 {
+            if let Some(k) = (i..i + 8).find(|&k| needs_escape(bytes[k])) {
+                return Some(k);
+            }
+        }
+        i += 8;
+    }
+    (i..bytes.len()).find(|&k| needs_escape(bytes[k]))
+}
+
+/// [`next_escape`] byte by byte: the wasm stringifies through the engine's
+/// `JSON.stringify` on its hot paths, and the word-at-a-time scan would cost it bytes.
+#[cfg(target_family = "wasm")]
+#[inline(always)]
+fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
+    (from..bytes.len()).find(|&k| needs_escape(bytes[k]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::json::parse;
+
+    #[test]
+    fn strings_escape_every_byte_that_needs_it_wherever_it_falls() {
+        // Each escapable byte at every offset within and across 8-byte words, between
+        // plain ASCII and multi-byte characters.
+        let specials = [
+            '"', '\\', '\n', '\r', '\t', '\u{8}', '\u{c}', '\u{0}', '\u{1f}', '\u{7f}', 'é', '😀',
+        ];
+        for special in specials {
+            for at in 0..20 {
+                let text: String = (0..20)
+                    .map(|k| if k == at { special } else { 'a' })
+                    .collect();
+                let mut out = String::new();
+                write_string(&text, &mut out);
+                let mut expected = String::from("\"");
+                for c in text.chars() {
+                    match c {
+                        '"' => expected.push_str("\\\""),
+                        '\\' => expected.push_str("\\\\"),
+                        '\n' => expected.push_str("\\n"),
+                        '\r' => expected.push_str("\\r"),
+                        '\t' => expected.push_str("\\t"),
+                        '\u{8}' => expected.push_str("\\b"),
+                        '\u{c}' => expected.push_str("\\f"),
+                        c if (c as u32) < 0x20 => {
+                            expected.push_str(&format!("\\u{:04x}", c as u32))
+                        }
+                        c => expected.push(c),
+                    }
+                }
+                expected.push('"');
+                assert_eq!(out, expected, "{special:?} at {at}");
+            }
+        }
+    }
 
     fn roundtrip(text: &str) -> String {
         stringify(&parse(text).unwrap())
