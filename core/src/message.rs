@@ -104,12 +104,7 @@ fn kept_parts(text: String, original: Option<&Value>) -> Value {
     part.insert("text".into(), Value::String(text));
     let mut parts = vec![Value::Object(part)];
     if let Some(Value::Array(items)) = original {
-        parts.extend(
-            items
-                .iter()
-                .filter(|item| item.get("type").and_then(Value::as_str) != Some("text"))
-                .cloned(),
-        );
+        parts.extend(items.iter().filter(|item| !is_text_part(item)).cloned());
     }
     Value::Array(parts)
 }
@@ -490,6 +485,13 @@ pub fn joined_texts<V: JsonView>(content: &V) -> Option<String> {
 /// The text parts of a content array, joined with newlines, and whether it also holds
 /// other parts (images, files: objects of another `type`). `None` when an item is not
 /// an object with a string `type` (then the array is plain JSON data).
+/// Whether `part` is a text part `{ type: "text", … }`: the parts a summary replaces
+/// (every other part of a [`Form::Parts`] content stays; `wasm/js/copy-with-edits.js`
+/// applies the same rule to JS values).
+pub(crate) fn is_text_part<V: JsonView>(part: &V) -> bool {
+    part.field("type").is_some_and(|kind| kind.is_str("text"))
+}
+
 pub(crate) fn text_parts<V: JsonView>(content: &V) -> Option<(String, bool)> {
     if content.kind() != Kind::Array {
         return None;
