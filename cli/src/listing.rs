@@ -74,11 +74,7 @@ fn classify(root: &Path, path: &Path) -> Option<Classified> {
         .map(|p| p.to_str())
         .collect::<Option<_>>()?;
     if let ["context", conversation, "artifacts", kind, file] = parts.as_slice() {
-        let kind = match *kind {
-            "tool" => ArtifactKind::Tool,
-            "terminal" => ArtifactKind::Terminal,
-            _ => return None,
-        };
+        let kind = ArtifactKind::from_dir(kind)?;
         let reference = artifact_ref(conversation, kind, file);
         return Some((
             Some(reference),

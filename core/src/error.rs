@@ -151,6 +151,15 @@ pub enum OffloadError {
     /// ([`crate::gc::gc`]) removed it.
     #[error("the artifact for ref {0:?} was removed by retention (gc): it can no longer be read")]
     RefRemoved(String),
+    /// Code [`ErrorCode::RefNotFound`] too: a workspace has no knowledge artifact with
+    /// this id in its namespace.
+    #[error("no knowledge artifact {id:?} in namespace {namespace:?}")]
+    KnowledgeNotFound {
+        /// The id asked for.
+        id: String,
+        /// The workspace's namespace.
+        namespace: String,
+    },
     /// See [`ErrorCode::ReadFailed`].
     #[error("failed to read {path}: {source}")]
     ReadFailed {
@@ -204,7 +213,9 @@ impl OffloadError {
             OffloadError::RefOutOfScope(_) | OffloadError::MalformedRef { .. } => {
                 ErrorCode::RefOutOfScope
             }
-            OffloadError::RefNotFound(_) | OffloadError::RefRemoved(_) => ErrorCode::RefNotFound,
+            OffloadError::RefNotFound(_)
+            | OffloadError::RefRemoved(_)
+            | OffloadError::KnowledgeNotFound { .. } => ErrorCode::RefNotFound,
             OffloadError::ReadFailed { .. } => ErrorCode::ReadFailed,
             OffloadError::InvalidPattern { .. } => ErrorCode::InvalidPattern,
             OffloadError::InvalidBundle(_) => ErrorCode::InvalidBundle,

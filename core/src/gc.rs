@@ -276,11 +276,9 @@ fn ours(root: &str, path: &str) -> Option<String> {
         .strip_prefix('/')?;
     let parts: Vec<&str> = rel.split('/').collect();
     if let ["context", conversation, "artifacts", kind, file] = parts.as_slice() {
-        let kind = match *kind {
-            "tool" => crate::materialize::ArtifactKind::Tool,
-            "terminal" => crate::materialize::ArtifactKind::Terminal,
-            _ => return None,
-        };
+        // Workspace knowledge is kept by its records, not by retention of artifacts.
+        let kind = crate::materialize::ArtifactKind::from_dir(kind)
+            .filter(|&kind| kind != crate::materialize::ArtifactKind::Knowledge)?;
         if file.ends_with(REMOVED_SUFFIX) {
             return None;
         }

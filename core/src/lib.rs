@@ -91,6 +91,7 @@ mod text;
 pub mod tools;
 pub mod transcript;
 pub mod view;
+pub mod workspace;
 
 pub use batch::{
     offload_tool_results, offload_tool_results_through, Batch, BatchEdits, BatchOffload,

@@ -35,7 +35,7 @@ pub const MIN_PAGE_CHARS: usize = 1000;
 #[derive(Debug)]
 pub struct Materializer {
     options: MaterializerOptions,
-    pub(super) artifacts: String,
+    pub(crate) artifacts: String,
     // Atomics so every method takes `&self`: hosts share one materializer between
     // concurrent calls without a lock held across a write.
     hits: AtomicU64,
@@ -219,12 +219,12 @@ impl Materializer {
             self.inlined.fetch_add(1, Ordering::Relaxed);
             return Ok(Materialized::Inline);
         }
-        let is_json = kind == ArtifactKind::Tool
+        let is_json = kind != ArtifactKind::Terminal
             && (output.was_value || crate::json::is_json_document(output.text));
         let ext = match kind {
             ArtifactKind::Terminal => "log",
-            ArtifactKind::Tool if is_json => "json",
-            ArtifactKind::Tool => "txt",
+            _ if is_json => "json",
+            _ => "txt",
         };
         let dir = join(&self.artifacts, kind.dir());
         io.mkdir(&dir)

@@ -39,6 +39,8 @@ pub use read_tools::{
     read_tool_definitions, register_read_tools, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL,
     DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
 };
+pub(crate) use reference::unsafe_ref_component;
+pub(crate) use summary::framed_summary;
 pub use summary::{summary, summary_ref, SummaryInput, POINTER_PREFIX};
 pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use types::{

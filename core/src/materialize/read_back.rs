@@ -221,7 +221,7 @@ impl Materializer {
 
     /// Write the line index of an artifact over [`INDEX_STEP`] bytes beside it. Best
     /// effort: without it, the first read builds the index again.
-    pub(super) async fn write_line_index<IO: FileWriter + ?Sized>(
+    pub(crate) async fn write_line_index<IO: FileWriter + ?Sized>(
         &self,
         path: &str,
         text: &str,

@@ -195,11 +195,7 @@ pub(crate) fn parse_parts<'a>(
     kind: &str,
     file: &'a str,
 ) -> Result<ParsedRef<'a>, RefError> {
-    let kind = match kind {
-        "tool" => ArtifactKind::Tool,
-        "terminal" => ArtifactKind::Terminal,
-        _ => return Err(RefError::OutOfScope),
-    };
+    let kind = ArtifactKind::from_dir(kind).ok_or(RefError::OutOfScope)?;
     let canonical_spelling = conversation.bytes().all(is_plain) && file.bytes().all(is_plain);
     let conversation = decode(conversation).map_err(RefError::Malformed)?;
     let file = decode(file).map_err(RefError::Malformed)?;

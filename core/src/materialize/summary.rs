@@ -85,14 +85,16 @@ pub fn summary(input: &SummaryInput<'_>) -> String {
 
 /// [`summary`] from the lines it may show and the indices of the error lines.
 fn summary_of(input: &SummaryInput<'_>, lines: &Lines<'_>, errors: &[usize]) -> String {
-    let mut snippet = input.snippet_lines;
-    let mut shown_errors = errors.len().min(MAX_ERROR_LINES);
-    loop {
-        let text = render(input, lines, snippet, &errors[..shown_errors], errors.len());
-        if utf16_len(&text) < input.max_chars {
-            return text;
-        }
-        if snippet == 0 && shown_errors == 0 {
+    let framed = |body: &str| {
+        format!(
+            "{}\n{body}If you need more: context_tail(\"{r}\", 200) or context_grep(\"{r}\", \"Error|Exception\").",
+            pointer_line(input, &origin(input)),
+            r = input.reference
+        )
+    };
+    match fit(input, lines, errors, &framed) {
+        Ok(text) => text,
+        Err(text) => {
             // Even the bare frame is too long (a tiny limit). The pointer line stays,
             // whole: without it the model could not find the artifact. When it is too
             // long itself (long tool or server names), it names only the kind of
@@ -105,35 +107,74 @@ fn summary_of(input: &SummaryInput<'_>, lines: &Lines<'_>, errors: &[usize]) -> 
             };
             let rest = input.max_chars.saturating_sub(utf16_len(&pointer) + 1);
             let tail = cut(&text[full.len()..], rest.saturating_sub(40));
-            return if rest > 40 {
+            if rest > 40 {
                 format!("{pointer}{tail}")
             } else {
                 pointer
-            };
+            }
+        }
+    }
+}
+
+/// The summary's body (sizes, head and tail, error lines: every line ends with a
+/// newline) put in a `frame` of the caller's: the workspace's `<knowledge_list>` frames
+/// it as XML, where the Materializer's pointer and "if you need more" lines would not
+/// belong. Snippets shrink until the framed whole stays under `input.max_chars`; when
+/// even the frame around an empty body does not, that is what comes back.
+pub(crate) fn framed_summary(input: &SummaryInput<'_>, frame: &dyn Fn(&str) -> String) -> String {
+    let (lines, errors) = Lines::of(input);
+    fit(input, &lines, &errors, frame).unwrap_or_else(|bare| bare)
+}
+
+/// The framed body with the most snippet and error lines that stays under
+/// `input.max_chars`, halving both until it does; `Err` with the frame around the
+/// emptiest body when nothing fits.
+fn fit(
+    input: &SummaryInput<'_>,
+    lines: &Lines<'_>,
+    errors: &[usize],
+    frame: &dyn Fn(&str) -> String,
+) -> Result<String, String> {
+    let mut snippet = input.snippet_lines;
+    let mut shown_errors = errors.len().min(MAX_ERROR_LINES);
+    loop {
+        let text = frame(&body(
+            input,
+            lines,
+            snippet,
+            &errors[..shown_errors],
+            errors.len(),
+        ));
+        if utf16_len(&text) < input.max_chars {
+            return Ok(text);
+        }
+        if snippet == 0 && shown_errors == 0 {
+            return Err(text);
         }
         snippet /= 2;
         shown_errors /= 2;
     }
 }
 
-fn render(
+/// What produced the output, as the pointer line names it.
+fn origin(input: &SummaryInput<'_>) -> String {
+    let id = input.output.tool_call_id;
+    match (input.kind, input.output.server_name) {
+        (ArtifactKind::Terminal, _) => format!("terminal (snippet {id})"),
+        (_, Some(server)) => format!("{server}/{} (call {id})", input.output.tool_name),
+        (_, None) => format!("{} (call {id})", input.output.tool_name),
+    }
+}
+
+fn body(
     input: &SummaryInput<'_>,
     lines: &Lines<'_>,
     snippet: usize,
     errors: &[usize],
     error_count: usize,
 ) -> String {
-    let id = input.output.tool_call_id;
-    let origin = match (input.kind, input.output.server_name) {
-        (ArtifactKind::Terminal, _) => format!("terminal (snippet {id})"),
-        (ArtifactKind::Tool, Some(server)) => {
-            format!("{server}/{} (call {id})", input.output.tool_name)
-        }
-        (ArtifactKind::Tool, None) => format!("{} (call {id})", input.output.tool_name),
-    };
     let m = input.measure;
-    let mut out = pointer_line(input, &origin);
-    out.push('\n');
+    let mut out = String::new();
     out += &format!(
         "Size: {}, {}, {}. JSON: {}.\n",
         count(m.bytes, "byte"),
@@ -202,10 +243,6 @@ fn render(
             }
         }
     }
-    out += &format!(
-        "If you need more: context_tail(\"{r}\", 200) or context_grep(\"{r}\", \"Error|Exception\").",
-        r = input.reference
-    );
     out
 }
 

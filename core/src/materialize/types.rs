@@ -45,6 +45,9 @@ pub enum ArtifactKind {
     Tool,
     /// `artifacts/terminal/<snippetId>.log`.
     Terminal,
+    /// `artifacts/knowledge/<id>.txt|.json`: a workspace's knowledge artifact (see
+    /// [`crate::workspace`]).
+    Knowledge,
 }
 
 impl ArtifactKind {
@@ -53,7 +56,21 @@ impl ArtifactKind {
         match self {
             ArtifactKind::Tool => "tool",
             ArtifactKind::Terminal => "terminal",
+            ArtifactKind::Knowledge => "knowledge",
         }
+    }
+
+    /// The kind whose [`dir`](ArtifactKind::dir) is `dir`, if any.
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::ArtifactKind;
+    /// assert_eq!(ArtifactKind::from_dir("terminal"), Some(ArtifactKind::Terminal));
+    /// assert_eq!(ArtifactKind::from_dir("index"), None);
+    /// ```
+    pub fn from_dir(dir: &str) -> Option<Self> {
+        [Self::Tool, Self::Terminal, Self::Knowledge]
+            .into_iter()
+            .find(|kind| kind.dir() == dir)
     }
 
     /// The option or field naming the artifact, for error messages.
@@ -61,6 +78,7 @@ impl ArtifactKind {
         match self {
             ArtifactKind::Tool => "toolCallId",
             ArtifactKind::Terminal => "snippetId",
+            ArtifactKind::Knowledge => "id",
         }
     }
 }

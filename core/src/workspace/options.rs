@@ -1,0 +1,64 @@
+//! [`WorkspaceOptions`]: where a workspace lives, whom its results belong to, and when
+//! they are stored and replaced.
+
+/// The namespace of a workspace created without one.
+pub const DEFAULT_NAMESPACE: &str = "default";
+/// Contents of at least this many UTF-16 units are replaced by a `<knowledge_list>`.
+pub const DEFAULT_INLINE_LIMIT: usize = 40_000;
+/// The smallest `inline_limit` accepted: a `<knowledge_list>` needs room for its
+/// attributes and a few summary lines.
+pub const MIN_INLINE_LIMIT: usize = 2_000;
+/// A tool result over this many tokens is stored (offloaded) by default: about 8,000
+/// characters by the estimate, a fifth of the inline limit. Smaller results are cheap to
+/// keep in the conversation and rarely worth finding again; larger ones are what an
+/// agent later wants to query, page and grep, even while they still fit inline.
+pub const DEFAULT_TOKEN_THRESHOLD: usize = 2_000;
+
+/// How a [`Workspace`](super::Workspace) stores and replaces.
+///
+/// ```
+/// use tool_offload_core::workspace::WorkspaceOptions;
+/// let mut options = WorkspaceOptions::new("/data", "/");
+/// options.task_id = Some("task-1".into());
+/// assert_eq!(options.namespace, "default");
+/// assert_eq!(options.inline_limit, 40_000);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkspaceOptions {
+    /// Root directory; the namespace lives in `<root>/context/<namespace>/`.
+    pub root: String,
+    /// The namespace this workspace stores in and reads from (default `"default"`).
+    pub namespace: String,
+    /// Absolute directory a relative `root` resolves against.
+    pub cwd: String,
+    /// Recorded as `agent_id` on every tool result.
+    pub agent_id: Option<String>,
+    /// Recorded as `task_id` on every tool result.
+    pub task_id: Option<String>,
+    /// Recorded as `session_id` on every tool result.
+    pub session_id: Option<String>,
+    /// Contents of at least this many UTF-16 units come back as a `<knowledge_list>`
+    /// (default [`DEFAULT_INLINE_LIMIT`]); shorter ones come back unchanged.
+    pub inline_limit: usize,
+    /// Tools whose results are always stored.
+    pub offload_tools: Vec<String>,
+    /// Results over this many tokens are stored (default [`DEFAULT_TOKEN_THRESHOLD`]).
+    pub token_threshold: usize,
+}
+
+impl WorkspaceOptions {
+    /// Options with the defaults.
+    pub fn new(root: impl Into<String>, cwd: impl Into<String>) -> Self {
+        WorkspaceOptions {
+            root: root.into(),
+            namespace: DEFAULT_NAMESPACE.into(),
+            cwd: cwd.into(),
+            agent_id: None,
+            task_id: None,
+            session_id: None,
+            inline_limit: DEFAULT_INLINE_LIMIT,
+            offload_tools: Vec::new(),
+            token_threshold: DEFAULT_TOKEN_THRESHOLD,
+        }
+    }
+}

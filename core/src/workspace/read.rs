@@ -1,0 +1,224 @@
+//! Finding and reading knowledge: records (cached), queries, the tool-result overview,
+//! and the Materializer's paging and grep over a knowledge artifact.
+
+use super::query::{newest_first, OffloadInfo, Query};
+use super::record::{KnowledgeRecord, TOOL_RESULT_CONTEXT_TYPE};
+use super::store::{Knowledge, Workspace};
+use crate::materialize::{artifact_ref, ArtifactKind, Pattern};
+use crate::path::join;
+use crate::{FileReader, IoError, OffloadError, Value};
+
+impl Workspace {
+    /// The record of `id`, if stored (from the cache, else its file).
+    ///
+    /// # Errors
+    /// `INVALID_ID`; `READ_FAILED`, also for a record file that is not a record.
+    pub async fn record<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        reader: &R,
+    ) -> Result<Option<KnowledgeRecord>, OffloadError> {
+        self.content_path(id, super::KnowledgeType::Text)?;
+        self.read_record(id, reader).await
+    }
+
+    pub(super) async fn read_record<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        reader: &R,
+    ) -> Result<Option<KnowledgeRecord>, OffloadError> {
+        if let Some(record) = self.cached(id) {
+            return Ok(Some(record));
+        }
+        let path = join(&self.records_dir, &format!("{id}.json"));
+        let failed = |source| OffloadError::ReadFailed {
+            path: path.clone(),
+            source,
+        };
+        let Some(text) = reader.read_file(&path).await.map_err(failed)? else {
+            return Ok(None);
+        };
+        let record = KnowledgeRecord::parse(&text)
+            .map_err(|reason| failed(IoError::new(format!("not a knowledge record: {reason}"))))?;
+        if record.id != id {
+            return Err(failed(IoError::new(format!(
+                "not a knowledge record: its id is {:?}",
+                record.id
+            ))));
+        }
+        self.cache(record.clone());
+        Ok(Some(record))
+    }
+
+    fn cached(&self, id: &str) -> Option<KnowledgeRecord> {
+        self.records
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(id)
+            .cloned()
+    }
+
+    /// Every record of the namespace: the directory is listed each time (other
+    /// processes store too), and only records not seen before are read.
+    ///
+    /// # Errors
+    /// `READ_FAILED`.
+    pub async fn records<R: FileReader + ?Sized>(
+        &self,
+        reader: &R,
+    ) -> Result<Vec<KnowledgeRecord>, OffloadError> {
+        let names = reader.list_dir(&self.records_dir).await.map_err(|source| {
+            OffloadError::ReadFailed {
+                path: self.records_dir.clone(),
+                source,
+            }
+        })?;
+        let mut records = Vec::with_capacity(names.len());
+        for name in &names {
+            // Anything else (a writer's temporary file) is not a record.
+            let Some(id) = name.strip_suffix(".json") else {
+                continue;
+            };
+            if let Some(record) = self.read_record(id, reader).await? {
+                records.push(record);
+            }
+        }
+        Ok(records)
+    }
+
+    /// The records `query` selects, newest first: ids and metadata, never content.
+    ///
+    /// # Errors
+    /// `READ_FAILED`.
+    pub async fn query<R: FileReader + ?Sized>(
+        &self,
+        query: &Query,
+        reader: &R,
+    ) -> Result<Vec<KnowledgeRecord>, OffloadError> {
+        let records = self.records(reader).await?;
+        Ok(query.select(&records).into_iter().cloned().collect())
+    }
+
+    /// The stored tool results, newest first, of a task and/or session when given.
+    ///
+    /// # Errors
+    /// `READ_FAILED`.
+    pub async fn tool_result_offload_info<R: FileReader + ?Sized>(
+        &self,
+        task_id: Option<&str>,
+        session_id: Option<&str>,
+        reader: &R,
+    ) -> Result<Vec<OffloadInfo>, OffloadError> {
+        let mut query = Query::new(crate::Map::new());
+        query
+            .filter
+            .insert("context_type".into(), TOOL_RESULT_CONTEXT_TYPE.into());
+        for (key, value) in [("task_id", task_id), ("session_id", session_id)] {
+            if let Some(value) = value {
+                query.filter.insert(key.into(), Value::from(value));
+            }
+        }
+        let mut records = self.records(reader).await?;
+        records.retain(|r| query.matches(r));
+        records.sort_unstable_by(newest_first);
+        Ok(records.iter().filter_map(OffloadInfo::of).collect())
+    }
+
+    /// The record and whole content of `id`.
+    ///
+    /// # Errors
+    /// `INVALID_ID`; `REF_NOT_FOUND` for an id not stored in this namespace;
+    /// `READ_FAILED`.
+    pub async fn get_by_id<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        reader: &R,
+    ) -> Result<Knowledge, OffloadError> {
+        let record = self.existing(id, reader).await?;
+        let path = self.content_path(id, record.kind)?;
+        let content = reader
+            .read_file(&path)
+            .await
+            .map_err(|source| OffloadError::ReadFailed {
+                path: path.clone(),
+                source,
+            })?
+            .ok_or_else(|| self.not_found(id))?;
+        Ok(Knowledge { record, content })
+    }
+
+    /// Lines `start..=end` (1-based) of `id`, numbered, as one page within the inline
+    /// limit (the Materializer's `read`).
+    ///
+    /// # Errors
+    /// As [`Workspace::get_by_id`]; `INVALID_ARGUMENT` for `start` 0 or `end < start`.
+    pub async fn get_by_lines<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        start: usize,
+        end: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        if start == 0 || end < start {
+            return Err(OffloadError::InvalidArgument(format!(
+                "lines are 1-based and end >= start, got {start}..{end}"
+            )));
+        }
+        let reference = self.reference(id, reader).await?;
+        self.materializer
+            .read(&reference, start - 1, end - start + 1, reader)
+            .await
+    }
+
+    /// Rows of `id` matching `pattern`, with `context` rows around each, at most
+    /// `max_matches` (the Materializer's `grep`).
+    ///
+    /// # Errors
+    /// As [`Workspace::get_by_id`].
+    pub async fn grep<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        pattern: &Pattern,
+        context: usize,
+        max_matches: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        let reference = self.reference(id, reader).await?;
+        self.materializer
+            .grep(&reference, pattern, context, max_matches, reader)
+            .await
+    }
+
+    /// The `ctx://` ref of a stored id (its content is an artifact of the namespace's
+    /// conversation).
+    async fn reference<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        let record = self.existing(id, reader).await?;
+        let file = format!("{id}.{}", record.kind.extension());
+        Ok(artifact_ref(
+            &self.options.namespace,
+            ArtifactKind::Knowledge,
+            &file,
+        ))
+    }
+
+    async fn existing<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        reader: &R,
+    ) -> Result<KnowledgeRecord, OffloadError> {
+        self.record(id, reader)
+            .await?
+            .ok_or_else(|| self.not_found(id))
+    }
+
+    fn not_found(&self, id: &str) -> OffloadError {
+        OffloadError::KnowledgeNotFound {
+            id: id.into(),
+            namespace: self.options.namespace.clone(),
+        }
+    }
+}

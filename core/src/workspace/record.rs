@@ -1,0 +1,194 @@
+//! The record stored beside each knowledge artifact: its id, type and metadata, the
+//! source of truth every index is rebuilt from.
+
+use crate::json::stringify;
+use crate::materialize::Measure;
+use crate::{Map, Value};
+
+/// `metadata.context_type` of a tool result.
+pub const TOOL_RESULT_CONTEXT_TYPE: &str = "tool_result";
+/// A tool result's artifact id is this prefix and its tool-call id.
+pub const TOOL_RESULT_PREFIX: &str = "tool_result_";
+
+/// What a knowledge artifact holds: text as given, or a JSON value serialised with
+/// `JSON.stringify` rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KnowledgeType {
+    /// `"text"`, stored as `<id>.txt`.
+    Text,
+    /// `"json"`, stored as `<id>.json`.
+    Json,
+}
+
+impl KnowledgeType {
+    /// `"text"` or `"json"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KnowledgeType::Text => "text",
+            KnowledgeType::Json => "json",
+        }
+    }
+
+    /// The type named `name`, if any.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "text" => Some(KnowledgeType::Text),
+            "json" => Some(KnowledgeType::Json),
+            _ => None,
+        }
+    }
+
+    /// The artifact's file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            KnowledgeType::Text => "txt",
+            KnowledgeType::Json => "json",
+        }
+    }
+}
+
+/// One knowledge artifact's record: `{"id", "type", "metadata"}` in
+/// `records/<id>.json`, the metadata including the facts the store adds (`chars`,
+/// `bytes`, `lines`, `sha256`, `created_at`).
+///
+/// ```
+/// use tool_offload_core::workspace::{KnowledgeRecord, KnowledgeType};
+/// let text = r#"{"id":"k1","type":"text","metadata":{"context_type":"note","sha256":"ab","created_at":"2026-01-01T00:00:00.000Z"}}"#;
+/// let record = KnowledgeRecord::parse(text).unwrap();
+/// assert_eq!((record.id.as_str(), record.kind), ("k1", KnowledgeType::Text));
+/// assert_eq!(record.created_at(), "2026-01-01T00:00:00.000Z");
+/// assert_eq!(record.to_json(), text);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct KnowledgeRecord {
+    /// The artifact id.
+    pub id: String,
+    /// Text or JSON.
+    pub kind: KnowledgeType,
+    /// Everything known about it, in the order written.
+    pub metadata: Map<String, Value>,
+}
+
+/// The facts the store adds to every record, last and in this order; a caller's
+/// metadata cannot set them.
+pub(crate) const FACTS: [&str; 5] = ["chars", "bytes", "lines", "sha256", "created_at"];
+
+impl KnowledgeRecord {
+    /// A record of `metadata` (callers' keys first, in their order) and the facts of
+    /// the content measured by `measure`.
+    pub(crate) fn new(
+        id: &str,
+        kind: KnowledgeType,
+        mut metadata: Map<String, Value>,
+        measure: Measure,
+        sha256: String,
+        created_at: String,
+    ) -> Self {
+        for fact in FACTS {
+            metadata.shift_remove(fact);
+        }
+        metadata.insert("chars".into(), measure.chars.into());
+        metadata.insert("bytes".into(), measure.bytes.into());
+        metadata.insert("lines".into(), measure.lines.into());
+        metadata.insert("sha256".into(), sha256.into());
+        metadata.insert("created_at".into(), created_at.into());
+        KnowledgeRecord {
+            id: id.into(),
+            kind,
+            metadata,
+        }
+    }
+
+    /// The record file's text: `JSON.stringify({id, type, metadata})`.
+    pub fn to_json(&self) -> String {
+        let mut record = Map::new();
+        record.insert("id".into(), self.id.clone().into());
+        record.insert("type".into(), self.kind.as_str().into());
+        record.insert("metadata".into(), Value::Object(self.metadata.clone()));
+        stringify(&Value::Object(record))
+    }
+
+    /// A record file's text read back.
+    ///
+    /// # Errors
+    /// What is wrong with it, for a record that is not `{"id": string, "type": "text" |
+    /// "json", "metadata": object}`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let value: Value = crate::json::parse(text).map_err(|e| e.to_string())?;
+        let Value::Object(mut record) = value else {
+            return Err("not a JSON object".into());
+        };
+        let id = match record.shift_remove("id") {
+            Some(Value::String(id)) => id,
+            _ => return Err("\"id\" is not a string".into()),
+        };
+        let kind = match record.get("type") {
+            Some(Value::String(name)) => KnowledgeType::parse(name),
+            _ => None,
+        }
+        .ok_or("\"type\" is not \"text\" or \"json\"")?;
+        let Some(Value::Object(metadata)) = record.shift_remove("metadata") else {
+            return Err("\"metadata\" is not an object".into());
+        };
+        Ok(KnowledgeRecord { id, kind, metadata })
+    }
+
+    /// `metadata.created_at`, or `""` when a record written elsewhere lacks it.
+    pub fn created_at(&self) -> &str {
+        self.str_field("created_at").unwrap_or_default()
+    }
+
+    /// `metadata.sha256`, if it is a string.
+    pub fn sha256(&self) -> Option<&str> {
+        self.str_field("sha256")
+    }
+
+    /// `metadata[key]` if it is a string.
+    pub fn str_field(&self, key: &str) -> Option<&str> {
+        self.metadata.get(key).and_then(Value::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn facts_come_last_and_override_the_callers() {
+        let Value::Object(metadata) =
+            json!({"sha256": "forged", "context_type": "note", "chars": -1, "b": 1})
+        else {
+            unreachable!()
+        };
+        let record = KnowledgeRecord::new(
+            "k",
+            KnowledgeType::Json,
+            metadata,
+            Measure::of("[1,\n2]"),
+            "abc".into(),
+            "2026-01-01T00:00:00.000Z".into(),
+        );
+        assert_eq!(
+            record.to_json(),
+            r#"{"id":"k","type":"json","metadata":{"context_type":"note","b":1,"chars":6,"bytes":6,"lines":2,"sha256":"abc","created_at":"2026-01-01T00:00:00.000Z"}}"#
+        );
+        assert_eq!(KnowledgeRecord::parse(&record.to_json()).unwrap(), record);
+    }
+
+    #[test]
+    fn malformed_records_say_what_is_wrong() {
+        let err = |text: &str| KnowledgeRecord::parse(text).unwrap_err();
+        assert_eq!(err("[]"), "not a JSON object");
+        assert_eq!(err(r#"{"id":1}"#), "\"id\" is not a string");
+        assert_eq!(
+            err(r#"{"id":"a","type":"csv","metadata":{}}"#),
+            "\"type\" is not \"text\" or \"json\""
+        );
+        assert_eq!(
+            err(r#"{"id":"a","type":"text","metadata":[]}"#),
+            "\"metadata\" is not an object"
+        );
+        assert!(err("{").contains("not valid JSON"), "{}", err("{"));
+    }
+}

@@ -1,0 +1,432 @@
+//! [`Workspace`]: stores knowledge artifacts with their records, and tool results with
+//! the `need_offload` decision and the `<knowledge_list>` replacement.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use super::decide::{estimate_tokens, need_offload, Decision};
+use super::knowledge_list::{is_knowledge_list, knowledge_list};
+use super::options::{WorkspaceOptions, MIN_INLINE_LIMIT};
+use super::record::{KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE, TOOL_RESULT_PREFIX};
+use super::time::iso8601;
+use crate::materialize::{sha256_hex, ArtifactKind, Materializer, MaterializerOptions, Measure};
+use crate::path::join;
+use crate::{CreateOutcome, FileReader, FileWriter, Map, OffloadError, Value};
+
+/// A host's token counter (JS `countTokens`, a Rust tokenizer): tokens in a text.
+pub type TokenCounter = dyn Fn(&str) -> Result<usize, OffloadError>;
+
+/// Any knowledge to [`Workspace::add`].
+#[derive(Debug, Clone)]
+pub struct KnowledgeInput<'a> {
+    /// The artifact id (a safe file name).
+    pub id: &'a str,
+    /// The content: text as is, or the `JSON.stringify` of a JSON value (`kind` Json).
+    pub text: &'a str,
+    /// Text or JSON.
+    pub kind: KnowledgeType,
+    /// Its metadata; `context_type` (a string) says what it is.
+    pub metadata: Map<String, Value>,
+}
+
+/// One tool result to [`Workspace::offload_tool_result`].
+#[derive(Debug, Clone)]
+pub struct ToolResultInput<'a> {
+    /// The call's id: the artifact is `tool_result_<tool_call_id>`.
+    pub tool_call_id: &'a str,
+    /// The tool.
+    pub tool_name: &'a str,
+    /// The tool's action, for tools with several.
+    pub action_name: Option<&'a str>,
+    /// The content: a string as is, or the `JSON.stringify` of a non-string (`is_json`).
+    pub text: &'a str,
+    /// Whether the content was a JSON value rather than a string.
+    pub is_json: bool,
+    /// More metadata; `offload: true|false` forces the decision and is not stored.
+    pub metadata: Map<String, Value>,
+}
+
+impl<'a> ToolResultInput<'a> {
+    /// A string result with no action and no metadata.
+    pub fn text(tool_call_id: &'a str, tool_name: &'a str, text: &'a str) -> Self {
+        ToolResultInput {
+            tool_call_id,
+            tool_name,
+            action_name: None,
+            text,
+            is_json: false,
+            metadata: Map::new(),
+        }
+    }
+}
+
+/// A stored knowledge artifact.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stored {
+    /// Its record, as on disk.
+    pub record: KnowledgeRecord,
+    /// The content's absolute path.
+    pub path: String,
+    /// Whether it was already stored with the same content (nothing was written).
+    pub reused: bool,
+}
+
+/// What [`Workspace::offload_tool_result`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResultOffload {
+    /// Whether the result is stored.
+    pub offloaded: bool,
+    /// The `<knowledge_list>` the model sees instead, when the content is at least
+    /// `inline_limit` long; `None`: the content stays as it is.
+    pub replacement: Option<String>,
+    /// The artifact id, when stored.
+    pub artifact_id: Option<String>,
+    /// How it was decided; `None` when the content already was a `<knowledge_list>`.
+    pub decision: Option<Decision>,
+    /// The store, when one happened.
+    pub stored: Option<Stored>,
+}
+
+impl ToolResultOffload {
+    /// The content the model sees: the replacement, or `original` unchanged.
+    pub fn content<'a>(&'a self, original: &'a str) -> &'a str {
+        self.replacement.as_deref().unwrap_or(original)
+    }
+}
+
+/// A knowledge artifact read back whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Knowledge {
+    /// Its record.
+    pub record: KnowledgeRecord,
+    /// Its content.
+    pub content: String,
+}
+
+/// A knowledge store over one namespace (see the [module docs](super)).
+#[derive(Debug)]
+pub struct Workspace {
+    pub(super) options: WorkspaceOptions,
+    /// Reads back (conversation = namespace) and writes line indexes.
+    pub(super) materializer: Materializer,
+    /// `<root>/context/<namespace>/records`.
+    pub(super) records_dir: String,
+    /// `<root>/context/<namespace>/artifacts/knowledge`.
+    pub(super) knowledge_dir: String,
+    /// Records read or written so far, by id: the scan path's cache (records never
+    /// change once written, so a cached one is never stale).
+    pub(super) records: Mutex<HashMap<String, KnowledgeRecord>>,
+}
+
+impl Workspace {
+    /// A workspace over `options.namespace`.
+    ///
+    /// # Errors
+    /// `INVALID_ID` for a namespace that cannot name a directory; `INVALID_ARGUMENT`
+    /// for a relative `cwd` or an `inline_limit` under [`MIN_INLINE_LIMIT`].
+    pub fn new(options: WorkspaceOptions) -> Result<Self, OffloadError> {
+        if options.inline_limit < MIN_INLINE_LIMIT {
+            return Err(OffloadError::InvalidArgument(format!(
+                "inlineLimit must be at least {MIN_INLINE_LIMIT}, got {}",
+                options.inline_limit
+            )));
+        }
+        let mut read_back = MaterializerOptions::new(
+            options.root.clone(),
+            options.namespace.clone(),
+            options.cwd.clone(),
+        );
+        // Pages stay under the inline limit, as the `<knowledge_list>` does.
+        read_back.max_inline_chars = options.inline_limit - 1;
+        read_back.max_inline_bytes = usize::MAX;
+        let materializer = Materializer::new(read_back).map_err(|e| match e {
+            OffloadError::InvalidId { value, reason, .. } => OffloadError::InvalidId {
+                field: "namespace".into(),
+                value,
+                reason,
+            },
+            other => other,
+        })?;
+        let dir = materializer
+            .artifacts
+            .trim_end_matches("/artifacts")
+            .to_owned();
+        Ok(Workspace {
+            records_dir: join(&dir, "records"),
+            knowledge_dir: join(&materializer.artifacts, ArtifactKind::Knowledge.dir()),
+            options,
+            materializer,
+            records: Mutex::default(),
+        })
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &WorkspaceOptions {
+        &self.options
+    }
+
+    /// Decide whether a result of `tool_name` is stored (see [`Decision`]); the token
+    /// count comes from `count_tokens` when given, else [`estimate_tokens`] of `chars`.
+    ///
+    /// # Errors
+    /// The counter's own error.
+    pub fn need_offload(
+        &self,
+        tool_name: &str,
+        flag: Option<bool>,
+        text: &str,
+        count_tokens: Option<&TokenCounter>,
+    ) -> Result<Decision, OffloadError> {
+        need_offload(&self.options, tool_name, flag, || match count_tokens {
+            Some(count) => count(text),
+            None => Ok(estimate_tokens(crate::utf16_len(text))),
+        })
+    }
+
+    /// Store `input` as knowledge artifact `input.id`, durable before this returns; the
+    /// same id with the same content again is reused, not written twice.
+    ///
+    /// # Errors
+    /// `INVALID_ID`; `INVALID_ARGUMENT` when `metadata.context_type` is not a string;
+    /// `ARTIFACT_EXISTS` when the id holds a different content; `READ_FAILED`,
+    /// `WRITE_FAILED`.
+    pub async fn add<IO: FileWriter + FileReader + ?Sized>(
+        &self,
+        input: &KnowledgeInput<'_>,
+        now_ms: f64,
+        io: &IO,
+    ) -> Result<Stored, OffloadError> {
+        if !input
+            .metadata
+            .get("context_type")
+            .is_some_and(Value::is_string)
+        {
+            return Err(OffloadError::InvalidArgument(
+                "metadata.context_type must be a string saying what the knowledge is".into(),
+            ));
+        }
+        let mut metadata = input.metadata.clone();
+        for (key, value) in self.scope() {
+            if !metadata.contains_key(key) {
+                metadata.insert(key.into(), value.into());
+            }
+        }
+        self.store(input.id, input.text, input.kind, metadata, now_ms, io)
+            .await
+    }
+
+    /// The tool-result entry point: decide, store (as `tool_result_<toolCallId>`) and
+    /// replace when the content is at least `inline_limit` long.
+    ///
+    /// # Errors
+    /// As [`Workspace::add`], and the token counter's error.
+    pub async fn offload_tool_result<IO: FileWriter + FileReader + ?Sized>(
+        &self,
+        input: &ToolResultInput<'_>,
+        count_tokens: Option<&TokenCounter>,
+        now_ms: f64,
+        io: &IO,
+    ) -> Result<ToolResultOffload, OffloadError> {
+        if !input.is_json && is_knowledge_list(input.text) {
+            return Ok(ToolResultOffload {
+                offloaded: false,
+                replacement: None,
+                artifact_id: None,
+                decision: None,
+                stored: None,
+            });
+        }
+        let flag = input.metadata.get("offload").and_then(Value::as_bool);
+        let decision = self.need_offload(input.tool_name, flag, input.text, count_tokens)?;
+        if !decision.offload {
+            return Ok(ToolResultOffload {
+                offloaded: false,
+                replacement: None,
+                artifact_id: None,
+                decision: Some(decision),
+                stored: None,
+            });
+        }
+        let id = format!("{TOOL_RESULT_PREFIX}{}", input.tool_call_id);
+        let kind = if input.is_json {
+            KnowledgeType::Json
+        } else {
+            KnowledgeType::Text
+        };
+        let stored = self
+            .store(
+                &id,
+                input.text,
+                kind,
+                self.tool_result_metadata(input),
+                now_ms,
+                io,
+            )
+            .await?;
+        let measure = Measure::of(input.text);
+        let replacement = (measure.chars >= self.options.inline_limit).then(|| {
+            knowledge_list(
+                &stored.record,
+                input.text,
+                measure,
+                self.options.inline_limit,
+            )
+        });
+        Ok(ToolResultOffload {
+            offloaded: true,
+            replacement,
+            artifact_id: Some(id),
+            decision: Some(decision),
+            stored: Some(stored),
+        })
+    }
+
+    /// `agent_id`, `task_id`, `session_id` of the options, those that are set.
+    fn scope(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        [
+            ("agent_id", &self.options.agent_id),
+            ("task_id", &self.options.task_id),
+            ("session_id", &self.options.session_id),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| value.as_deref().map(|v| (key, v)))
+    }
+
+    /// A tool result's metadata: `context_type`, `biz_id`, the scope, `tool_name`,
+    /// `action_name`, then the caller's (which may override the scope, not the rest).
+    fn tool_result_metadata(&self, input: &ToolResultInput<'_>) -> Map<String, Value> {
+        const FIXED: [&str; 5] = [
+            "context_type",
+            "biz_id",
+            "tool_name",
+            "action_name",
+            "offload",
+        ];
+        let mut metadata = Map::new();
+        metadata.insert("context_type".into(), TOOL_RESULT_CONTEXT_TYPE.into());
+        metadata.insert("biz_id".into(), input.tool_call_id.into());
+        for (key, value) in self.scope() {
+            metadata.insert(key.into(), value.into());
+        }
+        metadata.insert("tool_name".into(), input.tool_name.into());
+        if let Some(action) = input.action_name {
+            metadata.insert("action_name".into(), action.into());
+        }
+        for (key, value) in &input.metadata {
+            if !FIXED.contains(&key.as_str()) {
+                metadata.insert(key.clone(), value.clone());
+            }
+        }
+        metadata
+    }
+
+    /// Write the content, then its record (the commit point), each exclusively.
+    async fn store<IO: FileWriter + FileReader + ?Sized>(
+        &self,
+        id: &str,
+        text: &str,
+        kind: KnowledgeType,
+        metadata: Map<String, Value>,
+        now_ms: f64,
+        io: &IO,
+    ) -> Result<Stored, OffloadError> {
+        let path = self.content_path(id, kind)?;
+        let sha256 = sha256_hex(text);
+        if let Some(existing) = self.read_record(id, io).await? {
+            return self.reuse(existing, &sha256, kind, path);
+        }
+        for dir in [&self.knowledge_dir, &self.records_dir] {
+            io.mkdir(dir)
+                .await
+                .map_err(|source| OffloadError::WriteFailed {
+                    path: dir.clone(),
+                    source,
+                })?;
+        }
+        let written = |source| OffloadError::WriteFailed {
+            path: path.clone(),
+            source,
+        };
+        // A content file without a record is what a crash between the two leaves: not
+        // stored, so it is replaced.
+        if io.create_file(&path, text).await.map_err(written)? == CreateOutcome::Exists {
+            io.write_file(&path, text).await.map_err(written)?;
+        }
+        self.materializer.write_line_index(&path, text, io).await;
+        let record = KnowledgeRecord::new(
+            id,
+            kind,
+            metadata,
+            Measure::of(text),
+            sha256.clone(),
+            iso8601(now_ms),
+        );
+        let record_path = join(&self.records_dir, &format!("{id}.json"));
+        let created = io
+            .create_file(&record_path, &record.to_json())
+            .await
+            .map_err(|source| OffloadError::WriteFailed {
+                path: record_path.clone(),
+                source,
+            })?;
+        if created == CreateOutcome::Exists {
+            // Stored by someone else meanwhile.
+            let existing = self
+                .read_record(id, io)
+                .await?
+                .ok_or_else(|| OffloadError::ArtifactExists(record_path.clone()))?;
+            return self.reuse(existing, &sha256, kind, path);
+        }
+        self.cache(record.clone());
+        Ok(Stored {
+            record,
+            path,
+            reused: false,
+        })
+    }
+
+    /// The existing record of an id being stored again: reused when the content is the
+    /// same, else `ARTIFACT_EXISTS`.
+    fn reuse(
+        &self,
+        existing: KnowledgeRecord,
+        sha256: &str,
+        kind: KnowledgeType,
+        path: String,
+    ) -> Result<Stored, OffloadError> {
+        if existing.sha256() != Some(sha256) || existing.kind != kind {
+            return Err(OffloadError::ArtifactExists(path));
+        }
+        Ok(Stored {
+            record: existing,
+            path,
+            reused: true,
+        })
+    }
+
+    /// `artifacts/knowledge/<id>.<ext>`, after checking the id names a file.
+    pub(super) fn content_path(
+        &self,
+        id: &str,
+        kind: KnowledgeType,
+    ) -> Result<String, OffloadError> {
+        if let Some(reason) = crate::materialize::unsafe_ref_component(id, ".json.lines".len()) {
+            return Err(OffloadError::InvalidId {
+                field: "id".into(),
+                value: Some(id.into()),
+                reason,
+            });
+        }
+        Ok(join(
+            &self.knowledge_dir,
+            &format!("{id}.{}", kind.extension()),
+        ))
+    }
+
+    pub(super) fn cache(&self, record: KnowledgeRecord) {
+        self.records
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(record.id.clone(), record);
+    }
+}
