@@ -44,9 +44,9 @@ impl<F: Fn(&str) -> bool + Sync> Matcher for RowTest<F> {
 }
 
 /// [`grep_page`](super::grep_page) over any source: `(context, max_matches)`.
-pub(crate) async fn grep_in<S: Source>(
+pub(crate) async fn grep_in<'a, S: Source>(
     source: &S,
-    reference: &str,
+    reference: impl Into<super::read::Naming<'a>>,
     matcher: &(impl Matcher + Sync),
     (context, max_matches): (usize, usize),
     max_chars: usize,

@@ -15,7 +15,7 @@ pub(crate) mod pattern;
 mod ranged_tests;
 mod read;
 mod read_back;
-mod read_tools;
+pub(crate) mod read_tools;
 mod reference;
 mod scan;
 mod source;
@@ -33,6 +33,7 @@ pub use line_index::INDEX_STEP;
 pub use materializer::{Materializer, MIN_PAGE_CHARS};
 pub use messages::MessagesMaterialized;
 pub use pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES, MAX_PATTERN_CHARS};
+pub(crate) use read::Naming;
 pub use read::{grep_page, read_page, tail_page};
 pub use read_back::CACHED_INDEXES;
 pub use read_tools::{
@@ -42,6 +43,7 @@ pub use read_tools::{
 pub(crate) use reference::unsafe_ref_component;
 pub(crate) use summary::framed_summary;
 pub use summary::{summary, summary_ref, SummaryInput, POINTER_PREFIX};
+pub(crate) use text::count;
 pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use types::{
     output_text, ArtifactKind, ContextRef, MaterializeStats, Materialized, MaterializerOptions,

@@ -91,10 +91,10 @@ fn in_memory(page: Result<String, OffloadError>) -> String {
 }
 
 /// [`read_page`] over any source, with its line index.
-pub(crate) async fn read_in<S: Source>(
+pub(crate) async fn read_in<'a, S: Source>(
     source: &S,
     index: &LineIndex,
-    reference: &str,
+    reference: impl Into<Naming<'a>>,
     (offset, part, limit): (usize, usize, usize),
     max_chars: usize,
 ) -> Result<String, OffloadError> {
@@ -210,7 +210,7 @@ pub(crate) fn assemble(
     lines: usize,
     named: &Named<'_>,
 ) -> String {
-    let (title, arg) = (named.title, &named.arg);
+    let title = named.title;
     let (Some(first), Some(last)) = (shown.first(), shown.last()) else {
         return format!("[{title}: nothing to show.]");
     };
@@ -222,16 +222,7 @@ pub(crate) fn assemble(
     );
     let header = match next {
         None => format!("[{title}: {shown_lines}, the end.]"),
-        Some(next) => {
-            let part = match next.part {
-                Some(p) if p > 1 => format!(", part={p}"),
-                _ => String::new(),
-            };
-            format!(
-                "[{title}: {shown_lines}. More: context_read({arg}, {}{part})]",
-                next.line - 1
-            )
-        }
+        Some(next) => format!("[{title}: {shown_lines}. More: {}]", named.more(next)),
     };
     let body: String = shown.iter().map(|r| r.numbered.as_str()).collect();
     format!("{header}\n{}", body.trim_end_matches('\n'))
@@ -244,9 +235,31 @@ const LABEL_ROOM: usize = 24;
 /// A header names the ref only when that leaves rows at least this long.
 const MIN_ROW_CHARS: usize = 100;
 
-/// How a page's header names its artifact: by its ref, or, when naming the ref `times`
-/// times would leave rows under [`MIN_ROW_CHARS`] (ids near the 255-byte limit under a
-/// limit near `MIN_PAGE_CHARS`), as "this artifact": the page must stay within
+/// What a page is of, as its caller names it: a `ctx://` ref (the Materializer's
+/// tools), or a workspace knowledge id (whose pages continue with
+/// `get_knowledge_by_lines`, `lines` at a time).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Naming<'a> {
+    /// A `ctx://` ref.
+    Ref(&'a str),
+    /// A knowledge artifact id, read `lines` lines per page.
+    Knowledge {
+        /// The id.
+        id: &'a str,
+        /// Lines asked for per page.
+        lines: usize,
+    },
+}
+
+impl<'a> From<&'a str> for Naming<'a> {
+    fn from(reference: &'a str) -> Self {
+        Naming::Ref(reference)
+    }
+}
+
+/// How a page's header names its artifact: by its ref (or id), or, when naming it
+/// `times` times would leave rows under [`MIN_ROW_CHARS`] (ids near the 255-byte limit
+/// under a limit near `MIN_PAGE_CHARS`), as "this artifact": the page must stay within
 /// `max_chars`, and the model knows which ref it asked for.
 pub(crate) struct Named<'a> {
     /// Starts the header: `[<title>: …]`.
@@ -255,23 +268,48 @@ pub(crate) struct Named<'a> {
     pub(crate) arg: String,
     /// Room kept for the header.
     pub(crate) room: usize,
+    /// Lines per page for `get_knowledge_by_lines`; `None`: `context_read`.
+    knowledge_lines: Option<usize>,
 }
 
 impl<'a> Named<'a> {
-    pub(crate) fn new(reference: &'a str, times: usize, max_chars: usize) -> Self {
+    pub(crate) fn new(naming: impl Into<Naming<'a>>, times: usize, max_chars: usize) -> Self {
+        let (reference, knowledge_lines) = match naming.into() {
+            Naming::Ref(reference) => (reference, None),
+            Naming::Knowledge { id, lines } => (id, Some(lines.max(1))),
+        };
         let room = HEADER_ROOM + times * reference.len();
         if room + LABEL_ROOM + MIN_ROW_CHARS <= max_chars {
             Named {
                 title: reference,
                 arg: format!("\"{reference}\""),
                 room,
+                knowledge_lines,
             }
         } else {
             Named {
                 title: "this artifact",
                 arg: "<the same ref>".into(),
                 room: HEADER_ROOM,
+                knowledge_lines,
             }
+        }
+    }
+
+    /// The call that shows the page starting at `next`.
+    fn more(&self, next: &OwnedRow) -> String {
+        let arg = &self.arg;
+        let part = match next.part {
+            Some(p) if p > 1 => format!(", part={p}"),
+            _ => String::new(),
+        };
+        match self.knowledge_lines {
+            None => format!("context_read({arg}, {}{part})", next.line - 1),
+            Some(lines) => format!(
+                "get_knowledge_by_lines({arg}, {}, {}{part})",
+                next.line,
+                next.line.saturating_add(lines - 1)
+            ),
         }
     }
 }

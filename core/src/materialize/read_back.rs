@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use super::grep::grep_in;
 use super::line_index::{LineIndex, INDEX_STEP};
-use super::read::{read_in, tail_in};
+use super::read::{read_in, tail_in, Naming};
 use super::source::{InFile, Source, CHUNK_BYTES, PAGE_CHUNK_BYTES, SCAN_CHUNK_BYTES};
 use super::Materializer;
 use crate::path::join;
@@ -83,17 +83,22 @@ impl Materializer {
         limit: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
+        let request = (offset, part, limit);
+        self.read_named(reference, reference.into(), request, reader)
+            .await
+    }
+
+    /// [`Materializer::read_from`] with pages named as the caller's tools name them.
+    pub(crate) async fn read_named<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        naming: Naming<'_>,
+        request: (usize, usize, usize),
+        reader: &R,
+    ) -> Result<String, OffloadError> {
         let artifact = self.open(reference, reader, PAGE_CHUNK_BYTES).await?;
         let index = self.line_index(&artifact, reader).await?;
-        let request = (offset, part, limit);
-        read_in(
-            &artifact,
-            &index,
-            reference,
-            request,
-            self.read_page_chars(),
-        )
-        .await
+        read_in(&artifact, &index, naming, request, self.read_page_chars()).await
     }
 
     /// The last `lines` lines of the artifact (see [`tail_page`](super::tail_page)).
@@ -125,16 +130,22 @@ impl Materializer {
         max_matches: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
-        let artifact = self.open(reference, reader, SCAN_CHUNK_BYTES).await?;
         let limits = (context, max_matches);
-        grep_in(
-            &artifact,
-            reference,
-            pattern,
-            limits,
-            self.read_page_chars(),
-        )
-        .await
+        self.grep_named(reference, reference.into(), pattern, limits, reader)
+            .await
+    }
+
+    /// [`Materializer::grep`] with the page named as the caller's tools name it.
+    pub(crate) async fn grep_named<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        naming: Naming<'_>,
+        pattern: &super::Pattern,
+        limits: (usize, usize),
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        let artifact = self.open(reference, reader, SCAN_CHUNK_BYTES).await?;
+        grep_in(&artifact, naming, pattern, limits, self.read_page_chars()).await
     }
 
     /// The artifact `reference` names, to be read `chunk` bytes at a time.

@@ -101,16 +101,7 @@ impl ReadCall {
                 pattern: string(input, "pattern")?,
                 context: count(input, "context", DEFAULT_CONTEXT)?,
                 max_matches: count(input, "max_matches", DEFAULT_MAX_MATCHES)?,
-                ignore_case: match input.get("ignore_case") {
-                    None | Some(Value::Null) => false,
-                    Some(Value::Bool(b)) => *b,
-                    Some(other) => {
-                        return Err(format!(
-                            "ignore_case must be a boolean, got {}",
-                            crate::json::stringify(other)
-                        ))
-                    }
-                },
+                ignore_case: flag(input, "ignore_case")?,
             },
         }))
     }
@@ -225,12 +216,12 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
 }
 
 /// A schema property: name, type, minimum, description.
-type Property = (&'static str, &'static str, Option<u64>, &'static str);
+pub(crate) type Property = (&'static str, &'static str, Option<u64>, &'static str);
 
 /// `{"type": "object", "properties": {…}, "required": […]}`, each property
 /// `{"type", "minimum"?, "description"}`: built in a loop, which is far smaller in the
 /// wasm than the same values spelled out with `json!` (the registry vectors pin them).
-fn object_schema(properties: &[Property], required: &[&str]) -> Value {
+pub(crate) fn object_schema(properties: &[Property], required: &[&str]) -> Value {
     let mut props = crate::Map::new();
     for &(name, kind, minimum, description) in properties {
         let mut p = crate::Map::new();
@@ -268,9 +259,18 @@ fn object_schema(properties: &[Property], required: &[&str]) -> Value {
 /// ```
 pub fn register_read_tools<H>(
     registry: &mut ToolRegistry<H>,
+    handler: impl FnMut(&str) -> H,
+) -> Result<(), RegisterError> {
+    register_all(registry, read_tool_definitions(), handler)
+}
+
+/// Register `definitions` as passthrough tools, all or none.
+pub(crate) fn register_all<H>(
+    registry: &mut ToolRegistry<H>,
+    definitions: impl IntoIterator<Item = ToolDefinition>,
     mut handler: impl FnMut(&str) -> H,
 ) -> Result<(), RegisterError> {
-    let definitions = read_tool_definitions();
+    let definitions: Vec<_> = definitions.into_iter().collect();
     if let Some(taken) = definitions.iter().find(|d| registry.get(&d.name).is_some()) {
         return Err(RegisterError::Duplicate(taken.name.clone()));
     }
@@ -281,7 +281,7 @@ pub fn register_read_tools<H>(
     Ok(())
 }
 
-fn string(input: &Value, key: &str) -> Result<String, String> {
+pub(crate) fn string(input: &Value, key: &str) -> Result<String, String> {
     match input.get(key) {
         Some(Value::String(s)) => Ok(s.clone()),
         other => Err(format!(
@@ -291,7 +291,19 @@ fn string(input: &Value, key: &str) -> Result<String, String> {
     }
 }
 
-fn count(input: &Value, key: &str, default: usize) -> Result<usize, String> {
+/// `input[key]` as a boolean, `false` when absent or null.
+pub(crate) fn flag(input: &Value, key: &str) -> Result<bool, String> {
+    match input.get(key) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(format!(
+            "{key} must be a boolean, got {}",
+            crate::json::stringify(other)
+        )),
+    }
+}
+
+pub(crate) fn count(input: &Value, key: &str, default: usize) -> Result<usize, String> {
     match input.get(key) {
         None | Some(Value::Null) => Ok(default),
         Some(value) => match value.as_f64().and_then(crate::safe_count) {

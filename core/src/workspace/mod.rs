@@ -36,6 +36,7 @@ mod read;
 mod record;
 mod store;
 mod time;
+mod tools;
 
 pub use decide::{estimate_tokens, Decision, DecisionReason};
 pub use knowledge_list::{is_knowledge_list, KNOWLEDGE_LIST_CLOSE, KNOWLEDGE_LIST_OPEN};
@@ -49,6 +50,10 @@ pub use store::{
     Knowledge, KnowledgeInput, Stored, TokenCounter, ToolResultInput, ToolResultOffload, Workspace,
 };
 pub use time::iso8601;
+pub use tools::{
+    knowledge_tool_definitions, register_knowledge_tools, GET_KNOWLEDGE_BY_ID,
+    GET_KNOWLEDGE_BY_LINES, GET_TOOL_RESULT_OFFLOAD_INFO, GREP_KNOWLEDGE, QUERY_ARTIFACTS,
+};
 
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,7 @@
 use super::query::{newest_first, OffloadInfo, Query};
 use super::record::{KnowledgeRecord, TOOL_RESULT_CONTEXT_TYPE};
 use super::store::{Knowledge, Workspace};
-use crate::materialize::{artifact_ref, ArtifactKind, Pattern};
+use crate::materialize::{artifact_ref, ArtifactKind, Naming, Pattern};
 use crate::path::join;
 use crate::{FileReader, IoError, OffloadError, Value};
 
@@ -159,14 +159,32 @@ impl Workspace {
         end: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
-        if start == 0 || end < start {
+        self.get_by_lines_from(id, (start, 1), end, reader).await
+    }
+
+    /// [`Workspace::get_by_lines`] starting at part `part` (1-based) of line `start`:
+    /// how a page continues inside a line too long for one page (the `part=` its
+    /// header names).
+    ///
+    /// # Errors
+    /// As [`Workspace::get_by_lines`]; `INVALID_ARGUMENT` for `part` 0.
+    pub async fn get_by_lines_from<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        (start, part): (usize, usize),
+        end: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        if start == 0 || end < start || part == 0 {
             return Err(OffloadError::InvalidArgument(format!(
-                "lines are 1-based and end >= start, got {start}..{end}"
+                "lines and parts are 1-based and end >= start, got lines {start}..{end}, part {part}"
             )));
         }
         let reference = self.reference(id, reader).await?;
+        let lines = end - start + 1;
+        let naming = Naming::Knowledge { id, lines };
         self.materializer
-            .read(&reference, start - 1, end - start + 1, reader)
+            .read_named(&reference, naming, (start - 1, part, lines), reader)
             .await
     }
 
@@ -184,8 +202,10 @@ impl Workspace {
         reader: &R,
     ) -> Result<String, OffloadError> {
         let reference = self.reference(id, reader).await?;
+        let naming = Naming::Knowledge { id, lines: 1 };
+        let limits = (context, max_matches);
         self.materializer
-            .grep(&reference, pattern, context, max_matches, reader)
+            .grep_named(&reference, naming, pattern, limits, reader)
             .await
     }
 
@@ -205,7 +225,7 @@ impl Workspace {
         ))
     }
 
-    async fn existing<R: FileReader + ?Sized>(
+    pub(super) async fn existing<R: FileReader + ?Sized>(
         &self,
         id: &str,
         reader: &R,

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::materialize::compile_pattern;
+use crate::utf16_len;
 use crate::{ErrorCode, Map, MemoryWriter, Value};
 use futures_executor::block_on;
 use serde_json::json;
@@ -270,7 +271,23 @@ fn reads_page_and_grep_through_the_materializer_in_its_own_namespace() {
     let text: String = (1..=3000).map(|i| format!("line {i}\n")).collect();
     offload(&ws, &io, "c1", &text);
     let page = block_on(ws.get_by_lines("tool_result_c1", 2, 3, &io)).unwrap();
-    assert!(page.ends_with("\n2| line 2\n3| line 3"), "{page}");
+    assert_eq!(
+        page,
+        "[tool_result_c1: lines 2-3 of 3,000. More: get_knowledge_by_lines(\"tool_result_c1\", 4, 5)]\n2| line 2\n3| line 3"
+    );
+    let long = "w".repeat(100_000);
+    offload(&ws, &io, "wide", &long);
+    let first = block_on(ws.get_by_lines("tool_result_wide", 1, 1, &io)).unwrap();
+    let header = first.lines().next().unwrap();
+    assert!(
+        header.ends_with("More: get_knowledge_by_lines(\"tool_result_wide\", 1, 1, part=20)]"),
+        "{header}"
+    );
+    let next = block_on(ws.get_by_lines_from("tool_result_wide", (1, 20), 1, &io)).unwrap();
+    assert!(
+        next.lines().nth(1).unwrap().starts_with("1.20| w"),
+        "{next}"
+    );
     let pattern = compile_pattern("line 2999$", false).unwrap();
     let found = block_on(ws.grep("tool_result_c1", &pattern, 0, 10, &io)).unwrap();
     assert!(found.contains("2999| line 2999"), "{found}");
@@ -310,5 +327,126 @@ fn bad_options_are_refused() {
     assert_eq!(
         Workspace::new(options).unwrap_err().code(),
         ErrorCode::InvalidArgument
+    );
+}
+
+#[test]
+fn the_knowledge_tools_answer_the_model_within_the_limit() {
+    let io = MemoryWriter::new();
+    let ws = workspace(|o| o.inline_limit = MIN_INLINE_LIMIT);
+    let run = |name: &str, input: Value| block_on(ws.run_knowledge_tool(name, &input, &io));
+    let small = "alpha\nbeta ERROR\n";
+    let mut input = ToolResultInput::text("s1", "bash", small);
+    input.metadata = object(json!({"offload": true}));
+    block_on(ws.offload_tool_result(&input, None, NOW, &io)).unwrap();
+    let big: String = (1..=400).map(|i| format!("row {i}\n")).collect();
+    let mut input = ToolResultInput::text("b1", "bash", &big);
+    input.metadata = object(json!({"offload": true}));
+    block_on(ws.offload_tool_result(&input, None, NOW, &io)).unwrap();
+
+    let out = run(GET_KNOWLEDGE_BY_ID, json!({"id": "tool_result_s1"}));
+    assert!(!out.is_error);
+    assert!(
+        out.content.starts_with(
+            "[tool_result_s1: text; metadata {\"context_type\":\"tool_result\",\"biz_id\":\"s1\""
+        ),
+        "{}",
+        out.content
+    );
+    assert!(
+        out.content.ends_with("]\nalpha\nbeta ERROR\n"),
+        "{}",
+        out.content
+    );
+    let out = run(GET_KNOWLEDGE_BY_ID, json!({"id": "tool_result_b1"}));
+    assert!(out.content.ends_with("}]\n[Content: 3,092 characters, 400 lines; too long to show here: read it with get_knowledge_by_lines(\"tool_result_b1\", 1, 200) or search it with grep_knowledge(\"tool_result_b1\", \"<pattern>\").]"), "{}", out.content);
+    assert!(utf16_len(&out.content) < MIN_INLINE_LIMIT);
+
+    let out = run(
+        GET_KNOWLEDGE_BY_LINES,
+        json!({"id": "tool_result_b1", "start_line": 399}),
+    );
+    assert_eq!(
+        out.content,
+        "[tool_result_b1: lines 399-400 of 400, the end.]\n399| row 399\n400| row 400"
+    );
+    let out = run(GET_KNOWLEDGE_BY_LINES, json!({"id": "tool_result_b1"}));
+    assert_eq!(
+        (out.is_error, out.content.as_str()),
+        (true, "start_line is required")
+    );
+    let out = run(
+        GREP_KNOWLEDGE,
+        json!({"id": "tool_result_s1", "pattern": "error", "ignore_case": true, "context": 0}),
+    );
+    assert!(out.content.ends_with("\n2| beta ERROR"), "{}", out.content);
+    let out = run(
+        GREP_KNOWLEDGE,
+        json!({"id": "tool_result_s1", "pattern": "(?=x)"}),
+    );
+    assert!(out.is_error);
+
+    let out = run(QUERY_ARTIFACTS, json!({"filter": {"biz_id": "s1"}}));
+    assert!(out.content.starts_with("[1 artifact, newest first, from offset 0.]\n{\"id\":\"tool_result_s1\",\"type\":\"text\",\"metadata\":{"), "{}", out.content);
+    let out = run(QUERY_ARTIFACTS, json!({"filter": {"tool_name": "nope"}}));
+    assert_eq!(out.content, "[No artifacts match.]");
+    let out = run(QUERY_ARTIFACTS, json!({"filter": "bash"}));
+    assert_eq!(
+        (out.is_error, out.content.as_str()),
+        (true, "filter must be an object, got \"bash\"")
+    );
+
+    let out = run(GET_TOOL_RESULT_OFFLOAD_INFO, Value::Null);
+    assert_eq!(
+        out.content.lines().next(),
+        Some("[2 tool results stored in namespace \"default\", newest first.]")
+    );
+    let out = run(GET_TOOL_RESULT_OFFLOAD_INFO, json!({"task_id": "other"}));
+    assert_eq!(
+        out.content,
+        "[No tool results stored in namespace \"default\".]"
+    );
+
+    let out = run(GET_KNOWLEDGE_BY_ID, json!({"id": "../x"}));
+    assert_eq!(
+        (out.is_error, out.content.as_str()),
+        (true, "invalid id \"../x\": contains \"/\"")
+    );
+    assert!(run("context_read", json!({})).is_error);
+    assert!(run(QUERY_ARTIFACTS, json!([1])).is_error);
+}
+
+#[test]
+fn long_listings_are_cut_with_a_way_to_the_rest() {
+    let io = MemoryWriter::new();
+    let ws = workspace(|o| o.inline_limit = MIN_INLINE_LIMIT);
+    for i in 0..40 {
+        let call = format!("c{i:02}");
+        let mut input = ToolResultInput::text(&call, "bash", "x");
+        input.metadata = object(json!({"offload": true}));
+        block_on(ws.offload_tool_result(&input, None, NOW + f64::from(i), &io)).unwrap();
+    }
+    let out = block_on(ws.run_knowledge_tool(QUERY_ARTIFACTS, &json!({}), &io));
+    let header = out.content.lines().next().unwrap();
+    assert!(
+        header.starts_with("[")
+            && header.contains(
+                " of 40 artifacts shown, newest first. More: query_artifacts with offset "
+            ),
+        "{header}"
+    );
+    assert!(utf16_len(&out.content) < MIN_INLINE_LIMIT);
+    assert!(out
+        .content
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("{\"id\":\"tool_result_c39\""));
+    let out = block_on(ws.run_knowledge_tool(GET_TOOL_RESULT_OFFLOAD_INFO, &json!({}), &io));
+    assert!(utf16_len(&out.content) < MIN_INLINE_LIMIT);
+    assert!(
+        out.content.starts_with("[") && out.content.contains(" of 40 tool results stored"),
+        "{}",
+        out.content
     );
 }
