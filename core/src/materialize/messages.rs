@@ -25,14 +25,20 @@ pub struct MessagesMaterialized {
     pub unrecognized: Vec<String>,
 }
 
-/// One tool result to materialize.
-struct Planned {
-    message: usize,
-    slot: Slot,
-    id: String,
-    tool_name: String,
-    text: String,
-    was_value: bool,
+/// One tool result to materialize (or, in a workspace, to offload).
+pub(crate) struct Planned {
+    /// The message's index.
+    pub(crate) message: usize,
+    /// Where its content is.
+    pub(crate) slot: Slot,
+    /// The tool-call id.
+    pub(crate) id: String,
+    /// The tool's name (`tool` when unknown).
+    pub(crate) tool_name: String,
+    /// The content as text: a string, text parts joined, else `JSON.stringify`.
+    pub(crate) text: String,
+    /// Whether `text` is the JSON of a value.
+    pub(crate) was_value: bool,
 }
 
 impl Materializer {
@@ -113,61 +119,81 @@ impl Materializer {
         messages: &[V],
         unrecognized: &mut Vec<String>,
     ) -> Result<Vec<Planned>, OffloadError> {
-        // Built only when something is materialized: a turn with nothing new skips it.
-        let mut names = None;
         let options = self.options();
-        let mut planned = Vec::new();
-        for (index, message) in messages.iter().enumerate() {
-            for found in tool_results(message, At::Index(index), ".json".len(), unrecognized)? {
-                // UTF-8 takes at most 3 bytes per UTF-16 unit: small text stays inline
-                // without being copied out of the host to be measured.
-                let inline = options.max_inline_chars.min(options.max_inline_bytes / 3);
-                if found.text.utf16_len_at_most(inline) {
-                    continue;
-                }
-                // Text parts are stored as the text they hold (`.txt`, real lines to read
-                // back), anything else in an array as its JSON.
-                // Other parts (images, files) stay in the message beside the summary, and
-                // are never turned into text: content of such parts only stays as it is.
-                let parts = match (&found.content, found.is_array) {
-                    (Some(content), true) => text_parts(content),
-                    _ => None,
-                };
-                let mut slot = found.slot;
-                let joined = parts.map(|(joined, others)| {
-                    if others {
-                        slot.form = slot.form.keeping_parts();
-                    }
-                    joined
-                });
-                let was_value = found.is_array && joined.is_none();
-                let text = match joined {
-                    Some(joined) => std::borrow::Cow::Owned(joined),
-                    None => found.text.to_str(),
-                };
-                if !self.exceeds_limits(&text) || summary_ref(&text).is_some() {
-                    continue;
-                }
-                let id = found.id()?;
-                planned.push(Planned {
-                    message: index,
-                    slot,
-                    tool_name: match found.tool_name {
-                        Some(name) => name,
-                        None => names
-                            .get_or_insert_with(|| tool_names(messages))
-                            .get(&id)
-                            .cloned()
-                            .unwrap_or_else(|| "tool".into()),
-                    },
-                    id,
-                    text: text.into_owned(),
-                    was_value,
-                });
-            }
-        }
-        Ok(planned)
+        // UTF-8 takes at most 3 bytes per UTF-16 unit: small text stays inline without
+        // being copied out of the host to be measured.
+        let inline = options.max_inline_chars.min(options.max_inline_bytes / 3);
+        plan_tool_results(
+            messages,
+            unrecognized,
+            |text| !text.utf16_len_at_most(inline),
+            |text| self.exceeds_limits(text) && summary_ref(text).is_none(),
+        )
     }
+}
+
+/// Every tool result of `messages` whose content `may_keep` (cheaply, before it is
+/// copied out of the host) and `keep` (as text) — checked, its tool name found; nothing
+/// written. Items of no shape we know go to `unrecognized`.
+///
+/// # Errors
+/// `INVALID_MESSAGE`, `INVALID_ID`.
+pub(crate) fn plan_tool_results<V: JsonView>(
+    messages: &[V],
+    unrecognized: &mut Vec<String>,
+    may_keep: impl Fn(&V::Text) -> bool,
+    keep: impl Fn(&str) -> bool,
+) -> Result<Vec<Planned>, OffloadError> {
+    // Built only when something is kept: a turn with nothing new skips it.
+    let mut names = None;
+    let mut planned = Vec::new();
+    for (index, message) in messages.iter().enumerate() {
+        for found in tool_results(message, At::Index(index), ".json".len(), unrecognized)? {
+            if !may_keep(&found.text) {
+                continue;
+            }
+            // Text parts are stored as the text they hold (`.txt`, real lines to read
+            // back), anything else in an array as its JSON.
+            // Other parts (images, files) stay in the message beside the summary, and
+            // are never turned into text: content of such parts only stays as it is.
+            let parts = match (&found.content, found.is_array) {
+                (Some(content), true) => text_parts(content),
+                _ => None,
+            };
+            let mut slot = found.slot;
+            let joined = parts.map(|(joined, others)| {
+                if others {
+                    slot.form = slot.form.keeping_parts();
+                }
+                joined
+            });
+            let was_value = found.is_array && joined.is_none();
+            let text = match joined {
+                Some(joined) => std::borrow::Cow::Owned(joined),
+                None => found.text.to_str(),
+            };
+            if !keep(&text) {
+                continue;
+            }
+            let id = found.id()?;
+            planned.push(Planned {
+                message: index,
+                slot,
+                tool_name: match found.tool_name {
+                    Some(name) => name,
+                    None => names
+                        .get_or_insert_with(|| tool_names(messages))
+                        .get(&id)
+                        .cloned()
+                        .unwrap_or_else(|| "tool".into()),
+                },
+                id,
+                text: text.into_owned(),
+                was_value,
+            });
+        }
+    }
+    Ok(planned)
 }
 
 /// Tool names by call id, from the calls in the conversation: Anthropic `tool_use`

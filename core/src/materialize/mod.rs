@@ -31,6 +31,7 @@ pub use bundle::{
 pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
 pub use line_index::INDEX_STEP;
 pub use materializer::{Materializer, MIN_PAGE_CHARS};
+pub(crate) use messages::plan_tool_results;
 pub use messages::MessagesMaterialized;
 pub use pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES, MAX_PATTERN_CHARS};
 pub(crate) use read::Naming;

@@ -30,6 +30,7 @@
 
 mod decide;
 mod knowledge_list;
+mod messages;
 mod options;
 mod query;
 mod read;
@@ -40,6 +41,7 @@ mod tools;
 
 pub use decide::{estimate_tokens, Decision, DecisionReason};
 pub use knowledge_list::{is_knowledge_list, KNOWLEDGE_LIST_CLOSE, KNOWLEDGE_LIST_OPEN};
+pub use messages::MessagesOffloaded;
 pub use options::{
     WorkspaceOptions, DEFAULT_INLINE_LIMIT, DEFAULT_NAMESPACE, DEFAULT_TOKEN_THRESHOLD,
     MIN_INLINE_LIMIT,

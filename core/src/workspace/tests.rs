@@ -450,3 +450,71 @@ fn long_listings_are_cut_with_a_way_to_the_rest() {
         out.content
     );
 }
+
+#[test]
+fn offload_messages_covers_every_shape_and_is_idempotent() {
+    let io = MemoryWriter::new();
+    let ws = workspace(|o| o.offload_tools = vec!["read_file".into()]);
+    let big = "log line\n".repeat(5_000);
+    let messages = vec![
+        json!({"role": "assistant", "content": [{"type": "tool_use", "id": "tu_1", "name": "read_file", "input": {}}]}),
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "tu_1", "content": "short but listed"},
+            {"type": "text", "text": "thanks"}
+        ]}),
+        json!({"type": "function_call", "call_id": "fc_1", "name": "search", "arguments": "{}"}),
+        json!({"type": "function_call_output", "call_id": "fc_1", "output": big}),
+        json!({"role": "tool", "tool_call_id": "small", "content": "ok"}),
+    ];
+    let views: Vec<_> = messages.iter().collect();
+    let done = block_on(ws.offload_messages(&views, None, NOW, &io)).unwrap();
+    let stored: Vec<_> = done
+        .results
+        .iter()
+        .filter_map(|(i, r)| Some((*i, r.artifact_id.clone()?, r.replacement.is_some())))
+        .collect();
+    assert_eq!(
+        done.results.len(),
+        3,
+        "the small one was considered, not stored"
+    );
+    assert_eq!(
+        stored,
+        [
+            (1, "tool_result_tu_1".into(), false),
+            (3, "tool_result_fc_1".into(), true)
+        ]
+    );
+    assert_eq!(done.changed.len(), 1);
+    assert_eq!(done.changed[0].0, 3);
+    let record = block_on(ws.record("tool_result_fc_1", &io))
+        .unwrap()
+        .unwrap();
+    assert_eq!(record.metadata["tool_name"], "search");
+    let record = block_on(ws.record("tool_result_tu_1", &io))
+        .unwrap()
+        .unwrap();
+    assert_eq!(record.metadata["tool_name"], "read_file");
+
+    // The next turn: the replaced result is skipped, the inline one reused.
+    let edited: Vec<Value> = messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let edits: Vec<_> = done
+                .changed
+                .iter()
+                .filter(|(at, _)| *at == i)
+                .flat_map(|(_, e)| e.iter().cloned())
+                .collect();
+            let mut m = m.clone();
+            crate::apply_edits(&mut m, edits);
+            m
+        })
+        .collect();
+    let views: Vec<_> = edited.iter().collect();
+    let again = block_on(ws.offload_messages(&views, None, NOW + 5.0, &io)).unwrap();
+    assert!(again.changed.is_empty());
+    assert_eq!(again.results.len(), 2);
+    assert!(again.results[0].1.stored.as_ref().unwrap().reused);
+}
