@@ -456,7 +456,7 @@ fn offload_messages_covers_every_shape_and_is_idempotent() {
     let io = MemoryWriter::new();
     let ws = workspace(|o| o.offload_tools = vec!["read_file".into()]);
     let big = "log line\n".repeat(5_000);
-    let messages = vec![
+    let messages = [
         json!({"role": "assistant", "content": [{"type": "tool_use", "id": "tu_1", "name": "read_file", "input": {}}]}),
         json!({"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": "tu_1", "content": "short but listed"},
