@@ -28,6 +28,7 @@
 //! assert!(done.content(&log).starts_with("<knowledge_list>\n<knowledge id=\"tool_result_call_1\""));
 //! ```
 
+mod bundle;
 mod decide;
 mod knowledge_list;
 mod messages;
@@ -39,6 +40,7 @@ mod store;
 mod time;
 mod tools;
 
+pub use bundle::{WORKSPACE_BUNDLE_FORMAT, WORKSPACE_BUNDLE_VERSION};
 pub use decide::{estimate_tokens, Decision, DecisionReason};
 pub use knowledge_list::{is_knowledge_list, KNOWLEDGE_LIST_CLOSE, KNOWLEDGE_LIST_OPEN};
 pub use messages::MessagesOffloaded;

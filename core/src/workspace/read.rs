@@ -5,7 +5,6 @@ use super::query::{newest_first, OffloadInfo, Query};
 use super::record::{KnowledgeRecord, TOOL_RESULT_CONTEXT_TYPE};
 use super::store::{Knowledge, Workspace};
 use crate::materialize::{artifact_ref, ArtifactKind, Naming, Pattern};
-use crate::path::join;
 use crate::{FileReader, IoError, OffloadError, Value};
 
 impl Workspace {
@@ -30,7 +29,7 @@ impl Workspace {
         if let Some(record) = self.cached(id) {
             return Ok(Some(record));
         }
-        let path = join(&self.records_dir, &format!("{id}.json"));
+        let path = self.record_path(id);
         let failed = |source| OffloadError::ReadFailed {
             path: path.clone(),
             source,

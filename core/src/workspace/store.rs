@@ -335,6 +335,26 @@ impl Workspace {
         if let Some(existing) = self.read_record(id, io).await? {
             return self.reuse(existing, &sha256, kind, path);
         }
+        let record = KnowledgeRecord::new(
+            id,
+            kind,
+            metadata,
+            Measure::of(text),
+            sha256,
+            iso8601(now_ms),
+        );
+        self.commit(text, record, path, io).await
+    }
+
+    /// Write `text` to `path`, then `record` (the commit point), each exclusively; a
+    /// record that appears meanwhile is reused when it has the same content.
+    pub(super) async fn commit<IO: FileWriter + FileReader + ?Sized>(
+        &self,
+        text: &str,
+        record: KnowledgeRecord,
+        path: String,
+        io: &IO,
+    ) -> Result<Stored, OffloadError> {
         for dir in [&self.knowledge_dir, &self.records_dir] {
             io.mkdir(dir)
                 .await
@@ -353,15 +373,7 @@ impl Workspace {
             io.write_file(&path, text).await.map_err(written)?;
         }
         self.materializer.write_line_index(&path, text, io).await;
-        let record = KnowledgeRecord::new(
-            id,
-            kind,
-            metadata,
-            Measure::of(text),
-            sha256.clone(),
-            iso8601(now_ms),
-        );
-        let record_path = join(&self.records_dir, &format!("{id}.json"));
+        let record_path = self.record_path(&record.id);
         let created = io
             .create_file(&record_path, &record.to_json())
             .await
@@ -372,10 +384,11 @@ impl Workspace {
         if created == CreateOutcome::Exists {
             // Stored by someone else meanwhile.
             let existing = self
-                .read_record(id, io)
+                .read_record(&record.id, io)
                 .await?
                 .ok_or_else(|| OffloadError::ArtifactExists(record_path.clone()))?;
-            return self.reuse(existing, &sha256, kind, path);
+            let sha256 = record.sha256().unwrap_or_default().to_owned();
+            return self.reuse(existing, &sha256, record.kind, path);
         }
         self.cache(record.clone());
         Ok(Stored {
@@ -385,9 +398,14 @@ impl Workspace {
         })
     }
 
+    /// `records/<id>.json`.
+    pub(super) fn record_path(&self, id: &str) -> String {
+        join(&self.records_dir, &format!("{id}.json"))
+    }
+
     /// The existing record of an id being stored again: reused when the content is the
     /// same, else `ARTIFACT_EXISTS`.
-    fn reuse(
+    pub(super) fn reuse(
         &self,
         existing: KnowledgeRecord,
         sha256: &str,
