@@ -1,7 +1,7 @@
 //! Finding and reading knowledge: records (cached), queries, the tool-result overview,
 //! and the Materializer's paging and grep over a knowledge artifact.
 
-use super::query::{newest_first, OffloadInfo, Query};
+use super::query::{OffloadInfo, Query};
 use super::record::{KnowledgeRecord, TOOL_RESULT_CONTEXT_TYPE};
 use super::store::{Knowledge, Workspace};
 use crate::materialize::{artifact_ref, ArtifactKind, Naming, Pattern};
@@ -29,6 +29,19 @@ impl Workspace {
         if let Some(record) = self.cached(id) {
             return Ok(Some(record));
         }
+        let record = self.load_record(id, reader).await?;
+        if let Some(record) = &record {
+            self.cache(record.clone());
+        }
+        Ok(record)
+    }
+
+    /// The record of `id` from its file, not cached (an index sync reads thousands).
+    pub(super) async fn load_record<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        reader: &R,
+    ) -> Result<Option<KnowledgeRecord>, OffloadError> {
         let path = self.record_path(id);
         let failed = |source| OffloadError::ReadFailed {
             path: path.clone(),
@@ -45,7 +58,6 @@ impl Workspace {
                 record.id
             ))));
         }
-        self.cache(record.clone());
         Ok(Some(record))
     }
 
@@ -66,23 +78,32 @@ impl Workspace {
         &self,
         reader: &R,
     ) -> Result<Vec<KnowledgeRecord>, OffloadError> {
+        let ids = self.record_ids(reader).await?;
+        let mut records = Vec::with_capacity(ids.len());
+        for id in &ids {
+            if let Some(record) = self.read_record(id, reader).await? {
+                records.push(record);
+            }
+        }
+        Ok(records)
+    }
+
+    /// The ids of the record files in the records directory.
+    pub(super) async fn record_ids<R: FileReader + ?Sized>(
+        &self,
+        reader: &R,
+    ) -> Result<Vec<String>, OffloadError> {
         let names = reader.list_dir(&self.records_dir).await.map_err(|source| {
             OffloadError::ReadFailed {
                 path: self.records_dir.clone(),
                 source,
             }
         })?;
-        let mut records = Vec::with_capacity(names.len());
-        for name in &names {
-            // Anything else (a writer's temporary file) is not a record.
-            let Some(id) = name.strip_suffix(".json") else {
-                continue;
-            };
-            if let Some(record) = self.read_record(id, reader).await? {
-                records.push(record);
-            }
-        }
-        Ok(records)
+        // Anything else (a writer's temporary file) is not a record.
+        Ok(names
+            .iter()
+            .filter_map(|name| name.strip_suffix(".json").map(str::to_owned))
+            .collect())
     }
 
     /// The records `query` selects, newest first: ids and metadata, never content.
@@ -94,11 +115,16 @@ impl Workspace {
         query: &Query,
         reader: &R,
     ) -> Result<Vec<KnowledgeRecord>, OffloadError> {
+        if let Some(index) = self.index.as_deref() {
+            self.sync_index(index, reader).await?;
+            return index.query(query);
+        }
         let records = self.records(reader).await?;
         Ok(query.select(&records).into_iter().cloned().collect())
     }
 
-    /// The stored tool results, newest first, of a task and/or session when given.
+    /// The stored tool results, newest first (the latest [`MAX_QUERY_LIMIT`](super::MAX_QUERY_LIMIT)), of a
+    /// task and/or session when given.
     ///
     /// # Errors
     /// `READ_FAILED`.
@@ -117,9 +143,8 @@ impl Workspace {
                 query.filter.insert(key.into(), Value::from(value));
             }
         }
-        let mut records = self.records(reader).await?;
-        records.retain(|r| query.matches(r));
-        records.sort_unstable_by(newest_first);
+        query.limit = super::MAX_QUERY_LIMIT;
+        let records = self.query(&query, reader).await?;
         Ok(records.iter().filter_map(OffloadInfo::of).collect())
     }
 

@@ -38,6 +38,43 @@ impl KnowledgeType {
         }
     }
 
+    /// The type of a content to [`add`](super::Workspace::add): `declared` when given,
+    /// else text for a string and JSON for any other value (stored as its
+    /// `JSON.stringify`, which is `text`). A string declared `"json"` must be a JSON
+    /// document; a non-string cannot be `"text"`.
+    ///
+    /// # Errors
+    /// `INVALID_ARGUMENT` naming the mismatch.
+    ///
+    /// ```
+    /// use tool_offload_core::workspace::KnowledgeType;
+    /// assert_eq!(KnowledgeType::resolve(None, true, "hi").unwrap(), KnowledgeType::Text);
+    /// assert_eq!(KnowledgeType::resolve(None, false, "[1]").unwrap(), KnowledgeType::Json);
+    /// assert_eq!(KnowledgeType::resolve(Some("json"), true, "{\"a\":1}").unwrap(), KnowledgeType::Json);
+    /// assert!(KnowledgeType::resolve(Some("json"), true, "not json").is_err());
+    /// assert!(KnowledgeType::resolve(Some("text"), false, "[1]").is_err());
+    /// assert!(KnowledgeType::resolve(Some("csv"), true, "a,b").is_err());
+    /// ```
+    pub fn resolve(
+        declared: Option<&str>,
+        is_string: bool,
+        text: &str,
+    ) -> Result<Self, crate::OffloadError> {
+        let invalid = |why: &str| Err(crate::OffloadError::InvalidArgument(why.into()));
+        match (declared.map(KnowledgeType::parse), is_string) {
+            (None, true) => Ok(KnowledgeType::Text),
+            (None, false) => Ok(KnowledgeType::Json),
+            (Some(None), _) => invalid("type must be \"text\" or \"json\""),
+            (Some(Some(KnowledgeType::Text)), false) => {
+                invalid("type \"text\" needs a string content; a JSON value is type \"json\"")
+            }
+            (Some(Some(KnowledgeType::Json)), true) if !crate::json::is_json_document(text) => {
+                invalid("type \"json\" with a string content needs a JSON document")
+            }
+            (Some(Some(kind)), _) => Ok(kind),
+        }
+    }
+
     /// The artifact's file extension.
     pub fn extension(self) -> &'static str {
         match self {

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::decide::{estimate_tokens, need_offload, Decision};
+use super::index::RecordIndex;
 use super::knowledge_list::{is_knowledge_list, knowledge_list};
 use super::options::{WorkspaceOptions, MIN_INLINE_LIMIT};
 use super::record::{KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE, TOOL_RESULT_PREFIX};
@@ -104,7 +105,6 @@ pub struct Knowledge {
 }
 
 /// A knowledge store over one namespace (see the [module docs](super)).
-#[derive(Debug)]
 pub struct Workspace {
     pub(super) options: WorkspaceOptions,
     /// Reads back (conversation = namespace) and writes line indexes.
@@ -116,6 +116,17 @@ pub struct Workspace {
     /// Records read or written so far, by id: the scan path's cache (records never
     /// change once written, so a cached one is never stale).
     pub(super) records: Mutex<HashMap<String, KnowledgeRecord>>,
+    /// The host's index, which then answers queries instead of a scan.
+    pub(super) index: Option<Box<dyn RecordIndex>>,
+}
+
+impl std::fmt::Debug for Workspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workspace")
+            .field("options", &self.options)
+            .field("indexed", &self.index.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Workspace {
@@ -157,12 +168,29 @@ impl Workspace {
             options,
             materializer,
             records: Mutex::default(),
+            index: None,
         })
+    }
+
+    /// This workspace with `index` answering its queries (see [`RecordIndex`]).
+    pub fn with_index(mut self, index: Box<dyn RecordIndex>) -> Self {
+        self.index = Some(index);
+        self
     }
 
     /// The options in force.
     pub fn options(&self) -> &WorkspaceOptions {
         &self.options
+    }
+
+    /// The namespace's directory, `<root>/context/<namespace>` (absolute).
+    pub fn dir(&self) -> &str {
+        self.records_dir.trim_end_matches("/records")
+    }
+
+    /// The directory of the records, `<dir>/records`.
+    pub fn records_dir(&self) -> &str {
+        &self.records_dir
     }
 
     /// Decide whether a result of `tool_name` is stored (see [`Decision`]); the token
@@ -389,6 +417,9 @@ impl Workspace {
                 .ok_or_else(|| OffloadError::ArtifactExists(record_path.clone()))?;
             let sha256 = record.sha256().unwrap_or_default().to_owned();
             return self.reuse(existing, &sha256, record.kind, path);
+        }
+        if let Some(index) = &self.index {
+            index.insert(std::slice::from_ref(&record))?;
         }
         self.cache(record.clone());
         Ok(Stored {

@@ -518,3 +518,104 @@ fn offload_messages_covers_every_shape_and_is_idempotent() {
     assert_eq!(again.results.len(), 2);
     assert!(again.results[0].1.stored.as_ref().unwrap().reused);
 }
+
+/// An index in memory whose directory "changes" when told to.
+#[derive(Default)]
+struct MemoryIndex {
+    records: std::sync::Mutex<std::collections::BTreeMap<String, KnowledgeRecord>>,
+    dirty: std::sync::atomic::AtomicBool,
+}
+
+impl RecordIndex for std::sync::Arc<MemoryIndex> {
+    fn changed(&self) -> Result<Option<String>, crate::OffloadError> {
+        Ok(self
+            .dirty
+            .load(std::sync::atomic::Ordering::SeqCst)
+            .then(|| "t".into()))
+    }
+    fn synced(&self, _: &str) -> Result<(), crate::OffloadError> {
+        self.dirty.store(false, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    }
+    fn ids(&self) -> Result<std::collections::HashSet<String>, crate::OffloadError> {
+        Ok(self.records.lock().unwrap().keys().cloned().collect())
+    }
+    fn insert(&self, records: &[KnowledgeRecord]) -> Result<(), crate::OffloadError> {
+        let mut map = self.records.lock().unwrap();
+        for r in records {
+            map.insert(r.id.clone(), r.clone());
+        }
+        Ok(())
+    }
+    fn remove(&self, ids: &[String]) -> Result<(), crate::OffloadError> {
+        let mut map = self.records.lock().unwrap();
+        for id in ids {
+            map.remove(id);
+        }
+        Ok(())
+    }
+    fn clear(&self) -> Result<(), crate::OffloadError> {
+        self.records.lock().unwrap().clear();
+        Ok(())
+    }
+    fn query(&self, query: &Query) -> Result<Vec<KnowledgeRecord>, crate::OffloadError> {
+        let map = self.records.lock().unwrap();
+        Ok(query.select(map.values()).into_iter().cloned().collect())
+    }
+}
+
+#[test]
+fn an_index_gets_every_store_and_catches_up_with_other_writers() {
+    let io = MemoryWriter::new();
+    let index = std::sync::Arc::new(MemoryIndex::default());
+    let indexed = workspace(|_| {}).with_index(Box::new(index.clone()));
+    let other = workspace(|_| {});
+    let big = "i".repeat(50_000);
+    block_on(indexed.offload_tool_result(
+        &ToolResultInput::text("mine", "bash", &big),
+        None,
+        NOW,
+        &io,
+    ))
+    .unwrap();
+    assert_eq!(index.ids().unwrap().len(), 1, "stored and indexed at once");
+    block_on(other.offload_tool_result(
+        &ToolResultInput::text("theirs", "bash", &big),
+        None,
+        NOW + 1.0,
+        &io,
+    ))
+    .unwrap();
+    let all = Query::new(Map::new());
+    let ids = |ws: &Workspace| -> Vec<String> {
+        block_on(ws.query(&all, &io))
+            .unwrap()
+            .into_iter()
+            .map(|r| r.id)
+            .collect()
+    };
+    assert_eq!(
+        ids(&indexed),
+        ["tool_result_mine"],
+        "the index was not told"
+    );
+    index.dirty.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(ids(&indexed), ["tool_result_theirs", "tool_result_mine"]);
+    assert_eq!(ids(&indexed), ids(&other), "index and scan agree");
+    index.records.lock().unwrap().insert(
+        "ghost".into(),
+        KnowledgeRecord {
+            id: "ghost".into(),
+            kind: KnowledgeType::Text,
+            metadata: Map::new(),
+        },
+    );
+    block_on(indexed.rebuild_index(&io)).unwrap();
+    assert_eq!(
+        ids(&indexed).len(),
+        2,
+        "a rebuild keeps only what is on disk"
+    );
+    let info = block_on(indexed.tool_result_offload_info(None, None, &io)).unwrap();
+    assert_eq!(info.len(), 2);
+}
