@@ -47,6 +47,7 @@ mod materializer;
 mod read_tools;
 mod registry;
 mod stale;
+mod workspace;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -67,6 +68,9 @@ pub use tool_offload_core::tools;
 pub use tool_offload_core::{
     json, utf16_len, Batch, BatchOffload, CreateOutcome, DirectOffload, ErrorCode, FileReader,
     FileWriter, IoError, MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,
+};
+pub use workspace::{
+    Clock, CountTokens, OffloadedMessages, ToolResultCall, Workspace, WorkspaceOptions,
 };
 pub use writer::TokioFileWriter;
 

@@ -401,6 +401,12 @@ impl Workspace {
             io.write_file(&path, text).await.map_err(written)?;
         }
         self.materializer.write_line_index(&path, text, io).await;
+        // Whether the index is in step before this write: then, once the record is in
+        // it too, it still is (see `indexed`).
+        let in_step = match &self.index {
+            Some(index) => index.changed()?.is_none(),
+            None => false,
+        };
         let record_path = self.record_path(&record.id);
         let created = io
             .create_file(&record_path, &record.to_json())
@@ -418,15 +424,30 @@ impl Workspace {
             let sha256 = record.sha256().unwrap_or_default().to_owned();
             return self.reuse(existing, &sha256, record.kind, path);
         }
-        if let Some(index) = &self.index {
-            index.insert(std::slice::from_ref(&record))?;
-        }
+        self.indexed(&record, in_step)?;
         self.cache(record.clone());
         Ok(Stored {
             record,
             path,
             reused: false,
         })
+    }
+
+    /// Add a record just written to the index; when the index was in step before the
+    /// write, mark it in step with the directory as it is now, so a query does not list
+    /// the directory again for this process's own writes. (A foreign write landing between
+    /// the two checks is caught at the directory's next change, or by `rebuild_index`.)
+    fn indexed(&self, record: &KnowledgeRecord, in_step: bool) -> Result<(), OffloadError> {
+        let Some(index) = &self.index else {
+            return Ok(());
+        };
+        index.insert(std::slice::from_ref(record))?;
+        if in_step {
+            if let Some(token) = index.changed()? {
+                index.synced(&token)?;
+            }
+        }
+        Ok(())
     }
 
     /// `records/<id>.json`.

@@ -1,0 +1,192 @@
+//! The SQLite index of a namespace's records (feature `sqlite`):
+//! `<root>/context/<namespace>/index.sqlite`, rebuilt from the records when missing.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::UNIX_EPOCH;
+
+use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
+use tool_offload_core::workspace::{KnowledgeRecord, Query, RecordIndex, MAX_QUERY_LIMIT};
+use tool_offload_core::{IoError, OffloadError};
+
+/// The index file's name in the namespace directory.
+pub const INDEX_FILE: &str = "index.sqlite";
+
+const SCHEMA: &str = "
+PRAGMA journal_mode = WAL;
+PRAGMA synchronous = NORMAL;
+CREATE TABLE IF NOT EXISTS records (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_newest ON records (created_at DESC, id);
+-- One row per metadata field; value is the field's JSON.stringify, so \"1\" and 1 differ
+-- as they do in a scan.
+CREATE TABLE IF NOT EXISTS fields (
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    id TEXT NOT NULL,
+    PRIMARY KEY (key, value, id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS fields_of ON fields (id);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+";
+
+/// A [`RecordIndex`] in SQLite (bundled), one connection behind a lock: every call is a
+/// short local transaction.
+pub(crate) struct SqliteIndex {
+    conn: Mutex<Connection>,
+    records_dir: PathBuf,
+    path: PathBuf,
+}
+
+impl SqliteIndex {
+    /// Open (or create) the index of the namespace in `dir`.
+    pub(crate) fn open(dir: &Path, records_dir: &Path) -> Result<Self, OffloadError> {
+        let path = dir.join(INDEX_FILE);
+        let failed = |e: &dyn std::fmt::Display| OffloadError::ReadFailed {
+            path: path.display().to_string(),
+            source: IoError::new(format!("cannot open the SQLite index: {e}")),
+        };
+        std::fs::create_dir_all(dir).map_err(|e| failed(&e))?;
+        let conn = Connection::open(&path).map_err(|e| failed(&e))?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .and_then(|()| conn.execute_batch(SCHEMA))
+            .map_err(|e| failed(&e))?;
+        Ok(SqliteIndex {
+            conn: Mutex::new(conn),
+            records_dir: records_dir.to_owned(),
+            path,
+        })
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn read_failed(&self, e: impl std::fmt::Display) -> OffloadError {
+        OffloadError::ReadFailed {
+            path: self.path.display().to_string(),
+            source: IoError::new(e.to_string()),
+        }
+    }
+
+    fn write_failed(&self, e: impl std::fmt::Display) -> OffloadError {
+        OffloadError::WriteFailed {
+            path: self.path.display().to_string(),
+            source: IoError::new(e.to_string()),
+        }
+    }
+}
+
+impl RecordIndex for SqliteIndex {
+    fn changed(&self) -> Result<Option<String>, OffloadError> {
+        // The records directory's modification time changes with every entry added or
+        // removed; nanoseconds where the file system keeps them.
+        let token = match std::fs::metadata(&self.records_dir).and_then(|m| m.modified()) {
+            Ok(time) => {
+                let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+                format!("{}.{:09}", since.as_secs(), since.subsec_nanos())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "absent".into(),
+            Err(e) => return Err(self.read_failed(e)),
+        };
+        let synced: Option<String> = self
+            .conn()
+            .query_row("SELECT value FROM meta WHERE key = 'synced'", [], |row| {
+                row.get(0)
+            })
+            .optional()
+            .map_err(|e| self.read_failed(e))?;
+        Ok((synced.as_deref() != Some(token.as_str())).then_some(token))
+    }
+
+    fn synced(&self, token: &str) -> Result<(), OffloadError> {
+        self.conn()
+            .execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('synced', ?1)",
+                params![token],
+            )
+            .map(drop)
+            .map_err(|e| self.write_failed(e))
+    }
+
+    fn ids(&self) -> Result<HashSet<String>, OffloadError> {
+        let conn = self.conn();
+        let mut statement = conn
+            .prepare_cached("SELECT id FROM records")
+            .map_err(|e| self.read_failed(e))?;
+        let ids = statement
+            .query_map([], |row| row.get(0))
+            .and_then(|rows| rows.collect())
+            .map_err(|e| self.read_failed(e))?;
+        Ok(ids)
+    }
+
+    fn insert(&self, records: &[KnowledgeRecord]) -> Result<(), OffloadError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction().map_err(|e| self.write_failed(e))?;
+        for record in records {
+            let written = tx
+                .execute(
+                    "INSERT OR REPLACE INTO records (id, created_at, record) VALUES (?1, ?2, ?3)",
+                    params![record.id, record.created_at(), record.to_json()],
+                )
+                .and_then(|_| tx.execute("DELETE FROM fields WHERE id = ?1", params![record.id]));
+            written.map_err(|e| self.write_failed(e))?;
+            for (key, value) in &record.metadata {
+                tx.execute(
+                    "INSERT OR REPLACE INTO fields (key, value, id) VALUES (?1, ?2, ?3)",
+                    params![key, tool_offload_core::json::stringify(value), record.id],
+                )
+                .map_err(|e| self.write_failed(e))?;
+            }
+        }
+        tx.commit().map_err(|e| self.write_failed(e))
+    }
+
+    fn remove(&self, ids: &[String]) -> Result<(), OffloadError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction().map_err(|e| self.write_failed(e))?;
+        for id in ids {
+            tx.execute("DELETE FROM records WHERE id = ?1", params![id])
+                .and_then(|_| tx.execute("DELETE FROM fields WHERE id = ?1", params![id]))
+                .map_err(|e| self.write_failed(e))?;
+        }
+        tx.commit().map_err(|e| self.write_failed(e))
+    }
+
+    fn clear(&self) -> Result<(), OffloadError> {
+        self.conn()
+            .execute_batch("DELETE FROM records; DELETE FROM fields; DELETE FROM meta;")
+            .map_err(|e| self.write_failed(e))
+    }
+
+    fn query(&self, query: &Query) -> Result<Vec<KnowledgeRecord>, OffloadError> {
+        let mut sql = String::from("SELECT record FROM records");
+        let mut values = Vec::with_capacity(2 * query.filter.len() + 2);
+        for (i, (key, value)) in query.filter.iter().enumerate() {
+            sql += if i == 0 { " WHERE " } else { " AND " };
+            sql += "id IN (SELECT id FROM fields WHERE key = ? AND value = ?)";
+            values.push(key.clone());
+            values.push(tool_offload_core::json::stringify(value));
+        }
+        sql += " ORDER BY created_at DESC, id ASC LIMIT ? OFFSET ?";
+        values.push(query.limit.min(MAX_QUERY_LIMIT).to_string());
+        values.push(query.offset.to_string());
+        let conn = self.conn();
+        let mut statement = conn.prepare_cached(&sql).map_err(|e| self.read_failed(e))?;
+        let texts: Vec<String> = statement
+            .query_map(params_from_iter(values), |row| row.get(0))
+            .and_then(|rows| rows.collect())
+            .map_err(|e| self.read_failed(e))?;
+        texts
+            .iter()
+            .map(|text| KnowledgeRecord::parse(text).map_err(|e| self.read_failed(e)))
+            .collect()
+    }
+}

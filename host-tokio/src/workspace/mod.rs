@@ -1,0 +1,413 @@
+//! [`Workspace`] for Rust users: core's knowledge store on tokio, with `tracing` events
+//! and (feature `sqlite`, on by default) a SQLite index for queries.
+
+#[cfg(feature = "sqlite")]
+mod index;
+mod tools;
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tool_offload_core::workspace::{
+    self as core_ws, Decision, Knowledge, KnowledgeInput, KnowledgeRecord, KnowledgeType,
+    OffloadInfo, Query, Stored, ToolResultInput, ToolResultOffload,
+};
+use tool_offload_core::{apply_edits, FileReader, FileWriter, Map, OffloadError, Value};
+
+use crate::{utf8, working_dir_for, GrepOptions, TokioFileWriter};
+
+/// A token counter: tokens in a text (plug in a real tokenizer).
+pub type CountTokens = Arc<dyn Fn(&str) -> usize + Send + Sync>;
+/// A clock: milliseconds since the Unix epoch (for `created_at`; fix it in tests).
+pub type Clock = Arc<dyn Fn() -> f64 + Send + Sync>;
+
+/// Where a [`Workspace`] stores, whom its results belong to, and when they are stored
+/// and replaced (see [`tool_offload_core::workspace::WorkspaceOptions`]).
+///
+/// ```
+/// use tool_offload::WorkspaceOptions;
+/// let options = WorkspaceOptions { task_id: Some("t1".into()), ..WorkspaceOptions::new("/var/lib/agent") };
+/// assert_eq!((options.namespace.as_str(), options.inline_limit), ("default", 40_000));
+/// ```
+#[derive(Clone)]
+pub struct WorkspaceOptions {
+    /// Root directory; the namespace lives in `<root>/context/<namespace>/`.
+    pub root: PathBuf,
+    /// The namespace (default `"default"`).
+    pub namespace: String,
+    /// Recorded as `agent_id` on every tool result.
+    pub agent_id: Option<String>,
+    /// Recorded as `task_id` on every tool result.
+    pub task_id: Option<String>,
+    /// Recorded as `session_id` on every tool result.
+    pub session_id: Option<String>,
+    /// Contents of at least this many UTF-16 units come back as a `<knowledge_list>`.
+    pub inline_limit: usize,
+    /// Tools whose results are always stored.
+    pub offload_tools: Vec<String>,
+    /// Results over this many tokens are stored.
+    pub token_threshold: usize,
+    /// Counts tokens; `None`: the estimate ⌈UTF-16 length / 4⌉.
+    pub count_tokens: Option<CountTokens>,
+    /// The clock for `created_at`; `None`: the system clock.
+    pub now: Option<Clock>,
+}
+
+impl WorkspaceOptions {
+    /// Options with the defaults.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        let defaults = core_ws::WorkspaceOptions::new("", "/");
+        WorkspaceOptions {
+            root: root.into(),
+            namespace: defaults.namespace,
+            agent_id: None,
+            task_id: None,
+            session_id: None,
+            inline_limit: defaults.inline_limit,
+            offload_tools: Vec::new(),
+            token_threshold: defaults.token_threshold,
+            count_tokens: None,
+            now: None,
+        }
+    }
+}
+
+/// One tool result to [`Workspace::offload_tool_result`]: a string, or any JSON value
+/// (stored as its `JSON.stringify`).
+#[derive(Debug, Clone, Copy)]
+pub struct ToolResultCall<'a> {
+    /// The call's id: the artifact is `tool_result_<tool_call_id>`.
+    pub tool_call_id: &'a str,
+    /// The tool.
+    pub tool_name: &'a str,
+    /// The tool's action, for tools with several.
+    pub action_name: Option<&'a str>,
+    /// The result.
+    pub content: &'a Value,
+    /// More metadata (`offload: true|false` forces the decision), or `None`.
+    pub metadata: Option<&'a Map<String, Value>>,
+}
+
+/// What [`Workspace::offload_messages`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffloadedMessages<'a> {
+    /// The conversation: unchanged messages borrowed, changed ones as new copies.
+    pub messages: Vec<Cow<'a, Value>>,
+    /// The ids of the artifacts stored (or found already stored), in walk order.
+    pub artifact_ids: Vec<String>,
+    /// Paths of the items that look like tool results but are of no shape we know.
+    pub unrecognized: Vec<String>,
+}
+
+/// A knowledge store over one namespace: one artifact and record per tool call,
+/// `<knowledge_list>` references, queries, and the knowledge read tools (see
+/// [`tool_offload_core::workspace`]).
+///
+/// ```no_run
+/// use serde_json::json;
+/// use tool_offload::{ToolResultCall, Workspace, WorkspaceOptions};
+/// # async fn demo() -> Result<(), tool_offload::OffloadError> {
+/// let ws = Workspace::new(WorkspaceOptions::new("/var/lib/agent"))?;
+/// let log = json!("…a 200 KB build log…");
+/// let call = ToolResultCall { tool_call_id: "call_1", tool_name: "bash", action_name: None, content: &log, metadata: None };
+/// let done = ws.offload_tool_result(&call).await?;
+/// println!("{}", done.content(log.as_str().unwrap()));
+/// # Ok(()) }
+/// ```
+pub struct Workspace<IO = TokioFileWriter> {
+    core: core_ws::Workspace,
+    io: IO,
+    count_tokens: Option<CountTokens>,
+    now: Option<Clock>,
+}
+
+impl Workspace {
+    /// A workspace on the local file system, with the SQLite index (feature `sqlite`) in
+    /// `<root>/context/<namespace>/index.sqlite`.
+    ///
+    /// # Errors
+    /// `INVALID_ID` for a namespace that cannot name a directory; `INVALID_ARGUMENT` for
+    /// a path that is not UTF-8 or an `inline_limit` under
+    /// [`MIN_INLINE_LIMIT`](tool_offload_core::workspace::MIN_INLINE_LIMIT); `READ_FAILED`
+    /// when the index cannot be opened.
+    pub fn new(options: WorkspaceOptions) -> Result<Self, OffloadError> {
+        #[allow(unused_mut)]
+        let mut ws = Self::with_io(options, TokioFileWriter::new())?;
+        #[cfg(feature = "sqlite")]
+        {
+            let core = ws.core;
+            let index = index::SqliteIndex::open(
+                std::path::Path::new(core.dir()),
+                std::path::Path::new(core.records_dir()),
+            )?;
+            ws.core = core.with_index(Box::new(index));
+        }
+        Ok(ws)
+    }
+}
+
+impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
+    /// A workspace over any writer-and-reader; queries scan the records (no SQLite).
+    ///
+    /// # Errors
+    /// As [`Workspace::new`].
+    pub fn with_io(options: WorkspaceOptions, io: IO) -> Result<Self, OffloadError> {
+        let root = utf8(&options.root, "workspace root")?;
+        let core = core_ws::Workspace::new(core_ws::WorkspaceOptions {
+            root: root.to_owned(),
+            namespace: options.namespace,
+            cwd: working_dir_for(root)?,
+            agent_id: options.agent_id,
+            task_id: options.task_id,
+            session_id: options.session_id,
+            inline_limit: options.inline_limit,
+            offload_tools: options.offload_tools,
+            token_threshold: options.token_threshold,
+        })?;
+        Ok(Workspace {
+            core,
+            io,
+            count_tokens: options.count_tokens,
+            now: options.now,
+        })
+    }
+
+    fn now(&self) -> f64 {
+        match &self.now {
+            Some(now) => now(),
+            None => crate::now_ms() as f64,
+        }
+    }
+
+    /// Store any knowledge: `content` a string (type `text`) or a JSON value (type
+    /// `json`, its `JSON.stringify`); `kind` names the type explicitly. `metadata`
+    /// needs `context_type`.
+    ///
+    /// # Errors
+    /// `INVALID_ID`, `INVALID_ARGUMENT`, `ARTIFACT_EXISTS`, `READ_FAILED`, `WRITE_FAILED`.
+    pub async fn add(
+        &self,
+        id: &str,
+        content: &Value,
+        kind: Option<&str>,
+        metadata: &Map<String, Value>,
+    ) -> Result<Stored, OffloadError> {
+        let (text, was_value) = tool_offload_core::materialize::output_text(content);
+        let kind = KnowledgeType::resolve(kind, !was_value, &text)?;
+        let input = KnowledgeInput {
+            id,
+            text: &text,
+            kind,
+            metadata: metadata.clone(),
+        };
+        let stored = self.core.add(&input, self.now(), &self.io).await?;
+        tracing::info!(
+            target: "tool_offload::workspace",
+            context_type = stored.record.str_field("context_type"),
+            id = %stored.record.id, path = %stored.path, reused = stored.reused,
+            "stored knowledge"
+        );
+        Ok(stored)
+    }
+
+    /// The tool-result entry point: decide, store as `tool_result_<toolCallId>`, and
+    /// replace by a `<knowledge_list>` from `inline_limit` characters on.
+    ///
+    /// # Errors
+    /// As [`Workspace::add`].
+    pub async fn offload_tool_result(
+        &self,
+        call: &ToolResultCall<'_>,
+    ) -> Result<ToolResultOffload, OffloadError> {
+        let (text, was_value) = tool_offload_core::materialize::output_text(call.content);
+        let input = ToolResultInput {
+            tool_call_id: call.tool_call_id,
+            tool_name: call.tool_name,
+            action_name: call.action_name,
+            text: &text,
+            is_json: was_value,
+            metadata: call.metadata.cloned().unwrap_or_default(),
+        };
+        let counter = self.counter();
+        let done = self
+            .core
+            .offload_tool_result(&input, counter.as_deref(), self.now(), &self.io)
+            .await?;
+        self.trace(call.tool_call_id, &done);
+        Ok(done)
+    }
+
+    /// [`Workspace::offload_tool_result`] over a conversation: every tool result, the
+    /// tool name from its call; `<knowledge_list>`s left alone, so it can run every turn.
+    ///
+    /// # Errors
+    /// `INVALID_MESSAGE`, `INVALID_ID` (before anything is written), and as
+    /// [`Workspace::add`].
+    pub async fn offload_messages<'a>(
+        &self,
+        messages: &'a [Value],
+    ) -> Result<OffloadedMessages<'a>, OffloadError> {
+        let views: Vec<&Value> = messages.iter().collect();
+        let counter = self.counter();
+        let done = self
+            .core
+            .offload_messages(&views, counter.as_deref(), self.now(), &self.io)
+            .await?;
+        let mut out: Vec<Cow<'a, Value>> = messages.iter().map(Cow::Borrowed).collect();
+        for (index, edits) in done.changed {
+            let mut message = messages[index].clone();
+            apply_edits(&mut message, edits);
+            out[index] = Cow::Owned(message);
+        }
+        let mut artifact_ids = Vec::new();
+        for (_, result) in &done.results {
+            let call = result
+                .stored
+                .as_ref()
+                .and_then(|s| s.record.str_field("biz_id"))
+                .unwrap_or_default();
+            self.trace(call, result);
+            artifact_ids.extend(result.artifact_id.clone());
+        }
+        Ok(OffloadedMessages {
+            messages: out,
+            artifact_ids,
+            unrecognized: done.unrecognized,
+        })
+    }
+
+    /// Records whose metadata equals every field of `query.filter`, newest first (ids
+    /// and metadata, never content): from the SQLite index when there is one, else a
+    /// scan of the records; the results are the same.
+    ///
+    /// # Errors
+    /// `READ_FAILED`.
+    pub async fn query_artifacts(
+        &self,
+        query: &Query,
+    ) -> Result<Vec<KnowledgeRecord>, OffloadError> {
+        self.core.query(query, &self.io).await
+    }
+
+    /// The stored tool results, newest first, of a task and/or session when given.
+    ///
+    /// # Errors
+    /// `READ_FAILED`.
+    pub async fn tool_result_offload_info(
+        &self,
+        task_id: Option<&str>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<OffloadInfo>, OffloadError> {
+        self.core
+            .tool_result_offload_info(task_id, session_id, &self.io)
+            .await
+    }
+
+    /// A knowledge artifact's record and whole content.
+    ///
+    /// # Errors
+    /// `INVALID_ID`, `REF_NOT_FOUND`, `READ_FAILED`.
+    pub async fn get_by_id(&self, id: &str) -> Result<Knowledge, OffloadError> {
+        self.core.get_by_id(id, &self.io).await
+    }
+
+    /// Lines `start..=end` (1-based) of a knowledge artifact, numbered, one page.
+    ///
+    /// # Errors
+    /// As [`Workspace::get_by_id`]; `INVALID_ARGUMENT` for bad line numbers.
+    pub async fn get_by_lines(
+        &self,
+        id: &str,
+        start: usize,
+        end: usize,
+    ) -> Result<String, OffloadError> {
+        self.core.get_by_lines(id, start, end, &self.io).await
+    }
+
+    /// Rows of a knowledge artifact matching `pattern`, with context.
+    ///
+    /// # Errors
+    /// `INVALID_PATTERN`, and as [`Workspace::get_by_id`].
+    pub async fn grep(
+        &self,
+        id: &str,
+        pattern: &str,
+        options: GrepOptions,
+    ) -> Result<String, OffloadError> {
+        let pattern =
+            tool_offload_core::materialize::compile_pattern(pattern, options.ignore_case)?;
+        self.core
+            .grep(id, &pattern, options.context, options.max_matches, &self.io)
+            .await
+    }
+
+    /// Every record of the namespace with its content, as one bundle.
+    ///
+    /// # Errors
+    /// `REF_NOT_FOUND`, `READ_FAILED`.
+    pub async fn export_namespace(&self) -> Result<Value, OffloadError> {
+        self.core.export_namespace(&self.io).await
+    }
+
+    /// Restore a bundle from [`Workspace::export_namespace`] into this namespace; the ids.
+    ///
+    /// # Errors
+    /// `INVALID_BUNDLE`, `ARTIFACT_EXISTS`, `READ_FAILED`, `WRITE_FAILED`.
+    pub async fn import_namespace(&self, bundle: &Value) -> Result<Vec<String>, OffloadError> {
+        self.core.import_namespace(bundle, &self.io).await
+    }
+
+    /// Rebuild the SQLite index from the records (the source of truth); a no-op without
+    /// one. It also rebuilds itself when missing, and catches up with records other
+    /// processes wrote.
+    ///
+    /// # Errors
+    /// `READ_FAILED`, `WRITE_FAILED`.
+    pub async fn rebuild_index(&self) -> Result<(), OffloadError> {
+        self.core.rebuild_index(&self.io).await
+    }
+
+    /// The core workspace, for what this host does not wrap.
+    pub fn core(&self) -> &core_ws::Workspace {
+        &self.core
+    }
+
+    /// The writer-and-reader in use.
+    pub fn io(&self) -> &IO {
+        &self.io
+    }
+
+    fn counter(&self) -> Option<Box<core_ws::TokenCounter>> {
+        let count = self.count_tokens.clone()?;
+        Some(Box::new(move |text: &str| Ok(count(text))))
+    }
+
+    /// A `tracing` event per decision and per store (target `tool_offload::workspace`).
+    fn trace(&self, call: &str, done: &ToolResultOffload) {
+        let context_type = core_ws::TOOL_RESULT_CONTEXT_TYPE;
+        match &done.decision {
+            None => tracing::debug!(
+                target: "tool_offload::workspace",
+                context_type, biz_id = call, "already a knowledge list: left as is"
+            ),
+            Some(Decision {
+                offload,
+                reason,
+                tokens,
+            }) => tracing::info!(
+                target: "tool_offload::workspace",
+                context_type, biz_id = call, offload, reason = reason.as_str(), tokens,
+                "offload decision"
+            ),
+        }
+        if let Some(stored) = &done.stored {
+            tracing::info!(
+                target: "tool_offload::workspace",
+                context_type, biz_id = call, id = %stored.record.id, path = %stored.path,
+                reused = stored.reused, replaced = done.replacement.is_some(),
+                "stored tool result"
+            );
+        }
+    }
+}
