@@ -41,9 +41,12 @@ impl Query {
 
     /// Whether `record` passes the filter.
     pub fn matches(&self, record: &KnowledgeRecord) -> bool {
-        self.filter
-            .iter()
-            .all(|(key, want)| record.metadata.get(key) == Some(want))
+        self.filter.iter().all(|(key, want)| {
+            record
+                .metadata
+                .get(key)
+                .is_some_and(|have| same_json(have, want))
+        })
     }
 
     /// The page of `records` this query selects, newest first.
@@ -57,6 +60,19 @@ impl Query {
             .skip(self.offset)
             .take(self.limit.min(MAX_QUERY_LIMIT))
             .collect()
+    }
+}
+
+/// Whether two values serialise to the same JSON: numbers by value (`2`, `2.0` and a
+/// JavaScript number 2 are one number), arrays and objects by their `JSON.stringify`
+/// (which is what the SQLite index compares).
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(_) | Value::Object(_), _) => {
+            crate::json::stringify(a) == crate::json::stringify(b)
+        }
+        _ => a == b,
     }
 }
 
@@ -179,6 +195,8 @@ mod tests {
         assert_eq!(ids(&q), ["a"]);
         let q = Query::new(json!({"n": 1}).as_object().unwrap().clone());
         assert_eq!(ids(&q), ["b"]);
+        let q = Query::new(json!({"n": 1.0}).as_object().unwrap().clone());
+        assert_eq!(ids(&q), ["b"], "a JavaScript 1 is 1");
         let q = Query::new(Map::new());
         assert_eq!(ids(&q), ["d", "c", "a", "b"]);
         let q = Query::new(json!({"missing": null}).as_object().unwrap().clone());
