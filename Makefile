@@ -5,12 +5,12 @@ SHELL := /bin/bash
 
 NODE_TEST := node --import tsx --test
 # Largest shipped wasm, gzip -9 bytes, that `make build` accepts. Issue 10's target is
-# 120 KB (122880), not met yet: today's size (~177 KB: ranged reads, retention's gc, batch
-# writes side by side, the AI SDK / Agents SDK / LangChain shapes, tool formats and the
-# report of unrecognised tool results; the registry's offload stopped walking a serde
-# message, -5.4 KB) plus a little room, to be lowered as the wasm shrinks (docs/size.md
-# says where its bytes are).
-WASM_GZ_BUDGET := 178176
+# 120 KB (122880), not met: ~178 KB before the Workspace (ranged reads, retention's gc,
+# batch writes side by side, the framework shapes, tool formats, unrecognised results),
+# ~224 KB with it (the Workspace class: +46 KB; its records are parsed by the engine's
+# JSON.parse, which kept serde_json's parser out, -18 KB). A little room on top, to be
+# lowered as the wasm shrinks (docs/size.md says where its bytes are).
+WASM_GZ_BUDGET := 225280
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup build demo test test-rust test-node lint format bench bench-memory fuzz clean

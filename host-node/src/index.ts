@@ -71,6 +71,19 @@ export type {
   OpenAIChatTool,
   OpenAIResponsesTool,
   McpTool,
+  Knowledge,
+  KnowledgeInput,
+  KnowledgeRecord,
+  OffloadedMessages,
+  OffloadInfoOptions,
+  OffloadReason,
+  QueryOptions,
+  StoredKnowledge,
+  ToolResultInput,
+  ToolResultOffload,
+  ToolResultOffloadInfo,
+  WorkspaceBundle,
+  WorkspaceLogEntry,
   ToolHandler,
   ToolOffloadOptions,
   ToolOutput,
@@ -82,6 +95,8 @@ export type {
 export { ToolRegistry } from './tool-registry.js';
 export type { ToolRegistryOptions } from './tool-registry.js';
 export { Materializer, importConversation } from './materializer.js';
+export { Workspace } from './workspace.js';
+export type { WorkspaceOptions } from './workspace.js';
 export type { MaterializerOptions, ImportOptions } from './materializer.js';
 export const formatLegacyToolRecord = wasm.formatLegacyToolRecord;
 export { NodeFileWriter } from './node-file-writer.js';

@@ -33,6 +33,7 @@ mod temp;
 mod todo;
 mod types;
 mod view;
+mod workspace;
 mod writer;
 
 pub use batch::offload_tool_results;
@@ -43,6 +44,7 @@ pub use materializer::{format_legacy_tool_record, import_conversation, Materiali
 pub use registry::ToolRegistry;
 pub use temp::{is_stale_temp_file, is_temp_file, temp_file_name};
 pub use todo::register_todo_tools;
+pub use workspace::Workspace;
 
 // talc instead of std's dlmalloc: ~7 KB less wasm code, no slower on the benchmarks.
 #[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]

@@ -138,29 +138,15 @@ impl ToolRegistry {
         spawn(execute(state, tool_use_id, name, params))
     }
 
-    /// Register the read-back tools with the handlers `handler(name)` gives (used by
-    /// `Materializer.registerTools`).
-    pub(crate) fn register_read_tools(
+    /// Register tools through one of core's all-or-none registrations (the read-back
+    /// tools, the knowledge tools, TodoWrite and TodoRead), with JS function handlers.
+    pub(crate) fn register_with(
         &self,
-        handler: impl FnMut(&str) -> Function,
+        register: impl FnOnce(
+            &mut tool_offload_core::tools::ToolRegistry<Function>,
+        ) -> Result<(), RegisterError>,
     ) -> Result<(), RegisterError> {
-        tool_offload_core::materialize::register_read_tools(
-            &mut self.state.borrow_mut().tools,
-            handler,
-        )
-    }
-
-    /// Register TodoWrite and TodoRead with these handlers (used by `registerTodoTools`).
-    pub(crate) fn register_todo(
-        &self,
-        write: Function,
-        read: Function,
-    ) -> Result<(), RegisterError> {
-        tool_offload_core::tools::register_todo_tools(
-            &mut self.state.borrow_mut().tools,
-            write,
-            read,
-        )
+        register(&mut self.state.borrow_mut().tools)
     }
 }
 

@@ -21,7 +21,7 @@ pub fn register_todo_tools(registry: &ToolRegistry) -> Result<(), JsValue> {
     let write = handler(move |params| writes.borrow_mut().write(&JsView::new(params)));
     let read = handler(move |_| list.borrow().read());
     registry
-        .register_todo(write, read)
+        .register_with(|tools| tool_offload_core::tools::register_todo_tools(tools, write, read))
         .map_err(|e| JsOffloadError::from(e).into())
 }
 

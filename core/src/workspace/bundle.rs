@@ -44,7 +44,7 @@ impl Workspace {
         for record in records {
             let knowledge = self.get_by_id(&record.id, reader).await?;
             let mut item = Map::new();
-            item.insert("record".into(), record_value(&record));
+            item.insert("record".into(), record.to_value());
             item.insert("sha256".into(), sha256_hex(&knowledge.content).into());
             item.insert("content".into(), knowledge.content.into());
             items.push(Value::Object(item));
@@ -96,15 +96,6 @@ impl Workspace {
     }
 }
 
-/// `{"id", "type", "metadata"}` of a record, as in its file.
-fn record_value(record: &KnowledgeRecord) -> Value {
-    let mut value = Map::new();
-    value.insert("id".into(), record.id.clone().into());
-    value.insert("type".into(), record.kind.as_str().into());
-    value.insert("metadata".into(), Value::Object(record.metadata.clone()));
-    Value::Object(value)
-}
-
 /// The bundle's items, each checked: a record, a string content whose SHA-256 is the
 /// item's and the record's; ids unique.
 fn checked_items(bundle: &Value) -> Result<Vec<(KnowledgeRecord, &str)>, OffloadError> {
@@ -128,7 +119,7 @@ fn checked_items(bundle: &Value) -> Result<Vec<(KnowledgeRecord, &str)>, Offload
         let record = item
             .get("record")
             .ok_or_else(|| "no record".to_owned())
-            .and_then(|r| KnowledgeRecord::parse(&crate::json::stringify(r)))
+            .and_then(|r| KnowledgeRecord::from_value(r.clone()))
             .map_err(|why| invalid(format!("items[{i}]: {why}")))?;
         let Some(content) = item.get("content").and_then(Value::as_str) else {
             return Err(invalid(format!("items[{i}]: content must be a string")));

@@ -47,7 +47,7 @@ impl Workspace {
     pub async fn offload_messages<V: JsonView, IO: FileWriter + FileReader + ?Sized>(
         &self,
         messages: &[V],
-        count_tokens: Option<&TokenCounter>,
+        count_tokens: Option<&TokenCounter<'_>>,
         now_ms: f64,
         io: &IO,
     ) -> Result<MessagesOffloaded, OffloadError> {

@@ -51,7 +51,10 @@ pub use options::{
     MIN_INLINE_LIMIT,
 };
 pub use query::{OffloadInfo, Query, DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT};
-pub use record::{KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE, TOOL_RESULT_PREFIX};
+pub use record::{
+    parse_json, JsonParser, KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE,
+    TOOL_RESULT_PREFIX,
+};
 pub use store::{
     Knowledge, KnowledgeInput, Stored, TokenCounter, ToolResultInput, ToolResultOffload, Workspace,
 };

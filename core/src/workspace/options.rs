@@ -23,7 +23,7 @@ pub const DEFAULT_TOKEN_THRESHOLD: usize = 2_000;
 /// assert_eq!(options.namespace, "default");
 /// assert_eq!(options.inline_limit, 40_000);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct WorkspaceOptions {
     /// Root directory; the namespace lives in `<root>/context/<namespace>/`.
     pub root: String,
@@ -44,6 +44,9 @@ pub struct WorkspaceOptions {
     pub offload_tools: Vec<String>,
     /// Results over this many tokens are stored (default [`DEFAULT_TOKEN_THRESHOLD`]).
     pub token_threshold: usize,
+    /// How record files are parsed (default [`parse_json`](super::parse_json), serde_json;
+    /// the wasm build hands in the engine's `JSON.parse`, so it carries no JSON parser).
+    pub parse_json: super::JsonParser,
 }
 
 impl WorkspaceOptions {
@@ -59,6 +62,7 @@ impl WorkspaceOptions {
             inline_limit: DEFAULT_INLINE_LIMIT,
             offload_tools: Vec::new(),
             token_threshold: DEFAULT_TOKEN_THRESHOLD,
+            parse_json: super::parse_json,
         }
     }
 }

@@ -50,7 +50,8 @@ impl Workspace {
         let Some(text) = reader.read_file(&path).await.map_err(failed)? else {
             return Ok(None);
         };
-        let record = KnowledgeRecord::parse(&text)
+        let record = (self.options.parse_json)(&text)
+            .and_then(KnowledgeRecord::from_value)
             .map_err(|reason| failed(IoError::new(format!("not a knowledge record: {reason}"))))?;
         if record.id != id {
             return Err(failed(IoError::new(format!(

@@ -106,6 +106,15 @@ pub struct KnowledgeRecord {
     pub metadata: Map<String, Value>,
 }
 
+/// Parses JSON text into a value; a workspace reads its records with one (see
+/// [`WorkspaceOptions::parse_json`](super::WorkspaceOptions::parse_json)).
+pub type JsonParser = fn(&str) -> Result<Value, String>;
+
+/// The [`JsonParser`] of native hosts: serde_json, with its error message.
+pub fn parse_json(text: &str) -> Result<Value, String> {
+    crate::json::parse(text).map_err(|e| e.to_string())
+}
+
 /// The facts the store adds to every record, last and in this order; a caller's
 /// metadata cannot set them.
 pub(crate) const FACTS: [&str; 5] = ["chars", "bytes", "lines", "sha256", "created_at"];
@@ -138,11 +147,16 @@ impl KnowledgeRecord {
 
     /// The record file's text: `JSON.stringify({id, type, metadata})`.
     pub fn to_json(&self) -> String {
+        stringify(&self.to_value())
+    }
+
+    /// `{id, type, metadata}` as a value (what queries return).
+    pub fn to_value(&self) -> Value {
         let mut record = Map::new();
         record.insert("id".into(), self.id.clone().into());
         record.insert("type".into(), self.kind.as_str().into());
         record.insert("metadata".into(), Value::Object(self.metadata.clone()));
-        stringify(&Value::Object(record))
+        Value::Object(record)
     }
 
     /// A record file's text read back.
@@ -151,7 +165,14 @@ impl KnowledgeRecord {
     /// What is wrong with it, for a record that is not `{"id": string, "type": "text" |
     /// "json", "metadata": object}`.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let value: Value = crate::json::parse(text).map_err(|e| e.to_string())?;
+        Self::from_value(parse_json(text)?)
+    }
+
+    /// A record from its parsed JSON (see [`KnowledgeRecord::parse`]).
+    ///
+    /// # Errors
+    /// As [`KnowledgeRecord::parse`].
+    pub fn from_value(value: Value) -> Result<Self, String> {
         let Value::Object(mut record) = value else {
             return Err("not a JSON object".into());
         };

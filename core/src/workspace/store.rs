@@ -15,7 +15,7 @@ use crate::path::join;
 use crate::{CreateOutcome, FileReader, FileWriter, Map, OffloadError, Value};
 
 /// A host's token counter (JS `countTokens`, a Rust tokenizer): tokens in a text.
-pub type TokenCounter = dyn Fn(&str) -> Result<usize, OffloadError>;
+pub type TokenCounter<'a> = dyn Fn(&str) -> Result<usize, OffloadError> + 'a;
 
 /// Any knowledge to [`Workspace::add`].
 #[derive(Debug, Clone)]
@@ -203,7 +203,7 @@ impl Workspace {
         tool_name: &str,
         flag: Option<bool>,
         text: &str,
-        count_tokens: Option<&TokenCounter>,
+        count_tokens: Option<&TokenCounter<'_>>,
     ) -> Result<Decision, OffloadError> {
         need_offload(&self.options, tool_name, flag, || match count_tokens {
             Some(count) => count(text),
@@ -251,7 +251,7 @@ impl Workspace {
     pub async fn offload_tool_result<IO: FileWriter + FileReader + ?Sized>(
         &self,
         input: &ToolResultInput<'_>,
-        count_tokens: Option<&TokenCounter>,
+        count_tokens: Option<&TokenCounter<'_>>,
         now_ms: f64,
         io: &IO,
     ) -> Result<ToolResultOffload, OffloadError> {

@@ -3,6 +3,7 @@
 //! argument checks and pages live here so every host registers the same tools.
 
 use super::query::{OffloadInfo, Query};
+use super::record::KnowledgeRecord;
 use super::store::Workspace;
 use crate::materialize::read_tools::{count, flag, object_schema, register_all, string, Property};
 use crate::materialize::{
@@ -280,13 +281,7 @@ impl Workspace {
         reader: &R,
     ) -> Result<String, OffloadError> {
         let hits = self.query(query, reader).await?;
-        let lines = hits.iter().map(|record| {
-            let mut entry = Map::new();
-            entry.insert("id".into(), record.id.clone().into());
-            entry.insert("type".into(), record.kind.as_str().into());
-            entry.insert("metadata".into(), Value::Object(record.metadata.clone()));
-            crate::json::stringify(&Value::Object(entry))
-        });
+        let lines = hits.iter().map(KnowledgeRecord::to_json);
         Ok(self.bounded(lines, |shown, total| match (shown, total) {
             (_, 0) => "[No artifacts match.]".to_owned(),
             (s, t) if s == t => format!(

@@ -164,6 +164,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
             inline_limit: options.inline_limit,
             offload_tools: options.offload_tools,
             token_threshold: options.token_threshold,
+            parse_json: core_ws::parse_json,
         })?;
         Ok(Workspace {
             core,
@@ -378,7 +379,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
         &self.io
     }
 
-    fn counter(&self) -> Option<Box<core_ws::TokenCounter>> {
+    fn counter(&self) -> Option<Box<core_ws::TokenCounter<'static>>> {
         let count = self.count_tokens.clone()?;
         Some(Box::new(move |text: &str| Ok(count(text))))
     }

@@ -49,12 +49,19 @@ impl ReadWrite {
 
     /// [`ReadWrite::of`], every wait raced against `abort`'s signal.
     pub(crate) fn aborting(inner: &Inner, abort: Option<&Abort>) -> Self {
+        Self::over(&inner.writer, inner.reader.as_ref(), abort)
+    }
+
+    /// Fresh copies of `writer` and `reader` (a materializer's or a workspace's), every
+    /// wait raced against `abort`'s signal.
+    pub(crate) fn over(
+        writer: &JsFileWriter,
+        reader: Option<&JsFileReader>,
+        abort: Option<&Abort>,
+    ) -> Self {
         ReadWrite {
-            writer: inner.writer.fresh().aborting_with(abort),
-            reader: inner
-                .reader
-                .as_ref()
-                .map(|r| r.fresh().aborting_with(abort)),
+            writer: writer.fresh().aborting_with(abort),
+            reader: reader.map(|r| r.fresh().aborting_with(abort)),
             original: None,
         }
     }

@@ -3,8 +3,10 @@
 
 mod conversation;
 mod io;
-pub(crate) use io::ReadWrite;
+pub(crate) use io::{Original, ReadWrite};
 mod options;
+pub(crate) use options::{io_options, logger_arg};
+pub(crate) use output::{call_logger, stringify};
 mod output;
 mod read_back;
 mod tools;
@@ -24,7 +26,8 @@ use crate::reader::JsFileReader;
 use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
 use options::{parse_options, ref_arg, Inner};
 use output::{materialize, MaterializeInput};
-use read_back::{compile, read_back, ReadBack};
+pub(crate) use read_back::compile;
+use read_back::{read_back, ReadBack};
 
 pub use conversation::{format_legacy_tool_record, import_conversation};
 

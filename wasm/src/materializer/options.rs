@@ -56,6 +56,19 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
     if !snippet_bytes.is_undefined() {
         core.snippet_bytes = Some(count_arg(&snippet_bytes, "options.snippetBytes", 0)?);
     }
+    let (writer, reader) = io_options(options)?;
+    Ok(Inner {
+        core: CoreMaterializer::new(core)?,
+        writer,
+        reader,
+        logger: logger_arg(options, "logger")?,
+    })
+}
+
+/// `options.writer`, and `options.reader` (else the writer when it can read).
+pub(crate) fn io_options(
+    options: &JsValue,
+) -> Result<(JsFileWriter, Option<JsFileReader>), JsOffloadError> {
     let writer = JsFileWriter::new(&field(options, "writer")).map_err(|e| match e {
         OffloadError::InvalidArgument(message) => {
             OffloadError::InvalidArgument(format!("options.{message}"))
@@ -68,22 +81,21 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
     } else {
         Some(JsFileReader::new(&reader, "options.reader")?)
     };
-    let logger = field(options, "logger");
-    let logger = if logger.is_undefined() || logger.is_null() {
-        None
-    } else {
-        Some(logger.dyn_into::<Function>().map_err(|logger| {
-            OffloadError::InvalidArgument(format!(
-                "options.logger must be a function, got {}",
-                kind_of(&logger)
-            ))
-        })?)
-    };
-    Ok(Inner {
-        core: CoreMaterializer::new(core)?,
-        writer,
-        reader,
-        logger,
+    Ok((writer, reader))
+}
+
+/// `options[key]` as a function, if given.
+pub(crate) fn logger_arg(options: &JsValue, key: &str) -> Result<Option<Function>, JsOffloadError> {
+    let value = field(options, key);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value.dyn_into::<Function>().map(Some).map_err(|value| {
+        OffloadError::InvalidArgument(format!(
+            "options.{key} must be a function, got {}",
+            kind_of(&value)
+        ))
+        .into()
     })
 }
 

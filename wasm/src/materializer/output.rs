@@ -184,7 +184,13 @@ pub(crate) fn log(logger: &Function, reference: &ContextRef, path: &str, summary
     set(&entry, "path", &JsValue::from_str(path));
     set(&entry, "ref", &JsValue::from_str(&reference.id));
     set(&entry, "summaryChars", &number(summary_chars));
-    if let Ok(returned) = logger.call1(&JsValue::UNDEFINED, &entry) {
+    call_logger(logger, &entry);
+}
+
+/// Call `logger(entry)`, ignoring what it throws and a promise it rejects: logging never
+/// fails a call.
+pub(crate) fn call_logger(logger: &Function, entry: &Object) {
+    if let Ok(returned) = logger.call1(&JsValue::UNDEFINED, entry) {
         if let Some(promise) = returned.dyn_ref::<Promise>() {
             IGNORE.with(|ignore| {
                 let _ = promise.catch(ignore);

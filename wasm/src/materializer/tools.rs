@@ -16,7 +16,7 @@ use crate::view::has_lone_surrogate;
 
 /// Register `context_read`, `context_tail` and `context_grep`, all or none.
 pub(crate) fn register(inner: &Rc<Inner>, registry: &ToolRegistry) -> Result<(), RegisterError> {
-    registry.register_read_tools(|name| {
+    let handler = |name: &str| -> js_sys::Function {
         let (inner, name) = (inner.clone(), name.to_owned());
         let handler = Closure::<dyn Fn(JsValue) -> Promise>::new(move |params: JsValue| {
             let (inner, name) = (inner.clone(), name.clone());
@@ -24,7 +24,9 @@ pub(crate) fn register(inner: &Rc<Inner>, registry: &ToolRegistry) -> Result<(),
         });
         // The closure lives as long as the JS function the registry holds.
         handler.into_js_value().unchecked_into()
-    })
+    };
+    registry
+        .register_with(|tools| tool_offload_core::materialize::register_read_tools(tools, handler))
 }
 
 /// One call, as the `{ content, is_error? }` a registry handler returns.

@@ -1,0 +1,348 @@
+//! The `Workspace` calls: arguments read from JS, core run with the JS IO, results as
+//! plain JS values.
+
+use js_sys::{Array, JsString, Object};
+use tool_offload_core::workspace::{
+    KnowledgeInput, KnowledgeRecord, KnowledgeType, OffloadInfo, Query, Stored, ToolResultInput,
+    ToolResultOffload, TOOL_RESULT_CONTEXT_TYPE,
+};
+use tool_offload_core::{Map, OffloadError, Value};
+use wasm_bindgen::prelude::*;
+
+use super::options::Inner;
+use crate::abort::{self, unless_aborted, Abort};
+use crate::convert::{count_arg, field, from_parsed, id_arg, kind_of, number, options_arg};
+use crate::convert::{string_arg, strings, to_js, to_value};
+use crate::copy::copy_with_edits;
+use crate::error::{set, JsOffloadError};
+use crate::materializer::{stringify, Original, ReadWrite};
+use crate::view::{take_thrown, JsView};
+
+/// A content: a string as is (written as the caller's JS string), anything else as its
+/// `JSON.stringify`.
+struct Content {
+    original: JsValue,
+    js: JsString,
+    text: String,
+    is_string: bool,
+}
+
+impl Content {
+    fn of(original: JsValue) -> Result<Self, JsOffloadError> {
+        let (js, is_string) = match original.dyn_ref::<JsString>() {
+            Some(s) => (s.clone(), true),
+            None => (stringify(&original)?, false),
+        };
+        let text = crate::convert::js_text(&js);
+        Ok(Content {
+            original,
+            js,
+            text,
+            is_string,
+        })
+    }
+
+    fn io(&self, inner: &Inner, abort: Option<&Abort>) -> ReadWrite {
+        ReadWrite::over(&inner.writer, inner.reader.as_ref(), abort)
+            .writing(Original::of(self.js.clone(), &self.text))
+    }
+}
+
+/// `metadata` of an input: an object, or nothing.
+fn metadata_arg(input: &JsValue) -> Result<Map<String, Value>, JsOffloadError> {
+    let metadata = field(input, "metadata");
+    if metadata.is_undefined() || metadata.is_null() {
+        return Ok(Map::new());
+    }
+    match to_value(&metadata, "metadata")? {
+        Value::Object(map) if !Array::is_array(&metadata) => Ok(map),
+        _ => Err(invalid(format!(
+            "metadata must be an object, got {}",
+            kind_of(&metadata)
+        ))),
+    }
+}
+
+fn optional_string(input: &JsValue, key: &str) -> Result<Option<String>, JsOffloadError> {
+    let value = field(input, key);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    string_arg(&value, |kind| {
+        OffloadError::InvalidArgument(format!("{key} must be a string when given, got {kind}"))
+    })
+    .map(Some)
+}
+
+fn invalid(message: String) -> JsOffloadError {
+    OffloadError::InvalidArgument(message).into()
+}
+
+/// The `Abort` of a call's `options` (`{ signal? }`).
+pub(crate) fn call_abort(options: &JsValue) -> Result<Option<Abort>, JsOffloadError> {
+    options_arg(options)?;
+    Abort::from_options(options)
+}
+
+/// `offloadToolResult({ toolCallId, toolName, actionName?, content, metadata? })`.
+pub(crate) async fn offload_tool_result(
+    inner: &Inner,
+    input: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsOffloadError> {
+    if !input.is_object() {
+        return Err(invalid(format!(
+            "offloadToolResult expects {{ toolCallId, toolName, actionName?, content, metadata? }}, got {}",
+            kind_of(&input)
+        )));
+    }
+    let abort = call_abort(&options)?;
+    let call_id = id_arg(&field(&input, "toolCallId"), "toolCallId")?;
+    let tool_name = string_arg(&field(&input, "toolName"), |kind| {
+        OffloadError::InvalidArgument(format!("toolName must be a string, got {kind}"))
+    })?;
+    let action_name = optional_string(&input, "actionName")?;
+    let content = Content::of(field(&input, "content"))?;
+    let core_input = ToolResultInput {
+        tool_call_id: &call_id,
+        tool_name: &tool_name,
+        action_name: action_name.as_deref(),
+        text: &content.text,
+        is_json: !content.is_string,
+        metadata: metadata_arg(&input)?,
+    };
+    let io = content.io(inner, abort.as_ref());
+    let counter = inner.counter();
+    let counter = counter
+        .as_ref()
+        .map(|c| c as &tool_offload_core::workspace::TokenCounter<'_>);
+    let done = inner
+        .core
+        .offload_tool_result(&core_input, counter, inner.now()?, &io)
+        .await
+        .map_err(|e| unless_aborted(abort.as_ref(), io.error(e)))?;
+    abort::check(abort.as_ref())?;
+    log_outcome(inner, &call_id, &done);
+    Ok(outcome(&done, &content.original))
+}
+
+/// `{ offloaded, content, artifactId?, reason? }`.
+fn outcome(done: &ToolResultOffload, original: &JsValue) -> JsValue {
+    let out = Object::new();
+    set(&out, "offloaded", &JsValue::from_bool(done.offloaded));
+    let content = match &done.replacement {
+        Some(list) => JsValue::from_str(list),
+        None => original.clone(),
+    };
+    set(&out, "content", &content);
+    if let Some(id) = &done.artifact_id {
+        set(&out, "artifactId", &JsValue::from_str(id));
+    }
+    if let Some(decision) = &done.decision {
+        set(&out, "reason", &JsValue::from_str(decision.reason.as_str()));
+    }
+    out.into()
+}
+
+fn log_outcome(inner: &Inner, call_id: &str, done: &ToolResultOffload) {
+    let context = ("context_type", JsValue::from_str(TOOL_RESULT_CONTEXT_TYPE));
+    let biz = ("biz_id", JsValue::from_str(call_id));
+    match &done.decision {
+        None => inner.log("skipped", &[context.clone(), biz.clone()]),
+        Some(d) => inner.log(
+            "decision",
+            &[
+                context.clone(),
+                biz.clone(),
+                ("offload", JsValue::from_bool(d.offload)),
+                ("reason", JsValue::from_str(d.reason.as_str())),
+                ("tokens", d.tokens.map_or(JsValue::UNDEFINED, number)),
+            ],
+        ),
+    }
+    if let Some(stored) = &done.stored {
+        inner.log(
+            "stored",
+            &[
+                context,
+                biz,
+                ("id", JsValue::from_str(&stored.record.id)),
+                ("path", JsValue::from_str(&stored.path)),
+                ("reused", JsValue::from_bool(stored.reused)),
+                ("replaced", JsValue::from_bool(done.replacement.is_some())),
+            ],
+        );
+    }
+}
+
+/// `add({ id, content, type?, metadata })`: `{ id, type, path, reused, metadata }`.
+pub(crate) async fn add(
+    inner: &Inner,
+    input: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsOffloadError> {
+    if !input.is_object() {
+        return Err(invalid(format!(
+            "add expects {{ id, content, type?, metadata }}, got {}",
+            kind_of(&input)
+        )));
+    }
+    let abort = call_abort(&options)?;
+    let id = id_arg(&field(&input, "id"), "id")?;
+    let content = Content::of(field(&input, "content"))?;
+    let kind = optional_string(&input, "type")?;
+    let kind = KnowledgeType::resolve(kind.as_deref(), content.is_string, &content.text)?;
+    let core_input = KnowledgeInput {
+        id: &id,
+        text: &content.text,
+        kind,
+        metadata: metadata_arg(&input)?,
+    };
+    let io = content.io(inner, abort.as_ref());
+    let stored = inner
+        .core
+        .add(&core_input, inner.now()?, &io)
+        .await
+        .map_err(|e| unless_aborted(abort.as_ref(), io.error(e)))?;
+    abort::check(abort.as_ref())?;
+    inner.log(
+        "stored",
+        &[
+            (
+                "context_type",
+                to_js(&stored.record.metadata["context_type"]),
+            ),
+            ("id", JsValue::from_str(&stored.record.id)),
+            ("path", JsValue::from_str(&stored.path)),
+            ("reused", JsValue::from_bool(stored.reused)),
+        ],
+    );
+    Ok(stored_js(&stored))
+}
+
+fn stored_js(stored: &Stored) -> JsValue {
+    let out: JsValue = to_js(&stored.record.to_value());
+    set(&out, "path", &JsValue::from_str(&stored.path));
+    set(&out, "reused", &JsValue::from_bool(stored.reused));
+    out
+}
+
+/// `offloadMessages(messages)`: `{ messages, artifactIds, unrecognized? }`, unchanged
+/// messages as the same objects.
+pub(crate) async fn offload_messages(
+    inner: &Inner,
+    messages: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsOffloadError> {
+    let abort = call_abort(&options)?;
+    let Some(messages) = messages.dyn_ref::<Array>() else {
+        return Err(invalid(format!(
+            "messages must be an array, got {}",
+            kind_of(&messages)
+        )));
+    };
+    take_thrown();
+    let views: Vec<JsView> = JsView::items(messages);
+    let io = ReadWrite::over(&inner.writer, inner.reader.as_ref(), abort.as_ref());
+    let counter = inner.counter();
+    let counter = counter
+        .as_ref()
+        .map(|c| c as &tool_offload_core::workspace::TokenCounter<'_>);
+    let done = inner
+        .core
+        .offload_messages(&views, counter, inner.now()?, &io)
+        .await
+        .map_err(|e| match take_thrown() {
+            Some(thrown) => JsOffloadError::with_cause(e, Some(thrown)),
+            None => unless_aborted(abort.as_ref(), io.error(e)),
+        })?;
+    abort::check(abort.as_ref())?;
+    let out: Array = views.iter().map(|v| v.value.clone()).collect();
+    for (index, edits) in &done.changed {
+        out.set(*index as u32, copy_with_edits(&views[*index].value, edits)?);
+    }
+    let mut ids = Vec::new();
+    for (_, result) in &done.results {
+        let call = result
+            .stored
+            .as_ref()
+            .and_then(|s| s.record.str_field("biz_id"));
+        log_outcome(inner, call.unwrap_or_default(), result);
+        ids.extend(result.artifact_id.clone());
+    }
+    let result = Object::new();
+    set(&result, "messages", &out);
+    set(&result, "artifactIds", &strings(&ids));
+    if !done.unrecognized.is_empty() {
+        set(&result, "unrecognized", &strings(&done.unrecognized));
+    }
+    Ok(result.into())
+}
+
+/// `queryArtifacts(filter?, { limit?, offset? })`.
+pub(crate) fn query_arg(filter: &JsValue, options: &JsValue) -> Result<Query, JsOffloadError> {
+    let filter = if filter.is_undefined() || filter.is_null() {
+        Map::new()
+    } else {
+        match to_value(filter, "filter")? {
+            Value::Object(map) if !Array::is_array(filter) => map,
+            _ => {
+                return Err(invalid(format!(
+                    "filter must be an object, got {}",
+                    kind_of(filter)
+                )))
+            }
+        }
+    };
+    options_arg(options)?;
+    let mut query = Query::new(filter);
+    query.limit = count_arg(&field(options, "limit"), "options.limit", query.limit)?;
+    query.offset = count_arg(&field(options, "offset"), "options.offset", 0)?;
+    Ok(query)
+}
+
+/// Records as `[{ id, type, metadata }]`.
+pub(crate) fn records_js(records: &[KnowledgeRecord]) -> JsValue {
+    records
+        .iter()
+        .map(|r| to_js(&r.to_value()))
+        .collect::<Array>()
+        .into()
+}
+
+/// The overview as `[{ artifact_id, biz_id, tool_name, action_name?, chars, bytes, lines, created_at }]`.
+pub(crate) fn infos_js(infos: &[OffloadInfo]) -> JsValue {
+    infos
+        .iter()
+        .map(|info| {
+            let out = Object::new();
+            set(&out, "artifact_id", &JsValue::from_str(&info.artifact_id));
+            set(&out, "biz_id", &JsValue::from_str(&info.biz_id));
+            set(&out, "tool_name", &JsValue::from_str(&info.tool_name));
+            if let Some(action) = &info.action_name {
+                set(&out, "action_name", &JsValue::from_str(action));
+            }
+            set(&out, "chars", &JsValue::from_f64(info.chars as f64));
+            set(&out, "bytes", &JsValue::from_f64(info.bytes as f64));
+            set(&out, "lines", &JsValue::from_f64(info.lines as f64));
+            set(&out, "created_at", &JsValue::from_str(&info.created_at));
+            JsValue::from(out)
+        })
+        .collect::<Array>()
+        .into()
+}
+
+/// A bundle given to `importNamespace`, read as core's value.
+pub(crate) fn bundle_arg(bundle: &JsValue) -> Result<Value, JsOffloadError> {
+    if !bundle.is_object() {
+        return Err(OffloadError::InvalidBundle(format!(
+            "a bundle is an object, got {}",
+            kind_of(bundle)
+        ))
+        .into());
+    }
+    let text = stringify(bundle)?;
+    let parsed = js_sys::JSON::parse(&String::from(text))
+        .map_err(|_| OffloadError::InvalidBundle("the bundle is not plain JSON data".into()))?;
+    Ok(from_parsed(&parsed))
+}

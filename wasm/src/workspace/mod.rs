@@ -1,0 +1,346 @@
+//! The `Workspace` class for JavaScript: core's knowledge store with a JS writer, reader,
+//! logger, token counter and clock.
+
+mod calls;
+mod options;
+mod tools;
+mod types;
+
+use std::rc::Rc;
+
+use js_sys::{Array, Promise};
+use tool_offload_core::materialize::{DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES};
+use tool_offload_core::OffloadError;
+use wasm_bindgen::prelude::*;
+
+use crate::convert::{bool_arg, count_arg, field, id_arg, options_arg, string_arg, strings, to_js};
+use crate::error::JsOffloadError;
+use crate::materializer::ReadWrite;
+use crate::promise::spawn;
+use calls::{bundle_arg, call_abort, infos_js, query_arg, records_js};
+use options::{parse_options, Inner};
+
+/// A knowledge store over one namespace of `<root>/context/<namespace>/`: one artifact
+/// and metadata record per tool call (or per `add`), `<knowledge_list>` references for
+/// results of `inlineLimit` (default 40000) UTF-16 units or more, queries over the
+/// metadata, and the knowledge read tools.
+#[wasm_bindgen]
+pub struct Workspace {
+    inner: Rc<Inner>,
+}
+
+/// One call's IO, with `inner`'s reader (reads fail with `INVALID_ARGUMENT` without one).
+fn reading(inner: &Inner) -> Result<ReadWrite, JsOffloadError> {
+    if inner.reader.is_none() {
+        return Err(OffloadError::InvalidArgument(
+            "this Workspace cannot read: give it a reader (options.reader) or a writer that reads"
+                .into(),
+        )
+        .into());
+    }
+    Ok(ReadWrite::over(&inner.writer, inner.reader.as_ref(), None))
+}
+
+/// Run `read` with this workspace's IO, rejecting with its error.
+fn read_call<F, Fut>(inner: &Rc<Inner>, read: F) -> Promise
+where
+    F: FnOnce(Rc<Inner>, ReadWrite) -> Fut + 'static,
+    Fut: std::future::Future<Output = Result<JsValue, OffloadError>> + 'static,
+{
+    let io = match reading(inner) {
+        Ok(io) => io,
+        Err(err) => return Promise::reject(&err.into()),
+    };
+    let inner = inner.clone();
+    spawn(async move {
+        let error_io = ReadWrite::over(&inner.writer, inner.reader.as_ref(), None);
+        read(inner, io)
+            .await
+            .map_err(|e| JsValue::from(error_io.error(e)))
+    })
+}
+
+#[wasm_bindgen]
+impl Workspace {
+    /// A workspace over `options.namespace` (default `"default"`) under `options.root`.
+    /// Throws `INVALID_ID` for a namespace that cannot name a directory,
+    /// `INVALID_ARGUMENT` for any other unusable option.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "WorkspaceOptions")] options: JsValue,
+    ) -> Result<Workspace, JsValue> {
+        let inner = parse_options(&options).map_err(JsValue::from)?;
+        Ok(Workspace {
+            inner: Rc::new(inner),
+        })
+    }
+
+    /// The namespace this workspace stores in and reads from.
+    #[wasm_bindgen(getter)]
+    pub fn namespace(&self) -> String {
+        self.inner.core.options().namespace.clone()
+    }
+
+    /// Store any knowledge: `content` a string (type `"text"`) or a JSON value (type
+    /// `"json"`, its `JSON.stringify`); `metadata.context_type` says what it is. The
+    /// same id with the same content again is reused. Rejects with `INVALID_ID`,
+    /// `INVALID_ARGUMENT`, `ARTIFACT_EXISTS`, `READ_FAILED` or `WRITE_FAILED`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<StoredKnowledge>")]
+    pub fn add(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "KnowledgeInput")] input: JsValue,
+        options: Option<crate::types::OperationOptions>,
+    ) -> Promise {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let inner = self.inner.clone();
+        spawn(async move {
+            calls::add(&inner, input, options)
+                .await
+                .map_err(JsValue::from)
+        })
+    }
+
+    /// The tool-result entry point: decide (`offloadTools`, `metadata.offload`, the token
+    /// threshold), store as `tool_result_<toolCallId>` with its metadata, and resolve to
+    /// `{ offloaded, content, artifactId?, reason? }`: `content` is the `<knowledge_list>`
+    /// from `inlineLimit` characters on, else the content given. A content that already
+    /// is a `<knowledge_list>` is left alone.
+    #[wasm_bindgen(js_name = offloadToolResult, unchecked_return_type = "Promise<ToolResultOffload>")]
+    pub fn offload_tool_result(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ToolResultInput")] input: JsValue,
+        options: Option<crate::types::OperationOptions>,
+    ) -> Promise {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let inner = self.inner.clone();
+        spawn(async move {
+            calls::offload_tool_result(&inner, input, options)
+                .await
+                .map_err(JsValue::from)
+        })
+    }
+
+    /// `offloadToolResult` over a conversation (Anthropic, OpenAI Chat, Responses and the
+    /// other shapes `materializeMessages` knows): `{ messages, artifactIds, unrecognized? }`,
+    /// unchanged messages the same objects; idempotent.
+    #[wasm_bindgen(js_name = offloadMessages, unchecked_return_type = "Promise<OffloadedMessages>")]
+    pub fn offload_messages(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
+        options: Option<crate::types::OperationOptions>,
+    ) -> Promise {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let inner = self.inner.clone();
+        spawn(async move {
+            calls::offload_messages(&inner, messages, options)
+                .await
+                .map_err(JsValue::from)
+        })
+    }
+
+    /// Records whose metadata equals every field of `filter`, newest first, `limit`
+    /// (default 50, at most 1000) from `offset`: `[{ id, type, metadata }]`, never content.
+    #[wasm_bindgen(js_name = queryArtifacts, unchecked_return_type = "Promise<KnowledgeRecord[]>")]
+    pub fn query_artifacts(
+        &self,
+        filter: Option<types::Filter>,
+        options: Option<types::QueryOptions>,
+    ) -> Promise {
+        let filter = filter.map_or(JsValue::UNDEFINED, JsValue::from);
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let query = match query_arg(&filter, &options) {
+            Ok(query) => query,
+            Err(err) => return Promise::reject(&err.into()),
+        };
+        read_call(&self.inner, move |inner, io| async move {
+            Ok(records_js(&inner.core.query(&query, &io).await?))
+        })
+    }
+
+    /// The stored tool results, newest first, of `taskId` / `sessionId` when given:
+    /// `[{ artifact_id, biz_id, tool_name, action_name?, chars, bytes, lines, created_at }]`.
+    /// `namespace`, when given, must be this workspace's (`REF_OUT_OF_SCOPE` otherwise).
+    #[wasm_bindgen(js_name = getToolResultOffloadInfo, unchecked_return_type = "Promise<ToolResultOffloadInfo[]>")]
+    pub fn get_tool_result_offload_info(
+        &self,
+        options: Option<types::OffloadInfoOptions>,
+    ) -> Promise {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let parsed = (|| {
+            options_arg(&options)?;
+            let get = |key: &str| {
+                let value = field(&options, key);
+                if value.is_undefined() || value.is_null() {
+                    return Ok(None);
+                }
+                string_arg(&value, |kind| {
+                    OffloadError::InvalidArgument(format!(
+                        "options.{key} must be a string, got {kind}"
+                    ))
+                })
+                .map(Some)
+            };
+            if let Some(namespace) = get("namespace")? {
+                if namespace != self.inner.core.options().namespace {
+                    return Err(
+                        OffloadError::RefOutOfScope(format!("namespace {namespace:?}")).into(),
+                    );
+                }
+            }
+            Ok::<_, JsOffloadError>((get("taskId")?, get("sessionId")?))
+        })();
+        let (task, session) = match parsed {
+            Ok(ids) => ids,
+            Err(err) => return Promise::reject(&err.into()),
+        };
+        read_call(&self.inner, move |inner, io| async move {
+            let infos = inner
+                .core
+                .tool_result_offload_info(task.as_deref(), session.as_deref(), &io)
+                .await?;
+            Ok(infos_js(&infos))
+        })
+    }
+
+    /// A knowledge artifact whole: `{ id, type, metadata, content }`. Rejects with
+    /// `INVALID_ID`, `REF_NOT_FOUND` (not in this namespace) or `READ_FAILED`.
+    #[wasm_bindgen(js_name = getById, unchecked_return_type = "Promise<Knowledge>")]
+    pub fn get_by_id(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Promise {
+        let id = match id_arg(&id, "id") {
+            Ok(id) => id,
+            Err(err) => return Promise::reject(&err.into()),
+        };
+        read_call(&self.inner, move |inner, io| async move {
+            let knowledge = inner.core.get_by_id(&id, &io).await?;
+            let out = to_js(&knowledge.record.to_value());
+            crate::error::set(&out, "content", &JsValue::from_str(&knowledge.content));
+            Ok(out)
+        })
+    }
+
+    /// Lines `startLine..=endLine` (1-based; `endLine` defaults to `startLine + 199`) of
+    /// a knowledge artifact, numbered, one page under `inlineLimit`.
+    #[wasm_bindgen(js_name = getByLines, unchecked_return_type = "Promise<string>")]
+    pub fn get_by_lines(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(js_name = startLine, unchecked_param_type = "number")] start: JsValue,
+        #[wasm_bindgen(js_name = endLine, unchecked_param_type = "number | undefined")]
+        end: JsValue,
+    ) -> Promise {
+        let parsed = (|| {
+            let id = id_arg(&id, "id")?;
+            let start = count_arg(&start, "startLine", 0)?;
+            let end = count_arg(&end, "endLine", start.saturating_add(DEFAULT_LINES - 1))?;
+            Ok::<_, JsOffloadError>((id, start, end))
+        })();
+        let (id, start, end) = match parsed {
+            Ok(args) => args,
+            Err(err) => return Promise::reject(&err.into()),
+        };
+        read_call(&self.inner, move |inner, io| async move {
+            Ok(inner.core.get_by_lines(&id, start, end, &io).await?.into())
+        })
+    }
+
+    /// Rows of a knowledge artifact matching `pattern`, with `context` (default 2) rows
+    /// around each, at most `maxMatches` (default 50).
+    #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
+    pub fn grep(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] pattern: JsValue,
+        options: Option<crate::types::GrepOptions>,
+    ) -> Promise {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let parsed = (|| {
+            let id = id_arg(&id, "id")?;
+            options_arg(&options)?;
+            let context = count_arg(
+                &field(&options, "context"),
+                "options.context",
+                DEFAULT_CONTEXT,
+            )?;
+            let max = count_arg(
+                &field(&options, "maxMatches"),
+                "options.maxMatches",
+                DEFAULT_MAX_MATCHES,
+            )?;
+            let ignore_case = bool_arg(&field(&options, "ignoreCase"), "options.ignoreCase")?;
+            let pattern = crate::materializer::compile(&pattern, ignore_case == Some(true))?;
+            Ok::<_, JsOffloadError>((id, pattern, context, max))
+        })();
+        let (id, pattern, context, max) = match parsed {
+            Ok(args) => args,
+            Err(err) => return Promise::reject(&err.into()),
+        };
+        read_call(&self.inner, move |inner, io| async move {
+            Ok(inner
+                .core
+                .grep(&id, &pattern, context, max, &io)
+                .await?
+                .into())
+        })
+    }
+
+    /// Register `get_knowledge_by_id`, `get_knowledge_by_lines`, `grep_knowledge`,
+    /// `query_artifacts` and `get_tool_result_offload_info` on `registry` (all or none;
+    /// `DUPLICATE_TOOL` when a name is taken). Their results are never offloaded.
+    #[wasm_bindgen(js_name = registerTools)]
+    pub fn register_tools(&self, registry: &crate::registry::ToolRegistry) -> Result<(), JsValue> {
+        tools::register(&self.inner, registry).map_err(|e| JsOffloadError::from(e).into())
+    }
+
+    /// The knowledge tools' definitions, as the `tools` array of `options.format`.
+    #[wasm_bindgen(js_name = getToolDefinitions, unchecked_return_type = "ToolDefinitionFormats[ToolFormat][]")]
+    pub fn get_tool_definitions(
+        &self,
+        options: Option<crate::types::DefinitionsOptions>,
+    ) -> Result<Array, JsValue> {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let format = crate::registry::tool_format(&options).map_err(JsValue::from)?;
+        Ok(tool_offload_core::workspace::knowledge_tool_definitions()
+            .iter()
+            .map(|d| to_js(&d.to_format(format)))
+            .collect())
+    }
+
+    /// Every knowledge artifact of the namespace with its record and SHA-256, as one
+    /// plain JSON bundle (`format: "tool-offload/workspace"`).
+    #[wasm_bindgen(js_name = exportNamespace, unchecked_return_type = "Promise<WorkspaceBundle>")]
+    pub fn export_namespace(&self) -> Promise {
+        read_call(&self.inner, |inner, io| async move {
+            Ok(to_js(&inner.core.export_namespace(&io).await?))
+        })
+    }
+
+    /// Restore a bundle from `exportNamespace` into this namespace, everything checked
+    /// first; resolves to the ids. Rejects with `INVALID_BUNDLE`, `ARTIFACT_EXISTS`,
+    /// `READ_FAILED` or `WRITE_FAILED`.
+    #[wasm_bindgen(js_name = importNamespace, unchecked_return_type = "Promise<string[]>")]
+    pub fn import_namespace(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "WorkspaceBundle")] bundle: JsValue,
+        options: Option<crate::types::OperationOptions>,
+    ) -> Promise {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let parsed = bundle_arg(&bundle).and_then(|b| Ok((b, call_abort(&options)?)));
+        let (bundle, abort) = match parsed {
+            Ok(args) => args,
+            Err(err) => return Promise::reject(&err.into()),
+        };
+        let inner = self.inner.clone();
+        spawn(async move {
+            let io = ReadWrite::over(&inner.writer, inner.reader.as_ref(), abort.as_ref());
+            let ids = inner
+                .core
+                .import_namespace(&bundle, &io)
+                .await
+                .map_err(|e| crate::abort::unless_aborted(abort.as_ref(), io.error(e)))?;
+            Ok(strings(&ids).into())
+        })
+    }
+}

@@ -1,0 +1,182 @@
+//! Reading a `Workspace`'s options from JS: what it stores, its IO, and the host
+//! callbacks (token counter, clock, logger).
+
+use js_sys::{Date, Function, Object, Reflect};
+use tool_offload_core::workspace::{
+    Workspace as CoreWorkspace, WorkspaceOptions, DEFAULT_INLINE_LIMIT, DEFAULT_NAMESPACE,
+    DEFAULT_TOKEN_THRESHOLD,
+};
+use tool_offload_core::OffloadError;
+use wasm_bindgen::prelude::*;
+
+use crate::convert::{count_arg, field, id_arg, kind_of, string_arg, working_dir};
+use crate::error::{message_of, set, JsOffloadError};
+use crate::materializer::{io_options, logger_arg};
+use crate::reader::JsFileReader;
+use crate::writer::JsFileWriter;
+
+/// Everything a `Workspace` holds, shared by every pending call.
+pub(crate) struct Inner {
+    pub(crate) core: CoreWorkspace,
+    pub(crate) writer: JsFileWriter,
+    pub(crate) reader: Option<JsFileReader>,
+    pub(crate) logger: Option<Function>,
+    count_tokens: Option<Function>,
+    now: Option<Function>,
+}
+
+pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> {
+    if !options.is_object() {
+        return Err(OffloadError::InvalidArgument(format!(
+            "options must be an object with root and writer, got {}",
+            kind_of(options)
+        ))
+        .into());
+    }
+    let root = string_arg(&field(options, "root"), |kind| {
+        OffloadError::InvalidArgument(format!("options.root must be a string, got {kind}"))
+    })?;
+    // Spelled out, not `WorkspaceOptions::new`: its default parser (serde_json) would be
+    // linked into the wasm, which reads records with the engine's `JSON.parse`.
+    let mut core = WorkspaceOptions {
+        cwd: working_dir(options, &root)?,
+        root,
+        namespace: DEFAULT_NAMESPACE.into(),
+        agent_id: None,
+        task_id: None,
+        session_id: None,
+        inline_limit: DEFAULT_INLINE_LIMIT,
+        offload_tools: Vec::new(),
+        token_threshold: DEFAULT_TOKEN_THRESHOLD,
+        parse_json: engine_parse,
+    };
+    let namespace = field(options, "namespace");
+    if !namespace.is_undefined() {
+        core.namespace = id_arg(&namespace, "namespace")?;
+    }
+    core.agent_id = optional_string(options, "agentId")?;
+    core.task_id = optional_string(options, "taskId")?;
+    core.session_id = optional_string(options, "sessionId")?;
+    core.inline_limit = count_arg(
+        &field(options, "inlineLimit"),
+        "options.inlineLimit",
+        core.inline_limit,
+    )?;
+    core.token_threshold = count_arg(
+        &field(options, "tokenThreshold"),
+        "options.tokenThreshold",
+        core.token_threshold,
+    )?;
+    let tools = field(options, "offloadTools");
+    if !tools.is_undefined() {
+        let list = tools.dyn_ref::<js_sys::Array>().ok_or_else(|| {
+            OffloadError::InvalidArgument(format!(
+                "options.offloadTools must be an array of tool names, got {}",
+                kind_of(&tools)
+            ))
+        })?;
+        for name in list.iter() {
+            core.offload_tools.push(name.as_string().ok_or_else(|| {
+                OffloadError::InvalidArgument(format!(
+                    "options.offloadTools must hold tool names (strings), got {}",
+                    kind_of(&name)
+                ))
+            })?);
+        }
+    }
+    let (writer, reader) = io_options(options)?;
+    Ok(Inner {
+        core: CoreWorkspace::new(core)?,
+        writer,
+        reader,
+        logger: logger_arg(options, "logger")?,
+        count_tokens: logger_arg(options, "countTokens")?,
+        now: logger_arg(options, "now")?,
+    })
+}
+
+/// A record file parsed by the engine's `JSON.parse`.
+fn engine_parse(text: &str) -> Result<tool_offload_core::Value, String> {
+    js_sys::JSON::parse(text)
+        .map(|parsed| crate::convert::from_parsed(&parsed))
+        .map_err(|thrown| message_of(&thrown))
+}
+
+fn optional_string(options: &JsValue, key: &str) -> Result<Option<String>, JsOffloadError> {
+    let value = field(options, key);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    string_arg(&value, |kind| {
+        OffloadError::InvalidArgument(format!("options.{key} must be a string, got {kind}"))
+    })
+    .map(Some)
+}
+
+impl Inner {
+    /// `now()` in ms since the epoch: the option's clock (a number or a `Date`), else
+    /// `Date.now()`.
+    pub(crate) fn now(&self) -> Result<f64, JsOffloadError> {
+        let Some(now) = &self.now else {
+            return Ok(Date::now());
+        };
+        let value = now
+            .call0(&JsValue::UNDEFINED)
+            .map_err(|thrown| invalid(format!("options.now threw: {}", message_of(&thrown))))?;
+        let ms = match value.dyn_ref::<Date>() {
+            Some(date) => date.get_time(),
+            None => value.as_f64().unwrap_or(f64::NAN),
+        };
+        if ms.is_finite() {
+            Ok(ms)
+        } else {
+            Err(invalid(format!(
+                "options.now must return a finite number of ms or a valid Date, got {}",
+                kind_of(&value)
+            )))
+        }
+    }
+
+    /// The token counter for core: `countTokens(text)`, a non-negative integer.
+    pub(crate) fn counter(&self) -> Option<impl Fn(&str) -> Result<usize, OffloadError> + '_> {
+        let count = self.count_tokens.as_ref()?;
+        Some(move |text: &str| {
+            let value = count
+                .call1(&JsValue::UNDEFINED, &JsValue::from_str(text))
+                .map_err(|thrown| {
+                    OffloadError::InvalidArgument(format!(
+                        "options.countTokens threw: {}",
+                        message_of(&thrown)
+                    ))
+                })?;
+            value
+                .as_f64()
+                .and_then(tool_offload_core::safe_count)
+                .map(|n| n as usize)
+                .ok_or_else(|| {
+                    OffloadError::InvalidArgument(format!(
+                        "options.countTokens must return a non-negative integer, got {}",
+                        kind_of(&value)
+                    ))
+                })
+        })
+    }
+
+    /// Hand `entry` (its `event` first) to the logger, if any; a logger that throws or
+    /// rejects is ignored, as the Materializer's is.
+    pub(crate) fn log(&self, event: &str, fields: &[(&str, JsValue)]) {
+        let Some(logger) = &self.logger else { return };
+        let entry = Object::new();
+        set(&entry, "event", &JsValue::from_str(event));
+        for (key, value) in fields {
+            if !value.is_undefined() {
+                let _ = Reflect::set(&entry, &JsValue::from_str(key), value);
+            }
+        }
+        crate::materializer::call_logger(logger, &entry);
+    }
+}
+
+fn invalid(message: String) -> JsOffloadError {
+    OffloadError::InvalidArgument(message).into()
+}
