@@ -89,6 +89,65 @@ export interface RegistryLike {
   executeTool(toolUseId: string, name: string, params: unknown): Promise<unknown>;
 }
 
+/** The part of a workspace the vectors exercise. */
+export interface WorkspaceLike {
+  offloadToolResult(input: Record<string, unknown>): Promise<{ content: unknown } & Record<string, unknown>>;
+  add(input: Record<string, unknown>): Promise<Record<string, unknown> & { path: string }>;
+  offloadMessages(messages: unknown[]): Promise<Record<string, unknown>>;
+  queryArtifacts(filter?: unknown, options?: { limit?: number; offset?: number }): Promise<unknown[]>;
+  getToolResultOffloadInfo(options?: { taskId?: string; sessionId?: string }): Promise<unknown[]>;
+  getById(id: string): Promise<unknown>;
+  getByLines(id: string, startLine: number, endLine?: number): Promise<string>;
+  grep(
+    id: string,
+    pattern: string,
+    options?: { context?: number; maxMatches?: number; ignoreCase?: boolean },
+  ): Promise<string>;
+  exportNamespace(): Promise<unknown>;
+  importNamespace(bundle: unknown): Promise<string[]>;
+  registerTools(registry: RegistryLike): void;
+}
+
+/** Run `{ op: "ws", call, … }` on `ws` (the step's fields as the method takes them). */
+async function workspaceCall(
+  ws: WorkspaceLike,
+  s: Record<string, any>,
+  rel: (path: string) => string,
+  problems: string[],
+): Promise<unknown> {
+  const pick = (keys: string[]) => Object.fromEntries(keys.filter((k) => s[k] !== undefined).map((k) => [k, s[k]]));
+  switch (s.call) {
+    case 'offloadToolResult': {
+      const given = pick(['toolCallId', 'toolName', 'actionName', 'content', 'metadata']);
+      const r = await ws.offloadToolResult(given);
+      if (typeof r.content !== 'string' && r.content !== given.content) problems.push('content is not the value given');
+      return r;
+    }
+    case 'add': {
+      const r = await ws.add(pick(['id', 'content', 'type', 'metadata']));
+      return { ...r, path: rel(r.path) };
+    }
+    case 'offloadMessages':
+      return ws.offloadMessages(s.messages);
+    case 'queryArtifacts':
+      return ws.queryArtifacts(s.filter, pick(['limit', 'offset']));
+    case 'getToolResultOffloadInfo':
+      return ws.getToolResultOffloadInfo(pick(['taskId', 'sessionId']));
+    case 'getById':
+      return ws.getById(s.id);
+    case 'getByLines':
+      return ws.getByLines(s.id, s.startLine, s.endLine);
+    case 'grep':
+      return ws.grep(s.id, s.pattern, pick(['context', 'maxMatches', 'ignoreCase']));
+    case 'exportNamespace':
+      return ws.exportNamespace();
+    case 'importNamespace':
+      return ws.importNamespace(s.bundle);
+    default:
+      throw new Error(`unknown workspace call ${String(s.call)}`);
+  }
+}
+
 type Writer = Pick<ReadWriter, 'mkdir' | 'writeFile'>;
 
 /** The JavaScript API the vectors exercise (the raw wasm module or the npm package). */
@@ -111,6 +170,7 @@ export interface Api {
   ): Promise<{ conversationId: string; messages: unknown; paths: string[] }>;
   ToolRegistry: new (options?: Record<string, unknown>) => RegistryLike;
   registerTodoTools(registry: RegistryLike): void;
+  Workspace: new (options: Record<string, unknown>) => WorkspaceLike;
 }
 
 /** A host: its API and IO, the real directory standing for `/` ('' in memory), and every file by virtual path. */
@@ -270,6 +330,7 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
       ? { inline: true, content: r.content as Json }
       : { inline: false, content: r.content as Json, ref: canonicalRef(r.ref!), path: rel(r.path!) };
   let registry: RegistryLike = new api.ToolRegistry();
+  let workspace: WorkspaceLike | undefined;
   const actual: Json[] = [];
   const steps: Json[] = [];
   const problems: string[] = [];
@@ -379,6 +440,28 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
           break;
         case 'execute':
           result = (await registry.executeTool(s.toolUseId, s.name, s.params ?? null)) as Json;
+          break;
+        case 'workspace': {
+          // `now` is the clock of every call; `countTokens: "words"` counts space-separated words.
+          const { now, countTokens, ...rest } = (s.options ?? {}) as Record<string, unknown>;
+          const words = (text: string) => text.split(' ').length;
+          workspace = new api.Workspace({
+            ...rest,
+            root: data,
+            writer: io,
+            reader: io,
+            now: () => now ?? 0,
+            ...(countTokens === 'words' ? { countTokens: words } : {}),
+          });
+          result = null;
+          break;
+        }
+        case 'ws':
+          result = (await workspaceCall(workspace!, s, rel, problems)) as Json;
+          break;
+        case 'registerKnowledgeTools':
+          workspace!.registerTools(registry);
+          result = null;
           break;
         default:
           throw new Error(`${vector.id} step ${i}: unknown op ${String(raw.op)}`);

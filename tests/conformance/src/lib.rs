@@ -106,6 +106,13 @@ pub(crate) fn collect(root: &Path, dir: &Path, found: &mut BTreeMap<String, Stri
         let path = entry.path();
         if path.is_dir() {
             collect(root, &path, found);
+        } else if entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with("index.sqlite")
+        {
+            // The tokio workspace's SQLite index (and its WAL): that host's own cache,
+            // rebuilt from the records, not part of what every host writes.
         } else {
             let rel = path
                 .strip_prefix(root)

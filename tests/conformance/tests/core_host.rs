@@ -9,11 +9,13 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use tool_offload::MemoryWriter;
 use tool_offload_conformance::steps::{
-    self as s, bundle_result, imported_result, materialized, messages_result, offload, Handler,
-    Host, Op, Options, RegistryOffload, StepError, Vector,
+    self as s, bundle_result, imported_result, materialized, messages_result, offload,
+    run_workspace_call, workspace_options, Handler, Host, Op, Options, RegistryOffload, StepError,
+    Vector, WorkspaceClock,
 };
 use tool_offload_conformance::Failing;
 use tool_offload_core::json::LoneSurrogates;
@@ -25,6 +27,7 @@ use tool_offload_core::tools::{
     self, register_todo_tools, ResultOffload, ResultPolicy, TodoList, ToolDefinition, ToolFormat,
     ToolOutput,
 };
+use tool_offload_core::workspace::{register_knowledge_tools, Workspace};
 use tool_offload_core::{apply_edits, OffloadError, Value};
 
 /// The materializers' user data.
@@ -37,6 +40,7 @@ enum CoreHandler {
     TodoWrite,
     TodoRead,
     Read(String),
+    Knowledge(String),
 }
 
 /// The registry of the last `registry` step, and its result policy.
@@ -58,6 +62,8 @@ struct CoreHost {
     registry: RefCell<CoreRegistry>,
     todos: RefCell<TodoList>,
     problems: RefCell<Vec<String>>,
+    /// The vector's workspace, from its last `workspace` step.
+    workspace: RefCell<Option<Rc<(Workspace, WorkspaceClock)>>>,
 }
 
 impl CoreHost {
@@ -71,7 +77,15 @@ impl CoreHost {
             registry: RefCell::default(),
             todos: RefCell::default(),
             problems: RefCell::default(),
+            workspace: RefCell::default(),
         }
+    }
+
+    fn workspace(&self) -> Rc<(Workspace, WorkspaceClock)> {
+        self.workspace
+            .borrow()
+            .clone()
+            .expect("a workspace step comes first")
     }
 
     fn main(&self) -> Result<&Materializer, OffloadError> {
@@ -129,6 +143,10 @@ impl CoreHost {
                         CoreHandler::TodoRead => Ok(self.todos.borrow().read()),
                         CoreHandler::Read(tool) => {
                             Ok(materializer.run_read_tool(&tool, params, &self.fs).await)
+                        }
+                        CoreHandler::Knowledge(tool) => {
+                            let ws = self.workspace();
+                            Ok(ws.0.run_knowledge_tool(&tool, params, &self.fs).await)
                         }
                     }
                 }
@@ -338,6 +356,20 @@ impl Host for CoreHost {
                 name,
                 params,
             } => self.execute(tool_use_id, name, params).await?,
+            Op::Workspace(step) => {
+                let (options, clock) = workspace_options(step, DATA);
+                *self.workspace.borrow_mut() = Some(Rc::new((Workspace::new(options)?, clock)));
+                Value::Null
+            }
+            Op::Ws(step) => {
+                let ws = self.workspace();
+                run_workspace_call(&ws.0, &ws.1, step, fs, DATA).await?
+            }
+            Op::RegisterKnowledgeTools => {
+                let tools = &mut self.registry.borrow_mut().tools;
+                register_knowledge_tools(tools, |name| CoreHandler::Knowledge(name.to_owned()))?;
+                Value::Null
+            }
         })
     }
 

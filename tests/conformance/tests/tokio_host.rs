@@ -10,11 +10,11 @@ use tool_offload::tools::{ToolDefinition, ToolFormat, ToolOutput};
 use tool_offload::{
     import_conversation, register_todo_tools, GrepOptions, Materializer, MaterializerOptions,
     RegistryOffload as TokioOffload, TokioFileWriter, ToolOutputInput as MaterializeInput,
-    ToolRegistry,
+    ToolRegistry, Workspace, WorkspaceOptions,
 };
 use tool_offload_conformance::steps::{
     self as s, bundle_result, files_under, imported_result, materialized, messages_result, offload,
-    Host, Op, Options, StepError, Vector,
+    run_workspace_call, workspace_options, Host, Op, Options, StepError, Vector, WorkspaceClock,
 };
 use tool_offload_conformance::{Failing, Rooted};
 use tool_offload_core::json::LoneSurrogates;
@@ -35,6 +35,8 @@ struct TokioHost {
     main: Arc<Materializer>,
     registry: Mutex<Option<Registry>>,
     problems: Mutex<Vec<String>>,
+    /// The vector's workspace (with its SQLite index), from its last `workspace` step.
+    workspace: Mutex<Option<Arc<(Workspace, WorkspaceClock)>>>,
 }
 
 impl TokioHost {
@@ -49,7 +51,19 @@ impl TokioHost {
             main,
             registry: Mutex::new(None),
             problems: Mutex::default(),
+            workspace: Mutex::default(),
         }
+    }
+
+    fn workspace(&self) -> Arc<(Workspace, WorkspaceClock)> {
+        let ws = self.workspace.lock().unwrap().clone();
+        ws.expect("a workspace step comes first")
+    }
+
+    /// The tokio `Workspace` of a `workspace` step, under `/data`.
+    fn new_workspace(&self, step: &Value) -> Result<(Workspace, WorkspaceClock), OffloadError> {
+        let (core, clock) = workspace_options(step, &self.data_dir());
+        Ok((Workspace::new(tokio_options(core))?, clock))
     }
 
     /// The materializers' user data: `/data`, or `/data/<sub>`.
@@ -123,12 +137,28 @@ impl TokioHost {
 
     async fn registry_op(&self, op: &Op) -> Result<Value, StepError> {
         let mut registry = self.take_registry();
+        let ws = self.workspace.lock().unwrap().clone();
         let result = match &mut registry {
-            Registry::Plain(r) => on_registry(r, &self.main, op).await,
-            Registry::Offload(r) => on_registry(r, &self.main, op).await,
+            Registry::Plain(r) => on_registry(r, &self.main, ws, op).await,
+            Registry::Offload(r) => on_registry(r, &self.main, ws, op).await,
         };
         self.put_registry(registry);
         result
+    }
+}
+
+/// The tokio host's options for core's (the vector's clock and counter are handed to
+/// each call by the shared runner).
+fn tokio_options(core: tool_offload_core::workspace::WorkspaceOptions) -> WorkspaceOptions {
+    WorkspaceOptions {
+        namespace: core.namespace,
+        agent_id: core.agent_id,
+        task_id: core.task_id,
+        session_id: core.session_id,
+        inline_limit: core.inline_limit,
+        offload_tools: core.offload_tools,
+        token_threshold: core.token_threshold,
+        ..WorkspaceOptions::new(core.root)
     }
 }
 
@@ -136,6 +166,7 @@ impl TokioHost {
 async fn on_registry<W: FileWriter + Send + Sync>(
     registry: &mut ToolRegistry<W>,
     materializer: &Arc<Materializer>,
+    workspace: Option<Arc<(Workspace, WorkspaceClock)>>,
     op: &Op,
 ) -> Result<Value, StepError> {
     Ok(match op {
@@ -166,6 +197,13 @@ async fn on_registry<W: FileWriter + Send + Sync>(
         }
         Op::RegisterReadTools => {
             materializer.register_tools(registry)?;
+            Value::Null
+        }
+        Op::RegisterKnowledgeTools => {
+            let ws = workspace.expect("a workspace step comes first");
+            // The registry holds an `Arc<Workspace>`: one more over the same namespace.
+            let options = tokio_options(ws.0.core().options().clone());
+            Arc::new(Workspace::new(options)?).register_tools(registry)?;
             Value::Null
         }
         Op::Definitions { format } => {
@@ -316,6 +354,15 @@ impl TokioHost {
                 let registry = self.new_registry(offload, *materialize)?;
                 self.put_registry(registry);
                 Value::Null
+            }
+            Op::Workspace(step) => {
+                let ws = self.new_workspace(step)?;
+                *self.workspace.lock().unwrap() = Some(Arc::new(ws));
+                Value::Null
+            }
+            Op::Ws(step) => {
+                let ws = self.workspace();
+                run_workspace_call(ws.0.core(), &ws.1, step, ws.0.io(), &data).await?
             }
             _ => self.registry_op(op).await?,
         })

@@ -19,6 +19,7 @@ mod op;
 mod results;
 mod shape;
 mod vector;
+mod workspace;
 
 use std::collections::BTreeMap;
 
@@ -34,6 +35,7 @@ pub use results::{
     relative,
 };
 pub use vector::{load, Options, Vector};
+pub use workspace::{run_call as run_workspace_call, workspace_options, WorkspaceClock};
 
 use op::parse_op;
 use shape::shape_problems;

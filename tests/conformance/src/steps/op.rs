@@ -133,6 +133,14 @@ pub enum Op {
     },
     /// The materializer's `stats()`: `{ hits, inlined, savedChars }`.
     Stats,
+    /// `new Workspace(options)` under `/data`: the workspace later `ws` steps use (the
+    /// step itself, for [`workspace_options`](super::workspace_options)).
+    Workspace(Value),
+    /// A workspace method (the step itself, for
+    /// [`run_workspace_call`](super::run_workspace_call)).
+    Ws(Value),
+    /// `workspace.registerTools(registry)`.
+    RegisterKnowledgeTools,
     /// `registry.executeTool(toolUseId, name, params)`.
     Execute {
         /// `toolUseId`.
@@ -303,6 +311,9 @@ pub(super) fn parse_op(
                 .map(str::to_owned),
         },
         Some("stats") => Op::Stats,
+        Some("workspace") => Op::Workspace(step.clone()),
+        Some("ws") => Op::Ws(step.clone()),
+        Some("registerKnowledgeTools") => Op::RegisterKnowledgeTools,
         Some("execute") => Op::Execute {
             tool_use_id: s("toolUseId"),
             name: s("name"),
