@@ -25,7 +25,7 @@ build: setup ## Build the Rust workspace and the npm package (wasm + ESM + CJS);
 	cargo build --workspace --quiet
 	node host-node/scripts/build.mjs --gz-budget=$(WASM_GZ_BUDGET)
 
-demo: build ## Offload the bundled sample, then run the agent and materialize loops, through the npm package and the Rust host
+demo: build ## Offload the bundled sample, then run the agent, materialize and workspace loops, through the npm package and the Rust host
 	@rm -rf out/demo
 	@node examples/direct-offload.mjs out/demo
 	@echo
@@ -38,6 +38,8 @@ demo: build ## Offload the bundled sample, then run the agent and materialize lo
 	@bash scripts/demo-loop.sh agent-loop agent_loop "agent loops"
 	@echo
 	@bash scripts/demo-loop.sh materialize-loop materialize_loop "materialize loops"
+	@echo
+	@bash scripts/demo-loop.sh workspace-loop workspace_loop "workspace loops"
 
 # Each target names what it needs, so `make -j2 test` runs lint and the two test suites side
 # by side once the build is done (cargo serialises on its own lock).
