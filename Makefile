@@ -75,6 +75,7 @@ bench: build ## Benchmarks (numbers, not pass/fail), ending with issue 10's targ
 ifndef QUICK
 	cargo bench --quiet -p tool-offload --bench direct
 	cargo bench --quiet -p tool-offload --bench import
+	cargo bench --quiet -p tool-offload --bench workspace
 	node bench/direct.mjs
 endif
 	node bench/run.mjs $(if $(CORPUS),--corpus $(CORPUS)) $(if $(QUICK),--quick --rounds 1)

@@ -120,8 +120,25 @@ impl Workspace {
             self.sync_index(index, reader).await?;
             return index.query(query);
         }
-        let records = self.records(reader).await?;
-        Ok(query.select(&records).into_iter().cloned().collect())
+        // Every record on disk into the cache (only those not read before are read),
+        // then the query over the cache in place: only the page is copied out.
+        let ids = self.record_ids(reader).await?;
+        let mut present = Vec::with_capacity(ids.len());
+        for id in ids {
+            if self.cached_has(&id) || self.read_record(&id, reader).await?.is_some() {
+                present.push(id);
+            }
+        }
+        let cache = self.records.lock().unwrap_or_else(|p| p.into_inner());
+        let on_disk = present.iter().filter_map(|id| cache.get(id));
+        Ok(query.select(on_disk).into_iter().cloned().collect())
+    }
+
+    fn cached_has(&self, id: &str) -> bool {
+        self.records
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains_key(id)
     }
 
     /// The stored tool results, newest first (the latest [`MAX_QUERY_LIMIT`](super::MAX_QUERY_LIMIT)), of a

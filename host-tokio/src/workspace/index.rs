@@ -55,11 +55,24 @@ impl SqliteIndex {
         conn.busy_timeout(std::time::Duration::from_secs(10))
             .and_then(|()| conn.execute_batch(SCHEMA))
             .map_err(|e| failed(&e))?;
-        Ok(SqliteIndex {
+        let index = SqliteIndex {
             conn: Mutex::new(conn),
             records_dir: records_dir.to_owned(),
-            path,
-        })
+            path: path.clone(),
+        };
+        // A namespace with no records yet: the new index is in step with it, so this
+        // process's own first stores keep it in step (no directory listing at the first
+        // query). Otherwise the first query catches up.
+        if !records_dir.exists() {
+            index
+                .conn()
+                .execute(
+                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('synced', 'absent')",
+                    [],
+                )
+                .map_err(|e| failed(&e))?;
+        }
+        Ok(index)
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -80,6 +93,24 @@ impl SqliteIndex {
             path: self.path.display().to_string(),
             source: IoError::new(e.to_string()),
         }
+    }
+}
+
+/// Fewer matches than this make a filter field the one a query starts from.
+const RARE: u64 = 1000;
+
+impl SqliteIndex {
+    /// How many records hold `key` = `value`, counting no further than `most`.
+    fn count_up_to(&self, key: &str, value: &str, most: u64) -> Result<u64, OffloadError> {
+        self.conn()
+            .prepare_cached(
+                "SELECT count(*) FROM (SELECT 1 FROM fields WHERE key = ?1 AND value = ?2 LIMIT ?3)",
+            )
+            .and_then(|mut s| {
+                s.query_row(params![key, value, most as i64], |row| row.get::<_, i64>(0))
+            })
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| self.read_failed(e))
     }
 }
 
@@ -167,15 +198,45 @@ impl RecordIndex for SqliteIndex {
     }
 
     fn query(&self, query: &Query) -> Result<Vec<KnowledgeRecord>, OffloadError> {
-        let mut sql = String::from("SELECT record FROM records");
-        let mut values = Vec::with_capacity(2 * query.filter.len() + 2);
-        for (i, (key, value)) in query.filter.iter().enumerate() {
-            sql += if i == 0 { " WHERE " } else { " AND " };
-            sql += "id IN (SELECT id FROM fields WHERE key = ? AND value = ?)";
-            values.push(key.clone());
-            values.push(tool_offload_core::json::stringify(value));
+        let fields: Vec<(String, String)> = query
+            .filter
+            .iter()
+            .map(|(key, value)| (key.clone(), tool_offload_core::json::stringify(value)))
+            .collect();
+        // The plan is ours, not the planner's (it has no statistics of values): a field
+        // matching fewer than RARE records drives (its matches read, then sorted); when
+        // every field matches many, the records are walked newest first through
+        // `records_newest`, each probed on the fields' (key, value, id) key, until the
+        // page is full — a few thousand probes at most.
+        let counts = fields
+            .iter()
+            .map(|(key, value)| self.count_up_to(key, value, RARE))
+            .collect::<Result<Vec<_>, _>>()?;
+        let rarest = (0..fields.len()).min_by_key(|&i| counts[i]);
+        let mut values: Vec<String> = Vec::with_capacity(2 * fields.len() + 2);
+        let mut sql = match rarest {
+            Some(d) if counts[d] < RARE => {
+                values.extend([fields[d].0.clone(), fields[d].1.clone()]);
+                "SELECT r.record FROM fields d CROSS JOIN records r ON r.id = d.id".to_owned()
+            }
+            _ => "SELECT r.record FROM records r INDEXED BY records_newest".to_owned(),
+        };
+        let driving = rarest.filter(|&d| counts[d] < RARE);
+        for (i, (key, value)) in fields.iter().enumerate() {
+            if Some(i) != driving {
+                sql += &format!(
+                    " CROSS JOIN fields f{i} ON f{i}.key = ? AND f{i}.value = ? AND f{i}.id = r.id"
+                );
+                values.extend([key.clone(), value.clone()]);
+            }
         }
-        sql += " ORDER BY created_at DESC, id ASC LIMIT ? OFFSET ?";
+        if driving.is_some() {
+            sql += " WHERE d.key = ? AND d.value = ?";
+            // The driving pair binds last in the text: move it there.
+            let pair: Vec<String> = values.drain(..2).collect();
+            values.extend(pair);
+        }
+        sql += " ORDER BY r.created_at DESC, r.id ASC LIMIT ? OFFSET ?";
         values.push(query.limit.min(MAX_QUERY_LIMIT).to_string());
         values.push(query.offset.to_string());
         let conn = self.conn();

@@ -1,0 +1,129 @@
+//! The workspace's queries over many records, on disk: SQLite index beside the scan.
+//! `cargo bench -p tool-offload --bench workspace [-- --records N --queries Q]`
+//! (default 100,000 records, 300 queries of each kind). Numbers, not pass/fail;
+//! bench/README.md records them, and `make bench` writes target/bench/workspace.json.
+//!
+//! Records are stored through `Workspace::add` (one line of content each, 100 tasks, 5
+//! tools), so each store writes its content, its record and its index row as it would in
+//! production. Then, for each query kind, the latency of `query_artifacts` (limit 50):
+//! through the SQLite index (`Workspace::new`), and by scanning the records
+//! (`Workspace::with_io`: first query reads every record, later ones list the directory
+//! and use the cache).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{json, Map, Value};
+use tool_offload::core::workspace::Query;
+use tool_offload::{TokioFileWriter, Workspace, WorkspaceOptions};
+
+const TASKS: u64 = 100;
+const TOOLS: [&str; 5] = ["bash", "read_file", "grep", "web_fetch", "sql"];
+
+fn percentile(samples: &mut [f64], p: f64) -> f64 {
+    samples.sort_by(|a, b| a.total_cmp(b));
+    samples[((samples.len() - 1) as f64 * p).round() as usize]
+}
+
+fn filter(value: Value) -> Map<String, Value> {
+    value.as_object().cloned().unwrap_or_default()
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let mut args = std::env::args().skip(1);
+    let (mut n, mut queries) = (100_000u64, 300usize);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().and_then(|v| v.parse().ok());
+        match arg.as_str() {
+            "--records" => n = value().expect("--records N"),
+            "--queries" => queries = value().expect("--queries Q") as usize,
+            _ => {}
+        }
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let clock = Arc::new(AtomicU64::new(1_795_000_000_000));
+    let now = clock.clone();
+    let options = WorkspaceOptions {
+        now: Some(Arc::new(move || now.load(Ordering::Relaxed) as f64)),
+        ..WorkspaceOptions::new(dir.path())
+    };
+    let indexed = Workspace::new(options.clone()).expect("workspace");
+    let started = Instant::now();
+    for i in 0..n {
+        clock.fetch_add(1, Ordering::Relaxed);
+        let metadata = filter(json!({
+            "context_type": "tool_result", "biz_id": format!("call_{i}"),
+            "task_id": format!("task-{}", i % TASKS), "tool_name": TOOLS[(i % 5) as usize],
+        }));
+        let content = json!(format!("output of call {i}"));
+        indexed
+            .add(&format!("k{i}"), &content, None, &metadata)
+            .await
+            .expect("store");
+    }
+    let store_s = started.elapsed().as_secs_f64();
+    eprintln!(
+        "stored {n} records in {store_s:.1} s ({:.0} µs each)",
+        store_s * 1e6 / n as f64
+    );
+
+    let scanning = Workspace::with_io(options, TokioFileWriter::new()).expect("workspace");
+    let started = Instant::now();
+    let first = scanning
+        .query_artifacts(&Query::new(Map::new()))
+        .await
+        .expect("scan");
+    let first_scan_ms = started.elapsed().as_secs_f64() * 1e3;
+    assert_eq!(first.len(), 50);
+
+    let kinds: [(&str, Box<dyn Fn(usize) -> Value>); 3] = [
+        (
+            "task_id (1% of records)",
+            Box::new(|q| json!({"task_id": format!("task-{}", q as u64 % TASKS)})),
+        ),
+        (
+            "biz_id (one record)",
+            Box::new(move |q| json!({"biz_id": format!("call_{}", (q as u64 * 7919) % n)})),
+        ),
+        (
+            "context_type + tool_name (20%)",
+            Box::new(|q| json!({"context_type": "tool_result", "tool_name": TOOLS[q % 5]})),
+        ),
+    ];
+    let mut results = Vec::new();
+    println!("workspace queries over {n} records on disk, limit 50: p50 / p99 ms over {queries} queries each");
+    for (name, make) in &kinds {
+        let mut row = json!({"query": name});
+        for (host, ws) in [("sqlite", &indexed), ("scan", &scanning)] {
+            let count = if host == "scan" {
+                queries.min(30)
+            } else {
+                queries
+            };
+            let mut samples = Vec::with_capacity(count);
+            for q in 0..count {
+                let query = Query::new(filter(make(q)));
+                let t = Instant::now();
+                let hits = ws.query_artifacts(&query).await.expect("query");
+                samples.push(t.elapsed().as_secs_f64() * 1e3);
+                assert!(!hits.is_empty());
+            }
+            let (p50, p99) = (
+                percentile(&mut samples, 0.5),
+                percentile(&mut samples, 0.99),
+            );
+            row[host] = json!({"p50_ms": p50, "p99_ms": p99, "n": count});
+            println!("  {name:<32} {host:<6} p50 {p50:>8.3}  p99 {p99:>8.3}");
+        }
+        results.push(row);
+    }
+    println!("  scan's first query (reads every record): {first_scan_ms:.0} ms");
+    let report = json!({
+        "records": n, "store_seconds": store_s, "first_scan_ms": first_scan_ms, "queries": results,
+    });
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench");
+    std::fs::create_dir_all(&out).expect("target/bench");
+    std::fs::write(out.join("workspace.json"), report.to_string()).expect("workspace.json");
+}
