@@ -19,6 +19,9 @@ use tool_offload::core::workspace::Query;
 use tool_offload::{TokioFileWriter, Workspace, WorkspaceOptions};
 
 const TASKS: u64 = 100;
+
+/// A query kind's filter for its `q`-th query.
+type MakeFilter = Box<dyn Fn(usize) -> Value>;
 const TOOLS: [&str; 5] = ["bash", "read_file", "grep", "web_fetch", "sql"];
 
 fn percentile(samples: &mut [f64], p: f64) -> f64 {
@@ -78,7 +81,7 @@ async fn main() {
     let first_scan_ms = started.elapsed().as_secs_f64() * 1e3;
     assert_eq!(first.len(), 50);
 
-    let kinds: [(&str, Box<dyn Fn(usize) -> Value>); 3] = [
+    let kinds: [(&str, MakeFilter); 3] = [
         (
             "task_id (1% of records)",
             Box::new(|q| json!({"task_id": format!("task-{}", q as u64 % TASKS)})),
