@@ -83,6 +83,7 @@ ifndef QUICK
 	node bench/grep.mjs
 	cargo run --release --quiet -p tool-offload --example materialize_corpus $(CORPUS)
 endif
+	node bench/workspace-corpus.mjs $(if $(CORPUS),--corpus $(CORPUS))
 	node bench/readback.mjs $(if $(QUICK),--quick)
 	node bench/materializer.mjs $(if $(QUICK),--quick)
 	node bench/report.mjs
