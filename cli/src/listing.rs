@@ -158,26 +158,11 @@ pub fn stats(args: &ListArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `time` as `YYYY-MM-DDTHH:MM:SSZ` (UTC), without a date library.
+/// `time` as `YYYY-MM-DDTHH:MM:SSZ` (UTC): core's `toISOString` without milliseconds.
 fn iso8601(time: SystemTime) -> String {
     let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
+    let iso = tool_offload::core::workspace::iso8601(secs as f64 * 1000.0);
+    format!("{}Z", &iso[..19])
 }
 
 #[cfg(test)]

@@ -346,3 +346,20 @@ pub(crate) fn bool_arg(value: &JsValue, name: &str) -> Result<Option<bool>, JsOf
 pub(crate) fn strings(items: &[String]) -> Array {
     items.iter().map(|s| JsValue::from_str(s)).collect()
 }
+
+/// `object[key]` as a string when given (not `undefined` or `null`), named `name` in the
+/// error: `INVALID_ARGUMENT` for anything else.
+pub(crate) fn optional_string(
+    object: &JsValue,
+    key: &str,
+    name: &str,
+) -> Result<Option<String>, JsOffloadError> {
+    let value = field(object, key);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    string_arg(&value, |kind| {
+        OffloadError::InvalidArgument(format!("{name} must be a string when given, got {kind}"))
+    })
+    .map(Some)
+}

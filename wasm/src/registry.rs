@@ -150,6 +150,26 @@ impl ToolRegistry {
     }
 }
 
+/// A JS tool handler `(params) => Promise<{ content, is_error? }>` running `run`; the
+/// closure lives as long as the JS function the registry holds.
+pub(crate) fn tool_handler(
+    run: impl Fn(JsValue) -> std::pin::Pin<Box<dyn std::future::Future<Output = ToolOutput>>> + 'static,
+) -> Function {
+    let closure = Closure::<dyn Fn(JsValue) -> Promise>::new(move |params: JsValue| {
+        let output = run(params);
+        crate::promise::spawn(async move {
+            let output = output.await;
+            let js = js_sys::Object::new();
+            crate::error::set(&js, "content", &JsValue::from_str(&output.content));
+            if output.is_error {
+                crate::error::set(&js, "is_error", &JsValue::TRUE);
+            }
+            Ok(js.into())
+        })
+    });
+    closure.into_js_value().unchecked_into()
+}
+
 async fn execute(
     state: Rc<RefCell<State>>,
     tool_use_id: JsValue,

@@ -4,11 +4,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Function, Promise};
+use js_sys::Function;
 use tool_offload_core::tools::{TodoList, ToolOutput};
 use wasm_bindgen::prelude::*;
 
-use crate::error::{set, JsOffloadError};
+use crate::error::JsOffloadError;
 use crate::registry::ToolRegistry;
 use crate::view::JsView;
 
@@ -27,14 +27,8 @@ pub fn register_todo_tools(registry: &ToolRegistry) -> Result<(), JsValue> {
 
 /// An async JS function `(params) => Promise<{ content, is_error? }>` running `run`.
 fn handler(run: impl Fn(JsValue) -> ToolOutput + 'static) -> Function {
-    let closure = Closure::<dyn Fn(JsValue) -> Promise>::new(move |params| {
+    crate::registry::tool_handler(move |params| {
         let output = run(params);
-        let js = js_sys::Object::new();
-        set(&js, "content", &JsValue::from_str(&output.content));
-        if output.is_error {
-            set(&js, "is_error", &JsValue::TRUE);
-        }
-        Promise::resolve(&JsValue::from(js))
-    });
-    closure.into_js_value().unchecked_into()
+        Box::pin(async move { output })
+    })
 }

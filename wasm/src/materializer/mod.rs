@@ -15,18 +15,18 @@ mod types;
 use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise};
-use tool_offload_core::materialize::{DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES};
+use tool_offload_core::materialize::DEFAULT_LINES;
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{bool_arg, count_arg, field, id_arg, kind_of, number, options_arg};
+use crate::convert::{count_arg, field, id_arg, kind_of, number, options_arg};
 use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;
 use crate::reader::JsFileReader;
 use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
 use options::{parse_options, ref_arg, Inner};
 use output::{materialize, MaterializeInput};
-pub(crate) use read_back::compile;
+pub(crate) use read_back::grep_args;
 use read_back::{read_back, ReadBack};
 
 pub use conversation::{format_legacy_tool_record, import_conversation};
@@ -166,19 +166,7 @@ impl Materializer {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         let parsed = (|| {
             let reference = ref_arg(&reference)?;
-            options_arg(&options)?;
-            let context = count_arg(
-                &field(&options, "context"),
-                "options.context",
-                DEFAULT_CONTEXT,
-            )?;
-            let max_matches = count_arg(
-                &field(&options, "maxMatches"),
-                "options.maxMatches",
-                DEFAULT_MAX_MATCHES,
-            )?;
-            let ignore_case = bool_arg(&field(&options, "ignoreCase"), "options.ignoreCase")?;
-            let pattern = compile(&pattern, ignore_case == Some(true))?;
+            let (pattern, context, max_matches) = grep_args(&pattern, &options)?;
             let op = ReadBack::Grep {
                 pattern,
                 context,

@@ -52,6 +52,33 @@ pub(crate) async fn read_back(
 }
 
 /// `pattern` compiled by core's engine, or `INVALID_PATTERN` with the reason.
+/// A `grep` call's pattern and `options` (`context` default 2, `maxMatches` default
+/// 50, `ignoreCase`), checked: the compiled pattern, context and match limit.
+pub(crate) fn grep_args(
+    pattern: &JsValue,
+    options: &JsValue,
+) -> Result<(Pattern, usize, usize), JsOffloadError> {
+    use crate::convert::{bool_arg, count_arg, field, options_arg};
+    use tool_offload_core::materialize::{DEFAULT_CONTEXT, DEFAULT_MAX_MATCHES};
+    options_arg(options)?;
+    let context = count_arg(
+        &field(options, "context"),
+        "options.context",
+        DEFAULT_CONTEXT,
+    )?;
+    let max_matches = count_arg(
+        &field(options, "maxMatches"),
+        "options.maxMatches",
+        DEFAULT_MAX_MATCHES,
+    )?;
+    let ignore_case = bool_arg(&field(options, "ignoreCase"), "options.ignoreCase")?;
+    Ok((
+        compile(pattern, ignore_case == Some(true))?,
+        context,
+        max_matches,
+    ))
+}
+
 pub(crate) fn compile(pattern: &JsValue, ignore_case: bool) -> Result<Pattern, JsOffloadError> {
     let source = string_arg(pattern, |kind| {
         OffloadError::InvalidArgument(format!("pattern must be a string, got {kind}"))

@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use super::options::Inner;
 use crate::abort::{self, unless_aborted, Abort};
 use crate::convert::{count_arg, field, from_parsed, id_arg, kind_of, number, options_arg};
-use crate::convert::{string_arg, strings, to_js, to_value};
+use crate::convert::{optional_string, string_arg, strings, to_js, to_value};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
 use crate::materializer::{stringify, Original, ReadWrite};
@@ -63,17 +63,6 @@ fn metadata_arg(input: &JsValue) -> Result<Map<String, Value>, JsOffloadError> {
     }
 }
 
-fn optional_string(input: &JsValue, key: &str) -> Result<Option<String>, JsOffloadError> {
-    let value = field(input, key);
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    string_arg(&value, |kind| {
-        OffloadError::InvalidArgument(format!("{key} must be a string when given, got {kind}"))
-    })
-    .map(Some)
-}
-
 fn invalid(message: String) -> JsOffloadError {
     OffloadError::InvalidArgument(message).into()
 }
@@ -101,7 +90,7 @@ pub(crate) async fn offload_tool_result(
     let tool_name = string_arg(&field(&input, "toolName"), |kind| {
         OffloadError::InvalidArgument(format!("toolName must be a string, got {kind}"))
     })?;
-    let action_name = optional_string(&input, "actionName")?;
+    let action_name = optional_string(&input, "actionName", "actionName")?;
     let content = Content::of(field(&input, "content"))?;
     let core_input = ToolResultInput {
         tool_call_id: &call_id,
@@ -190,7 +179,7 @@ pub(crate) async fn add(
     let abort = call_abort(&options)?;
     let id = id_arg(&field(&input, "id"), "id")?;
     let content = Content::of(field(&input, "content"))?;
-    let kind = optional_string(&input, "type")?;
+    let kind = optional_string(&input, "type", "type")?;
     let kind = KnowledgeType::resolve(kind.as_deref(), content.is_string, &content.text)?;
     let core_input = KnowledgeInput {
         id: &id,

@@ -9,11 +9,11 @@ mod types;
 use std::rc::Rc;
 
 use js_sys::{Array, Promise};
-use tool_offload_core::materialize::{DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES};
+use tool_offload_core::materialize::DEFAULT_LINES;
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{bool_arg, count_arg, field, id_arg, options_arg, string_arg, strings, to_js};
+use crate::convert::{count_arg, id_arg, optional_string, options_arg, strings, to_js};
 use crate::error::JsOffloadError;
 use crate::materializer::ReadWrite;
 use crate::promise::spawn;
@@ -168,18 +168,7 @@ impl Workspace {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         let parsed = (|| {
             options_arg(&options)?;
-            let get = |key: &str| {
-                let value = field(&options, key);
-                if value.is_undefined() || value.is_null() {
-                    return Ok(None);
-                }
-                string_arg(&value, |kind| {
-                    OffloadError::InvalidArgument(format!(
-                        "options.{key} must be a string, got {kind}"
-                    ))
-                })
-                .map(Some)
-            };
+            let get = |key: &str| optional_string(&options, key, &format!("options.{key}"));
             if let Some(namespace) = get("namespace")? {
                 if namespace != self.inner.core.options().namespace {
                     return Err(
@@ -256,23 +245,10 @@ impl Workspace {
         options: Option<crate::types::GrepOptions>,
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let parsed = (|| {
-            let id = id_arg(&id, "id")?;
-            options_arg(&options)?;
-            let context = count_arg(
-                &field(&options, "context"),
-                "options.context",
-                DEFAULT_CONTEXT,
-            )?;
-            let max = count_arg(
-                &field(&options, "maxMatches"),
-                "options.maxMatches",
-                DEFAULT_MAX_MATCHES,
-            )?;
-            let ignore_case = bool_arg(&field(&options, "ignoreCase"), "options.ignoreCase")?;
-            let pattern = crate::materializer::compile(&pattern, ignore_case == Some(true))?;
-            Ok::<_, JsOffloadError>((id, pattern, context, max))
-        })();
+        let parsed = id_arg(&id, "id").and_then(|id| {
+            let (pattern, context, max) = crate::materializer::grep_args(&pattern, &options)?;
+            Ok((id, pattern, context, max))
+        });
         let (id, pattern, context, max) = match parsed {
             Ok(args) => args,
             Err(err) => return Promise::reject(&err.into()),

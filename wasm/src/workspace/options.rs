@@ -9,7 +9,7 @@ use tool_offload_core::workspace::{
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{count_arg, field, id_arg, kind_of, string_arg, working_dir};
+use crate::convert::{count_arg, field, id_arg, kind_of, optional_string, string_arg, working_dir};
 use crate::error::{message_of, set, JsOffloadError};
 use crate::materializer::{io_options, logger_arg};
 use crate::reader::JsFileReader;
@@ -54,9 +54,9 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
     if !namespace.is_undefined() {
         core.namespace = id_arg(&namespace, "namespace")?;
     }
-    core.agent_id = optional_string(options, "agentId")?;
-    core.task_id = optional_string(options, "taskId")?;
-    core.session_id = optional_string(options, "sessionId")?;
+    core.agent_id = optional_string(options, "agentId", "options.agentId")?;
+    core.task_id = optional_string(options, "taskId", "options.taskId")?;
+    core.session_id = optional_string(options, "sessionId", "options.sessionId")?;
     core.inline_limit = count_arg(
         &field(options, "inlineLimit"),
         "options.inlineLimit",
@@ -100,17 +100,6 @@ fn engine_parse(text: &str) -> Result<tool_offload_core::Value, String> {
     js_sys::JSON::parse(text)
         .map(|parsed| crate::convert::from_parsed(&parsed))
         .map_err(|thrown| message_of(&thrown))
-}
-
-fn optional_string(options: &JsValue, key: &str) -> Result<Option<String>, JsOffloadError> {
-    let value = field(options, key);
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    string_arg(&value, |kind| {
-        OffloadError::InvalidArgument(format!("options.{key} must be a string, got {kind}"))
-    })
-    .map(Some)
 }
 
 impl Inner {
