@@ -13,9 +13,11 @@ use tool_offload_core::{IoError, OffloadError};
 /// The index file's name in the namespace directory.
 pub const INDEX_FILE: &str = "index.sqlite";
 
+/// The schema's version (`PRAGMA user_version`): an index of another version is dropped
+/// and rebuilt from the records.
+const SCHEMA_VERSION: i64 = 2;
+
 const SCHEMA: &str = "
-PRAGMA journal_mode = WAL;
-PRAGMA synchronous = NORMAL;
 CREATE TABLE IF NOT EXISTS records (
     id TEXT PRIMARY KEY,
     created_at TEXT NOT NULL,
@@ -23,12 +25,14 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE INDEX IF NOT EXISTS records_newest ON records (created_at DESC, id);
 -- One row per metadata field; value is the field's JSON.stringify, so \"1\" and 1 differ
--- as they do in a scan.
+-- as they do in a scan. Keyed in query order, so the records holding one value come
+-- newest first straight from the key.
 CREATE TABLE IF NOT EXISTS fields (
     key TEXT NOT NULL,
     value TEXT NOT NULL,
+    created_at TEXT NOT NULL,
     id TEXT NOT NULL,
-    PRIMARY KEY (key, value, id)
+    PRIMARY KEY (key, value, created_at DESC, id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS fields_of ON fields (id);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,7 +57,17 @@ impl SqliteIndex {
         std::fs::create_dir_all(dir).map_err(|e| failed(&e))?;
         let conn = Connection::open(&path).map_err(|e| failed(&e))?;
         conn.busy_timeout(std::time::Duration::from_secs(10))
-            .and_then(|()| conn.execute_batch(SCHEMA))
+            .and_then(|()| conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"))
+            .and_then(|()| conn.query_row("PRAGMA user_version", [], |row| row.get::<_, i64>(0)))
+            .and_then(|version| {
+                if version != SCHEMA_VERSION {
+                    conn.execute_batch(
+                        "DROP TABLE IF EXISTS records; DROP TABLE IF EXISTS fields; DROP TABLE IF EXISTS meta;",
+                    )?;
+                }
+                conn.execute_batch(SCHEMA)?;
+                conn.pragma_update(None, "user_version", SCHEMA_VERSION)
+            })
             .map_err(|e| failed(&e))?;
         let index = SqliteIndex {
             conn: Mutex::new(conn),
@@ -96,8 +110,8 @@ impl SqliteIndex {
     }
 }
 
-/// Fewer matches than this make a filter field the one a query starts from.
-const RARE: u64 = 1000;
+/// How far the fields of a filter are counted to find the rarest (beyond it, any).
+const RARE: u64 = 2000;
 
 impl SqliteIndex {
     /// How many records hold `key` = `value`, counting no further than `most`.
@@ -171,8 +185,13 @@ impl RecordIndex for SqliteIndex {
             written.map_err(|e| self.write_failed(e))?;
             for (key, value) in &record.metadata {
                 tx.execute(
-                    "INSERT OR REPLACE INTO fields (key, value, id) VALUES (?1, ?2, ?3)",
-                    params![key, tool_offload_core::json::stringify(value), record.id],
+                    "INSERT OR REPLACE INTO fields (key, value, created_at, id) VALUES (?1, ?2, ?3, ?4)",
+                    params![
+                        key,
+                        tool_offload_core::json::stringify(value),
+                        record.created_at(),
+                        record.id
+                    ],
                 )
                 .map_err(|e| self.write_failed(e))?;
             }
@@ -203,40 +222,42 @@ impl RecordIndex for SqliteIndex {
             .iter()
             .map(|(key, value)| (key.clone(), tool_offload_core::json::stringify(value)))
             .collect();
-        // The plan is ours, not the planner's (it has no statistics of values): a field
-        // matching fewer than RARE records drives (its matches read, then sorted); when
-        // every field matches many, the records are walked newest first through
-        // `records_newest`, each probed on the fields' (key, value, id) key, until the
-        // page is full — a few thousand probes at most.
-        let counts = fields
-            .iter()
-            .map(|(key, value)| self.count_up_to(key, value, RARE))
-            .collect::<Result<Vec<_>, _>>()?;
-        let rarest = (0..fields.len()).min_by_key(|&i| counts[i]);
-        let mut values: Vec<String> = Vec::with_capacity(2 * fields.len() + 2);
-        let mut sql = match rarest {
-            Some(d) if counts[d] < RARE => {
-                values.extend([fields[d].0.clone(), fields[d].1.clone()]);
-                "SELECT r.record FROM fields d CROSS JOIN records r ON r.id = d.id".to_owned()
+        // The plan is ours, not the planner's (it has no statistics of values): the rarest
+        // field's records come newest first straight from the `fields` key, each joined to
+        // its record and probed (by full key) for the other fields, until the page is full.
+        // Without a filter, the records are walked through `records_newest`.
+        let driving = match fields.len() {
+            0 | 1 => 0,
+            _ => {
+                let counts = fields
+                    .iter()
+                    .map(|(key, value)| self.count_up_to(key, value, RARE))
+                    .collect::<Result<Vec<_>, _>>()?;
+                (0..fields.len()).min_by_key(|&i| counts[i]).unwrap_or(0)
             }
-            _ => "SELECT r.record FROM records r INDEXED BY records_newest".to_owned(),
         };
-        let driving = rarest.filter(|&d| counts[d] < RARE);
+        let mut values: Vec<String> = Vec::with_capacity(2 * fields.len() + 2);
+        let mut sql = if fields.is_empty() {
+            "SELECT r.record FROM records r INDEXED BY records_newest".to_owned()
+        } else {
+            "SELECT r.record FROM fields d CROSS JOIN records r ON r.id = d.id".to_owned()
+        };
         for (i, (key, value)) in fields.iter().enumerate() {
-            if Some(i) != driving {
+            if i != driving {
                 sql += &format!(
-                    " CROSS JOIN fields f{i} ON f{i}.key = ? AND f{i}.value = ? AND f{i}.id = r.id"
+                    " CROSS JOIN fields f{i} ON f{i}.key = ? AND f{i}.value = ? \
+                     AND f{i}.created_at = d.created_at AND f{i}.id = d.id"
                 );
                 values.extend([key.clone(), value.clone()]);
             }
         }
-        if driving.is_some() {
-            sql += " WHERE d.key = ? AND d.value = ?";
-            // The driving pair binds last in the text: move it there.
-            let pair: Vec<String> = values.drain(..2).collect();
-            values.extend(pair);
+        if let Some((key, value)) = fields.get(driving) {
+            sql += " WHERE d.key = ? AND d.value = ? ORDER BY d.created_at DESC, d.id ASC";
+            values.extend([key.clone(), value.clone()]);
+        } else {
+            sql += " ORDER BY r.created_at DESC, r.id ASC";
         }
-        sql += " ORDER BY r.created_at DESC, r.id ASC LIMIT ? OFFSET ?";
+        sql += " LIMIT ? OFFSET ?";
         values.push(query.limit.min(MAX_QUERY_LIMIT).to_string());
         values.push(query.offset.to_string());
         let conn = self.conn();
