@@ -321,3 +321,24 @@ fn the_ttl_and_the_quota_are_strict_bounds() {
     let report = block_on(gc(ROOT, &exact, &fs)).unwrap();
     assert_eq!(report.removed, ["/data/batch/.tool-offload-1-a.tmp"]);
 }
+
+#[test]
+fn workspace_knowledge_is_never_collected() {
+    use tool_offload_core::workspace::{ToolResultInput, Workspace, WorkspaceOptions};
+    let fs = MemoryWriter::new();
+    fs.set_now(0);
+    let ws = Workspace::new(WorkspaceOptions::new(ROOT, "/")).unwrap();
+    let text = "kept\n".repeat(20_000);
+    let input = ToolResultInput::text("k1", "bash", &text);
+    block_on(ws.offload_tool_result(&input, None, 0.0, &fs)).unwrap();
+    let before = fs.files();
+    let options = GcOptions {
+        older_than_ms: Some(1),
+        max_bytes: Some(0),
+        now_ms: 10 * DAY,
+        ..GcOptions::default()
+    };
+    let report = block_on(gc(ROOT, &options, &fs)).unwrap();
+    assert_eq!(report.removed, Vec::<String>::new());
+    assert_eq!(fs.files(), before);
+}
