@@ -164,7 +164,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
             )));
         };
         let parsed = match reference::parse(reference) {
-            Ok(parsed) if parsed.conversation == conversation => parsed,
+            Ok(parsed) if parsed.conversation == conversation && bundled(parsed.kind) => parsed,
             Err(RefError::Malformed(reason)) => {
                 return Err(invalid(format!(
                     "artifacts[{i}].ref {reference:?} is malformed: {reason}"
@@ -322,7 +322,13 @@ fn ref_in_token<'a>(token: &'a str, conversation: &str) -> Option<(usize, Parsed
         .max()?;
     let parsed = reference::parse_parts(conv, kind, &file[..end]).ok()?;
     let len = conv.len() + 1 + kind.len() + 1 + end;
-    (parsed.conversation == conversation).then_some((len, parsed))
+    (parsed.conversation == conversation && bundled(parsed.kind)).then_some((len, parsed))
+}
+
+/// Whether a conversation bundle carries artifacts of `kind`: tool outputs and terminal
+/// snippets. Workspace knowledge travels with its records, in workspace bundles.
+fn bundled(kind: super::ArtifactKind) -> bool {
+    kind != super::ArtifactKind::Knowledge
 }
 
 fn visit_strings<'a>(value: &'a Value, visit: &mut impl FnMut(&'a str)) {
@@ -357,5 +363,26 @@ mod tests {
         // Repeats are the exporter's to drop.
         found.dedup();
         assert_eq!(found, ["ctx://conv/tool/c1.txt", "ctx://conv/tool/.json"]);
+    }
+
+    #[test]
+    fn knowledge_refs_are_not_conversation_artifacts() {
+        let messages = json!([{"content": "see ctx://conv/knowledge/tool_result_c1.txt"}]);
+        let mut found = Vec::new();
+        refs_in(&messages, "conv", &mut |f| {
+            found.push(f.reference.into_owned())
+        });
+        assert!(found.is_empty(), "{found:?}");
+        let content = "k";
+        let bundle = json!({
+            "format": BUNDLE_FORMAT, "version": 1, "conversationId": "conv", "messages": [],
+            "artifacts": [{"ref": "ctx://conv/knowledge/k.txt", "path": "knowledge/k.txt",
+                           "sha256": sha256_hex(content), "content": content}],
+        });
+        let io = crate::MemoryWriter::new();
+        let err =
+            futures_executor::block_on(import_conversation(&bundle, "/d", "/", &io)).unwrap_err();
+        assert_eq!(err.code(), crate::ErrorCode::InvalidBundle);
+        assert!(io.files().is_empty());
     }
 }
