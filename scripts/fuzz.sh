@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-json summary_paging refs bundle_import}
+targets=${FUZZ_TARGETS:-json summary_paging refs bundle_import knowledge_list}
 # The core has no unsafe code: without AddressSanitizer each target runs ~2-3x more
 # inputs. FUZZ_SANITIZER=address puts it back.
 sanitizer=${FUZZ_SANITIZER:-none}
