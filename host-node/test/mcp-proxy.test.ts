@@ -38,7 +38,11 @@ async function proxied(userData: string, server: string[], env: Record<string, s
   return { client, stderr: () => stderr };
 }
 
-const textOf = (content: unknown) => (content as Block[]).filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+const textOf = (content: unknown) =>
+  (content as Block[])
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n');
 
 describe('mcp proxy in front of a TypeScript SDK server', () => {
   let dir: string;
@@ -47,7 +51,9 @@ describe('mcp proxy in front of a TypeScript SDK server', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-proxy-'));
-    session = await proxied(dir, [process.execPath, '--import', 'tsx', logServer], { CANCEL_MARKER: join(dir, 'cancelled') });
+    session = await proxied(dir, [process.execPath, '--import', 'tsx', logServer], {
+      CANCEL_MARKER: join(dir, 'cancelled'),
+    });
   });
   after(async () => {
     await session.client.close();
@@ -60,22 +66,34 @@ describe('mcp proxy in front of a TypeScript SDK server', () => {
     assert.deepEqual(names.slice(-3), ['context_read', 'context_tail', 'context_grep']);
     assert.ok(names.includes('build_log'));
     const { resourceTemplates } = await session.client.listResourceTemplates();
-    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['ctx://conv-1/{kind}/{file}']);
+    assert.deepEqual(
+      resourceTemplates.map((t) => t.uriTemplate),
+      ['ctx://conv-1/{kind}/{file}'],
+    );
   });
 
   it('turns a 200 KB log into a summary and a resource link; grep and resources/read get it back', async () => {
     const result = await session.client.callTool({ name: 'build_log', arguments: {} });
     const content = result.content as Block[];
-    assert.deepEqual(content.map((b) => b.type), ['text', 'resource_link', 'image']);
+    assert.deepEqual(
+      content.map((b) => b.type),
+      ['text', 'resource_link', 'image'],
+    );
     const summary = content[0]!.text!;
-    assert.match(summary, /^\[Output of log-server\/build_log \(call mcp-build_log-[0-9a-f]{16}\) stored as ctx:\/\/conv-1\/tool\/mcp-build_log-[0-9a-f]{16}\.txt/);
+    assert.match(
+      summary,
+      /^\[Output of log-server\/build_log \(call mcp-build_log-[0-9a-f]{16}\) stored as ctx:\/\/conv-1\/tool\/mcp-build_log-[0-9a-f]{16}\.txt/,
+    );
     assert.ok(summary.length <= 4000, `summary of ${summary.length} characters`);
     const link = content[1]!;
     assert.match(link.uri!, /^ctx:\/\/conv-1\/tool\/mcp-build_log-[0-9a-f]{16}\.txt$/);
     assert.equal(link.mimeType, 'text/plain');
     assert.equal(content[2]!.mimeType, 'image/png');
 
-    const grep = await session.client.callTool({ name: 'context_grep', arguments: { ref: link.uri, pattern: 'disk quota' } });
+    const grep = await session.client.callTool({
+      name: 'context_grep',
+      arguments: { ref: link.uri, pattern: 'disk quota' },
+    });
     assert.equal(grep.isError, false);
     assert.match(textOf(grep.content), new RegExp(`1234\\| ${PLANTED.replace(/[()/]/g, '\\$&')}`));
 
@@ -95,9 +113,15 @@ describe('mcp proxy in front of a TypeScript SDK server', () => {
     const result = await session.client.callTool({ name: 'rows', arguments: {} });
     assert.equal(result.structuredContent, undefined);
     const content = result.content as Block[];
-    assert.deepEqual(content.map((b) => b.type), ['text', 'text', 'resource_link']);
+    assert.deepEqual(
+      content.map((b) => b.type),
+      ['text', 'text', 'resource_link'],
+    );
     assert.equal(content[0]!.text, '3000 rows');
-    assert.match(content[1]!.text!, /^\[structuredContent of rows \([\d,]+ bytes\) stored as ctx:\/\/conv-1\/tool\/mcp-rows-[0-9a-f]{16}\.json/);
+    assert.match(
+      content[1]!.text!,
+      /^\[structuredContent of rows \([\d,]+ bytes\) stored as ctx:\/\/conv-1\/tool\/mcp-rows-[0-9a-f]{16}\.json/,
+    );
     const read = await session.client.readResource({ uri: content[2]!.uri! });
     assert.equal(JSON.parse((read.contents[0] as { text: string }).text).rows.length, 3000);
   });
@@ -118,8 +142,14 @@ describe('mcp proxy in front of a TypeScript SDK server', () => {
   });
 
   it('answers a ctx:// ref that does not exist with an error', async () => {
-    await assert.rejects(session.client.readResource({ uri: 'ctx://conv-1/tool/nothing.txt' }), /no artifact at ctx:\/\/conv-1\/tool\/nothing\.txt/);
-    await assert.rejects(session.client.readResource({ uri: 'ctx://other/tool/a.txt' }), /REF_OUT_OF_SCOPE|out of scope|outside/i);
+    await assert.rejects(
+      session.client.readResource({ uri: 'ctx://conv-1/tool/nothing.txt' }),
+      /no artifact at ctx:\/\/conv-1\/tool\/nothing\.txt/,
+    );
+    await assert.rejects(
+      session.client.readResource({ uri: 'ctx://other/tool/a.txt' }),
+      /REF_OUT_OF_SCOPE|out of scope|outside/i,
+    );
   });
 
   it('relays the client cancelling a call that never answers', async () => {
@@ -139,13 +169,22 @@ describe('mcp proxy in front of a TypeScript SDK server', () => {
   });
 
   it('answers pending and later calls with an error naming the exit when the upstream dies', async () => {
-    await assert.rejects(session.client.callTool({ name: 'exit', arguments: {} }), /upstream MCP server exited \(exit status: 3\) before answering/);
-    await assert.rejects(session.client.callTool({ name: 'small', arguments: {} }), /upstream MCP server exited \(exit status: 3\)/);
+    await assert.rejects(
+      session.client.callTool({ name: 'exit', arguments: {} }),
+      /upstream MCP server exited \(exit status: 3\) before answering/,
+    );
+    await assert.rejects(
+      session.client.callTool({ name: 'small', arguments: {} }),
+      /upstream MCP server exited \(exit status: 3\)/,
+    );
     // The artifacts stay readable: the proxy itself is alive.
     const { tools } = await session.client.listTools().catch(() => ({ tools: [] }));
     assert.deepEqual(tools, []);
     const ref = 'ctx://conv-1/tool/';
-    const tail = await session.client.callTool({ name: 'context_tail', arguments: { ref: `${ref}nothing.txt`, lines: 1 } });
+    const tail = await session.client.callTool({
+      name: 'context_tail',
+      arguments: { ref: `${ref}nothing.txt`, lines: 1 },
+    });
     assert.equal(tail.isError, true);
   });
 });

@@ -58,24 +58,13 @@ pub fn log(message: &str) {
     eprintln!("tool-offload mcp proxy: {message}");
 }
 
-/// Run the proxy: start `server`, relay until the client closes stdin.
+/// Run the proxy: start `server`, relay until the client closes stdin. An upstream that
+/// cannot be started makes every relayed request an error saying why (the read-back
+/// tools still work), rather than a proxy that dies before the client learns anything.
 pub async fn run(server: &[String], context: Arc<ContextTools>) -> Result<(), CliError> {
     let (program, args) = server
         .split_first()
         .ok_or_else(|| CliError::bad_input("mcp proxy: give the server command after --"))?;
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|err| CliError::failure(format!("mcp proxy: cannot start {program}: {err}")))?;
-    let (Some(mut upstream_in), Some(upstream_out)) = (child.stdin.take(), child.stdout.take())
-    else {
-        return Err(CliError::failure("mcp proxy: no pipes to the upstream"));
-    };
-
     let (to_client, mut client_lines) = mpsc::unbounded_channel::<String>();
     let client_writer = tokio::spawn(async move {
         let mut stdout = tokio::io::stdout();
@@ -90,6 +79,44 @@ pub async fn run(server: &[String], context: Arc<ContextTools>) -> Result<(), Cl
             }
         }
     });
+    let relay = Arc::new(Relay {
+        context,
+        state: Mutex::new(State::default()),
+        to_client,
+    });
+    match spawn_upstream(program, args) {
+        Ok(child) => relay_through(&relay, child).await,
+        Err(err) => {
+            let reason = format!("cannot start the upstream MCP server {program}: {err}");
+            log(&reason);
+            relay.state().gone = Some(reason);
+            let (to_upstream, _) = mpsc::unbounded_channel();
+            client_loop(&relay, &to_upstream).await;
+        }
+    }
+    drop(relay);
+    let _ = client_writer.await;
+    Ok(())
+}
+
+/// The upstream as a child process with piped stdin and stdout; its stderr is ours.
+fn spawn_upstream(program: &str, args: &[String]) -> std::io::Result<Child> {
+    Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+}
+
+/// Relay between the client and a running upstream until the client closes stdin.
+async fn relay_through(relay: &Arc<Relay>, mut child: Child) {
+    let (Some(mut upstream_in), Some(upstream_out)) = (child.stdin.take(), child.stdout.take())
+    else {
+        relay.state().gone = Some("the upstream MCP server has no pipes".to_owned());
+        return;
+    };
     let (to_upstream, mut upstream_lines) = mpsc::unbounded_channel::<String>();
     let upstream_writer = tokio::spawn(async move {
         while let Some(line) = upstream_lines.recv().await {
@@ -102,18 +129,12 @@ pub async fn run(server: &[String], context: Arc<ContextTools>) -> Result<(), Cl
             let _ = upstream_in.flush().await;
         }
     });
-
-    let relay = Arc::new(Relay {
-        context,
-        state: Mutex::new(State::default()),
-        to_client,
-    });
     let (exited_tx, exited) = watch::channel(None::<ExitStatus>);
     let (kill_tx, kill) = tokio::sync::oneshot::channel::<()>();
     let waiter = tokio::spawn(wait_child(child, kill, exited_tx));
     let from_upstream = tokio::spawn(upstream_loop(relay.clone(), upstream_out, exited));
 
-    client_loop(&relay, &to_upstream).await;
+    client_loop(relay, &to_upstream).await;
 
     // The client is gone: close the upstream's stdin, give it a moment, then kill it.
     drop(to_upstream);
@@ -121,9 +142,6 @@ pub async fn run(server: &[String], context: Arc<ContextTools>) -> Result<(), Cl
     let _ = kill_tx.send(());
     let _ = waiter.await;
     let _ = tokio::time::timeout(EXIT_GRACE, from_upstream).await;
-    drop(relay);
-    let _ = client_writer.await;
-    Ok(())
 }
 
 /// Wait for the upstream to exit (or kill it when told to, after [`EXIT_GRACE`]), and

@@ -34,17 +34,24 @@ server.registerTool('small', { description: 'A short answer.' }, () => ({
   content: [{ type: 'text', text: 'all good' }],
 }));
 
-server.registerTool('vendor', { description: 'A result with a vendor field, after a custom notification.' }, async () => {
-  await server.server.notification({ method: 'notifications/vendor_event', params: { seen: 1 } });
-  return { content: [{ type: 'text', text: 'vendor' }], vendorField: 'kept' };
-});
+server.registerTool(
+  'vendor',
+  { description: 'A result with a vendor field, after a custom notification.' },
+  async () => {
+    await server.server.notification({ method: 'notifications/vendor_event', params: { seen: 1 } });
+    return { content: [{ type: 'text', text: 'vendor' }], vendorField: 'kept' };
+  },
+);
 
-server.registerTool('hang', { description: 'Never answers.' }, (extra) =>
-  new Promise(() => {
-    extra.signal.addEventListener('abort', () => {
-      if (process.env.CANCEL_MARKER) writeFileSync(process.env.CANCEL_MARKER, 'cancelled');
-    });
-  }),
+server.registerTool(
+  'hang',
+  { description: 'Never answers.' },
+  (extra) =>
+    new Promise(() => {
+      extra.signal.addEventListener('abort', () => {
+        if (process.env.CANCEL_MARKER) writeFileSync(process.env.CANCEL_MARKER, 'cancelled');
+      });
+    }),
 );
 
 server.registerTool('exit', { description: 'Exits mid-call.' }, () => {
