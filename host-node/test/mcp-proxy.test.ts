@@ -13,7 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { buildLog, PLANTED } from './mcp/log.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Materializer } from 'tool-offload';
+import { materializeCallToolResult } from 'tool-offload/mcp';
+import { buildLog, PLANTED, TINY_PNG } from './mcp/log.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const binary = join(root, 'target/debug/tool-offload');
@@ -68,7 +71,7 @@ describe('mcp proxy in front of a TypeScript SDK server', () => {
     const { resourceTemplates } = await session.client.listResourceTemplates();
     assert.deepEqual(
       resourceTemplates.map((t) => t.uriTemplate),
-      ['ctx://conv-1/{kind}/{file}'],
+      ['ctx://{conversation}/{kind}/{file}'],
     );
   });
 
@@ -102,6 +105,40 @@ describe('mcp proxy in front of a TypeScript SDK server', () => {
     assert.equal((read.contents[0] as { text: string }).text, buildLog());
   });
 
+  it('gives what tool-offload/mcp gives for the same result and call id', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'mcp-ts-same-'));
+    try {
+      const materializer = new Materializer({ userData: other, conversationId: 'conv-1' });
+      const log = buildLog();
+      const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `row ${i}` }));
+      for (const [name, upstream] of [
+        [
+          'build_log',
+          {
+            content: [
+              { type: 'text', text: log },
+              { type: 'image', data: TINY_PNG, mimeType: 'image/png' },
+            ],
+          },
+        ],
+        ['failing_build', { content: [{ type: 'text', text: log }], isError: true }],
+        ['rows', { content: [{ type: 'text', text: '3000 rows' }], structuredContent: { rows } }],
+      ] as const) {
+        const proxied = await session.client.callTool({ name, arguments: {} });
+        const link = (proxied.content as Block[]).find((b) => b.type === 'resource_link')!;
+        const callId = link.uri!.replace(/^.*\/(.*?)(-structured)?\.(txt|json)$/, '$1');
+        const direct = await materializeCallToolResult(
+          upstream as CallToolResult,
+          { toolName: name, callId, serverName: 'log-server' },
+          materializer,
+        );
+        assert.deepEqual(proxied, direct, name);
+      }
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it('keeps isError, and the same output gets the same ref', async () => {
     const first = await session.client.callTool({ name: 'failing_build', arguments: {} });
     const again = await session.client.callTool({ name: 'failing_build', arguments: {} });
@@ -120,7 +157,7 @@ describe('mcp proxy in front of a TypeScript SDK server', () => {
     assert.equal(content[0]!.text, '3000 rows');
     assert.match(
       content[1]!.text!,
-      /^\[structuredContent of rows \([\d,]+ bytes\) stored as ctx:\/\/conv-1\/tool\/mcp-rows-[0-9a-f]{16}\.json/,
+      /^\[structuredContent of rows \([\d,]+ bytes\) stored as ctx:\/\/conv-1\/tool\/mcp-rows-[0-9a-f]{16}-structured\.json/,
     );
     const read = await session.client.readResource({ uri: content[2]!.uri! });
     assert.equal(JSON.parse((read.contents[0] as { text: string }).text).rows.length, 3000);

@@ -70,7 +70,7 @@ describe('mcp serve over artifacts the npm package wrote', () => {
 
   it('serves artifacts as resources, the large ones as their first page', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    assert.equal(resourceTemplates[0]!.uriTemplate, 'ctx://conv-1/{kind}/{file}');
+    assert.equal(resourceTemplates[0]!.uriTemplate, 'ctx://{conversation}/{kind}/{file}');
     const read = await client.readResource({ uri: ref });
     const text = (read.contents[0] as { text: string }).text;
     assert.match(text, new RegExp(`^\\[${ref.replace(/[/.]/g, '\\$&')}: lines 1-\\d+ of 2,500\\. More: context_read`));

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rmcp::model::ErrorData;
 use serde_json::{json, Value};
-use tool_offload::core::materialize::{artifact_ref, ArtifactKind, CONTEXT_GREP};
+use tool_offload::core::materialize::CONTEXT_GREP;
 use tool_offload::core::materialize::{CONTEXT_READ, CONTEXT_TAIL};
 use tool_offload::core::FileReader;
 use tool_offload::tools::ToolFormat;
@@ -15,6 +15,9 @@ use tool_offload::Materializer;
 /// `resources/read` returns an artifact whole up to this many bytes by default; a
 /// larger one comes back as its first numbered page, which says how to read on.
 pub const DEFAULT_MAX_RESOURCE_BYTES: u64 = 1 << 20;
+
+/// The artifacts' resource template (as `tool-offload/mcp` registers it).
+pub const RESOURCE_TEMPLATE: &str = "ctx://{conversation}/{kind}/{file}";
 
 /// Lines asked for on the first page of a large resource (the page stops earlier at
 /// the materializer's inline limit).
@@ -53,27 +56,20 @@ impl ContextTools {
         })
     }
 
-    /// The `ctx://` prefix of this conversation's refs: `ctx://<conversation>/`.
-    fn ref_prefix(&self) -> String {
-        let sample = artifact_ref(self.materializer.conversation_id(), ArtifactKind::Tool, "f");
-        sample.trim_end_matches("tool/f").to_owned()
-    }
-
     /// Whether `uri` is a ref this side serves (any `ctx://` URI: refs of other
     /// conversations are refused with a clear error rather than sent upstream).
     pub fn owns_uri(uri: &str) -> bool {
         uri.starts_with("ctx://")
     }
 
-    /// The resource template advertising the artifacts: `ctx://<conversation>/{kind}/{file}`.
+    /// The resource template advertising the artifacts (refs of other conversations
+    /// than this one are refused when read).
     pub fn resource_template(&self) -> Value {
         json!({
-            "uriTemplate": format!("{}{{kind}}/{{file}}", self.ref_prefix()),
+            "uriTemplate": RESOURCE_TEMPLATE,
             "name": "tool-offload-artifacts",
             "title": "Stored tool outputs",
-            "description": "Full tool outputs stored by tool-offload (kind is tool or terminal); \
-                the ctx:// refs in summaries and resource links name them. Large ones come back \
-                as their first numbered page: read on with context_read.",
+            "description": "Full tool outputs stored by tool-offload, named by the ctx:// refs in summaries.",
             "mimeType": "text/plain",
         })
     }

@@ -1,10 +1,12 @@
 //! A `tools/call` result over the limits, materialized: its text becomes the
 //! Materializer's summary plus a `resource_link` to the artifact; `isError`, `_meta`,
 //! unknown fields and non-text content (images, audio, embedded resources) stay as they
-//! are; an oversized `structuredContent` is stored too and replaced by a note.
+//! are; an oversized `structuredContent` is stored too (as `<id>-structured`) and
+//! replaced by a note. `tool-offload/mcp`'s `materializeCallToolResult` does the same in
+//! the npm package (a test holds the two to the same result).
 
 use serde_json::{json, Map, Value};
-use tool_offload::core::materialize::{output_text, ContextRef, Materialized};
+use tool_offload::core::materialize::{ContextRef, Materialized};
 use tool_offload::{Materializer, OffloadError, ToolOutputInput};
 
 use super::context::mime_type;
@@ -25,12 +27,23 @@ pub async fn materialize_result(
     let Some(object) = result.as_object_mut() else {
         return Ok(());
     };
+    let text = joined_text(object);
+    let id = call_id(tool, text.as_deref().unwrap_or_default());
     let structured = match object.get("structuredContent") {
-        Some(value) => store(materializer, value, tool, server).await?,
+        Some(value) => {
+            store(
+                materializer,
+                value,
+                &format!("{id}-structured"),
+                tool,
+                server,
+            )
+            .await?
+        }
         None => None,
     };
-    let text = match joined_text(object) {
-        Some(text) => store(materializer, &Value::String(text), tool, server).await?,
+    let text = match text {
+        Some(text) => store(materializer, &Value::String(text), &id, tool, server).await?,
         None => None,
     };
     if let Some((summary, reference)) = text {
@@ -54,12 +67,12 @@ pub async fn materialize_result(
 async fn store(
     materializer: &Materializer,
     output: &Value,
+    id: &str,
     tool: &str,
     server: Option<&str>,
 ) -> Result<Option<(String, ContextRef)>, OffloadError> {
-    let id = call_id(tool, &output_text(output).0);
     let input = ToolOutputInput {
-        tool_call_id: &id,
+        tool_call_id: id,
         tool_name: tool,
         server_name: server,
         output,

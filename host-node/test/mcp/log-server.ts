@@ -8,10 +8,9 @@
 import { writeFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { buildLog } from './log.js';
+import { buildLog, TINY_PNG } from './log.js';
 
 const server = new McpServer({ name: 'log-server', version: '1.0.0' });
-const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 server.registerTool('build_log', { description: 'The last build log.' }, () => ({
   content: [

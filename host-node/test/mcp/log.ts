@@ -11,3 +11,7 @@ export function buildLog(): string {
   }
   return lines.join('\n');
 }
+
+/** A 1×1 PNG, for an image block beside the log. */
+export const TINY_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
