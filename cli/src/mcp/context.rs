@@ -121,3 +121,108 @@ pub fn mime_type(reference: &str) -> &'static str {
         "text/plain"
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::ErrorCode;
+    use tool_offload::MaterializerOptions;
+
+    fn tools(dir: &std::path::Path, max_resource_bytes: u64) -> ContextTools {
+        let tool_dir = dir.join("context/c/artifacts/tool");
+        std::fs::create_dir_all(&tool_dir).unwrap();
+        let log: Vec<String> = (1..=300).map(|i| format!("line {i}")).collect();
+        std::fs::write(tool_dir.join("log.txt"), log.join("\n")).unwrap();
+        std::fs::write(tool_dir.join("rows.json"), "[1,2]").unwrap();
+        ContextTools {
+            materializer: Arc::new(Materializer::new(MaterializerOptions::new(dir, "c")).unwrap()),
+            max_resource_bytes,
+        }
+    }
+
+    #[tokio::test]
+    async fn small_artifacts_read_whole_with_their_mime_type() {
+        let dir = tempfile::tempdir().unwrap();
+        let context = tools(dir.path(), DEFAULT_MAX_RESOURCE_BYTES);
+        let read = context
+            .read_resource("ctx://c/tool/rows.json")
+            .await
+            .unwrap();
+        assert_eq!(
+            read,
+            json!({ "contents": [{ "uri": "ctx://c/tool/rows.json", "mimeType": "application/json", "text": "[1,2]" }] })
+        );
+        let log = context.read_resource("ctx://c/tool/log.txt").await.unwrap();
+        assert!(log["contents"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 1\nline 2\n"));
+        assert_eq!(log["contents"][0]["mimeType"], "text/plain");
+    }
+
+    #[tokio::test]
+    async fn large_artifacts_read_as_their_first_page() {
+        let dir = tempfile::tempdir().unwrap();
+        tools(dir.path(), 0);
+        let log = dir.path().join("context/c/artifacts/tool/log.txt");
+        let size = std::fs::metadata(log).unwrap().len();
+        let context = tools(dir.path(), size);
+        let whole = context.read_resource("ctx://c/tool/log.txt").await.unwrap();
+        let whole = whole["contents"][0]["text"].as_str().unwrap();
+        assert!(whole.starts_with("line 1\nline 2\n"), "{whole}");
+        assert!(whole.ends_with("\nline 300"), "{whole}");
+        let context = tools(dir.path(), size - 1);
+        let page = context.read_resource("ctx://c/tool/log.txt").await.unwrap();
+        let text = page["contents"][0]["text"].as_str().unwrap();
+        assert!(text.starts_with("[ctx://c/tool/log.txt: lines 1-200 of 300. More: context_read(\"ctx://c/tool/log.txt\", 200)]\n1| line 1\n"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn missing_and_foreign_refs_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let context = tools(dir.path(), DEFAULT_MAX_RESOURCE_BYTES);
+        let missing = context
+            .read_resource("ctx://c/tool/nope.txt")
+            .await
+            .unwrap_err();
+        assert_eq!(missing.code, ErrorCode::RESOURCE_NOT_FOUND);
+        assert_eq!(missing.message, "no artifact at ctx://c/tool/nope.txt");
+        let foreign = context
+            .read_resource("ctx://d/tool/log.txt")
+            .await
+            .unwrap_err();
+        assert_eq!(foreign.code, ErrorCode::INVALID_PARAMS);
+        let escape = context
+            .read_resource("ctx://c/tool/%2E%2E")
+            .await
+            .unwrap_err();
+        assert_eq!(escape.code, ErrorCode::INVALID_PARAMS);
+    }
+
+    #[tokio::test]
+    async fn read_back_tools_answer_with_pages_or_errors_for_the_model() {
+        let dir = tempfile::tempdir().unwrap();
+        let context = tools(dir.path(), DEFAULT_MAX_RESOURCE_BYTES);
+        let tail = context
+            .call_tool(
+                "context_tail",
+                &json!({ "ref": "ctx://c/tool/log.txt", "lines": 1 }),
+            )
+            .await;
+        assert_eq!(tail["isError"], false);
+        assert!(tail["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("300| line 300"));
+        let bad = context.call_tool("context_read", &json!({})).await;
+        assert_eq!(bad["isError"], true);
+        assert!(ContextTools::is_context_tool("context_grep"));
+        assert!(!ContextTools::is_context_tool("read_file"));
+        let names: Vec<Value> = context
+            .tool_definitions()
+            .iter()
+            .map(|t| t["name"].clone())
+            .collect();
+        assert_eq!(names, ["context_read", "context_tail", "context_grep"]);
+    }
+}

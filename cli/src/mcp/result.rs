@@ -146,3 +146,126 @@ fn resource_link(reference: &ContextRef, tool: &str) -> Value {
         "size": reference.hint.bytes,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tool_offload::MaterializerOptions;
+
+    fn materializer(dir: &std::path::Path) -> Materializer {
+        let mut options = MaterializerOptions::new(dir, "c");
+        options.max_inline_chars = 1000;
+        Materializer::new(options).unwrap()
+    }
+
+    fn artifact(dir: &std::path::Path, uri: &str) -> String {
+        let file = uri.strip_prefix("ctx://c/tool/").unwrap();
+        std::fs::read_to_string(dir.join("context/c/artifacts/tool").join(file)).unwrap()
+    }
+
+    #[tokio::test]
+    async fn results_within_the_limits_are_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = materializer(dir.path());
+        for original in [
+            json!({ "content": [{ "type": "text", "text": "short" }], "structuredContent": { "n": 1 } }),
+            json!("not an object"),
+            json!({ "content": "not an array" }),
+            json!({}),
+        ] {
+            let mut result = original.clone();
+            materialize_result(&m, &mut result, "t", None)
+                .await
+                .unwrap();
+            assert_eq!(result, original);
+        }
+    }
+
+    #[tokio::test]
+    async fn big_text_becomes_summary_and_link_and_the_rest_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = materializer(dir.path());
+        let image = json!({ "type": "image", "data": "AAAA", "mimeType": "image/png" });
+        let mut result = json!({
+            "content": [
+                { "type": "text", "text": "a".repeat(600) },
+                image,
+                { "type": "text", "text": "b".repeat(600) },
+            ],
+            "isError": true,
+            "_meta": { "trace": 7 },
+            "vendor": "kept",
+        });
+        materialize_result(&m, &mut result, "build", Some("ci"))
+            .await
+            .unwrap();
+        let content = result["content"].as_array().unwrap();
+        assert_eq!(content.len(), 3);
+        let text = format!("{}\n{}", "a".repeat(600), "b".repeat(600));
+        let id = call_id("build", &text);
+        let uri = format!("ctx://c/tool/{id}.txt");
+        assert!(content[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("[Output of ci/build (call {id}) stored as {uri}")));
+        assert_eq!(
+            content[1],
+            json!({ "type": "resource_link", "uri": uri, "name": format!("{id}.txt"),
+                "description": "Full output of build", "mimeType": "text/plain", "size": 1201 })
+        );
+        assert_eq!(content[2], image);
+        assert_eq!(result["isError"], true);
+        assert_eq!(result["_meta"], json!({ "trace": 7 }));
+        assert_eq!(result["vendor"], "kept");
+        assert_eq!(artifact(dir.path(), &uri), text);
+    }
+
+    #[tokio::test]
+    async fn big_structured_content_is_stored_and_noted() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = materializer(dir.path());
+        let rows: Vec<Value> = (0..200).map(|i| json!({ "id": i })).collect();
+        let mut result = json!({ "content": [{ "type": "text", "text": "100 rows" }], "structuredContent": { "rows": rows } });
+        materialize_result(&m, &mut result, "rows", None)
+            .await
+            .unwrap();
+        assert!(result.get("structuredContent").is_none());
+        let id = format!("{}-structured", call_id("rows", "100 rows"));
+        let uri = format!("ctx://c/tool/{id}.json");
+        let content = result["content"].as_array().unwrap();
+        assert_eq!(content[0], json!({ "type": "text", "text": "100 rows" }));
+        assert_eq!(
+            content[1]["text"],
+            format!("[structuredContent of rows (2,100 bytes) stored as {uri} and left out of this result: read it with context_read, context_tail or context_grep.]")
+        );
+        assert_eq!(content[2]["uri"], uri);
+        assert_eq!(content[2]["mimeType"], "application/json");
+        assert_eq!(
+            artifact(dir.path(), &uri),
+            json!({ "rows": rows }).to_string()
+        );
+    }
+
+    #[tokio::test]
+    async fn a_taken_name_is_never_overwritten_and_a_repeat_reuses_its_artifact() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = materializer(dir.path());
+        let text = "x".repeat(2000);
+        let id = call_id("t", &text);
+        let tool_dir = dir.path().join("context/c/artifacts/tool");
+        std::fs::create_dir_all(&tool_dir).unwrap();
+        std::fs::write(tool_dir.join(format!("{id}.txt")), "someone else's").unwrap();
+        let call = || json!({ "content": [{ "type": "text", "text": text }] });
+        let (mut first, mut second) = (call(), call());
+        materialize_result(&m, &mut first, "t", None).await.unwrap();
+        materialize_result(&m, &mut second, "t", None)
+            .await
+            .unwrap();
+        let uri = format!("ctx://c/tool/{id}-1.txt");
+        assert_eq!(first["content"][1]["uri"], uri);
+        assert_eq!(second, first);
+        assert_eq!(artifact(dir.path(), &uri), text);
+        let other = std::fs::read_to_string(tool_dir.join(format!("{id}.txt"))).unwrap();
+        assert_eq!(other, "someone else's");
+    }
+}
