@@ -62,7 +62,7 @@ describe('mcp serve over artifacts the npm package wrote', () => {
   it('runs them', async () => {
     const tail = await client.callTool({ name: 'context_tail', arguments: { ref, lines: 1 } });
     assert.equal(tail.isError, false);
-    assert.match((tail.content as { text: string }[])[0]!.text, /2500\| step 2500: compiled module_2500/);
+    assert.match((tail.content as { text: string }[])[0]!.text, /3400\| step 3400: compiled module_3400/);
     const bad = await client.callTool({ name: 'context_read', arguments: { ref: 'ctx://conv-2/tool/x.txt' } });
     assert.equal(bad.isError, true);
     await assert.rejects(client.callTool({ name: 'bash', arguments: {} }), /unknown tool: bash/);
@@ -73,7 +73,7 @@ describe('mcp serve over artifacts the npm package wrote', () => {
     assert.equal(resourceTemplates[0]!.uriTemplate, 'ctx://{conversation}/{kind}/{file}');
     const read = await client.readResource({ uri: ref });
     const text = (read.contents[0] as { text: string }).text;
-    assert.match(text, new RegExp(`^\\[${ref.replace(/[/.]/g, '\\$&')}: lines 1-\\d+ of 2,500\\. More: context_read`));
+    assert.match(text, new RegExp(`^\\[${ref.replace(/[/.]/g, '\\$&')}: lines 1-\\d+ of 3,400\\. More: context_read`));
     assert.ok(text.length <= 4000);
   });
 });

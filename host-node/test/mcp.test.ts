@@ -100,7 +100,7 @@ describe('tool-offload/mcp in a TypeScript SDK server', () => {
     const page = await client.readResource({ uri: content[1]!.uri! });
     assert.match(
       (page.contents[0] as { text: string }).text,
-      /^\[ctx:\/\/conv-1\/tool\/build-1\.txt: lines 1-\d+ of 2,500\. More: context_read/,
+      /^\[ctx:\/\/conv-1\/tool\/build-1\.txt: lines 1-\d+ of 3,400\. More: context_read/,
     );
   });
 

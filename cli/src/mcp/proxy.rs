@@ -137,6 +137,7 @@ async fn relay_through(relay: &Arc<Relay>, mut child: Child) {
     client_loop(relay, &to_upstream).await;
 
     // The client is gone: close the upstream's stdin, give it a moment, then kill it.
+    relay.state().gone = Some("the client closed the connection".to_owned());
     drop(to_upstream);
     let _ = tokio::time::timeout(EXIT_GRACE, upstream_writer).await;
     let _ = kill_tx.send(());
@@ -287,9 +288,12 @@ async fn upstream_loop(
         Some(status) => format!("the upstream MCP server exited ({status})"),
         None => "the upstream MCP server closed its stdout".to_owned(),
     };
-    log(&reason);
     let pending: Vec<(Value, Pending)> = {
         let mut state = relay.state();
+        if state.gone.is_some() {
+            return; // the proxy is shutting down: nobody is waiting
+        }
+        log(&reason);
         state.gone = Some(reason.clone());
         state.pending.drain().map(|(_, entry)| entry).collect()
     };
