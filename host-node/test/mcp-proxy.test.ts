@@ -123,12 +123,12 @@ describe('mcp proxy in front of a TypeScript SDK server', () => {
         ],
         ['failing_build', { content: [{ type: 'text', text: log }], isError: true }],
         ['rows', { content: [{ type: 'text', text: '3000 rows' }], structuredContent: { rows } }],
-      ] as const) {
+      ] satisfies [string, CallToolResult][]) {
         const proxied = await session.client.callTool({ name, arguments: {} });
         const link = (proxied.content as Block[]).find((b) => b.type === 'resource_link')!;
         const callId = link.uri!.replace(/^.*\/(.*?)(-structured)?\.(txt|json)$/, '$1');
         const direct = await materializeCallToolResult(
-          upstream as CallToolResult,
+          upstream,
           { toolName: name, callId, serverName: 'log-server' },
           materializer,
         );

@@ -16,6 +16,7 @@ import { materializeCallToolResult, registerContextTools, RESOURCE_TEMPLATE } fr
 import { buildLog, PLANTED } from './mcp/log.js';
 
 type Block = { type: string; text?: string; uri?: string };
+type Property = { type: string; description: string; minimum?: number };
 
 describe('tool-offload/mcp in a TypeScript SDK server', () => {
   let dir: string;
@@ -58,15 +59,10 @@ describe('tool-offload/mcp in a TypeScript SDK server', () => {
       const listed = tools.find((t) => t.name === definition.name);
       assert.ok(listed, definition.name);
       assert.equal(listed.description, definition.description);
-      const schema = definition.inputSchema as {
-        properties: Record<string, { type: string; description: string; minimum?: number }>;
-        required: string[];
-      };
+      const schema = definition.inputSchema as unknown as { properties: Record<string, Property>; required: string[] };
       assert.deepEqual(listed.inputSchema.required, schema.required);
       for (const [name, property] of Object.entries(schema.properties)) {
-        const got = (
-          listed.inputSchema.properties as Record<string, { type: string; description: string; minimum?: number }>
-        )[name]!;
+        const got: Property = (listed.inputSchema.properties as Record<string, Property>)[name]!;
         assert.equal(got.type, property.type, `${definition.name}.${name}`);
         assert.equal(got.description, property.description);
         assert.equal(got.minimum, property.minimum);
