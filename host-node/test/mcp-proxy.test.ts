@@ -178,6 +178,22 @@ describe('mcp proxy in front of a TypeScript SDK server', () => {
     ]);
   });
 
+  it('relays progress notifications and prompts', async () => {
+    const progress: number[] = [];
+    const result = await session.client.callTool({ name: 'progress', arguments: {} }, undefined, {
+      onprogress: (p) => void progress.push(p.progress),
+    });
+    assert.equal(textOf(result.content), 'done');
+    assert.deepEqual(progress, [1, 2]);
+    const { prompts } = await session.client.listPrompts();
+    assert.deepEqual(
+      prompts.map((p) => p.name),
+      ['summarize'],
+    );
+    const prompt = await session.client.getPrompt({ name: 'summarize' });
+    assert.deepEqual(prompt.messages, [{ role: 'user', content: { type: 'text', text: 'Summarize the last build.' } }]);
+  });
+
   it('answers a ctx:// ref that does not exist with an error', async () => {
     await assert.rejects(
       session.client.readResource({ uri: 'ctx://conv-1/tool/nothing.txt' }),

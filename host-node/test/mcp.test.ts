@@ -130,6 +130,13 @@ describe('tool-offload/mcp in a TypeScript SDK server', () => {
       /^\[structuredContent of q \([\d,]+ bytes\) stored as ctx:\/\/conv-1\/tool\/q-1-structured\.json/,
     );
     assert.equal(result.structuredContent !== undefined, true, 'the input is not mutated');
+    // A result with structured content only (no content array) gains the note and link.
+    const bare = { structuredContent: { rows } } as unknown as CallToolResult;
+    const noted = await materializeCallToolResult(bare, { toolName: 'q', callId: 'q-2' }, materializer);
+    assert.deepEqual(
+      (noted.content as Block[]).map((b) => b.type),
+      ['text', 'resource_link'],
+    );
     assert.equal(result.content.length, 3);
   });
 });

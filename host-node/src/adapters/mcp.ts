@@ -63,7 +63,8 @@ export async function materializeCallToolResult(
 ): Promise<CallToolResult> {
   const { toolName, callId, serverName } = options;
   const base = { toolName, ...(serverName === undefined ? {} : { serverName }) };
-  const texts = result.content.filter(isText);
+  const content = result.content ?? [];
+  const texts = content.filter(isText);
   const out: CallToolResult = { ...result };
   const notes: ContentBlock[] = [];
   if (result.structuredContent !== undefined) {
@@ -95,11 +96,11 @@ export async function materializeCallToolResult(
         { type: 'text', text: stored.content },
         resourceLink(stored.ref.id, stored.ref.hint.bytes, toolName),
       ];
-      const first = result.content.findIndex(isText);
-      out.content = result.content.flatMap((block, i) => (i === first ? summary : isText(block) ? [] : [block]));
+      const first = content.findIndex(isText);
+      out.content = content.flatMap((block, i) => (i === first ? summary : isText(block) ? [] : [block]));
     }
   }
-  if (notes.length > 0) out.content = [...out.content, ...notes];
+  if (notes.length > 0) out.content = [...(out.content ?? []), ...notes];
   return out;
 }
 

@@ -42,6 +42,25 @@ server.registerTool(
   },
 );
 
+server.registerTool('progress', { description: 'Reports progress twice, then answers.' }, async (extra) => {
+  const token = extra._meta?.progressToken;
+  if (token !== undefined) {
+    for (const progress of [1, 2]) {
+      await extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress, total: 2 },
+      });
+    }
+  }
+  // The SDK's client handles notifications a tick later than responses: let them land first.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return { content: [{ type: 'text', text: 'done' }] };
+});
+
+server.registerPrompt('summarize', { description: 'Summarize the build.' }, () => ({
+  messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the last build.' } }],
+}));
+
 server.registerTool(
   'hang',
   { description: 'Never answers.' },
