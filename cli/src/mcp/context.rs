@@ -140,6 +140,20 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_template_names_every_ref() {
+        let dir = tempfile::tempdir().unwrap();
+        let template = tools(dir.path(), 0).resource_template();
+        assert_eq!(
+            template["uriTemplate"],
+            "ctx://{conversation}/{kind}/{file}"
+        );
+        assert_eq!(template["name"], "tool-offload-artifacts");
+        assert_eq!(template["mimeType"], "text/plain");
+        assert!(ContextTools::owns_uri("ctx://c/tool/a.txt"));
+        assert!(!ContextTools::owns_uri("file:///ctx://"));
+    }
+
     #[tokio::test]
     async fn small_artifacts_read_whole_with_their_mime_type() {
         let dir = tempfile::tempdir().unwrap();

@@ -365,6 +365,19 @@ mod tests {
     }
 
     #[test]
+    fn responses_are_json_rpc_2() {
+        let error = ErrorData::internal_error("gone", None);
+        assert_eq!(
+            error_response(&json!(7), error),
+            json!({ "jsonrpc": "2.0", "id": 7, "error": { "code": -32603, "message": "gone" } })
+        );
+        assert_eq!(
+            result_response(&json!("a"), json!({ "resources": [] })),
+            json!({ "jsonrpc": "2.0", "id": "a", "result": { "resources": [] } })
+        );
+    }
+
+    #[test]
     fn ids_of_different_types_are_different_keys() {
         assert_ne!(id_key(&json!(1)), id_key(&json!("1")));
         assert_eq!(id_key(&json!("a")), id_key(&json!("a")));
