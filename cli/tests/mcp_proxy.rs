@@ -10,11 +10,15 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-/// The scripted upstream: answers `initialize` after a garbage line, echoes the next
+/// The scripted upstream: asks the client for its roots with the same id as the
+/// client's `initialize`, answers that after an empty and a garbage line, echoes the next
 /// message it reads inside a notification, answers one `tools/call` with a 20,000
-/// character text, then exits 3 on the next request.
+/// character text, then reads a request and its cancellation and exits 3 on the next
+/// request.
 const UPSTREAM: &str = r#"
 read line
+echo '{"jsonrpc":"2.0","id":1,"method":"roots/list"}'
+echo ''
 echo 'this is not JSON-RPC'
 echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"logging":{}},"serverInfo":{"name":"canned","version":"1"},"vendorField":"kept"}}'
 read line
@@ -23,6 +27,8 @@ read line
 printf '{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"big","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}],"nextCursor":"p2"}}\n'
 read line
 printf '{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"%s"}],"isError":true,"x-extra":[1]}}\n' "$(head -c 20000 /dev/zero | tr '\0' a)"
+read line
+read line
 read line
 exit 3
 "#;
@@ -43,7 +49,7 @@ impl Proxy {
             .args(["--conversation", "c", "--", "sh", "-c", script])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(dir.path().join("stderr")).unwrap())
             .spawn()
             .unwrap();
         let stdout = child.stdout.take().unwrap();
@@ -62,6 +68,11 @@ impl Proxy {
             lines,
             _dir: dir,
         }
+    }
+
+    /// What the proxy (and the upstream) wrote to stderr so far.
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(self._dir.path().join("stderr")).unwrap()
     }
 
     fn send(&mut self, message: &str) {
@@ -93,13 +104,28 @@ fn relays_patches_materializes_and_survives_the_upstream() {
 
     // initialize: the garbage line is skipped, capabilities gain tools and resources,
     // unknown fields stay.
-    let init = proxy.call(json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    // The upstream's own request is relayed as it is, even with the id of a pending one.
+    let roots = proxy.call(json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } } }));
+    assert_eq!(
+        roots,
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "roots/list" })
+    );
+    let init = proxy.receive();
     assert_eq!(
         init["result"]["capabilities"],
         json!({ "logging": {}, "tools": {}, "resources": {} })
     );
     assert_eq!(init["result"]["vendorField"], "kept");
+    assert_eq!(
+        proxy.stderr().matches("not JSON-RPC").count(),
+        2,
+        "{}",
+        proxy.stderr()
+    );
+    assert!(proxy.stderr().contains(
+        "tool-offload mcp proxy: the upstream printed a line that is not JSON-RPC (expected ident at line 1 column 2), skipped: this is not JSON-RPC"
+    ), "{}", proxy.stderr());
 
     // A custom notification reaches the upstream as the very line sent.
     let custom = r#"{"jsonrpc":"2.0","method":"vendor/notify","params":{"x":[1,2.50,"é"]}}"#;
@@ -153,6 +179,13 @@ fn relays_patches_materializes_and_survives_the_upstream() {
         json!({ "jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": { "uri": uri } }),
     );
     assert_eq!(read["result"]["contents"][0]["text"], "a".repeat(20000));
+
+    // A request the client cancels is forgotten: when the upstream dies, only the
+    // requests still pending get an error.
+    proxy.send(r#"{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"big"}}"#);
+    proxy.send(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow"}}"#,
+    );
 
     // The upstream exits mid-call: the pending request and the later ones get errors.
     let exited = proxy.call(
