@@ -1,7 +1,8 @@
-//! `tool-offload mcp proxy` driven line by line, in front of a scripted upstream (`sh`):
-//! what crosses unchanged, what is patched, materialized or answered locally, and what
-//! the client gets when the upstream prints garbage or exits mid-call. (The tests with
-//! real MCP SDK clients and servers are in host-node/test/mcp-proxy.test.ts.)
+//! `tool-offload mcp` driven line by line: the proxy in front of a scripted upstream
+//! (`sh`) — what crosses unchanged, what is patched, materialized or answered locally,
+//! and what the client gets when the upstream prints garbage or exits mid-call — and
+//! `mcp serve`. (The tests with real MCP SDK clients and servers are in
+//! host-node/test/mcp-*.test.ts.)
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -33,20 +34,28 @@ read line
 exit 3
 "#;
 
-struct Proxy {
+/// A running `tool-offload mcp …` with its stdin, its stdout as lines, and its directory.
+struct Session {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
-impl Proxy {
-    fn start(script: &str) -> Proxy {
+impl Session {
+    /// The proxy in front of `sh -c script`.
+    fn start(script: &str) -> Session {
+        Session::spawn(&["proxy", "--conversation", "c", "--", "sh", "-c", script])
+    }
+
+    /// `tool-offload mcp <args> --user-data <a fresh directory>`.
+    fn spawn(args: &[&str]) -> Session {
         let dir = tempfile::tempdir().unwrap();
+        let (first, rest) = args.split_first().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_tool-offload"))
-            .args(["mcp", "proxy", "--user-data"])
+            .args(["mcp", first, "--user-data"])
             .arg(dir.path())
-            .args(["--conversation", "c", "--", "sh", "-c", script])
+            .args(rest)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(dir.path().join("stderr")).unwrap())
@@ -62,17 +71,17 @@ impl Proxy {
             }
         });
         let stdin = child.stdin.take();
-        Proxy {
+        Session {
             child,
             stdin,
             lines,
-            _dir: dir,
+            dir,
         }
     }
 
     /// What the proxy (and the upstream) wrote to stderr so far.
     fn stderr(&self) -> String {
-        std::fs::read_to_string(self._dir.path().join("stderr")).unwrap()
+        std::fs::read_to_string(self.dir.path().join("stderr")).unwrap()
     }
 
     fn send(&mut self, message: &str) {
@@ -100,7 +109,7 @@ impl Proxy {
 
 #[test]
 fn relays_patches_materializes_and_survives_the_upstream() {
-    let mut proxy = Proxy::start(UPSTREAM);
+    let mut proxy = Session::start(UPSTREAM);
 
     // initialize: the garbage line is skipped, capabilities gain tools and resources,
     // unknown fields stay.
@@ -223,7 +232,7 @@ read line
 echo '{"jsonrpc":"2.0","id":1}'
 read line
 "#;
-    let mut proxy = Proxy::start(script);
+    let mut proxy = Session::start(script);
     let answer = proxy.call(json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" }));
     assert_eq!(
         answer["error"]["message"],
@@ -243,4 +252,62 @@ fn a_missing_server_command_is_a_usage_error() {
         .status()
         .unwrap();
     assert_eq!(status.code(), Some(2));
+}
+
+#[test]
+fn serve_offers_only_the_read_back_side() {
+    let mut serve = Session::spawn(&["serve", "--conversation", "c"]);
+    let tool_dir = serve.dir.path().join("context/c/artifacts/tool");
+    std::fs::create_dir_all(&tool_dir).unwrap();
+    std::fs::write(tool_dir.join("a.txt"), "one\ntwo\nthree").unwrap();
+
+    let init = serve.call(json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } } }));
+    assert_eq!(init["result"]["serverInfo"]["name"], "tool-offload");
+    assert!(init["result"]["capabilities"]["tools"].is_object());
+    assert!(init["result"]["capabilities"]["resources"].is_object());
+    serve.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+
+    let list = serve.call(json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }));
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["context_read", "context_tail", "context_grep"]);
+
+    let tail = serve.call(json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": { "name": "context_tail", "arguments": { "ref": "ctx://c/tool/a.txt", "lines": 1 } } }));
+    assert_eq!(tail["result"]["isError"], false);
+    assert!(tail["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .ends_with("3| three"));
+    let unknown = serve.call(json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": { "name": "bash", "arguments": {} } }));
+    assert_eq!(unknown["error"]["message"], "unknown tool: bash");
+
+    let templates =
+        serve.call(json!({ "jsonrpc": "2.0", "id": 5, "method": "resources/templates/list" }));
+    assert_eq!(
+        templates["result"]["resourceTemplates"][0]["uriTemplate"],
+        "ctx://{conversation}/{kind}/{file}"
+    );
+    let read = serve.call(
+        json!({ "jsonrpc": "2.0", "id": 6, "method": "resources/read",
+        "params": { "uri": "ctx://c/tool/a.txt" } }),
+    );
+    assert_eq!(
+        read["result"]["contents"],
+        json!([{ "uri": "ctx://c/tool/a.txt", "mimeType": "text/plain", "text": "one\ntwo\nthree" }])
+    );
+    let missing = serve.call(
+        json!({ "jsonrpc": "2.0", "id": 7, "method": "resources/read",
+        "params": { "uri": "ctx://c/tool/b.txt" } }),
+    );
+    assert_eq!(missing["error"]["code"], -32002);
+
+    drop(serve.stdin.take());
+    assert!(serve.child.wait().unwrap().success());
 }
