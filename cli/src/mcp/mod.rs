@@ -17,9 +17,13 @@ use self::args::{McpArgs, McpCommand, StoreArgs};
 use self::context::ContextTools;
 use crate::error::CliError;
 
+/// Worker threads: a long `context_grep` answered by the proxy must not stall the relay.
+const WORKERS: usize = 2;
+
 /// Run `tool-offload mcp …` on a tokio runtime of its own.
 pub fn mcp(args: &McpArgs) -> Result<(), CliError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(WORKERS)
         .enable_all()
         .build()
         .map_err(|err| CliError::failure(format!("mcp: cannot start the runtime: {err}")))?;
