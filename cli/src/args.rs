@@ -82,6 +82,10 @@ pub enum Command {
     )]
     Gc(GcArgs),
 
+    /// MCP: run a server behind a proxy that stores its oversized tool results as
+    /// artifacts, or serve the read-back tools over stored artifacts.
+    Mcp(crate::mcp::args::McpArgs),
+
     /// Restore a bundle under --user-data; prints its messages.
     #[command(
         after_help = "Example:\n  tool-offload import bundle.json --user-data /srv/agent -o messages.json"

@@ -21,6 +21,7 @@ mod input;
 mod inputs;
 mod jsonl;
 mod listing;
+mod mcp;
 mod output;
 mod progress;
 mod read;
@@ -45,6 +46,7 @@ fn main() -> ExitCode {
         Command::Export(args) => context::export(args),
         Command::Import(args) => context::import(args),
         Command::Gc(args) => gc::gc(args),
+        Command::Mcp(args) => mcp::mcp(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -120,9 +120,11 @@ test('user code on the framework adapters type-checks under exactOptionalPropert
     'test/types/ai-sdk-compat.ts',
     'test/types/agents-compat.ts',
     'test/types/langchain-compat.ts',
+    'test/types/mcp-compat.ts',
     'host-node/esm/adapters/ai-sdk.d.ts',
     'host-node/esm/adapters/openai-agents.d.ts',
     'host-node/esm/adapters/langchain.d.ts',
+    'host-node/esm/adapters/mcp.d.ts',
     'node_modules/ai/dist/index.d.',
   ]) {
     assert.ok(

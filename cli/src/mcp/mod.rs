@@ -1,0 +1,61 @@
+//! `tool-offload mcp`: the MCP proxy that materializes any server's oversized tool
+//! results, and the server that reads artifacts back (docs/mcp.md).
+
+pub mod args;
+mod context;
+mod ids;
+mod intercept;
+mod proxy;
+mod result;
+mod serve;
+
+use std::sync::Arc;
+
+use tool_offload::{Materializer, MaterializerOptions};
+
+use self::args::{McpArgs, McpCommand, StoreArgs};
+use self::context::ContextTools;
+use crate::error::CliError;
+
+/// Worker threads: a long `context_grep` answered by the proxy must not stall the relay.
+const WORKERS: usize = 2;
+
+/// Run `tool-offload mcp …` on a tokio runtime of its own.
+pub fn mcp(args: &McpArgs) -> Result<(), CliError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(WORKERS)
+        .enable_all()
+        .build()
+        .map_err(|err| CliError::failure(format!("mcp: cannot start the runtime: {err}")))?;
+    runtime.block_on(async {
+        match &args.command {
+            McpCommand::Proxy(proxy) => {
+                let mut options =
+                    MaterializerOptions::new(&proxy.store.user_data, &proxy.conversation);
+                options.max_inline_chars =
+                    proxy.max_inline_chars.unwrap_or(options.max_inline_chars);
+                options.max_inline_bytes =
+                    proxy.max_inline_bytes.unwrap_or(options.max_inline_bytes);
+                let context = context_tools(&proxy.store, options)?;
+                proxy::run(&proxy.server, context).await
+            }
+            McpCommand::Serve(serve) => {
+                let options = MaterializerOptions::new(&serve.store.user_data, &serve.conversation);
+                serve::serve(context_tools(&serve.store, options)?).await
+            }
+        }
+    })
+}
+
+/// The read-back side over a materializer with `options`.
+fn context_tools(
+    store: &StoreArgs,
+    options: MaterializerOptions,
+) -> Result<Arc<ContextTools>, CliError> {
+    let materializer =
+        Materializer::new(options).map_err(|err| CliError::bad_input(format!("mcp: {err}")))?;
+    Ok(Arc::new(ContextTools {
+        materializer: Arc::new(materializer),
+        max_resource_bytes: store.max_resource_bytes,
+    }))
+}
