@@ -13,7 +13,7 @@ NODE_TEST := node --import tsx --test
 WASM_GZ_BUDGET := 178176
 FUZZ_SECONDS ?= 60
 
-.PHONY: help setup build demo test test-rust test-node lint format bench bench-memory fuzz clean
+.PHONY: help setup build demo test test-rust test-node test-browser lint format bench bench-memory fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -41,7 +41,7 @@ demo: build ## Offload the bundled sample, then run the agent and materialize lo
 
 # Each target names what it needs, so `make -j2 test` runs lint and the two test suites side
 # by side once the build is done (cargo serialises on its own lock).
-test: lint test-rust test-node ## Run every test (Rust, wasm under Node, npm package, cross-host vectors)
+test: lint test-rust test-node test-browser ## Run every test (Rust, wasm under Node, npm package, Chromium, cross-host vectors)
 	node tests/cross-host.mjs
 
 lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, tsc --strict
@@ -65,6 +65,10 @@ test-rust: build ## Rust unit, doc and conformance tests
 test-node: build ## wasm build and npm package tests under Node
 	rm -f target/conformance/wasm.json target/conformance/npm.json
 	$(NODE_TEST) host-node/test/*.test.ts
+
+test-browser: build ## The browser build in headless Chromium: vectors on OPFS, bundlers (docs/browser.md)
+	rm -f target/conformance/browser.json
+	$(NODE_TEST) tests/browser/*.test.ts
 
 # `make bench CORPUS=DIR` points the corpus benches at DIR (default ../shared/corpus, else a
 # generated stand-in); `make bench QUICK=1` runs only what the targets table needs, with fewer

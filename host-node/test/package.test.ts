@@ -72,6 +72,11 @@ test('the tarball holds the built package and nothing else', () => {
     'cjs/index.js',
     'cjs/index.d.ts',
     'cjs/package.json',
+    'web/esm/browser.js',
+    'web/esm/browser.d.ts',
+    'web/wasm/tool_offload_wasm.js',
+    'web/wasm/glue/tool_offload_wasm.js',
+    'web/wasm/glue/tool_offload_wasm_bg.wasm',
     'README.md',
     'LICENSE',
   ]) {
@@ -85,7 +90,7 @@ test('the tarball holds the built package and nothing else', () => {
   );
   assert.deepEqual(unexpected, []);
   assert.ok(
-    files.every((f) => /^(esm|cjs|wasm)\//.test(f) || ['package.json', 'README.md', 'LICENSE'].includes(f)),
+    files.every((f) => /^(esm|cjs|wasm|web)\//.test(f) || ['package.json', 'README.md', 'LICENSE'].includes(f)),
     files.join('\n'),
   );
 });
