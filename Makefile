@@ -49,7 +49,7 @@ lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contr
 	node_modules/.bin/prettier --check --log-level warn .
 	rustfmt --edition 2021 --check fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
-	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --quiet -- -D warnings
+	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 	bash scripts/check-core-deps.sh
 	cd host-node && ../node_modules/.bin/tsc -p tsconfig.test.json
 
@@ -66,7 +66,10 @@ test-node: build ## wasm build and npm package tests under Node
 	rm -f target/conformance/wasm.json target/conformance/npm.json
 	$(NODE_TEST) host-node/test/*.test.ts
 
-test-browser: build ## The browser build in headless Chromium: vectors on OPFS, bundlers (docs/browser.md)
+test-browser: build ## In headless Chromium: the wasm crate's wasm-bindgen tests, vectors on OPFS, bundlers (docs/browser.md)
+	cd wasm && CHROMEDRIVER=$$(command -v chromedriver) \
+	  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	  cargo test --target wasm32-unknown-unknown -p tool-offload-wasm --test browser
 	rm -f target/conformance/browser.json
 	$(NODE_TEST) tests/browser/*.test.ts
 
