@@ -13,7 +13,7 @@ NODE_TEST := node --import tsx --test
 WASM_GZ_BUDGET := 178176
 FUZZ_SECONDS ?= 60
 
-.PHONY: help setup build demo test test-rust test-node test-browser lint format bench bench-memory fuzz clean
+.PHONY: help setup build www demo test test-rust test-node test-browser lint format bench bench-memory fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -24,6 +24,9 @@ setup: ## Install the wasm32 target, wasm-bindgen-cli (Cargo.lock version) and n
 build: setup ## Build the Rust workspace and the npm package (wasm + ESM + CJS); fails over WASM_GZ_BUDGET
 	cargo build --workspace --quiet
 	node host-node/scripts/build.mjs --gz-budget=$(WASM_GZ_BUDGET)
+
+www: build ## Build the browser playground (www/) into out/www: a static site, serve it from anywhere
+	node www/build.mjs
 
 demo: build ## Offload the bundled sample, then run the agent and materialize loops, through the npm package and the Rust host
 	@rm -rf out/demo
