@@ -108,3 +108,31 @@ test('webpack 5: builds with the .wasm as an asset; runs in Chromium', async () 
 test('a plain <script type="module"> with an import map, no bundler: runs in Chromium', async () => {
   assertSameAsNode(await runApp(repo, '/tests/browser/app/plain.html'));
 });
+
+test('a .wasm that is not beside the bundle is a WasmLoadError saying where it looked', async () => {
+  const dir = join(out, 'esbuild-no-wasm');
+  await esbuild({
+    entryPoints: [join(app, 'main.js')],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    outdir: dir,
+    logLevel: 'error',
+  });
+  copyFileSync(join(app, 'index.html'), join(dir, 'index.html'));
+  const server = await serve(dir);
+  const page = await browser.newPage();
+  try {
+    const failure = page.waitForEvent('pageerror');
+    await page.goto(server.url);
+    const error = await failure;
+    assert.equal(error.name, 'WasmLoadError');
+    assert.match(
+      error.message,
+      /^tool-offload could not load its WebAssembly \(tool_offload_wasm_bg\.wasm, expected beside http:\/\/127\.0\.0\.1:\d+\/main\.js\)/,
+    );
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});

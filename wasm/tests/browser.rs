@@ -97,28 +97,30 @@ async fn a_writer_throwing_synchronously_is_write_failed_too() {
     assert!(cause.is_instance_of::<js_sys::TypeError>());
 }
 
+/// The code `offload_tool_result(message, session_id, "/out", writer)` rejects with.
+async fn direct_rejection(message: JsValue, session_id: &str, writer: &JsValue) -> String {
+    let promise = offload_tool_result(
+        message,
+        session_id.into(),
+        "/out".into(),
+        writer.clone(),
+        None,
+    );
+    rejection(promise).await.0
+}
+
 #[wasm_bindgen_test]
 async fn values_core_refuses_are_typed_errors() {
     let writer = recording_writer();
-    let (code, _, _) = rejection(offload_tool_result(
-        js("42"),
-        "s1".into(),
-        "/out".into(),
-        writer.clone(),
-        None,
-    ))
-    .await;
-    assert_eq!(code, "INVALID_MESSAGE");
+    assert_eq!(
+        direct_rejection(js("42"), "s1", &writer).await,
+        "INVALID_MESSAGE"
+    );
     let message = js(r#"{ role: "tool", tool_call_id: "a", content: "z" }"#);
-    let (code, _, _) = rejection(offload_tool_result(
-        message,
-        "../up".into(),
-        "/out".into(),
-        writer.clone(),
-        None,
-    ))
-    .await;
-    assert_eq!(code, "INVALID_ID");
+    assert_eq!(
+        direct_rejection(message, "../up", &writer).await,
+        "INVALID_ID"
+    );
     let (code, _, _) = rejection(offload_tool_results(js("[]"), js("{ outputDir: '/x' }"))).await;
     assert_eq!(code, "INVALID_ARGUMENT");
     let count = js("(o) => Object.keys(o).length").unchecked_into::<Function>();
