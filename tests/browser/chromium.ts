@@ -1,13 +1,44 @@
 // What the browser tests share: Debian's Chromium driven by playwright-core (never a
 // downloaded browser), and a static file server on 127.0.0.1 (a secure context, so OPFS
 // and Web Locks are there). Chromium comes from `make test` (scripts/setup.sh).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { dirname, extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { build } from 'esbuild';
 
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * A test page in `out` (emptied first): `entry` bundled for the browser by esbuild as an
+ * app would bundle it, `html` as index.html, and the package's .wasm beside the bundle
+ * (esbuild leaves the glue's `new URL('tool_offload_wasm_bg.wasm', import.meta.url)` as it
+ * is; docs/browser.md). The bundle is named after `entry`, with `.js`.
+ */
+export async function buildPage(entry: string, html: string, out: string): Promise<void> {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    outdir: out,
+    logLevel: 'warning',
+    // wasm-bindgen 0.2.130's glue names a snippet module twice in its imports object: harmless.
+    logOverride: { 'duplicate-object-key': 'silent' },
+  });
+  copyFileSync(html, join(out, 'index.html'));
+  copyFileSync(
+    join(repo, 'host-node', 'web', 'wasm', 'glue', 'tool_offload_wasm_bg.wasm'),
+    join(out, 'tool_offload_wasm_bg.wasm'),
+  );
+}
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -2,16 +2,14 @@
 // MemoryWriter meets it in Node), exclusive creates across two tabs (Web Locks),
 // artifacts that survive a reload, and the browser entry's exports and missing-writer error.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { build } from 'esbuild';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { EXPECTED } from '../harness/writer-contract.ts';
-import { launch, serve, watchErrors } from './chromium.ts';
+import { buildPage, launch, serve, watchErrors } from './chromium.ts';
 import type { Tests } from './pages/opfs.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -22,21 +20,7 @@ let context: BrowserContext;
 let server: Awaited<ReturnType<typeof serve>>;
 
 before(async () => {
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
-  await build({
-    entryPoints: [join(here, 'pages', 'opfs.ts')],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    outfile: join(out, 'opfs.js'),
-    logLevel: 'error',
-  });
-  copyFileSync(join(here, 'pages', 'opfs.html'), join(out, 'index.html'));
-  copyFileSync(
-    join(repo, 'host-node', 'web', 'wasm', 'glue', 'tool_offload_wasm_bg.wasm'),
-    join(out, 'tool_offload_wasm_bg.wasm'),
-  );
+  await buildPage(join(here, 'pages', 'opfs.ts'), join(here, 'pages', 'opfs.html'), out);
   server = await serve(out);
   browser = await launch();
   context = await browser.newContext();

@@ -1,16 +1,14 @@
 // The fifth conformance host: every vector in real Chromium, through the package's browser
 // build bundled by esbuild for the browser, on OPFS. Recorded as
 // target/conformance/browser.json for tests/cross-host.mjs.
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 
 import { checkOutcomes, loadVectors } from '../harness/node-io.ts';
-import { launch, serve, watchErrors } from './chromium.ts';
+import { buildPage, launch, serve, watchErrors } from './chromium.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
@@ -19,25 +17,7 @@ let browser: Browser;
 let server: Awaited<ReturnType<typeof serve>>;
 
 before(async () => {
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
-  await build({
-    entryPoints: [join(here, 'pages', 'vectors.ts')],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    outfile: join(out, 'vectors.js'),
-    logLevel: 'warning',
-    // wasm-bindgen 0.2.130's glue names a snippet module twice in its imports object: harmless.
-    logOverride: { 'duplicate-object-key': 'silent' },
-  });
-  copyFileSync(join(here, 'pages', 'vectors.html'), join(out, 'index.html'));
-  // esbuild leaves the glue's `new URL('tool_offload_wasm_bg.wasm', import.meta.url)` as
-  // it is: the .wasm goes beside the bundle (docs/browser.md).
-  copyFileSync(
-    join(repo, 'host-node', 'web', 'wasm', 'glue', 'tool_offload_wasm_bg.wasm'),
-    join(out, 'tool_offload_wasm_bg.wasm'),
-  );
+  await buildPage(join(here, 'pages', 'vectors.ts'), join(here, 'pages', 'vectors.html'), out);
   server = await serve(out);
   browser = await launch();
 });

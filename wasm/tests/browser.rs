@@ -73,13 +73,18 @@ async fn direct_offload_writes_through_a_js_writer() {
     );
 }
 
-#[wasm_bindgen_test]
-async fn a_writer_rejecting_with_a_non_error_is_write_failed_with_that_value_as_cause() {
-    let writer = js(r#"{ async mkdir() {}, writeFile() { return Promise.reject(42) } }"#);
+/// How a batch of one large tool result into `/batch` through `writer` is rejected.
+async fn batch_rejection(writer: JsValue) -> (String, String, JsValue) {
     let options = js("{ outputDir: '/batch' }");
     Reflect::set(&options, &"writer".into(), &writer).unwrap();
     let messages = js(r#"[{ role: "tool", tool_call_id: "a", content: "y".repeat(150) }]"#);
-    let (code, message, cause) = rejection(offload_tool_results(messages, options)).await;
+    rejection(offload_tool_results(messages, options)).await
+}
+
+#[wasm_bindgen_test]
+async fn a_writer_rejecting_with_a_non_error_is_write_failed_with_that_value_as_cause() {
+    let writer = js(r#"{ async mkdir() {}, writeFile() { return Promise.reject(42) } }"#);
+    let (code, message, cause) = batch_rejection(writer).await;
     assert_eq!(code, "WRITE_FAILED");
     assert!(message.contains("/batch/tool-result-a.md"), "{message}");
     assert_eq!(cause.as_f64(), Some(42.0));
@@ -88,10 +93,7 @@ async fn a_writer_rejecting_with_a_non_error_is_write_failed_with_that_value_as_
 #[wasm_bindgen_test]
 async fn a_writer_throwing_synchronously_is_write_failed_too() {
     let writer = js(r#"{ mkdir() { throw new TypeError("no disk") }, async writeFile() {} }"#);
-    let options = js("{ outputDir: '/batch' }");
-    Reflect::set(&options, &"writer".into(), &writer).unwrap();
-    let messages = js(r#"[{ role: "tool", tool_call_id: "a", content: "y".repeat(150) }]"#);
-    let (code, message, cause) = rejection(offload_tool_results(messages, options)).await;
+    let (code, message, cause) = batch_rejection(writer).await;
     assert_eq!(code, "WRITE_FAILED");
     assert!(message.contains("no disk"), "{message}");
     assert!(cause.is_instance_of::<js_sys::TypeError>());
