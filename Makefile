@@ -74,7 +74,7 @@ test-browser: build ## In headless Chromium: the wasm crate's wasm-bindgen tests
 	  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	  cargo test --target wasm32-unknown-unknown -p tool-offload-wasm --test browser
 	rm -f target/conformance/browser.json
-	$(NODE_TEST) tests/browser/*.test.ts
+	$(NODE_TEST) --test-timeout=300000 tests/browser/*.test.ts
 
 # `make bench CORPUS=DIR` points the corpus benches at DIR (default ../shared/corpus, else a
 # generated stand-in); `make bench QUICK=1` runs only what the targets table needs, with fewer

@@ -15,16 +15,16 @@ export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * A test page in `out` (emptied first): `entry` bundled for the browser by esbuild as an
- * app would bundle it, `html` as index.html, and the package's .wasm beside the bundle
+ * A test page in `out` (emptied first): `entries` (the page's module, workers) bundled for
+ * the browser by esbuild as an app would bundle them, `html` as index.html, and the package's .wasm beside the bundle
  * (esbuild leaves the glue's `new URL('tool_offload_wasm_bg.wasm', import.meta.url)` as it
- * is; docs/browser.md). The bundle is named after `entry`, with `.js`.
+ * is; docs/browser.md). Each bundle is named after its entry, with `.js`.
  */
-export async function buildPage(entry: string, html: string, out: string): Promise<void> {
+export async function buildPage(entries: string[], html: string, out: string): Promise<void> {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   await build({
-    entryPoints: [entry],
+    entryPoints: entries,
     bundle: true,
     platform: 'browser',
     format: 'esm',

@@ -20,7 +20,11 @@ let context: BrowserContext;
 let server: Awaited<ReturnType<typeof serve>>;
 
 before(async () => {
-  await buildPage(join(here, 'pages', 'opfs.ts'), join(here, 'pages', 'opfs.html'), out);
+  await buildPage(
+    [join(here, 'pages', 'opfs.ts'), join(here, 'pages', 'worker.ts')],
+    join(here, 'pages', 'opfs.html'),
+    out,
+  );
   server = await serve(out);
   browser = await launch();
   context = await browser.newContext();
@@ -78,6 +82,16 @@ test('createFile is exclusive across two tabs: one of sixteen creators wins, no 
   assert.match(content ?? '', /^[ab] [0-7]$/);
   assert.deepEqual(names, ['one.txt']);
   await Promise.all([a.close(), b.close()]);
+});
+
+test('the browser build runs in a module worker on OPFS, as in the page', async () => {
+  const page = await open();
+  const inWorker = await call(page, 'worker');
+  assert.equal(inWorker.failed, undefined, inWorker.failed);
+  const inPage = await call(page, 'materialize');
+  assert.equal(inWorker.summary, inPage.summary);
+  assert.match(inWorker.grep ?? '', /line 2500 ERROR/);
+  await page.close();
 });
 
 test('artifacts in OPFS survive a reload and read back the same', async () => {

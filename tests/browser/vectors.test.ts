@@ -17,7 +17,7 @@ let browser: Browser;
 let server: Awaited<ReturnType<typeof serve>>;
 
 before(async () => {
-  await buildPage(join(here, 'pages', 'vectors.ts'), join(here, 'pages', 'vectors.html'), out);
+  await buildPage([join(here, 'pages', 'vectors.ts')], join(here, 'pages', 'vectors.html'), out);
   server = await serve(out);
   browser = await launch();
 });

@@ -66,9 +66,16 @@ const tests = {
       };
     }
   },
+  /** What pages/worker.ts posts back from a module worker. */
+  worker: () =>
+    new Promise<{ summary?: string; grep?: string; failed?: string }>((resolve) => {
+      const worker = new Worker('./worker.js', { type: 'module' });
+      worker.onmessage = (e) => resolve(e.data);
+      worker.onerror = (e) => resolve({ failed: e.message });
+    }),
   clear: async () => {
     const opfs = await navigator.storage.getDirectory();
-    for (const name of ['agent', 'race', 'contract'])
+    for (const name of ['agent', 'race', 'contract', 'worker'])
       await opfs.removeEntry(name, { recursive: true }).catch(() => undefined);
   },
 };
