@@ -1,6 +1,6 @@
 import type { FileReader, FileWriter } from '../wasm/tool_offload_wasm.js';
 import { offloadError } from './errors.js';
-import { tempFileName } from '../wasm/tool_offload_wasm.js';
+import { isStaleTempFile, isTempFile, tempFileName } from '../wasm/tool_offload_wasm.js';
 import { joinParts, pathParts } from './virtual-path.js';
 
 // The parts of the File System Access API this writer uses, declared here so the package
@@ -61,7 +61,9 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
  * beside the target and moves it into place only when the name is free, checked and
  * moved under a Web Lock named after the path (`navigator.locks`), so of concurrent
  * creators in any tab or worker of the origin exactly one wins and readers never see a
- * partial file. `readRange` reads by `File.slice`.
+ * partial file. `readRange` reads by `File.slice`. As `NodeFileWriter` does, the first
+ * `mkdir` of a directory removes the temporary files a closed tab left there more than
+ * 10 minutes ago (core's policy).
  *
  * @example
  * ```ts
@@ -72,6 +74,8 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
  */
 export class OpfsWriter implements FileWriter, FileReader {
   readonly #root: Promise<OpfsDirectoryHandle>;
+  /** Directories this writer has swept for dead writers' temporary files. */
+  readonly #swept = new Set<string>();
 
   constructor(options: OpfsWriterOptions = {}) {
     const given = options.root;
@@ -96,7 +100,12 @@ export class OpfsWriter implements FileWriter, FileReader {
   /** Create `dir` and its parents; succeeds if it exists, fails where a file is in the way. */
   async mkdir(dir: string): Promise<void> {
     const parts = pathParts(dir);
-    await this.#write(dir, () => this.#dir(parts, true));
+    const handle = await this.#write(dir, () => this.#dir(parts, true));
+    const key = joinParts(parts);
+    if (handle !== undefined && !this.#swept.has(key)) {
+      this.#swept.add(key);
+      await removeStaleTempFiles(handle, Date.now()).catch(() => 0);
+    }
   }
 
   /** Write `data` as UTF-8 to `path`, replacing any file; its directory must exist. */
@@ -269,6 +278,27 @@ async function entry(
     }
   }
   return undefined;
+}
+
+/**
+ * Remove the temporary files dead writers left in `dir` (core's `isStaleTempFile`: ours,
+ * untouched for 10 minutes at `now`); how many were removed. Best effort.
+ */
+async function removeStaleTempFiles(dir: OpfsDirectoryHandle, now: number): Promise<number> {
+  const temps: string[] = [];
+  for await (const name of dir.keys()) if (isTempFile(name)) temps.push(name);
+  let removed = 0;
+  for (const name of temps) {
+    try {
+      const file = await (await dir.getFileHandle(name)).getFile();
+      if (!isStaleTempFile(name, now - file.lastModified)) continue;
+      await dir.removeEntry(name);
+      removed += 1;
+    } catch {
+      // Gone already, or not a file.
+    }
+  }
+  return removed;
 }
 
 /** Replace the content of `file` with `data`, committed atomically on close. */

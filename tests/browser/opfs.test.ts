@@ -84,6 +84,12 @@ test('createFile is exclusive across two tabs: one of sixteen creators wins, no 
   await Promise.all([a.close(), b.close()]);
 });
 
+test("mkdir's sweep keeps a temporary file that is not stale (core's 10-minute policy)", async () => {
+  const page = await open();
+  assert.deepEqual(await call(page, 'freshTempKept'), ['.tool-offload-0-000000000000.tmp']);
+  await page.close();
+});
+
 test('the browser build runs in a module worker on OPFS, as in the page', async () => {
   const page = await open();
   const inWorker = await call(page, 'worker');

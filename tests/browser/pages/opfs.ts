@@ -73,9 +73,21 @@ const tests = {
       worker.onmessage = (e) => resolve(e.data);
       worker.onerror = (e) => resolve({ failed: e.message });
     }),
+  /** A live writer's temporary file (just written) is not swept by another writer's mkdir. */
+  freshTempKept: async () => {
+    const dir = await freshDir('sweep');
+    const temp = await dir.getFileHandle('.tool-offload-0-000000000000.tmp', { create: true });
+    const writable = await temp.createWritable();
+    await writable.write('in flight');
+    await writable.close();
+    await new lib.OpfsWriter({ root: dir }).mkdir('/');
+    const names: string[] = [];
+    for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) names.push(name);
+    return names;
+  },
   clear: async () => {
     const opfs = await navigator.storage.getDirectory();
-    for (const name of ['agent', 'race', 'contract', 'worker'])
+    for (const name of ['agent', 'race', 'contract', 'worker', 'sweep'])
       await opfs.removeEntry(name, { recursive: true }).catch(() => undefined);
   },
 };
