@@ -274,3 +274,44 @@ void offloadToolResultToFile(message, { sessionId: 's' });
   assert.match(bad.output, /misuse\.mts\(5,\d+\): error TS2367/);
   assert.match(bad.output, /misuse\.mts\(7,\d+\): error TS2741/);
 });
+
+test("a browser app's TypeScript (bundler resolution, the browser condition) gets the browser entry's types", () => {
+  const dir = join(consumer, 'browser-app');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        customConditions: ['browser'],
+        target: 'es2022',
+        lib: ['es2022', 'dom'],
+        types: [],
+      },
+      files: ['app.ts'],
+    }),
+  );
+  const check = (source: string) => {
+    writeFileSync(join(dir, 'app.ts'), source);
+    const child = spawnSync(tsc, ['-p', dir, '--listFiles'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    return { status: child.status, output: child.stdout + child.stderr };
+  };
+  const ok = check(`
+import { Materializer, MemoryWriter, OpfsWriter } from 'tool-offload';
+const root: FileSystemDirectoryHandle = await navigator.storage.getDirectory();
+const materializer = new Materializer({ userData: '/agent', conversationId: 'c1', writer: new OpfsWriter({ root }) });
+export const inMemory = new Materializer({ userData: '/agent', conversationId: 'c1', writer: new MemoryWriter() });
+export const summary: Promise<string> = materializer.grep('ctx://c1/tool/a.txt', 'error');
+`);
+  assert.equal(ok.status, 0, ok.output);
+  assert.ok(
+    ok.output.includes(join(consumer, 'node_modules', 'tool-offload', 'web', 'esm', 'browser.d.ts')),
+    ok.output,
+  );
+  const bad = check(`import { NodeFileWriter } from 'tool-offload';\nexport const w = new NodeFileWriter();\n`);
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.output, /has no exported member named 'NodeFileWriter'/);
+});

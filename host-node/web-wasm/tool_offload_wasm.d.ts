@@ -5,3 +5,11 @@ export declare class WasmLoadError extends Error {
   readonly name: 'WasmLoadError';
   readonly code: 'WASM_LOAD_FAILED';
 }
+
+// The glue's classes have `[Symbol.dispose]()` (explicit resource management); declared
+// here as @types/node declares it, so a browser app type-checks with `lib` below ESNext.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
