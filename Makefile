@@ -13,7 +13,7 @@ NODE_TEST := node --import tsx --test
 WASM_GZ_BUDGET := 225280
 FUZZ_SECONDS ?= 60
 
-.PHONY: help setup build demo test test-rust test-node lint format bench bench-memory fuzz clean
+.PHONY: help setup build www demo test test-rust test-node test-browser lint format bench bench-memory fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -24,6 +24,9 @@ setup: ## Install the wasm32 target, wasm-bindgen-cli (Cargo.lock version) and n
 build: setup ## Build the Rust workspace and the npm package (wasm + ESM + CJS); fails over WASM_GZ_BUDGET
 	cargo build --workspace --quiet
 	node host-node/scripts/build.mjs --gz-budget=$(WASM_GZ_BUDGET)
+
+www: build ## Build the browser playground (www/) into out/www: a static site, serve it from anywhere
+	node www/build.mjs
 
 demo: build ## Offload the bundled sample, then run the agent, materialize and workspace loops, through the npm package and the Rust host
 	@rm -rf out/demo
@@ -43,7 +46,7 @@ demo: build ## Offload the bundled sample, then run the agent, materialize and w
 
 # Each target names what it needs, so `make -j2 test` runs lint and the two test suites side
 # by side once the build is done (cargo serialises on its own lock).
-test: lint test-rust test-node ## Run every test (Rust, wasm under Node, npm package, cross-host vectors)
+test: lint test-rust test-node test-browser ## Run every test (Rust, wasm under Node, npm package, Chromium, cross-host vectors)
 	node tests/cross-host.mjs
 
 lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, tsc --strict
@@ -51,7 +54,7 @@ lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contr
 	node_modules/.bin/prettier --check --log-level warn .
 	rustfmt --edition 2021 --check fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
-	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --quiet -- -D warnings
+	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 	bash scripts/check-core-deps.sh
 	cd host-node && ../node_modules/.bin/tsc -p tsconfig.test.json
 
@@ -67,6 +70,13 @@ test-rust: build ## Rust unit, doc and conformance tests
 test-node: build ## wasm build and npm package tests under Node
 	rm -f target/conformance/wasm.json target/conformance/npm.json
 	$(NODE_TEST) host-node/test/*.test.ts
+
+test-browser: build ## In headless Chromium: the wasm crate's wasm-bindgen tests, vectors on OPFS, bundlers (docs/browser.md)
+	cd wasm && CHROMEDRIVER=$$(command -v chromedriver) \
+	  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	  cargo test --target wasm32-unknown-unknown -p tool-offload-wasm --test browser
+	rm -f target/conformance/browser.json
+	$(NODE_TEST) --test-timeout=300000 tests/browser/*.test.ts
 
 # `make bench CORPUS=DIR` points the corpus benches at DIR (default ../shared/corpus, else a
 # generated stand-in); `make bench QUICK=1` runs only what the targets table needs, with fewer

@@ -22,6 +22,19 @@ if [ "$have" != "$want" ]; then
   wasm-bindgen --version | grep -qx "wasm-bindgen $want" || { echo "setup: wasm-bindgen $want did not install"; exit 1; }
 fi
 
+# Headless Chromium and its WebDriver for the browser tests (make test-browser, the
+# wasm crate's wasm-bindgen tests). Debian's packages; never a downloaded browser.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  if command -v apt-get >/dev/null; then
+    echo "setup: installing chromium and chromium-driver"
+    sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+    $sudo apt-get update -qq || true
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver
+  else
+    echo "setup: no apt-get here; install chromium and chromedriver for the browser tests" >&2
+  fi
+fi
+
 # npm ci only when the lockfile changed since the last install.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci"

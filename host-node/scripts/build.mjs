@@ -1,5 +1,6 @@
 // Builds the npm package in place: wasm/ (wasm-bindgen output for Node), esm/ and cjs/
-// (the TypeScript layer, compiled twice). Run from anywhere: `node host-node/scripts/build.mjs`.
+// (the TypeScript layer, compiled twice), and web/ (the browser build: wasm-bindgen's
+// `--target web` glue over the same .wasm, and the TypeScript compiled a third time). Run from anywhere: `node host-node/scripts/build.mjs`.
 // Prints the wasm's size; with `--gz-budget=BYTES` (the Makefile's WASM_GZ_BUDGET) it exits
 // non-zero when the wasm, gzipped at level 9, is larger than BYTES.
 import { execFileSync } from 'node:child_process';
@@ -19,7 +20,7 @@ if (gzBudget !== undefined && !(Number.isInteger(gzBudget) && gzBudget > 0)) {
   process.exit(2);
 }
 
-for (const dir of ['wasm', 'esm', 'cjs']) rmSync(join(pkg, dir), { recursive: true, force: true });
+for (const dir of ['wasm', 'esm', 'cjs', 'web']) rmSync(join(pkg, dir), { recursive: true, force: true });
 
 run('cargo', [
   'build',
@@ -62,7 +63,18 @@ run(bin('wasm-opt'), [
   wasmFile,
 ]);
 
+// The browser build (docs/browser.md): the web glue for the same .wasm, whose bytes are the
+// Node build's (only the JS around them differs), and web-wasm/'s wrapper that
+// instantiates it before any importer runs.
+const webWasm = join(pkg, 'web', 'wasm');
+run('wasm-bindgen', ['--target', 'web', '--out-dir', join(webWasm, 'glue'), built]);
+copyFileSync(wasmFile, join(webWasm, 'glue', 'tool_offload_wasm_bg.wasm'));
+for (const file of ['tool_offload_wasm.js', 'tool_offload_wasm.d.ts']) {
+  copyFileSync(join(pkg, 'web-wasm', file), join(webWasm, file));
+}
+
 run(bin('tsc'), ['-p', 'tsconfig.json'], pkg);
+run(bin('tsc'), ['-p', 'tsconfig.web.json'], pkg);
 run(bin('tsc'), ['-p', 'tsconfig.cjs.json'], pkg);
 writeFileSync(join(pkg, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
 // The package's own README (npm-first: install, quick start, adapters, runtimes), its

@@ -14,151 +14,17 @@
  * });
  * ```
  */
-import * as wasm from '../wasm/tool_offload_wasm.js';
-import type {
-  BatchOptions,
-  BatchResult,
-  ErrorCode,
-  FileReader,
-  FileWriter,
-  GcOptions,
-  GcReport,
-  Message,
-  OffloadErrorConstructor,
-  OffloadOptions,
-  OffloadResult,
-} from '../wasm/tool_offload_wasm.js';
+export * from './api.js';
+import { offloadToolResult } from './api.js';
+import type { OffloadResult } from '../wasm/tool_offload_wasm.js';
+import { setDefaultWriter } from './default-writer.js';
 import { NodeFileWriter } from './node-file-writer.js';
 
-export type {
-  AnthropicMessage,
-  BatchOptions,
-  BatchResult,
-  ContentBlock,
-  ContentPart,
-  ContextRef,
-  ErrorCode,
-  FileReader,
-  FileWriter,
-  GcOptions,
-  GcReport,
-  GrepOptions,
-  ImageBlock,
-  MaterializeLogEntry,
-  MaterializeResult,
-  MaterializeStats,
-  Message,
-  OffloadOptions,
-  OperationOptions,
-  OffloadResult,
-  OpenAIFunctionCallOutput,
-  OpenAIToolMessage,
-  OtherBlock,
-  ReadOptions,
-  RefHint,
-  RegisteredTool,
-  ResolvedMaterializerOptions,
-  MaterializedMessages,
-  ConversationBundle,
-  BundledArtifact,
-  ImportedConversation,
-  LegacyToolRecord,
-  TextBlock,
-  ToolDefinition,
-  ToolDefinitionFormats,
-  DefinitionsOptions,
-  ToolFormat,
-  OpenAIChatTool,
-  OpenAIResponsesTool,
-  McpTool,
-  Knowledge,
-  KnowledgeInput,
-  KnowledgeRecord,
-  OffloadedMessages,
-  OffloadInfoOptions,
-  OffloadReason,
-  QueryOptions,
-  StoredKnowledge,
-  ToolResultInput,
-  ToolResultOffload,
-  ToolResultOffloadInfo,
-  WorkspaceBundle,
-  WorkspaceLogEntry,
-  ToolHandler,
-  ToolOffloadOptions,
-  ToolOutput,
-  ToolOutputInput,
-  ToolResult,
-  ToolResultBlock,
-  ToolUseBlock,
-} from '../wasm/tool_offload_wasm.js';
-export { ToolRegistry } from './tool-registry.js';
-export type { ToolRegistryOptions } from './tool-registry.js';
-export { Materializer, importConversation } from './materializer.js';
-export { Workspace } from './workspace.js';
-export type { WorkspaceOptions } from './workspace.js';
-export type { MaterializerOptions, ImportOptions } from './materializer.js';
-export const formatLegacyToolRecord = wasm.formatLegacyToolRecord;
 export { NodeFileWriter } from './node-file-writer.js';
 export type { NodeFileWriterOptions } from './node-file-writer.js';
 
-/**
- * The class of every error this package throws or rejects with: a real `Error`
- * subclass with a stable `code` (see {@link ErrorCode}).
- *
- * @example
- * ```ts
- * try { await offloadToolResultToFile(msg, opts) }
- * catch (e) { if (e instanceof OffloadError && e.code === 'INVALID_ID') { … } }
- * ```
- */
-export const OffloadError: OffloadErrorConstructor = wasm.offloadErrorClass();
-export type OffloadError = wasm.OffloadError;
-
-/**
- * Every {@link ErrorCode}, in order: the list the type is generated from, for an
- * exhaustive check or a lookup table.
- *
- * @example
- * ```ts
- * ERROR_CODES.includes('WRITE_FAILED'); // true
- * ```
- */
-export const ERROR_CODES: readonly ErrorCode[] = Object.freeze(wasm.errorCodes());
-
-/**
- * Offload every tool result of one message (each Anthropic `tool_result` block, an
- * OpenAI `role: "tool"` message, or a Responses `function_call_output` item) to
- * `<outputDir>/<sessionId>/<id>.md` through `writer`. Returns a deep copy whose
- * contents are `[Tool result offloaded to file: <absolute path>]`.
- *
- * @example
- * ```ts
- * const result = await offloadToolResult(message, 'session-1', 'artifacts', new NodeFileWriter());
- * ```
- */
-export function offloadToolResult<M extends object>(
-  message: M,
-  sessionId: string,
-  outputDir: string,
-  writer: FileWriter,
-  options?: OffloadOptions | null,
-): Promise<OffloadResult<M>> {
-  // Core checks the shape (any message we know: docs/offload.md, "Message shapes").
-  return wasm.offloadToolResult(message as Message, sessionId, outputDir, writer, options) as Promise<OffloadResult<M>>;
-}
-
-/**
- * Register TodoWrite and TodoRead on `registry`, both over one new in-memory todo list.
- *
- * @example
- * ```ts
- * const registry = new ToolRegistry();
- * registerTodoTools(registry);
- * registry.getToolDefinitions(); // [TodoWrite, TodoRead]
- * ```
- */
-export const registerTodoTools = wasm.registerTodoTools;
+// In Node a writer left out is a NodeFileWriter (relative paths against process.cwd()).
+setDefaultWriter(() => new NodeFileWriter());
 
 /** Options of {@link offloadToolResultToFile}. */
 export interface OffloadToFileOptions {
@@ -181,51 +47,4 @@ export function offloadToolResultToFile<M extends object>(
 ): Promise<OffloadResult<M>> {
   // Validation of both fields (including a missing options object) happens in core.
   return offloadToolResult(message, options?.sessionId, options?.outputDir, new NodeFileWriter());
-}
-
-/** Options of {@link offloadToolResults}: `writer` defaults to a {@link NodeFileWriter}. */
-export interface OffloadToolResultsOptions extends Omit<BatchOptions, 'writer'> {
-  writer?: FileWriter;
-}
-
-/**
- * Offload every tool result of at least `threshold` (default 100) UTF-16 code units in a
- * conversation to `<outputDir>/tool-result-<id>.md`, replacing its content with
- * `[Content offloaded to: ./tool-result-<id>.md]`. Handles Anthropic `tool_result`
- * blocks, OpenAI Chat `role: "tool"` messages, OpenAI Responses
- * `function_call_output` items and the AI SDK's, Agents SDK's and LangChain's tool results,
- * in any mix. Unchanged messages are returned as the same
- * objects; the input is never mutated.
- *
- * @example
- * ```ts
- * const { messages: slim, offloadedCount, freedChars } = await offloadToolResults(history, { outputDir: 'artifacts' });
- * ```
- */
-export function offloadToolResults<M extends object>(
-  messages: readonly M[],
-  options: OffloadToolResultsOptions,
-): Promise<BatchResult<M>> {
-  const writer = options?.writer ?? new NodeFileWriter();
-  return wasm.offloadToolResults(messages, { ...options, writer }) as Promise<BatchResult<M>>;
-}
-
-/** Options of {@link gcDirectory}: the rules, and `writer` (default a {@link NodeFileWriter}). */
-export interface GcDirectoryOptions extends GcOptions {
-  writer?: FileWriter & FileReader;
-}
-
-/**
- * Remove what nobody needs under `dir`, a user-data or batch output directory (see
- * docs/retention.md): files of ours older than `olderThanMs`, then the least recently
- * written until ours take at most `maxBytes`; never one the messages of `keep` refer to,
- * never a file that is not ours. `Materializer.gc` does the same for its user data.
- *
- * @example
- * ```ts
- * const { removed, bytes } = await gcDirectory('artifacts', { olderThanMs: 7 * 86_400_000, keep: history });
- * ```
- */
-export function gcDirectory(dir: string, options: GcDirectoryOptions): Promise<GcReport> {
-  return wasm.gcDirectory(dir, { ...options, writer: options?.writer ?? new NodeFileWriter() });
 }

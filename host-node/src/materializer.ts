@@ -11,12 +11,12 @@ import type {
   ToolFormat,
   ToolOutputInput,
 } from '../wasm/tool_offload_wasm.js';
-import { NodeFileWriter } from './node-file-writer.js';
+import { defaultWriter } from './default-writer.js';
 import { SeenMessages, toolUseBlocks } from './seen-messages.js';
 
 /**
  * Options of {@link Materializer}: as in the core, but `writer` defaults to a
- * {@link NodeFileWriter} (which is then the reader too).
+ * `NodeFileWriter` in Node (which is then the reader too); browsers must give one.
  */
 export interface MaterializerOptions extends Omit<CoreMaterializerOptions, 'writer'> {
   writer?: CoreMaterializerOptions['writer'];
@@ -39,7 +39,7 @@ export interface MaterializerOptions extends Omit<CoreMaterializerOptions, 'writ
 export class Materializer extends wasm.Materializer {
   constructor(options: MaterializerOptions) {
     // Validation of every field (including a missing options object) happens in core.
-    super(options == null ? options : { ...options, writer: options.writer ?? new NodeFileWriter() });
+    super(options == null ? options : { ...options, writer: options.writer ?? defaultWriter() });
   }
 
   /**
@@ -156,7 +156,7 @@ function quietOptions(options: OperationOptions | undefined): boolean {
   );
 }
 
-/** Options of {@link importConversation}: `writer` defaults to a {@link NodeFileWriter} (the reader too). */
+/** Options of {@link importConversation}: `writer` defaults to a `NodeFileWriter` in Node (the reader too). */
 export interface ImportOptions extends Omit<CoreImportOptions, 'writer'> {
   writer?: CoreImportOptions['writer'];
 }
@@ -177,7 +177,7 @@ export function importConversation<M = unknown>(
   bundle: ConversationBundle<M>,
   options: ImportOptions,
 ): Promise<ImportedConversation<M>> {
-  const writer = options?.writer ?? new NodeFileWriter();
+  const writer = options?.writer ?? defaultWriter();
   return wasm.importConversation(bundle, options == null ? options : { ...options, writer }) as Promise<
     ImportedConversation<M>
   >;

@@ -5,11 +5,11 @@ import type {
   ToolOffloadOptions,
   ToolRegistryOptions as CoreRegistryOptions,
 } from '../wasm/tool_offload_wasm.js';
-import { NodeFileWriter } from './node-file-writer.js';
+import { defaultWriter } from './default-writer.js';
 
 /**
  * Options of {@link ToolRegistry}: as in the core, but `offload.writer` defaults to a
- * {@link NodeFileWriter}. `materialize: materializer` is the alternative to `offload`:
+ * `NodeFileWriter` in Node. `materialize: materializer` is the alternative to `offload`:
  * results over the materializer's limits come back as its summary.
  */
 export interface ToolRegistryOptions {
@@ -36,7 +36,7 @@ export class ToolRegistry extends wasm.ToolRegistry {
     super(
       options == null
         ? options
-        : { ...options, offload: offload && { ...offload, writer: offload.writer ?? new NodeFileWriter() } },
+        : { ...options, offload: offload && { ...offload, writer: offload.writer ?? defaultWriter() } },
     );
   }
 

@@ -8,11 +8,11 @@ import type {
   ToolResultOffload,
   WorkspaceOptions as CoreWorkspaceOptions,
 } from '../wasm/tool_offload_wasm.js';
-import { NodeFileWriter } from './node-file-writer.js';
+import { defaultWriter } from './default-writer.js';
 
 /**
  * Options of {@link Workspace}: as in the core, but `writer` defaults to a
- * {@link NodeFileWriter} (which is then the reader too).
+ * `NodeFileWriter` in Node (which is then the reader too); browsers must give one.
  */
 export interface WorkspaceOptions extends Omit<CoreWorkspaceOptions, 'writer'> {
   writer?: CoreWorkspaceOptions['writer'];
@@ -35,7 +35,7 @@ export interface WorkspaceOptions extends Omit<CoreWorkspaceOptions, 'writer'> {
 export class Workspace extends wasm.Workspace {
   constructor(options: WorkspaceOptions) {
     // Validation of every field (including a missing options object) happens in core.
-    super(options == null ? options : { ...options, writer: options.writer ?? new NodeFileWriter() });
+    super(options == null ? options : { ...options, writer: options.writer ?? defaultWriter() });
   }
 
   /** Decide, store and (from `inlineLimit` characters on) replace one tool result. */

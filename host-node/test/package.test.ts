@@ -72,6 +72,11 @@ test('the tarball holds the built package and nothing else', () => {
     'cjs/index.js',
     'cjs/index.d.ts',
     'cjs/package.json',
+    'web/esm/browser.js',
+    'web/esm/browser.d.ts',
+    'web/wasm/tool_offload_wasm.js',
+    'web/wasm/glue/tool_offload_wasm.js',
+    'web/wasm/glue/tool_offload_wasm_bg.wasm',
     'README.md',
     'LICENSE',
   ]) {
@@ -85,7 +90,7 @@ test('the tarball holds the built package and nothing else', () => {
   );
   assert.deepEqual(unexpected, []);
   assert.ok(
-    files.every((f) => /^(esm|cjs|wasm)\//.test(f) || ['package.json', 'README.md', 'LICENSE'].includes(f)),
+    files.every((f) => /^(esm|cjs|wasm|web)\//.test(f) || ['package.json', 'README.md', 'LICENSE'].includes(f)),
     files.join('\n'),
   );
 });
@@ -268,4 +273,45 @@ void offloadToolResultToFile(message, { sessionId: 's' });
   assert.notEqual(bad.status, 0);
   assert.match(bad.output, /misuse\.mts\(5,\d+\): error TS2367/);
   assert.match(bad.output, /misuse\.mts\(7,\d+\): error TS2741/);
+});
+
+test("a browser app's TypeScript (bundler resolution, the browser condition) gets the browser entry's types", () => {
+  const dir = join(consumer, 'browser-app');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        customConditions: ['browser'],
+        target: 'es2022',
+        lib: ['es2022', 'dom'],
+        types: [],
+      },
+      files: ['app.ts'],
+    }),
+  );
+  const check = (source: string) => {
+    writeFileSync(join(dir, 'app.ts'), source);
+    const child = spawnSync(tsc, ['-p', dir, '--listFiles'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    return { status: child.status, output: child.stdout + child.stderr };
+  };
+  const ok = check(`
+import { Materializer, MemoryWriter, OpfsWriter } from 'tool-offload';
+const root: FileSystemDirectoryHandle = await navigator.storage.getDirectory();
+const materializer = new Materializer({ userData: '/agent', conversationId: 'c1', writer: new OpfsWriter({ root }) });
+export const inMemory = new Materializer({ userData: '/agent', conversationId: 'c1', writer: new MemoryWriter() });
+export const summary: Promise<string> = materializer.grep('ctx://c1/tool/a.txt', 'error');
+`);
+  assert.equal(ok.status, 0, ok.output);
+  assert.ok(
+    ok.output.includes(join(consumer, 'node_modules', 'tool-offload', 'web', 'esm', 'browser.d.ts')),
+    ok.output,
+  );
+  const bad = check(`import { NodeFileWriter } from 'tool-offload';\nexport const w = new NodeFileWriter();\n`);
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.output, /has no exported member named 'NodeFileWriter'/);
 });

@@ -1,13 +1,8 @@
 // The conformance vectors (tests/vectors/*.json, format in tests/vectors/README.md) for
 // the JavaScript hosts: a small interpreter of their steps. Mirrors
 // tests/conformance/src/steps: the same canonical outcome, recorded in
-// target/conformance/<host>.json for cross-host.mjs.
-import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative as relativePath, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// target/conformance/<host>.json for cross-host.mjs. No Node API here: the browser host
+// (tests/browser/) runs this very module in Chromium; files and records are node-io.ts.
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -178,21 +173,7 @@ export interface Host {
   api: Api;
   io: ReadWriter;
   root: string;
-  files(): Record<string, string>;
-}
-
-export function loadVectors(): Vector[] {
-  const dir = join(repo, 'tests', 'vectors');
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map(
-      (f) =>
-        ({
-          ...(expand(JSON.parse(readFileSync(join(dir, f), 'utf8'))) as object),
-          id: f.slice(0, -'.json'.length),
-        }) as Vector,
-    );
+  files(): Record<string, string> | Promise<Record<string, string>>;
 }
 
 const isObject = (v: unknown): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -474,19 +455,15 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
       steps.push({ error: canonicalError(e, root) });
       actual.push(null);
     }
-    if (input !== undefined) {
-      try {
-        assert.deepStrictEqual(s.message ?? s.messages, input);
-      } catch {
-        problems.push(`step ${i}: the input was modified`);
-      }
+    if (input !== undefined && !sameData(s.message ?? s.messages, input)) {
+      problems.push(`step ${i}: the input was modified`);
     }
     const writeFailed = (steps.at(-1) as { error?: { code?: string } }).error?.code === 'WRITE_FAILED';
-    if (failing.mkdirs > 0 && !writeFailed && Object.keys(host.files()).length === 0) {
+    if (failing.mkdirs > 0 && !writeFailed && Object.keys(await host.files()).length === 0) {
       problems.push(`${failing.mkdirs} directories created although nothing was written`);
     }
   }
-  const out: Record<string, Json> = { steps, files: host.files() };
+  const out: Record<string, Json> = { steps, files: await host.files() };
   if (problems.length > 0) out.problems = problems;
   return { outcome: JSON.stringify(out), actual };
 }
@@ -528,9 +505,29 @@ function objectsIn(value: unknown, found = new Set<object>()): Set<object> {
   return found;
 }
 
+/** Whether two values of JSON data are equal, key order aside (as `assert.deepStrictEqual` has it). */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
+  if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const [ka, kb] = [Object.keys(a), Object.keys(b)];
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) => Object.hasOwn(b, k) && sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
+}
+
+const utf8 = new TextEncoder();
+
 /** Byte-order sort, as Rust's BTreeMap<String, _> orders keys. */
 export function byBytes<T>(entries: [string, T][]): [string, T][] {
-  return entries.sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const compare = (a: Uint8Array, b: Uint8Array) => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+    return a.length - b.length;
+  };
+  return entries.sort(([a], [b]) => compare(utf8.encode(a), utf8.encode(b)));
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -585,25 +582,4 @@ export class RootedWriter implements ReadWriter {
   listDir(dir: string): Promise<string[]> {
     return this.inner.listDir(this.root + dir);
   }
-}
-
-/** Every file under a real directory standing for `/`, by virtual path. */
-export function filesUnder(root: string): Record<string, string> {
-  const found: [string, string][] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else found.push(['/' + relativePath(root, p).split(sep).join('/'), readFileSync(p, 'utf8')]);
-    }
-  };
-  walk(root);
-  return Object.fromEntries(byBytes(found));
-}
-
-/** Record outcomes (vector id → canonical outcome) in target/conformance/<host>.json. */
-export function record(host: string, outcomes: Map<string, string>): void {
-  const dir = join(repo, 'target', 'conformance');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${host}.json`), JSON.stringify(Object.fromEntries(byBytes([...outcomes]))));
 }
