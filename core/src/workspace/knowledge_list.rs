@@ -145,8 +145,8 @@ mod tests {
     #[test]
     fn escapes_markup_and_characters_xml_forbids() {
         assert_eq!(
-            escaped("a<b>&\"c\"\u{1b}[0m\t\n", false),
-            "a&lt;b&gt;&amp;&quot;c&quot;\u{fffd}[0m\t\n"
+            escaped("a<b>&\"c\"\u{1b}[0m\t\n\r", false),
+            "a&lt;b&gt;&amp;&quot;c&quot;\u{fffd}[0m\t\n\r"
         );
         assert_eq!(escaped("x\ty\nz\r", true), "x&#9;y&#10;z&#13;");
         assert_eq!(escaped("\u{fffe}\u{ffff}é", true), "\u{fffd}\u{fffd}é");
@@ -193,5 +193,34 @@ mod tests {
         assert!(list.contains("50| line 50 ERROR &lt;boom&gt;\n"), "{list}");
         assert!(list.ends_with("</knowledge>\nRead more with get_knowledge_by_lines(\"tool_result_c&amp;1\", 1, 200), grep_knowledge(\"tool_result_c&amp;1\", \"Error|Exception\") or get_knowledge_by_id(\"tool_result_c&amp;1\").\n</knowledge_list>"), "{list}");
         assert!(is_knowledge_list(&list));
+    }
+
+    #[test]
+    fn only_a_whole_list_is_a_list() {
+        assert!(!is_knowledge_list("<knowledge_list> opened, never closed"));
+        assert!(!is_knowledge_list("closed only </knowledge_list>"));
+        assert!(is_knowledge_list("  <knowledge_list></knowledge_list>\n"));
+    }
+
+    #[test]
+    fn attributes_go_when_the_bare_frame_with_them_is_exactly_the_limit() {
+        let text = "a\nb\n".repeat(10);
+        let measure = Measure::of(&text);
+        let r = record(json!({"k0": "v".repeat(150), "k1": "w".repeat(150)}));
+        // The frame around the emptiest body (sizes only), attributes included.
+        let id = escaped(&r.id, true);
+        let bare = format!(
+            "{KNOWLEDGE_LIST_OPEN}\n<knowledge id=\"{id}\"{}>\nSize: {}, {}, {}. JSON: no.\n</knowledge>\nRead more with get_knowledge_by_lines(\"{id}\", 1, 200), grep_knowledge(\"{id}\", \"Error|Exception\") or get_knowledge_by_id(\"{id}\").\n{KNOWLEDGE_LIST_CLOSE}",
+            attributes(&r),
+            crate::materialize::count(measure.bytes, "byte"),
+            crate::materialize::count(measure.chars, "character"),
+            crate::materialize::count(measure.lines, "line"),
+        );
+        let at = utf16_len(&bare);
+        let list = knowledge_list(&r, &text, measure, at);
+        assert!(!list.contains(" k0="), "{list}");
+        assert!(utf16_len(&list) < at);
+        let roomy = knowledge_list(&r, &text, measure, at + 200);
+        assert!(roomy.contains(" k0="), "{roomy}");
     }
 }

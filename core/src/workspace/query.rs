@@ -229,4 +229,18 @@ mod tests {
         );
         assert!(OffloadInfo::of(&record("n", json!({"context_type": "note"}))).is_none());
     }
+
+    #[test]
+    fn arrays_and_objects_compare_by_their_json() {
+        let r = record("x", json!({"tags": [1, "a"], "o": {"n": 2}}));
+        let matches = |filter: Value| Query::new(filter.as_object().unwrap().clone()).matches(&r);
+        assert!(
+            matches(json!({"tags": [1.0, "a"]})),
+            "numbers inside by value"
+        );
+        assert!(matches(json!({"o": {"n": 2.0}})));
+        assert!(!matches(json!({"tags": [1, "b"]})));
+        assert!(!matches(json!({"tags": ["a", 1]})), "order matters");
+        assert!(!matches(json!({"o": {"n": 3}})));
+    }
 }

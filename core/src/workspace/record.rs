@@ -249,4 +249,22 @@ mod tests {
         );
         assert!(err("{").contains("not valid JSON"), "{}", err("{"));
     }
+
+    #[test]
+    fn a_declared_type_must_fit_the_content() {
+        use KnowledgeType::*;
+        let resolve = KnowledgeType::resolve;
+        assert_eq!(resolve(None, true, "x").unwrap(), Text);
+        assert_eq!(resolve(None, false, "{}").unwrap(), Json);
+        assert_eq!(resolve(Some("json"), true, "[1, 2]").unwrap(), Json);
+        assert_eq!(resolve(Some("json"), false, "[1,2]").unwrap(), Json);
+        assert_eq!(resolve(Some("text"), true, "[1, 2]").unwrap(), Text);
+        let err = resolve(Some("json"), true, "[1, 2").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid argument: type \"json\" with a string content needs a JSON document"
+        );
+        assert!(resolve(Some("text"), false, "{}").is_err());
+        assert!(resolve(Some("xml"), true, "<a/>").is_err());
+    }
 }
