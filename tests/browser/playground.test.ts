@@ -1,5 +1,5 @@
 // The www/ playground, built as `make www` builds it, in Chromium at 1280×800: the sample
-// through each mode gives exactly the figures and texts the npm package gives in Node;
+// through each mode (the workspace's too, with the page's clock fixed) gives exactly the figures and texts the npm package gives in Node;
 // a grep reads back what the model would receive; the export bundle downloads and imports
 // back; the artifacts survive a reload (OPFS); the page fits a narrow window. Saves
 // target/playground.png (the README's screenshot is a copy of it).
@@ -20,7 +20,16 @@ import { launch, serve, watchErrors } from './chromium.ts';
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
 const out = join(repo, 'target', 'browser', 'www');
-const SETTINGS = { threshold: 100, maxInlineChars: 4000, maxInlineBytes: 16384 };
+/** The page's clock, fixed, so a workspace's `created_at` is the same in the page and in Node. */
+const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
+const SETTINGS = {
+  threshold: 100,
+  maxInlineChars: 4000,
+  maxInlineBytes: 16384,
+  inlineLimit: 40000,
+  tokenThreshold: 2000,
+  now: NOW,
+};
 const number = new Intl.NumberFormat('en-US');
 let browser: Browser;
 let server: Awaited<ReturnType<typeof serve>>;
@@ -33,6 +42,7 @@ before(async () => {
   browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   page = await context.newPage();
+  await page.clock.setFixedTime(NOW);
   errors = watchErrors(page);
   await page.goto(server.url);
   await ready();
@@ -76,7 +86,7 @@ async function assertShows(expected: RunResult): Promise<void> {
 test('the sample in each mode shows what the npm package gives in Node', async () => {
   await page.click('#load-sample');
   assert.equal(await text('format'), '4 messages · Anthropic Messages');
-  for (const mode of ['direct', 'batch', 'materialize'] as const) {
+  for (const mode of ['direct', 'batch', 'workspace', 'materialize'] as const) {
     const expected = await run(npm, new npm.MemoryWriter(), SAMPLE, mode, SETTINGS);
     await runInPage(mode);
     await assertShows(expected);

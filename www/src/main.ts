@@ -18,7 +18,13 @@ function mode(): Mode {
 
 function settings(): Settings {
   const value = (id: string) => Number($<HTMLInputElement>(id).value);
-  return { threshold: value('threshold'), maxInlineChars: value('max-chars'), maxInlineBytes: value('max-bytes') };
+  return {
+    threshold: value('threshold'),
+    maxInlineChars: value('max-chars'),
+    maxInlineBytes: value('max-bytes'),
+    inlineLimit: value('inline-limit'),
+    tokenThreshold: value('token-threshold'),
+  };
 }
 
 /** Show only the settings of the chosen mode. */

@@ -3,7 +3,7 @@
 // the same figures with the npm package in Node and compares them with the page.
 import type * as Lib from 'tool-offload';
 
-export type Mode = 'direct' | 'batch' | 'materialize';
+export type Mode = 'direct' | 'batch' | 'materialize' | 'workspace';
 
 export interface Settings {
   /** Batch: offload contents of at least this many characters (default 100). */
@@ -11,6 +11,12 @@ export interface Settings {
   /** Materialize: inline limits (defaults 4000 characters, 16384 bytes). */
   maxInlineChars?: number;
   maxInlineBytes?: number;
+  /** Workspace: the <knowledge_list> from this many characters (default 40000). */
+  inlineLimit?: number;
+  /** Workspace: results over this many tokens are stored (default 2000). */
+  tokenThreshold?: number;
+  /** Workspace: the clock of `created_at` (default `Date.now`). */
+  now?: number;
 }
 
 /** A content the mode replaced: where, its id, its size before and after, and what the model now sees. */
@@ -45,6 +51,7 @@ export const PLACES = {
   batch: '/playground/batch',
   userData: '/playground/materialize',
   conversationId: 'playground',
+  workspace: '/playground/workspace',
 } as const;
 
 /** Characters of the conversation as sent (its JSON) and the usual ~4 characters per token. */
@@ -60,6 +67,17 @@ export function materializer(lib: typeof Lib, writer: Lib.FileWriter & Lib.FileR
     writer,
     ...(settings.maxInlineChars !== undefined ? { maxInlineChars: settings.maxInlineChars } : {}),
     ...(settings.maxInlineBytes !== undefined ? { maxInlineBytes: settings.maxInlineBytes } : {}),
+  });
+}
+
+export function workspace(lib: typeof Lib, writer: Lib.FileWriter & Lib.FileReader, settings: Settings) {
+  const { inlineLimit, tokenThreshold, now } = settings;
+  return new lib.Workspace({
+    root: PLACES.workspace,
+    writer,
+    ...(inlineLimit !== undefined ? { inlineLimit } : {}),
+    ...(tokenThreshold !== undefined ? { tokenThreshold } : {}),
+    ...(now !== undefined ? { now: () => now } : {}),
   });
 }
 
@@ -86,6 +104,8 @@ export async function run(
   } else if (mode === 'batch') {
     const options = settings.threshold !== undefined ? { threshold: settings.threshold } : {};
     after = (await lib.offloadToolResults(messages, { outputDir: PLACES.batch, writer, ...options })).messages;
+  } else if (mode === 'workspace') {
+    after = (await workspace(lib, writer, settings).offloadMessages(messages)).messages;
   } else {
     const done = await materializer(lib, writer, settings).materializeMessages(messages);
     after = done.messages;
