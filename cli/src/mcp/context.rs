@@ -113,14 +113,7 @@ impl ContextTools {
     }
 }
 
-/// The MIME type of an artifact, by its ref's extension.
-pub fn mime_type(reference: &str) -> &'static str {
-    if reference.ends_with(".json") {
-        "application/json"
-    } else {
-        "text/plain"
-    }
-}
+pub use tool_offload::core::materialize::mime_type;
 
 #[cfg(test)]
 mod tests {

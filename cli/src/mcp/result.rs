@@ -1,20 +1,17 @@
-//! A `tools/call` result over the limits, materialized: its text becomes the
-//! Materializer's summary plus a `resource_link` to the artifact; `isError`, `_meta`,
-//! unknown fields and non-text content (images, audio, embedded resources) stay as they
-//! are; an oversized `structuredContent` is stored too (as `<id>-structured`) and
-//! replaced by a note. `tool-offload/mcp`'s `materializeCallToolResult` does the same in
-//! the npm package (a test holds the two to the same result).
+//! A `tools/call` result over the limits, materialized by core
+//! (`Materializer::materialize_call_tool_result`, which `tool-offload/mcp` runs too)
+//! under a call id minted from its text (see `ids.rs`).
 
-use serde_json::{json, Map, Value};
-use tool_offload::core::materialize::{ContextRef, Materialized};
-use tool_offload::{Materializer, OffloadError, ToolOutputInput};
+use serde_json::Value;
+use tool_offload::core::materialize::call_tool_result_text;
+use tool_offload::{Materializer, OffloadError};
 
-use super::context::mime_type;
 use super::ids::call_id;
 
 /// Materialize `result` (a `CallToolResult`) of `tool` in place when its text or its
-/// `structuredContent` is over the materializer's limits; `server` names the upstream
-/// in summaries. A result that is not an object is left alone.
+/// `structuredContent` is over the materializer's limits (core's
+/// `materialize_call_tool_result`, under the id minted from its text); `server` names
+/// the upstream in summaries. A result that is not an object is left alone.
 ///
 /// # Errors
 /// `WRITE_FAILED` when an artifact cannot be written (the result is then unchanged).
@@ -24,132 +21,22 @@ pub async fn materialize_result(
     tool: &str,
     server: Option<&str>,
 ) -> Result<(), OffloadError> {
-    let Some(object) = result.as_object_mut() else {
-        return Ok(());
-    };
-    let text = joined_text(object);
+    let text = call_tool_result_text(result);
     let id = call_id(tool, text.as_deref().unwrap_or_default());
-    let structured = match object.get("structuredContent") {
-        Some(value) => {
-            store(
-                materializer,
-                value,
-                &format!("{id}-structured"),
-                tool,
-                server,
-            )
-            .await?
-        }
-        None => None,
-    };
-    let text = match text {
-        Some(text) => store(materializer, &Value::String(text), &id, tool, server).await?,
-        None => None,
-    };
-    if let Some((summary, reference)) = text {
-        replace_texts(object, &summary, &reference);
-    }
-    if let Some((_, reference)) = structured {
-        object.remove("structuredContent");
-        let note = format!(
-            "[structuredContent of {tool} ({} bytes) stored as {} and left out of this result: read it with context_read, context_tail or context_grep.]",
-            tool_offload::core::materialize::thousands(reference.hint.bytes),
-            reference.id
-        );
-        let content = content_mut(object);
-        content.push(json!({ "type": "text", "text": note }));
-        content.push(resource_link(&reference, tool));
+    let done = materializer
+        .core()
+        .materialize_call_tool_result(result, tool, server, &id, materializer.io())
+        .await?;
+    if let Some(done) = done {
+        *result = done;
     }
     Ok(())
-}
-
-/// Write `output` when it is over the limits: its summary and ref, else `None`.
-async fn store(
-    materializer: &Materializer,
-    output: &Value,
-    id: &str,
-    tool: &str,
-    server: Option<&str>,
-) -> Result<Option<(String, ContextRef)>, OffloadError> {
-    let input = ToolOutputInput {
-        tool_call_id: id,
-        tool_name: tool,
-        server_name: server,
-        output,
-    };
-    Ok(match materializer.materialize(&input).await? {
-        Materialized::Inline => None,
-        Materialized::Artifact {
-            summary, reference, ..
-        } => Some((summary, reference)),
-    })
-}
-
-/// The texts of the result's text blocks joined with newlines (as the Materializer
-/// joins text parts), or `None` when there is none.
-fn joined_text(object: &Map<String, Value>) -> Option<String> {
-    let texts: Vec<&str> = object
-        .get("content")?
-        .as_array()?
-        .iter()
-        .filter_map(text_of)
-        .collect();
-    (!texts.is_empty()).then(|| texts.join("\n"))
-}
-
-/// The text of a `{ "type": "text", "text": … }` block.
-fn text_of(block: &Value) -> Option<&str> {
-    (block.get("type")? == "text")
-        .then(|| block.get("text")?.as_str())
-        .flatten()
-}
-
-/// The first text block becomes the summary followed by the link; the other text
-/// blocks go (they are in the artifact); every other block stays in its place.
-fn replace_texts(object: &mut Map<String, Value>, summary: &str, reference: &ContextRef) {
-    let tool = reference.hint.tool_name.clone();
-    let content = content_mut(object);
-    let mut out = Vec::with_capacity(content.len() + 1);
-    let mut replaced = false;
-    for block in content.drain(..) {
-        if text_of(&block).is_none() {
-            out.push(block);
-        } else if !replaced {
-            replaced = true;
-            out.push(json!({ "type": "text", "text": summary }));
-            out.push(resource_link(reference, &tool));
-        }
-    }
-    *content = out;
-}
-
-/// The result's `content` array, created when missing or not an array.
-fn content_mut(object: &mut Map<String, Value>) -> &mut Vec<Value> {
-    let content = object
-        .entry("content")
-        .or_insert_with(|| Value::Array(Vec::new()));
-    if !content.is_array() {
-        *content = Value::Array(Vec::new());
-    }
-    content.as_array_mut().expect("made an array above")
-}
-
-/// A `resource_link` content block to the artifact, readable with `resources/read`.
-fn resource_link(reference: &ContextRef, tool: &str) -> Value {
-    let name = reference.id.rsplit('/').next().unwrap_or(&reference.id);
-    json!({
-        "type": "resource_link",
-        "uri": reference.id,
-        "name": name,
-        "description": format!("Full output of {tool}"),
-        "mimeType": mime_type(&reference.id),
-        "size": reference.hint.bytes,
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use tool_offload::MaterializerOptions;
 
     fn materializer(dir: &std::path::Path) -> Materializer {

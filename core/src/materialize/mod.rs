@@ -7,6 +7,7 @@ mod legacy;
 mod line_index;
 mod long_line;
 mod materializer;
+mod mcp;
 mod messages;
 #[cfg(test)]
 mod oracle;
@@ -31,6 +32,7 @@ pub use bundle::{
 pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
 pub use line_index::INDEX_STEP;
 pub use materializer::{Materializer, MIN_PAGE_CHARS};
+pub use mcp::{call_tool_result_text, mime_type};
 pub(crate) use messages::plan_tool_results;
 pub use messages::MessagesMaterialized;
 pub use pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES, MAX_PATTERN_CHARS};

@@ -23,7 +23,7 @@
  * ```
  */
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 import type { Materializer } from '../materializer.js';
@@ -61,47 +61,8 @@ export async function materializeCallToolResult(
   options: CallToolResultOptions,
   materializer: Materializer,
 ): Promise<CallToolResult> {
-  const { toolName, callId, serverName } = options;
-  const base = { toolName, ...(serverName === undefined ? {} : { serverName }) };
-  const content = result.content ?? [];
-  const texts = content.filter(isText);
-  const out: CallToolResult = { ...result };
-  const notes: ContentBlock[] = [];
-  if (result.structuredContent !== undefined) {
-    const stored = await materializer.materialize({
-      ...base,
-      toolCallId: `${callId}-structured`,
-      output: result.structuredContent,
-    });
-    if (!stored.inline) {
-      delete out.structuredContent;
-      const { id, hint } = stored.ref;
-      notes.push(
-        {
-          type: 'text',
-          text: `[structuredContent of ${toolName} (${hint.bytes.toLocaleString('en-US')} bytes) stored as ${id} and left out of this result: read it with context_read, context_tail or context_grep.]`,
-        },
-        resourceLink(id, hint.bytes, toolName),
-      );
-    }
-  }
-  if (texts.length > 0) {
-    const stored = await materializer.materialize({
-      ...base,
-      toolCallId: callId,
-      output: texts.map((b) => b.text).join('\n'),
-    });
-    if (!stored.inline) {
-      const summary: ContentBlock[] = [
-        { type: 'text', text: stored.content },
-        resourceLink(stored.ref.id, stored.ref.hint.bytes, toolName),
-      ];
-      const first = content.findIndex(isText);
-      out.content = content.flatMap((block, i) => (i === first ? summary : isText(block) ? [] : [block]));
-    }
-  }
-  if (notes.length > 0) out.content = [...(out.content ?? []), ...notes];
-  return out;
+  // Core rewrites the result (the proxy runs the same function natively).
+  return (await materializer.materializeCallToolResult(result, options)) as CallToolResult;
 }
 
 /**
@@ -147,18 +108,6 @@ export function registerContextTools(server: McpServer, materializer: Materializ
       ],
     }),
   );
-}
-
-type TextBlock = Extract<ContentBlock, { type: 'text' }>;
-
-function isText(block: ContentBlock): block is TextBlock {
-  return block.type === 'text' && typeof block.text === 'string';
-}
-
-function resourceLink(uri: string, bytes: number, toolName: string): ContentBlock {
-  const name = uri.slice(uri.lastIndexOf('/') + 1);
-  const mimeType = uri.endsWith('.json') ? 'application/json' : 'text/plain';
-  return { type: 'resource_link', uri, name, description: `Full output of ${toolName}`, mimeType, size: bytes };
 }
 
 /** A JSON-schema property of core's read-back tools as a zod type (the SDK takes zod). */

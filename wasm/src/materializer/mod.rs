@@ -3,6 +3,7 @@
 
 mod conversation;
 mod io;
+mod mcp;
 pub(crate) use io::{Original, ReadWrite};
 mod options;
 pub(crate) use options::{io_options, logger_arg};
@@ -243,6 +244,22 @@ impl Materializer {
         spawn(async move {
             Ok(conversation::export_conversation(&inner, reader, messages, options).await?)
         })
+    }
+
+    /// An MCP `CallToolResult` of `options.toolName` with its text (and an oversized
+    /// `structuredContent`, as `<callId>-structured`) materialized where over the limits:
+    /// the summary plus a `resource_link` to the artifact; `isError`, `_meta` and non-text
+    /// content kept. Resolves to a new object, or to `result` itself when nothing was over.
+    #[wasm_bindgen(js_name = materializeCallToolResult, unchecked_return_type = "Promise<object>")]
+    pub fn materialize_call_tool_result(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "object")] result: JsValue,
+        #[wasm_bindgen(
+            unchecked_param_type = "{ toolName: string; callId: string; serverName?: string }"
+        )]
+        options: JsValue,
+    ) -> Promise {
+        mcp::materialize_call_tool_result(self.inner.clone(), result, options)
     }
 
     /// Register `context_read`, `context_tail` and `context_grep` on `registry`, reading

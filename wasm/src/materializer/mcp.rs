@@ -1,0 +1,50 @@
+//! `materializeCallToolResult`: an MCP `CallToolResult` through core's rewrite, for
+//! `tool-offload/mcp`.
+
+use js_sys::Promise;
+use tool_offload_core::OffloadError;
+use wasm_bindgen::prelude::*;
+
+use super::io::ReadWrite;
+use super::options::Inner;
+use crate::convert::{field, id_arg, kind_of, optional_string, string_arg, to_js, to_value};
+use crate::error::JsOffloadError;
+use crate::promise::spawn;
+
+/// `result` with its text and `structuredContent` materialized where over the limits (a
+/// new object), or `result` itself when nothing was.
+pub(crate) fn materialize_call_tool_result(
+    inner: std::rc::Rc<Inner>,
+    result: JsValue,
+    options: JsValue,
+) -> Promise {
+    let parsed = (|| {
+        if !options.is_object() {
+            return Err(JsOffloadError::from(OffloadError::InvalidArgument(
+                format!(
+                    "options must be {{ toolName, callId, serverName? }}, got {}",
+                    kind_of(&options)
+                ),
+            )));
+        }
+        let tool = string_arg(&field(&options, "toolName"), |kind| {
+            OffloadError::InvalidArgument(format!("toolName must be a string, got {kind}"))
+        })?;
+        let call_id = id_arg(&field(&options, "callId"), "callId")?;
+        let server = optional_string(&options, "serverName", "serverName")?;
+        Ok((to_value(&result, "result")?, tool, call_id, server))
+    })();
+    let (value, tool, call_id, server) = match parsed {
+        Ok(args) => args,
+        Err(err) => return Promise::reject(&err.into()),
+    };
+    spawn(async move {
+        let io = ReadWrite::of(&inner);
+        let done = inner
+            .core
+            .materialize_call_tool_result(&value, &tool, server.as_deref(), &call_id, &io)
+            .await
+            .map_err(|e| JsValue::from(io.error(e)))?;
+        Ok(done.map_or(result, |done| to_js(&done)))
+    })
+}
