@@ -91,6 +91,7 @@ test('the sample in each mode shows what the npm package gives in Node', async (
     await runInPage(mode);
     await assertShows(expected);
   }
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(repo, 'target', 'playground.png') });
 });
 
