@@ -103,6 +103,12 @@ fn is_xml_name(name: &str) -> bool {
         && !name.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("xml"))
 }
 
+/// Whether XML 1.0 cannot hold `c` at all, not even as a character reference: control
+/// characters other than tab, newline and carriage return, U+FFFE and U+FFFF.
+pub(crate) fn unrepresentable(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}')
+}
+
 /// `text` escaped for XML: `& < > "` always; in attributes also tab, newline and
 /// carriage return (which parsers would otherwise turn into spaces); characters XML
 /// 1.0 does not allow at all (other control characters, U+FFFE, U+FFFF) become U+FFFD.
@@ -118,7 +124,7 @@ fn escaped(text: &str, attribute: bool) -> String {
             '\n' if attribute => out.push_str("&#10;"),
             '\r' if attribute => out.push_str("&#13;"),
             '\t' | '\n' | '\r' => out.push(c),
-            '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => out.push('\u{fffd}'),
+            c if unrepresentable(c) => out.push('\u{fffd}'),
             c => out.push(c),
         }
     }
@@ -210,7 +216,7 @@ mod tests {
         // The frame around the emptiest body (sizes only), attributes included.
         let id = escaped(&r.id, true);
         let bare = format!(
-            "{KNOWLEDGE_LIST_OPEN}\n<knowledge id=\"{id}\"{}>\nSize: {}, {}, {}. JSON: no.\n</knowledge>\nRead more with get_knowledge_by_lines(\"{id}\", 1, 200), grep_knowledge(\"{id}\", \"Error|Exception\") or get_knowledge_by_id(\"{id}\").\n{KNOWLEDGE_LIST_CLOSE}",
+            "{KNOWLEDGE_LIST_OPEN}\n<knowledge id=\"{id}\"{}>\nSize: {}, {}, {}. JSON: no.\n--- 20 lines omitted ---\n</knowledge>\nRead more with get_knowledge_by_lines(\"{id}\", 1, 200), grep_knowledge(\"{id}\", \"Error|Exception\") or get_knowledge_by_id(\"{id}\").\n{KNOWLEDGE_LIST_CLOSE}",
             attributes(&r),
             crate::materialize::count(measure.bytes, "byte"),
             crate::materialize::count(measure.chars, "character"),

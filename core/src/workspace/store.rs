@@ -480,7 +480,14 @@ impl Workspace {
         id: &str,
         kind: KnowledgeType,
     ) -> Result<String, OffloadError> {
-        if let Some(reason) = crate::materialize::unsafe_ref_component(id, ".json.lines".len()) {
+        // A character XML cannot hold could not name the artifact in a <knowledge_list>.
+        let xml = id
+            .chars()
+            .any(super::knowledge_list::unrepresentable)
+            .then_some("contains a control character, which a <knowledge_list> cannot carry");
+        if let Some(reason) =
+            xml.or_else(|| crate::materialize::unsafe_ref_component(id, ".json.lines".len()))
+        {
             return Err(OffloadError::InvalidId {
                 field: "id".into(),
                 value: Some(id.into()),

@@ -232,6 +232,17 @@ fn add_stores_any_knowledge_and_needs_a_context_type() {
         block_on(ws.add(&bad, NOW, &io)).unwrap_err().code(),
         ErrorCode::InvalidId
     );
+    bad.id = "bell\u{7}";
+    let err = block_on(ws.add(&bad, NOW, &io)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid id \"bell\\u{7}\": contains a control character, which a <knowledge_list> cannot carry"
+    );
+    bad.id = "tab\tok";
+    assert!(
+        block_on(ws.add(&bad, NOW, &io)).is_ok(),
+        "XML carries a tab as &#9;"
+    );
 }
 
 #[test]
