@@ -72,3 +72,57 @@ pub(crate) fn replacement(form: Form, text: &str) -> JsValue {
         }
     }
 }
+
+/// The messages of a whole-conversation call (`materializeMessages`, `offloadMessages`),
+/// read where they live, and the copy handed back with core's edits applied.
+pub(crate) struct Messages {
+    pub(crate) views: Vec<crate::view::JsView>,
+}
+
+impl Messages {
+    /// `messages`, which must be an array (`INVALID_ARGUMENT` otherwise).
+    pub(crate) fn of(messages: &JsValue) -> Result<Self, JsOffloadError> {
+        let Some(array) = messages.dyn_ref::<Array>() else {
+            return Err(OffloadError::InvalidArgument(format!(
+                "messages must be an array, got {}",
+                crate::convert::kind_of(messages)
+            ))
+            .into());
+        };
+        // A getter that threw during an earlier call is not this call's cause.
+        crate::view::take_thrown();
+        Ok(Messages {
+            views: crate::view::JsView::items(array),
+        })
+    }
+
+    /// Core's `error` with its cause: what a message's getter threw, else what the IO
+    /// threw (unless the call was aborted: then `ABORTED`).
+    pub(crate) fn error(
+        error: OffloadError,
+        io: &crate::materializer::ReadWrite,
+        abort: Option<&crate::abort::Abort>,
+    ) -> JsOffloadError {
+        match crate::view::take_thrown() {
+            Some(thrown) => JsOffloadError::with_cause(error, Some(thrown)),
+            None => crate::abort::unless_aborted(abort, io.error(error)),
+        }
+    }
+
+    /// The messages with `changed` applied: changed ones as deep copies, the others the
+    /// very objects given. Artifacts are written by now; a copy that fails (a BigInt
+    /// elsewhere in the message) leaves them in place, which loses nothing.
+    pub(crate) fn edited(
+        &self,
+        changed: &[(usize, Vec<(Slot, String)>)],
+    ) -> Result<Array, JsOffloadError> {
+        let out: Array = self.views.iter().map(|v| v.value.clone()).collect();
+        for (index, edits) in changed {
+            out.set(
+                *index as u32,
+                copy_with_edits(&self.views[*index].value, edits)?,
+            );
+        }
+        Ok(out)
+    }
+}

@@ -14,11 +14,10 @@ use super::output::{context_ref, log};
 use crate::abort::{self, unless_aborted, Abort};
 use crate::convert::{field, strings};
 use crate::convert::{from_parsed, id_string, kind_of, string_arg, too_deep, working_dir};
-use crate::copy::copy_with_edits;
+use crate::copy::Messages;
 use crate::error::{message_of, set, JsOffloadError};
 use crate::promise::spawn;
 use crate::reader::JsFileReader;
-use crate::view::{take_thrown, JsView};
 use crate::writer::JsFileWriter;
 
 /// `materializeMessages(messages)`: `{ messages, refs, paths }`, unchanged messages as
@@ -29,32 +28,15 @@ pub(crate) async fn materialize_messages(
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
     let abort = operation_abort(&options)?;
-    let Some(messages) = messages.dyn_ref::<Array>() else {
-        return Err(OffloadError::InvalidArgument(format!(
-            "messages must be an array, got {}",
-            kind_of(&messages)
-        ))
-        .into());
-    };
-    take_thrown();
-    let views: Vec<JsView> = JsView::items(messages);
+    let given = Messages::of(&messages)?;
     let io = ReadWrite::aborting(inner, abort.as_ref());
-    let done =
-        inner
-            .core
-            .materialize_messages(&views, &io)
-            .await
-            .map_err(|e| match take_thrown() {
-                Some(thrown) => JsOffloadError::with_cause(e, Some(thrown)),
-                None => unless_aborted(abort.as_ref(), io.error(e)),
-            })?;
+    let done = inner
+        .core
+        .materialize_messages(&given.views, &io)
+        .await
+        .map_err(|e| Messages::error(e, &io, abort.as_ref()))?;
     abort::check(abort.as_ref())?;
-    // Artifacts are written by now; a copy that fails (a BigInt elsewhere in the
-    // message) leaves them in place, which loses nothing.
-    let out: Array = views.iter().map(|v| v.value.clone()).collect();
-    for (index, edits) in &done.changed {
-        out.set(*index as u32, copy_with_edits(&views[*index].value, edits)?);
-    }
+    let out = given.edited(&done.changed)?;
     let summaries = done.changed.iter().flat_map(|(_, edits)| edits);
     if let Some(logger) = &inner.logger {
         for ((reference, path), (_, summary)) in done.refs.iter().zip(&done.paths).zip(summaries) {

@@ -13,10 +13,9 @@ use super::options::Inner;
 use crate::abort::{self, unless_aborted, Abort};
 use crate::convert::{count_arg, field, from_parsed, id_arg, kind_of, number, options_arg};
 use crate::convert::{optional_string, string_arg, strings, to_js, to_value};
-use crate::copy::copy_with_edits;
+use crate::copy::Messages;
 use crate::error::{set, JsOffloadError};
 use crate::materializer::{stringify, Original, ReadWrite};
-use crate::view::{take_thrown, JsView};
 
 /// A content: a string as is (written as the caller's JS string), anything else as its
 /// `JSON.stringify`.
@@ -224,14 +223,7 @@ pub(crate) async fn offload_messages(
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
     let abort = call_abort(&options)?;
-    let Some(messages) = messages.dyn_ref::<Array>() else {
-        return Err(invalid(format!(
-            "messages must be an array, got {}",
-            kind_of(&messages)
-        )));
-    };
-    take_thrown();
-    let views: Vec<JsView> = JsView::items(messages);
+    let given = Messages::of(&messages)?;
     let io = ReadWrite::over(&inner.writer, inner.reader.as_ref(), abort.as_ref());
     let counter = inner.counter();
     let counter = counter
@@ -239,17 +231,11 @@ pub(crate) async fn offload_messages(
         .map(|c| c as &tool_offload_core::workspace::TokenCounter<'_>);
     let done = inner
         .core
-        .offload_messages(&views, counter, inner.now()?, &io)
+        .offload_messages(&given.views, counter, inner.now()?, &io)
         .await
-        .map_err(|e| match take_thrown() {
-            Some(thrown) => JsOffloadError::with_cause(e, Some(thrown)),
-            None => unless_aborted(abort.as_ref(), io.error(e)),
-        })?;
+        .map_err(|e| Messages::error(e, &io, abort.as_ref()))?;
     abort::check(abort.as_ref())?;
-    let out: Array = views.iter().map(|v| v.value.clone()).collect();
-    for (index, edits) in &done.changed {
-        out.set(*index as u32, copy_with_edits(&views[*index].value, edits)?);
-    }
+    let out = given.edited(&done.changed)?;
     let mut ids = Vec::new();
     for (_, result) in &done.results {
         let call = result
