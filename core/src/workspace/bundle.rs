@@ -207,6 +207,15 @@ mod tests {
         let err = block_on(target.import_namespace(&clash, &new)).unwrap_err();
         assert_eq!(err.code(), ErrorCode::ArtifactExists);
 
+        // The item's hash matches its content, the record's does not.
+        let mut stale = bundle.clone();
+        stale["items"][0]["record"]["metadata"]["sha256"] = sha256_hex("something else").into();
+        let err = block_on(target.import_namespace(&stale, &MemoryWriter::new())).unwrap_err();
+        assert!(
+            err.to_string().contains("does not match its SHA-256"),
+            "{err}"
+        );
+
         let mut escape = bundle.clone();
         escape["items"][0]["record"]["id"] = "../x".into();
         let err = block_on(target.import_namespace(&escape, &MemoryWriter::new())).unwrap_err();

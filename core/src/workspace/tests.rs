@@ -630,3 +630,33 @@ fn an_index_gets_every_store_and_catches_up_with_other_writers() {
     let info = block_on(indexed.tool_result_offload_info(None, None, &io)).unwrap();
     assert_eq!(info.len(), 2);
 }
+
+#[test]
+fn every_replaced_result_lands_in_its_own_message() {
+    let io = MemoryWriter::new();
+    let ws = workspace(|_| {});
+    let big = |c: &str| c.repeat(41_000);
+    let messages = [
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "a1", "content": big("a")},
+            {"type": "tool_result", "tool_use_id": "a2", "content": big("b")},
+        ]}),
+        json!({"role": "tool", "tool_call_id": "c3", "content": big("c")}),
+    ];
+    let views: Vec<_> = messages.iter().collect();
+    let done = block_on(ws.offload_messages(&views, None, NOW, &io)).unwrap();
+    let shape: Vec<(usize, usize)> = done.changed.iter().map(|(i, e)| (*i, e.len())).collect();
+    assert_eq!(shape, [(0, 2), (1, 1)]);
+}
+
+#[test]
+fn the_workspace_says_where_it_lives() {
+    let ws = workspace(|o| o.namespace = "team-a".into());
+    assert_eq!(ws.dir(), "/data/context/team-a");
+    assert_eq!(ws.records_dir(), "/data/context/team-a/records");
+    let shown = format!("{ws:?}");
+    assert!(
+        shown.starts_with("Workspace {") && shown.contains("indexed: false"),
+        "{shown}"
+    );
+}
