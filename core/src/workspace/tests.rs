@@ -660,3 +660,87 @@ fn the_workspace_says_where_it_lives() {
         "{shown}"
     );
 }
+
+#[test]
+fn line_ranges_must_be_ordered_and_parts_start_at_one() {
+    let io = MemoryWriter::new();
+    let ws = workspace(|_| {});
+    let text: String = (1..=300).map(|i| format!("r{i}\n")).collect();
+    let mut input = ToolResultInput::text("p", "cat", &text);
+    input.metadata = object(json!({"offload": true}));
+    block_on(ws.offload_tool_result(&input, None, NOW, &io)).unwrap();
+    for (start, part, end) in [(5, 1, 3), (5, 0, 9), (0, 1, 3)] {
+        let err =
+            block_on(ws.get_by_lines_from("tool_result_p", (start, part), end, &io)).unwrap_err();
+        assert_eq!(
+            err.code(),
+            ErrorCode::InvalidArgument,
+            "{start} {part} {end}"
+        );
+    }
+}
+
+#[test]
+fn a_listing_fills_the_page_exactly_up_to_the_limit() {
+    let ws = workspace(|o| o.inline_limit = MIN_INLINE_LIMIT);
+    // A header of 21 units: the budget is 1999 - 21 = 1978 = 23 lines of 85 + newline.
+    let header = |shown: usize, total: usize| format!("[{shown:>4} of {total:>4} lines.]");
+    assert_eq!(utf16_len(&header(1, 2)), 21);
+    let lines = || (0..50).map(|i| format!("{i:0>85}"));
+    let page = ws.bounded(lines(), header);
+    assert_eq!(page.lines().count(), 1 + 23, "{page}");
+    assert!(page.starts_with("[  23 of   50 lines.]\n"));
+    assert!(utf16_len(&page) < MIN_INLINE_LIMIT);
+}
+
+#[test]
+fn get_knowledge_by_id_shows_content_only_strictly_under_the_limit() {
+    let io = MemoryWriter::new();
+    let ws = workspace(|o| o.inline_limit = MIN_INLINE_LIMIT);
+    let head = |id: &str| {
+        let record = block_on(ws.record(id, &io)).unwrap().unwrap();
+        let metadata = crate::json::stringify(&Value::Object(record.metadata));
+        utf16_len(&format!("[{id}: text; metadata {metadata}]\n"))
+    };
+    let store = |call: &str, len: usize| {
+        let text = "z".repeat(len);
+        let mut input = ToolResultInput::text(call, "cat", &text);
+        input.metadata = object(json!({"offload": true}));
+        block_on(ws.offload_tool_result(&input, None, NOW, &io)).unwrap();
+    };
+    // Lengths of four digits keep the head's length fixed.
+    store("q1", 1500);
+    let exact = MIN_INLINE_LIMIT - head("tool_result_q1");
+    assert_eq!(exact.to_string().len(), 4);
+    store("q2", exact);
+    assert_eq!(head("tool_result_q2") + exact, MIN_INLINE_LIMIT);
+    let out =
+        block_on(ws.run_knowledge_tool(GET_KNOWLEDGE_BY_ID, &json!({"id": "tool_result_q2"}), &io));
+    assert!(
+        out.content.contains("[Content: "),
+        "at the limit: where to read it"
+    );
+    store("q3", exact - 1);
+    let out =
+        block_on(ws.run_knowledge_tool(GET_KNOWLEDGE_BY_ID, &json!({"id": "tool_result_q3"}), &io));
+    assert!(
+        out.content.ends_with(&"z".repeat(exact - 1)),
+        "one under: the content"
+    );
+    // Metadata longer than half the limit is cut in the head.
+    let big = "m".repeat(3_000);
+    let mut input = ToolResultInput::text("q4", "cat", "small");
+    input.metadata = object(json!({"offload": true, "note": big}));
+    block_on(ws.offload_tool_result(&input, None, NOW, &io)).unwrap();
+    let out =
+        block_on(ws.run_knowledge_tool(GET_KNOWLEDGE_BY_ID, &json!({"id": "tool_result_q4"}), &io));
+    assert!(
+        utf16_len(&out.content) < MIN_INLINE_LIMIT,
+        "{}",
+        out.content.len()
+    );
+    assert!(
+        out.content.ends_with("small"),
+        "the cut head, then the content"
+    );
+}

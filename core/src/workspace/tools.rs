@@ -318,7 +318,7 @@ impl Workspace {
 
     /// A header (from lines shown and total) and as many `lines` as keep the page under
     /// the inline limit.
-    fn bounded(
+    pub(super) fn bounded(
         &self,
         lines: impl ExactSizeIterator<Item = String>,
         header: impl Fn(usize, usize) -> String,
