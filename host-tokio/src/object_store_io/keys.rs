@@ -3,9 +3,12 @@
 //! The core hands every IO call an absolute `/`-separated path. Object stores have no
 //! directories and no `..`, so a path is mapped segment by segment: empty segments
 //! (`//`, a trailing `/`) are skipped as a file system would, and `.` or `..` is refused
-//! before any request is made, so no key outside the prefix can ever be formed.
+//! before any request is made, so no key outside the prefix can ever be formed. Each
+//! segment is encoded as `object_store`'s `PathPart` encodes it (percent-encoding of
+//! control characters, `%` and the characters S3 and GCS advise against), so every name
+//! the core can write has a key, and listing decodes it back.
 
-use object_store::path::Path;
+use object_store::path::{Path, PathPart};
 
 /// What an [`ObjectStoreIo`](super::ObjectStoreIo) refuses or reports, wrapped in the
 /// [`IoError`](tool_offload_core::IoError) every IO method returns (its `source`).
@@ -49,17 +52,21 @@ pub(crate) fn key_for(prefix: &Path, path: &str) -> Result<Path, ObjectStoreIoEr
     let Some(rest) = path.strip_prefix('/') else {
         return Err(ObjectStoreIoError::InvalidPath(path.to_owned()));
     };
-    let mut key = prefix.as_ref().to_owned();
+    let mut parts: Vec<PathPart<'_>> = prefix.parts().collect();
     for segment in rest.split('/').filter(|s| !s.is_empty()) {
         if segment == "." || segment == ".." {
             return Err(ObjectStoreIoError::OutsidePrefix(path.to_owned()));
         }
-        if !key.is_empty() {
-            key.push('/');
-        }
-        key.push_str(segment);
+        parts.push(PathPart::from(segment));
     }
-    Path::parse(&key).map_err(|_| ObjectStoreIoError::InvalidPath(path.to_owned()))
+    Ok(Path::from_iter(parts))
+}
+
+/// The name a key's last segment stands for (the inverse of its encoding).
+pub(crate) fn decoded_name(part: &str) -> String {
+    percent_encoding::percent_decode_str(part)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 #[cfg(test)]
@@ -76,6 +83,9 @@ mod tests {
         let root = Path::default();
         assert_eq!(key_for(&root, "/x").unwrap().to_string(), "x");
         assert_eq!(key_for(&root, "/").unwrap().to_string(), "");
+        let odd = key_for(&root, "/a 50%/tab\there").unwrap();
+        assert_eq!(odd.to_string(), "a 50%25/tab%09here");
+        assert_eq!(decoded_name(odd.filename().unwrap()), "tab\there");
     }
 
     #[test]
@@ -87,7 +97,7 @@ mod tests {
                 Err(ObjectStoreIoError::OutsidePrefix(_))
             ));
         }
-        for bad in ["relative/x", ""] {
+        for bad in ["relative/x", "", "a/../../x"] {
             assert!(matches!(
                 key_for(&prefix, bad),
                 Err(ObjectStoreIoError::InvalidPath(_))

@@ -156,7 +156,7 @@ impl ObjectStoreIo {
             .common_prefixes
             .iter()
             .chain(listed.objects.iter().map(|o| &o.location))
-            .filter_map(|p| p.filename().map(str::to_owned))
+            .filter_map(|p| p.filename().map(keys::decoded_name))
             .collect();
         names.sort_unstable();
         names.dedup();
