@@ -19,7 +19,7 @@ use s3::{Counting, Fetched, Moto};
 const BUCKET: &str = "artifacts";
 
 fn io(moto: &Moto, prefix: &str) -> ObjectStoreIo {
-    let store = moto.store(BUCKET).build().expect("s3 client");
+    let store = s3::client(moto, BUCKET).build().expect("s3 client");
     ObjectStoreIo::new(Arc::new(store), prefix).expect("prefix")
 }
 
@@ -157,7 +157,7 @@ async fn a_big_artifact_tails_by_range() {
     };
     // Another worker, whose store counts what it fetches.
     let fetched = Arc::new(Fetched::default());
-    let inner: Arc<dyn ObjectStore> = Arc::new(moto.store(BUCKET).build().unwrap());
+    let inner: Arc<dyn ObjectStore> = Arc::new(s3::client(&moto, BUCKET).build().unwrap());
     let counting = Counting {
         inner,
         fetched: fetched.clone(),
