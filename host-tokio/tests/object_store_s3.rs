@@ -193,3 +193,40 @@ async fn a_stopped_server_is_a_clear_write_failed() {
     assert_eq!(err.code(), ErrorCode::WriteFailed, "{err}");
     assert!(err.to_string().contains("object store"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workspaces_of_two_workers_share_records_in_s3() {
+    use tool_offload::core::workspace::Query;
+    use tool_offload::{ToolResultCall, Workspace, WorkspaceOptions};
+    let moto = Moto::start(BUCKET);
+    let workspace = |agent: &str| {
+        let options = WorkspaceOptions {
+            agent_id: Some(agent.to_owned()),
+            task_id: Some("task-1".to_owned()),
+            ..WorkspaceOptions::new("/")
+        };
+        Workspace::with_io(options, io(&moto, "ws")).unwrap()
+    };
+    let (a, b) = (workspace("a"), workspace("b"));
+    let log = json!("build step ok\n".repeat(5000));
+    for (ws, id) in [(&a, "call_a"), (&b, "call_b")] {
+        let call = ToolResultCall {
+            tool_call_id: id,
+            tool_name: "bash",
+            action_name: None,
+            content: &log,
+            metadata: None,
+        };
+        assert!(ws.offload_tool_result(&call).await.unwrap().offloaded);
+    }
+    // A third worker finds both records (no index: the records under the prefix are read).
+    let third = workspace("c");
+    let mut filter = tool_offload::core::Map::new();
+    filter.insert("task_id".into(), json!("task-1"));
+    let found = third.query_artifacts(&Query::new(filter)).await.unwrap();
+    let mut ids: Vec<_> = found.iter().map(|r| r.id.as_str()).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["tool_result_call_a", "tool_result_call_b"]);
+    let knowledge = third.get_by_id("tool_result_call_b").await.unwrap();
+    assert!(format!("{knowledge:?}").contains("build step ok"));
+}
