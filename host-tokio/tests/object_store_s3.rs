@@ -230,3 +230,31 @@ async fn workspaces_of_two_workers_share_records_in_s3() {
     let knowledge = third.get_by_id("tool_result_call_b").await.unwrap();
     assert!(format!("{knowledge:?}").contains("build step ok"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gc_removes_artifacts_from_the_bucket() {
+    use tool_offload::{gc_dir_with, GcOptions};
+    let moto = Moto::start(BUCKET);
+    let m = materializer(io(&moto, "gc"), "conv-1");
+    let out = output(0, 0);
+    let input = ToolOutputInput {
+        tool_call_id: "call_1",
+        tool_name: "bash",
+        server_name: None,
+        output: &out,
+    };
+    let Materialized::Artifact { path, .. } = m.materialize(&input).await.unwrap() else {
+        panic!("not materialized");
+    };
+    let options = GcOptions {
+        max_bytes: Some(0),
+        ..GcOptions::default()
+    };
+    let report = gc_dir_with("/", &options, m.io()).await.unwrap();
+    assert_eq!(report.removed.len(), 1, "{report:?}");
+    assert_eq!(m.io().size(&path).await.unwrap(), None, "{path}");
+    assert_eq!(
+        m.io().size(&format!("{path}.removed")).await.unwrap(),
+        Some(0)
+    );
+}

@@ -49,8 +49,11 @@ pub enum ObjectStoreIoError {
 
 /// The key of `path` (absolute, `/`-separated) under `prefix`.
 pub(crate) fn key_for(prefix: &Path, path: &str) -> Result<Path, ObjectStoreIoError> {
-    let Some(rest) = path.strip_prefix('/') else {
-        return Err(ObjectStoreIoError::InvalidPath(path.to_owned()));
+    // "" is the root too: "/" with its trailing separator cut, as directory walks do.
+    let rest = match path.strip_prefix('/') {
+        Some(rest) => rest,
+        None if path.is_empty() => "",
+        None => return Err(ObjectStoreIoError::InvalidPath(path.to_owned())),
     };
     let mut parts: Vec<PathPart<'_>> = prefix.parts().collect();
     for segment in rest.split('/').filter(|s| !s.is_empty()) {
@@ -97,7 +100,8 @@ mod tests {
                 Err(ObjectStoreIoError::OutsidePrefix(_))
             ));
         }
-        for bad in ["relative/x", "", "a/../../x"] {
+        assert_eq!(key_for(&prefix, "").unwrap().to_string(), "p");
+        for bad in ["relative/x", "a/../../x"] {
             assert!(matches!(
                 key_for(&prefix, bad),
                 Err(ObjectStoreIoError::InvalidPath(_))
