@@ -23,6 +23,16 @@ fn io(moto: &Moto, prefix: &str) -> ObjectStoreIo {
     ObjectStoreIo::new(Arc::new(store), prefix).expect("prefix")
 }
 
+/// `bash`'s output of call `id`.
+fn bash<'a>(id: &'a str, output: &'a serde_json::Value) -> ToolOutputInput<'a> {
+    ToolOutputInput {
+        tool_call_id: id,
+        tool_name: "bash",
+        server_name: None,
+        output,
+    }
+}
+
 fn materializer(io: ObjectStoreIo, conversation: &str) -> Materializer<ObjectStoreIo> {
     Materializer::with_io(MaterializerOptions::new("/", conversation), io).expect("materializer")
 }
@@ -105,12 +115,7 @@ async fn two_workers_share_a_conversation_and_lose_nothing() {
             for n in 0..8 {
                 let out = output(w, n);
                 let id = format!("call_{n}");
-                let input = ToolOutputInput {
-                    tool_call_id: &id,
-                    tool_name: "bash",
-                    server_name: None,
-                    output: &out,
-                };
+                let input = bash(&id, &out);
                 match m.materialize(&input).await.expect("materialize") {
                     Materialized::Artifact { reference, .. } => refs.push((reference.id, out)),
                     other => panic!("not materialized: {other:?}"),
@@ -146,12 +151,7 @@ async fn a_big_artifact_tails_by_range() {
         .collect();
     let size = text.len() as u64;
     let out = json!(text);
-    let input = ToolOutputInput {
-        tool_call_id: "call_big",
-        tool_name: "bash",
-        server_name: None,
-        output: &out,
-    };
+    let input = bash("call_big", &out);
     let Materialized::Artifact { reference, .. } = writer.materialize(&input).await.unwrap() else {
         panic!("not materialized");
     };
@@ -183,12 +183,7 @@ async fn a_stopped_server_is_a_clear_write_failed() {
     let m = materializer(io(&moto, "gone"), "conv-1");
     moto.stop();
     let out = output(0, 0);
-    let input = ToolOutputInput {
-        tool_call_id: "call_1",
-        tool_name: "bash",
-        server_name: None,
-        output: &out,
-    };
+    let input = bash("call_1", &out);
     let err = m.materialize(&input).await.unwrap_err();
     assert_eq!(err.code(), ErrorCode::WriteFailed, "{err}");
     assert!(err.to_string().contains("object store"), "{err}");
@@ -237,12 +232,7 @@ async fn gc_removes_artifacts_from_the_bucket() {
     let moto = Moto::start(BUCKET);
     let m = materializer(io(&moto, "gc"), "conv-1");
     let out = output(0, 0);
-    let input = ToolOutputInput {
-        tool_call_id: "call_1",
-        tool_name: "bash",
-        server_name: None,
-        output: &out,
-    };
+    let input = bash("call_1", &out);
     let Materialized::Artifact { path, .. } = m.materialize(&input).await.unwrap() else {
         panic!("not materialized");
     };
