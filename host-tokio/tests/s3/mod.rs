@@ -1,6 +1,9 @@
 //! The S3 server of the tests ([`Moto`]), clients of it, and a store wrapper that counts
 //! what is fetched.
 
+// The tests and the bench each use their own subset of these.
+#![allow(dead_code)]
+
 mod moto;
 
 use std::fmt;
@@ -35,15 +38,22 @@ pub fn client(moto: &Moto, bucket: &str) -> AmazonS3Builder {
         })
 }
 
-/// Requests and body bytes fetched through a store (gets and heads).
+/// Requests made through a store, and body bytes fetched by its gets.
 #[derive(Debug, Default)]
 pub struct Fetched {
+    pub puts: AtomicU64,
     pub gets: AtomicU64,
     pub heads: AtomicU64,
     pub bytes: AtomicU64,
 }
 
 impl Fetched {
+    /// Puts so far.
+    pub fn puts(&self) -> u64 {
+        self.puts.load(Ordering::SeqCst)
+    }
+
+    /// Gets, heads and bytes fetched so far.
     pub fn snapshot(&self) -> (u64, u64, u64) {
         let get = |n: &AtomicU64| n.load(Ordering::SeqCst);
         (get(&self.gets), get(&self.heads), get(&self.bytes))
@@ -71,6 +81,7 @@ impl ObjectStore for Counting {
         payload: PutPayload,
         opts: PutOptions,
     ) -> object_store::Result<PutResult> {
+        self.fetched.puts.fetch_add(1, Ordering::SeqCst);
         self.inner.put_opts(location, payload, opts).await
     }
 
