@@ -14,7 +14,7 @@ use tool_offload::{
     MaterializerOptions, ObjectStoreIo, ToolOutputInput,
 };
 
-use s3::{Counting, Fetched, Moto};
+use s3::{Counting, Fetched, Flaky, Moto};
 
 const BUCKET: &str = "artifacts";
 
@@ -247,4 +247,29 @@ async fn gc_removes_artifacts_from_the_bucket() {
         m.io().size(&format!("{path}.removed")).await.unwrap(),
         Some(0)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn throttling_is_retried_by_the_store() {
+    let moto = Moto::start(BUCKET);
+    let flaky = Flaky::start(moto.endpoint.trim_start_matches("http://"), 2);
+    let store = s3::client(&moto, BUCKET)
+        .with_endpoint(&flaky.endpoint)
+        .build()
+        .unwrap();
+    let m = materializer(
+        ObjectStoreIo::new(Arc::new(store), "slow").unwrap(),
+        "conv-1",
+    );
+    let out = output(0, 0);
+    let done = m.materialize(&bash("call_1", &out)).await.unwrap();
+    assert_eq!(flaky.refused.load(std::sync::atomic::Ordering::SeqCst), 2);
+    let Materialized::Artifact { reference, .. } = done else {
+        panic!("not materialized");
+    };
+    assert!(m
+        .tail(&reference.id, 1)
+        .await
+        .unwrap()
+        .contains("worker 0 output 0"));
 }

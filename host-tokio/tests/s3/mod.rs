@@ -4,6 +4,7 @@
 // The tests and the bench each use their own subset of these.
 #![allow(dead_code)]
 
+mod flaky;
 mod moto;
 
 use std::fmt;
@@ -20,6 +21,7 @@ use object_store::{
     PutMultipartOptions, PutOptions, PutPayload, PutResult, RetryConfig,
 };
 
+pub use flaky::Flaky;
 pub use moto::Moto;
 
 /// A client of `bucket` with its own connections (a worker), retrying briefly.
