@@ -2,7 +2,7 @@
 //! what is fetched.
 
 // The tests and the bench each use their own subset of these.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 mod flaky;
 mod moto;
