@@ -273,3 +273,25 @@ async fn throttling_is_retried_by_the_store() {
         .unwrap()
         .contains("worker 0 output 0"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_gone_mid_put_leaves_no_half_object() {
+    let moto = Moto::start(BUCKET);
+    let cut = Flaky::cutting(moto.endpoint.trim_start_matches("http://"));
+    let store = s3::client(&moto, BUCKET)
+        .with_endpoint(&cut.endpoint)
+        .build()
+        .unwrap();
+    let m = materializer(
+        ObjectStoreIo::new(Arc::new(store), "cut").unwrap(),
+        "conv-1",
+    );
+    let out = output(0, 0);
+    let err = m.materialize(&bash("call_1", &out)).await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::WriteFailed, "{err}");
+    eprintln!("a server gone mid-put: {err}");
+    assert!(cut.refused.load(std::sync::atomic::Ordering::SeqCst) >= 1);
+    // Seen straight from the server: nothing under the prefix, not even part of it.
+    let direct = io(&moto, "cut");
+    assert!(direct.list_dir("/").await.unwrap().is_empty());
+}

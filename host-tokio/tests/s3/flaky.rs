@@ -1,5 +1,7 @@
 //! A front for the S3 server that answers its first requests `503 Slow Down` (S3's
-//! throttling) and forwards the rest, so the store's retry policy meets real refusals.
+//! throttling) and forwards the rest, so the store's retry policy meets real refusals;
+//! or that takes half of every request's body and hangs up, as a server that dies
+//! mid-write.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -10,13 +12,31 @@ use std::sync::Arc;
 pub struct Flaky {
     /// `http://127.0.0.1:<port>`.
     pub endpoint: String,
-    /// Requests answered 503 so far.
+    /// Requests answered 503 (or cut) so far.
     pub refused: Arc<AtomicUsize>,
+}
+
+/// What the front does to a request it does not forward.
+#[derive(Clone, Copy)]
+enum Refusal {
+    /// Read it whole, answer `503 Slow Down`.
+    SlowDown,
+    /// Read half its body, then close the connection.
+    Cut,
 }
 
 impl Flaky {
     /// Refuse the first `refuse` requests, forward the others to `upstream` (`host:port`).
     pub fn start(upstream: &str, refuse: usize) -> Flaky {
+        Self::with(upstream, refuse, Refusal::SlowDown)
+    }
+
+    /// Cut every request in the middle of its body: nothing ever reaches `upstream`.
+    pub fn cutting(upstream: &str) -> Flaky {
+        Self::with(upstream, usize::MAX, Refusal::Cut)
+    }
+
+    fn with(upstream: &str, refuse: usize, refusal: Refusal) -> Flaky {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let endpoint = format!("http://{}", listener.local_addr().unwrap());
         let refused = Arc::new(AtomicUsize::new(0));
@@ -24,7 +44,7 @@ impl Flaky {
         std::thread::spawn(move || {
             for client in listener.incoming().flatten() {
                 let (count, upstream) = (count.clone(), upstream.clone());
-                std::thread::spawn(move || serve(client, &upstream, &count, refuse));
+                std::thread::spawn(move || serve(client, &upstream, &count, refuse, refusal));
             }
         });
         Flaky { endpoint, refused }
@@ -33,7 +53,13 @@ impl Flaky {
 
 /// One connection: 503s (reading each request whole first) while any are left to
 /// refuse, then a plain pipe to the upstream.
-fn serve(client: TcpStream, upstream: &str, refused: &AtomicUsize, refuse: usize) {
+fn serve(
+    client: TcpStream,
+    upstream: &str,
+    refused: &AtomicUsize,
+    refuse: usize,
+    refusal: Refusal,
+) {
     let mut reader = BufReader::new(client.try_clone().unwrap());
     loop {
         let taken = refused.fetch_add(1, Ordering::SeqCst);
@@ -54,6 +80,12 @@ fn serve(client: TcpStream, upstream: &str, refused: &AtomicUsize, refuse: usize
             if line == "\r\n" {
                 break;
             }
+        }
+        if let Refusal::Cut = refusal {
+            let mut half = vec![0; length / 2];
+            let _ = reader.read_exact(&mut half);
+            let _ = client.shutdown(std::net::Shutdown::Both);
+            return;
         }
         let mut body = vec![0; length];
         if reader.read_exact(&mut body).is_err() {
