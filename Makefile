@@ -66,7 +66,7 @@ format: setup ## Format Rust (rustfmt) and TypeScript/JavaScript (prettier, pinn
 	node_modules/.bin/prettier --write --log-level warn .
 
 test-rust: build ## Rust unit, doc and conformance tests
-	rm -f target/conformance/core-native.json target/conformance/tokio.json
+	rm -f target/conformance/core-native.json target/conformance/tokio.json target/conformance/object-store.json
 	cargo test --workspace --quiet
 
 test-node: build ## wasm build and npm package tests under Node
@@ -88,6 +88,7 @@ ifndef QUICK
 	cargo bench --quiet -p tool-offload --bench direct
 	cargo bench --quiet -p tool-offload --bench import
 	cargo bench --quiet -p tool-offload --bench workspace
+	cargo bench --quiet -p tool-offload --features object-store --bench object_store
 	node bench/direct.mjs
 endif
 	node bench/run.mjs $(if $(CORPUS),--corpus $(CORPUS)) $(if $(QUICK),--quick --rounds 1)

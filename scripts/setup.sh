@@ -40,3 +40,10 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "setup: npm ci"
   npm ci --no-audit --no-fund
 fi
+
+# A real S3-compatible server for ObjectStoreIo's tests (host-tokio/tests/object_store_s3.rs):
+# moto's server mode, which honours conditional puts (If-None-Match: *). See docs/object-store.md.
+if ! command -v moto_server >/dev/null; then
+  echo "setup: installing moto[server] (pip)"
+  python3 -m pip install --quiet 'moto[server]==5.2.1'
+fi

@@ -123,8 +123,9 @@ pub struct OffloadArgs {
     #[arg(long)]
     pub include_sidechains: bool,
 
-    /// Directory for the offloaded files (created if missing).
-    #[arg(long, value_name = "DIR")]
+    /// Directory for the offloaded files (created if missing), or an object store:
+    /// `s3://bucket/prefix` (credentials and endpoint from the `AWS_*` environment).
+    #[arg(long, value_name = "DIR|URL")]
     pub out: PathBuf,
 
     /// Offload tool results of at least this many characters (UTF-16 code units).
@@ -150,8 +151,9 @@ pub struct OffloadArgs {
 /// Where a conversation's artifacts live (`--user-data`, `--conversation`).
 #[derive(Debug, Args)]
 pub struct Store {
-    /// The user-data directory: artifacts go to <DIR>/context/<conversation>/artifacts.
-    #[arg(long, value_name = "DIR", default_value = ".")]
+    /// The user-data directory: artifacts go to <DIR>/context/<conversation>/artifacts;
+    /// or an object store, `s3://bucket/prefix` (credentials and endpoint from `AWS_*`).
+    #[arg(long, value_name = "DIR|URL", default_value = ".")]
     pub user_data: PathBuf,
 }
 

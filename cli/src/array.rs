@@ -13,6 +13,7 @@ use tool_offload::Value;
 use crate::engine::{self, Engine};
 use crate::error::CliError;
 use crate::input::Input;
+use crate::location::LocationIo;
 use crate::output::Output;
 use crate::progress::{self, Progress};
 use crate::read::Conversation;
@@ -27,6 +28,7 @@ pub fn run(
     input: &Input,
     conversation: Conversation,
     options: &BatchOptions<'_>,
+    io: &LocationIo,
     output: Option<&Path>,
 ) -> Result<(Stats, String), CliError> {
     let Conversation {
@@ -44,7 +46,7 @@ pub fn run(
     }
 
     let mut output = Output::create(output)?;
-    let mut engine = Engine::new(options)?;
+    let mut engine = Engine::new(options, io.clone())?;
     let progress = Progress::messages(show, messages.len() as u64, "offloading");
     for (index, message) in messages.iter_mut().enumerate() {
         engine

@@ -11,14 +11,14 @@ use crate::args::{From, OffloadArgs};
 use crate::error::CliError;
 use crate::input::Input;
 use crate::inputs::{described, expand, note, outputs_for};
+use crate::location::Location;
 use crate::summary::Stats;
 use crate::{array, jsonl, read, summary};
 
 /// Run `offload` with `args`; each input's summary goes to stderr.
 pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
-    let out_dir = args.out.to_str().ok_or_else(|| {
-        CliError::bad_input(format!("--out {}: not valid UTF-8", args.out.display()))
-    })?;
+    let out = Location::parse("--out", &args.out)?;
+    let out_dir = out.dir.as_str();
     let cwd =
         tool_offload::working_dir_for(out_dir).map_err(|e| CliError::failure(e.to_string()))?;
     let options = BatchOptions {
@@ -38,8 +38,8 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
     for (path, output) in inputs.iter().zip(outputs) {
         let input = Input::new(path);
         let (stats, dir, format) = if args.jsonl {
-            let spool = spool_dirs(&cwd, out_dir);
-            let (stats, dir) = jsonl::run(&input, &options, output.as_deref(), &spool)?;
+            let spool = spool_dirs(&cwd, &out);
+            let (stats, dir) = jsonl::run(&input, &options, &out.io, output.as_deref(), &spool)?;
             (stats, dir, Format::Messages)
         } else {
             let conversation = read::read(&input, args.from, args.include_sidechains)?;
@@ -47,7 +47,8 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
             if args.from == From::Auto && format != Format::Messages {
                 note(&format!("{}: read as {}", input.name(), described(format)));
             }
-            let (stats, dir) = array::run(&input, conversation, &options, output.as_deref())?;
+            let (stats, dir) =
+                array::run(&input, conversation, &options, &out.io, output.as_deref())?;
             (stats, dir, format)
         };
         if stats.messages > 0 && stats.tool_results == 0 {
@@ -65,6 +66,12 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
                 stats.unrecognized
             ));
         }
+        // A store's files are shown by its URL, not the library's `/`.
+        let dir = if out.remote {
+            args.out.to_string_lossy().into_owned()
+        } else {
+            dir
+        };
         report(args.json, several.then(|| input.name()), &stats, &dir);
     }
     Ok(())
@@ -83,9 +90,12 @@ fn report(json: bool, input: Option<&str>, stats: &Stats, dir: &str) {
 
 /// Where stdin may be spooled in JSONL mode, best first: the output directory or its
 /// parent when they exist (same disk as the artifacts; the system temporary directory
-/// is often in memory), then the system temporary directory.
-fn spool_dirs(cwd: &str, out_dir: &str) -> Vec<PathBuf> {
-    let out = Path::new(cwd).join(out_dir);
+/// is often in memory), then the system temporary directory (only that one for a store).
+fn spool_dirs(cwd: &str, out: &Location) -> Vec<PathBuf> {
+    if out.remote {
+        return vec![std::env::temp_dir()];
+    }
+    let out = Path::new(cwd).join(&out.dir);
     [Some(out.as_path()), out.parent()]
         .into_iter()
         .flatten()

@@ -16,6 +16,7 @@ use crate::args::{
 use crate::error::CliError;
 use crate::input::Input;
 use crate::inputs::{described, expand, note, outputs_for};
+use crate::location::{Location, LocationIo};
 use crate::output::Output;
 use crate::read;
 
@@ -38,15 +39,16 @@ fn failed(what: &str) -> impl Fn(OffloadError) -> CliError + '_ {
     }
 }
 
-/// The materializer of `conversation` under `store`.
+/// The materializer of `conversation` under `store` (a directory or an object store).
 fn materializer(
     store: &Store,
     conversation: &str,
     configure: impl FnOnce(&mut MaterializerOptions),
-) -> Result<Materializer, CliError> {
-    let mut options = MaterializerOptions::new(&store.user_data, conversation);
+) -> Result<Materializer<LocationIo>, CliError> {
+    let location = Location::parse("--user-data", &store.user_data)?;
+    let mut options = MaterializerOptions::new(&location.dir, conversation);
     configure(&mut options);
-    Materializer::new(options).map_err(failed("--conversation"))
+    Materializer::with_io(options, location.io).map_err(failed("--conversation"))
 }
 
 /// Write `value` as `JSON.stringify` does, then a newline, to `output` (stdout when
@@ -127,7 +129,7 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
 }
 
 /// The materializer that can read `reference` (its conversation comes from the ref).
-fn reader(store: &Store, reference: &str) -> Result<Materializer, CliError> {
+fn reader(store: &Store, reference: &str) -> Result<Materializer<LocationIo>, CliError> {
     let conversation = ref_conversation(reference).map_err(failed(reference))?;
     materializer(store, &conversation, |_| {})
 }
@@ -194,10 +196,12 @@ pub fn import(args: &ImportArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::bad_input(format!("{}: {e}", input.name())))?;
     let bundle = tool_offload::json::parse(text)
         .map_err(|e| CliError::bad_input(format!("{}: {e}", input.name())))?;
+    let location = Location::parse("--user-data", &args.store.user_data)?;
     let done = runtime()?
-        .block_on(tool_offload::import_conversation(
+        .block_on(tool_offload::import_conversation_with(
             &bundle,
-            &args.store.user_data,
+            &location.dir,
+            &location.io,
         ))
         .map_err(failed(input.name()))?;
     write_json(&done.messages, args.output.as_deref())?;

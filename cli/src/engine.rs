@@ -5,9 +5,10 @@
 use tokio::runtime::Runtime;
 use tool_offload::core::{apply_edits, Batch, BatchOptions};
 use tool_offload::json::LoneSurrogates;
-use tool_offload::{OffloadError, TokioFileWriter, Value};
+use tool_offload::{OffloadError, Value};
 
 use crate::error::CliError;
+use crate::location::LocationIo;
 use crate::summary::Stats;
 
 /// A fresh [`Batch`] for `options`.
@@ -27,24 +28,26 @@ pub fn validate(
     batch.plan(index, &lone.view(message)).map(drop)
 }
 
-/// Writes the files of each message through a [`TokioFileWriter`] and puts the
+/// Writes the files of each message through a location's IO and puts the
 /// placeholders in.
 pub struct Engine {
     batch: Batch,
-    writer: TokioFileWriter,
+    writer: LocationIo,
     runtime: Runtime,
     stats: Stats,
 }
 
 impl Engine {
-    /// An engine writing under `options.output_dir`.
-    pub fn new(options: &BatchOptions<'_>) -> Result<Self, CliError> {
+    /// An engine writing under `options.output_dir` through `writer`.
+    pub fn new(options: &BatchOptions<'_>, writer: LocationIo) -> Result<Self, CliError> {
+        // All drivers: an object store's client needs network and timers.
         let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
             .build()
             .map_err(|e| CliError::failure(format!("cannot start the async runtime: {e}")))?;
         Ok(Engine {
             batch: batch(options)?,
-            writer: TokioFileWriter::new(),
+            writer,
             runtime,
             stats: Stats::default(),
         })

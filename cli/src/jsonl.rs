@@ -16,6 +16,7 @@ use tool_offload::Value;
 use crate::engine::{self, Engine};
 use crate::error::CliError;
 use crate::input::{Input, Rereadable};
+use crate::location::LocationIo;
 use crate::output::Output;
 use crate::progress::{self, Counting, Progress};
 use crate::summary::Stats;
@@ -31,6 +32,7 @@ const KEEP: usize = 16 << 20;
 pub fn run(
     input: &Input,
     options: &BatchOptions<'_>,
+    io: &LocationIo,
     output: Option<&Path>,
     spool_dirs: &[PathBuf],
 ) -> Result<(Stats, String), CliError> {
@@ -49,7 +51,7 @@ pub fn run(
     let show = progress::wanted(file.len(), Some(count as u64));
     let progress = Progress::bytes(show, file.len(), "offloading");
     let mut output = Output::create(output)?;
-    let mut engine = Engine::new(options)?;
+    let mut engine = Engine::new(options, io.clone())?;
     let mut text = String::new();
     each_message(&file, input, &progress, |index, line, mut message, lone| {
         engine

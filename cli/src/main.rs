@@ -21,6 +21,7 @@ mod input;
 mod inputs;
 mod jsonl;
 mod listing;
+mod location;
 mod mcp;
 mod output;
 mod progress;

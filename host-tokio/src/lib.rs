@@ -44,6 +44,8 @@
 
 mod lifecycle;
 mod materializer;
+#[cfg(feature = "object-store")]
+mod object_store_io;
 mod read_tools;
 mod registry;
 mod stale;
@@ -57,6 +59,8 @@ pub use materializer::{
     import_conversation, import_conversation_with, GrepOptions, MaterializedMessages, Materializer,
     MaterializerOptions, ToolOutputInput,
 };
+#[cfg(feature = "object-store")]
+pub use object_store_io::{ObjectStoreIo, ObjectStoreIoError};
 pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
 pub use tool_offload_core as core;
 pub use tool_offload_core::gc::{FileLifecycle, FileStat, GcOptions, GcReport};
