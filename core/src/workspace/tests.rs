@@ -691,6 +691,10 @@ fn a_listing_fills_the_page_exactly_up_to_the_limit() {
     assert_eq!(page.lines().count(), 1 + 23, "{page}");
     assert!(page.starts_with("[  23 of   50 lines.]\n"));
     assert!(utf16_len(&page) < MIN_INLINE_LIMIT);
+    // One-character lines: 1978 / 2 = 989 of them, to the unit.
+    let page = ws.bounded((0..2000).map(|i| (i % 10).to_string()), header);
+    assert_eq!(page.lines().count(), 1 + 989);
+    assert_eq!(utf16_len(&page), MIN_INLINE_LIMIT - 1);
 }
 
 #[test]
