@@ -748,3 +748,17 @@ fn get_knowledge_by_id_shows_content_only_strictly_under_the_limit() {
         "the cut head, then the content"
     );
 }
+
+#[test]
+fn the_knowledge_tools_register_all_or_none() {
+    let mut registry = crate::tools::ToolRegistry::new();
+    register_knowledge_tools(&mut registry, |name| name.to_owned()).unwrap();
+    let names: Vec<_> = registry.definitions().map(|d| d.name.clone()).collect();
+    assert_eq!(names.len(), 5);
+    assert!(registry.is_passthrough(GREP_KNOWLEDGE));
+    let mut taken = crate::tools::ToolRegistry::new();
+    let grep = knowledge_tool_definitions()[2].clone();
+    taken.register(grep, "mine".to_owned()).unwrap();
+    assert!(register_knowledge_tools(&mut taken, |name| name.to_owned()).is_err());
+    assert!(taken.get(GET_KNOWLEDGE_BY_ID).is_none(), "none registered");
+}
