@@ -114,14 +114,7 @@ impl ToolRegistry {
         options: Option<DefinitionsOptions>,
     ) -> Result<Array, JsValue> {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let format = tool_format(&options).map_err(JsValue::from)?;
-        Ok(self
-            .state
-            .borrow()
-            .tools
-            .definitions()
-            .map(|d| to_js(&d.to_format(format)))
-            .collect())
+        definitions_js(self.state.borrow().tools.definitions(), &options)
     }
 
     /// Run tool `name` with `params` for the `tool_use` `toolUseId`. Resolves to a
@@ -413,6 +406,18 @@ fn offload_option(
 }
 
 /// `options.format`, the Anthropic format when absent.
+/// `definitions` as the `tools` array of `options.format` (every `getToolDefinitions`).
+pub(crate) fn definitions_js<'a>(
+    definitions: impl IntoIterator<Item = &'a tool_offload_core::tools::ToolDefinition>,
+    options: &JsValue,
+) -> Result<Array, JsValue> {
+    let format = tool_format(options).map_err(JsValue::from)?;
+    Ok(definitions
+        .into_iter()
+        .map(|d| to_js(&d.to_format(format)))
+        .collect())
+}
+
 pub(crate) fn tool_format(options: &JsValue) -> Result<ToolFormat, JsOffloadError> {
     options_arg(options)?;
     let format = field(options, "format");

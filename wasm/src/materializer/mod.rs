@@ -282,11 +282,8 @@ impl Materializer {
         options: Option<crate::types::DefinitionsOptions>,
     ) -> Result<Array, JsValue> {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let format = crate::registry::tool_format(&options).map_err(JsValue::from)?;
-        Ok(tool_offload_core::materialize::read_tool_definitions()
-            .iter()
-            .map(|d| crate::convert::to_js(&d.to_format(format)))
-            .collect())
+        let definitions = tool_offload_core::materialize::read_tool_definitions();
+        crate::registry::definitions_js(&definitions, &options)
     }
 
     /// Remove artifacts nobody needs, under this materializer's user data (every

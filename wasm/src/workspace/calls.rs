@@ -66,6 +66,14 @@ fn invalid(message: String) -> JsOffloadError {
     OffloadError::InvalidArgument(message).into()
 }
 
+/// `INVALID_ARGUMENT` (`"<expects>, got <kind>"`) unless `input` is an object.
+fn expect_object(input: &JsValue, expects: &str) -> Result<(), JsOffloadError> {
+    if input.is_object() {
+        return Ok(());
+    }
+    Err(invalid(format!("{expects}, got {}", kind_of(input))))
+}
+
 /// The `Abort` of a call's `options` (`{ signal? }`).
 pub(crate) fn call_abort(options: &JsValue) -> Result<Option<Abort>, JsOffloadError> {
     options_arg(options)?;
@@ -78,12 +86,10 @@ pub(crate) async fn offload_tool_result(
     input: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
-    if !input.is_object() {
-        return Err(invalid(format!(
-            "offloadToolResult expects {{ toolCallId, toolName, actionName?, content, metadata? }}, got {}",
-            kind_of(&input)
-        )));
-    }
+    expect_object(
+        &input,
+        "offloadToolResult expects { toolCallId, toolName, actionName?, content, metadata? }",
+    )?;
     let abort = call_abort(&options)?;
     let call_id = id_arg(&field(&input, "toolCallId"), "toolCallId")?;
     let tool_name = string_arg(&field(&input, "toolName"), |kind| {
@@ -101,12 +107,9 @@ pub(crate) async fn offload_tool_result(
     };
     let io = content.io(inner, abort.as_ref());
     let counter = inner.counter();
-    let counter = counter
-        .as_ref()
-        .map(|c| c as &tool_offload_core::workspace::TokenCounter<'_>);
     let done = inner
         .core
-        .offload_tool_result(&core_input, counter, inner.now()?, &io)
+        .offload_tool_result(&core_input, counter.as_deref(), inner.now()?, &io)
         .await
         .map_err(|e| unless_aborted(abort.as_ref(), io.error(e)))?;
     abort::check(abort.as_ref())?;
@@ -169,12 +172,7 @@ pub(crate) async fn add(
     input: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
-    if !input.is_object() {
-        return Err(invalid(format!(
-            "add expects {{ id, content, type?, metadata }}, got {}",
-            kind_of(&input)
-        )));
-    }
+    expect_object(&input, "add expects { id, content, type?, metadata }")?;
     let abort = call_abort(&options)?;
     let id = id_arg(&field(&input, "id"), "id")?;
     let content = Content::of(field(&input, "content"))?;
@@ -226,12 +224,9 @@ pub(crate) async fn offload_messages(
     let given = Messages::of(&messages)?;
     let io = ReadWrite::over(&inner.writer, inner.reader.as_ref(), abort.as_ref());
     let counter = inner.counter();
-    let counter = counter
-        .as_ref()
-        .map(|c| c as &tool_offload_core::workspace::TokenCounter<'_>);
     let done = inner
         .core
-        .offload_messages(&given.views, counter, inner.now()?, &io)
+        .offload_messages(&given.views, counter.as_deref(), inner.now()?, &io)
         .await
         .map_err(|e| Messages::error(e, &io, abort.as_ref()))?;
     abort::check(abort.as_ref())?;

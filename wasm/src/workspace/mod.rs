@@ -277,11 +277,8 @@ impl Workspace {
         options: Option<crate::types::DefinitionsOptions>,
     ) -> Result<Array, JsValue> {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let format = crate::registry::tool_format(&options).map_err(JsValue::from)?;
-        Ok(tool_offload_core::workspace::knowledge_tool_definitions()
-            .iter()
-            .map(|d| to_js(&d.to_format(format)))
-            .collect())
+        let definitions = tool_offload_core::workspace::knowledge_tool_definitions();
+        crate::registry::definitions_js(&definitions, &options)
     }
 
     /// Every knowledge artifact of the namespace with its record and SHA-256, as one

@@ -3,8 +3,8 @@
 
 use js_sys::{Date, Function, Object, Reflect};
 use tool_offload_core::workspace::{
-    Workspace as CoreWorkspace, WorkspaceOptions, DEFAULT_INLINE_LIMIT, DEFAULT_NAMESPACE,
-    DEFAULT_TOKEN_THRESHOLD,
+    TokenCounter, Workspace as CoreWorkspace, WorkspaceOptions, DEFAULT_INLINE_LIMIT,
+    DEFAULT_NAMESPACE, DEFAULT_TOKEN_THRESHOLD,
 };
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
@@ -127,9 +127,9 @@ impl Inner {
     }
 
     /// The token counter for core: `countTokens(text)`, a non-negative integer.
-    pub(crate) fn counter(&self) -> Option<impl Fn(&str) -> Result<usize, OffloadError> + '_> {
+    pub(crate) fn counter(&self) -> Option<Box<TokenCounter<'_>>> {
         let count = self.count_tokens.as_ref()?;
-        Some(move |text: &str| {
+        Some(Box::new(move |text: &str| {
             let value = count
                 .call1(&JsValue::UNDEFINED, &JsValue::from_str(text))
                 .map_err(|thrown| {
@@ -148,7 +148,7 @@ impl Inner {
                         kind_of(&value)
                     ))
                 })
-        })
+        }))
     }
 
     /// Hand `entry` (its `event` first) to the logger, if any; a logger that throws or
