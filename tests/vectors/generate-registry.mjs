@@ -9,7 +9,7 @@
 // kept from the last bless.
 import { writeFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { core, here, isPlaceholder, previousVectors, wellFormed } from './shared.mjs';
+import { StepCase, here, isPlaceholder, previousVectors, wellFormed } from './shared.mjs';
 
 const previous = new Map([...previousVectors('registry'), ...previousVectors('todo')]);
 const DATA = '/data';
@@ -17,27 +17,9 @@ const CONV = 'conv-1';
 const LIMITS = { maxInlineChars: 4000, maxInlineBytes: 16384 };
 const echoSchema = { type: 'object', properties: { text: { type: 'string' } } };
 
-class Case {
+class Case extends StepCase {
   constructor(name, description) {
-    Object.assign(this, { name, description, steps: [], files: new Map() });
-  }
-  /** `$core` for `path` of the step being added (its `expect`, or `error`). */
-  core(...path) {
-    let old = previous.get(this.name)?.steps?.[this.steps.length];
-    for (const key of path) old = old?.[key];
-    return core(old);
-  }
-  step(op, inputs, expect) {
-    this.steps.push({ op, ...inputs, expect });
-    return this.steps.length - 1;
-  }
-  fail(op, inputs, code, path) {
-    this.steps.push({
-      op,
-      ...inputs,
-      error: { code, message: this.core('error', 'message'), ...(path ? { path } : {}) },
-    });
-    return this.steps.length - 1;
+    super(previous, name, description);
   }
   registry(options = {}) {
     this.policy = options;
@@ -73,10 +55,6 @@ class Case {
       content,
       ...(isError ? { is_error: true } : {}),
     });
-  }
-  toJSON() {
-    const files = [...this.files].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    return { name: this.name, description: this.description, steps: this.steps, files: Object.fromEntries(files) };
   }
 }
 

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { core, here, previousVectors } from './shared.mjs';
+import { StepCase, here, previousVectors } from './shared.mjs';
 
 const previous = previousVectors('workspace');
 const NOW = Date.UTC(2026, 10, 25, 9, 30, 0, 123);
@@ -22,22 +22,10 @@ const sha256 = (t) => createHash('sha256').update(t, 'utf8').digest('hex');
 const isList = (t) =>
   typeof t === 'string' && t.trim().startsWith('<knowledge_list>') && t.trim().endsWith('</knowledge_list>');
 
-class Case {
+class Case extends StepCase {
   constructor(name, description) {
-    Object.assign(this, { name, description, steps: [], files: new Map(), records: new Map() });
-  }
-  core(...path) {
-    let old = previous.get(this.name)?.steps?.[this.steps.length];
-    for (const key of path) old = old?.[key];
-    return core(old);
-  }
-  step(op, inputs, expect) {
-    this.steps.push({ op, ...inputs, expect });
-    return this.steps.length - 1;
-  }
-  fail(op, inputs, code) {
-    this.steps.push({ op, ...inputs, error: { code, message: this.core('error', 'message') } });
-    return this.steps.length - 1;
+    super(previous, name, description);
+    this.records = new Map();
   }
   /** A `workspace` step: the model's options for the calls after it. */
   workspace(options = {}) {
@@ -157,10 +145,6 @@ class Case {
       lines: r.metadata.lines,
       created_at: r.metadata.created_at,
     }));
-  }
-  toJSON() {
-    const files = [...this.files].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    return { name: this.name, description: this.description, steps: this.steps, files: Object.fromEntries(files) };
   }
 }
 

@@ -140,3 +140,36 @@ export function unrecognizedIn(message, i) {
     isPlainObject(b) && b.type !== 'tool_result' && looksLikeResult(b.type) ? [`messages[${i}].content[${j}]`] : [],
   );
 }
+
+/**
+ * A vector being generated as steps, by the generators of step vectors: `core(...path)`
+ * keeps the `$core` text blessed at that place of the step being added, `step` and `fail`
+ * add a step with its result or error, and the JSON lists every file in byte order.
+ */
+export class StepCase {
+  constructor(previous, name, description) {
+    Object.assign(this, { previous, name, description, steps: [], files: new Map() });
+  }
+  /** `$core` for `path` of the step being added (its `expect`, or `error`). */
+  core(...path) {
+    let old = this.previous.get(this.name)?.steps?.[this.steps.length];
+    for (const key of path) old = old?.[key];
+    return core(old);
+  }
+  step(op, inputs, expect) {
+    this.steps.push({ op, ...inputs, expect });
+    return this.steps.length - 1;
+  }
+  fail(op, inputs, code, path) {
+    this.steps.push({
+      op,
+      ...inputs,
+      error: { code, message: this.core('error', 'message'), ...(path ? { path } : {}) },
+    });
+    return this.steps.length - 1;
+  }
+  toJSON() {
+    const files = [...this.files].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return { name: this.name, description: this.description, steps: this.steps, files: Object.fromEntries(files) };
+  }
+}
