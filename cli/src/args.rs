@@ -297,8 +297,9 @@ pub struct ImportArgs {
 /// Arguments of `tool-offload gc`.
 #[derive(Debug, Args)]
 pub struct GcArgs {
-    /// A user-data directory or a batch output directory.
-    #[arg(value_name = "DIR")]
+    /// A user-data directory or a batch output directory; or an object store,
+    /// `s3://bucket/prefix` (credentials and endpoint from `AWS_*`).
+    #[arg(value_name = "DIR|URL")]
     pub dir: PathBuf,
     /// Remove artifacts last written longer ago than this (e.g. 7d, 12h).
     #[arg(long, value_name = "DURATION", value_parser = crate::gc::duration_ms)]

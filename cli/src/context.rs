@@ -21,7 +21,7 @@ use crate::output::Output;
 use crate::read;
 
 /// A runtime for one command's async calls.
-fn runtime() -> Result<Runtime, CliError> {
+pub(crate) fn runtime() -> Result<Runtime, CliError> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

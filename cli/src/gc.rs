@@ -7,6 +7,7 @@ use tool_offload::{GcOptions, Value};
 use crate::args::{From, GcArgs};
 use crate::error::CliError;
 use crate::input::Input;
+use crate::location::Location;
 use crate::read;
 
 /// Run `gc` with `args`; the report goes to stdout.
@@ -16,7 +17,8 @@ pub fn gc(args: &GcArgs) -> Result<(), CliError> {
             "say what to remove: --older-than DURATION and/or --max-size SIZE",
         ));
     }
-    if !args.dir.is_dir() {
+    let location = Location::parse("DIR", &args.dir)?;
+    if !location.remote && !args.dir.is_dir() {
         return Err(CliError::bad_input(format!(
             "{}: not a directory",
             args.dir.display()
@@ -36,11 +38,12 @@ pub fn gc(args: &GcArgs) -> Result<(), CliError> {
             .keep
             .extend(tool_offload::core::gc::referenced(&messages));
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .map_err(|e| CliError::failure(format!("cannot start the async runtime: {e}")))?;
-    let report = runtime
-        .block_on(tool_offload::gc_dir(&args.dir, &options))
+    let report = crate::context::runtime()?
+        .block_on(tool_offload::gc_dir_with(
+            &location.dir,
+            &options,
+            &location.io,
+        ))
         .map_err(|e| CliError::failure(format!("{}: {e}", args.dir.display())))?;
     if args.json {
         let out = json!({

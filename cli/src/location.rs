@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use tool_offload::{
-    CreateOutcome, FileReader, FileWriter, IoError, ObjectStoreIo, TokioFileWriter,
+    CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoError, ObjectStoreIo,
+    TokioFileWriter,
 };
 
 use crate::error::CliError;
@@ -53,50 +54,38 @@ impl Location {
     }
 }
 
+/// Each IO method of [`LocationIo`] forwards to the location's own IO.
+macro_rules! forward {
+    ($(fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $out:ty;)*) => {$(
+        async fn $name(&self $(, $arg: $ty)*) -> Result<$out, IoError> {
+            match self {
+                LocationIo::Files(io) => io.$name($($arg),*).await,
+                LocationIo::Objects(io) => io.$name($($arg),*).await,
+            }
+        }
+    )*};
+}
+
 impl FileWriter for LocationIo {
-    async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
-        match self {
-            LocationIo::Files(io) => io.mkdir(dir).await,
-            LocationIo::Objects(io) => io.mkdir(dir).await,
-        }
-    }
-    async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
-        match self {
-            LocationIo::Files(io) => io.write_file(path, data).await,
-            LocationIo::Objects(io) => io.write_file(path, data).await,
-        }
-    }
-    async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
-        match self {
-            LocationIo::Files(io) => io.create_file(path, data).await,
-            LocationIo::Objects(io) => io.create_file(path, data).await,
-        }
+    forward! {
+        fn mkdir(&self, dir: &str) -> ();
+        fn write_file(&self, path: &str, data: &str) -> ();
+        fn create_file(&self, path: &str, data: &str) -> CreateOutcome;
     }
 }
 
 impl FileReader for LocationIo {
-    async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
-        match self {
-            LocationIo::Files(io) => io.read_file(path).await,
-            LocationIo::Objects(io) => io.read_file(path).await,
-        }
+    forward! {
+        fn read_file(&self, path: &str) -> Option<String>;
+        fn list_dir(&self, dir: &str) -> Vec<String>;
+        fn size(&self, path: &str) -> Option<u64>;
+        fn read_range(&self, path: &str, start: u64, end: u64) -> Vec<u8>;
     }
-    async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
-        match self {
-            LocationIo::Files(io) => io.list_dir(dir).await,
-            LocationIo::Objects(io) => io.list_dir(dir).await,
-        }
-    }
-    async fn size(&self, path: &str) -> Result<Option<u64>, IoError> {
-        match self {
-            LocationIo::Files(io) => io.size(path).await,
-            LocationIo::Objects(io) => io.size(path).await,
-        }
-    }
-    async fn read_range(&self, path: &str, start: u64, end: u64) -> Result<Vec<u8>, IoError> {
-        match self {
-            LocationIo::Files(io) => io.read_range(path, start, end).await,
-            LocationIo::Objects(io) => io.read_range(path, start, end).await,
-        }
+}
+
+impl FileLifecycle for LocationIo {
+    forward! {
+        fn stat(&self, path: &str) -> Option<FileStat>;
+        fn remove(&self, path: &str) -> ();
     }
 }

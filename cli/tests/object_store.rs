@@ -166,3 +166,86 @@ fn workers_share_artifacts_through_s3() {
         "{offloaded:.300}"
     );
 }
+
+/// `mcp serve` reads a conversation's artifacts back from the bucket, `gc` collects them
+/// there, and refused credentials are a clear failure.
+#[test]
+fn mcp_serve_and_gc_work_on_s3() {
+    let moto = Moto::start(BUCKET);
+    let (_tmp, dir) = tempdir();
+    let user_data = format!("s3://{BUCKET}/served");
+    std::fs::write(dir.join("c.json"), stringify(&conversation(7, 2))).unwrap();
+    let args = [
+        "materialize",
+        "c.json",
+        "--conversation",
+        "conv-7",
+        "--user-data",
+        &user_data,
+        "--json",
+    ];
+    let (_, summary) = finished(tool(&moto, &dir, &args).spawn().unwrap());
+    let summary = parse(summary.trim()).unwrap();
+    let reference = summary["refs"][1].as_str().unwrap().to_owned();
+
+    // The read-back server over the bucket: a whole session on stdin, answers by id.
+    let requests = [
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": "2025-06-18",
+            "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": { "name": "context_tail", "arguments": { "ref": reference, "lines": 1 } } }),
+        json!({ "jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": { "uri": reference } }),
+    ];
+    let session: String = requests.iter().map(|r| format!("{r}\n")).collect();
+    let args = [
+        "mcp",
+        "serve",
+        "--user-data",
+        &user_data,
+        "--conversation",
+        "conv-7",
+    ];
+    let mut serve = tool(&moto, &dir, &args);
+    let mut child = serve.stdin(Stdio::piped()).spawn().unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(session.as_bytes())
+        .unwrap();
+    let (out, _) = finished(child);
+    let answers: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let answer = |id: u64| answers.iter().find(|a| a["id"] == id).unwrap();
+    let tail = answer(2)["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(tail.ends_with("| worker 7 call 1"), "{tail}");
+    let text = answer(3)["result"]["contents"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("worker 7 call 1\n"), "{text:.100}");
+
+    // gc over the bucket: a dry run removes nothing, then everything goes.
+    let gc = |extra: &[&str]| {
+        let mut args = vec!["gc", &user_data, "--max-size", "0", "--json"];
+        args.extend_from_slice(extra);
+        let (out, _) = finished(tool(&moto, &dir, &args).spawn().unwrap());
+        parse(out.trim()).unwrap()
+    };
+    let dry = gc(&["--dry-run"]);
+    assert_eq!(dry["removed"].as_array().unwrap().len(), 2, "{dry}");
+    assert_eq!(gc(&[])["removed"], dry["removed"]);
+    let args = ["tail", reference.as_str(), "--user-data", &user_data];
+    let out = tool(&moto, &dir, &args).output().unwrap();
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("was removed"), "{}", stderr(&out));
+
+    // Credentials the store refuses: a failure (exit 1) that says so.
+    moto.require_auth();
+    let out = tool(&moto, &dir, &args).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    for words in ["lacked the necessary privileges", "403 Forbidden"] {
+        assert!(stderr(&out).contains(words), "{}", stderr(&out));
+    }
+}

@@ -43,6 +43,13 @@ impl Materializer {
         })
     }
 
+    /// Run one read-back call; every failure is an error result for the model.
+    async fn run_read_call(&self, name: &str, params: &Value) -> ToolOutput {
+        self.core().run_read_tool(name, params, self.io()).await
+    }
+}
+
+impl<IO> Materializer<IO> {
     /// The definitions of `context_read`, `context_tail` and `context_grep`, as the
     /// `tools` array of `format` (for a loop that runs them itself).
     ///
@@ -59,11 +66,6 @@ impl Materializer {
             .iter()
             .map(|definition| definition.to_format(format))
             .collect()
-    }
-
-    /// Run one read-back call; every failure is an error result for the model.
-    async fn run_read_call(&self, name: &str, params: &Value) -> ToolOutput {
-        self.core().run_read_tool(name, params, self.io()).await
     }
 }
 

@@ -295,3 +295,23 @@ async fn a_server_gone_mid_put_leaves_no_half_object() {
     let direct = io(&moto, "cut");
     assert!(direct.list_dir("/").await.unwrap().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_credentials_are_a_clear_error() {
+    let moto = Moto::start(BUCKET);
+    let m = materializer(io(&moto, "denied"), "conv-1");
+    moto.require_auth();
+    let out = output(0, 0);
+    let err = m.materialize(&bash("call_1", &out)).await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::WriteFailed, "{err}");
+    eprintln!("wrong credentials, write: {err}");
+    assert!(err.to_string().contains("InvalidAccessKeyId"), "{err}");
+    let err = m.tail("ctx://conv-1/tool/call_1.txt", 1).await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::ReadFailed, "{err}");
+    eprintln!("wrong credentials, read: {err}");
+    // A HEAD's refusal has no body to name the reason; the status and the store's
+    // words say it.
+    for words in ["lacked the necessary privileges", "403 Forbidden"] {
+        assert!(err.to_string().contains(words), "{err}");
+    }
+}

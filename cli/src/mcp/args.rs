@@ -36,8 +36,9 @@ pub enum McpCommand {
 /// Where artifacts live and how big a resource may be.
 #[derive(Debug, Args)]
 pub struct StoreArgs {
-    /// Root directory: artifacts go under <DIR>/context/<conversation>/artifacts/.
-    #[arg(long, value_name = "DIR")]
+    /// Root directory: artifacts go under <DIR>/context/<conversation>/artifacts/; or an
+    /// object store, `s3://bucket/prefix` (credentials and endpoint from `AWS_*`).
+    #[arg(long, value_name = "DIR|URL")]
     pub user_data: PathBuf,
 
     /// resources/read returns an artifact whole up to this many bytes; a larger one

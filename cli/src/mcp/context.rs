@@ -12,6 +12,8 @@ use tool_offload::core::FileReader;
 use tool_offload::tools::ToolFormat;
 use tool_offload::Materializer;
 
+use crate::location::LocationIo;
+
 /// `resources/read` returns an artifact whole up to this many bytes by default; a
 /// larger one comes back as its first numbered page, which says how to read on.
 pub const DEFAULT_MAX_RESOURCE_BYTES: u64 = 1 << 20;
@@ -26,7 +28,7 @@ const FIRST_PAGE_LINES: usize = 200;
 /// The read-back tools and resources over one conversation's artifacts.
 pub struct ContextTools {
     /// The conversation's materializer: writes (in the proxy) and reads back.
-    pub materializer: Arc<Materializer>,
+    pub materializer: Arc<Materializer<LocationIo>>,
     /// Largest artifact `resources/read` returns whole.
     pub max_resource_bytes: u64,
 }
@@ -128,7 +130,13 @@ mod tests {
         std::fs::write(tool_dir.join("log.txt"), log.join("\n")).unwrap();
         std::fs::write(tool_dir.join("rows.json"), "[1,2]").unwrap();
         ContextTools {
-            materializer: Arc::new(Materializer::new(MaterializerOptions::new(dir, "c")).unwrap()),
+            materializer: Arc::new(
+                Materializer::with_io(
+                    MaterializerOptions::new(dir, "c"),
+                    LocationIo::Files(tool_offload::TokioFileWriter::new()),
+                )
+                .unwrap(),
+            ),
             max_resource_bytes,
         }
     }

@@ -16,6 +16,7 @@ use tool_offload::{Materializer, MaterializerOptions};
 use self::args::{McpArgs, McpCommand, StoreArgs};
 use self::context::ContextTools;
 use crate::error::CliError;
+use crate::location::{Location, LocationIo};
 
 /// Worker threads: a long `context_grep` answered by the proxy must not stall the relay.
 const WORKERS: usize = 2;
@@ -30,30 +31,32 @@ pub fn mcp(args: &McpArgs) -> Result<(), CliError> {
     runtime.block_on(async {
         match &args.command {
             McpCommand::Proxy(proxy) => {
-                let mut options =
-                    MaterializerOptions::new(&proxy.store.user_data, &proxy.conversation);
+                let location = Location::parse("--user-data", &proxy.store.user_data)?;
+                let mut options = MaterializerOptions::new(&location.dir, &proxy.conversation);
                 options.max_inline_chars =
                     proxy.max_inline_chars.unwrap_or(options.max_inline_chars);
                 options.max_inline_bytes =
                     proxy.max_inline_bytes.unwrap_or(options.max_inline_bytes);
-                let context = context_tools(&proxy.store, options)?;
+                let context = context_tools(&proxy.store, options, location.io)?;
                 proxy::run(&proxy.server, context).await
             }
             McpCommand::Serve(serve) => {
-                let options = MaterializerOptions::new(&serve.store.user_data, &serve.conversation);
-                serve::serve(context_tools(&serve.store, options)?).await
+                let location = Location::parse("--user-data", &serve.store.user_data)?;
+                let options = MaterializerOptions::new(&location.dir, &serve.conversation);
+                serve::serve(context_tools(&serve.store, options, location.io)?).await
             }
         }
     })
 }
 
-/// The read-back side over a materializer with `options`.
+/// The read-back side over a materializer with `options`, through `io`.
 fn context_tools(
     store: &StoreArgs,
     options: MaterializerOptions,
+    io: LocationIo,
 ) -> Result<Arc<ContextTools>, CliError> {
-    let materializer =
-        Materializer::new(options).map_err(|err| CliError::bad_input(format!("mcp: {err}")))?;
+    let materializer = Materializer::with_io(options, io)
+        .map_err(|err| CliError::bad_input(format!("mcp: {err}")))?;
     Ok(Arc::new(ContextTools {
         materializer: Arc::new(materializer),
         max_resource_bytes: store.max_resource_bytes,

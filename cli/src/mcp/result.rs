@@ -6,6 +6,8 @@ use serde_json::Value;
 use tool_offload::core::materialize::call_tool_result_text;
 use tool_offload::{Materializer, OffloadError};
 
+use crate::location::LocationIo;
+
 use super::ids::call_id;
 
 /// Materialize `result` (a `CallToolResult`) of `tool` in place when its text or its
@@ -16,7 +18,7 @@ use super::ids::call_id;
 /// # Errors
 /// `WRITE_FAILED` when an artifact cannot be written (the result is then unchanged).
 pub async fn materialize_result(
-    materializer: &Materializer,
+    materializer: &Materializer<LocationIo>,
     result: &mut Value,
     tool: &str,
     server: Option<&str>,
@@ -39,10 +41,11 @@ mod tests {
     use serde_json::json;
     use tool_offload::MaterializerOptions;
 
-    fn materializer(dir: &std::path::Path) -> Materializer {
+    fn materializer(dir: &std::path::Path) -> Materializer<LocationIo> {
         let mut options = MaterializerOptions::new(dir, "c");
         options.max_inline_chars = 1000;
-        Materializer::new(options).unwrap()
+        let io = LocationIo::Files(tool_offload::TokioFileWriter::new());
+        Materializer::with_io(options, io).unwrap()
     }
 
     fn artifact(dir: &std::path::Path, uri: &str) -> String {

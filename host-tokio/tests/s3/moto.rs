@@ -42,13 +42,33 @@ impl Moto {
         }
     }
 
+    /// Check every request's credentials from now on, as S3 does: moto's
+    /// `/moto-api/reset-auth` with no unauthenticated requests left. Moto knows no access
+    /// key then, so every request is refused (`403 InvalidAccessKeyId`); for this server
+    /// process only.
+    pub fn require_auth(&self) {
+        let status = self
+            .send("POST /moto-api/reset-auth HTTP/1.1", "0")
+            .expect("moto answers");
+        assert!(
+            status.contains(" 200 "),
+            "turning authentication on: {status}"
+        );
+    }
+
     /// One bodiless request; the status line.
     fn request(&self, line: &str) -> std::io::Result<String> {
+        self.send(line, "")
+    }
+
+    /// One request with `body`; the status line.
+    fn send(&self, line: &str, body: &str) -> std::io::Result<String> {
         let host = self.endpoint.trim_start_matches("http://");
         let mut stream = TcpStream::connect(host)?;
+        let length = body.len();
         write!(
             stream,
-            "{line}\r\nHost: {host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            "{line}\r\nHost: {host}\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n{body}"
         )?;
         let mut response = String::new();
         stream.read_to_string(&mut response)?;
