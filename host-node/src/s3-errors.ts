@@ -1,0 +1,51 @@
+import type { ErrorCode } from '../wasm/tool_offload_wasm.js';
+import type { OffloadError } from './errors.js';
+import { offloadError } from './errors.js';
+
+/** What the SDK's errors carry: a service error's name and HTTP status, a network error's code. */
+interface SdkError {
+  name?: string;
+  message?: string;
+  code?: string;
+  errors?: unknown[];
+  $metadata?: { httpStatusCode?: number };
+}
+
+const status = (e: unknown): number | undefined => (e as SdkError)?.$metadata?.httpStatusCode;
+
+/** No such object (`404`, `NoSuchKey`): a missing file, not a failure. */
+export function isNotFound(e: unknown): boolean {
+  return status(e) === 404 || (e as SdkError)?.name === 'NoSuchKey' || (e as SdkError)?.name === 'NotFound';
+}
+
+/**
+ * A conditional put that did not happen because the key is taken: `412 Precondition
+ * Failed`, or `409 ConditionalRequestConflict` (another conditional write in flight).
+ */
+export function isTaken(e: unknown): boolean {
+  const name = (e as SdkError)?.name;
+  return status(e) === 412 || name === 'PreconditionFailed' || name === 'ConditionalRequestConflict';
+}
+
+/**
+ * The typed error of a failed request: `ABORTED` when `signal` ended it (its reason as
+ * `cause`), else `code` naming the path, the request, the service's error name and
+ * HTTP status and its message, the SDK's error as `cause`.
+ */
+export function requestError(
+  code: ErrorCode,
+  path: string,
+  request: string,
+  e: unknown,
+  signal: AbortSignal | undefined,
+): OffloadError {
+  if (signal?.aborted) return offloadError('ABORTED', `${request}: aborted`, path, signal.reason ?? e);
+  const err = (e ?? {}) as SdkError;
+  const http = status(e);
+  const name = err.name && err.name !== 'Error' ? err.name : err.code;
+  let message = typeof err.message === 'string' ? err.message : String(e);
+  // Node reports a refused dual-stack connection as an AggregateError with no message.
+  if (message === '' && Array.isArray(err.errors)) message = err.errors.map((x) => (x as Error)?.message).join('; ');
+  const label = [name, http === undefined ? undefined : `HTTP ${http}`].filter(Boolean).join(', ');
+  return offloadError(code, `${request} failed${label ? ` (${label})` : ''}: ${message || 'no message'}`, path, e);
+}
