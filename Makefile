@@ -70,7 +70,7 @@ test-rust: build ## Rust unit, doc and conformance tests
 	cargo test --workspace --quiet
 
 test-node: build ## wasm build and npm package tests under Node
-	rm -f target/conformance/wasm.json target/conformance/npm.json
+	rm -f target/conformance/wasm.json target/conformance/npm.json target/conformance/npm-s3.json
 	$(NODE_TEST) host-node/test/*.test.ts
 
 test-browser: build ## In headless Chromium: the wasm crate's wasm-bindgen tests, vectors on OPFS, bundlers (docs/browser.md)
