@@ -13,6 +13,16 @@ interface SdkError {
 
 const status = (e: unknown): number | undefined => (e as SdkError)?.$metadata?.httpStatusCode;
 
+/** What a status means when the response says no more (HEAD requests have no body). */
+const STATUS: Record<number, string> = {
+  400: 'bad request',
+  403: 'access denied (wrong credentials, or not allowed by the bucket policy)',
+  404: 'no such bucket or object',
+  409: 'conflict',
+  412: 'precondition failed',
+  503: 'service unavailable (throttled)',
+};
+
 /** No such object (`404`, `NoSuchKey`): a missing file, not a failure. */
 export function isNotFound(e: unknown): boolean {
   return status(e) === 404 || (e as SdkError)?.name === 'NoSuchKey' || (e as SdkError)?.name === 'NotFound';
@@ -42,8 +52,11 @@ export function requestError(
   if (signal?.aborted) return offloadError('ABORTED', `${request}: aborted`, path, signal.reason ?? e);
   const err = (e ?? {}) as SdkError;
   const http = status(e);
-  const name = err.name && err.name !== 'Error' ? err.name : err.code;
+  // A response without a body (a HEAD's) has no error name: the SDK says `Unknown`.
+  const named = err.name && err.name !== 'Error' && err.name !== 'Unknown';
+  const name = named ? err.name : err.code;
   let message = typeof err.message === 'string' ? err.message : String(e);
+  if (message === 'UnknownError' && http !== undefined) message = STATUS[http] ?? `the server answered ${http}`;
   // Node reports a refused dual-stack connection as an AggregateError with no message.
   if (message === '' && Array.isArray(err.errors)) message = err.errors.map((x) => (x as Error)?.message).join('; ');
   const label = [name, http === undefined ? undefined : `HTTP ${http}`].filter(Boolean).join(', ');
