@@ -92,3 +92,17 @@ export function s3Client(endpoint: string, options: { maxAttempts?: number; acce
     maxAttempts: options.maxAttempts ?? 3,
   });
 }
+
+/** Requests a client sent, by S3 operation (retries included). */
+export function countRequests(client: S3Client): Map<string, number> {
+  const counts = new Map<string, number>();
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const name = String(context.commandName ?? '').replace(/Command$/, '');
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+      return next(args);
+    },
+    { step: 'finalizeRequest', name: 'countRequests' },
+  );
+  return counts;
+}
