@@ -22,7 +22,7 @@ if (mode === 'write') {
       m.materialize({ toolCallId: `call_${n}`, toolName: 'bash', output: `worker ${worker} call ${n}\n`.repeat(500) }),
     ),
   );
-  console.log(JSON.stringify(results.map((r) => r.ref!.id)));
+  console.log(JSON.stringify(results.map((r) => (r.inline ? 'inline' : r.ref.id))));
 } else if (mode === 'read') {
   const [prefix, ...refs] = args;
   const m = materializer(prefix);
