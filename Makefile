@@ -89,6 +89,7 @@ ifndef QUICK
 	cargo bench --quiet -p tool-offload --bench import
 	cargo bench --quiet -p tool-offload --bench workspace
 	cargo bench --quiet -p tool-offload --features object-store --bench object_store
+	node --import tsx bench/s3.ts
 	node bench/direct.mjs
 endif
 	node bench/run.mjs $(if $(CORPUS),--corpus $(CORPUS)) $(if $(QUICK),--quick --rounds 1)

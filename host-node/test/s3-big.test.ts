@@ -33,7 +33,7 @@ test('a 1 GiB artifact tails by range: a few requests, well under 1 MiB fetched'
 
   // Another worker, through the counting front.
   const client = s3Client(front.endpoint);
-  const requests = countRequests(client);
+  const counts = countRequests(client);
   const reader = new S3Io({ client, bucket: BUCKET, prefix: 'workers' });
   const materializer = new Materializer({ userData: '/', conversationId: 'conv-big', writer: reader });
   front.reset();
@@ -46,8 +46,11 @@ test('a 1 GiB artifact tails by range: a few requests, well under 1 MiB fetched'
   // Line numbers come from the index: the last line is line 2^24.
   assert.match(page, new RegExp(`\\b${last + 1}\\b`));
   const fetched = front.received;
-  const summary = [...requests].map(([op, n]) => `${n} ${op}`).join(', ');
-  console.log(`1 GiB put in ${put} ms; tail: ${summary}, ${fetched} bytes fetched, ${took} ms`);
+  const summary = [...counts.requests].map(([op, n]) => `${n} ${op}`).join(', ');
+  console.log(
+    `1 GiB put in ${put} ms; tail: ${summary}, ${counts.getBytes} body bytes (${fetched} on the wire), ${took} ms`,
+  );
   assert.ok(fetched < 1 << 20, `fetched ${fetched} bytes of ${BIG_BYTES}`);
-  assert.ok((requests.get('GetObject') ?? 0) <= 4, summary);
+  assert.ok((counts.requests.get('GetObject') ?? 0) <= 4, summary);
+  assert.ok(counts.getBytes <= fetched, 'bodies are part of the wire bytes');
 });

@@ -93,16 +93,25 @@ export function s3Client(endpoint: string, options: { maxAttempts?: number; acce
   });
 }
 
-/** Requests a client sent, by S3 operation (retries included). */
-export function countRequests(client: S3Client): Map<string, number> {
-  const counts = new Map<string, number>();
+/** What a client sent and fetched: requests by S3 operation (retries included), body bytes of GetObject. */
+export interface Counts {
+  requests: Map<string, number>;
+  getBytes: number;
+}
+
+/** Count what `client` sends and fetches from now on. */
+export function countRequests(client: S3Client): Counts {
+  const counts: Counts = { requests: new Map(), getBytes: 0 };
   client.middlewareStack.add(
-    (next, context) => (args) => {
+    (next, context) => async (args) => {
       const name = String(context.commandName ?? '').replace(/Command$/, '');
-      counts.set(name, (counts.get(name) ?? 0) + 1);
-      return next(args);
+      counts.requests.set(name, (counts.requests.get(name) ?? 0) + 1);
+      const out = await next(args);
+      const length = (out.response as { headers?: Record<string, string> })?.headers?.['content-length'];
+      if (name === 'GetObject' && length !== undefined) counts.getBytes += Number(length);
+      return out;
     },
-    { step: 'finalizeRequest', name: 'countRequests' },
+    { step: 'deserialize', name: 'countRequests' },
   );
   return counts;
 }
