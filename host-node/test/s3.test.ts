@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import { S3Client } from '@aws-sdk/client-s3';
 import { gcDirectory, Materializer, OffloadError } from 'tool-offload';
@@ -12,22 +12,13 @@ import { S3Io } from 'tool-offload/s3';
 
 import { OBJECT_STORE_EXPECTED, observeWriter } from '../../tests/harness/writer-contract.ts';
 import { offloadError } from './helpers.ts';
-import { startFront, type Front } from './s3/front.ts';
-import { s3Client, startMoto, type Moto } from './s3/moto.ts';
+import { motoWithFront } from './s3/front.ts';
+import { s3Client } from './s3/moto.ts';
 
 const BUCKET = 'artifacts';
-let moto: Moto;
-let front: Front;
-before(async () => {
-  moto = await startMoto(BUCKET);
-  front = await startFront(moto.address);
-});
-after(async () => {
-  await front.close();
-  await moto.stop();
-});
+const servers = motoWithFront(BUCKET);
 
-const io = (prefix: string, endpoint = moto.endpoint) =>
+const io = (prefix: string, endpoint = servers.moto.endpoint) =>
   new S3Io({ client: s3Client(endpoint), bucket: BUCKET, prefix });
 
 test('S3Io meets the IO contract, as an object store does', async () => {
@@ -66,8 +57,8 @@ test('paths map to the keys the Rust host uses, and list back as written', async
 });
 
 test('a path that leaves the prefix is refused before any request', async () => {
-  const s3 = io('p', front.endpoint);
-  front.reset();
+  const s3 = io('p', servers.front.endpoint);
+  servers.front.reset();
   for (const call of [
     () => s3.readFile('/a/../../b/secret'),
     () => s3.writeFile('/..', 'x'),
@@ -80,7 +71,7 @@ test('a path that leaves the prefix is refused before any request', async () => 
     const err = await offloadError(call());
     assert.equal(err.code, 'INVALID_ARGUMENT', err.message);
   }
-  assert.equal(front.received, 0, 'no request was made');
+  assert.equal(servers.front.received, 0, 'no request was made');
   const bad = await offloadError(Promise.resolve().then(() => new S3Io({ bucket: BUCKET, prefix: 'a/../b' })));
   assert.equal(bad.code, 'INVALID_ARGUMENT');
   assert.match(bad.message, /invalid object store location a\/\.\.\/b/);
@@ -153,14 +144,14 @@ test('the Materializer and gcDirectory run on S3Io', async () => {
 
 test('without a client, S3Io configures one from the standard environment', async () => {
   const saved = { ...process.env };
-  Object.assign(process.env, moto.env);
+  Object.assign(process.env, servers.moto.env);
   try {
     const s3 = new S3Io({ bucket: BUCKET, prefix: 'env' });
     assert.ok(s3.client instanceof S3Client);
     assert.equal(await s3.createFile('/a.txt', 'from the environment'), true);
     assert.equal(await io('env').readFile('/a.txt'), 'from the environment');
   } finally {
-    for (const key of Object.keys(moto.env)) {
+    for (const key of Object.keys(servers.moto.env)) {
       if (saved[key] === undefined) delete process.env[key];
       else process.env[key] = saved[key];
     }

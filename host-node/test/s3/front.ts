@@ -3,6 +3,9 @@
 // requests `503 Slow Down` (S3's throttling) and forwards the rest; or takes half of
 // every request's body and hangs up, as a server that dies mid-write.
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { after, before } from 'node:test';
+
+import { startMoto, type Moto } from './moto.ts';
 
 const SLOW_DOWN =
   '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Reduce your request rate.</Message></Error>';
@@ -95,4 +98,21 @@ export async function startFront(upstream: string, mode: Mode = { kind: 'forward
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * A moto with `bucket` and a forwarding front of it for the tests of one file: started
+ * before them, stopped after (node:test's hooks). Read the fields inside tests.
+ */
+export function motoWithFront(bucket: string): { moto: Moto; front: Front } {
+  const servers = {} as { moto: Moto; front: Front };
+  before(async () => {
+    servers.moto = await startMoto(bucket);
+    servers.front = await startFront(servers.moto.address);
+  });
+  after(async () => {
+    await servers.front?.close();
+    await servers.moto?.stop();
+  });
+  return servers;
 }
