@@ -23,9 +23,14 @@ const STATUS: Record<number, string> = {
   503: 'service unavailable (throttled)',
 };
 
-/** No such object (`404`, `NoSuchKey`): a missing file, not a failure. */
+/**
+ * No such object (`404`, `NoSuchKey`): a missing file, not a failure. A missing bucket
+ * (`NoSuchBucket`) is a failure: a misnamed bucket must not read as an empty one (a
+ * `HEAD`, which has no body, cannot tell the two apart).
+ */
 export function isNotFound(e: unknown): boolean {
-  return status(e) === 404 || (e as SdkError)?.name === 'NoSuchKey' || (e as SdkError)?.name === 'NotFound';
+  const name = (e as SdkError)?.name;
+  return name !== 'NoSuchBucket' && (status(e) === 404 || name === 'NoSuchKey' || name === 'NotFound');
 }
 
 /**

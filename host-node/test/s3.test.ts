@@ -95,6 +95,20 @@ test('ranges: inside, cut at the end, from past the end; a missing object is REA
   assert.ok(err.cause instanceof Error, 'the SDK error is the cause');
 });
 
+test('a bucket that does not exist is an error, not an empty bucket', async () => {
+  const s3 = new S3Io({ client: s3Client(servers.moto.endpoint), bucket: 'no-such-bucket', prefix: 'p' });
+  for (const [call, code] of [
+    [() => s3.readFile('/a.txt'), 'READ_FAILED'],
+    [() => s3.listDir('/'), 'READ_FAILED'],
+    [() => s3.writeFile('/a.txt', 'x'), 'WRITE_FAILED'],
+    [() => s3.createFile('/a.txt', 'x'), 'WRITE_FAILED'],
+  ] as const) {
+    const err = await offloadError(call());
+    assert.equal(err.code, code);
+    assert.match(err.message, /\(NoSuchBucket, HTTP 404\)/);
+  }
+});
+
 test('listing pages through more than 1000 names', async () => {
   const s3 = io('many');
   const names = Array.from({ length: 1003 }, (_, i) => `f${String(i).padStart(4, '0')}`);
