@@ -33,6 +33,11 @@ export function isNotFound(e: unknown): boolean {
   return name !== 'NoSuchBucket' && (status(e) === 404 || name === 'NoSuchKey' || name === 'NotFound');
 }
 
+/** `416 Range Not Satisfiable`: a range that starts at or past the object's end. */
+export function isPastEnd(e: unknown): boolean {
+  return status(e) === 416;
+}
+
 /**
  * A conditional put that did not happen because the key is taken: `412 Precondition
  * Failed`, or `409 ConditionalRequestConflict` (another conditional write in flight).

@@ -28,7 +28,7 @@ import type {
 import type { FileReader, FileWriter } from '../wasm/tool_offload_wasm.js';
 import { offloadError } from './errors.js';
 import { decodeSegment, objectKey, parsePrefix } from './object-keys.js';
-import { isNotFound, isTaken, requestError } from './s3-errors.js';
+import { isNotFound, isPastEnd, isTaken, requestError } from './s3-errors.js';
 
 /** Options of {@link S3Io}. */
 export interface S3IoOptions {
@@ -178,9 +178,7 @@ export class S3Io implements FileWriter, FileReader {
     const get = new GetObjectCommand({ Bucket: this.bucket, Key, Range });
     // S3 answers 416 to a range starting at or past the end; the contract says it reads
     // as nothing. Only then is the size asked for.
-    const pastEnd = (e: unknown) =>
-      (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 416;
-    const got = await this.#send<GetObjectCommandOutput>('READ_FAILED', path, get, pastEnd);
+    const got = await this.#send<GetObjectCommandOutput>('READ_FAILED', path, get, isPastEnd);
     if (got === undefined) {
       const size = await this.size(path);
       if (size !== undefined && from >= size) return new Uint8Array(0);
