@@ -70,7 +70,7 @@ test-rust: build ## Rust unit, doc and conformance tests
 	cargo test --workspace --quiet
 
 test-node: build ## wasm build and npm package tests under Node
-	rm -f target/conformance/wasm.json target/conformance/npm.json
+	rm -f target/conformance/wasm.json target/conformance/npm.json target/conformance/npm-s3.json
 	$(NODE_TEST) host-node/test/*.test.ts
 
 test-browser: build ## In headless Chromium: the wasm crate's wasm-bindgen tests, vectors on OPFS, bundlers (docs/browser.md)
@@ -89,6 +89,7 @@ ifndef QUICK
 	cargo bench --quiet -p tool-offload --bench import
 	cargo bench --quiet -p tool-offload --bench workspace
 	cargo bench --quiet -p tool-offload --features object-store --bench object_store
+	node --import tsx bench/s3.ts
 	node bench/direct.mjs
 endif
 	node bench/run.mjs $(if $(CORPUS),--corpus $(CORPUS)) $(if $(QUICK),--quick --rounds 1)

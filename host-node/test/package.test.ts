@@ -69,6 +69,10 @@ test('the tarball holds the built package and nothing else', () => {
     'esm/index.js',
     'esm/index.d.ts',
     'esm/node-file-writer.js',
+    'esm/s3-io.js',
+    'esm/s3-io.d.ts',
+    'cjs/s3-io.js',
+    'web/esm/s3-io.js',
     'cjs/index.js',
     'cjs/index.d.ts',
     'cjs/package.json',
@@ -147,6 +151,32 @@ console.log(JSON.stringify({
   assert.equal(out.result.freedChars, out.contentLength - placeholder(file).length);
   assert.deepEqual(out.error, { isOffloadError: true, isError: true, name: 'OffloadError', code: 'INVALID_ID' });
   assert.equal(out.writer, 'function');
+});
+
+test('tool-offload/s3 resolves from ESM and CommonJS; without its optional peer the import names it', () => {
+  const out = runInConsumer(
+    's3.mjs',
+    `
+import { createRequire } from 'node:module';
+let error;
+try {
+  await import('tool-offload/s3');
+} catch (e) {
+  error = { code: e.code, message: e.message };
+}
+console.log(JSON.stringify({
+  esm: import.meta.resolve('tool-offload/s3'),
+  cjs: createRequire(import.meta.url).resolve('tool-offload/s3'),
+  error,
+}));
+`,
+  );
+  const pkg = join(consumer, 'node_modules', 'tool-offload');
+  assert.equal(fileURLToPath(out.esm), join(pkg, 'esm', 's3-io.js'));
+  assert.equal(out.cjs, join(pkg, 'cjs', 's3-io.js'));
+  // @aws-sdk/client-s3 is an optional peer dependency: not installed here.
+  assert.equal(out.error.code, 'ERR_MODULE_NOT_FOUND');
+  assert.match(out.error.message, /Cannot find package '@aws-sdk\/client-s3'/);
 });
 
 test('the installed package works from CommonJS and shares OffloadError with ESM', () => {

@@ -121,3 +121,20 @@ export const EXPECTED: Record<string, Observed> = {
   afterRemove: 'undefined',
   listAfterRemove: ['c.txt', 'deep', 'race.txt'],
 };
+
+/**
+ * What `observeWriter` gives on an object store (the npm package's `S3Io`, like the Rust
+ * host's `ObjectStoreIo`): there are no directories, so a write needs none and nothing is
+ * "in the way"; a directory is only a key prefix with objects under it. Everything else
+ * as {@link EXPECTED}. `statDir` is the object `writeOverDir` put at `/a/deep` (its
+ * time, checked to be recent, is replaced by `'recent'`).
+ */
+export const OBJECT_STORE_EXPECTED: Record<string, Observed> = {
+  ...EXPECTED,
+  writeWithoutDir: 'undefined',
+  // The write before it put the object.
+  createWithoutDir: false,
+  writeOverDir: 'undefined',
+  mkdirThroughFile: 'undefined',
+  statDir: { size: 1, modifiedMs: 'recent', isDir: false },
+};
