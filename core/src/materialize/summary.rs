@@ -649,7 +649,7 @@ mod tests {
             assert_eq!(mentions_error(line.as_bytes()), old(line), "{line:?}");
         }
         // Every keyword at every offset and case, around the eight-byte words and their
-        // ninth byte, alone or among near misses.
+        // ninth byte, alone or among near misses; found where it starts.
         for word in ERROR_WORDS
             .iter()
             .chain(&["erro", "exceptio", "pa nic", "fatAl"])
@@ -667,6 +667,9 @@ mod tests {
                         format!("{}{}", "Er".repeat(pad), &w[..w.len() - 1]),
                     ] {
                         assert_eq!(mentions_error(line.as_bytes()), old(&line), "{line:?}");
+                        let lower = line.to_ascii_lowercase();
+                        let at = ERROR_WORDS.iter().filter_map(|w| lower.find(w)).min();
+                        assert_eq!(first_error(line.as_bytes()), at, "{line:?}");
                     }
                 }
             }
