@@ -4,11 +4,11 @@
 // to the strings core's doc tests and the tokio host's tests expect), scope and pattern
 // errors, concurrency, stats and the logger.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { Materializer, OffloadError, ToolRegistry } from 'tool-offload';
+import { Materializer, NodeFileWriter, OffloadError, ToolRegistry } from 'tool-offload';
 import type { FileReader, MaterializeLogEntry, MaterializeResult } from 'tool-offload';
 import { freshDir, offloadError as rejected, RecordingWriter } from './helpers.ts';
 
@@ -569,4 +569,24 @@ test('summaries count error lines with the keyword at any offset and in any ASCI
   const first = lines.findIndex((line) => mentions.includes(line));
   assert.ok(result.content.includes(`--- errors: ${mentions.length.toLocaleString('en-US')} lines mention`), result.content);
   assert.ok(result.content.includes(`\n${first + 1}| ${lines[first]}\n`), result.content);
+});
+
+test('the artifacts directory is made once, and made again when it was removed', async () => {
+  const made: string[] = [];
+  class CountingWriter extends NodeFileWriter {
+    override async mkdir(dir: string): Promise<void> {
+      made.push(dir);
+      await super.mkdir(dir);
+    }
+  }
+  const userData = freshDir('mkdir-once');
+  const m = new Materializer({ userData, conversationId: 'c', writer: new CountingWriter() });
+  const big = 'x\n'.repeat(5000);
+  for (const id of ['a', 'b']) await m.materialize({ toolCallId: id, toolName: 't', output: big });
+  const dir = join(userData, 'context', 'c', 'artifacts', 'tool');
+  assert.deepEqual(made, [dir]);
+  rmSync(join(userData, 'context'), { recursive: true });
+  const again = await m.materialize({ toolCallId: 'c', toolName: 't', output: big });
+  assert.ok(!again.inline && existsSync(join(dir, 'c.txt')));
+  assert.deepEqual(made, [dir, dir]);
 });

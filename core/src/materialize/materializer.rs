@@ -10,7 +10,7 @@ use super::types::{
 use crate::create::create_at_free_name;
 use crate::path::{join, resolve};
 use crate::{FileReader, FileWriter, OffloadError};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Read-back pages are never cut below this many UTF-16 units (see
 /// [`Materializer::page_chars`]).
@@ -43,6 +43,10 @@ pub struct Materializer {
     saved_chars: AtomicU64,
     /// Line indexes of artifacts read back, by path (see [`super::line_index`]).
     pub(super) line_indexes: super::read_back::IndexCache,
+    /// The artifact directories (one bit per [`ArtifactKind`]) this materializer has
+    /// made: later artifacts skip the `mkdir` (in Node a recursive `mkdir` of an existing
+    /// directory is two file-system round trips of the seven a `materialize()` takes).
+    made_dirs: AtomicU8,
 }
 
 impl Materializer {
@@ -71,6 +75,7 @@ impl Materializer {
             inlined: AtomicU64::new(0),
             saved_chars: AtomicU64::new(0),
             line_indexes: Default::default(),
+            made_dirs: AtomicU8::new(0),
         })
     }
 
@@ -227,15 +232,22 @@ impl Materializer {
             _ => "txt",
         };
         let dir = join(&self.artifacts, kind.dir());
-        io.mkdir(&dir)
-            .await
-            .map_err(|source| OffloadError::WriteFailed {
-                path: dir.clone(),
-                source,
-            })?;
-        let (file, path) = self
-            .create_artifact((kind, &dir), stem, ext, output.text, io)
-            .await?;
+        let bit = 1 << kind as u8;
+        let mut made = self.made_dirs.load(Ordering::Relaxed) & bit != 0;
+        let (file, path) = loop {
+            if !made {
+                self.make_dir(&dir, bit, io).await?;
+            }
+            match self
+                .create_artifact((kind, &dir), stem, ext, output.text, io)
+                .await
+            {
+                // Made earlier, and perhaps removed since (by hand, or a conversation's
+                // directory deleted): made again, and the create tried once more.
+                Err(OffloadError::WriteFailed { .. }) if made => made = false,
+                created => break created?,
+            }
+        };
         self.write_line_index(&path, output.text, io).await;
 
         let id = reference::mint(&self.options.conversation_id, kind, &file);
@@ -274,6 +286,23 @@ impl Materializer {
     /// that is free, or reuse one that already holds exactly `text`; its file name and
     /// path. Creation is exclusive ([`FileWriter::create_file`]), so concurrent calls and
     /// processes never overwrite each other's artifacts.
+    /// `mkdir -p dir`, remembered (as `bit` of `made_dirs`) once it succeeds.
+    async fn make_dir<IO: FileWriter + ?Sized>(
+        &self,
+        dir: &str,
+        bit: u8,
+        io: &IO,
+    ) -> Result<(), OffloadError> {
+        io.mkdir(dir)
+            .await
+            .map_err(|source| OffloadError::WriteFailed {
+                path: dir.to_owned(),
+                source,
+            })?;
+        self.made_dirs.fetch_or(bit, Ordering::Relaxed);
+        Ok(())
+    }
+
     async fn create_artifact<IO: FileWriter + FileReader + ?Sized>(
         &self,
         (kind, dir): (ArtifactKind, &str),
