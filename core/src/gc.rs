@@ -167,7 +167,7 @@ where
         });
     if let Some(max) = options.max_bytes {
         // Oldest first; referenced ones never go.
-        kept.sort_unstable_by(|a, b| {
+        crate::sort::sort_by(&mut kept, |a, b| {
             (a.stat.modified_ms, &a.path).cmp(&(b.stat.modified_ms, &b.path))
         });
         let mut total: u64 = kept.iter().map(|c| c.stat.size).sum();
@@ -196,7 +196,7 @@ where
         }
         removals.push((c.path, c.stat.size, true));
     }
-    removals.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    crate::sort::sort_by(&mut removals, |a, b| a.0.cmp(&b.0));
     for (path, size, artifact) in removals {
         if !options.dry_run {
             remove(io, &path, artifact).await?;
