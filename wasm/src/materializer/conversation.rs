@@ -71,7 +71,7 @@ fn operation_abort(options: &JsValue) -> Result<Option<Abort>, JsOffloadError> {
 /// `exportConversation(messages)`: the bundle as a plain JS object.
 pub(crate) async fn export_conversation(
     inner: &Inner,
-    reader: JsFileReader,
+    reader: ReadWrite,
     messages: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
@@ -89,12 +89,7 @@ pub(crate) async fn export_conversation(
         .core
         .export_conversation(&messages[0], &reader)
         .await
-        .map_err(|e| {
-            unless_aborted(
-                abort.as_ref(),
-                JsOffloadError::with_cause(e, reader.take_failure()),
-            )
-        })?;
+        .map_err(|e| unless_aborted(abort.as_ref(), reader.error(e)))?;
     abort::check(abort.as_ref())?;
     // Only the messages may hold stand-ins for lone surrogates; artifacts never do.
     let messages = bundle["messages"].take();

@@ -6,6 +6,7 @@ use tool_offload_core::tools::{RegisterError, ToolOutput};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
+use super::io::ReadWrite;
 use super::options::Inner;
 use crate::convert::field;
 use crate::convert::to_value;
@@ -37,7 +38,7 @@ async fn run(inner: &Inner, name: &str, params: &JsValue) -> ToolOutput {
         }
         (_, None) => ToolOutput::error("this Materializer cannot read its artifacts"),
         (Ok(input), Some(reader)) => {
-            let reader = reader.fresh();
+            let reader = ReadWrite::over(&inner.writer, Some(reader), None);
             inner.core.run_read_tool(name, &input, &reader).await
         }
     }
