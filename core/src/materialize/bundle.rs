@@ -318,7 +318,9 @@ fn ref_in_token<'a>(token: &'a str, conversation: &str) -> Option<(usize, Parsed
     let file = file.split('/').next().unwrap_or(file);
     let end = EXTENSIONS
         .iter()
-        .filter_map(|ext| file.rfind(ext).map(|i| i + ext.len()))
+        // The last match from the left is the rightmost one (no extension overlaps
+        // itself); `rfind` would add the standard library's reverse searcher to the wasm.
+        .filter_map(|ext| file.match_indices(ext).last().map(|(i, _)| i + ext.len()))
         .max()?;
     let parsed = reference::parse_parts(conv, kind, &file[..end]).ok()?;
     let len = conv.len() + 1 + kind.len() + 1 + end;
