@@ -292,7 +292,8 @@ struct Found<'a> {
 /// extension (which drops trailing punctuation: "…call_1.txt."). Strings that do not
 /// parse as a ref of this conversation's artifacts are not refs to export (another
 /// conversation's, a malformed escape).
-fn refs_in<'a>(value: &'a Value, conversation: &str, visit: &mut impl FnMut(Found<'a>)) {
+/// (`dyn`: export and import share one copy of the walk.)
+fn refs_in<'a>(value: &'a Value, conversation: &str, visit: &mut dyn FnMut(Found<'a>)) {
     visit_strings(value, &mut |text| {
         let mut rest = text;
         while let Some(at) = rest.find(SCHEME) {
