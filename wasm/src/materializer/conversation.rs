@@ -92,7 +92,11 @@ pub(crate) async fn export_conversation(
         .map_err(|e| unless_aborted(abort.as_ref(), reader.error(e)))?;
     abort::check(abort.as_ref())?;
     // Only the messages may hold stand-ins for lone surrogates; artifacts never do.
-    let messages = bundle["messages"].take();
+    // `get_mut`, not `bundle["messages"]`: `IndexMut` brings its panic path and formatting.
+    let messages = bundle
+        .get_mut("messages")
+        .map(Value::take)
+        .unwrap_or_default();
     let js = restored_js(&bundle, &LoneSurrogates::default())?;
     set(&js, "messages", &restored_js(&messages, &lone)?);
     Ok(js)

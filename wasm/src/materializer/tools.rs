@@ -33,7 +33,11 @@ async fn run(inner: &Inner, name: &str, params: &JsValue) -> ToolOutput {
         (Err(error), _) => ToolOutput::error(error.message()),
         // No artifact has such a name; as a Rust String (U+FFFD) it could name another's.
         (Ok(input), _) if has_lone_surrogate(&reference) => {
-            let lossy = input["ref"].as_str().unwrap_or_default().to_owned();
+            let lossy = input
+                .get("ref")
+                .and_then(|r| r.as_str())
+                .unwrap_or_default()
+                .to_owned();
             ToolOutput::error(OffloadError::RefNotFound(lossy).to_string())
         }
         (_, None) => ToolOutput::error("this Materializer cannot read its artifacts"),
