@@ -6,7 +6,7 @@
 //! Where an artifact is removed, an empty `<artifact>.removed` marker stays beside it, so
 //! reading its ref later says it was removed by retention rather than never existing.
 
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 use std::future::Future;
 
 use crate::materialize::summary_ref;
@@ -65,7 +65,7 @@ pub struct GcOptions {
     pub max_bytes: Option<u64>,
     /// Refs (`ctx://…`) and batch file names (`tool-result-….md`) that stay whatever
     /// their age: see [`referenced`].
-    pub keep: BTreeSet<String>,
+    pub keep: HashSet<String>,
     /// Report what would go, remove nothing.
     pub dry_run: bool,
     /// Now, milliseconds since the Unix epoch (passed in: the core has no clock).
@@ -94,8 +94,8 @@ pub struct GcReport {
 /// let messages = json!([{"role": "tool", "tool_call_id": "c", "content": "[Content offloaded to: ./tool-result-c.md]"}]);
 /// assert!(referenced(&messages).contains("tool-result-c.md"));
 /// ```
-pub fn referenced(messages: &Value) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
+pub fn referenced(messages: &Value) -> HashSet<String> {
+    let mut found = HashSet::new();
     visit(messages, &mut |s| {
         if let Some(reference) = summary_ref(s) {
             found.insert(reference.to_owned());
@@ -167,7 +167,7 @@ where
         });
     if let Some(max) = options.max_bytes {
         // Oldest first; referenced ones never go.
-        kept.sort_unstable_by(|a, b| {
+        crate::sort::sort_by(&mut kept, |a, b| {
             (a.stat.modified_ms, &a.path).cmp(&(b.stat.modified_ms, &b.path))
         });
         let mut total: u64 = kept.iter().map(|c| c.stat.size).sum();
@@ -196,7 +196,7 @@ where
         }
         removals.push((c.path, c.stat.size, true));
     }
-    removals.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    crate::sort::sort_by(&mut removals, |a, b| a.0.cmp(&b.0));
     for (path, size, artifact) in removals {
         if !options.dry_run {
             remove(io, &path, artifact).await?;

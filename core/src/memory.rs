@@ -194,7 +194,7 @@ impl FileReader for MemoryWriter {
             .chain(state.dirs.iter())
             .filter_map(direct_child)
             .collect();
-        names.sort();
+        crate::sort::sort_by(&mut names, |a, b| a.cmp(b));
         names.dedup();
         Ok(names)
     }

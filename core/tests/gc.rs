@@ -2,7 +2,7 @@
 //! line index and stale temporary files with their artifact, and a removed ref read back
 //! as removed by retention.
 
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 
 use futures_executor::block_on;
 use serde_json::json;
@@ -114,7 +114,7 @@ fn the_keep_list_protects_what_messages_still_refer_to() {
     let keep = referenced(&messages);
     assert_eq!(
         keep,
-        BTreeSet::from([
+        HashSet::from([
             "ctx://conv-1/tool/old.txt".to_owned(),
             "tool-result-x.md".to_owned()
         ])
@@ -168,7 +168,7 @@ fn a_quota_removes_the_least_recently_written_until_under_it() {
         .any(|p| p.ends_with("mid.txt") || p.ends_with("new.txt")));
     assert_eq!(report.kept_bytes, 18000);
     // A quota nothing can meet: referenced artifacts still stay.
-    let keep = BTreeSet::from(["ctx://conv-1/tool/new.txt".to_owned()]);
+    let keep = HashSet::from(["ctx://conv-1/tool/new.txt".to_owned()]);
     let report = block_on(gc(
         ROOT,
         &GcOptions {
@@ -249,7 +249,7 @@ fn terminal_artifacts_are_collected_and_named_by_their_ref() {
     let m = Materializer::new(MaterializerOptions::new(ROOT, "conv-1", "/")).unwrap();
     fs.set_now(0);
     block_on(m.materialize_terminal("snip", &"$ make\n".repeat(1000), &fs)).unwrap();
-    let keep = BTreeSet::from(["ctx://conv-1/terminal/snip.log".to_owned()]);
+    let keep = HashSet::from(["ctx://conv-1/terminal/snip.log".to_owned()]);
     let kept = block_on(gc(
         ROOT,
         &GcOptions {

@@ -88,7 +88,7 @@ fn write_object(map: &Map<String, Value>, out: &mut String) {
             .iter()
             .filter_map(|(k, v)| array_index(k).map(|i| (i, k.as_str(), v)))
             .collect();
-        indexed.sort_unstable_by_key(|&(i, _, _)| i);
+        crate::sort::sort_by(&mut indexed, |a, b| a.0.cmp(&b.0));
         for (_, k, v) in indexed {
             emit(k, v, out);
         }

@@ -292,7 +292,8 @@ struct Found<'a> {
 /// extension (which drops trailing punctuation: "…call_1.txt."). Strings that do not
 /// parse as a ref of this conversation's artifacts are not refs to export (another
 /// conversation's, a malformed escape).
-fn refs_in<'a>(value: &'a Value, conversation: &str, visit: &mut impl FnMut(Found<'a>)) {
+/// (`dyn`: export and import share one copy of the walk.)
+fn refs_in<'a>(value: &'a Value, conversation: &str, visit: &mut dyn FnMut(Found<'a>)) {
     visit_strings(value, &mut |text| {
         let mut rest = text;
         while let Some(at) = rest.find(SCHEME) {
@@ -318,7 +319,9 @@ fn ref_in_token<'a>(token: &'a str, conversation: &str) -> Option<(usize, Parsed
     let file = file.split('/').next().unwrap_or(file);
     let end = EXTENSIONS
         .iter()
-        .filter_map(|ext| file.rfind(ext).map(|i| i + ext.len()))
+        // The last match from the left is the rightmost one (no extension overlaps
+        // itself); `rfind` would add the standard library's reverse searcher to the wasm.
+        .filter_map(|ext| file.match_indices(ext).last().map(|(i, _)| i + ext.len()))
         .max()?;
     let parsed = reference::parse_parts(conv, kind, &file[..end]).ok()?;
     let len = conv.len() + 1 + kind.len() + 1 + end;

@@ -196,12 +196,13 @@ impl Materializer {
         let index = match beside.and_then(|text| LineIndex::from_file(&text, file.size)) {
             Some(index) => index,
             None => {
-                let scan = InFile {
+                // An `Artifact`, not a bare `InFile`: one instance of the scan for both.
+                let scan = Artifact::File(InFile {
                     reader,
                     path: file.path.clone(),
                     size: file.size,
                     chunk: SCAN_CHUNK_BYTES,
-                };
+                });
                 LineIndex::build(&scan).await?
             }
         };

@@ -34,7 +34,8 @@ pub(crate) async fn tail_in<S: Source>(
         keep,
     };
     scan(source, start, row_chars(max_chars, named.room), &mut tail).await?;
-    let rows: Vec<OwnedRow> = tail.rows.into();
+    // Collected, not `into()`: that rotates the ring in place, code for this call alone.
+    let rows: Vec<OwnedRow> = tail.rows.into_iter().collect();
     // Keep the end: take rows from the last while they fit (always one).
     let mut taken = 0;
     let mut used = 0;

@@ -1,8 +1,6 @@
 //! TodoWrite / TodoRead: a task list the model keeps for itself, aligned with Claude's
 //! own todo tools. Both tools share one in-memory [`TodoList`].
 
-use serde_json::json;
-
 use super::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::view::{js_string, JsonView, Kind};
 use crate::{js_trim, json, Map, Value};
@@ -84,9 +82,10 @@ impl TodoList {
         match parse_todos(params) {
             Ok(todos) => {
                 self.items = todos;
-                ToolOutput::ok(json::stringify(
-                    &json!({"success": true, "count": self.items.len()}),
-                ))
+                ToolOutput::ok(json::stringify(&object(vec![
+                    ("success", Value::Bool(true)),
+                    ("count", self.items.len().into()),
+                ])))
             }
             Err(message) => ToolOutput::error(message),
         }
@@ -106,7 +105,10 @@ impl TodoList {
                 Value::Object(item)
             })
             .collect();
-        ToolOutput::ok(json::stringify(&json!({"todos": items})))
+        ToolOutput::ok(json::stringify(&object(vec![(
+            "todos",
+            Value::Array(items),
+        )])))
     }
 
     /// TodoWrite's definition.
@@ -117,26 +119,59 @@ impl TodoList {
              three or more steps: write the plan before starting, keep exactly one todo \
              in_progress, and mark each completed as soon as it is done. Every call replaces \
              the whole list, so always send all todos. Skip it for a single trivial step.",
-            json!({
-                "type": "object",
-                "properties": {
-                    "todos": {
-                        "type": "array",
-                        "description": "The complete, updated todo list.",
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "content": {"type": "string", "minLength": 1, "description": "The task, imperative: \"Run the tests\"."},
-                                "status": {"type": "string", "enum": ["pending", "in_progress", "completed"]},
-                                "activeForm": {"type": "string", "minLength": 1, "description": "The task under way: \"Running the tests\"."}
-                            },
-                            "required": ["content", "status", "activeForm"],
-                            "additionalProperties": false
-                        }
-                    }
-                },
-                "required": ["todos"]
-            }),
+            object(vec![
+                ("type", "object".into()),
+                (
+                    "properties",
+                    object(vec![(
+                        "todos",
+                        object(vec![
+                            ("type", "array".into()),
+                            ("description", "The complete, updated todo list.".into()),
+                            (
+                                "items",
+                                object(vec![
+                                    ("type", "object".into()),
+                                    (
+                                        "properties",
+                                        object(vec![
+                                            (
+                                                "content",
+                                                text_property(
+                                                    "The task, imperative: \"Run the tests\".",
+                                                ),
+                                            ),
+                                            (
+                                                "status",
+                                                object(vec![
+                                                    ("type", "string".into()),
+                                                    (
+                                                        "enum",
+                                                        strings(&[
+                                                            "pending",
+                                                            "in_progress",
+                                                            "completed",
+                                                        ]),
+                                                    ),
+                                                ]),
+                                            ),
+                                            (
+                                                "activeForm",
+                                                text_property(
+                                                    "The task under way: \"Running the tests\".",
+                                                ),
+                                            ),
+                                        ]),
+                                    ),
+                                    ("required", strings(&["content", "status", "activeForm"])),
+                                    ("additionalProperties", Value::Bool(false)),
+                                ]),
+                            ),
+                        ]),
+                    )]),
+                ),
+                ("required", strings(&["todos"])),
+            ]),
         )
     }
 
@@ -146,9 +181,33 @@ impl TodoList {
             TODO_READ,
             "Read the current task list. Use it to check progress before choosing the next \
              step, after a long tool run, or when resuming work. Takes no input.",
-            json!({"type": "object", "properties": {}}),
+            object(vec![
+                ("type", "object".into()),
+                ("properties", Value::Object(Map::new())),
+            ]),
         )
     }
+}
+
+/// A JSON object of `fields`, in order. Tool schemas are built with this rather than
+/// `json!`, whose every leaf goes through `to_value(..).unwrap()` and so links
+/// serde_json's error formatting into the wasm.
+fn object(fields: Vec<(&str, Value)>) -> Value {
+    Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
+/// A JSON array of `items`.
+fn strings(items: &[&str]) -> Value {
+    Value::Array(items.iter().map(|&s| s.into()).collect())
+}
+
+/// A non-empty string property described by `description`.
+fn text_property(description: &str) -> Value {
+    object(vec![
+        ("type", "string".into()),
+        ("minLength", 1.into()),
+        ("description", description.into()),
+    ])
 }
 
 /// Register TodoWrite and TodoRead with the host handlers that call [`TodoList::write`]

@@ -39,7 +39,7 @@ impl Workspace {
         reader: &R,
     ) -> Result<Value, OffloadError> {
         let mut records = self.records(reader).await?;
-        records.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+        crate::sort::sort_by(&mut records, |a, b| a.id.cmp(&b.id));
         let mut items = Vec::with_capacity(records.len());
         for record in records {
             let knowledge = self.get_by_id(&record.id, reader).await?;

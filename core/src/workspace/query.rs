@@ -55,7 +55,7 @@ impl Query {
         records: impl IntoIterator<Item = &'r KnowledgeRecord>,
     ) -> Vec<&'r KnowledgeRecord> {
         let mut hits: Vec<_> = records.into_iter().filter(|r| self.matches(r)).collect();
-        hits.sort_unstable_by(|a, b| newest_first(a, b));
+        crate::sort::sort_by(&mut hits, |a, b| newest_first(a, b));
         hits.into_iter()
             .skip(self.offset)
             .take(self.limit.min(MAX_QUERY_LIMIT))

@@ -60,9 +60,13 @@ pub fn knowledge_tool_definitions() -> [ToolDefinition; 5] {
         "description".into(),
         "Metadata fields and the values they must equal, e.g. {\"context_type\": \"tool_result\", \"tool_name\": \"bash\"}.".into(),
     );
-    query["properties"]
-        .as_object_mut()
-        .map(|p| p.shift_insert(0, "filter".into(), Value::Object(filter)));
+    // `filter` first: the rest appended after it (not `shift_insert`, which would bring
+    // IndexMap's shifting code into the wasm for this one call).
+    if let Some(Value::Object(properties)) = query.get_mut("properties") {
+        let rest = std::mem::take(properties);
+        properties.insert("filter".into(), Value::Object(filter));
+        properties.extend(rest);
+    }
     [
         ToolDefinition::new(
             GET_KNOWLEDGE_BY_ID,

@@ -71,7 +71,7 @@ fn operation_abort(options: &JsValue) -> Result<Option<Abort>, JsOffloadError> {
 /// `exportConversation(messages)`: the bundle as a plain JS object.
 pub(crate) async fn export_conversation(
     inner: &Inner,
-    reader: JsFileReader,
+    reader: ReadWrite,
     messages: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
@@ -89,15 +89,14 @@ pub(crate) async fn export_conversation(
         .core
         .export_conversation(&messages[0], &reader)
         .await
-        .map_err(|e| {
-            unless_aborted(
-                abort.as_ref(),
-                JsOffloadError::with_cause(e, reader.take_failure()),
-            )
-        })?;
+        .map_err(|e| unless_aborted(abort.as_ref(), reader.error(e)))?;
     abort::check(abort.as_ref())?;
     // Only the messages may hold stand-ins for lone surrogates; artifacts never do.
-    let messages = bundle["messages"].take();
+    // `get_mut`, not `bundle["messages"]`: `IndexMut` brings its panic path and formatting.
+    let messages = bundle
+        .get_mut("messages")
+        .map(Value::take)
+        .unwrap_or_default();
     let js = restored_js(&bundle, &LoneSurrogates::default())?;
     set(&js, "messages", &restored_js(&messages, &lone)?);
     Ok(js)

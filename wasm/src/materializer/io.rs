@@ -66,6 +66,15 @@ impl ReadWrite {
         }
     }
 
+    /// This IO with every wait raced against `abort`'s signal.
+    pub(crate) fn aborting_with(self, abort: Option<&Abort>) -> Self {
+        ReadWrite {
+            writer: self.writer.aborting_with(abort),
+            reader: self.reader.map(|r| r.aborting_with(abort)),
+            original: self.original,
+        }
+    }
+
     /// This IO writing `original`'s JS string whenever core writes its text: a
     /// megabyte output is not decoded back into a new JS string, and Node's `fs`
     /// encodes the original (a lone surrogate as U+FFFD, the text's very bytes).

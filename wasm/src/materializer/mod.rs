@@ -23,7 +23,6 @@ use wasm_bindgen::prelude::*;
 use crate::convert::{count_arg, field, id_arg, kind_of, number, options_arg};
 use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;
-use crate::reader::JsFileReader;
 use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
 use options::{parse_options, ref_arg, Inner};
 use output::{materialize, MaterializeInput};
@@ -344,16 +343,18 @@ impl Materializer {
             read_back(&inner, &reader, &reference, op)
                 .await
                 .map(JsValue::from)
-                .map_err(|e| JsOffloadError::with_cause(e, reader.take_failure()).into())
+                .map_err(|e| reader.error(e).into())
         })
     }
 
     /// This call's own reader, or `INVALID_ARGUMENT` when the materializer cannot read.
-    fn reader(&self) -> Result<JsFileReader, JsOffloadError> {
+    /// A [`ReadWrite`], as the writing calls and the `Workspace` read through: core's
+    /// read-back is then compiled for one reader type, not two.
+    fn reader(&self) -> Result<ReadWrite, JsOffloadError> {
         self.inner
             .reader
             .as_ref()
-            .map(JsFileReader::fresh)
+            .map(|reader| ReadWrite::over(&self.inner.writer, Some(reader), None))
             .ok_or_else(|| {
                 OffloadError::InvalidArgument(
                     "this Materializer cannot read: pass options.reader, an object with readFile(path) and listDir(dir)".into(),

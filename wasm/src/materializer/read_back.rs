@@ -4,10 +4,10 @@ use tool_offload_core::materialize::{compile_pattern, Pattern};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
+use super::io::ReadWrite;
 use super::options::Inner;
 use crate::convert::string_arg;
 use crate::error::JsOffloadError;
-use crate::reader::JsFileReader;
 
 /// A read-back, its arguments validated.
 pub(crate) enum ReadBack {
@@ -28,7 +28,7 @@ pub(crate) enum ReadBack {
 
 pub(crate) async fn read_back(
     inner: &Inner,
-    reader: &JsFileReader,
+    reader: &ReadWrite,
     reference: &str,
     op: ReadBack,
 ) -> Result<String, OffloadError> {

@@ -6,6 +6,7 @@ use tool_offload_core::tools::{RegisterError, ToolOutput};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
+use super::io::ReadWrite;
 use super::options::Inner;
 use crate::convert::field;
 use crate::convert::to_value;
@@ -32,12 +33,16 @@ async fn run(inner: &Inner, name: &str, params: &JsValue) -> ToolOutput {
         (Err(error), _) => ToolOutput::error(error.message()),
         // No artifact has such a name; as a Rust String (U+FFFD) it could name another's.
         (Ok(input), _) if has_lone_surrogate(&reference) => {
-            let lossy = input["ref"].as_str().unwrap_or_default().to_owned();
+            let lossy = input
+                .get("ref")
+                .and_then(|r| r.as_str())
+                .unwrap_or_default()
+                .to_owned();
             ToolOutput::error(OffloadError::RefNotFound(lossy).to_string())
         }
         (_, None) => ToolOutput::error("this Materializer cannot read its artifacts"),
         (Ok(input), Some(reader)) => {
-            let reader = reader.fresh();
+            let reader = ReadWrite::over(&inner.writer, Some(reader), None);
             inner.core.run_read_tool(name, &input, &reader).await
         }
     }

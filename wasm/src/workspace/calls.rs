@@ -196,7 +196,13 @@ pub(crate) async fn add(
         &[
             (
                 "context_type",
-                to_js(&stored.record.metadata["context_type"]),
+                to_js(
+                    stored
+                        .record
+                        .metadata
+                        .get("context_type")
+                        .unwrap_or(&Value::Null),
+                ),
             ),
             ("id", JsValue::from_str(&stored.record.id)),
             ("path", JsValue::from_str(&stored.path)),

@@ -51,13 +51,16 @@ where
         Ok(io) => io,
         Err(err) => return Promise::reject(&err.into()),
     };
-    let inner = inner.clone();
-    spawn(async move {
-        let error_io = ReadWrite::over(&inner.writer, inner.reader.as_ref(), None);
-        read(inner, io)
-            .await
-            .map_err(|e| JsValue::from(error_io.error(e)))
-    })
+    let error_io = ReadWrite::over(&inner.writer, inner.reader.as_ref(), None);
+    settle(Box::pin(read(inner.clone(), io)), error_io)
+}
+
+/// The promise of a read: one instance for every `read_call`, the read boxed.
+fn settle(
+    read: std::pin::Pin<Box<dyn std::future::Future<Output = Result<JsValue, OffloadError>>>>,
+    error_io: ReadWrite,
+) -> Promise {
+    spawn(async move { read.await.map_err(|e| JsValue::from(error_io.error(e))) })
 }
 
 #[wasm_bindgen]
