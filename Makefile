@@ -68,7 +68,7 @@ format: setup ## Format Rust (rustfmt) and TypeScript/JavaScript (prettier, pinn
 	node_modules/.bin/prettier --write --log-level warn .
 
 test-rust: build ## Rust unit, doc and conformance tests
-	rm -f target/conformance/core-native.json target/conformance/tokio.json target/conformance/object-store.json
+	rm -f target/conformance/core-native.json target/conformance/tokio.json target/conformance/object-store.json target/conformance/object-store-s3.json
 	cargo test --workspace --quiet
 
 test-node: build ## wasm build and npm package tests under Node
