@@ -69,6 +69,7 @@ pub use tool_offload_core::materialize::{
     MaterializeStats, Materialized, RefHint,
 };
 pub use tool_offload_core::tools;
+pub use tool_offload_core::workspace::{IndexFuture, RecordIndex};
 pub use tool_offload_core::{
     json, utf16_len, Batch, BatchOffload, CreateOutcome, DirectOffload, ErrorCode, FileReader,
     FileWriter, IoError, MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,

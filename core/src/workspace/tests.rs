@@ -537,41 +537,41 @@ struct MemoryIndex {
     dirty: std::sync::atomic::AtomicBool,
 }
 
-impl RecordIndex for std::sync::Arc<MemoryIndex> {
-    fn changed(&self) -> Result<Option<String>, crate::OffloadError> {
-        Ok(self
-            .dirty
-            .load(std::sync::atomic::Ordering::SeqCst)
-            .then(|| "t".into()))
+impl RecordIndex for MemoryIndex {
+    fn changed(&self) -> IndexFuture<'_, Option<String>> {
+        let dirty = self.dirty.load(std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async move { Ok(dirty.then(|| "t".into())) })
     }
-    fn synced(&self, _: &str) -> Result<(), crate::OffloadError> {
+    fn synced<'a>(&'a self, _: &'a str) -> IndexFuture<'a, ()> {
         self.dirty.store(false, std::sync::atomic::Ordering::SeqCst);
-        Ok(())
+        Box::pin(async { Ok(()) })
     }
-    fn ids(&self) -> Result<std::collections::HashSet<String>, crate::OffloadError> {
-        Ok(self.records.lock().unwrap().keys().cloned().collect())
+    fn ids(&self) -> IndexFuture<'_, std::collections::HashSet<String>> {
+        let ids = self.records.lock().unwrap().keys().cloned().collect();
+        Box::pin(async { Ok(ids) })
     }
-    fn insert(&self, records: &[KnowledgeRecord]) -> Result<(), crate::OffloadError> {
+    fn insert<'a>(&'a self, records: &'a [KnowledgeRecord]) -> IndexFuture<'a, ()> {
         let mut map = self.records.lock().unwrap();
         for r in records {
             map.insert(r.id.clone(), r.clone());
         }
-        Ok(())
+        Box::pin(async { Ok(()) })
     }
-    fn remove(&self, ids: &[String]) -> Result<(), crate::OffloadError> {
+    fn remove<'a>(&'a self, ids: &'a [String]) -> IndexFuture<'a, ()> {
         let mut map = self.records.lock().unwrap();
         for id in ids {
             map.remove(id);
         }
-        Ok(())
+        Box::pin(async { Ok(()) })
     }
-    fn clear(&self) -> Result<(), crate::OffloadError> {
+    fn clear(&self) -> IndexFuture<'_, ()> {
         self.records.lock().unwrap().clear();
-        Ok(())
+        Box::pin(async { Ok(()) })
     }
-    fn query(&self, query: &Query) -> Result<Vec<KnowledgeRecord>, crate::OffloadError> {
+    fn query<'a>(&'a self, query: &'a Query) -> IndexFuture<'a, Vec<KnowledgeRecord>> {
         let map = self.records.lock().unwrap();
-        Ok(query.select(map.values()).into_iter().cloned().collect())
+        let page = query.select(map.values()).into_iter().cloned().collect();
+        Box::pin(async { Ok(page) })
     }
 }
 
@@ -579,7 +579,7 @@ impl RecordIndex for std::sync::Arc<MemoryIndex> {
 fn an_index_gets_every_store_and_catches_up_with_other_writers() {
     let io = MemoryWriter::new();
     let index = std::sync::Arc::new(MemoryIndex::default());
-    let indexed = workspace(|_| {}).with_index(Box::new(index.clone()));
+    let indexed = workspace(|_| {}).with_index(index.clone());
     let other = workspace(|_| {});
     let big = "i".repeat(50_000);
     block_on(indexed.offload_tool_result(
@@ -589,7 +589,11 @@ fn an_index_gets_every_store_and_catches_up_with_other_writers() {
         &io,
     ))
     .unwrap();
-    assert_eq!(index.ids().unwrap().len(), 1, "stored and indexed at once");
+    assert_eq!(
+        block_on(index.ids()).unwrap().len(),
+        1,
+        "stored and indexed at once"
+    );
     block_on(other.offload_tool_result(
         &ToolResultInput::text("theirs", "bash", &big),
         None,
