@@ -62,6 +62,8 @@ pub use materializer::{
 #[cfg(feature = "object-store")]
 pub use object_store_io::{ObjectStoreIo, ObjectStoreIoError};
 pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
+#[cfg(feature = "postgres")]
+pub use tokio_postgres;
 pub use tool_offload_core as core;
 pub use tool_offload_core::gc::{FileLifecycle, FileStat, GcOptions, GcReport};
 pub use tool_offload_core::materialize::{
@@ -77,6 +79,8 @@ pub use tool_offload_core::{
 pub use workspace::{
     Clock, CountTokens, OffloadedMessages, ToolResultCall, Workspace, WorkspaceOptions,
 };
+#[cfg(feature = "postgres")]
+pub use workspace::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT};
 pub use writer::TokioFileWriter;
 
 /// Offload every tool result of `message` to `<output_dir>/<session_id>/<id>.md` through

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "sqlite")]
 mod index;
+#[cfg(feature = "postgres")]
+mod postgres;
 mod tools;
 
 use std::borrow::Cow;
@@ -14,6 +16,9 @@ use tool_offload_core::workspace::{
     OffloadInfo, Query, RecordIndex, Stored, ToolResultInput, ToolResultOffload,
 };
 use tool_offload_core::{apply_edits, FileReader, FileWriter, Map, OffloadError, Value};
+
+#[cfg(feature = "postgres")]
+pub use postgres::{PostgresIndex, DEFAULT_CONNECT_TIMEOUT as POSTGRES_CONNECT_TIMEOUT};
 
 use crate::{utf8, working_dir_for, GrepOptions, TokioFileWriter};
 
