@@ -122,7 +122,12 @@ async fn two_workers_write_concurrently_and_a_third_sees_everything() {
         81,
         "every record of both workers, and the shared one once"
     );
-    assert_eq!(all[0].id, "w2-0", "newest first, then by id");
+    for pair in all.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let ordered = (b.created_at(), a.id.as_str()) < (a.created_at(), b.id.as_str());
+        assert!(ordered, "newest first, then by id: {} before {}", a.id, b.id);
+    }
+    assert_ne!(all[0].created_at(), all[80].created_at(), "two clocks");
     same_answers(&third, &scanner(&store, 0.0)).await;
     let odd_two = third
         .query_artifacts(&filter(json!({"worker": 2, "parity": "odd"})))

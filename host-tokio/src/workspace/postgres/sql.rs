@@ -184,8 +184,10 @@ impl Plan {
         };
         params.push((key, Type::TEXT));
         params.push((value, Type::TEXT));
-        let mut sql = "SELECT r.record FROM tool_offload_fields d \
-             JOIN tool_offload_records r ON r.namespace = d.namespace AND r.id = d.id \
+        // The probes are scalar subqueries, which PostgreSQL runs per row as written
+        // (an `EXISTS` it would turn into a join over every row of the other field, then
+        // sort); the page is cut before the join to the records.
+        let mut sql = "SELECT r.record FROM (SELECT d.id, d.created_at FROM tool_offload_fields d \
              WHERE d.namespace = $1 AND d.key = $4 AND d.value = $5"
             .to_owned();
         for (i, (key, value)) in self.fields.iter().enumerate() {
@@ -196,11 +198,13 @@ impl Plan {
             params.push((value, Type::TEXT));
             let (k, v) = (params.len() - 1, params.len());
             sql += &format!(
-                " AND EXISTS (SELECT 1 FROM tool_offload_fields f WHERE f.namespace = $1 \
-                 AND f.key = ${k} AND f.value = ${v} AND f.created_at = d.created_at AND f.id = d.id)"
+                " AND (SELECT 1 FROM tool_offload_fields f WHERE f.namespace = $1 \
+                 AND f.key = ${k} AND f.value = ${v} AND f.created_at = d.created_at AND f.id = d.id) IS NOT NULL"
             );
         }
-        sql += " ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3";
+        sql += " ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3) AS page \
+                JOIN tool_offload_records r ON r.namespace = $1 AND r.id = page.id \
+                ORDER BY page.created_at DESC, page.id";
         (sql, params)
     }
 }
