@@ -125,7 +125,11 @@ async fn two_workers_write_concurrently_and_a_third_sees_everything() {
     for pair in all.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         let ordered = (b.created_at(), a.id.as_str()) < (a.created_at(), b.id.as_str());
-        assert!(ordered, "newest first, then by id: {} before {}", a.id, b.id);
+        assert!(
+            ordered,
+            "newest first, then by id: {} before {}",
+            a.id, b.id
+        );
     }
     assert_ne!(all[0].created_at(), all[80].created_at(), "two clocks");
     same_answers(&third, &scanner(&store, 0.0)).await;

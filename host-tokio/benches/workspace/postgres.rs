@@ -2,7 +2,7 @@
 //! `PostgresIndex`, and the planner's own plan for comparison.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tool_offload::tokio_postgres::{self, types::Type, Client, NoTls};
@@ -19,6 +19,8 @@ pub struct Bench {
     _cluster: Cluster,
     /// The records of the SQLite run, indexed in PostgreSQL.
     pub workspace: Workspace,
+    /// The same index counting the filter fields at every query (no counts remembered).
+    pub counting: Workspace,
     client: Client,
     rebuild_s: f64,
     records: u64,
@@ -39,6 +41,11 @@ impl Bench {
         let index = PostgresIndex::connect(&cluster.config(), NAMESPACE)
             .await
             .expect("connect");
+        let counting = Workspace::with_io(options.clone(), TokioFileWriter::new())
+            .expect("workspace")
+            .with_index(Arc::new(
+                index.namespace(NAMESPACE).with_count_ttl(Duration::ZERO),
+            ));
         let workspace = Workspace::with_io(options, TokioFileWriter::new())
             .expect("workspace")
             .with_index(Arc::new(index));
@@ -61,6 +68,7 @@ impl Bench {
         Some(Bench {
             _cluster: cluster,
             workspace,
+            counting,
             client,
             rebuild_s,
             records,

@@ -1,12 +1,15 @@
 //! [`PostgresIndex`] (feature `postgres`): the workspace index in PostgreSQL, one
 //! database shared by many workers and many namespaces.
 
+mod counts;
 mod sql;
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+
+use counts::Counts;
 
 use tokio::sync::RwLock;
 use tokio_postgres::config::Host;
@@ -18,6 +21,10 @@ use tool_offload_core::{IoError, OffloadError};
 /// How long [`PostgresIndex::connect`] waits for the server when the connection string
 /// names no `connect_timeout`.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a filter field's count (how many records hold it, up to 2,000) is reused to
+/// choose the driving field, unless [`PostgresIndex::with_count_ttl`] says otherwise.
+pub const DEFAULT_COUNT_TTL: Duration = Duration::from_secs(30);
 
 /// The token [`RecordIndex::changed`] hands out: a shared index is synced once, then kept
 /// in step by its writers.
@@ -58,6 +65,8 @@ pub struct PostgresIndex {
     namespace: String,
     /// Whether the namespace is known to be synced (then `changed` asks no more).
     synced: AtomicBool,
+    /// The filter fields' counts, remembered for a while.
+    counts: Counts,
 }
 
 impl std::fmt::Debug for PostgresIndex {
@@ -136,6 +145,7 @@ impl PostgresIndex {
             location: location.into(),
             namespace: namespace.to_owned(),
             synced: AtomicBool::new(false),
+            counts: Counts::new(DEFAULT_COUNT_TTL),
         };
         index.create_tables().await.map_err(|e| {
             index.read_failed(format!("cannot create the index tables: {}", describe(&e)))
@@ -157,7 +167,23 @@ impl PostgresIndex {
             location: self.location.clone(),
             namespace: namespace.to_owned(),
             synced: AtomicBool::new(false),
+            counts: Counts::new(self.counts.ttl()),
         }
+    }
+
+    /// This index with the filter fields' counts reused for `ttl` (default
+    /// [`DEFAULT_COUNT_TTL`]; zero counts at every query). A query with two fields or
+    /// more counts each field's records (up to 2,000) to let the rarest drive; counts a
+    /// little stale only cost speed, never change a result.
+    ///
+    /// ```no_run
+    /// # async fn demo(index: tool_offload::PostgresIndex) {
+    /// let always_fresh = index.with_count_ttl(std::time::Duration::ZERO);
+    /// # }
+    /// ```
+    pub fn with_count_ttl(mut self, ttl: Duration) -> Self {
+        self.counts = Counts::new(ttl);
+        self
     }
 
     /// The namespace this index holds.
@@ -305,20 +331,7 @@ impl PostgresIndex {
     async fn query_now(&self, query: &Query) -> Result<Vec<KnowledgeRecord>, OffloadError> {
         let plan = sql::Plan::of(query);
         let client = self.client.read().await;
-        let driving = match plan.counting(&self.namespace) {
-            None => 0,
-            Some((statement, params)) => {
-                let row = client
-                    .query_typed_one(&statement, &params)
-                    .await
-                    .map_err(|e| self.read_error(e))?;
-                let counts = (0..row.len())
-                    .map(|i| row.try_get::<_, i64>(i))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| self.read_error(e))?;
-                (0..counts.len()).min_by_key(|&i| counts[i]).unwrap_or(0)
-            }
-        };
+        let driving = self.driving(&plan, &client).await?;
         let (statement, params) = plan.selecting(&self.namespace, driving);
         let rows = client
             .query_typed(&statement, &params)
@@ -331,6 +344,32 @@ impl PostgresIndex {
                 KnowledgeRecord::parse(text).map_err(|e| self.read_failed(e.to_string()))
             })
             .collect()
+    }
+}
+
+impl PostgresIndex {
+    /// The filter field to drive the query: the one with the fewest records, by counts
+    /// remembered or counted now (in one statement).
+    async fn driving(&self, plan: &sql::Plan, client: &Client) -> Result<usize, OffloadError> {
+        let fields = plan.fields();
+        if fields.len() < 2 {
+            return Ok(0);
+        }
+        let mut counts = self.counts.known(fields);
+        let missing: Vec<usize> = (0..fields.len()).filter(|&i| counts[i].is_none()).collect();
+        if !missing.is_empty() {
+            let (statement, params) = plan.counting(&self.namespace, &missing);
+            let row = client
+                .query_typed_one(&statement, &params)
+                .await
+                .map_err(|e| self.read_error(e))?;
+            for (column, &i) in missing.iter().enumerate() {
+                let count: i64 = row.try_get(column).map_err(|e| self.read_error(e))?;
+                self.counts.remember(&fields[i], count);
+                counts[i] = Some(count);
+            }
+        }
+        Ok((0..fields.len()).min_by_key(|&i| counts[i]).unwrap_or(0))
     }
 }
 

@@ -146,18 +146,20 @@ impl Plan {
         }
     }
 
-    /// With two fields or more: one statement counting each field's rows up to
-    /// [`RARE`], in filter order.
-    pub(super) fn counting<'a>(&'a self, namespace: &'a String) -> Option<Statement<'a>> {
-        if self.fields.len() < 2 {
-            return None;
-        }
+    /// The filter's `(key, value)` texts.
+    pub(super) fn fields(&self) -> &[(String, String)] {
+        &self.fields
+    }
+
+    /// One statement counting the rows of the fields numbered `which`, each up to
+    /// [`RARE`], in that order.
+    pub(super) fn counting<'a>(&'a self, namespace: &'a String, which: &[usize]) -> Statement<'a> {
         let mut params: Vec<(&'a (dyn ToSql + Sync), Type)> =
             vec![(namespace, Type::TEXT), (&RARE, Type::INT8)];
-        let counts: Vec<String> = self
-            .fields
+        let counts: Vec<String> = which
             .iter()
-            .map(|(key, value)| {
+            .map(|&i| {
+                let (key, value) = &self.fields[i];
                 params.push((key, Type::TEXT));
                 params.push((value, Type::TEXT));
                 let (k, v) = (params.len() - 1, params.len());
@@ -167,7 +169,7 @@ impl Plan {
                 )
             })
             .collect();
-        Some((format!("SELECT {}", counts.join(", ")), params))
+        (format!("SELECT {}", counts.join(", ")), params)
     }
 
     /// The page, field `driving` driving.
@@ -226,16 +228,18 @@ mod tests {
     }
 
     #[test]
-    fn a_plan_counts_only_with_two_fields_and_drives_from_the_one_chosen() {
+    fn a_plan_counts_the_fields_asked_and_drives_from_the_one_chosen() {
         let ns = "n".to_owned();
         let query = |filter: Value| Query::new(filter.as_object().unwrap().clone());
         let one = Plan::of(&query(json!({"a": 1.0})));
-        assert!(one.counting(&ns).is_none());
-        assert_eq!(one.fields, [("\"a\"".to_owned(), "1".to_owned())]);
+        assert_eq!(one.fields(), [("\"a\"".to_owned(), "1".to_owned())]);
         let two = Plan::of(&query(json!({"a": 1, "b": "x"})));
-        let (sql, params) = two.counting(&ns).unwrap();
+        let (sql, params) = two.counting(&ns, &[0, 1]);
         assert_eq!(sql.matches("count(*)").count(), 2);
         assert_eq!(params.len(), 6);
+        let (sql, params) = two.counting(&ns, &[1]);
+        assert_eq!(sql.matches("count(*)").count(), 1);
+        assert_eq!(params.len(), 4);
         let (sql, params) = two.selecting(&ns, 1);
         assert!(sql.contains("d.key = $4 AND d.value = $5"));
         assert!(sql.contains("f.key = $6 AND f.value = $7"));
