@@ -16,7 +16,7 @@
 //! through it; beside them, for each kind, the one-statement query PostgreSQL's planner
 //! plans on its own (no rarest-field count first), to show what our plan is worth
 //! (`postgres_planner`), and our plan counting the fields at every query instead of
-//! reusing counts for `DEFAULT_COUNT_TTL` (`postgres_counting`).
+//! reusing counts for `POSTGRES_COUNT_TTL` (`postgres_counting`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

@@ -80,7 +80,7 @@ pub use workspace::{
     Clock, CountTokens, OffloadedMessages, ToolResultCall, Workspace, WorkspaceOptions,
 };
 #[cfg(feature = "postgres")]
-pub use workspace::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT};
+pub use workspace::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT, POSTGRES_COUNT_TTL};
 pub use writer::TokioFileWriter;
 
 /// Offload every tool result of `message` to `<output_dir>/<session_id>/<id>.md` through

@@ -18,7 +18,7 @@ use tool_offload_core::workspace::{
 use tool_offload_core::{apply_edits, FileReader, FileWriter, Map, OffloadError, Value};
 
 #[cfg(feature = "postgres")]
-pub use postgres::{PostgresIndex, DEFAULT_CONNECT_TIMEOUT as POSTGRES_CONNECT_TIMEOUT};
+pub use postgres::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT, POSTGRES_COUNT_TTL};
 
 use crate::{utf8, working_dir_for, GrepOptions, TokioFileWriter};
 

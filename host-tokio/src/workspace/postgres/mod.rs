@@ -20,11 +20,11 @@ use tool_offload_core::{IoError, OffloadError};
 
 /// How long [`PostgresIndex::connect`] waits for the server when the connection string
 /// names no `connect_timeout`.
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+pub const POSTGRES_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a filter field's count (how many records hold it, up to 2,000) is reused to
 /// choose the driving field, unless [`PostgresIndex::with_count_ttl`] says otherwise.
-pub const DEFAULT_COUNT_TTL: Duration = Duration::from_secs(30);
+pub const POSTGRES_COUNT_TTL: Duration = Duration::from_secs(30);
 
 /// The token [`RecordIndex::changed`] hands out: a shared index is synced once, then kept
 /// in step by its writers.
@@ -81,7 +81,7 @@ impl std::fmt::Debug for PostgresIndex {
 impl PostgresIndex {
     /// Connect (without TLS) to the database `config` names — a libpq connection string
     /// (`host=… user=… password=… dbname=…`) or URL (`postgresql://user:password@host/db`)
-    /// — within its `connect_timeout` ([`DEFAULT_CONNECT_TIMEOUT`] when it names none),
+    /// — within its `connect_timeout` ([`POSTGRES_CONNECT_TIMEOUT`] when it names none),
     /// create the tables when missing, and index `namespace` in it.
     ///
     /// # Errors
@@ -105,7 +105,7 @@ impl PostgresIndex {
     pub async fn connect_with(mut config: Config, namespace: &str) -> Result<Self, OffloadError> {
         let limit = *config
             .get_connect_timeout()
-            .unwrap_or(&DEFAULT_CONNECT_TIMEOUT);
+            .unwrap_or(&POSTGRES_CONNECT_TIMEOUT);
         config.connect_timeout(limit);
         let location = location(&config);
         let failed = |why: String| {
@@ -145,7 +145,7 @@ impl PostgresIndex {
             location: location.into(),
             namespace: namespace.to_owned(),
             synced: AtomicBool::new(false),
-            counts: Counts::new(DEFAULT_COUNT_TTL),
+            counts: Counts::new(POSTGRES_COUNT_TTL),
         };
         index.create_tables().await.map_err(|e| {
             index.read_failed(format!("cannot create the index tables: {}", describe(&e)))
@@ -172,7 +172,7 @@ impl PostgresIndex {
     }
 
     /// This index with the filter fields' counts reused for `ttl` (default
-    /// [`DEFAULT_COUNT_TTL`]; zero counts at every query). A query with two fields or
+    /// [`POSTGRES_COUNT_TTL`]; zero counts at every query). A query with two fields or
     /// more counts each field's records (up to 2,000) to let the rarest drive; counts a
     /// little stale only cost speed, never change a result.
     ///
