@@ -82,7 +82,7 @@ async fn same_answers(indexed: &Workspace<ObjectStoreIo>, scan: &Workspace<Objec
 }
 
 fn metadata(worker: usize, n: usize) -> Map<String, Value> {
-    let parity = if n % 2 == 0 { "even" } else { "odd" };
+    let parity = if n.is_multiple_of(2) { "even" } else { "odd" };
     json!({"context_type": "note", "worker": worker, "n": n, "parity": parity,
            "tags": ["a", n % 3], "long": "x".repeat(3000)})
     .as_object()
