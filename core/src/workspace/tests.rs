@@ -530,11 +530,16 @@ fn offload_messages_covers_every_shape_and_is_idempotent() {
     assert!(again.results[0].1.stored.as_ref().unwrap().reused);
 }
 
+/// A record another worker writes and indexes while `ids` runs: its IO, its path, itself.
+type Foreign = (std::sync::Arc<MemoryWriter>, String, KnowledgeRecord);
+
 /// An index in memory whose directory "changes" when told to.
 #[derive(Default)]
 struct MemoryIndex {
     records: std::sync::Mutex<std::collections::BTreeMap<String, KnowledgeRecord>>,
     dirty: std::sync::atomic::AtomicBool,
+    /// Stored and indexed by "another worker" at the next `ids`.
+    foreign: std::sync::Mutex<Option<Foreign>>,
 }
 
 impl RecordIndex for MemoryIndex {
@@ -547,8 +552,20 @@ impl RecordIndex for MemoryIndex {
         Box::pin(async { Ok(()) })
     }
     fn ids(&self) -> IndexFuture<'_, std::collections::HashSet<String>> {
-        let ids = self.records.lock().unwrap().keys().cloned().collect();
-        Box::pin(async { Ok(ids) })
+        let foreign = self.foreign.lock().unwrap().take();
+        Box::pin(async move {
+            if let Some((io, path, record)) = foreign {
+                let dir = path.rsplit_once('/').map_or("/", |(dir, _)| dir);
+                crate::FileWriter::mkdir(&*io, dir).await.unwrap();
+                let created = crate::FileWriter::create_file(&*io, &path, &record.to_json()).await;
+                assert_eq!(created.unwrap(), crate::CreateOutcome::Created);
+                self.records
+                    .lock()
+                    .unwrap()
+                    .insert(record.id.clone(), record);
+            }
+            Ok(self.records.lock().unwrap().keys().cloned().collect())
+        })
     }
     fn insert<'a>(&'a self, records: &'a [KnowledgeRecord]) -> IndexFuture<'a, ()> {
         let mut map = self.records.lock().unwrap();
@@ -633,6 +650,27 @@ fn an_index_gets_every_store_and_catches_up_with_other_writers() {
     );
     let info = block_on(indexed.tool_result_offload_info(None, None, &io)).unwrap();
     assert_eq!(info.len(), 2);
+}
+
+#[test]
+fn a_catch_up_never_drops_a_record_another_worker_indexes_meanwhile() {
+    let io = std::sync::Arc::new(MemoryWriter::new());
+    let index = std::sync::Arc::new(MemoryIndex::default());
+    let ws = workspace(|_| {}).with_index(index.clone());
+    let theirs = KnowledgeRecord {
+        id: "theirs".into(),
+        kind: KnowledgeType::Text,
+        metadata: object(json!({"context_type": "note", "created_at": "2026-01-01T00:00:00.000Z"})),
+    };
+    *index.foreign.lock().unwrap() = Some((io.clone(), ws.record_path("theirs"), theirs));
+    index.dirty.store(true, std::sync::atomic::Ordering::SeqCst);
+    let found = block_on(ws.query(&Query::new(Map::new()), &*io)).unwrap();
+    let ids: Vec<&str> = found.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["theirs"],
+        "stored and indexed during the catch-up: kept"
+    );
 }
 
 #[test]
