@@ -49,7 +49,8 @@ if ! command -v moto_server >/dev/null; then
 fi
 
 # A real PostgreSQL for the workspace's PostgreSQL index tests (host-tokio/tests/pg/cluster.rs
-# starts a throwaway cluster under target/): Debian's server binaries, no service started.
+# starts its own throwaway cluster under target/): Debian's server binaries; the package's own
+# service is not used.
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   if command -v apt-get >/dev/null; then
     echo "setup: installing postgresql"

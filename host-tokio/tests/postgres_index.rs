@@ -12,7 +12,7 @@ use cluster::Cluster;
 use object_store::memory::InMemory;
 use object_store::{ObjectStore, ObjectStoreExt};
 use serde_json::json;
-use tool_offload::core::workspace::{KnowledgeRecord, Query};
+use tool_offload::core::workspace::{KnowledgeRecord, KnowledgeType, Query};
 use tool_offload::{
     ErrorCode, ObjectStoreIo, OffloadError, PostgresIndex, RecordIndex, Workspace, WorkspaceOptions,
 };
@@ -256,4 +256,69 @@ async fn a_database_gone_after_connecting_is_a_read_failed() {
         matches!(e.code(), ErrorCode::ReadFailed | ErrorCode::WriteFailed),
         "{e}"
     );
+}
+
+fn record(id: &str, created_at: &str, metadata: Value) -> KnowledgeRecord {
+    let mut metadata = metadata.as_object().expect("an object").clone();
+    metadata.insert("created_at".into(), json!(created_at));
+    KnowledgeRecord {
+        id: id.into(),
+        kind: KnowledgeType::Text,
+        metadata,
+    }
+}
+
+async fn ids_of(index: &PostgresIndex, query: Value) -> Vec<String> {
+    let found = index.query(&filter(query)).await.expect("query");
+    found.into_iter().map(|r| r.id).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_index_call_does_what_it_says() {
+    let cluster = Cluster::start();
+    let index = PostgresIndex::connect(&cluster.config(), "direct")
+        .await
+        .unwrap();
+    assert_eq!(
+        index.changed().await.unwrap().as_deref(),
+        Some("shared"),
+        "never synced"
+    );
+    index.synced("shared").await.unwrap();
+    assert_eq!(index.changed().await.unwrap(), None);
+    let fresh = index.namespace("direct");
+    assert_eq!(
+        fresh.changed().await.unwrap(),
+        None,
+        "the mark is in the database"
+    );
+    let a = record("a", "2026-01-02T00:00:00.000Z", json!({"k": "old", "n": 1}));
+    let b = record("b", "2026-01-01T00:00:00.000Z", json!({"k": "old", "n": 1}));
+    index.insert(&[a, b.clone(), b]).await.unwrap();
+    assert_eq!(
+        ids_of(&index, json!({"k": "old", "n": 1.0})).await,
+        ["a", "b"]
+    );
+    // Replacing a record replaces its fields.
+    let a = record("a", "2026-01-02T00:00:00.000Z", json!({"k": "new"}));
+    index.insert(std::slice::from_ref(&a)).await.unwrap();
+    assert_eq!(ids_of(&index, json!({"k": "old"})).await, ["b"]);
+    assert_eq!(
+        index.query(&filter(json!({"k": "new"}))).await.unwrap(),
+        [a]
+    );
+    index.remove(&["b".to_owned()]).await.unwrap();
+    assert_eq!(index.ids().await.unwrap(), ["a".to_owned()].into());
+    assert!(
+        ids_of(&index, json!({"k": "old"})).await.is_empty(),
+        "its fields went too"
+    );
+    index.clear().await.unwrap();
+    assert!(index.ids().await.unwrap().is_empty());
+    assert!(ids_of(&index, json!({"k": "new"})).await.is_empty());
+    assert!(
+        index.changed().await.unwrap().is_some(),
+        "a cleared index is behind"
+    );
+    assert!(index.namespace("direct").changed().await.unwrap().is_some());
 }

@@ -352,11 +352,8 @@ impl PostgresIndex {
     /// remembered or counted now (in one statement).
     async fn driving(&self, plan: &sql::Plan, client: &Client) -> Result<usize, OffloadError> {
         let fields = plan.fields();
-        if fields.len() < 2 {
-            return Ok(0);
-        }
         let mut counts = self.counts.known(fields);
-        let missing: Vec<usize> = (0..fields.len()).filter(|&i| counts[i].is_none()).collect();
+        let missing = counts::to_count(&counts);
         if !missing.is_empty() {
             let (statement, params) = plan.counting(&self.namespace, &missing);
             let row = client
@@ -369,7 +366,7 @@ impl PostgresIndex {
                 counts[i] = Some(count);
             }
         }
-        Ok((0..fields.len()).min_by_key(|&i| counts[i]).unwrap_or(0))
+        Ok(counts::rarest(&counts))
     }
 }
 

@@ -237,6 +237,7 @@ mod tests {
         let (sql, params) = two.counting(&ns, &[0, 1]);
         assert_eq!(sql.matches("count(*)").count(), 2);
         assert_eq!(params.len(), 6);
+        assert!(sql.contains("key = $3 AND value = $4") && sql.contains("key = $5 AND value = $6"));
         let (sql, params) = two.counting(&ns, &[1]);
         assert_eq!(sql.matches("count(*)").count(), 1);
         assert_eq!(params.len(), 4);
