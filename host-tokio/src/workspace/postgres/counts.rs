@@ -101,6 +101,7 @@ mod tests {
         assert!(to_count(&[None]).is_empty(), "one field: nothing to choose");
         assert_eq!(to_count(&[None, Some(4), None]), [0, 2]);
         assert!(to_count(&[Some(1), Some(2)]).is_empty());
+        assert_eq!(to_count(&[None, None]), [0, 1], "two fields");
         assert_eq!(rarest(&[Some(2000), Some(3), Some(40)]), 1);
         assert_eq!(rarest(&[Some(5), Some(5)]), 0, "the first of equals");
         assert_eq!(rarest(&[Some(9), Some(2000), Some(1)]), 2);

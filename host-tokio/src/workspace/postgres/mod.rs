@@ -2,6 +2,7 @@
 //! database shared by many workers and many namespaces.
 
 mod counts;
+mod errors;
 mod sql;
 
 use std::collections::HashSet;
@@ -10,9 +11,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use counts::Counts;
+use errors::{describe, location, read_failed, where_};
 
 use tokio::sync::RwLock;
-use tokio_postgres::config::Host;
 use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{Client, Config, NoTls};
 use tool_offload_core::workspace::{IndexFuture, KnowledgeRecord, Query, RecordIndex};
@@ -392,43 +393,4 @@ impl RecordIndex for PostgresIndex {
     fn query<'a>(&'a self, query: &'a Query) -> IndexFuture<'a, Vec<KnowledgeRecord>> {
         Box::pin(self.query_now(query))
     }
-}
-
-/// `postgresql://user@host:port/dbname`, for errors (never the password).
-fn location(config: &Config) -> String {
-    let host = match config.get_hosts().first() {
-        Some(Host::Tcp(name)) => name.clone(),
-        Some(Host::Unix(path)) => path.display().to_string(),
-        None => "localhost".into(),
-    };
-    let port = config.get_ports().first().copied().unwrap_or(5432);
-    let user = config
-        .get_user()
-        .map(|u| format!("{u}@"))
-        .unwrap_or_default();
-    let db = config.get_dbname().unwrap_or_default();
-    format!("postgresql://{user}{host}:{port}/{db}")
-}
-
-fn where_(location: &str, namespace: &str) -> String {
-    format!("{location} (namespace {namespace:?})")
-}
-
-fn read_failed(location: &str, namespace: &str, message: String) -> OffloadError {
-    OffloadError::ReadFailed {
-        path: where_(location, namespace),
-        source: IoError::new(message),
-    }
-}
-
-/// The error and its causes on one line: `tokio_postgres::Error`'s own text names only
-/// its kind ("db error"); the server's message is its source.
-fn describe(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(cause) = source {
-        text = format!("{text}: {cause}");
-        source = cause.source();
-    }
-    text
 }
