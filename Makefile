@@ -89,7 +89,7 @@ bench: build ## Benchmarks (numbers, not pass/fail), ending with issue 10's targ
 ifndef QUICK
 	cargo bench --quiet -p tool-offload --bench direct
 	cargo bench --quiet -p tool-offload --bench import
-	cargo bench --quiet -p tool-offload --bench workspace
+	cargo bench --quiet -p tool-offload --features postgres --bench workspace
 	cargo bench --quiet -p tool-offload --features object-store --bench object_store
 	node --import tsx bench/s3.ts
 	node bench/direct.mjs

@@ -47,3 +47,17 @@ if ! command -v moto_server >/dev/null; then
   echo "setup: installing moto[server] (pip)"
   python3 -m pip install --quiet 'moto[server]==5.2.1'
 fi
+
+# A real PostgreSQL for the workspace's PostgreSQL index tests (host-tokio/tests/pg/cluster.rs
+# starts its own throwaway cluster under target/): Debian's server binaries; the package's own
+# service is not used.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null; then
+    echo "setup: installing postgresql"
+    sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+    $sudo apt-get update -qq || true
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql
+  else
+    echo "setup: no apt-get here; install PostgreSQL (initdb) for the PostgreSQL index tests" >&2
+  fi
+fi

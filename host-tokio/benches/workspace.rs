@@ -9,6 +9,14 @@
 //! through the SQLite index (`Workspace::new`), and by scanning the records
 //! (`Workspace::with_io`: first query reads every record, later ones list the directory
 //! and use the cache).
+//!
+//! With feature `postgres` and PostgreSQL's binaries installed (`make bench` builds it so;
+//! skipped with a message otherwise), the same records go into a `PostgresIndex` on a
+//! throwaway local cluster (by `rebuild_index`, then VACUUM ANALYZE) and the same queries run
+//! through it; beside them, for each kind, the one-statement query PostgreSQL's planner
+//! plans on its own (no rarest-field count first), to show what our plan is worth
+//! (`postgres_planner`), and our plan counting the fields at every query instead of
+//! reusing counts for `POSTGRES_COUNT_TTL` (`postgres_counting`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -18,18 +26,25 @@ use serde_json::{json, Map, Value};
 use tool_offload::core::workspace::Query;
 use tool_offload::{TokioFileWriter, Workspace, WorkspaceOptions};
 
+#[cfg(feature = "postgres")]
+#[path = "../tests/pg/cluster.rs"]
+mod cluster;
+#[cfg(feature = "postgres")]
+#[path = "workspace/postgres.rs"]
+mod postgres;
+
 const TASKS: u64 = 100;
 
 /// A query kind's filter for its `q`-th query.
-type MakeFilter = Box<dyn Fn(usize) -> Value>;
+pub(crate) type MakeFilter = Box<dyn Fn(usize) -> Value>;
 const TOOLS: [&str; 5] = ["bash", "read_file", "grep", "web_fetch", "sql"];
 
-fn percentile(samples: &mut [f64], p: f64) -> f64 {
+pub(crate) fn percentile(samples: &mut [f64], p: f64) -> f64 {
     samples.sort_by(|a, b| a.total_cmp(b));
     samples[((samples.len() - 1) as f64 * p).round() as usize]
 }
 
-fn filter(value: Value) -> Map<String, Value> {
+pub(crate) fn filter(value: Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()
 }
 
@@ -72,7 +87,7 @@ async fn main() {
         store_s * 1e6 / n as f64
     );
 
-    let scanning = Workspace::with_io(options, TokioFileWriter::new()).expect("workspace");
+    let scanning = Workspace::with_io(options.clone(), TokioFileWriter::new()).expect("workspace");
     let started = Instant::now();
     let first = scanning
         .query_artifacts(&Query::new(Map::new()))
@@ -80,6 +95,11 @@ async fn main() {
         .expect("scan");
     let first_scan_ms = started.elapsed().as_secs_f64() * 1e3;
     assert_eq!(first.len(), 50);
+
+    #[cfg(feature = "postgres")]
+    let pg = postgres::Bench::start(options.clone(), n).await;
+    #[cfg(not(feature = "postgres"))]
+    println!("postgres: skipped (build the bench with --features postgres, as make bench does)");
 
     let kinds: [(&str, MakeFilter); 3] = [
         (
@@ -99,7 +119,14 @@ async fn main() {
     println!("workspace queries over {n} records on disk, limit 50: p50 / p99 ms over {queries} queries each");
     for (name, make) in &kinds {
         let mut row = json!({"query": name});
-        for (host, ws) in [("sqlite", &indexed), ("scan", &scanning)] {
+        #[allow(unused_mut)]
+        let mut hosts = vec![("sqlite", &indexed), ("scan", &scanning)];
+        #[cfg(feature = "postgres")]
+        if let Some(pg) = &pg {
+            hosts.push(("postgres", &pg.workspace));
+            hosts.push(("postgres_counting", &pg.counting));
+        }
+        for (host, ws) in hosts {
             let count = if host == "scan" {
                 queries.min(30)
             } else {
@@ -118,14 +145,26 @@ async fn main() {
                 percentile(&mut samples, 0.99),
             );
             row[host] = json!({"p50_ms": p50, "p99_ms": p99, "n": count});
-            println!("  {name:<32} {host:<6} p50 {p50:>8.3}  p99 {p99:>8.3}");
+            println!("  {name:<32} {host:<17} p50 {p50:>8.3}  p99 {p99:>8.3}");
+        }
+        #[cfg(feature = "postgres")]
+        if let Some(pg) = &pg {
+            let (p50, p99) = pg.planner_plan(make, queries).await;
+            row["postgres_planner"] = json!({"p50_ms": p50, "p99_ms": p99, "n": queries});
+            let host = "postgres_planner";
+            println!("  {name:<32} {host:<17} p50 {p50:>8.3}  p99 {p99:>8.3}");
         }
         results.push(row);
     }
     println!("  scan's first query (reads every record): {first_scan_ms:.0} ms");
-    let report = json!({
+    #[allow(unused_mut)]
+    let mut report = json!({
         "records": n, "store_seconds": store_s, "first_scan_ms": first_scan_ms, "queries": results,
     });
+    #[cfg(feature = "postgres")]
+    if let Some(pg) = &pg {
+        report["postgres"] = pg.report();
+    }
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench");
     std::fs::create_dir_all(&out).expect("target/bench");
     std::fs::write(out.join("workspace.json"), report.to_string()).expect("workspace.json");

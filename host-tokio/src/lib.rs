@@ -62,6 +62,8 @@ pub use materializer::{
 #[cfg(feature = "object-store")]
 pub use object_store_io::{ObjectStoreIo, ObjectStoreIoError};
 pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
+#[cfg(feature = "postgres")]
+pub use tokio_postgres;
 pub use tool_offload_core as core;
 pub use tool_offload_core::gc::{FileLifecycle, FileStat, GcOptions, GcReport};
 pub use tool_offload_core::materialize::{
@@ -69,6 +71,7 @@ pub use tool_offload_core::materialize::{
     MaterializeStats, Materialized, RefHint,
 };
 pub use tool_offload_core::tools;
+pub use tool_offload_core::workspace::{IndexFuture, RecordIndex};
 pub use tool_offload_core::{
     json, utf16_len, Batch, BatchOffload, CreateOutcome, DirectOffload, ErrorCode, FileReader,
     FileWriter, IoError, MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,
@@ -76,6 +79,8 @@ pub use tool_offload_core::{
 pub use workspace::{
     Clock, CountTokens, OffloadedMessages, ToolResultCall, Workspace, WorkspaceOptions,
 };
+#[cfg(feature = "postgres")]
+pub use workspace::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT, POSTGRES_COUNT_TTL};
 pub use writer::TokioFileWriter;
 
 /// Offload every tool result of `message` to `<output_dir>/<session_id>/<id>.md` through

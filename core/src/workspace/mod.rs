@@ -43,7 +43,7 @@ mod tools;
 
 pub use bundle::{WORKSPACE_BUNDLE_FORMAT, WORKSPACE_BUNDLE_VERSION};
 pub use decide::{estimate_tokens, Decision, DecisionReason};
-pub use index::RecordIndex;
+pub use index::{IndexFuture, RecordIndex};
 pub use knowledge_list::{is_knowledge_list, KNOWLEDGE_LIST_CLOSE, KNOWLEDGE_LIST_OPEN};
 pub use messages::MessagesOffloaded;
 pub use options::{

@@ -118,7 +118,7 @@ impl Workspace {
     ) -> Result<Vec<KnowledgeRecord>, OffloadError> {
         if let Some(index) = self.index.as_deref() {
             self.sync_index(index, reader).await?;
-            return index.query(query);
+            return index.query(query).await;
         }
         // Every record on disk into the cache (only those not read before are read),
         // then the query over the cache in place: only the page is copied out.

@@ -2,7 +2,7 @@
 //! the `need_offload` decision and the `<knowledge_list>` replacement.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::decide::{estimate_tokens, need_offload, Decision};
 use super::index::RecordIndex;
@@ -117,7 +117,7 @@ pub struct Workspace {
     /// change once written, so a cached one is never stale).
     pub(super) records: Mutex<HashMap<String, KnowledgeRecord>>,
     /// The host's index, which then answers queries instead of a scan.
-    pub(super) index: Option<Box<dyn RecordIndex>>,
+    pub(super) index: Option<Arc<dyn RecordIndex>>,
 }
 
 impl std::fmt::Debug for Workspace {
@@ -172,10 +172,16 @@ impl Workspace {
         })
     }
 
-    /// This workspace with `index` answering its queries (see [`RecordIndex`]).
-    pub fn with_index(mut self, index: Box<dyn RecordIndex>) -> Self {
+    /// This workspace with `index` answering its queries (see [`RecordIndex`]); one
+    /// index may serve several workspaces over the same records.
+    pub fn with_index(mut self, index: Arc<dyn RecordIndex>) -> Self {
         self.index = Some(index);
         self
+    }
+
+    /// The index answering queries, if any.
+    pub fn index(&self) -> Option<&Arc<dyn RecordIndex>> {
+        self.index.as_ref()
     }
 
     /// The options in force.
@@ -404,7 +410,7 @@ impl Workspace {
         // Whether the index is in step before this write: then, once the record is in
         // it too, it still is (see `indexed`).
         let in_step = match &self.index {
-            Some(index) => index.changed()?.is_none(),
+            Some(index) => index.changed().await?.is_none(),
             None => false,
         };
         let record_path = self.record_path(&record.id);
@@ -424,7 +430,7 @@ impl Workspace {
             let sha256 = record.sha256().unwrap_or_default().to_owned();
             return self.reuse(existing, &sha256, record.kind, path);
         }
-        self.indexed(&record, in_step)?;
+        self.indexed(&record, in_step).await?;
         self.cache(record.clone());
         Ok(Stored {
             record,
@@ -437,14 +443,14 @@ impl Workspace {
     /// write, mark it in step with the directory as it is now, so a query does not list
     /// the directory again for this process's own writes. (A foreign write landing between
     /// the two checks is caught at the directory's next change, or by `rebuild_index`.)
-    fn indexed(&self, record: &KnowledgeRecord, in_step: bool) -> Result<(), OffloadError> {
+    async fn indexed(&self, record: &KnowledgeRecord, in_step: bool) -> Result<(), OffloadError> {
         let Some(index) = &self.index else {
             return Ok(());
         };
-        index.insert(std::slice::from_ref(record))?;
+        index.insert(std::slice::from_ref(record)).await?;
         if in_step {
-            if let Some(token) = index.changed()? {
-                index.synced(&token)?;
+            if let Some(token) = index.changed().await? {
+                index.synced(&token).await?;
             }
         }
         Ok(())

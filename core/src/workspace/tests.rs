@@ -530,48 +530,65 @@ fn offload_messages_covers_every_shape_and_is_idempotent() {
     assert!(again.results[0].1.stored.as_ref().unwrap().reused);
 }
 
+/// A record another worker writes and indexes while `ids` runs: its IO, its path, itself.
+type Foreign = (std::sync::Arc<MemoryWriter>, String, KnowledgeRecord);
+
 /// An index in memory whose directory "changes" when told to.
 #[derive(Default)]
 struct MemoryIndex {
     records: std::sync::Mutex<std::collections::BTreeMap<String, KnowledgeRecord>>,
     dirty: std::sync::atomic::AtomicBool,
+    /// Stored and indexed by "another worker" at the next `ids`.
+    foreign: std::sync::Mutex<Option<Foreign>>,
 }
 
-impl RecordIndex for std::sync::Arc<MemoryIndex> {
-    fn changed(&self) -> Result<Option<String>, crate::OffloadError> {
-        Ok(self
-            .dirty
-            .load(std::sync::atomic::Ordering::SeqCst)
-            .then(|| "t".into()))
+impl RecordIndex for MemoryIndex {
+    fn changed(&self) -> IndexFuture<'_, Option<String>> {
+        let dirty = self.dirty.load(std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async move { Ok(dirty.then(|| "t".into())) })
     }
-    fn synced(&self, _: &str) -> Result<(), crate::OffloadError> {
+    fn synced<'a>(&'a self, _: &'a str) -> IndexFuture<'a, ()> {
         self.dirty.store(false, std::sync::atomic::Ordering::SeqCst);
-        Ok(())
+        Box::pin(async { Ok(()) })
     }
-    fn ids(&self) -> Result<std::collections::HashSet<String>, crate::OffloadError> {
-        Ok(self.records.lock().unwrap().keys().cloned().collect())
+    fn ids(&self) -> IndexFuture<'_, std::collections::HashSet<String>> {
+        let foreign = self.foreign.lock().unwrap().take();
+        Box::pin(async move {
+            if let Some((io, path, record)) = foreign {
+                let dir = path.rsplit_once('/').map_or("/", |(dir, _)| dir);
+                crate::FileWriter::mkdir(&*io, dir).await.unwrap();
+                let created = crate::FileWriter::create_file(&*io, &path, &record.to_json()).await;
+                assert_eq!(created.unwrap(), crate::CreateOutcome::Created);
+                self.records
+                    .lock()
+                    .unwrap()
+                    .insert(record.id.clone(), record);
+            }
+            Ok(self.records.lock().unwrap().keys().cloned().collect())
+        })
     }
-    fn insert(&self, records: &[KnowledgeRecord]) -> Result<(), crate::OffloadError> {
+    fn insert<'a>(&'a self, records: &'a [KnowledgeRecord]) -> IndexFuture<'a, ()> {
         let mut map = self.records.lock().unwrap();
         for r in records {
             map.insert(r.id.clone(), r.clone());
         }
-        Ok(())
+        Box::pin(async { Ok(()) })
     }
-    fn remove(&self, ids: &[String]) -> Result<(), crate::OffloadError> {
+    fn remove<'a>(&'a self, ids: &'a [String]) -> IndexFuture<'a, ()> {
         let mut map = self.records.lock().unwrap();
         for id in ids {
             map.remove(id);
         }
-        Ok(())
+        Box::pin(async { Ok(()) })
     }
-    fn clear(&self) -> Result<(), crate::OffloadError> {
+    fn clear(&self) -> IndexFuture<'_, ()> {
         self.records.lock().unwrap().clear();
-        Ok(())
+        Box::pin(async { Ok(()) })
     }
-    fn query(&self, query: &Query) -> Result<Vec<KnowledgeRecord>, crate::OffloadError> {
+    fn query<'a>(&'a self, query: &'a Query) -> IndexFuture<'a, Vec<KnowledgeRecord>> {
         let map = self.records.lock().unwrap();
-        Ok(query.select(map.values()).into_iter().cloned().collect())
+        let page = query.select(map.values()).into_iter().cloned().collect();
+        Box::pin(async { Ok(page) })
     }
 }
 
@@ -579,7 +596,7 @@ impl RecordIndex for std::sync::Arc<MemoryIndex> {
 fn an_index_gets_every_store_and_catches_up_with_other_writers() {
     let io = MemoryWriter::new();
     let index = std::sync::Arc::new(MemoryIndex::default());
-    let indexed = workspace(|_| {}).with_index(Box::new(index.clone()));
+    let indexed = workspace(|_| {}).with_index(index.clone());
     let other = workspace(|_| {});
     let big = "i".repeat(50_000);
     block_on(indexed.offload_tool_result(
@@ -589,7 +606,11 @@ fn an_index_gets_every_store_and_catches_up_with_other_writers() {
         &io,
     ))
     .unwrap();
-    assert_eq!(index.ids().unwrap().len(), 1, "stored and indexed at once");
+    assert_eq!(
+        block_on(index.ids()).unwrap().len(),
+        1,
+        "stored and indexed at once"
+    );
     block_on(other.offload_tool_result(
         &ToolResultInput::text("theirs", "bash", &big),
         None,
@@ -629,6 +650,27 @@ fn an_index_gets_every_store_and_catches_up_with_other_writers() {
     );
     let info = block_on(indexed.tool_result_offload_info(None, None, &io)).unwrap();
     assert_eq!(info.len(), 2);
+}
+
+#[test]
+fn a_catch_up_never_drops_a_record_another_worker_indexes_meanwhile() {
+    let io = std::sync::Arc::new(MemoryWriter::new());
+    let index = std::sync::Arc::new(MemoryIndex::default());
+    let ws = workspace(|_| {}).with_index(index.clone());
+    let theirs = KnowledgeRecord {
+        id: "theirs".into(),
+        kind: KnowledgeType::Text,
+        metadata: object(json!({"context_type": "note", "created_at": "2026-01-01T00:00:00.000Z"})),
+    };
+    *index.foreign.lock().unwrap() = Some((io.clone(), ws.record_path("theirs"), theirs));
+    index.dirty.store(true, std::sync::atomic::Ordering::SeqCst);
+    let found = block_on(ws.query(&Query::new(Map::new()), &*io)).unwrap();
+    let ids: Vec<&str> = found.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["theirs"],
+        "stored and indexed during the catch-up: kept"
+    );
 }
 
 #[test]

@@ -7,7 +7,9 @@ use std::sync::Mutex;
 use std::time::UNIX_EPOCH;
 
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
-use tool_offload_core::workspace::{KnowledgeRecord, Query, RecordIndex, MAX_QUERY_LIMIT};
+use tool_offload_core::workspace::{
+    IndexFuture, KnowledgeRecord, Query, RecordIndex, MAX_QUERY_LIMIT,
+};
 use tool_offload_core::{IoError, OffloadError};
 
 /// The index file's name in the namespace directory.
@@ -128,8 +130,9 @@ impl SqliteIndex {
     }
 }
 
-impl RecordIndex for SqliteIndex {
-    fn changed(&self) -> Result<Option<String>, OffloadError> {
+/// The index's work, synchronous: a local transaction each.
+impl SqliteIndex {
+    fn changed_now(&self) -> Result<Option<String>, OffloadError> {
         // The records directory's modification time changes with every entry added or
         // removed; nanoseconds where the file system keeps them.
         let token = match std::fs::metadata(&self.records_dir).and_then(|m| m.modified()) {
@@ -150,7 +153,7 @@ impl RecordIndex for SqliteIndex {
         Ok((synced.as_deref() != Some(token.as_str())).then_some(token))
     }
 
-    fn synced(&self, token: &str) -> Result<(), OffloadError> {
+    fn synced_now(&self, token: &str) -> Result<(), OffloadError> {
         self.conn()
             .execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('synced', ?1)",
@@ -160,7 +163,7 @@ impl RecordIndex for SqliteIndex {
             .map_err(|e| self.write_failed(e))
     }
 
-    fn ids(&self) -> Result<HashSet<String>, OffloadError> {
+    fn ids_now(&self) -> Result<HashSet<String>, OffloadError> {
         let conn = self.conn();
         let mut statement = conn
             .prepare_cached("SELECT id FROM records")
@@ -172,7 +175,7 @@ impl RecordIndex for SqliteIndex {
         Ok(ids)
     }
 
-    fn insert(&self, records: &[KnowledgeRecord]) -> Result<(), OffloadError> {
+    fn insert_now(&self, records: &[KnowledgeRecord]) -> Result<(), OffloadError> {
         let mut conn = self.conn();
         let tx = conn.transaction().map_err(|e| self.write_failed(e))?;
         for record in records {
@@ -199,7 +202,7 @@ impl RecordIndex for SqliteIndex {
         tx.commit().map_err(|e| self.write_failed(e))
     }
 
-    fn remove(&self, ids: &[String]) -> Result<(), OffloadError> {
+    fn remove_now(&self, ids: &[String]) -> Result<(), OffloadError> {
         let mut conn = self.conn();
         let tx = conn.transaction().map_err(|e| self.write_failed(e))?;
         for id in ids {
@@ -210,13 +213,13 @@ impl RecordIndex for SqliteIndex {
         tx.commit().map_err(|e| self.write_failed(e))
     }
 
-    fn clear(&self) -> Result<(), OffloadError> {
+    fn clear_now(&self) -> Result<(), OffloadError> {
         self.conn()
             .execute_batch("DELETE FROM records; DELETE FROM fields; DELETE FROM meta;")
             .map_err(|e| self.write_failed(e))
     }
 
-    fn query(&self, query: &Query) -> Result<Vec<KnowledgeRecord>, OffloadError> {
+    fn query_now(&self, query: &Query) -> Result<Vec<KnowledgeRecord>, OffloadError> {
         let fields: Vec<(String, String)> = query
             .filter
             .iter()
@@ -270,5 +273,31 @@ impl RecordIndex for SqliteIndex {
             .iter()
             .map(|text| KnowledgeRecord::parse(text).map_err(|e| self.read_failed(e)))
             .collect()
+    }
+}
+
+/// A local database answers at once: each future is ready at its first poll (SQLite's
+/// calls block as briefly as a file read does).
+impl RecordIndex for SqliteIndex {
+    fn changed(&self) -> IndexFuture<'_, Option<String>> {
+        Box::pin(std::future::ready(self.changed_now()))
+    }
+    fn synced<'a>(&'a self, token: &'a str) -> IndexFuture<'a, ()> {
+        Box::pin(std::future::ready(self.synced_now(token)))
+    }
+    fn ids(&self) -> IndexFuture<'_, HashSet<String>> {
+        Box::pin(std::future::ready(self.ids_now()))
+    }
+    fn insert<'a>(&'a self, records: &'a [KnowledgeRecord]) -> IndexFuture<'a, ()> {
+        Box::pin(std::future::ready(self.insert_now(records)))
+    }
+    fn remove<'a>(&'a self, ids: &'a [String]) -> IndexFuture<'a, ()> {
+        Box::pin(std::future::ready(self.remove_now(ids)))
+    }
+    fn clear(&self) -> IndexFuture<'_, ()> {
+        Box::pin(std::future::ready(self.clear_now()))
+    }
+    fn query<'a>(&'a self, query: &'a Query) -> IndexFuture<'a, Vec<KnowledgeRecord>> {
+        Box::pin(std::future::ready(self.query_now(query)))
     }
 }

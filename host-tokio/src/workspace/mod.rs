@@ -3,6 +3,8 @@
 
 #[cfg(feature = "sqlite")]
 mod index;
+#[cfg(feature = "postgres")]
+mod postgres;
 mod tools;
 
 use std::borrow::Cow;
@@ -11,9 +13,12 @@ use std::sync::Arc;
 
 use tool_offload_core::workspace::{
     self as core_ws, Decision, Knowledge, KnowledgeInput, KnowledgeRecord, KnowledgeType,
-    OffloadInfo, Query, Stored, ToolResultInput, ToolResultOffload,
+    OffloadInfo, Query, RecordIndex, Stored, ToolResultInput, ToolResultOffload,
 };
 use tool_offload_core::{apply_edits, FileReader, FileWriter, Map, OffloadError, Value};
+
+#[cfg(feature = "postgres")]
+pub use postgres::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT, POSTGRES_COUNT_TTL};
 
 use crate::{utf8, working_dir_for, GrepOptions, TokioFileWriter};
 
@@ -141,14 +146,16 @@ impl Workspace {
                 std::path::Path::new(core.dir()),
                 std::path::Path::new(core.records_dir()),
             )?;
-            ws.core = core.with_index(Box::new(index));
+            ws.core = core.with_index(Arc::new(index));
         }
         Ok(ws)
     }
 }
 
 impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
-    /// A workspace over any writer-and-reader; queries scan the records (no SQLite).
+    /// A workspace over any writer-and-reader (e.g. an
+    /// [`ObjectStoreIo`](crate::ObjectStoreIo)); queries scan the records until
+    /// [`with_index`](Workspace::with_index) gives it an index.
     ///
     /// # Errors
     /// As [`Workspace::new`].
@@ -172,6 +179,36 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
             count_tokens: options.count_tokens,
             now: options.now,
         })
+    }
+
+    /// This workspace with `index` answering its queries instead of a scan: a shared
+    /// [`PostgresIndex`](crate::PostgresIndex) (feature `postgres`) for many workers, or
+    /// any [`RecordIndex`]. Every record this workspace stores is added to it at once;
+    /// see [`RecordIndex::changed`] for when it catches up with the records.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tool_offload::{TokioFileWriter, Workspace, WorkspaceOptions};
+    /// use tool_offload_core::workspace::{IndexFuture, KnowledgeRecord, Query, RecordIndex};
+    /// # struct Nothing;
+    /// # impl RecordIndex for Nothing {
+    /// #     fn changed(&self) -> IndexFuture<'_, Option<String>> { Box::pin(async { Ok(None) }) }
+    /// #     fn synced<'a>(&'a self, _: &'a str) -> IndexFuture<'a, ()> { Box::pin(async { Ok(()) }) }
+    /// #     fn ids(&self) -> IndexFuture<'_, std::collections::HashSet<String>> { Box::pin(async { Ok(Default::default()) }) }
+    /// #     fn insert<'a>(&'a self, _: &'a [KnowledgeRecord]) -> IndexFuture<'a, ()> { Box::pin(async { Ok(()) }) }
+    /// #     fn remove<'a>(&'a self, _: &'a [String]) -> IndexFuture<'a, ()> { Box::pin(async { Ok(()) }) }
+    /// #     fn clear(&self) -> IndexFuture<'_, ()> { Box::pin(async { Ok(()) }) }
+    /// #     fn query<'a>(&'a self, _: &'a Query) -> IndexFuture<'a, Vec<KnowledgeRecord>> { Box::pin(async { Ok(Vec::new()) }) }
+    /// # }
+    /// let index: Arc<dyn RecordIndex> = Arc::new(Nothing);
+    /// let ws = Workspace::with_io(WorkspaceOptions::new("/var/lib/agent"), TokioFileWriter::new())
+    ///     .unwrap()
+    ///     .with_index(index);
+    /// assert!(ws.core().index().is_some());
+    /// ```
+    pub fn with_index(mut self, index: Arc<dyn RecordIndex>) -> Self {
+        self.core = self.core.with_index(index);
+        self
     }
 
     fn now(&self) -> f64 {
@@ -279,7 +316,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     }
 
     /// Records whose metadata equals every field of `query.filter`, newest first (ids
-    /// and metadata, never content): from the SQLite index when there is one, else a
+    /// and metadata, never content): from the index (SQLite, PostgreSQL) when there is one, else a
     /// scan of the records; the results are the same.
     ///
     /// # Errors
@@ -359,9 +396,11 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
         self.core.import_namespace(bundle, &self.io).await
     }
 
-    /// Rebuild the SQLite index from the records (the source of truth); a no-op without
-    /// one. It also rebuilds itself when missing, and catches up with records other
-    /// processes wrote.
+    /// Rebuild the index (SQLite, PostgreSQL, any) from the records, the source of
+    /// truth, read through this workspace's IO (a directory or object storage alike); a
+    /// no-op without one. The SQLite index also rebuilds itself when missing and catches
+    /// up with records other processes wrote; a shared index trusts its writers, so run
+    /// this after records were written by a process without it.
     ///
     /// # Errors
     /// `READ_FAILED`, `WRITE_FAILED`.

@@ -1,6 +1,11 @@
 //! Every vector through the tokio host on real files under a temporary directory
 //! standing for `/`: the `tokio` host. Outcomes are recorded in
-//! `target/conformance/tokio.json` for `tests/cross-host.mjs`.
+//! `target/conformance/tokio.json` for `tests/cross-host.mjs`. The workspace vectors
+//! run again with the PostgreSQL index (a throwaway cluster) instead of SQLite, and must
+//! give the same outcomes (`target/conformance/postgres.json`).
+
+#[path = "../../../host-tokio/tests/pg/cluster.rs"]
+mod cluster;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -9,8 +14,8 @@ use std::sync::{Arc, Mutex};
 use tool_offload::tools::{ToolDefinition, ToolFormat, ToolOutput};
 use tool_offload::{
     import_conversation, register_todo_tools, GrepOptions, Materializer, MaterializerOptions,
-    RegistryOffload as TokioOffload, TokioFileWriter, ToolOutputInput as MaterializeInput,
-    ToolRegistry, Workspace, WorkspaceOptions,
+    PostgresIndex, RegistryOffload as TokioOffload, TokioFileWriter,
+    ToolOutputInput as MaterializeInput, ToolRegistry, Workspace, WorkspaceOptions,
 };
 use tool_offload_conformance::steps::{
     self as s, bundle_result, files_under, imported_result, materialized, messages_result, offload,
@@ -37,6 +42,9 @@ struct TokioHost {
     problems: Mutex<Vec<String>>,
     /// The vector's workspace (with its SQLite index), from its last `workspace` step.
     workspace: Mutex<Option<Arc<(Workspace, WorkspaceClock)>>>,
+    /// With a PostgreSQL index instead of SQLite: the connection and the vector's id,
+    /// which keys its namespaces apart from other vectors'.
+    postgres: Option<(PostgresIndex, String)>,
 }
 
 impl TokioHost {
@@ -52,7 +60,17 @@ impl TokioHost {
             registry: Mutex::new(None),
             problems: Mutex::default(),
             workspace: Mutex::default(),
+            postgres: None,
         }
+    }
+
+    /// A workspace over `options`: with its SQLite index, or the PostgreSQL one.
+    fn open(&self, options: WorkspaceOptions) -> Result<Workspace, OffloadError> {
+        let Some((index, vector)) = &self.postgres else {
+            return Workspace::new(options);
+        };
+        let namespace = index.namespace(&format!("{vector}/{}", options.namespace));
+        Ok(Workspace::with_io(options, TokioFileWriter::new())?.with_index(Arc::new(namespace)))
     }
 
     fn workspace(&self) -> Arc<(Workspace, WorkspaceClock)> {
@@ -63,7 +81,7 @@ impl TokioHost {
     /// The tokio `Workspace` of a `workspace` step, under `/data`.
     fn new_workspace(&self, step: &Value) -> Result<(Workspace, WorkspaceClock), OffloadError> {
         let (core, clock) = workspace_options(step, &self.data_dir());
-        Ok((Workspace::new(tokio_options(core))?, clock))
+        Ok((self.open(tokio_options(core))?, clock))
     }
 
     /// The materializers' user data: `/data`, or `/data/<sub>`.
@@ -139,8 +157,8 @@ impl TokioHost {
         let mut registry = self.take_registry();
         let ws = self.workspace.lock().unwrap().clone();
         let result = match &mut registry {
-            Registry::Plain(r) => on_registry(r, &self.main, ws, op).await,
-            Registry::Offload(r) => on_registry(r, &self.main, ws, op).await,
+            Registry::Plain(r) => on_registry(r, self, ws, op).await,
+            Registry::Offload(r) => on_registry(r, self, ws, op).await,
         };
         self.put_registry(registry);
         result
@@ -165,7 +183,7 @@ fn tokio_options(core: tool_offload_core::workspace::WorkspaceOptions) -> Worksp
 /// A registry step on `registry`.
 async fn on_registry<W: FileWriter + Send + Sync>(
     registry: &mut ToolRegistry<W>,
-    materializer: &Arc<Materializer>,
+    host: &TokioHost,
     workspace: Option<Arc<(Workspace, WorkspaceClock)>>,
     op: &Op,
 ) -> Result<Value, StepError> {
@@ -196,14 +214,14 @@ async fn on_registry<W: FileWriter + Send + Sync>(
             Value::Null
         }
         Op::RegisterReadTools => {
-            materializer.register_tools(registry)?;
+            host.main.register_tools(registry)?;
             Value::Null
         }
         Op::RegisterKnowledgeTools => {
             let ws = workspace.expect("a workspace step comes first");
             // The registry holds an `Arc<Workspace>`: one more over the same namespace.
             let options = tokio_options(ws.0.core().options().clone());
-            Arc::new(Workspace::new(options)?).register_tools(registry)?;
+            Arc::new(host.open(options)?).register_tools(registry)?;
             Value::Null
         }
         Op::Definitions { format } => {
@@ -383,4 +401,32 @@ async fn tokio_host_on_real_files_passes_every_vector() {
         outcomes.insert(v.id.clone(), result);
     }
     s::check("tokio", &vectors, &outcomes);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_postgres_index_gives_every_workspace_vector_the_same_outcome() {
+    if std::env::var_os(s::BLESS).is_some() {
+        return;
+    }
+    let cluster = cluster::Cluster::start();
+    let index = PostgresIndex::connect(&cluster.config(), "")
+        .await
+        .expect("connect to the test cluster");
+    let vectors: Vec<Vector> = s::load()
+        .into_iter()
+        .filter(|v| v.id.starts_with("workspace-"))
+        .collect();
+    assert!(vectors.len() >= 7, "the workspace vectors");
+    let mut outcomes = s::Outcomes::new();
+    for v in &vectors {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut host = TokioHost::new(v, tmp.path().to_owned());
+        host.postgres = Some((index.namespace(""), v.id.clone()));
+        let result = s::run(v, &host).await;
+        outcomes.insert(v.id.clone(), result);
+    }
+    s::check("postgres", &vectors, &outcomes);
+    let queried = index.namespace("workspace-query/default");
+    let indexed = tool_offload::RecordIndex::ids(&queried).await.unwrap();
+    assert!(!indexed.is_empty(), "the queries went through PostgreSQL");
 }
