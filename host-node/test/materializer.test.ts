@@ -558,7 +558,11 @@ test('summaries count error lines with the keyword at any offset and in any ASCI
   for (const word of [...keywords, 'erro', 'exceptio', 'pa nic', 'fatAl', 'tra', 'fai']) {
     for (let pad = 0; pad < 40; pad++) {
       for (const w of [word, word.toUpperCase()]) {
-        lines.push(`${'x'.repeat(pad)}${w}`, `${'é'.repeat(pad >> 1)}${w}${'y'.repeat(pad % 9)}`, `${'Er'.repeat(pad)}${w.slice(0, -1)}`);
+        lines.push(
+          `${'x'.repeat(pad)}${w}`,
+          `${'é'.repeat(pad >> 1)}${w}${'y'.repeat(pad % 9)}`,
+          `${'Er'.repeat(pad)}${w.slice(0, -1)}`,
+        );
       }
     }
   }
@@ -567,7 +571,10 @@ test('summaries count error lines with the keyword at any offset and in any ASCI
   const result = await m.materialize({ toolCallId: 'scan', toolName: 'bash', output: lines.join('\n') });
   assert.ok(!result.inline);
   const first = lines.findIndex((line) => mentions.includes(line));
-  assert.ok(result.content.includes(`--- errors: ${mentions.length.toLocaleString('en-US')} lines mention`), result.content);
+  assert.ok(
+    result.content.includes(`--- errors: ${mentions.length.toLocaleString('en-US')} lines mention`),
+    result.content,
+  );
   assert.ok(result.content.includes(`\n${first + 1}| ${lines[first]}\n`), result.content);
 });
 
