@@ -36,10 +36,12 @@ struct Builder {
     index: LineIndex,
     /// Whether the last byte seen was a newline (so the next byte starts a line).
     at_line_start: bool,
+    /// Bytes between marks: [`INDEX_STEP`], smaller in tests.
+    step: u64,
 }
 
 impl Builder {
-    fn new() -> Self {
+    fn new(step: u64) -> Self {
         Builder {
             index: LineIndex {
                 bytes: 0,
@@ -47,28 +49,51 @@ impl Builder {
                 marks: vec![(1, 0)],
             },
             at_line_start: true,
+            step,
         }
     }
 
+    /// Count the lines starting in `bytes` (the next piece of the artifact), marking the
+    /// first one at or after each multiple of [`INDEX_STEP`]. Newlines are counted in
+    /// bulk between marks: one SIMD pass, not a step per line (a 10 MB log has 100,000).
     fn feed(&mut self, bytes: &[u8]) {
+        let Some(last) = bytes.len().checked_sub(1) else {
+            return;
+        };
         let base = self.index.bytes;
-        if self.at_line_start && !bytes.is_empty() {
+        if self.at_line_start {
             self.line_starts_at(base);
         }
-        for nl in memchr::memchr_iter(b'\n', bytes) {
-            // A newline that ends this piece starts a line only if more bytes come.
-            if nl + 1 < bytes.len() {
-                self.line_starts_at(base + nl as u64 + 1);
+        // Only a newline before the piece's last byte starts a line in it; one that ends
+        // the piece starts a line only if more bytes come (`at_line_start`).
+        let mut from = 0;
+        loop {
+            // Newlines before `to` start lines before the next mark is due.
+            let due = self.next_mark().saturating_sub(base);
+            let to = usize::try_from(due.saturating_sub(1)).map_or(last, |d| d.min(last));
+            let to = to.max(from);
+            self.index.lines += crate::materialize::text::newlines(&bytes[from..to]);
+            match memchr::memchr(b'\n', &bytes[to..last]) {
+                Some(i) => {
+                    self.line_starts_at(base + (to + i) as u64 + 1);
+                    from = to + i + 1;
+                }
+                None => break,
             }
         }
-        self.at_line_start = bytes.last().map_or(self.at_line_start, |&b| b == b'\n');
+        self.at_line_start = bytes[last] == b'\n';
         self.index.bytes += bytes.len() as u64;
+    }
+
+    /// The offset from which the next line start is marked.
+    fn next_mark(&self) -> u64 {
+        let last = self.index.marks.last().map_or(0, |&(_, at)| at);
+        (last / self.step + 1) * self.step
     }
 
     fn line_starts_at(&mut self, offset: u64) {
         self.index.lines += 1;
-        let last = self.index.marks.last().map_or(0, |&(_, at)| at);
-        if offset >= (last / INDEX_STEP + 1) * INDEX_STEP {
+        if offset >= self.next_mark() {
             self.index.marks.push((self.index.lines, offset));
         }
     }
@@ -77,14 +102,14 @@ impl Builder {
 impl LineIndex {
     /// The index of an artifact held in memory.
     pub(crate) fn of(bytes: &[u8]) -> LineIndex {
-        let mut builder = Builder::new();
+        let mut builder = Builder::new(INDEX_STEP);
         builder.feed(bytes);
         builder.index
     }
 
     /// The index of `source`, by reading all of it once, a chunk at a time.
     pub(crate) async fn build<S: Source>(source: &S) -> Result<LineIndex, OffloadError> {
-        let mut builder = Builder::new();
+        let mut builder = Builder::new(INDEX_STEP);
         let mut at = 0;
         loop {
             let bytes = source
@@ -160,5 +185,63 @@ impl LineIndex {
             lines,
             marks,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index as first written: every line start looked at in turn.
+    fn index_line_by_line(bytes: &[u8], step: u64) -> LineIndex {
+        let mut index = LineIndex {
+            bytes: bytes.len() as u64,
+            lines: 0,
+            marks: vec![(1, 0)],
+        };
+        let starts = (0..bytes.len()).filter(|&i| i == 0 || bytes[i - 1] == b'\n');
+        for offset in starts.map(|i| i as u64) {
+            index.lines += 1;
+            let last = index.marks.last().map_or(0, |&(_, at)| at);
+            if offset >= (last / step + 1) * step {
+                index.marks.push((index.lines, offset));
+            }
+        }
+        index
+    }
+
+    #[test]
+    fn bulk_counting_marks_what_a_line_by_line_walk_marks_in_any_pieces() {
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for case in 0..3000 {
+            let len = next(80) as usize;
+            // Sparse, dense and runs of newlines.
+            let density = next(4) + 1;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| if next(8) < density { b'\n' } else { b'a' })
+                .collect();
+            let step = next(12) + 1;
+            let mut builder = Builder::new(step);
+            let mut at = 0;
+            while at < len {
+                let piece = (next(10) as usize + usize::from(case % 2 == 0) * len).max(1);
+                let end = (at + piece).min(len);
+                builder.feed(&bytes[at..end]);
+                builder.feed(&[]);
+                at = end;
+            }
+            let expected = index_line_by_line(&bytes, step);
+            assert_eq!(builder.index, expected, "case {case} step {step} {bytes:?}");
+            assert_eq!(
+                expected.lines,
+                String::from_utf8_lossy(&bytes).lines().count()
+            );
+        }
     }
 }

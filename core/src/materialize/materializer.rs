@@ -1,8 +1,9 @@
 //! The [`Materializer`]: decides what stays inline, writes artifacts, reads them back.
 
+use super::line_index::{LineIndex, INDEX_STEP};
 use super::reference::{self, unsafe_ref_component, RefError};
 use super::summary::{summary, SummaryInput};
-use super::text::Measure;
+use super::text::{line_count, Measure};
 use super::types::{
     ArtifactKind, ContextRef, MaterializeStats, Materialized, MaterializerOptions, RefHint,
     ToolOutputRef,
@@ -43,9 +44,10 @@ pub struct Materializer {
     saved_chars: AtomicU64,
     /// Line indexes of artifacts read back, by path (see [`super::line_index`]).
     pub(super) line_indexes: super::read_back::IndexCache,
-    /// The artifact directories (one bit per [`ArtifactKind`]) this materializer has
-    /// made: later artifacts skip the `mkdir` (in Node a recursive `mkdir` of an existing
-    /// directory is two file-system round trips of the seven a `materialize()` takes).
+    /// The artifact directories (one bit per [`ArtifactKind`]), then their line index
+    /// directories (the same bits shifted by 3), this materializer has made: later
+    /// artifacts skip the `mkdir` (in Node a recursive `mkdir` of an existing directory
+    /// is two file-system round trips of the seven a `materialize()` takes).
     made_dirs: AtomicU8,
 }
 
@@ -215,10 +217,16 @@ impl Materializer {
                 reason,
             });
         }
-        // Measured once: the sizes decide, and then go in the summary and the ref.
-        let measure = match chars {
-            Some(chars) => Measure::with_chars(output.text, chars),
-            None => Measure::of(output.text),
+        // Measured once: the sizes decide, and then go in the summary and the ref. Over
+        // INDEX_STEP the line index counts the lines: one pass over the newlines.
+        let bytes = output.text.as_bytes();
+        let index = (bytes.len() as u64 > INDEX_STEP).then(|| LineIndex::of(bytes));
+        let measure = Measure {
+            bytes: bytes.len(),
+            chars: chars.unwrap_or_else(|| crate::utf16_len(output.text)),
+            lines: index
+                .as_ref()
+                .map_or_else(|| line_count(bytes), |index| index.lines),
         };
         if !self.measure_exceeds(&measure) {
             self.inlined.fetch_add(1, Ordering::Relaxed);
@@ -233,7 +241,7 @@ impl Materializer {
         };
         let dir = join(&self.artifacts, kind.dir());
         let bit = 1 << kind as u8;
-        let mut made = self.made_dirs.load(Ordering::Relaxed) & bit != 0;
+        let mut made = self.made(bit);
         let (file, path) = loop {
             if !made {
                 self.make_dir(&dir, bit, io).await?;
@@ -248,7 +256,10 @@ impl Materializer {
                 created => break created?,
             }
         };
-        self.write_line_index(&path, output.text, io).await;
+        if let Some(index) = &index {
+            // The index directories' bits follow the artifact directories'.
+            self.write_index(&path, index, Some(bit << 3), io).await;
+        }
 
         let id = reference::mint(&self.options.conversation_id, kind, &file);
         let text = summary(&SummaryInput {
@@ -299,8 +310,18 @@ impl Materializer {
                 path: dir.to_owned(),
                 source,
             })?;
-        self.made_dirs.fetch_or(bit, Ordering::Relaxed);
+        self.mark_made(bit);
         Ok(())
+    }
+
+    /// Whether this materializer has made the directory of `bit` (see `made_dirs`).
+    pub(super) fn made(&self, bit: u8) -> bool {
+        self.made_dirs.load(Ordering::Relaxed) & bit != 0
+    }
+
+    /// Remember that the directory of `bit` is made.
+    pub(super) fn mark_made(&self, bit: u8) {
+        self.made_dirs.fetch_or(bit, Ordering::Relaxed);
     }
 
     async fn create_artifact<IO: FileWriter + FileReader + ?Sized>(
@@ -431,5 +452,30 @@ mod tests {
                 .contains("/e/context/c/artifacts/tool: injected failure"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn each_index_directory_is_made_once_and_again_when_gone() {
+        let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+        // Over INDEX_STEP: each artifact gets a line index beside it.
+        let log = "a line of a big log\n".repeat(60_000);
+        let fs = MemoryWriter::new();
+        for id in ["a", "b"] {
+            block_on(m.materialize(&output(id, &log), &fs)).unwrap();
+        }
+        let index = "mkdir /d/context/c/index/tool";
+        assert_eq!(
+            mkdirs(&fs),
+            ["mkdir /d/context/c/artifacts/tool", index],
+            "{:?}",
+            fs.calls()
+        );
+        let lines = fs.read("/d/context/c/index/tool/b.txt.lines").unwrap();
+        assert!(lines.contains("\nlines 60000\n"), "{lines}");
+        // Where the directories are gone, they are made again and the index written.
+        let fresh = MemoryWriter::new();
+        block_on(m.materialize(&output("c", &log), &fresh)).unwrap();
+        assert_eq!(mkdirs(&fresh), ["mkdir /d/context/c/artifacts/tool", index]);
+        assert!(fresh.read("/d/context/c/index/tool/c.txt.lines").is_some());
     }
 }

@@ -239,16 +239,41 @@ impl Materializer {
         text: &str,
         io: &IO,
     ) {
-        if text.len() as u64 <= INDEX_STEP {
-            return;
+        if text.len() as u64 > INDEX_STEP {
+            self.write_index(path, &LineIndex::of(text.as_bytes()), None, io)
+                .await;
         }
+    }
+
+    /// Write `index` as the line index of the artifact at `path`. Its directory is made
+    /// first unless `dir_bit` of `made_dirs` says this materializer made it already (then
+    /// made again, and the write tried once more, when the write fails). Best effort.
+    pub(crate) async fn write_index<IO: FileWriter + ?Sized>(
+        &self,
+        path: &str,
+        index: &LineIndex,
+        dir_bit: Option<u8>,
+        io: &IO,
+    ) {
         let Some(index_path) = self.index_path(path) else {
             return;
         };
         let dir = &index_path[..index_path.rfind('/').unwrap_or(0)];
-        if io.mkdir(dir).await.is_ok() {
-            let index = LineIndex::of(text.as_bytes()).to_file();
-            let _ = io.write_file(&index_path, &index).await;
+        let file = index.to_file();
+        let mut made = dir_bit.is_some_and(|bit| self.made(bit));
+        loop {
+            if !made {
+                if io.mkdir(dir).await.is_err() {
+                    return;
+                }
+                if let Some(bit) = dir_bit {
+                    self.mark_made(bit);
+                }
+            }
+            match io.write_file(&index_path, &file).await {
+                Err(_) if made => made = false,
+                _ => return,
+            }
         }
     }
 }

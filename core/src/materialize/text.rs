@@ -42,8 +42,12 @@ impl Measure {
 /// the target has it) instead of splitting line by line: a final newline does not start
 /// a new line, and a final line without one counts.
 pub(crate) fn line_count(text: &[u8]) -> usize {
-    let newlines = memchr::memchr_iter(b'\n', text).count();
-    newlines + usize::from(text.last().is_some_and(|&b| b != b'\n'))
+    newlines(text) + usize::from(text.last().is_some_and(|&b| b != b'\n'))
+}
+
+/// The newlines in `text`.
+pub(crate) fn newlines(text: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', text).count()
 }
 
 /// One row of read-back output: a whole line, or one part of a long line.
