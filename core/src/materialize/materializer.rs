@@ -477,5 +477,39 @@ mod tests {
         block_on(m.materialize(&output("c", &log), &fresh)).unwrap();
         assert_eq!(mkdirs(&fresh), ["mkdir /d/context/c/artifacts/tool", index]);
         assert!(fresh.read("/d/context/c/index/tool/c.txt.lines").is_some());
+        // A failing index write is best effort: tried once after its mkdir, and once more
+        // after a new mkdir where the directory was made earlier; the artifact stands.
+        let path = "/d/context/c/index/tool/d.txt.lines";
+        let writes = |fs: &MemoryWriter| {
+            let calls = fs.calls();
+            let write = format!("write {path}");
+            (
+                mkdirs(fs).len(),
+                calls.iter().filter(|c| **c == write).count(),
+            )
+        };
+        let failing = MemoryWriter::new().fail_on(path);
+        let fresh = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+        block_on(fresh.materialize(&output("d", &log), &failing)).unwrap();
+        assert_eq!(writes(&failing), (2, 1), "{:?}", failing.calls());
+        let failing = MemoryWriter::new().fail_on(path);
+        block_on(m.materialize(&output("d", &log), &failing)).unwrap();
+        assert_eq!(writes(&failing), (2, 2), "{:?}", failing.calls());
+    }
+
+    #[test]
+    fn only_artifacts_over_index_step_get_a_line_index() {
+        let step = INDEX_STEP as usize;
+        let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+        let fs = MemoryWriter::new();
+        let at_step = format!("{}\n", "x".repeat(step - 1));
+        block_on(m.materialize(&output("a", &at_step), &fs)).unwrap();
+        block_on(m.materialize(&output("b", &format!("{at_step}y")), &fs)).unwrap();
+        let indexes: Vec<String> = fs
+            .files()
+            .into_keys()
+            .filter(|p| p.ends_with(".lines"))
+            .collect();
+        assert_eq!(indexes, ["/d/context/c/index/tool/b.txt.lines"]);
     }
 }
