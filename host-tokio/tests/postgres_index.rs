@@ -258,6 +258,55 @@ async fn a_database_gone_after_connecting_is_a_read_failed() {
     );
 }
 
+/// End every other session of the cluster's user, as an administrator, a failover or a
+/// proxy's idle timeout would.
+async fn terminate_other_sessions(cluster: &Cluster) -> u64 {
+    let (admin, connection) = tokio_postgres::connect(&cluster.config(), tokio_postgres::NoTls)
+        .await
+        .expect("an admin connection");
+    tokio::spawn(connection);
+    let ended = admin
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE usename = current_user AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .await
+        .expect("terminate the index's session");
+    ended.get::<_, i64>(0) as u64
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_connection_is_made_again() {
+    let mut cluster = Cluster::start();
+    let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+    let ws = worker(&cluster, &store, "default", 1000.0).await;
+    write(&ws, 1, 3).await;
+    let everything = filter(json!({"worker": 1}));
+    assert_eq!(ws.query_artifacts(&everything).await.unwrap().len(), 3);
+    // The session ended under it: the next calls connect again, reads and writes alike.
+    assert!(terminate_other_sessions(&cluster).await >= 1);
+    assert_eq!(ws.query_artifacts(&everything).await.unwrap().len(), 3);
+    assert!(terminate_other_sessions(&cluster).await >= 1);
+    ws.add("after-loss", &json!("x"), None, &metadata(1, 7))
+        .await
+        .expect("an add after the loss");
+    assert_eq!(ws.query_artifacts(&everything).await.unwrap().len(), 4);
+    // The server restarted: the same.
+    cluster.restart();
+    assert_eq!(ws.query_artifacts(&everything).await.unwrap().len(), 4);
+    // A client brought by the caller is theirs to renew: its loss is an error.
+    let (client, connection) = tokio_postgres::connect(&cluster.config(), tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let index = PostgresIndex::from_client(client, "default").await.unwrap();
+    assert!(index.ids().await.unwrap().len() >= 4);
+    terminate_other_sessions(&cluster).await;
+    let e = index.ids().await.unwrap_err();
+    assert_eq!(e.code(), ErrorCode::ReadFailed, "{e}");
+}
+
 fn record(id: &str, created_at: &str, metadata: Value) -> KnowledgeRecord {
     let mut metadata = metadata.as_object().expect("an object").clone();
     metadata.insert("created_at".into(), json!(created_at));

@@ -66,6 +66,22 @@ fn command(bin: &Path, program: &str, root: bool) -> Command {
     }
 }
 
+/// The server of the cluster in `dir`, on 127.0.0.1:`port`.
+fn serve(bin: &Path, dir: &Path, port: u16, root: bool) -> Child {
+    command(bin, "postgres", root)
+        .arg("-D")
+        .arg(dir.join("data"))
+        .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-k"])
+        .arg(dir.join("socket"))
+        // A throwaway cluster: nothing to make durable.
+        .args(["-c", "fsync=off", "-c", "synchronous_commit=off"])
+        .args(["-c", "full_page_writes=off", "-c", "max_connections=40"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start postgres")
+}
+
 impl Cluster {
     /// initdb and start one; panics (the test cannot run) when PostgreSQL is missing.
     pub fn start() -> Cluster {
@@ -108,27 +124,29 @@ impl Cluster {
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
-        let child = command(&bin, "postgres", root)
-            .arg("-D")
-            .arg(dir.join("data"))
-            .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-k"])
-            .arg(dir.join("socket"))
-            // A throwaway cluster: nothing to make durable.
-            .args(["-c", "fsync=off", "-c", "synchronous_commit=off"])
-            .args(["-c", "full_page_writes=off", "-c", "max_connections=40"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start postgres");
+        let child = serve(&bin, &dir, port, root);
         let cluster = Cluster { child, dir, port };
+        cluster.wait_ready(&bin);
+        cluster
+    }
+
+    /// Stop the server and start it again on the same data and port.
+    pub fn restart(&mut self) {
+        self.stop();
+        let bin = bin_dir().expect("PostgreSQL's binaries");
+        self.child = serve(&bin, &self.dir, self.port, is_root());
+        self.wait_ready(&bin);
+    }
+
+    fn wait_ready(&self, bin: &Path) {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let ready = Command::new(bin.join("pg_isready"))
-                .args(["-q", "-h", "127.0.0.1", "-p", &port.to_string()])
+                .args(["-q", "-h", "127.0.0.1", "-p", &self.port.to_string()])
                 .status()
                 .is_ok_and(|s| s.success());
             if ready {
-                return cluster;
+                return;
             }
             assert!(Instant::now() < deadline, "postgres did not start");
             std::thread::sleep(Duration::from_millis(100));

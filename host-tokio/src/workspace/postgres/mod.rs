@@ -1,6 +1,7 @@
 //! [`PostgresIndex`] (feature `postgres`): the workspace index in PostgreSQL, one
 //! database shared by many workers and many namespaces.
 
+mod connection;
 mod counts;
 mod errors;
 mod sql;
@@ -10,12 +11,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use connection::connect_client;
 use counts::Counts;
 use errors::{describe, location, read_failed, where_};
 
 use tokio::sync::RwLock;
 use tokio_postgres::types::{ToSql, Type};
-use tokio_postgres::{Client, Config, NoTls};
+use tokio_postgres::{Client, Config};
 use tool_offload_core::workspace::{IndexFuture, KnowledgeRecord, Query, RecordIndex};
 use tool_offload_core::{IoError, OffloadError};
 
@@ -44,8 +46,9 @@ const SYNCED: &str = "shared";
 /// again. Records written by a process without this index are seen after
 /// [`Workspace::rebuild_index`](crate::Workspace::rebuild_index).
 ///
-/// Connected without TLS by [`connect`](PostgresIndex::connect); bring a client connected
-/// your way (TLS, a pooler) to [`from_client`](PostgresIndex::from_client).
+/// Connected without TLS by [`connect`](PostgresIndex::connect), which connects again
+/// when the connection is lost (the call that met the loss is tried once more); bring a
+/// client connected your way (TLS, a pooler) to [`from_client`](PostgresIndex::from_client).
 ///
 /// ```no_run
 /// use std::sync::Arc;
@@ -68,6 +71,9 @@ pub struct PostgresIndex {
     synced: AtomicBool,
     /// The filter fields' counts, remembered for a while.
     counts: Counts,
+    /// How to connect again when the connection is lost: `None` for a client brought
+    /// to [`from_client`](PostgresIndex::from_client).
+    reconnect: Option<Arc<Config>>,
 }
 
 impl std::fmt::Debug for PostgresIndex {
@@ -109,26 +115,8 @@ impl PostgresIndex {
             .unwrap_or(&POSTGRES_CONNECT_TIMEOUT);
         config.connect_timeout(limit);
         let location = location(&config);
-        let failed = |why: String| {
-            read_failed(
-                &location,
-                namespace,
-                format!("cannot connect to the PostgreSQL index: {why}"),
-            )
-        };
-        // The driver's own timeout covers the TCP connect only; a server that accepts
-        // and never answers must not hang the caller either.
-        let (client, connection) = tokio::time::timeout(limit, config.connect(NoTls))
-            .await
-            .map_err(|_| failed(format!("no answer within {limit:?}")))?
-            .map_err(|e| failed(describe(&e)))?;
-        let logged = location.clone();
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::warn!(target: "tool_offload::workspace", database = %logged, error = %describe(&e), "PostgreSQL index connection lost");
-            }
-        });
-        Self::open(client, location, namespace).await
+        let client = connect_client(&config, &location, namespace).await?;
+        Self::open(client, location, namespace, Some(Arc::new(config))).await
     }
 
     /// The index over a client you connected (TLS, your own settings); its connection
@@ -137,16 +125,22 @@ impl PostgresIndex {
     /// # Errors
     /// `READ_FAILED` when the tables cannot be created.
     pub async fn from_client(client: Client, namespace: &str) -> Result<Self, OffloadError> {
-        Self::open(client, "postgresql".into(), namespace).await
+        Self::open(client, "postgresql".into(), namespace, None).await
     }
 
-    async fn open(client: Client, location: String, namespace: &str) -> Result<Self, OffloadError> {
+    async fn open(
+        client: Client,
+        location: String,
+        namespace: &str,
+        reconnect: Option<Arc<Config>>,
+    ) -> Result<Self, OffloadError> {
         let index = PostgresIndex {
             client: Arc::new(RwLock::new(client)),
             location: location.into(),
             namespace: namespace.to_owned(),
             synced: AtomicBool::new(false),
             counts: Counts::new(POSTGRES_COUNT_TTL),
+            reconnect,
         };
         index.create_tables().await.map_err(|e| {
             index.read_failed(format!("cannot create the index tables: {}", describe(&e)))
@@ -169,6 +163,7 @@ impl PostgresIndex {
             namespace: namespace.to_owned(),
             synced: AtomicBool::new(false),
             counts: Counts::new(self.counts.ttl()),
+            reconnect: self.reconnect.clone(),
         }
     }
 
@@ -373,24 +368,24 @@ impl PostgresIndex {
 
 impl RecordIndex for PostgresIndex {
     fn changed(&self) -> IndexFuture<'_, Option<String>> {
-        Box::pin(self.changed_now())
+        Box::pin(self.retrying(|| self.changed_now()))
     }
     fn synced<'a>(&'a self, token: &'a str) -> IndexFuture<'a, ()> {
-        Box::pin(self.synced_now(token))
+        Box::pin(self.retrying(|| self.synced_now(token)))
     }
     fn ids(&self) -> IndexFuture<'_, HashSet<String>> {
-        Box::pin(self.ids_now())
+        Box::pin(self.retrying(|| self.ids_now()))
     }
     fn insert<'a>(&'a self, records: &'a [KnowledgeRecord]) -> IndexFuture<'a, ()> {
-        Box::pin(self.insert_now(records))
+        Box::pin(self.retrying(|| self.insert_now(records)))
     }
     fn remove<'a>(&'a self, ids: &'a [String]) -> IndexFuture<'a, ()> {
-        Box::pin(self.remove_now(ids))
+        Box::pin(self.retrying(|| self.remove_now(ids)))
     }
     fn clear(&self) -> IndexFuture<'_, ()> {
-        Box::pin(self.clear_now())
+        Box::pin(self.retrying(|| self.clear_now()))
     }
     fn query<'a>(&'a self, query: &'a Query) -> IndexFuture<'a, Vec<KnowledgeRecord>> {
-        Box::pin(self.query_now(query))
+        Box::pin(self.retrying(|| self.query_now(query)))
     }
 }
