@@ -131,6 +131,7 @@ impl Cluster {
     }
 
     /// Stop the server and start it again on the same data and port.
+    #[allow(dead_code)] // the workspace bench, which shares this file, never restarts
     pub fn restart(&mut self) {
         self.stop();
         let bin = bin_dir().expect("PostgreSQL's binaries");
