@@ -257,7 +257,7 @@ where
 /// artifact it indexes.
 fn index_of(root: &str, path: &str) -> Option<String> {
     let rel = path.strip_prefix(root)?.strip_prefix("/context/")?;
-    let (conversation, rest) = rel.split_once("/index/")?;
+    let (conversation, rest) = crate::search::split_once(rel, "/index/")?;
     let artifact = rest.strip_suffix(".lines")?;
     Some(format!(
         "{root}/context/{conversation}/artifacts/{artifact}"

@@ -276,7 +276,13 @@ fn is_path_of(path: &str, parsed: &ParsedRef<'_>) -> bool {
 /// Whether `c` ends a ref in text. A minted ref never holds one (they are all escaped),
 /// so quotes, brackets, spaces or a JSON escape around a ref never cut it short.
 fn ends_ref(c: char) -> bool {
-    c.is_whitespace() || "\"'`()[]{}<>,\\".contains(c)
+    // (`matches!`, not `"…".contains(c)`: a `char` that may be non-ASCII is searched for
+    // as a `&str`, which would bring the standard library's substring searcher.)
+    c.is_whitespace()
+        || matches!(
+            c,
+            '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | ',' | '\\'
+        )
 }
 
 /// A ref found in the messages: its canonical spelling (borrowed from the text when it
@@ -296,7 +302,7 @@ struct Found<'a> {
 fn refs_in<'a>(value: &'a Value, conversation: &str, visit: &mut dyn FnMut(Found<'a>)) {
     visit_strings(value, &mut |text| {
         let mut rest = text;
-        while let Some(at) = rest.find(SCHEME) {
+        while let Some(at) = crate::search::find(rest, SCHEME) {
             let after = &rest[at + SCHEME.len()..];
             let token_end = after.find(ends_ref).unwrap_or(after.len());
             if let Some((len, parsed)) = ref_in_token(&after[..token_end], conversation) {
@@ -320,8 +326,8 @@ fn ref_in_token<'a>(token: &'a str, conversation: &str) -> Option<(usize, Parsed
     let end = EXTENSIONS
         .iter()
         // The last match from the left is the rightmost one (no extension overlaps
-        // itself); `rfind` would add the standard library's reverse searcher to the wasm.
-        .filter_map(|ext| file.match_indices(ext).last().map(|(i, _)| i + ext.len()))
+        // itself); `rfind` would add a reverse searcher to the wasm.
+        .filter_map(|ext| crate::search::last_from_left(file, ext).map(|i| i + ext.len()))
         .max()?;
     let parsed = reference::parse_parts(conv, kind, &file[..end]).ok()?;
     let len = conv.len() + 1 + kind.len() + 1 + end;

@@ -30,8 +30,8 @@ pub const POINTER_PREFIX: &str = "[Output of ";
 /// ```
 pub fn summary_ref(text: &str) -> Option<&str> {
     let first = text.strip_prefix(POINTER_PREFIX)?.lines().next()?;
-    let (_, rest) = first.split_once(" stored as ")?;
-    let (reference, _) = rest.split_once(" and not shown in full: ")?;
+    let (_, rest) = crate::search::split_once(first, " stored as ")?;
+    let (reference, _) = crate::search::split_once(rest, " and not shown in full: ")?;
     reference.starts_with("ctx://").then_some(reference)
 }
 
