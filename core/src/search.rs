@@ -4,6 +4,8 @@
 //! patterns (`find`, `split_once`, `replace`, `match_indices`, `trim_end_matches` with a
 //! `&str`) bring a second one, the two-way `StrSearcher`, into the wasm. Core's few
 //! `&str` searches go through `memmem` instead (native speed is the same or better).
+//! Searches from the end (`rfind('/')`, `rsplit`, `lines().rev()`) likewise go through
+//! `memchr::memrchr`, which read-back needs, not std's reverse `char` searcher.
 
 use memchr::memmem;
 
@@ -51,6 +53,38 @@ pub(crate) fn trim_end<'a>(mut s: &'a str, suffix: &str) -> &'a str {
     s
 }
 
+/// Byte offset of the last `/` in `s` (`s.rfind('/')`).
+pub(crate) fn last_slash(s: &str) -> Option<usize> {
+    memchr::memrchr(b'/', s.as_bytes())
+}
+
+/// What follows the last `/` in `s`, or all of `s` (`s.rsplit('/').next()`).
+pub(crate) fn after_last_slash(s: &str) -> &str {
+    &s[last_slash(s).map_or(0, |i| i + 1)..]
+}
+
+/// The lines of `text`, the last one first (`text.lines().rev()`).
+pub(crate) fn lines_from_end(text: &str) -> impl Iterator<Item = &str> {
+    // `lines` yields no empty line after a final newline, and drops a `\r` only before a
+    // `\n`.
+    let mut terminated = text.ends_with('\n');
+    let mut rest = (!text.is_empty()).then(|| text.strip_suffix('\n').unwrap_or(text));
+    std::iter::from_fn(move || {
+        let r = rest?;
+        let (line, before) = match memchr::memrchr(b'\n', r.as_bytes()) {
+            Some(i) => (&r[i + 1..], Some(&r[..i])),
+            None => (r, None),
+        };
+        rest = before;
+        let line = match terminated {
+            true => line.strip_suffix('\r').unwrap_or(line),
+            false => line,
+        };
+        terminated = true;
+        Some(line)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,6 +115,33 @@ mod tests {
                 let std_last = s.match_indices(p).last().map(|(i, _)| i);
                 assert_eq!(last_from_left(s, p), std_last, "{s:?} {p:?}");
             }
+        }
+    }
+
+    #[test]
+    fn searches_from_the_end_match_std() {
+        for s in ["", "/", "a", "/a/b", "a/b/", "é/😀", "//x"] {
+            assert_eq!(last_slash(s), s.rfind('/'), "{s:?}");
+            assert_eq!(Some(after_last_slash(s)), s.rsplit('/').next(), "{s:?}");
+        }
+        let texts = [
+            "",
+            "\n",
+            "\n\n",
+            "a",
+            "a\n",
+            "a\n\n",
+            "\na",
+            "a\r\nb\r\n",
+            "a\r",
+            "a\r\n\r",
+            "\r\n",
+            "x\ny\rz\n\r\n",
+            "é\n😀\r\n",
+        ];
+        for t in texts {
+            let std: Vec<&str> = t.lines().rev().collect();
+            assert_eq!(lines_from_end(t).collect::<Vec<_>>(), std, "{t:?}");
         }
     }
 }

@@ -220,7 +220,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
     // Each directory once (there are at most two: tool/ and terminal/).
     let mut made: Vec<&str> = Vec::new();
     for (target, content) in fresh {
-        let dir = &target[..target.rfind('/').unwrap_or(0)];
+        let dir = &target[..crate::search::last_slash(target).unwrap_or(0)];
         if !made.contains(&dir) {
             io.mkdir(dir)
                 .await

@@ -245,7 +245,7 @@ impl Materializer {
         let Some(index_path) = self.index_path(path) else {
             return;
         };
-        let dir = &index_path[..index_path.rfind('/').unwrap_or(0)];
+        let dir = &index_path[..crate::search::last_slash(&index_path).unwrap_or(0)];
         if io.mkdir(dir).await.is_ok() {
             let index = LineIndex::of(text.as_bytes()).to_file();
             let _ = io.write_file(&index_path, &index).await;

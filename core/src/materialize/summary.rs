@@ -286,7 +286,7 @@ impl<'a> Lines<'a> {
         let total = input.measure.lines;
         let ends = input.snippet_lines.min(total);
         let head = text.lines().take(ends).collect();
-        let tail = text.lines().rev().take(ends).collect();
+        let tail = crate::search::lines_from_end(text).take(ends).collect();
         let bytes = text.as_bytes();
         let mut around = Vec::new();
         let (mut errors, mut from, mut line, mut counted) = (Vec::new(), 0, 0, 0);
