@@ -68,10 +68,11 @@ impl Materializer {
     ) -> Result<Value, OffloadError> {
         let conversation = &self.options().conversation_id;
         let mut artifacts = Vec::new();
-        let mut seen = HashSet::new();
+        // `String`s, as every other set of names in core (one set type in the wasm).
+        let mut seen: HashSet<String> = HashSet::new();
         let mut found = Vec::new();
         refs_in(messages, conversation, &mut |f: Found<'_>| {
-            if seen.insert(f.reference.clone()) {
+            if seen.insert(f.reference.clone().into_owned()) {
                 found.push(f);
             }
         });
@@ -150,7 +151,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
     // Keyed by canonical ref, so every check below is one hash lookup: validation
     // stays linear in the size of the bundle.
     let mut checked: Vec<(String, &str)> = Vec::with_capacity(artifacts.len());
-    let mut present: HashSet<Cow<'_, str>> = HashSet::with_capacity(artifacts.len());
+    let mut present: HashSet<String> = HashSet::with_capacity(artifacts.len());
     for (i, artifact) in artifacts.iter().enumerate() {
         let field = |key: &str| artifact.get(key).and_then(Value::as_str);
         let (Some(reference), Some(path), Some(sha256), Some(content)) = (
@@ -188,8 +189,8 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
             )));
         }
         let canonical = match parsed.canonical_spelling {
-            true => Cow::Borrowed(reference),
-            false => Cow::Owned(parsed.canonical()),
+            true => reference.to_owned(),
+            false => parsed.canonical(),
         };
         if !present.insert(canonical) {
             return Err(invalid(format!(
@@ -200,7 +201,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
     }
     let mut missing = None;
     refs_in(messages, conversation, &mut |f: Found<'_>| {
-        if missing.is_none() && !present.contains(&f.reference) {
+        if missing.is_none() && !present.contains(f.reference.as_ref()) {
             missing = Some(f.reference.into_owned());
         }
     });
