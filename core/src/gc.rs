@@ -108,7 +108,7 @@ pub fn referenced(messages: &Value) -> HashSet<String> {
             .strip_prefix("[Tool result offloaded to file: ")
             .and_then(|r| r.strip_suffix(']'))
         {
-            found.insert(path.rsplit('/').next().unwrap_or(path).to_owned());
+            found.insert(crate::search::after_last_slash(path).to_owned());
         }
     });
     found
@@ -147,7 +147,7 @@ where
     let mut temps = Vec::new();
     let mut indexes: Vec<(String, String, u64)> = Vec::new();
     for (path, stat) in files {
-        let name = &path[path.rfind('/').map_or(0, |i| i + 1)..];
+        let name = crate::search::after_last_slash(&path);
         if is_temp(name) {
             if is_stale_temp(name, options.now_ms.saturating_sub(stat.modified_ms)) {
                 temps.push((path, stat.size));
@@ -257,7 +257,7 @@ where
 /// artifact it indexes.
 fn index_of(root: &str, path: &str) -> Option<String> {
     let rel = path.strip_prefix(root)?.strip_prefix("/context/")?;
-    let (conversation, rest) = rel.split_once("/index/")?;
+    let (conversation, rest) = crate::search::split_once(rel, "/index/")?;
     let artifact = rest.strip_suffix(".lines")?;
     Some(format!(
         "{root}/context/{conversation}/artifacts/{artifact}"

@@ -86,6 +86,7 @@ mod message;
 pub mod path;
 mod placeholder;
 mod plan;
+mod search;
 mod sort;
 pub mod temp;
 mod text;

@@ -232,15 +232,22 @@ pub fn js_string<V: JsonView>(value: Option<&V>) -> String {
         ),
         Kind::String => v.to_owned_string().unwrap_or_default(),
         Kind::Object => "[object Object]".into(),
-        Kind::Array => (0..v.array_len())
-            .map(|i| match v.item(i) {
-                Some(item) if !matches!(item.kind(), Kind::Null | Kind::Undefined) => {
-                    js_string(Some(&item))
+        // Joined in place: `[String]::join` would be its only instance in the wasm.
+        Kind::Array => {
+            let mut out = String::new();
+            for i in 0..v.array_len() {
+                if i > 0 {
+                    out.push(',');
                 }
-                _ => String::new(),
-            })
-            .collect::<Vec<_>>()
-            .join(","),
+                match v.item(i) {
+                    Some(item) if !matches!(item.kind(), Kind::Null | Kind::Undefined) => {
+                        out.push_str(&js_string(Some(&item)));
+                    }
+                    _ => {}
+                }
+            }
+            out
+        }
     }
 }
 

@@ -68,10 +68,11 @@ impl Materializer {
     ) -> Result<Value, OffloadError> {
         let conversation = &self.options().conversation_id;
         let mut artifacts = Vec::new();
-        let mut seen = HashSet::new();
+        // `String`s, as every other set of names in core (one set type in the wasm).
+        let mut seen: HashSet<String> = HashSet::new();
         let mut found = Vec::new();
         refs_in(messages, conversation, &mut |f: Found<'_>| {
-            if seen.insert(f.reference.clone()) {
+            if seen.insert(f.reference.clone().into_owned()) {
                 found.push(f);
             }
         });
@@ -150,7 +151,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
     // Keyed by canonical ref, so every check below is one hash lookup: validation
     // stays linear in the size of the bundle.
     let mut checked: Vec<(String, &str)> = Vec::with_capacity(artifacts.len());
-    let mut present: HashSet<Cow<'_, str>> = HashSet::with_capacity(artifacts.len());
+    let mut present: HashSet<String> = HashSet::with_capacity(artifacts.len());
     for (i, artifact) in artifacts.iter().enumerate() {
         let field = |key: &str| artifact.get(key).and_then(Value::as_str);
         let (Some(reference), Some(path), Some(sha256), Some(content)) = (
@@ -188,8 +189,8 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
             )));
         }
         let canonical = match parsed.canonical_spelling {
-            true => Cow::Borrowed(reference),
-            false => Cow::Owned(parsed.canonical()),
+            true => reference.to_owned(),
+            false => parsed.canonical(),
         };
         if !present.insert(canonical) {
             return Err(invalid(format!(
@@ -200,7 +201,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
     }
     let mut missing = None;
     refs_in(messages, conversation, &mut |f: Found<'_>| {
-        if missing.is_none() && !present.contains(&f.reference) {
+        if missing.is_none() && !present.contains(f.reference.as_ref()) {
             missing = Some(f.reference.into_owned());
         }
     });
@@ -220,7 +221,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
     // Each directory once (there are at most two: tool/ and terminal/).
     let mut made: Vec<&str> = Vec::new();
     for (target, content) in fresh {
-        let dir = &target[..target.rfind('/').unwrap_or(0)];
+        let dir = &target[..crate::search::last_slash(target).unwrap_or(0)];
         if !made.contains(&dir) {
             io.mkdir(dir)
                 .await
@@ -276,7 +277,13 @@ fn is_path_of(path: &str, parsed: &ParsedRef<'_>) -> bool {
 /// Whether `c` ends a ref in text. A minted ref never holds one (they are all escaped),
 /// so quotes, brackets, spaces or a JSON escape around a ref never cut it short.
 fn ends_ref(c: char) -> bool {
-    c.is_whitespace() || "\"'`()[]{}<>,\\".contains(c)
+    // (`matches!`, not `"…".contains(c)`: a `char` that may be non-ASCII is searched for
+    // as a `&str`, which would bring the standard library's substring searcher.)
+    c.is_whitespace()
+        || matches!(
+            c,
+            '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | ',' | '\\'
+        )
 }
 
 /// A ref found in the messages: its canonical spelling (borrowed from the text when it
@@ -296,7 +303,7 @@ struct Found<'a> {
 fn refs_in<'a>(value: &'a Value, conversation: &str, visit: &mut dyn FnMut(Found<'a>)) {
     visit_strings(value, &mut |text| {
         let mut rest = text;
-        while let Some(at) = rest.find(SCHEME) {
+        while let Some(at) = crate::search::find(rest, SCHEME) {
             let after = &rest[at + SCHEME.len()..];
             let token_end = after.find(ends_ref).unwrap_or(after.len());
             if let Some((len, parsed)) = ref_in_token(&after[..token_end], conversation) {
@@ -320,8 +327,8 @@ fn ref_in_token<'a>(token: &'a str, conversation: &str) -> Option<(usize, Parsed
     let end = EXTENSIONS
         .iter()
         // The last match from the left is the rightmost one (no extension overlaps
-        // itself); `rfind` would add the standard library's reverse searcher to the wasm.
-        .filter_map(|ext| file.match_indices(ext).last().map(|(i, _)| i + ext.len()))
+        // itself); `rfind` would add a reverse searcher to the wasm.
+        .filter_map(|ext| crate::search::last_from_left(file, ext).map(|i| i + ext.len()))
         .max()?;
     let parsed = reference::parse_parts(conv, kind, &file[..end]).ok()?;
     let len = conv.len() + 1 + kind.len() + 1 + end;

@@ -315,7 +315,7 @@ impl Prefilter {
         let (words, fold_ascii) = pattern.literal_words()?;
         if words
             .iter()
-            .any(|w| w.is_empty() || w.contains(char::REPLACEMENT_CHARACTER))
+            .any(|w| w.is_empty() || crate::search::find(w, "\u{FFFD}").is_some())
         {
             return None;
         }

@@ -39,7 +39,7 @@ pub fn format_legacy_tool_record(record: &LegacyToolRecord<'_>) -> String {
     }
     fields.insert("arguments".into(), record.arguments.clone());
     fields.insert("response".into(), record.response.clone());
-    let body = json::stringify(&Value::Object(fields)).replace("</", "<\\/");
+    let body = crate::search::replace(&json::stringify(&Value::Object(fields)), "</", "<\\/");
     format!("<function_call>{body}</function_call>")
 }
 

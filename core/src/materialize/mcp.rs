@@ -167,7 +167,7 @@ fn text_block(text: &str) -> Value {
 }
 
 fn resource_link(reference: &ContextRef, tool: &str) -> Value {
-    let name = reference.id.rsplit('/').next().unwrap_or(&reference.id);
+    let name = crate::search::after_last_slash(&reference.id);
     let mut link = Map::new();
     link.insert("type".into(), "resource_link".into());
     link.insert("uri".into(), reference.id.clone().into());

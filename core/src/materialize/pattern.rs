@@ -36,13 +36,23 @@ pub struct Pattern {
 #[derive(Debug, Clone)]
 struct Literals {
     words: Vec<String>,
+    /// A searcher per word, built once (memchr's, which the wasm holds for grep's
+    /// prefilter anyway; `str::contains` would add the standard library's).
+    finders: Vec<memchr::memmem::Finder<'static>>,
     fold_ascii: bool,
 }
 
 impl Literals {
     /// `pattern`'s alternatives when it has no metacharacter but `|`.
     fn of(pattern: &str, ignore_case: bool) -> Option<Literals> {
-        if pattern.contains(|c: char| "\\.+*?()[]{}^$".contains(c)) {
+        // (`matches!`, not `"…".contains(c)`: see `bundle::ends_ref`.)
+        let meta = |c: char| {
+            matches!(
+                c,
+                '\\' | '.' | '+' | '*' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '^' | '$'
+            )
+        };
+        if pattern.contains(meta) {
             return None;
         }
         let fold = |w: &str| {
@@ -52,18 +62,23 @@ impl Literals {
                 w.to_owned()
             }
         };
+        let words: Vec<String> = pattern.split('|').map(fold).collect();
         Some(Literals {
-            words: pattern.split('|').map(fold).collect(),
+            finders: words
+                .iter()
+                .map(|w| memchr::memmem::Finder::new(w.as_bytes()).into_owned())
+                .collect(),
+            words,
             fold_ascii: ignore_case,
         })
     }
 
     fn is_match(&self, row: &str) -> bool {
+        let found = |row: &[u8]| self.finders.iter().any(|f| f.find(row).is_some());
         if self.fold_ascii && row.bytes().any(|b| b.is_ascii_uppercase()) {
-            let row = row.to_ascii_lowercase();
-            return self.words.iter().any(|w| row.contains(w.as_str()));
+            return found(&row.to_ascii_lowercase().into_bytes());
         }
-        self.words.iter().any(|w| row.contains(w.as_str()))
+        found(row.as_bytes())
     }
 }
 

@@ -258,7 +258,7 @@ impl Materializer {
         let Some(index_path) = self.index_path(path) else {
             return;
         };
-        let dir = &index_path[..index_path.rfind('/').unwrap_or(0)];
+        let dir = &index_path[..crate::search::last_slash(&index_path).unwrap_or(0)];
         let file = index.to_file();
         let mut made = dir_bit.is_some_and(|bit| self.made(bit));
         loop {

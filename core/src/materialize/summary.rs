@@ -30,8 +30,8 @@ pub const POINTER_PREFIX: &str = "[Output of ";
 /// ```
 pub fn summary_ref(text: &str) -> Option<&str> {
     let first = text.strip_prefix(POINTER_PREFIX)?.lines().next()?;
-    let (_, rest) = first.split_once(" stored as ")?;
-    let (reference, _) = rest.split_once(" and not shown in full: ")?;
+    let (_, rest) = crate::search::split_once(first, " stored as ")?;
+    let (reference, _) = crate::search::split_once(rest, " and not shown in full: ")?;
     reference.starts_with("ctx://").then_some(reference)
 }
 
@@ -286,7 +286,7 @@ impl<'a> Lines<'a> {
         let total = input.measure.lines;
         let ends = input.snippet_lines.min(total);
         let head = text.lines().take(ends).collect();
-        let tail = text.lines().rev().take(ends).collect();
+        let tail = crate::search::lines_from_end(text).take(ends).collect();
         let bytes = text.as_bytes();
         let mut around = Vec::new();
         let (mut errors, mut from, mut line, mut counted) = (Vec::new(), 0, 0, 0);

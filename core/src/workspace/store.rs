@@ -158,10 +158,7 @@ impl Workspace {
             },
             other => other,
         })?;
-        let dir = materializer
-            .artifacts
-            .trim_end_matches("/artifacts")
-            .to_owned();
+        let dir = crate::search::trim_end(&materializer.artifacts, "/artifacts").to_owned();
         Ok(Workspace {
             records_dir: join(&dir, "records"),
             knowledge_dir: join(&materializer.artifacts, ArtifactKind::Knowledge.dir()),
@@ -191,7 +188,7 @@ impl Workspace {
 
     /// The namespace's directory, `<root>/context/<namespace>` (absolute).
     pub fn dir(&self) -> &str {
-        self.records_dir.trim_end_matches("/records")
+        crate::search::trim_end(&self.records_dir, "/records")
     }
 
     /// The directory of the records, `<dir>/records`.
