@@ -41,18 +41,6 @@ pub(crate) fn replace(haystack: &str, from: &str, to: &str) -> String {
     out
 }
 
-/// `s` without every trailing repetition of `suffix` (`trim_end_matches` with a
-/// `&str`).
-pub(crate) fn trim_end<'a>(mut s: &'a str, suffix: &str) -> &'a str {
-    if suffix.is_empty() {
-        return s;
-    }
-    while let Some(rest) = s.strip_suffix(suffix) {
-        s = rest;
-    }
-    s
-}
-
 /// Byte offset of the last `/` in `s` (`s.rfind('/')`).
 pub(crate) fn last_slash(s: &str) -> Option<usize> {
     memchr::memrchr(b'/', s.as_bytes())
@@ -109,7 +97,6 @@ mod tests {
         for (s, p) in cases {
             assert_eq!(find(s, p), s.find(p), "{s:?} {p:?}");
             assert_eq!(split_once(s, p), s.split_once(p), "{s:?} {p:?}");
-            assert_eq!(trim_end(s, p), s.trim_end_matches(p), "{s:?} {p:?}");
             if !p.is_empty() {
                 assert_eq!(replace(s, p, "<\\/"), s.replace(p, "<\\/"), "{s:?} {p:?}");
                 let std_last = s.match_indices(p).last().map(|(i, _)| i);

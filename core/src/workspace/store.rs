@@ -158,7 +158,9 @@ impl Workspace {
             },
             other => other,
         })?;
-        let dir = crate::search::trim_end(&materializer.artifacts, "/artifacts").to_owned();
+        // Once: a namespace named `artifacts` is `…/context/artifacts/artifacts`.
+        let artifacts = &materializer.artifacts;
+        let dir = artifacts.strip_suffix("/artifacts").unwrap_or(artifacts).to_owned();
         Ok(Workspace {
             records_dir: join(&dir, "records"),
             knowledge_dir: join(&materializer.artifacts, ArtifactKind::Knowledge.dir()),
@@ -188,7 +190,9 @@ impl Workspace {
 
     /// The namespace's directory, `<root>/context/<namespace>` (absolute).
     pub fn dir(&self) -> &str {
-        crate::search::trim_end(&self.records_dir, "/records")
+        // Once: a namespace named `records` is `…/context/records/records`.
+        let records = &self.records_dir;
+        records.strip_suffix("/records").unwrap_or(records)
     }
 
     /// The directory of the records, `<dir>/records`.

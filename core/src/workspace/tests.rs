@@ -696,6 +696,12 @@ fn the_workspace_says_where_it_lives() {
     let ws = workspace(|o| o.namespace = "team-a".into());
     assert_eq!(ws.dir(), "/data/context/team-a");
     assert_eq!(ws.records_dir(), "/data/context/team-a/records");
+    // Namespaces named like the directories inside one stay one directory.
+    for name in ["artifacts", "records"] {
+        let ws = workspace(|o| o.namespace = name.into());
+        assert_eq!(ws.dir(), format!("/data/context/{name}"));
+        assert_eq!(ws.records_dir(), format!("/data/context/{name}/records"));
+    }
     let shown = format!("{ws:?}");
     assert!(
         shown.starts_with("Workspace {") && shown.contains("indexed: false"),
