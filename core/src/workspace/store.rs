@@ -160,7 +160,10 @@ impl Workspace {
         })?;
         // Once: a namespace named `artifacts` is `…/context/artifacts/artifacts`.
         let artifacts = &materializer.artifacts;
-        let dir = artifacts.strip_suffix("/artifacts").unwrap_or(artifacts).to_owned();
+        let dir = artifacts
+            .strip_suffix("/artifacts")
+            .unwrap_or(artifacts)
+            .to_owned();
         Ok(Workspace {
             records_dir: join(&dir, "records"),
             knowledge_dir: join(&materializer.artifacts, ArtifactKind::Knowledge.dir()),
