@@ -1,5 +1,6 @@
 //! Errors as real JavaScript `Error` subclass instances with a stable `code`.
 
+use tool_offload_core::object_key::ObjectKeyError;
 use tool_offload_core::tools::RegisterError;
 use tool_offload_core::OffloadError as CoreError;
 use wasm_bindgen::prelude::*;
@@ -73,6 +74,21 @@ impl From<RegisterError> for JsOffloadError {
     }
 }
 
+impl From<ObjectKeyError> for JsOffloadError {
+    fn from(error: ObjectKeyError) -> Self {
+        let path = match &error {
+            ObjectKeyError::OutsidePrefix(path) => Some(path.clone()),
+            _ => None,
+        };
+        JsOffloadError {
+            message: error.to_string(),
+            code: error.code().as_str(),
+            path,
+            cause: None,
+        }
+    }
+}
+
 impl From<JsOffloadError> for JsValue {
     fn from(err: JsOffloadError) -> JsValue {
         let options = js_sys::Object::new();
@@ -108,11 +124,16 @@ pub(crate) fn message_js(thrown: &JsValue) -> js_sys::JsString {
     if let Some(s) = thrown.dyn_ref::<js_sys::JsString>() {
         return s.clone();
     }
+    string_of(thrown)
+}
+
+/// JavaScript's `String(value)`, for any value. Never throws.
+pub(crate) fn string_of(value: &JsValue) -> js_sys::JsString {
     let to_string = js_sys::Reflect::get(&js_sys::global(), &"String".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     to_string
-        .and_then(|f| f.call1(&JsValue::UNDEFINED, thrown).ok())
+        .and_then(|f| f.call1(&JsValue::UNDEFINED, value).ok())
         .and_then(|s| s.dyn_into::<js_sys::JsString>().ok())
         .unwrap_or_else(|| "a value that cannot be converted to a string".into())
 }
