@@ -2,7 +2,7 @@
 
 use tool_offload_core::object_key::ObjectKeyError;
 use tool_offload_core::tools::RegisterError;
-use tool_offload_core::OffloadError as CoreError;
+use tool_offload_core::{ErrorCode, OffloadError as CoreError};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/js/offload-error.js")]
@@ -46,46 +46,41 @@ impl JsOffloadError {
     }
 }
 
-impl From<CoreError> for JsOffloadError {
-    fn from(error: CoreError) -> Self {
-        let path = match &error {
-            CoreError::WriteFailed { path, .. } | CoreError::ReadFailed { path, .. } => {
-                Some(path.clone())
-            }
-            _ => None,
-        };
+impl JsOffloadError {
+    /// `error`'s message with its code, and the path the JS error names, if any.
+    fn coded(error: &impl std::fmt::Display, code: ErrorCode, path: Option<&String>) -> Self {
         JsOffloadError {
             message: error.to_string(),
-            code: error.code().as_str(),
-            path,
+            code: code.as_str(),
+            path: path.cloned(),
             cause: None,
         }
     }
 }
 
+impl From<CoreError> for JsOffloadError {
+    fn from(error: CoreError) -> Self {
+        let path = match &error {
+            CoreError::WriteFailed { path, .. } | CoreError::ReadFailed { path, .. } => Some(path),
+            _ => None,
+        };
+        JsOffloadError::coded(&error, error.code(), path)
+    }
+}
+
 impl From<RegisterError> for JsOffloadError {
     fn from(error: RegisterError) -> Self {
-        JsOffloadError {
-            message: error.to_string(),
-            code: error.code().as_str(),
-            path: None,
-            cause: None,
-        }
+        JsOffloadError::coded(&error, error.code(), None)
     }
 }
 
 impl From<ObjectKeyError> for JsOffloadError {
     fn from(error: ObjectKeyError) -> Self {
         let path = match &error {
-            ObjectKeyError::OutsidePrefix(path) => Some(path.clone()),
+            ObjectKeyError::OutsidePrefix(path) => Some(path),
             _ => None,
         };
-        JsOffloadError {
-            message: error.to_string(),
-            code: error.code().as_str(),
-            path,
-            cause: None,
-        }
+        JsOffloadError::coded(&error, error.code(), path)
     }
 }
 
@@ -142,7 +137,7 @@ pub(crate) fn string_of(value: &JsValue) -> js_sys::JsString {
 /// list the `ErrorCode` type of the `.d.ts` is generated from.
 #[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
 pub fn error_codes() -> Vec<JsValue> {
-    tool_offload_core::ErrorCode::ALL
+    ErrorCode::ALL
         .iter()
         .map(|code| JsValue::from_str(code.as_str()))
         .collect()
