@@ -13,9 +13,10 @@ NODE_TEST := node --import tsx --test
 # the proxy and tool-offload/mcp), ~214 KB after the diet of 2026-11-25 (one sort, no
 # json! leaves, one reader type for read-back, no B-tree, single-use std paths avoided,
 # wasm-opt --converge --low-memory-unused: -14.5 KB), ~213 KB after one substring searcher
-# (memchr's) and one set type (-2.3 KB). About 0.5 KB of room on top, to be
-# lowered as the wasm shrinks (docs/size.md says where its bytes are).
-WASM_GZ_BUDGET := 213427
+# (memchr's) and one set type (-2.3 KB), +1.4 KB for core's object keys (objectKey,
+# parseKeyPrefix, decodeKeySegment: S3Io's keys moved out of TypeScript). About 0.5 KB of
+# room on top, to be lowered as the wasm shrinks (docs/size.md says where its bytes are).
+WASM_GZ_BUDGET := 215226
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup build www demo test test-rust test-node test-browser lint format bench bench-memory fuzz clean

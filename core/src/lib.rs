@@ -83,6 +83,7 @@ pub mod json;
 pub mod materialize;
 mod memory;
 mod message;
+pub mod object_key;
 pub mod path;
 mod placeholder;
 mod plan;

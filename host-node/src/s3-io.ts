@@ -25,9 +25,9 @@ import type {
   ListObjectsV2CommandOutput,
   PutObjectCommandOutput,
 } from '@aws-sdk/client-s3';
+import { decodeKeySegment, objectKey, parseKeyPrefix } from '../wasm/tool_offload_wasm.js';
 import type { FileReader, FileWriter } from '../wasm/tool_offload_wasm.js';
 import { offloadError } from './errors.js';
-import { decodeSegment, objectKey, parsePrefix } from './object-keys.js';
 import { isNotFound, isPastEnd, isTaken, requestError } from './s3-errors.js';
 
 /** Options of {@link S3Io}. */
@@ -97,13 +97,20 @@ export class S3Io implements FileWriter, FileReader {
       throw offloadError('INVALID_ARGUMENT', `S3Io: bucket must be a bucket name, got ${String(options.bucket)}`);
     }
     this.bucket = options.bucket;
-    this.prefix = parsePrefix(options.prefix ?? '');
+    const prefix = options.prefix ?? '';
+    if (typeof prefix !== 'string') {
+      throw offloadError('INVALID_ARGUMENT', `prefix must be a string, got ${typeof prefix}`);
+    }
+    // Core's check (no empty, `.` or `..` segment, no control character), slashes trimmed.
+    this.prefix = parseKeyPrefix(prefix);
     this.#signal = options.signal;
     this.client = options.client ?? new S3Client({ forcePathStyle: environmentEndpoint() !== undefined });
   }
 
   /**
-   * The object key a virtual absolute path maps to.
+   * The object key a virtual absolute path maps to: core's mapping, the Rust host's
+   * (empty segments skipped, each segment percent-encoded as `object_store` encodes it),
+   * `INVALID_ARGUMENT` for a `.` or `..` segment or a relative path.
    *
    * @example
    * ```ts
@@ -269,5 +276,5 @@ function operation(command: Request): string {
 
 /** The decoded last segment of a key. */
 function lastSegment(key: string): string {
-  return decodeSegment(key.slice(key.lastIndexOf('/') + 1));
+  return decodeKeySegment(key.slice(key.lastIndexOf('/') + 1));
 }

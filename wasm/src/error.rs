@@ -1,7 +1,8 @@
 //! Errors as real JavaScript `Error` subclass instances with a stable `code`.
 
+use tool_offload_core::object_key::ObjectKeyError;
 use tool_offload_core::tools::RegisterError;
-use tool_offload_core::OffloadError as CoreError;
+use tool_offload_core::{ErrorCode, OffloadError as CoreError};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/js/offload-error.js")]
@@ -45,31 +46,41 @@ impl JsOffloadError {
     }
 }
 
-impl From<CoreError> for JsOffloadError {
-    fn from(error: CoreError) -> Self {
-        let path = match &error {
-            CoreError::WriteFailed { path, .. } | CoreError::ReadFailed { path, .. } => {
-                Some(path.clone())
-            }
-            _ => None,
-        };
+impl JsOffloadError {
+    /// `error`'s message with its code, and the path the JS error names, if any.
+    fn coded(error: &impl std::fmt::Display, code: ErrorCode, path: Option<&String>) -> Self {
         JsOffloadError {
             message: error.to_string(),
-            code: error.code().as_str(),
-            path,
+            code: code.as_str(),
+            path: path.cloned(),
             cause: None,
         }
     }
 }
 
+impl From<CoreError> for JsOffloadError {
+    fn from(error: CoreError) -> Self {
+        let path = match &error {
+            CoreError::WriteFailed { path, .. } | CoreError::ReadFailed { path, .. } => Some(path),
+            _ => None,
+        };
+        JsOffloadError::coded(&error, error.code(), path)
+    }
+}
+
 impl From<RegisterError> for JsOffloadError {
     fn from(error: RegisterError) -> Self {
-        JsOffloadError {
-            message: error.to_string(),
-            code: error.code().as_str(),
-            path: None,
-            cause: None,
-        }
+        JsOffloadError::coded(&error, error.code(), None)
+    }
+}
+
+impl From<ObjectKeyError> for JsOffloadError {
+    fn from(error: ObjectKeyError) -> Self {
+        let path = match &error {
+            ObjectKeyError::OutsidePrefix(path) => Some(path),
+            _ => None,
+        };
+        JsOffloadError::coded(&error, error.code(), path)
     }
 }
 
@@ -108,11 +119,16 @@ pub(crate) fn message_js(thrown: &JsValue) -> js_sys::JsString {
     if let Some(s) = thrown.dyn_ref::<js_sys::JsString>() {
         return s.clone();
     }
+    string_of(thrown)
+}
+
+/// JavaScript's `String(value)`, for any value. Never throws.
+pub(crate) fn string_of(value: &JsValue) -> js_sys::JsString {
     let to_string = js_sys::Reflect::get(&js_sys::global(), &"String".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     to_string
-        .and_then(|f| f.call1(&JsValue::UNDEFINED, thrown).ok())
+        .and_then(|f| f.call1(&JsValue::UNDEFINED, value).ok())
         .and_then(|s| s.dyn_into::<js_sys::JsString>().ok())
         .unwrap_or_else(|| "a value that cannot be converted to a string".into())
 }
@@ -121,7 +137,7 @@ pub(crate) fn message_js(thrown: &JsValue) -> js_sys::JsString {
 /// list the `ErrorCode` type of the `.d.ts` is generated from.
 #[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
 pub fn error_codes() -> Vec<JsValue> {
-    tool_offload_core::ErrorCode::ALL
+    ErrorCode::ALL
         .iter()
         .map(|code| JsValue::from_str(code.as_str()))
         .collect()

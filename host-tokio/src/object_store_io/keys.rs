@@ -1,14 +1,12 @@
 //! Virtual absolute paths (`/context/c1/artifacts/a.txt`) as object keys under a prefix.
 //!
-//! The core hands every IO call an absolute `/`-separated path. Object stores have no
-//! directories and no `..`, so a path is mapped segment by segment: empty segments
-//! (`//`, a trailing `/`) are skipped as a file system would, and `.` or `..` is refused
-//! before any request is made, so no key outside the prefix can ever be formed. Each
-//! segment is encoded as `object_store`'s `PathPart` encodes it (percent-encoding of
-//! control characters, `%` and the characters S3 and GCS advise against), so every name
-//! the core can write has a key, and listing decodes it back.
+//! The mapping is the core's ([`tool_offload_core::object_key`], the one the npm
+//! package's `S3Io` uses too): empty segments skipped, `.` and `..` refused before any
+//! request, each segment percent-encoded as `object_store`'s `PathPart` encodes it. Here
+//! its key only becomes an `object_store` [`Path`], verbatim (never encoded twice).
 
-use object_store::path::{Path, PathPart};
+use object_store::path::Path;
+use tool_offload_core::object_key::{self, ObjectKeyError};
 
 /// What an [`ObjectStoreIo`](super::ObjectStoreIo) refuses or reports, wrapped in the
 /// [`IoError`](tool_offload_core::IoError) every IO method returns (its `source`).
@@ -47,29 +45,37 @@ pub enum ObjectStoreIoError {
     },
 }
 
-/// The key of `path` (absolute, `/`-separated) under `prefix`.
-pub(crate) fn key_for(prefix: &Path, path: &str) -> Result<Path, ObjectStoreIoError> {
-    // "" is the root too: "/" with its trailing separator cut, as directory walks do.
-    let rest = match path.strip_prefix('/') {
-        Some(rest) => rest,
-        None if path.is_empty() => "",
-        None => return Err(ObjectStoreIoError::InvalidPath(path.to_owned())),
-    };
-    let mut parts: Vec<PathPart<'_>> = prefix.parts().collect();
-    for segment in rest.split('/').filter(|s| !s.is_empty()) {
-        if segment == "." || segment == ".." {
-            return Err(ObjectStoreIoError::OutsidePrefix(path.to_owned()));
+impl From<ObjectKeyError> for ObjectStoreIoError {
+    fn from(err: ObjectKeyError) -> Self {
+        match err {
+            ObjectKeyError::OutsidePrefix(path) => ObjectStoreIoError::OutsidePrefix(path),
+            ObjectKeyError::InvalidPrefix { prefix, reason } => {
+                ObjectStoreIoError::InvalidLocation {
+                    location: prefix,
+                    reason,
+                }
+            }
+            ObjectKeyError::InvalidPath(path) => ObjectStoreIoError::InvalidPath(path),
+            other => ObjectStoreIoError::InvalidPath(other.to_string()),
         }
-        parts.push(PathPart::from(segment));
     }
-    Ok(Path::from_iter(parts))
 }
 
-/// The name a key's last segment stands for (the inverse of its encoding).
-pub(crate) fn decoded_name(part: &str) -> String {
-    percent_encoding::percent_decode_str(part)
-        .decode_utf8_lossy()
-        .into_owned()
+/// `prefix` (as [`object_key::parse_key_prefix`] checks it) as a [`Path`].
+pub(crate) fn parse_prefix(prefix: &str) -> Result<Path, ObjectStoreIoError> {
+    verbatim(object_key::parse_key_prefix(prefix)?)
+}
+
+/// The key of `path` (absolute, `/`-separated) under `prefix`.
+pub(crate) fn key_for(prefix: &Path, path: &str) -> Result<Path, ObjectStoreIoError> {
+    verbatim(&object_key::object_key(prefix.as_ref(), path)?)
+}
+
+/// A key already encoded as a [`Path`], as it is: `Path::parse` keeps its text and only
+/// checks it (no empty, `.` or `..` part, no control character), which every key the
+/// core forms passes. (`Path::from` would encode each part a second time.)
+fn verbatim(key: &str) -> Result<Path, ObjectStoreIoError> {
+    Path::parse(key).map_err(|_| ObjectStoreIoError::InvalidPath(key.to_owned()))
 }
 
 #[cfg(test)]
@@ -88,7 +94,38 @@ mod tests {
         assert_eq!(key_for(&root, "/").unwrap().to_string(), "");
         let odd = key_for(&root, "/a 50%/tab\there").unwrap();
         assert_eq!(odd.to_string(), "a 50%25/tab%09here");
-        assert_eq!(decoded_name(odd.filename().unwrap()), "tab\there");
+        assert_eq!(
+            object_key::decode_key_segment(odd.filename().unwrap()),
+            "tab\there"
+        );
+    }
+
+    /// The core encodes a segment as this `object_store` version's `PathPart` does,
+    /// byte for byte, so keys written before the core owned the mapping still match.
+    #[test]
+    fn the_core_encodes_as_path_part_does() {
+        use object_store::path::PathPart;
+        let mut names: Vec<String> = (1u8..=0x7f).map(|b| String::from(char::from(b))).collect();
+        names.extend(["é", "😀 50%", "a b?c#d", "\u{80}\u{FFFF}", "%41", "..."].map(String::from));
+        // ("." and ".." never reach the encoding: paths with them are refused.)
+        for name in names.into_iter().filter(|n| n != ".") {
+            let ours = object_key::encode_key_segment(&name);
+            assert_eq!(ours, PathPart::from(name.as_str()).as_ref(), "{name:?}");
+            assert_eq!(object_key::decode_key_segment(&ours), name);
+        }
+    }
+
+    #[test]
+    fn prefixes_are_the_cores() {
+        assert_eq!(
+            parse_prefix("/team/agents/").unwrap().as_ref(),
+            "team/agents"
+        );
+        assert_eq!(parse_prefix("a 50%").unwrap().as_ref(), "a 50%");
+        assert_eq!(
+            parse_prefix("a//b").unwrap_err().to_string(),
+            r#"invalid object store location a//b: bad segment """#
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
 use tool_offload_core::gc::{FileLifecycle, FileStat};
+use tool_offload_core::object_key::decode_key_segment;
 use tool_offload_core::{CreateOutcome, FileReader, FileWriter, IoError};
 
 pub use keys::ObjectStoreIoError;
@@ -52,12 +53,7 @@ impl ObjectStoreIo {
     /// # Errors
     /// `InvalidLocation` for a prefix that is not a valid object path (`a//b`, `..`).
     pub fn new(store: Arc<dyn ObjectStore>, prefix: &str) -> Result<Self, ObjectStoreIoError> {
-        let prefix = Path::parse(prefix.trim_matches('/')).map_err(|e| {
-            ObjectStoreIoError::InvalidLocation {
-                location: prefix.to_owned(),
-                reason: e.to_string(),
-            }
-        })?;
+        let prefix = keys::parse_prefix(prefix)?;
         Ok(ObjectStoreIo { store, prefix })
     }
 
@@ -138,7 +134,8 @@ impl ObjectStoreIo {
     /// # Errors
     /// `OutsidePrefix` for a `.` or `..` segment, `InvalidPath` for a relative path.
     pub fn key(&self, path: &str) -> Result<String, ObjectStoreIoError> {
-        keys::key_for(&self.prefix, path).map(|k| k.to_string())
+        // The `Path` requests use, as text: what is sent is what is shown.
+        keys::key_for(&self.prefix, path).map(String::from)
     }
 
     fn location(&self, path: &str) -> Result<Path, IoError> {
@@ -156,7 +153,7 @@ impl ObjectStoreIo {
             .common_prefixes
             .iter()
             .chain(listed.objects.iter().map(|o| &o.location))
-            .filter_map(|p| p.filename().map(keys::decoded_name))
+            .filter_map(|p| p.filename().map(decode_key_segment))
             .collect();
         names.sort_unstable();
         names.dedup();
