@@ -1,8 +1,9 @@
 //! Substring search through one searcher.
 //!
 //! Grep's literal prefilter needs `memchr::memmem`; the standard library's `&str`
-//! patterns (`find`, `split_once`, `replace`, `match_indices`) bring a second one, the two-way `StrSearcher`, into the wasm. Core's few
-//! `&str` searches go through `memmem` instead (native speed is the same or better).
+//! patterns (`find`, `split_once`, `replace`, `match_indices`) bring a second one, the
+//! two-way `StrSearcher`, into the wasm. Core's few `&str` searches go through `memmem`
+//! instead (native speed is the same or better).
 //! Searches from the end (`rfind('/')`, `rsplit`, `lines().rev()`) likewise go through
 //! `memchr::memrchr`, which read-back needs, not std's reverse `char` searcher.
 
