@@ -33,7 +33,8 @@ impl Abort {
         if !options.is_object() {
             return Ok(None);
         }
-        let signal = Reflect::get(options, &"signal".into()).unwrap_or(JsValue::UNDEFINED);
+        let signal =
+            Reflect::get(options, &crate::convert::key("signal")).unwrap_or(JsValue::UNDEFINED);
         if signal.is_undefined() || signal.is_null() {
             return Ok(None);
         }

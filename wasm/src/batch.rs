@@ -5,7 +5,7 @@ use tool_offload_core::{BatchOptions, BatchPlan, OffloadError, DEFAULT_THRESHOLD
 use wasm_bindgen::prelude::*;
 
 use crate::abort::{self, unless_aborted, Abort};
-use crate::convert::{count_arg, string_arg, strings, working_dir};
+use crate::convert::{count_arg, key, string_arg, strings, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;
@@ -34,7 +34,7 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
         .into());
     }
     let option =
-        |name: &str| js_sys::Reflect::get(&options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+        |name: &str| js_sys::Reflect::get(&options, &key(name)).unwrap_or(JsValue::UNDEFINED);
     let output_dir = string_arg(&option("outputDir"), |kind| {
         OffloadError::InvalidArgument(format!("options.outputDir must be a string, got {kind}"))
     })?;
@@ -55,9 +55,12 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
     let planned = plan.edits();
 
     // Copies can fail on JS values, so they are made before anything is written.
-    let out: Array = views.iter().map(|v| v.value.clone()).collect();
+    let out: Array = JsView::values_of(&views);
     for (index, edits) in &planned.changed {
-        out.set(*index as u32, copy_with_edits(&views[*index].value, edits)?);
+        out.set(
+            *index as u32,
+            copy_with_edits(&views[*index].value(), edits)?,
+        );
     }
     let moved = plan.write(&writer).await.map_err(|e| {
         unless_aborted(

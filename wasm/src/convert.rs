@@ -112,7 +112,7 @@ pub(crate) fn kind_of(value: &JsValue) -> String {
 /// silent fallback that would put files elsewhere.
 pub(crate) fn working_dir(options: &JsValue, output_dir: &str) -> Result<String, JsOffloadError> {
     if !options.is_undefined() && !options.is_null() {
-        let cwd = js_sys::Reflect::get(options, &"cwd".into()).unwrap_or(JsValue::UNDEFINED);
+        let cwd = js_sys::Reflect::get(options, &key("cwd")).unwrap_or(JsValue::UNDEFINED);
         if !cwd.is_undefined() {
             return string_arg(&cwd, |kind| {
                 OffloadError::InvalidArgument(format!("options.cwd must be a string, got {kind}"))
@@ -123,9 +123,9 @@ pub(crate) fn working_dir(options: &JsValue, output_dir: &str) -> Result<String,
         return Ok("/".into());
     }
     let process =
-        js_sys::Reflect::get(&js_sys::global(), &"process".into()).unwrap_or(JsValue::UNDEFINED);
+        js_sys::Reflect::get(&js_sys::global(), &key("process")).unwrap_or(JsValue::UNDEFINED);
     let cwd = if process.is_object() {
-        js_sys::Reflect::get(&process, &"cwd".into()).unwrap_or(JsValue::UNDEFINED)
+        js_sys::Reflect::get(&process, &key("cwd")).unwrap_or(JsValue::UNDEFINED)
     } else {
         JsValue::UNDEFINED
     };
@@ -317,10 +317,16 @@ pub(crate) fn u64_arg(value: &JsValue, name: &str) -> Result<Option<u64>, JsOffl
     }
 }
 
+/// `name` as a JS property key, made once per name (wasm-bindgen's intern cache):
+/// decoding a new string from UTF-8 for every read of an option cost ~0.4 µs each.
+pub(crate) fn key(name: &str) -> JsValue {
+    JsValue::from_str(wasm_bindgen::intern(name))
+}
+
 /// `object[key]`, `undefined` when `object` is not an object or reading throws.
-pub(crate) fn field(object: &JsValue, key: &str) -> JsValue {
+pub(crate) fn field(object: &JsValue, name: &str) -> JsValue {
     if object.is_object() {
-        Reflect::get(object, &key.into()).unwrap_or(JsValue::UNDEFINED)
+        Reflect::get(object, &key(name)).unwrap_or(JsValue::UNDEFINED)
     } else {
         JsValue::UNDEFINED
     }

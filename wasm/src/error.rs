@@ -100,7 +100,7 @@ impl From<JsOffloadError> for JsValue {
 
 pub(crate) fn set(target: &JsValue, key: &str, value: &JsValue) {
     // Setting a property on a fresh plain object or Error cannot fail.
-    let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
+    let _ = js_sys::Reflect::set(target, &crate::convert::key(key), value);
 }
 
 /// The message of a thrown JS value, whatever was thrown: an `Error`'s message, a

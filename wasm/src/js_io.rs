@@ -33,7 +33,7 @@ impl JsIo {
 
     /// `target[name]` when it is a function.
     pub(crate) fn method(target: &JsValue, name: &str) -> Option<Function> {
-        js_sys::Reflect::get(target, &name.into())
+        js_sys::Reflect::get(target, &crate::convert::key(name))
             .ok()
             .and_then(|f| f.dyn_into::<Function>().ok())
     }

@@ -34,6 +34,7 @@ mod temp;
 mod todo;
 mod types;
 mod view;
+mod view_tree;
 mod workspace;
 mod writer;
 
