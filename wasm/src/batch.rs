@@ -33,8 +33,9 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
         )
         .into());
     }
-    let option =
-        |name: &str| js_sys::Reflect::get(&options, &key(name)).unwrap_or(JsValue::UNDEFINED);
+    let option = |name: &'static str| {
+        js_sys::Reflect::get(&options, &key(name)).unwrap_or(JsValue::UNDEFINED)
+    };
     let output_dir = string_arg(&option("outputDir"), |kind| {
         OffloadError::InvalidArgument(format!("options.outputDir must be a string, got {kind}"))
     })?;

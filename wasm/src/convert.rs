@@ -215,7 +215,7 @@ pub(crate) fn to_js(value: &Value) -> JsValue {
         Value::Object(map) => {
             let object = Object::new();
             for (key, item) in map {
-                crate::error::set(&object, key, &to_js(item));
+                let _ = Reflect::set(&object, &JsValue::from_str(key), &to_js(item));
             }
             object.into()
         }
@@ -317,14 +317,29 @@ pub(crate) fn u64_arg(value: &JsValue, name: &str) -> Result<Option<u64>, JsOffl
     }
 }
 
-/// `name` as a JS property key, made once per name (wasm-bindgen's intern cache):
-/// decoding a new string from UTF-8 for every read of an option cost ~0.4 µs each.
-pub(crate) fn key(name: &str) -> JsValue {
-    JsValue::from_str(wasm_bindgen::intern(name))
+/// `name` as a JS property key, made once per name: a new JS string per read of an
+/// option or write of a result field costs a UTF-8 decode. Found again by the static's
+/// address, without hashing (wasm-bindgen's `enable-interning` hashes every string that
+/// crosses, with SipHash: 15 % of a small batch call).
+pub(crate) fn key(name: &'static str) -> JsValue {
+    thread_local! {
+        static KEYS: std::cell::RefCell<Vec<((usize, usize), JsValue)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let at = (name.as_ptr() as usize, name.len());
+    KEYS.with(|keys| {
+        let mut keys = keys.borrow_mut();
+        if let Some((_, made)) = keys.iter().find(|(k, _)| *k == at) {
+            return made.clone();
+        }
+        let made = JsValue::from_str(name);
+        keys.push((at, made.clone()));
+        made
+    })
 }
 
 /// `object[key]`, `undefined` when `object` is not an object or reading throws.
-pub(crate) fn field(object: &JsValue, name: &str) -> JsValue {
+pub(crate) fn field(object: &JsValue, name: &'static str) -> JsValue {
     if object.is_object() {
         Reflect::get(object, &key(name)).unwrap_or(JsValue::UNDEFINED)
     } else {
@@ -360,7 +375,7 @@ pub(crate) fn strings(items: &[String]) -> Array {
 /// error: `INVALID_ARGUMENT` for anything else.
 pub(crate) fn optional_string(
     object: &JsValue,
-    key: &str,
+    key: &'static str,
     name: &str,
 ) -> Result<Option<String>, JsOffloadError> {
     let value = field(object, key);

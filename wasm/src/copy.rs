@@ -31,7 +31,7 @@ pub(crate) fn copy_with_edits(
         .iter()
         .map(|(s, _)| s.block.map_or(-1, |b| b as i32))
         .collect();
-    let name = |key: &str| JsValue::from_str(wasm_bindgen::intern(key));
+    let name = |key: &'static str| crate::convert::key(key);
     let holders: Array = edits
         .iter()
         .map(|(s, _)| s.holder.map_or(JsValue::UNDEFINED, name))

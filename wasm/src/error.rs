@@ -98,7 +98,7 @@ impl From<JsOffloadError> for JsValue {
     }
 }
 
-pub(crate) fn set(target: &JsValue, key: &str, value: &JsValue) {
+pub(crate) fn set(target: &JsValue, key: &'static str, value: &JsValue) {
     // Setting a property on a fresh plain object or Error cannot fail.
     let _ = js_sys::Reflect::set(target, &crate::convert::key(key), value);
 }

@@ -85,7 +85,10 @@ pub(crate) fn io_options(
 }
 
 /// `options[key]` as a function, if given.
-pub(crate) fn logger_arg(options: &JsValue, key: &str) -> Result<Option<Function>, JsOffloadError> {
+pub(crate) fn logger_arg(
+    options: &JsValue,
+    key: &'static str,
+) -> Result<Option<Function>, JsOffloadError> {
     let value = field(options, key);
     if value.is_undefined() || value.is_null() {
         return Ok(None);

@@ -171,7 +171,7 @@ impl Workspace {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         let parsed = (|| {
             options_arg(&options)?;
-            let get = |key: &str| optional_string(&options, key, &format!("options.{key}"));
+            let get = |key: &'static str| optional_string(&options, key, &format!("options.{key}"));
             if let Some(namespace) = get("namespace")? {
                 if namespace != self.inner.core.options().namespace {
                     return Err(
