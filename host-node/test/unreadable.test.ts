@@ -28,10 +28,8 @@ test('batch offload: a throwing content getter is INVALID_MESSAGE naming its pat
 
 test('batch offload: a Proxy whose trap throws, and a throwing block inside content', async () => {
   const writer = new RecordingWriter();
-  // Messages are read as JSON.stringify reads them: the keys a Proxy lists, each read
-  // through its `get` trap.
   const proxy = new Proxy(
-    { role: 'tool' },
+    {},
     {
       get() {
         throw boom;

@@ -56,12 +56,9 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
     let planned = plan.edits();
 
     // Copies can fail on JS values, so they are made before anything is written.
-    let out: Array = JsView::values_of(&views);
+    let out: Array = views.iter().map(|v| v.value.clone()).collect();
     for (index, edits) in &planned.changed {
-        out.set(
-            *index as u32,
-            copy_with_edits(&views[*index].value(), edits)?,
-        );
+        out.set(*index as u32, copy_with_edits(&views[*index].value, edits)?);
     }
     let moved = plan.write(&writer).await.map_err(|e| {
         unless_aborted(

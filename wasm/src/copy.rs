@@ -116,11 +116,11 @@ impl Messages {
         &self,
         changed: &[(usize, Vec<(Slot, String)>)],
     ) -> Result<Array, JsOffloadError> {
-        let out: Array = crate::view::JsView::values_of(&self.views);
+        let out: Array = self.views.iter().map(|v| v.value.clone()).collect();
         for (index, edits) in changed {
             out.set(
                 *index as u32,
-                copy_with_edits(&self.views[*index].value(), edits)?,
+                copy_with_edits(&self.views[*index].value, edits)?,
             );
         }
         Ok(out)

@@ -34,7 +34,6 @@ mod temp;
 mod todo;
 mod types;
 mod view;
-mod view_tree;
 mod workspace;
 mod writer;
 

@@ -10,7 +10,6 @@ use tool_offload_core::{is_placeholder, OffloadError, MAX_PLACEHOLDER_CHARS};
 use wasm_bindgen::prelude::*;
 
 use crate::error::message_of;
-use crate::view_tree::{Node, Tree};
 
 #[wasm_bindgen(module = "/js/copy-with-edits.js")]
 extern "C" {
@@ -148,18 +147,10 @@ fn kind_from(code: u8) -> Kind {
     }
 }
 
-/// Where a view's value is: a JS value read one field at a time, or a node of a walked
-/// conversation (whose reads cost no crossing).
-#[derive(Clone, Debug)]
-enum Source {
-    Live(JsValue),
-    Tree(Node),
-}
-
 /// A JavaScript value seen through the core's eyes, its kind read once.
 #[derive(Clone, Debug)]
 pub(crate) struct JsView {
-    source: Source,
+    pub value: JsValue,
     kind: Kind,
     /// For a string that is `NAMES[i]`: `i`; else -1.
     name: i8,
@@ -175,43 +166,29 @@ impl JsView {
     pub(crate) fn new(value: JsValue) -> Self {
         let code = kind_of(&value);
         JsView {
-            source: Source::Live(value),
+            value,
             kind: kind_from(code),
             name: name_from(code),
         }
     }
 
-    /// Views of every message of `messages` (a JS array), walked in one crossing.
-    pub(crate) fn items(messages: &Array) -> Vec<JsView> {
-        let tree = Tree::of(messages);
-        (0..messages.length())
-            .map(|i| JsView::node(Node::at(&tree, i)))
+    /// Views of every item of `array` (a JS array), one call each.
+    pub(crate) fn items(array: &Array) -> Vec<JsView> {
+        (0..array.length())
+            .map(|i| match read(view_item(array, i)) {
+                Ok(code) => JsView {
+                    value: view_held(),
+                    kind: kind_from(code),
+                    name: name_from(code),
+                },
+                // A throwing Proxy trap: core reports a message it cannot read.
+                Err(_) => JsView {
+                    value: JsValue::UNDEFINED,
+                    kind: Kind::Undefined,
+                    name: -1,
+                },
+            })
             .collect()
-    }
-
-    /// The values of `views` (as made by [`items`](Self::items)) as a new array.
-    pub(crate) fn values_of(views: &[JsView]) -> Array {
-        match views.first().map(|v| &v.source) {
-            Some(Source::Tree(node)) => node.tree().messages(views.len()),
-            _ => views.iter().map(JsView::value).collect(),
-        }
-    }
-
-    /// The value itself.
-    pub(crate) fn value(&self) -> JsValue {
-        match &self.source {
-            Source::Live(value) => value.clone(),
-            Source::Tree(node) => node.value(),
-        }
-    }
-
-    fn node(node: Node) -> Self {
-        let code = node.code();
-        JsView {
-            kind: kind_from(code),
-            name: name_from(code),
-            source: Source::Tree(node),
-        }
     }
 
     /// The view of what the last view.js read held, of kind `code`.
@@ -224,11 +201,7 @@ impl JsView {
         } else {
             view_held()
         };
-        JsView {
-            source: Source::Live(value),
-            kind,
-            name,
-        }
+        JsView { value, kind, name }
     }
 }
 
@@ -284,24 +257,14 @@ impl JsonView for JsView {
             return Ok(None);
         }
         let (index, named) = name_arg(name);
-        if let (Source::Tree(node), Kind::Object) = (&self.source, self.kind) {
-            if let Some(field) = node.field(index).filter(|_| index >= 0) {
-                return Ok(field
-                    .map(JsView::node)
-                    .filter(|f| f.kind != Kind::Undefined));
-            }
-        }
-        let code = read(view_field(&self.value(), index, named)).map_err(thrown)?;
+        let code = read(view_field(&self.value, index, named)).map_err(thrown)?;
         // JSON.stringify omits undefined, function and symbol properties: absent.
         Ok((code != 0).then(|| JsView::held(code)))
     }
 
     fn array_len(&self) -> usize {
-        match (&self.source, self.kind) {
-            (Source::Tree(node), Kind::Array) => node
-                .walked_len()
-                .unwrap_or_else(|| node.value().unchecked_into::<Array>().length() as usize),
-            (Source::Live(value), Kind::Array) => value.unchecked_ref::<Array>().length() as usize,
+        match self.kind {
+            Kind::Array => self.value.unchecked_ref::<Array>().length() as usize,
             _ => 0,
         }
     }
@@ -314,13 +277,8 @@ impl JsonView for JsView {
         let (Kind::Array, Ok(index)) = (self.kind, u32::try_from(index)) else {
             return Ok(None);
         };
-        if let Source::Tree(node) = &self.source {
-            if let Some(item) = node.item(index as usize) {
-                return Ok(item.map(JsView::node));
-            }
-        }
         // A Proxy's throwing trap is an error, not an exception unwinding through wasm.
-        let code = read(view_item(&self.value(), index)).map_err(thrown)?;
+        let code = read(view_item(&self.value, index)).map_err(thrown)?;
         Ok(Some(JsView::held(code)))
     }
 
@@ -333,14 +291,14 @@ impl JsonView for JsView {
         }
         // Not one of NAMES: it can only be a string outside them.
         match name_index(expected) {
-            -1 => view_is(&self.value(), -1, Some(expected)),
+            -1 => view_is(&self.value, -1, Some(expected)),
             _ => false,
         }
     }
 
     fn to_owned_string(&self) -> Option<String> {
         match self.kind {
-            Kind::String => self.value().as_string(),
+            Kind::String => self.value.as_string(),
             _ => None,
         }
     }
@@ -353,44 +311,33 @@ impl JsonView for JsView {
         match self.name {
             // One of NAMES: known here, no call.
             name if name >= 0 => ends(NAMES[name as usize]),
-            _ => self.value().as_string().is_some_and(|s| ends(&s)),
+            _ => self.value.as_string().is_some_and(|s| ends(&s)),
         }
     }
 
     fn has_lone_surrogate(&self) -> bool {
-        self.kind == Kind::String && !is_well_formed(self.value().unchecked_ref())
+        self.kind == Kind::String && !is_well_formed(self.value.unchecked_ref())
     }
 
     fn as_f64(&self) -> Option<f64> {
         match self.kind {
-            Kind::Number => self.value().as_f64(),
+            Kind::Number => self.value.as_f64(),
             _ => None,
         }
     }
 
     fn as_bool(&self) -> Option<bool> {
         match self.kind {
-            Kind::Bool => match &self.source {
-                Source::Tree(node) => Some(node.len() == 1),
-                Source::Live(value) => value.as_bool(),
-            },
+            Kind::Bool => self.value.as_bool(),
             _ => None,
         }
     }
 
     fn text(&self) -> Result<JsText, OffloadError> {
-        let value = self.value();
         if self.kind == Kind::String {
-            return Ok(match &self.source {
-                // Its length came with the walk.
-                Source::Tree(node) => JsText {
-                    text: value.unchecked_into(),
-                    len: node.len(),
-                },
-                Source::Live(_) => JsText::new(value.unchecked_into()),
-            });
+            return Ok(JsText::new(self.value.clone().unchecked_into()));
         }
-        match js_sys::JSON::stringify(&value) {
+        match js_sys::JSON::stringify(&self.value) {
             Ok(text) => Ok(JsText::new(text)),
             Err(thrown) => {
                 let reason = format!(

@@ -1,7 +1,7 @@
-// Batch offload and materializeMessages read a whole conversation in one walk
-// (wasm/js/view.js `viewTree`), as deep as core looks; what the walk leaves alone (class
-// instances, long arrays, deep values) is read one field at a time. Either way the result
-// must be the same.
+// Messages are read where they live, one field at a time through getters and Proxy traps
+// as JavaScript reads them: class instances, null-prototype objects, long content arrays,
+// serialised LangChain messages and getters that must run only once all come out as plain
+// objects would.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -35,7 +35,7 @@ test('a class instance message is read through its prototype getters', async () 
   assert.equal((messages[0] as { content: string }).content, placeholder('c1'));
 });
 
-test('a tool result past the walk’s item limit is still found', async () => {
+test('a tool result after 600 other blocks is found', async () => {
   const blocks: object[] = Array.from({ length: 600 }, (_, i) => ({ type: 'text', text: `t${i}` }));
   blocks.push({ type: 'tool_result', tool_use_id: 'late', content: big('late') });
   const message = { role: 'user', content: blocks };
@@ -46,7 +46,7 @@ test('a tool result past the walk’s item limit is still found', async () => {
   assert.equal(copy.content.length, 601);
 });
 
-test('null-prototype objects, Proxies that list their keys, getters and deep values', async () => {
+test('null-prototype objects, Proxies, getters and nested results', async () => {
   const bare = Object.assign(Object.create(null), { role: 'tool', tool_call_id: 'bare', content: big('bare') });
   const proxied = new Proxy(
     { role: 'tool', tool_call_id: 'proxy', content: 'short' },
@@ -85,7 +85,7 @@ test('null-prototype objects, Proxies that list their keys, getters and deep val
   assert.equal(messages[4], plain, 'an unchanged message is the very object');
 });
 
-test('materializeMessages reads the same walk', async () => {
+test('materializeMessages finds it there too', async () => {
   const writer = new RecordingWriter();
   const m = new Materializer({ userData: '/u', conversationId: 'walk', writer });
   const blocks: object[] = Array.from({ length: 600 }, (_, i) => ({ type: 'text', text: `t${i}` }));
