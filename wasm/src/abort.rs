@@ -99,11 +99,3 @@ pub(crate) fn unless_aborted(abort: Option<&Abort>, error: JsOffloadError) -> Js
         _ => error,
     }
 }
-
-/// `promise`, or the first of it and `abort`'s rejection.
-pub(crate) fn race(promise: Promise, abort: Option<&Promise>) -> Promise {
-    match abort {
-        Some(abort) => Promise::race(&js_sys::Array::of2(&promise, abort)),
-        None => promise,
-    }
-}

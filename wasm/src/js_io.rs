@@ -8,7 +8,6 @@ use std::cell::RefCell;
 use js_sys::{Function, Promise};
 use tool_offload_core::IoError;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::error::message_of;
 
@@ -66,10 +65,7 @@ impl JsIo {
         called: Result<JsValue, JsValue>,
     ) -> Result<JsValue, IoError> {
         let outcome = match called {
-            Ok(returned) => {
-                let settled = crate::abort::race(Promise::resolve(&returned), self.abort.as_ref());
-                JsFuture::from(settled).await
-            }
+            Ok(returned) => crate::settle::settle(&returned, self.abort.as_ref()).await,
             Err(thrown) => Err(thrown),
         };
         outcome.map_err(|failure| {

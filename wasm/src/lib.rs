@@ -30,6 +30,7 @@ mod object_key;
 mod promise;
 mod reader;
 mod registry;
+mod settle;
 mod temp;
 mod todo;
 mod types;

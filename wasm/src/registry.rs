@@ -12,7 +12,6 @@ use tool_offload_core::tools::{
 };
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::convert::{
     count_arg, field, id_string, options_arg, string_arg, to_js, to_value, working_dir,
@@ -259,7 +258,7 @@ impl ResultMaterializer for JsMaterialize<'_> {
             ));
         };
         let outcome = match method.call1(self.object, &input) {
-            Ok(promise) => JsFuture::from(Promise::resolve(&promise)).await,
+            Ok(promise) => crate::settle::settle(&promise, None).await,
             Err(thrown) => Err(thrown),
         };
         let outcome = outcome.map_err(|thrown| {
@@ -295,7 +294,7 @@ async fn call_handler(
         Ok(returned) => returned,
         Err(thrown) => return failed(thrown),
     };
-    let output = match JsFuture::from(Promise::resolve(&returned)).await {
+    let output = match crate::settle::settle(&returned, None).await {
         Ok(output) => output,
         Err(thrown) => return failed(thrown),
     };
