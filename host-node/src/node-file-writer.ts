@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
+import { LingeringFile } from './lingering-file.js';
 import { isStaleTempFile, isTempFile, tempFileName } from '../wasm/tool_offload_wasm.js';
 import type { FileReader, FileWriter } from '../wasm/tool_offload_wasm.js';
 
@@ -13,9 +14,6 @@ export interface NodeFileWriterOptions {
    */
   durable?: boolean;
 }
-
-/** Ranges up to this many bytes are read without asking the file's size first. */
-const READ_RANGE_UNCHECKED = 1 << 24;
 
 /** Directories already swept for stale temporary files by this process. */
 const swept = new Set<string>();
@@ -36,6 +34,7 @@ const swept = new Set<string>();
  */
 export class NodeFileWriter implements FileWriter, FileReader {
   readonly #durable: boolean;
+  readonly #ranges = new LingeringFile();
 
   constructor(options: NodeFileWriterOptions = {}) {
     this.#durable = options.durable === true;
@@ -67,6 +66,8 @@ export class NodeFileWriter implements FileWriter, FileReader {
       await unlink(path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    } finally {
+      this.#ranges.invalidate(path);
     }
   }
 
@@ -90,26 +91,13 @@ export class NodeFileWriter implements FileWriter, FileReader {
     }
   }
 
-  /** Bytes `start..end` of the file at `path` (fewer at its end): one positioned read. */
-  async readRange(path: string, start: number, end: number): Promise<Uint8Array> {
-    const handle = await open(path, 'r');
-    try {
-      // Callers ask within the size they were told (core does); only a range reaching
-      // further than that is worth a stat to bound the allocation.
-      const wanted = Math.max(0, end - start);
-      const length =
-        wanted <= READ_RANGE_UNCHECKED ? wanted : Math.max(0, Math.min(end, (await handle.stat()).size) - start);
-      const bytes = new Uint8Array(length);
-      let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await handle.read(bytes, filled, length - filled, start + filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return filled === length ? bytes : bytes.subarray(0, filled);
-    } finally {
-      await handle.close();
-    }
+  /**
+   * Bytes `start..end` of the file at `path` (fewer at its end): one positioned read. The
+   * file stays open for 50 ms after a read, so a scan's next read starts at once (see
+   * `LingeringFile`).
+   */
+  readRange(path: string, start: number, end: number): Promise<Uint8Array> {
+    return this.#ranges.readRange(path, start, end);
   }
 
   /** The names in `dir`, sorted; `[]` when it does not exist. */
@@ -127,6 +115,7 @@ export class NodeFileWriter implements FileWriter, FileReader {
     const temp = await this.#writeTemp(path, data);
     try {
       await rename(temp, path);
+      this.#ranges.invalidate(path); // a read from now on sees the new content
       if (this.#durable) await syncDirectory(dirname(path));
     } catch (err) {
       await rm(temp, { force: true }).catch(() => undefined);
@@ -159,6 +148,7 @@ export class NodeFileWriter implements FileWriter, FileReader {
       // unlink, not rm: one system call (rm stats first), on every create.
       await unlink(temp).catch(() => undefined);
     }
+    this.#ranges.invalidate(path);
     if (this.#durable) await syncDirectory(dirname(path));
     return true;
   }

@@ -1,0 +1,67 @@
+// NodeFileWriter.readRange keeps the last file read open for a moment (LingeringFile),
+// so a scan's reads start at once. What it returns must never be stale after this
+// writer changed the file, reads of several files must not mix, and the file must be
+// closed again once reads stop.
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { NodeFileWriter } from 'tool-offload';
+import { freshDir } from './helpers.ts';
+
+const text = (bytes: Uint8Array) => Buffer.from(bytes).toString();
+const openFiles = () => readdirSync('/proc/self/fd').length;
+
+test('reads after this writer replaces, creates or removes a file see the change', async () => {
+  const dir = freshDir('linger');
+  try {
+    const files = new NodeFileWriter();
+    const path = `${dir}/a.txt`;
+    await files.writeFile(path, 'first version');
+    assert.equal(text(await files.readRange(path, 0, 5)), 'first');
+    await files.writeFile(path, 'second version');
+    assert.equal(text(await files.readRange(path, 0, 6)), 'second');
+    await files.remove(path);
+    await assert.rejects(files.readRange(path, 0, 1), { code: 'ENOENT' });
+    assert.equal(await files.createFile(path, 'third version'), true);
+    assert.equal(text(await files.readRange(path, 0, 5)), 'third');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('interleaved and concurrent reads of two files each get their own bytes', async () => {
+  const dir = freshDir('linger');
+  try {
+    const files = new NodeFileWriter();
+    await writeFile(`${dir}/a.txt`, 'a'.repeat(1000));
+    await writeFile(`${dir}/b.txt`, 'b'.repeat(1000));
+    const reads = [];
+    for (let i = 0; i < 20; i++) {
+      const name = i % 3 === 0 ? 'b' : 'a';
+      reads.push(files.readRange(`${dir}/${name}.txt`, i * 10, i * 10 + 10).then((bytes) => [name, text(bytes)]));
+    }
+    for (const [name, got] of await Promise.all(reads)) assert.equal(got, name.repeat(10));
+    assert.equal(text(await files.readRange(`${dir}/a.txt`, 995, 2000)), 'aaaaa');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the file is closed once reads stop', { skip: process.platform !== 'linux' }, async () => {
+  const dir = freshDir('linger');
+  try {
+    const files = new NodeFileWriter();
+    await writeFile(`${dir}/a.txt`, 'x'.repeat(100));
+    await sleep(200); // the earlier tests' files have closed
+    const before = openFiles();
+    for (let i = 0; i < 10; i++) await files.readRange(`${dir}/a.txt`, i, i + 1);
+    assert.equal(openFiles(), before + 1, 'kept open between reads');
+    await sleep(200);
+    assert.equal(openFiles(), before, 'closed after the linger');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
