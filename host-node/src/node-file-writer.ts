@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 import { LingeringFile } from './lingering-file.js';
@@ -112,9 +113,10 @@ export class NodeFileWriter implements FileWriter, FileReader {
 
   /** Write `data` as UTF-8 to `path` atomically, replacing any existing file. */
   async writeFile(path: string, data: string): Promise<void> {
-    const temp = await this.#writeTemp(path, data);
+    const { temp, handle } = await this.#writeTemp(path, data);
     try {
-      await rename(temp, path);
+      // Closed while it is renamed: one wait less (the data is written either way).
+      await Promise.all([handle.close(), rename(temp, path)]);
       this.#ranges.invalidate(path); // a read from now on sees the new content
       if (this.#durable) await syncDirectory(dirname(path));
     } catch (err) {
@@ -129,7 +131,7 @@ export class NodeFileWriter implements FileWriter, FileReader {
    * exclusive across calls and processes: the data is linked into place complete.
    */
   async createFile(path: string, data: string): Promise<boolean> {
-    const temp = await this.#writeTemp(path, data);
+    const { temp, handle } = await this.#writeTemp(path, data);
     try {
       await link(temp, path);
     } catch (err) {
@@ -145,35 +147,33 @@ export class NodeFileWriter implements FileWriter, FileReader {
         throw inner;
       }
     } finally {
-      // unlink, not rm: one system call (rm stats first), on every create.
-      await unlink(temp).catch(() => undefined);
+      // Closed while it is unlinked: one wait less. unlink, not rm: one system call
+      // (rm stats first), on every create.
+      await Promise.all([handle.close().catch(() => undefined), unlink(temp).catch(() => undefined)]);
     }
     this.#ranges.invalidate(path);
     if (this.#durable) await syncDirectory(dirname(path));
     return true;
   }
 
-  /** `data` in a new temporary file beside `path` (fsynced when durable); its path. */
-  async #writeTemp(path: string, data: string): Promise<string> {
+  /**
+   * `data` in a new temporary file beside `path` (fsynced when durable): its path, and
+   * its handle, still open so that the caller closes it alongside its last step.
+   */
+  async #writeTemp(path: string, data: string): Promise<{ temp: string; handle: FileHandle }> {
     // The temporary name does not embed the final one, which may already be 255 bytes.
     const temp = join(dirname(path), tempFileName(process.pid, randomBytes(6).toString('hex')));
+    let handle: FileHandle | undefined;
     try {
-      if (this.#durable) {
-        const handle = await open(temp, 'w');
-        try {
-          await handle.writeFile(data, 'utf8');
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-      } else {
-        await writeFile(temp, data, 'utf8');
-      }
+      handle = await open(temp, 'wx');
+      await handle.writeFile(data, 'utf8');
+      if (this.#durable) await handle.sync();
+      return { temp, handle };
     } catch (err) {
+      await handle?.close().catch(() => undefined);
       await rm(temp, { force: true }).catch(() => undefined);
       throw err;
     }
-    return temp;
   }
 }
 

@@ -154,16 +154,21 @@ test('a write that fails midway leaves the existing file intact and no temp file
     const path = join(root, 'f.md');
     writeFileSync(path, 'previous content');
     const failure = errno('ENOSPC: no space left on device, write', 'ENOSPC');
-    const { writeFile } = fsp;
+    const { open } = fsp;
     let partialWrites = 0;
     await withPatchedFs(
       {
         // Write part of the data, then fail, as a full disk would.
-        writeFile: (async (file: string, data: string, options: BufferEncoding) => {
-          partialWrites++;
-          await writeFile(file, data.slice(0, 3), options);
-          throw failure;
-        }) as typeof fsp.writeFile,
+        open: (async (...args: Parameters<typeof fsp.open>) => {
+          const handle = await open(...args);
+          const write = handle.writeFile.bind(handle);
+          handle.writeFile = (async (data: string) => {
+            partialWrites++;
+            await write(data.slice(0, 3), 'utf8');
+            throw failure;
+          }) as typeof handle.writeFile;
+          return handle;
+        }) as typeof fsp.open,
       },
       async () => {
         await assert.rejects(
@@ -253,19 +258,27 @@ test('the default writer does not fsync', async () => {
   await inTempDir(async (root) => {
     const { open } = fsp;
     let opened = 0;
+    let synced = 0;
     await withPatchedFs(
       {
         open: (async (...args: Parameters<typeof fsp.open>) => {
           opened++;
-          return open(...args);
+          const handle = await open(...args);
+          const sync = handle.sync.bind(handle);
+          handle.sync = async () => {
+            synced++;
+            return sync();
+          };
+          return handle;
         }) as typeof fsp.open,
       },
       async () => {
         await new NodeFileWriter().writeFile(join(root, 'a.md'), 'a');
-        await new NodeFileWriter({ durable: false }).writeFile(join(root, 'b.md'), 'b');
+        await new NodeFileWriter({ durable: false }).createFile(join(root, 'b.md'), 'b');
       },
     );
-    assert.equal(opened, 0);
+    assert.equal(opened, 2, 'the patch saw both writes');
+    assert.equal(synced, 0);
     assert.equal(readFileSync(join(root, 'a.md'), 'utf8'), 'a');
   });
 });
