@@ -16,6 +16,13 @@ export interface NodeFileWriterOptions {
   durable?: boolean;
 }
 
+/**
+ * Temporary names: random per process, then counted (a `randomBytes` per file was 1 % of
+ * a `materialize()`). Opened exclusively, so a name that is taken fails, never follows.
+ */
+const TEMP_UNIQUE = randomBytes(6).toString('hex');
+let tempCount = 0;
+
 /** Directories already swept for stale temporary files by this process. */
 const swept = new Set<string>();
 
@@ -162,7 +169,7 @@ export class NodeFileWriter implements FileWriter, FileReader {
    */
   async #writeTemp(path: string, data: string): Promise<{ temp: string; handle: FileHandle }> {
     // The temporary name does not embed the final one, which may already be 255 bytes.
-    const temp = join(dirname(path), tempFileName(process.pid, randomBytes(6).toString('hex')));
+    const temp = join(dirname(path), tempFileName(process.pid, `${TEMP_UNIQUE}-${(++tempCount).toString(36)}`));
     let handle: FileHandle | undefined;
     try {
       handle = await open(temp, 'wx');
