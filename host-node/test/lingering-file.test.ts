@@ -44,6 +44,9 @@ test('interleaved and concurrent reads of two files each get their own bytes', a
       reads.push(files.readRange(`${dir}/${name}.txt`, i * 10, i * 10 + 10).then((bytes) => [name, text(bytes)]));
     }
     for (const [name, got] of await Promise.all(reads)) assert.equal(got, name.repeat(10));
+    for (const name of ['a', 'b', 'a', 'b']) {
+      assert.equal(text(await files.readRange(`${dir}/${name}.txt`, 0, 3)), name.repeat(3), 'one after the other');
+    }
     assert.equal(text(await files.readRange(`${dir}/a.txt`, 995, 2000)), 'aaaaa');
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -61,6 +64,14 @@ test('the file is closed once reads stop', { skip: process.platform !== 'linux' 
     assert.equal(openFiles(), before + 1, 'kept open between reads');
     await sleep(200);
     assert.equal(openFiles(), before, 'closed after the linger');
+    // Concurrent reads of two files: each open replaces the kept one, which closes once
+    // its reads are done.
+    await writeFile(`${dir}/b.txt`, 'y'.repeat(100));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => files.readRange(`${dir}/${i % 2 ? 'a' : 'b'}.txt`, i, i + 1)),
+    );
+    await sleep(200);
+    assert.equal(openFiles(), before, 'every file closed');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
