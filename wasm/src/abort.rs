@@ -46,7 +46,7 @@ impl Abort {
             .into());
         }
         let watch = watch_abort(&signal);
-        let get = |name: &str| Reflect::get(&watch, &name.into()).unwrap_or(JsValue::UNDEFINED);
+        let get = |name: &'static str| crate::convert::field(&watch, name);
         let abort = Abort {
             promise: get("promise").unchecked_into(),
             dispose: get("dispose").unchecked_into(),
@@ -63,7 +63,7 @@ impl Abort {
 
     /// Whether the signal has fired.
     pub(crate) fn aborted(&self) -> bool {
-        Reflect::get(&self.signal, &"aborted".into())
+        Reflect::get(&self.signal, &crate::convert::key("aborted"))
             .ok()
             .and_then(|a| a.as_bool())
             .unwrap_or(false)
@@ -72,7 +72,7 @@ impl Abort {
     /// `ABORTED`, with the signal's reason as `cause`, once the signal has fired.
     pub(crate) fn check(&self) -> Result<(), JsOffloadError> {
         if self.aborted() {
-            let reason = Reflect::get(&self.signal, &"reason".into()).ok();
+            let reason = Reflect::get(&self.signal, &crate::convert::key("reason")).ok();
             return Err(JsOffloadError::with_cause(OffloadError::Aborted, reason));
         }
         Ok(())

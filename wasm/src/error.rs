@@ -124,7 +124,7 @@ pub(crate) fn message_js(thrown: &JsValue) -> js_sys::JsString {
 
 /// JavaScript's `String(value)`, for any value. Never throws.
 pub(crate) fn string_of(value: &JsValue) -> js_sys::JsString {
-    let to_string = js_sys::Reflect::get(&js_sys::global(), &"String".into())
+    let to_string = js_sys::Reflect::get(&js_sys::global(), &crate::convert::key("String"))
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     to_string

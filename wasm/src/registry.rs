@@ -14,7 +14,7 @@ use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{
-    count_arg, field, id_string, options_arg, string_arg, to_js, to_value, working_dir,
+    count_arg, field, id_string, key, options_arg, string_arg, to_js, to_value, working_dir,
 };
 use crate::error::{message_js, message_of, set, JsOffloadError};
 use crate::promise::spawn;
@@ -249,7 +249,7 @@ impl ResultMaterializer for JsMaterialize<'_> {
             .cloned()
             .unwrap_or_else(|| JsString::from(output.text));
         set(&input, "output", &text);
-        let method = Reflect::get(self.object, &"materialize".into())
+        let method = Reflect::get(self.object, &key("materialize"))
             .ok()
             .and_then(|m| m.dyn_into::<Function>().ok());
         let Some(method) = method else {
@@ -266,10 +266,10 @@ impl ResultMaterializer for JsMaterialize<'_> {
             self.rejection.replace(Some(thrown));
             OffloadError::InvalidArgument(message)
         })?;
-        if Reflect::get(&outcome, &"inline".into()).is_ok_and(|inline| inline.is_truthy()) {
+        if Reflect::get(&outcome, &key("inline")).is_ok_and(|inline| inline.is_truthy()) {
             return Ok(None);
         }
-        match Reflect::get(&outcome, &"content".into()).map(|c| c.as_string()) {
+        match Reflect::get(&outcome, &key("content")).map(|c| c.as_string()) {
             Ok(Some(summary)) => Ok(Some(summary)),
             _ => Err(OffloadError::InvalidArgument(
                 "options.materialize: materialize must resolve to { inline, content: string }"
@@ -298,7 +298,7 @@ async fn call_handler(
         Ok(output) => output,
         Err(thrown) => return failed(thrown),
     };
-    let field = |key: &str| Reflect::get(&output, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let field = |name: &'static str| field(&output, name);
     match output
         .is_object()
         .then(|| field("content").dyn_into::<JsString>().ok())
@@ -334,7 +334,7 @@ fn tool_definition(definition: &JsValue) -> Result<ToolDefinition, JsOffloadErro
             "definition must be an object with name, description and input_schema",
         ));
     }
-    let field = |key: &str| Reflect::get(definition, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let field = |name: &'static str| field(definition, name);
     let name = field("name")
         .as_string()
         .ok_or_else(|| invalid("name must be a string"))?;
@@ -359,12 +359,12 @@ fn materialize_option(options: &JsValue) -> Result<Option<Object>, JsOffloadErro
     if !options.is_object() {
         return Ok(None);
     }
-    let materializer = Reflect::get(options, &"materialize".into()).unwrap_or(JsValue::UNDEFINED);
+    let materializer = field(options, "materialize");
     if materializer.is_undefined() || materializer.is_null() {
         return Ok(None);
     }
     let has_method =
-        Reflect::get(&materializer, &"materialize".into()).is_ok_and(|m| m.is_function());
+        Reflect::get(&materializer, &key("materialize")).is_ok_and(|m| m.is_function());
     if !has_method {
         return Err(OffloadError::InvalidArgument(
             "options.materialize must be a Materializer (an object with a materialize method)"
@@ -381,11 +381,11 @@ fn offload_option(
     if options.is_undefined() || options.is_null() {
         return Ok(None);
     }
-    let offload = Reflect::get(options, &"offload".into()).unwrap_or(JsValue::UNDEFINED);
+    let offload = field(options, "offload");
     if offload.is_undefined() || offload.is_null() {
         return Ok(None);
     }
-    let field = |key: &str| Reflect::get(&offload, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let field = |name: &'static str| field(&offload, name);
     let output_dir = string_arg(&field("outputDir"), |kind| {
         OffloadError::InvalidArgument(format!("offload.outputDir must be a string, got {kind}"))
     })?;

@@ -176,9 +176,9 @@ impl FileLifecycle for JsFileWriter {
         if value.is_undefined() || value.is_null() {
             return Ok(None);
         }
-        let field = |key: &str| js_sys::Reflect::get(&value, &key.into()).ok();
-        let count = |key: &str| field(key).and_then(|v| v.as_f64()).and_then(safe_count);
-        let is_dir = field("isDir").and_then(|v| v.as_bool());
+        let field = |name: &'static str| crate::convert::field(&value, name);
+        let count = |name: &'static str| field(name).as_f64().and_then(safe_count);
+        let is_dir = field("isDir").as_bool();
         match (count("size"), count("modifiedMs"), is_dir) {
             (Some(size), Some(modified_ms), Some(is_dir)) => Ok(Some(FileStat {
                 size,
