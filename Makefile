@@ -62,6 +62,7 @@ lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contr
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 	bash scripts/check-core-deps.sh
+	bash scripts/check-wasm-snippets.sh
 	cd host-node && ../node_modules/.bin/tsc -p tsconfig.test.json
 
 format: setup ## Format Rust (rustfmt) and TypeScript/JavaScript (prettier, pinned in package.json)
@@ -78,6 +79,7 @@ test-node: build ## wasm build and npm package tests under Node
 	$(NODE_TEST) host-node/test/*.test.ts
 
 test-browser: build ## In headless Chromium: the wasm crate's wasm-bindgen tests, vectors on OPFS, bundlers (docs/browser.md)
+	bash scripts/check-wasm-snippets.sh
 	cd wasm && CHROMEDRIVER=$$(command -v chromedriver) \
 	  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	  cargo test --target wasm32-unknown-unknown -p tool-offload-wasm --test browser

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use crate::convert::kind_of;
 use crate::error::JsOffloadError;
 
-#[wasm_bindgen(module = "/js/abort.js")]
+#[wasm_bindgen(module = "/js/promises.js")]
 extern "C" {
     #[wasm_bindgen(js_name = watchAbort)]
     fn watch_abort(signal: &JsValue) -> JsValue;

@@ -11,7 +11,7 @@ use std::task::{Context, Poll, Waker};
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/js/settle.js")]
+#[wasm_bindgen(module = "/js/promises.js")]
 extern "C" {
     #[wasm_bindgen(js_name = whenSettled)]
     fn when_settled(value: &JsValue, abort: Option<&Promise>, slot: u32, callback: &Function);
