@@ -161,12 +161,12 @@ test('a write that fails midway leaves the existing file intact and no temp file
         // Write part of the data, then fail, as a full disk would.
         open: (async (...args: Parameters<typeof fsp.open>) => {
           const handle = await open(...args);
-          const write = handle.writeFile.bind(handle);
-          handle.writeFile = (async (data: string) => {
+          const write = handle.write.bind(handle);
+          handle.write = (async (bytes: Uint8Array) => {
             partialWrites++;
-            await write(data.slice(0, 3), 'utf8');
+            await write(bytes.subarray(0, 3));
             throw failure;
-          }) as typeof handle.writeFile;
+          }) as unknown as typeof handle.write; // the writer writes bytes only
           return handle;
         }) as typeof fsp.open,
       },
@@ -183,6 +183,37 @@ test('a write that fails midway leaves the existing file intact and no temp file
   });
 });
 
+test('short writes (the kernel taking part of a write) are continued to the last byte', async () => {
+  await inTempDir(async (root) => {
+    const data = 'short 😀 é\n'.repeat(500);
+    const { open } = fsp;
+    let calls = 0;
+    await withPatchedFs(
+      {
+        // At most 7 bytes per write, as a pipe or a signal-interrupted write may give.
+        open: (async (...args: Parameters<typeof fsp.open>) => {
+          const handle = await open(...args);
+          const write = handle.write.bind(handle);
+          handle.write = (async (bytes: Uint8Array, offset: number, length: number, position: number) => {
+            calls++;
+            return write(bytes, offset, Math.min(length, 7), position);
+          }) as unknown as typeof handle.write; // the writer writes bytes only
+          return handle;
+        }) as typeof fsp.open,
+      },
+      async () => {
+        await new NodeFileWriter().writeFile(join(root, 'w.md'), data);
+        assert.equal(await new NodeFileWriter().createFile(join(root, 'c.md'), data), true);
+      },
+    );
+    const bytes = Buffer.byteLength(data);
+    assert.equal(calls, 2 * Math.ceil(bytes / 7), 'every write was short');
+    assert.equal(readFileSync(join(root, 'w.md'), 'utf8'), data);
+    assert.equal(readFileSync(join(root, 'c.md'), 'utf8'), data);
+    assert.deepEqual(readdirSync(root), ['c.md', 'w.md']);
+  });
+});
+
 test('durable: a write that fails midway leaves the existing file intact, closes the handle, no temp file', async () => {
   await inTempDir(async (root) => {
     const path = join(root, 'f.md');
@@ -195,11 +226,11 @@ test('durable: a write that fails midway leaves the existing file intact, closes
         open: (async (...args: Parameters<typeof fsp.open>) => {
           const handle = await open(...args);
           const close = handle.close.bind(handle);
-          const write = handle.writeFile.bind(handle);
-          handle.writeFile = (async (data: string) => {
-            await write(data.slice(0, 3), 'utf8');
+          const write = handle.write.bind(handle);
+          handle.write = (async (bytes: Uint8Array) => {
+            await write(bytes.subarray(0, 3));
             throw failure;
-          }) as typeof handle.writeFile;
+          }) as unknown as typeof handle.write; // the writer writes bytes only
           handle.close = async () => {
             closed++;
             return close();
