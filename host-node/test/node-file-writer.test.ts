@@ -12,6 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import fsp from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -45,6 +46,44 @@ async function withPatchedFs(patch: Partial<typeof fsp>, body: () => Promise<voi
     Object.assign(fsp, saved);
     syncBuiltinESMExports();
   }
+}
+
+/**
+ * Every file handle `fs/promises` `open` makes during `body`, passed to `patch` first
+ * with the path it opens.
+ */
+async function withPatchedHandles(
+  patch: (handle: FileHandle, path: string) => void,
+  body: () => Promise<unknown>,
+): Promise<void> {
+  const { open } = fsp;
+  await withPatchedFs(
+    {
+      open: (async (...args: Parameters<typeof fsp.open>) => {
+        const handle = await open(...args);
+        patch(handle, String(args[0]));
+        return handle;
+      }) as typeof fsp.open,
+    },
+    async () => void (await body()),
+  );
+}
+
+/** A handle's `write` as the writer calls it: bytes only, always with offset, length, position. */
+type BytesWrite = (
+  bytes: Uint8Array,
+  offset: number,
+  length: number,
+  position: number,
+) => Promise<{ bytesWritten: number }>;
+
+/** Replace `handle.write` by `write`, which gets the original. */
+function patchWrite(
+  handle: FileHandle,
+  write: (original: BytesWrite, ...args: Parameters<BytesWrite>) => ReturnType<BytesWrite>,
+): void {
+  const original = handle.write.bind(handle) as unknown as BytesWrite;
+  handle.write = ((...args: Parameters<BytesWrite>) => write(original, ...args)) as unknown as typeof handle.write;
 }
 
 const errno = (message: string, code: string) => Object.assign(new Error(message), { code });
@@ -154,28 +193,17 @@ test('a write that fails midway leaves the existing file intact and no temp file
     const path = join(root, 'f.md');
     writeFileSync(path, 'previous content');
     const failure = errno('ENOSPC: no space left on device, write', 'ENOSPC');
-    const { open } = fsp;
     let partialWrites = 0;
-    await withPatchedFs(
-      {
-        // Write part of the data, then fail, as a full disk would.
-        open: (async (...args: Parameters<typeof fsp.open>) => {
-          const handle = await open(...args);
-          const write = handle.write.bind(handle);
-          handle.write = (async (bytes: Uint8Array) => {
-            partialWrites++;
-            await write(bytes.subarray(0, 3));
-            throw failure;
-          }) as unknown as typeof handle.write; // the writer writes bytes only
-          return handle;
-        }) as typeof fsp.open,
-      },
-      async () => {
-        await assert.rejects(
-          new NodeFileWriter().writeFile(path, 'new content, longer than before'),
-          (e) => e === failure,
-        );
-      },
+    await withPatchedHandles(
+      // Write part of the data, then fail, as a full disk would.
+      (handle) =>
+        patchWrite(handle, async (write, bytes) => {
+          partialWrites++;
+          await write(bytes, 0, 3, 0);
+          throw failure;
+        }),
+      () =>
+        assert.rejects(new NodeFileWriter().writeFile(path, 'new content, longer than before'), (e) => e === failure),
     );
     assert.equal(partialWrites, 1, 'the failure was injected');
     assert.equal(readFileSync(path, 'utf8'), 'previous content');
@@ -186,21 +214,14 @@ test('a write that fails midway leaves the existing file intact and no temp file
 test('short writes (the kernel taking part of a write) are continued to the last byte', async () => {
   await inTempDir(async (root) => {
     const data = 'short 😀 é\n'.repeat(500);
-    const { open } = fsp;
     let calls = 0;
-    await withPatchedFs(
-      {
-        // At most 7 bytes per write, as a pipe or a signal-interrupted write may give.
-        open: (async (...args: Parameters<typeof fsp.open>) => {
-          const handle = await open(...args);
-          const write = handle.write.bind(handle);
-          handle.write = (async (bytes: Uint8Array, offset: number, length: number, position: number) => {
-            calls++;
-            return write(bytes, offset, Math.min(length, 7), position);
-          }) as unknown as typeof handle.write; // the writer writes bytes only
-          return handle;
-        }) as typeof fsp.open,
-      },
+    await withPatchedHandles(
+      // At most 7 bytes per write, as a pipe or a signal-interrupted write may give.
+      (handle) =>
+        patchWrite(handle, (write, bytes, offset, length, position) => {
+          calls++;
+          return write(bytes, offset, Math.min(length, 7), position);
+        }),
       async () => {
         await new NodeFileWriter().writeFile(join(root, 'w.md'), data);
         assert.equal(await new NodeFileWriter().createFile(join(root, 'c.md'), data), true);
@@ -219,31 +240,24 @@ test('durable: a write that fails midway leaves the existing file intact, closes
     const path = join(root, 'f.md');
     writeFileSync(path, 'previous content');
     const failure = errno('EIO: i/o error, write', 'EIO');
-    const { open } = fsp;
     let closed = 0;
-    await withPatchedFs(
-      {
-        open: (async (...args: Parameters<typeof fsp.open>) => {
-          const handle = await open(...args);
-          const close = handle.close.bind(handle);
-          const write = handle.write.bind(handle);
-          handle.write = (async (bytes: Uint8Array) => {
-            await write(bytes.subarray(0, 3));
-            throw failure;
-          }) as unknown as typeof handle.write; // the writer writes bytes only
-          handle.close = async () => {
-            closed++;
-            return close();
-          };
-          return handle;
-        }) as typeof fsp.open,
+    await withPatchedHandles(
+      (handle) => {
+        patchWrite(handle, async (write, bytes) => {
+          await write(bytes, 0, 3, 0);
+          throw failure;
+        });
+        const close = handle.close.bind(handle);
+        handle.close = async () => {
+          closed++;
+          return close();
+        };
       },
-      async () => {
-        await assert.rejects(
+      () =>
+        assert.rejects(
           new NodeFileWriter({ durable: true }).writeFile(path, 'new content, longer than before'),
           (e) => e === failure,
-        );
-      },
+        ),
     );
     assert.equal(closed, 1, 'the file handle is closed');
     assert.equal(readFileSync(path, 'utf8'), 'previous content');
@@ -258,19 +272,14 @@ test('durable writes the same bytes, fsyncing the file before the rename', async
     const durable = join(root, 'durable.md');
     await new NodeFileWriter().writeFile(plain, data);
 
-    const { open } = fsp;
     const events: string[] = [];
-    await withPatchedFs(
-      {
-        open: (async (...args: Parameters<typeof fsp.open>) => {
-          const handle = await open(...args);
-          const sync = handle.sync.bind(handle);
-          handle.sync = async () => {
-            events.push(`sync ${existsSync(durable) ? 'after' : 'before'} rename`);
-            return sync();
-          };
-          return handle;
-        }) as typeof fsp.open,
+    await withPatchedHandles(
+      (handle) => {
+        const sync = handle.sync.bind(handle);
+        handle.sync = async () => {
+          events.push(`sync ${existsSync(durable) ? 'after' : 'before'} rename`);
+          return sync();
+        };
       },
       () => new NodeFileWriter({ durable: true }).writeFile(durable, data),
     );
@@ -287,21 +296,16 @@ test('durable writes the same bytes, fsyncing the file before the rename', async
 
 test('the default writer does not fsync', async () => {
   await inTempDir(async (root) => {
-    const { open } = fsp;
     let opened = 0;
     let synced = 0;
-    await withPatchedFs(
-      {
-        open: (async (...args: Parameters<typeof fsp.open>) => {
-          opened++;
-          const handle = await open(...args);
-          const sync = handle.sync.bind(handle);
-          handle.sync = async () => {
-            synced++;
-            return sync();
-          };
-          return handle;
-        }) as typeof fsp.open,
+    await withPatchedHandles(
+      (handle) => {
+        opened++;
+        const sync = handle.sync.bind(handle);
+        handle.sync = async () => {
+          synced++;
+          return sync();
+        };
       },
       async () => {
         await new NodeFileWriter().writeFile(join(root, 'a.md'), 'a');
@@ -351,19 +355,14 @@ test('concurrent writes to the same path leave one complete version and no temp 
 test('durable also fsyncs the directory after the rename', async () => {
   await inTempDir(async (root) => {
     const path = join(root, 'f.md');
-    const { open } = fsp;
     const syncs: string[] = [];
-    await withPatchedFs(
-      {
-        open: (async (...args: Parameters<typeof fsp.open>) => {
-          const handle = await open(...args);
-          const sync = handle.sync.bind(handle);
-          handle.sync = async () => {
-            syncs.push(`${String(args[0]) === root ? 'dir' : 'file'} ${existsSync(path) ? 'after' : 'before'} rename`);
-            return sync();
-          };
-          return handle;
-        }) as typeof fsp.open,
+    await withPatchedHandles(
+      (handle, opened) => {
+        const sync = handle.sync.bind(handle);
+        handle.sync = async () => {
+          syncs.push(`${opened === root ? 'dir' : 'file'} ${existsSync(path) ? 'after' : 'before'} rename`);
+          return sync();
+        };
       },
       () => new NodeFileWriter({ durable: true }).writeFile(path, 'data'),
     );
