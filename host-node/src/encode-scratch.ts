@@ -54,8 +54,10 @@ export class EncodeScratch {
     return { bytes, release: () => this.#release() };
   }
 
-  /** `text` encoded into the scratch buffer grown to at least `capacity` bytes, or
-   * `undefined` when it does not fit there. */
+  /**
+   * `text` encoded into the scratch buffer grown to at least `capacity` bytes, or
+   * `undefined` when it does not fit there.
+   */
   #into(text: string, capacity: number): Uint8Array | undefined {
     if (capacity > SCRATCH_MAX_BYTES) return undefined;
     if (this.#buffer === undefined || this.#buffer.length < capacity) {
