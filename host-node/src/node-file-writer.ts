@@ -198,16 +198,24 @@ export class NodeFileWriter implements FileWriter, FileReader {
 const scratch = new EncodeScratch();
 
 /**
- * All of `bytes` into the file `handle` opened empty, in writes of at most
- * {@link WRITE_CHUNK} bytes, as `fs.writeFile` makes them: single writes of several
- * megabytes were sometimes 25 ms slower here (10 MB: 37 ms against 15), whole processes at
- * a time. A write may also take only part of what it is given.
+ * All of `bytes` into the file `handle` opened empty, in positioned writes of at most
+ * {@link WRITE_CHUNK} bytes, as `fs.writeFile` makes them (single writes of several
+ * megabytes were sometimes 25 ms slower here: 10 MB in 37 ms against 15), issued together so
+ * the thread pool takes them without a round trip each (10 MB: 3.0 against 3.7–4.1 ms).
+ * Every write has settled before this settles, so the handle is never closed under one.
  */
 async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.length;) {
-    const length = Math.min(bytes.length - at, WRITE_CHUNK);
-    at += (await handle.write(bytes, at, length, at)).bytesWritten;
+  const chunks: Promise<void>[] = [];
+  for (let at = 0; at < bytes.length; at += WRITE_CHUNK) {
+    chunks.push(writeRange(handle, bytes, at, Math.min(at + WRITE_CHUNK, bytes.length)));
   }
+  const failed = (await Promise.allSettled(chunks)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+}
+
+/** Bytes `at..end` of `bytes` at the same offset of the file (a write may take only part). */
+async function writeRange(handle: FileHandle, bytes: Uint8Array, at: number, end: number): Promise<void> {
+  while (at < end) at += (await handle.write(bytes, at, end - at, at)).bytesWritten;
 }
 
 /** The largest single write: 512 KiB, Node's own `fs.writeFile` chunk. */

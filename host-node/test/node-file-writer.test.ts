@@ -17,6 +17,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { NodeFileWriter } from 'tool-offload';
 
@@ -232,6 +233,55 @@ test('short writes (the kernel taking part of a write) are continued to the last
     assert.equal(readFileSync(join(root, 'w.md'), 'utf8'), data);
     assert.equal(readFileSync(join(root, 'c.md'), 'utf8'), data);
     assert.deepEqual(readdirSync(root), ['c.md', 'w.md']);
+  });
+});
+
+test('a large write goes out in concurrent 512 KiB writes, all settled before the file is closed', async () => {
+  await inTempDir(async (root) => {
+    const path = join(root, 'big.md');
+    writeFileSync(path, 'previous content');
+    const data = 'log line é\n'.repeat(150_000); // 1.8 MB: four writes
+    const failure = errno('EIO: i/o error, write', 'EIO');
+    const events: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    await withPatchedHandles(
+      (handle) => {
+        patchWrite(handle, async (write, bytes, offset, length, position) => {
+          inFlight++;
+          most = Math.max(most, inFlight);
+          try {
+            // The first chunk fails first; the others finish later.
+            await sleep(offset === 0 ? 5 : 30);
+            if (offset === 0) throw failure;
+            const done = await write(bytes, offset, length, position);
+            events.push(`wrote ${offset}`);
+            return done;
+          } finally {
+            inFlight--;
+          }
+        });
+        const close = handle.close.bind(handle);
+        handle.close = async () => {
+          events.push('close');
+          return close();
+        };
+      },
+      () => assert.rejects(new NodeFileWriter().writeFile(path, data), (e) => e === failure),
+    );
+    assert.equal(most, 4, 'the four writes were issued together');
+    assert.deepEqual(events, [...[1, 2, 3].map((k) => `wrote ${k * 524288}`), 'close'], 'closed after every write');
+    assert.equal(readFileSync(path, 'utf8'), 'previous content');
+    assert.deepEqual(readdirSync(root), ['big.md']);
+  });
+
+  // Without the failure, the bytes are exactly the string's.
+  await inTempDir(async (root) => {
+    const data = 'log line é\n'.repeat(150_000);
+    await new NodeFileWriter().writeFile(join(root, 'w.md'), data);
+    assert.equal(await new NodeFileWriter().createFile(join(root, 'c.md'), data), true);
+    assert.deepEqual(readFileSync(join(root, 'w.md')), Buffer.from(data, 'utf8'));
+    assert.deepEqual(readFileSync(join(root, 'c.md')), Buffer.from(data, 'utf8'));
   });
 });
 
