@@ -4,13 +4,12 @@
 // share the buffer; and the buffer must not be kept once writes stop.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { NodeFileWriter } from 'tool-offload';
 import { EncodeScratch } from '../src/encode-scratch.ts';
-import { freshDir } from './helpers.ts';
+import { inTempDir } from './helpers.ts';
 
 const large = (unit: string) => unit.repeat(Math.ceil(70_000 / unit.length));
 // `accented` first: it grows the buffer to three bytes a unit, which the others fit.
@@ -79,8 +78,7 @@ test('the buffer is dropped once unused for the idle time', async () => {
 });
 
 test('concurrent large writes each write their own bytes', async () => {
-  const dir = freshDir('scratch');
-  try {
+  await inTempDir('scratch', async (dir) => {
     const writer = new NodeFileWriter();
     const entries = Object.entries(texts);
     const done = await Promise.all([
@@ -96,7 +94,5 @@ test('concurrent large writes each write their own bytes', async () => {
         assert.deepEqual(readFileSync(`${dir}/${name}.${suffix}`), Buffer.from(text, 'utf8'), `${name}.${suffix}`);
       }
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -1,6 +1,6 @@
 // Test helpers shared by the npm package's test files.
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,6 +10,16 @@ import type { FileWriter } from 'tool-offload';
 /** A fresh temporary directory, by its real path (process.cwd() reports real paths). */
 export const freshDir = (prefix: string): string =>
   realpathSync(mkdtempSync(join(tmpdir(), `tool-offload-${prefix}-`)));
+
+/** `body` given a {@link freshDir}, removed afterwards whatever `body` did. */
+export async function inTempDir(prefix: string, body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = freshDir(prefix);
+  try {
+    await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 export type Call = ['mkdir', string] | ['writeFile', string, string];
 

@@ -4,12 +4,12 @@
 // closed again once reads stop.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { NodeFileWriter } from 'tool-offload';
-import { freshDir } from './helpers.ts';
+import { inTempDir } from './helpers.ts';
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString();
 const openFiles = () => readdirSync('/proc/self/fd').length;
@@ -20,8 +20,7 @@ async function settledCount(expected: number): Promise<number> {
 }
 
 test('reads after this writer replaces, creates or removes a file see the change', async () => {
-  const dir = freshDir('linger');
-  try {
+  await inTempDir('linger', async (dir) => {
     const files = new NodeFileWriter();
     const path = `${dir}/a.txt`;
     await files.writeFile(path, 'first version');
@@ -32,14 +31,11 @@ test('reads after this writer replaces, creates or removes a file see the change
     await assert.rejects(files.readRange(path, 0, 1), { code: 'ENOENT' });
     assert.equal(await files.createFile(path, 'third version'), true);
     assert.equal(text(await files.readRange(path, 0, 5)), 'third');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('interleaved and concurrent reads of two files each get their own bytes', async () => {
-  const dir = freshDir('linger');
-  try {
+  await inTempDir('linger', async (dir) => {
     const files = new NodeFileWriter();
     await writeFile(`${dir}/a.txt`, 'a'.repeat(1000));
     await writeFile(`${dir}/b.txt`, 'b'.repeat(1000));
@@ -53,14 +49,11 @@ test('interleaved and concurrent reads of two files each get their own bytes', a
       assert.equal(text(await files.readRange(`${dir}/${name}.txt`, 0, 3)), name.repeat(3), 'one after the other');
     }
     assert.equal(text(await files.readRange(`${dir}/a.txt`, 995, 2000)), 'aaaaa');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('the file is closed once reads stop', { skip: process.platform !== 'linux' }, async () => {
-  const dir = freshDir('linger');
-  try {
+  await inTempDir('linger', async (dir) => {
     const files = new NodeFileWriter();
     await writeFile(`${dir}/a.txt`, 'x'.repeat(100));
     await sleep(200); // the earlier tests' files have closed
@@ -75,7 +68,5 @@ test('the file is closed once reads stop', { skip: process.platform !== 'linux' 
       Array.from({ length: 20 }, (_, i) => files.readRange(`${dir}/${i % 2 ? 'a' : 'b'}.txt`, i, i + 1)),
     );
     assert.equal(await settledCount(before), before, 'every file closed');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });

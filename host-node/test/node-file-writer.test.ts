@@ -1,37 +1,18 @@
 // NodeFileWriter on a real file system: recursive mkdir, exact UTF-8, atomic replacement
 // and no temporary files left behind, whatever happens.
 import assert from 'node:assert/strict';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { NodeFileWriter } from 'tool-offload';
+import { inTempDir } from './helpers.ts';
 
 const TEMP = /^\.tool-offload-.*\.tmp$/;
-
-/** A fresh temporary directory, removed after `body`. */
-async function inTempDir(body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'tool-offload-nfw-'));
-  try {
-    await body(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /**
  * Replace functions of `node:fs/promises` for the duration of `body`. The package's ESM
@@ -90,7 +71,7 @@ function patchWrite(
 const errno = (message: string, code: string) => Object.assign(new Error(message), { code });
 
 test('mkdir creates parents and succeeds when the directory exists', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const writer = new NodeFileWriter();
     const deep = join(root, 'a', 'b', 'c');
     assert.equal(await writer.mkdir(deep), undefined);
@@ -104,7 +85,7 @@ test('mkdir creates parents and succeeds when the directory exists', async () =>
 });
 
 test('mkdir rejects when a path component is a file', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     writeFileSync(join(root, 'file'), 'x');
     await assert.rejects(
       new NodeFileWriter().mkdir(join(root, 'file', 'sub')),
@@ -115,7 +96,7 @@ test('mkdir rejects when a path component is a file', async () => {
 });
 
 test('writeFile writes exactly the UTF-8 bytes and leaves no temporary file', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const writer = new NodeFileWriter();
     const data = '\uFEFFhé 😀 \u0000 \r\n \u2028 末尾';
     const path = join(root, 'out.md');
@@ -128,7 +109,7 @@ test('writeFile writes exactly the UTF-8 bytes and leaves no temporary file', as
 });
 
 test('writeFile replaces an existing file entirely', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const path = join(root, 'f.md');
     writeFileSync(path, 'a much longer previous content that must not survive');
     await new NodeFileWriter().writeFile(path, 'short');
@@ -138,7 +119,7 @@ test('writeFile replaces an existing file entirely', async () => {
 });
 
 test('the temporary file is in the target directory and renamed into place', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const target = join(root, 'f.md');
     const seen: string[] = [];
     const { rename } = fsp;
@@ -163,7 +144,7 @@ test('the temporary file is in the target directory and renamed into place', asy
 });
 
 test('writing into a missing directory rejects and leaves nothing behind', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const missing = join(root, 'missing');
     await assert.rejects(new NodeFileWriter().writeFile(join(missing, 'f.md'), 'x'), { code: 'ENOENT' });
     assert.equal(existsSync(missing), false);
@@ -173,7 +154,7 @@ test('writing into a missing directory rejects and leaves nothing behind', async
 
 test('writing where the target is a directory rejects, keeps the directory and leaves no temp file', async () => {
   for (const durable of [false, true]) {
-    await inTempDir(async (root) => {
+    await inTempDir('nfw', async (root) => {
       const target = join(root, 'taken.md');
       mkdirSync(target);
       writeFileSync(join(target, 'inner.txt'), 'inner');
@@ -190,7 +171,7 @@ test('writing where the target is a directory rejects, keeps the directory and l
 });
 
 test('a write that fails midway leaves the existing file intact and no temp file', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const path = join(root, 'f.md');
     writeFileSync(path, 'previous content');
     const failure = errno('ENOSPC: no space left on device, write', 'ENOSPC');
@@ -213,7 +194,7 @@ test('a write that fails midway leaves the existing file intact and no temp file
 });
 
 test('short writes (the kernel taking part of a write) are continued to the last byte', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const data = 'short 😀 é\n'.repeat(500);
     let calls = 0;
     await withPatchedHandles(
@@ -237,7 +218,7 @@ test('short writes (the kernel taking part of a write) are continued to the last
 });
 
 test('a large write goes out in concurrent 512 KiB writes, all settled before the file is closed', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const path = join(root, 'big.md');
     writeFileSync(path, 'previous content');
     const data = 'log line é\n'.repeat(150_000); // 1.8 MB: four writes
@@ -282,7 +263,7 @@ test('a large write goes out in concurrent 512 KiB writes, all settled before th
   });
 
   // Without the failure, the bytes are exactly the string's.
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const data = 'log line é\n'.repeat(150_000);
     await new NodeFileWriter().writeFile(join(root, 'w.md'), data);
     assert.equal(await new NodeFileWriter().createFile(join(root, 'c.md'), data), true);
@@ -292,7 +273,7 @@ test('a large write goes out in concurrent 512 KiB writes, all settled before th
 });
 
 test('durable: a write that fails midway leaves the existing file intact, closes the handle, no temp file', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const path = join(root, 'f.md');
     writeFileSync(path, 'previous content');
     const failure = errno('EIO: i/o error, write', 'EIO');
@@ -322,7 +303,7 @@ test('durable: a write that fails midway leaves the existing file intact, closes
 });
 
 test('durable writes the same bytes, fsyncing the file before the rename', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const data = 'durable 😀 é\n'.repeat(1000);
     const plain = join(root, 'plain.md');
     const durable = join(root, 'durable.md');
@@ -351,7 +332,7 @@ test('durable writes the same bytes, fsyncing the file before the rename', async
 });
 
 test('the default writer does not fsync', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     let opened = 0;
     let synced = 0;
     await withPatchedHandles(
@@ -375,7 +356,7 @@ test('the default writer does not fsync', async () => {
 });
 
 test('a 255-byte file name can be written: the temp name does not embed it', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     for (const durable of [false, true]) {
       const ascii = join(root, 'a'.repeat(252) + '.md');
       const multibyte = join(root, 'é'.repeat(126) + '.md'); // 252 + 3 bytes
@@ -396,7 +377,7 @@ test('a 255-byte file name can be written: the temp name does not embed it', asy
 });
 
 test('concurrent writes to the same path leave one complete version and no temp files', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const path = join(root, 'same.md');
     const versions = Array.from({ length: 20 }, (_, i) => `version ${i} `.repeat(5000));
     await Promise.all(versions.map((v, i) => new NodeFileWriter({ durable: i % 2 === 0 }).writeFile(path, v)));
@@ -409,7 +390,7 @@ test('concurrent writes to the same path leave one complete version and no temp 
 // NodeFileWriter({ durable: true }) does not, so after a power loss the renamed file may
 // be missing although its content was synced.
 test('durable also fsyncs the directory after the rename', async () => {
-  await inTempDir(async (root) => {
+  await inTempDir('nfw', async (root) => {
     const path = join(root, 'f.md');
     const syncs: string[] = [];
     await withPatchedHandles(
@@ -427,7 +408,7 @@ test('durable also fsyncs the directory after the rename', async () => {
 });
 
 test('readFile returns exact UTF-8 content, and undefined for a missing file', async () => {
-  await inTempDir(async (dir) => {
+  await inTempDir('nfw', async (dir) => {
     const writer = new NodeFileWriter();
     const path = join(dir, 'a.md');
     await writer.writeFile(path, 'é😀\nline');
@@ -439,7 +420,7 @@ test('readFile returns exact UTF-8 content, and undefined for a missing file', a
 });
 
 test('listDir returns sorted names, and [] for a missing directory', async () => {
-  await inTempDir(async (dir) => {
+  await inTempDir('nfw', async (dir) => {
     const writer = new NodeFileWriter();
     await writer.writeFile(join(dir, 'b.md'), 'b');
     await writer.writeFile(join(dir, 'a.md'), 'a');

@@ -2,12 +2,12 @@
 // asks a reader for, the same pages from a reader that can only read whole files, and
 // clear errors from a reader whose ranged methods misbehave.
 import assert from 'node:assert/strict';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 
 import { Materializer, NodeFileWriter } from 'tool-offload';
 import type { FileReader, MaterializeResult } from 'tool-offload';
-import { freshDir, offloadError as rejected } from './helpers.ts';
+import { inTempDir, offloadError as rejected } from './helpers.ts';
 
 const MIB = 1 << 20;
 
@@ -51,8 +51,7 @@ function refOf(result: MaterializeResult): string {
 }
 
 test('NodeFileWriter.size and readRange read what is there, clamped at the end', async () => {
-  const dir = freshDir('ranged');
-  try {
+  await inTempDir('ranged', async (dir) => {
     const files = new NodeFileWriter();
     await files.writeFile(`${dir}/a.txt`, 'héllo\nworld');
     assert.equal(await files.size(`${dir}/a.txt`), 12);
@@ -63,14 +62,11 @@ test('NodeFileWriter.size and readRange read what is there, clamped at the end',
     assert.equal(Buffer.from(await files.readRange(`${dir}/a.txt`, 7, 1000)).toString(), 'world');
     assert.equal((await files.readRange(`${dir}/a.txt`, 50, 60)).length, 0);
     await assert.rejects(files.readRange(`${dir}/missing.txt`, 0, 1), { code: 'ENOENT' });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a page of a large artifact reads about a chunk, and equals the page of a whole-file reader', async () => {
-  const dir = freshDir('ranged');
-  try {
+  await inTempDir('ranged', async (dir) => {
     const text = log(6);
     const reader = new CountingReader();
     const m = new Materializer({ userData: dir, conversationId: 'c', reader });
@@ -113,14 +109,11 @@ test('a page of a large artifact reads about a chunk, and equals the page of a w
       /^\[ctx:\/\/c\/tool\/big\.txt: 1 matching row in [\d,]+ lines, with 1 row of context; all shown\.\]\n/,
     );
     assert.equal(grep, await plain.grep(ref, 'needle', { context: 1 }));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a reader whose size or readRange resolves to the wrong thing gets READ_FAILED saying what it got', async () => {
-  const dir = freshDir('ranged');
-  try {
+  await inTempDir('ranged', async (dir) => {
     const files = new NodeFileWriter();
     const m = new Materializer({ userData: dir, conversationId: 'c', writer: files });
     const ref = refOf(await m.materialize({ toolCallId: 'a', toolName: 't', output: 'x\n'.repeat(5000) }));
@@ -155,7 +148,5 @@ test('a reader whose size or readRange resolves to the wrong thing gets READ_FAI
       reader: { ...base, size: async () => undefined, readRange: async () => new Uint8Array() },
     });
     assert.equal((await rejected(missing.grep(ref, 'x'))).code, 'REF_NOT_FOUND');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
