@@ -18,6 +18,8 @@
 //!   `rename`, as `TokioFileWriter` does; `raw_blocking_atomic`: the same in one
 //!   `spawn_blocking` per file; `raw_std_write`: `std::fs::write`, no runtime;
 //! - `no_offload`: threshold above every result (per-message cost of reading the conversation);
+//! - `count_floor`: only counting the UTF-16 units of the offloaded content, which
+//!   `freed_chars` reports exactly: the least `core_memory` can cost;
 //! - `one_mb_batch` / `one_mb_direct`: latency of offloading one 1 MB result in memory.
 //!
 //! `--profile core_memory|no_offload` loops that case for 10 s instead, for `perf record`.
@@ -388,6 +390,18 @@ fn main() {
         json!(no_offload["median"].as_f64().unwrap() * 1e3 / messages as f64);
     cases.insert("no_offload".into(), no_offload);
 
+    // The least an exact implementation must do: count the UTF-16 units of the content it
+    // offloads (`freed_chars`). Plain JS reads `.length`; Rust must read every byte.
+    let texts: Vec<&str> = files
+        .iter()
+        .flat_map(|f| &f.files)
+        .map(|(_, d)| d.as_str())
+        .collect();
+    let count = || texts.iter().map(|t| core::utf16_len(t)).sum::<usize>();
+    assert_eq!(count() as u64, freed);
+    let mut samples: Vec<Duration> = (0..memory_n).map(|_| time(count)).collect();
+    cases.insert("count_floor".into(), stats(&mut samples, 1e3));
+
     // Disk: the host and the raw floors, interleaved so that drift hits all alike; each
     // iteration writes into a fresh directory. Nothing is deleted until the end: on ext4,
     // creating files right after deleting tens of thousands nearby is several times
@@ -517,6 +531,7 @@ fn print_table(report: &Value) {
         "raw_blocking_atomic",
         "raw_std_write",
         "no_offload",
+        "count_floor",
     ] {
         let s = &cases[name];
         println!(
