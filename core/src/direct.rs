@@ -90,7 +90,7 @@ where
     plan.write(writer).await?;
     let files = plan.files();
     Ok(DirectOffload {
-        message: with_contents(message, &plan.edits()),
+        message: with_contents(message, plan.edits()),
         freed_chars: plan.freed_chars,
         file: files[0].clone(),
         files,

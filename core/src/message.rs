@@ -547,7 +547,7 @@ pub fn apply_edits(message: &mut Value, edits: Vec<(Slot, String)>) {
 
 /// A deep copy of `message` with `edits` applied, made without copying the content
 /// being replaced (it may be megabytes).
-pub(crate) fn with_contents(message: &Value, edits: &[(Slot, String)]) -> Value {
+pub(crate) fn with_contents(message: &Value, edits: Vec<(Slot, String)>) -> Value {
     // A replaced content is not copied (it may be megabytes), except where the parts
     // that are not text stay beside the summary.
     let replaced = |block: Option<usize>, holder: Option<&str>, field: &str| {
@@ -593,7 +593,7 @@ pub(crate) fn with_contents(message: &Value, edits: &[(Slot, String)]) -> Value 
         ),
         other => other.clone(),
     };
-    apply_edits(&mut copy, edits.to_vec());
+    apply_edits(&mut copy, edits);
     copy
 }
 

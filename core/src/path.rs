@@ -60,11 +60,8 @@ pub fn resolve(cwd: &str, path: &str) -> Result<String, OffloadError> {
 /// assert_eq!(join("/", "a.md"), "/a.md");
 /// ```
 pub fn join(dir: &str, name: &str) -> String {
-    if dir.ends_with('/') {
-        format!("{dir}{name}")
-    } else {
-        format!("{dir}/{name}")
-    }
+    let separator = if dir.ends_with('/') { "" } else { "/" };
+    crate::text::concat(&[dir, separator, name])
 }
 
 /// Why an id holding a lone UTF-16 surrogate is refused (`INVALID_ID`): no file name

@@ -240,3 +240,39 @@ fn no_write_starts_once_one_has_failed() {
         ]
     );
 }
+
+#[test]
+fn counts_cover_every_tool_result_offloaded_or_not() {
+    let messages = [
+        tool("c1", "abcdé"),
+        json!({"role": "user", "content": "hi"}),
+        tool("c2", "x"),
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "😀😀"},
+        ]}),
+    ];
+    let options = BatchOptions {
+        threshold: 3,
+        ..BatchOptions::new("out", "/w")
+    };
+    let views: Vec<&Value> = messages.iter().collect();
+    let plan = BatchPlan::new(&views, &options).unwrap();
+    let borrowed = plan.edits();
+    assert_eq!(plan.into_edits(), borrowed);
+
+    let done = block_on(tool_offload_core::offload_tool_results(
+        &messages,
+        &options,
+        &MemoryWriter::new(),
+    ))
+    .unwrap();
+    // UTF-16 units: "abcdé" 5, "x" 1, two astral characters 4.
+    assert_eq!((done.tool_results, done.tool_result_chars), (3, 10));
+    assert_eq!((done.offloaded_count, done.freed_chars), (2, 9));
+    assert_eq!(
+        done.files,
+        ["/w/out/tool-result-c1.md", "/w/out/tool-result-t1.md"]
+    );
+    assert_eq!(borrowed.changed.len(), 2);
+    assert_eq!(borrowed.changed[1].0, 3);
+}

@@ -17,9 +17,27 @@ use serde_json::{Map, Number};
 /// assert_eq!(stringify(&v), "{\"2\":null,\"10\":true,\"b\":1,\"a\":\"é\\n\u{2028}\"}");
 /// ```
 pub fn stringify(value: &Value) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(size_hint(value));
     stringify_into(value, &mut out);
     out
+}
+
+/// About the size of `value`'s `JSON.stringify` (exact but for escapes and numbers), so
+/// the output is allocated once: content arrays run to megabytes, and growing the buffer
+/// by doubling copied each one twice over.
+fn size_hint(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Number(_) => 8,
+        Value::String(s) => s.len() + 2,
+        Value::Array(items) => items.iter().map(|v| size_hint(v) + 1).sum::<usize>() + 2,
+        Value::Object(map) => {
+            map.iter()
+                .map(|(k, v)| k.len() + 4 + size_hint(v))
+                .sum::<usize>()
+                + 2
+        }
+    }
 }
 
 /// [`stringify()`] appending to an existing buffer.
@@ -229,6 +247,26 @@ mod tests {
                 expected.push('"');
                 assert_eq!(out, expected, "{special:?} at {at}");
             }
+        }
+    }
+
+    #[test]
+    fn output_is_allocated_once_at_about_its_size() {
+        // Content arrays of long texts: the estimate covers the output, so the buffer
+        // never grows (growing doubles it), and is not much larger than needed.
+        let value = serde_json::json!([
+            {"type": "text", "text": "x".repeat(10_000)},
+            {"type": "text", "text": "y".repeat(5_000), "n": [1, true, null, false]},
+        ]);
+        // Many short items, where separators are a fifth of the output.
+        let pairs = Value::Array((0..1000).map(|_| Value::from("ab")).collect());
+        for value in [value, pairs] {
+            let out = stringify(&value);
+            let (len, capacity) = (out.len(), out.capacity());
+            assert!(
+                len <= capacity && capacity <= len + 16,
+                "{capacity} for {len}"
+            );
         }
     }
 

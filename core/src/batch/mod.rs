@@ -1,23 +1,26 @@
 //! Batch offload: walk a whole conversation and offload every tool result at or over a
 //! threshold, naming files so that nothing is ever overwritten within one batch.
 
-use std::borrow::Cow;
 use std::cell::Cell;
-use std::collections::{HashMap, HashSet};
 
 use crate::concurrent::{run_bounded, WRITE_CONCURRENCY};
 use crate::create::{create_at_free_name, create_unless_taken, Creation};
-use crate::message::{id_path, tool_results, with_contents, At, Slot};
-use crate::path::{join, resolve, MAX_FILE_NAME_BYTES};
+use crate::message::{id_path, tool_results, At, Slot};
+use crate::path::{join, resolve};
 use crate::plan::{edits, PlannedOffload};
 use crate::view::{JsonView, Text};
-use crate::{batch_placeholder, FileReader, FileWriter, OffloadError, Value};
+use crate::{batch_placeholder, FileReader, FileWriter, OffloadError};
 
 /// The default threshold, in UTF-16 code units.
 pub const DEFAULT_THRESHOLD: usize = 100;
 
-const PREFIX: &str = "tool-result-";
-const SUFFIX: &str = ".md";
+mod names;
+mod whole;
+
+use names::{FileNames, PREFIX, SUFFIX};
+pub use whole::{
+    offload_tool_results, offload_tool_results_through, BatchEdits, BatchOffload, BatchPlan,
+};
 
 /// Where and from what size to offload.
 ///
@@ -90,8 +93,7 @@ pub struct Batch {
     dir: String,
     threshold: usize,
     dir_created: bool,
-    used: HashSet<String>,
-    next_number: HashMap<String, u32>,
+    names: FileNames,
 }
 
 impl Batch {
@@ -104,8 +106,7 @@ impl Batch {
             dir: resolve(options.cwd, options.output_dir)?,
             threshold: options.threshold,
             dir_created: false,
-            used: HashSet::new(),
-            next_number: HashMap::new(),
+            names: FileNames::default(),
         })
     }
 
@@ -273,11 +274,11 @@ impl Batch {
     {
         let same = |existing: &str| offload.text.to_str() == existing;
         let (dir, id) = (&self.dir, &offload.id);
-        let (used, next_number) = (&mut self.used, &mut self.next_number);
+        let names = &mut self.names;
         let mut name = String::new();
         // Candidate 0, the planned name, is taken: the search goes on from 1.
         let placed = create_at_free_name(writer, offload.text.data(), same, 1, |_| {
-            name = claim_name(used, next_number, id).ok_or_else(|| OffloadError::InvalidId {
+            name = names.claim(id).ok_or_else(|| OffloadError::InvalidId {
                 field: "tool result id".into(),
                 value: Some(id.clone()),
                 reason: "makes a file name longer than 255 bytes",
@@ -292,220 +293,6 @@ impl Batch {
 
     /// The file name for the next offloaded result with `id`, or `None` if too long.
     fn claim_name(&mut self, id: &str) -> Option<String> {
-        claim_name(&mut self.used, &mut self.next_number, id)
+        self.names.claim(id)
     }
-}
-
-/// The next name `tool-result-<id>[-N].md` not yet given out in `used`, or `None` if
-/// too long.
-fn claim_name(
-    used: &mut HashSet<String>,
-    next_number: &mut HashMap<String, u32>,
-    id: &str,
-) -> Option<String> {
-    let number = next_number.entry(id.to_owned()).or_insert(0);
-    loop {
-        let name = match *number {
-            0 => format!("{PREFIX}{id}{SUFFIX}"),
-            n => format!("{PREFIX}{id}-{n}{SUFFIX}"),
-        };
-        *number += 1;
-        if name.len() > MAX_FILE_NAME_BYTES {
-            return None;
-        }
-        if used.insert(name.clone()) {
-            return Some(name);
-        }
-    }
-}
-
-/// What a batch did, as edits for the host to apply to its own copies.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct BatchEdits {
-    /// For each changed message, by index: its slot → placeholder edits.
-    pub changed: Vec<(usize, Vec<(Slot, String)>)>,
-    /// Number of tool results offloaded.
-    pub offloaded_count: usize,
-    /// Sum of the original sizes of the offloaded contents, in UTF-16 code units.
-    pub freed_chars: u64,
-    /// Absolute paths written, in walk order.
-    pub files: Vec<String>,
-    /// Tool results seen, offloaded or not.
-    pub tool_results: usize,
-    /// Their total size in UTF-16 code units.
-    pub tool_result_chars: u64,
-    /// See [`PlannedMessage::unrecognized`], for the whole batch.
-    pub unrecognized: Vec<String>,
-}
-
-/// [`offload_tool_results`] in two steps, for messages of any [`JsonView`]: plan every
-/// message (validation, names; no IO), then write. Hosts that must build their output
-/// copies before anything is written do so from [`BatchPlan::edits`] in between.
-///
-/// ```
-/// use serde_json::json;
-/// use tool_offload_core::{BatchOptions, BatchPlan, MemoryWriter};
-/// let messages = [json!({"role": "tool", "tool_call_id": "c1", "content": "x".repeat(100)})];
-/// let views: Vec<_> = messages.iter().collect();
-/// let mut plan = BatchPlan::new(&views, &BatchOptions::new("out", "/w")).unwrap();
-/// assert_eq!(plan.edits().changed[0].1[0].1, "[Content offloaded to: ./tool-result-c1.md]");
-/// futures_executor::block_on(plan.write(&MemoryWriter::new())).unwrap();
-/// ```
-#[derive(Debug)]
-pub struct BatchPlan<T> {
-    batch: Batch,
-    /// What was decided for each message, in order.
-    pub messages: Vec<PlannedMessage<T>>,
-}
-
-impl<T: Text> BatchPlan<T> {
-    /// Plan every message. See [`offload_tool_results`] for the rules and errors (all
-    /// but `WRITE_FAILED` come from here).
-    pub fn new<V: JsonView<Text = T>>(
-        messages: &[V],
-        options: &BatchOptions<'_>,
-    ) -> Result<Self, OffloadError> {
-        let mut batch = Batch::new(options)?;
-        let messages = messages
-            .iter()
-            .enumerate()
-            .map(|(i, m)| batch.plan(i, m))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(BatchPlan { batch, messages })
-    }
-
-    /// Write every planned file, in walk order; whether any result moved to another
-    /// name because its planned one held different content (see [`Batch::write`]):
-    /// then [`BatchPlan::edits`] has changed.
-    ///
-    /// # Errors
-    /// `WRITE_FAILED` with the path when the writer fails.
-    pub async fn write<W: FileWriter<T::Data> + FileReader + ?Sized>(
-        &mut self,
-        writer: &W,
-    ) -> Result<bool, OffloadError> {
-        self.batch.write_all(&mut self.messages, writer).await
-    }
-
-    /// The edits and counts of the whole batch.
-    pub fn edits(&self) -> BatchEdits {
-        let mut done = BatchEdits::default();
-        for (index, message) in self.messages.iter().enumerate() {
-            done.tool_results += message.tool_results;
-            done.tool_result_chars += message.tool_result_chars;
-            done.unrecognized
-                .extend(message.unrecognized.iter().cloned());
-            if message.offloads.is_empty() {
-                continue;
-            }
-            for offload in &message.offloads {
-                done.offloaded_count += 1;
-                done.freed_chars += offload.chars as u64;
-                done.files.push(offload.path.clone());
-            }
-            done.changed.push((index, message.edits()));
-        }
-        done
-    }
-}
-
-/// What [`offload_tool_results`] did.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BatchOffload<'a> {
-    /// The conversation after offloading: unchanged messages borrowed from the input,
-    /// changed ones as new deep copies.
-    pub messages: Vec<Cow<'a, Value>>,
-    /// Number of tool results offloaded.
-    pub offloaded_count: usize,
-    /// Sum of the original sizes of the offloaded contents, in UTF-16 code units.
-    pub freed_chars: u64,
-    /// Absolute paths written, in walk order.
-    pub files: Vec<String>,
-    /// Tool results seen, offloaded or not.
-    pub tool_results: usize,
-    /// Their total size in UTF-16 code units.
-    pub tool_result_chars: u64,
-    /// See [`PlannedMessage::unrecognized`], for the whole batch.
-    pub unrecognized: Vec<String>,
-}
-
-/// Offload every tool result of at least `options.threshold` UTF-16 code units in a
-/// conversation to `<output_dir>/tool-result-<id>.md`, replacing its content with
-/// `[Content offloaded to: ./tool-result-<id>.md]`.
-///
-/// Tool results are Anthropic `tool_result` blocks, OpenAI Chat `role: "tool"`
-/// messages and OpenAI Responses `function_call_output` items, in any mix. A string is
-/// measured and written as is, an array as its `JSON.stringify`. The input is never
-/// modified; unchanged messages are returned borrowed.
-///
-/// # Errors
-/// `INVALID_MESSAGE`, `INVALID_ID` (before anything is written), `INVALID_ARGUMENT`,
-/// `WRITE_FAILED`.
-///
-/// ```
-/// use serde_json::json;
-/// use std::borrow::Cow;
-/// use tool_offload_core::{offload_tool_results, BatchOptions, MemoryWriter};
-/// let messages = vec![
-///     json!({"role": "user", "content": "hi"}),
-///     json!({"role": "tool", "tool_call_id": "c1", "content": "x".repeat(150)}),
-/// ];
-/// let writer = MemoryWriter::new();
-/// let done = futures_executor::block_on(
-///     offload_tool_results(&messages, &BatchOptions::new("out", "/w"), &writer),
-/// ).unwrap();
-/// assert!(matches!(done.messages[0], Cow::Borrowed(_)));
-/// assert_eq!(done.messages[1]["content"], "[Content offloaded to: ./tool-result-c1.md]");
-/// assert_eq!((done.offloaded_count, done.freed_chars), (1, 150));
-/// assert_eq!(writer.read("/w/out/tool-result-c1.md").unwrap().len(), 150);
-/// ```
-pub async fn offload_tool_results<'a, W: FileWriter + FileReader + ?Sized>(
-    messages: &'a [Value],
-    options: &BatchOptions<'_>,
-    writer: &W,
-) -> Result<BatchOffload<'a>, OffloadError> {
-    offload_tool_results_through(messages, |m| m, options, writer).await
-}
-
-/// [`offload_tool_results`] reading each message through `view`, e.g.
-/// [`LoneSurrogates::view`](crate::json::LoneSurrogates::view) for JSON text that held
-/// escaped lone surrogates.
-///
-/// ```
-/// use serde_json::json;
-/// use tool_offload_core::{offload_tool_results_through, BatchOptions, MemoryWriter};
-/// let messages = [json!({"role": "tool", "tool_call_id": "c1", "content": "x".repeat(100)})];
-/// let writer = MemoryWriter::new();
-/// let done = futures_executor::block_on(
-///     offload_tool_results_through(&messages, |m| m, &BatchOptions::new("out", "/w"), &writer),
-/// ).unwrap();
-/// assert_eq!(done.offloaded_count, 1);
-/// ```
-pub async fn offload_tool_results_through<'a, V, W>(
-    messages: &'a [Value],
-    view: impl Fn(&'a Value) -> V,
-    options: &BatchOptions<'_>,
-    writer: &W,
-) -> Result<BatchOffload<'a>, OffloadError>
-where
-    V: JsonView,
-    W: FileWriter<<V::Text as Text>::Data> + FileReader + ?Sized,
-{
-    let views: Vec<V> = messages.iter().map(view).collect();
-    let mut plan = BatchPlan::new(&views, options)?;
-    plan.write(writer).await?;
-    let done = plan.edits();
-    let mut out: Vec<Cow<'a, Value>> = messages.iter().map(Cow::Borrowed).collect();
-    for (index, edits) in &done.changed {
-        out[*index] = Cow::Owned(with_contents(&messages[*index], edits));
-    }
-    Ok(BatchOffload {
-        messages: out,
-        offloaded_count: done.offloaded_count,
-        freed_chars: done.freed_chars,
-        files: done.files,
-        tool_results: done.tool_results,
-        tool_result_chars: done.tool_result_chars,
-        unrecognized: done.unrecognized,
-    })
 }
