@@ -214,7 +214,9 @@ function oneMbMessage() {
 
 async function nodeRound(round) {
   const dirFor = (name) => (i) => join(tmp, `node-${round}`, `${name}-${i}`);
-  const memory = await interleaved(iterations.memory, 5, {
+  // 30 unmeasured rounds first: with 5, --quick's 10 samples still caught V8 tiering
+  // up (plain JS 2.1 ms in one such run against 1.1 ms warm).
+  const memory = await interleaved(iterations.memory, 30, {
     packageMemory: { run: () => runs.packageMemory(threshold) },
     plainMemory: { run: () => runs.plainMemory(threshold) },
     packageNoOffload: { run: () => runs.packageMemory(NEVER) },
