@@ -540,7 +540,13 @@ pub fn apply_edits(message: &mut Value, edits: Vec<(Slot, String)>) {
         }
         if let Some(Value::Object(fields)) = target {
             let replacement = slot.form.value(text, fields.get(slot.field));
-            fields.insert(slot.field.to_owned(), replacement);
+            // In place when the field is there (no key copied); appended when missing.
+            match fields.get_mut(slot.field) {
+                Some(value) => *value = replacement,
+                None => {
+                    fields.insert(slot.field.to_owned(), replacement);
+                }
+            }
         }
     }
 }

@@ -191,6 +191,11 @@ impl<'a> JsonView for &'a Value {
     fn to_owned_string(&self) -> Option<String> {
         self.as_str().map(str::to_owned)
     }
+    fn ends_with_any(&self, suffixes: &[&str]) -> bool {
+        // Checked on every block's type: no copy.
+        self.as_str()
+            .is_some_and(|s| suffixes.iter().any(|suffix| s.ends_with(suffix)))
+    }
     fn as_f64(&self) -> Option<f64> {
         Value::as_f64(self)
     }
