@@ -61,7 +61,8 @@ pub fn resolve(cwd: &str, path: &str) -> Result<String, OffloadError> {
 /// ```
 pub fn join(dir: &str, name: &str) -> String {
     let separator = if dir.ends_with('/') { "" } else { "/" };
-    crate::text::concat(&[dir, separator, name])
+    // One allocation of the exact size (`format!` estimates, then regrows).
+    [dir, separator, name].concat()
 }
 
 /// Why an id holding a lone UTF-16 surrogate is refused (`INVALID_ID`): no file name

@@ -11,7 +11,7 @@
 /// );
 /// ```
 pub fn direct_placeholder(absolute_path: &str) -> String {
-    crate::text::concat(&["[Tool result offloaded to file: ", absolute_path, "]"])
+    ["[Tool result offloaded to file: ", absolute_path, "]"].concat()
 }
 
 /// What batch offload leaves in place of a tool result's content: the file name,
@@ -22,7 +22,7 @@ pub fn direct_placeholder(absolute_path: &str) -> String {
 /// assert_eq!(batch_placeholder("tool-result-toolu_1.md"), "[Content offloaded to: ./tool-result-toolu_1.md]");
 /// ```
 pub fn batch_placeholder(file_name: &str) -> String {
-    crate::text::concat(&["[Content offloaded to: ./", file_name, "]"])
+    ["[Content offloaded to: ./", file_name, "]"].concat()
 }
 
 /// Whether `content` is one of our own placeholders (direct or batch): already

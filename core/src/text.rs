@@ -53,16 +53,6 @@ fn count_units<const LANES: usize>(bytes: &[u8]) -> usize {
     total + tail.iter().map(|&b| usize::from(unit(b))).sum::<usize>()
 }
 
-/// `parts` one after another, allocated once at the exact size (`format!` starts from
-/// an estimate and grows: a reallocation for most paths and placeholders).
-pub(crate) fn concat(parts: &[&str]) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for part in parts {
-        out.push_str(part);
-    }
-    out
-}
-
 /// `s` without what JavaScript's `String.prototype.trim` removes at both ends:
 /// ECMAScript WhiteSpace and LineTerminator characters. (Rust's `str::trim` differs: it
 /// keeps U+FEFF and removes U+0085.)

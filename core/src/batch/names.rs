@@ -4,7 +4,6 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::path::MAX_FILE_NAME_BYTES;
-use crate::text::concat;
 
 pub(super) const PREFIX: &str = "tool-result-";
 pub(super) const SUFFIX: &str = ".md";
@@ -27,7 +26,7 @@ impl FileNames {
         let mut number = self.next_number.get(id).copied().unwrap_or(0);
         loop {
             let name = match number {
-                0 => concat(&[PREFIX, id, SUFFIX]),
+                0 => [PREFIX, id, SUFFIX].concat(),
                 n => format!("{PREFIX}{id}-{n}{SUFFIX}"),
             };
             if name.len() > MAX_FILE_NAME_BYTES {
