@@ -318,8 +318,10 @@ fn main() {
     let dir = corpus_dir(args.corpus.clone());
     let conversations = load(&dir);
     let threshold = args.threshold;
+    // The compute cases take ~1.5 ms each: --quick shortens only the disk and latency
+    // cases (10 samples after 5 warm-ups had medians 20-40 % above a 10 s loop's).
     let (disk_n, memory_n, latency_n) = if args.quick {
-        (4, 10, 50)
+        (4, 60, 50)
     } else {
         (10, 60, 300)
     };
@@ -369,7 +371,7 @@ fn main() {
     let mut cases = serde_json::Map::new();
 
     // Compute: in-memory writer.
-    for _ in 0..5 {
+    for _ in 0..30 {
         memory_batch(&conversations, threshold);
     }
     let mut samples: Vec<Duration> = (0..memory_n)
