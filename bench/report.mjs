@@ -1,11 +1,13 @@
-// Issue 10's targets (and issue 13's query latency), one table: `node bench/report.mjs` (the last step of `make bench`).
+// Issue 10's targets (and issue 13's query latency), one table, then issue 28's (the replay),
+// a second: `node bench/report.mjs` (the last step of `make bench`).
 //
 // Reads the figures the benches wrote — target/bench/results.json (bench/run.mjs),
-// readback.json (bench/readback.mjs), materializer.json (bench/materializer.mjs) — and
-// the shipped wasm (host-node/wasm/tool_offload_wasm_bg.wasm, gzip -9), and prints one
-// markdown table: figure, value, target, verdict (met / MISSED). A figure whose bench
-// did not run (or failed) is MISSED with the reason; each source's date is listed under
-// the table, so stale figures show. Also written to target/bench/report.md.
+// readback.json (bench/readback.mjs), materializer.json (bench/materializer.mjs),
+// replay.json (bench/replay.mjs) — and the shipped wasm
+// (host-node/wasm/tool_offload_wasm_bg.wasm, gzip -9), and prints markdown tables: figure,
+// value, target, verdict (met / MISSED). A figure whose bench did not run (or failed) is
+// MISSED with the reason; each source's date is listed under its table, so stale figures
+// show. Also written to target/bench/report.md.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -26,6 +28,8 @@ function load(file, bench) {
       `${data.workload.source}, ${data.rounds} round(s), ${data.iterations?.memory} compute / ${data.iterations?.disk} disk iterations`,
     data.runs && `up to ${data.runs} calls after the first, ${data.budgetMs / 1000} s budget per case`,
     data.materializeMessages && `${data.materializeMessages.turns} turns`,
+    data.corpus &&
+      `${data.corpus.source}, ${data.corpus.conversations} conversations, ${data.corpus.turns} turns${data.corpus.quick ? ' (--quick subset)' : ''}`,
   ].filter(Boolean);
   sources.push(`${file}: ${data.date ?? 'undated'} (\`${bench}\`${how.length ? `; ${how.join('; ')}` : ''})`);
   return data;
@@ -34,6 +38,8 @@ const batch = load('results.json', 'node bench/run.mjs');
 const readback = load('readback.json', 'node bench/readback.mjs');
 const hot = load('materializer.json', 'node bench/materializer.mjs');
 const workspace = load('workspace.json', 'cargo bench -p tool-offload --bench workspace');
+const issue10Sources = sources.length;
+const replay = load('replay.json', 'node bench/replay.mjs');
 
 const rows = [];
 const row = (figure, value, target, met, note = '') =>
@@ -202,16 +208,58 @@ if (!existsSync(wasmFile)) {
   );
 }
 
+// --- Replay over whole sessions (issue 28), its own table ---------------------------------
+const issue10Rows = rows.splice(0);
+const pctOf = ([hit, n]) => (n > 0 ? f((100 * hit) / n, 1) : '—');
+const dflt = replay?.totals?.materialize;
+if (!dflt) {
+  missing('preview sufficiency, new identifiers (default limits)', '≥ 45 %', 'not measured');
+  missing('characters removed over all turns (default limits)', '≥ 72 %', 'not measured');
+  missing('needles recovered by one context_grep', '100 %', 'not measured');
+} else {
+  const [hit, n] = dflt.sufficiency.new;
+  const all = pctOf(dflt.sufficiency.all);
+  const headtail = replay.totals['headtail-10k'];
+  row(
+    'preview sufficiency, new identifiers (default limits)',
+    `${pctOf([hit, n])} % (${hit} of ${n}); all identifiers ${all} %` +
+      (headtail ? `; 10 KiB head+tail: ${pctOf(headtail.sufficiency.new)} % new` : ''),
+    '≥ 45 %',
+    n > 0 && (100 * hit) / n >= 45,
+  );
+  row(
+    'characters removed over all turns (default limits)',
+    `${f(dflt.removedPct, 1)} % (${dflt.chars.toLocaleString('en')} of ${replay.totals.none.chars.toLocaleString('en')} sent)`,
+    '≥ 72 %',
+    dflt.removedPct >= 72,
+  );
+  const policies = Object.entries(replay.totals).filter(([, t]) => t.needles);
+  const recovered = policies.reduce((x, [, t]) => x + t.needles.recovered, 0);
+  const total = policies.reduce((x, [, t]) => x + t.needles.total, 0);
+  row(
+    'needles recovered by one context_grep',
+    policies.map(([name, t]) => `${name} ${t.needles.recovered} / ${t.needles.total}`).join(', '),
+    '100 %',
+    total > 0 && recovered === total,
+  );
+}
+const issue28Rows = rows.splice(0);
+
 // -----------------------------------------------------------------------------------------
-const lines = [
+const tableOf = (rs, from) => [
   '| figure | value | target | verdict |',
   '|---|---|---|---|',
-  ...rows.map((r) => `| ${r.figure} | ${r.value} | ${r.target} | ${r.verdict} |`),
+  ...rs.map((r) => `| ${r.figure} | ${r.value} | ${r.target} | ${r.verdict} |`),
   '',
-  `${rows.filter((r) => r.verdict.startsWith('met')).length} of ${rows.length} targets met. Figures from:`,
-  ...sources.map((s) => `- ${s}`),
-  `- ${basename(wasmFile)}: as built now`,
+  `${rs.filter((r) => r.verdict.startsWith('met')).length} of ${rs.length} targets met. Figures from:`,
+  ...from.map((s) => `- ${s}`),
 ];
+const lines = [...tableOf(issue10Rows, sources.slice(0, issue10Sources)), `- ${basename(wasmFile)}: as built now`];
 const text = `${lines.join('\n')}\n`;
-writeFileSync(join(benchDir, 'report.md'), `# Issue 10 and 13 targets\n\n${text}`);
+const text28 = `${tableOf(issue28Rows, sources.slice(issue10Sources)).join('\n')}\n`;
+writeFileSync(
+  join(benchDir, 'report.md'),
+  `# Issue 10 and 13 targets\n\n${text}\n# Issue 28 targets (replay over whole sessions)\n\n${text28}`,
+);
 console.log(`\nIssue 10 and 13 targets (bench/README.md has the method)\n\n${text}`);
+console.log(`\nIssue 28 targets: replay over whole sessions (bench/README.md has the method)\n\n${text28}`);
