@@ -135,6 +135,11 @@ pub enum OffloadError {
     /// See [`ErrorCode::RefOutOfScope`].
     #[error("ref {0:?} is outside this conversation's artifacts")]
     RefOutOfScope(String),
+    /// A string given as a ref that is no `ctx://` ref at all (after the wrapping a model
+    /// adds is taken off: quotes, backticks, brackets, trailing punctuation): code
+    /// [`ErrorCode::RefOutOfScope`].
+    #[error("not a ctx:// ref: {0:?}")]
+    NotARef(String),
     /// A ref with a `%` that starts no valid escape, or escapes that are not UTF-8:
     /// code [`ErrorCode::RefOutOfScope`] too (it names no artifact), with the reason.
     #[error("ref {reference:?} is malformed: {reason}")]
@@ -210,9 +215,9 @@ impl OffloadError {
             OffloadError::InvalidMessage(_) => ErrorCode::InvalidMessage,
             OffloadError::InvalidArgument(_) => ErrorCode::InvalidArgument,
             OffloadError::WriteFailed { .. } => ErrorCode::WriteFailed,
-            OffloadError::RefOutOfScope(_) | OffloadError::MalformedRef { .. } => {
-                ErrorCode::RefOutOfScope
-            }
+            OffloadError::RefOutOfScope(_)
+            | OffloadError::NotARef(_)
+            | OffloadError::MalformedRef { .. } => ErrorCode::RefOutOfScope,
             OffloadError::RefNotFound(_)
             | OffloadError::RefRemoved(_)
             | OffloadError::KnowledgeNotFound { .. } => ErrorCode::RefNotFound,

@@ -463,7 +463,7 @@ fn is_langchain_tool_message<V: JsonView>(
 
 /// The texts of an array whose every item is a text part `{ type: "text", text }`
 /// (Anthropic text blocks, AI SDK text parts, MCP text content, LangChain text blocks),
-/// joined with newlines: what the model reads in it. `None` for anything else, an empty
+/// joined with newlines, or the text of one such part alone: what the model reads in it. `None` for anything else, an empty
 /// array included.
 ///
 /// ```
@@ -474,8 +474,15 @@ fn is_langchain_tool_message<V: JsonView>(
 /// let mixed = json!([{"type": "text", "text": "a"}, {"type": "image", "source": {}}]);
 /// assert_eq!(joined_texts(&&mixed), None);
 /// assert_eq!(joined_texts(&&json!([])), None);
+/// // One text part alone, as the OpenAI Agents SDK writes a tool's output, is text too.
+/// assert_eq!(joined_texts(&&json!({"type": "text", "text": "a\nb"})).as_deref(), Some("a\nb"));
+/// assert_eq!(joined_texts(&&json!({"type": "image", "text": "a"})), None);
 /// ```
 pub fn joined_texts<V: JsonView>(content: &V) -> Option<String> {
+    // One text part alone (an Agents SDK `function_call_result`'s `output`): its text.
+    if content.kind() == Kind::Object && is_text_part(content) {
+        return content.field("text")?.to_owned_string();
+    }
     match text_parts(content)? {
         (joined, false) if content.array_len() > 0 => Some(joined),
         _ => None,

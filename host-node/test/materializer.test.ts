@@ -283,7 +283,12 @@ test('refs of another conversation or outside the artifacts are REF_OUT_OF_SCOPE
   ]) {
     const err = await rejected(m.read(ref));
     assert.equal(err.code, 'REF_OUT_OF_SCOPE', ref);
-    assert.equal(err.message, `ref ${JSON.stringify(ref)} is outside this conversation's artifacts`);
+    assert.equal(
+      err.message,
+      ref.startsWith('ctx://')
+        ? `ref ${JSON.stringify(ref)} is outside this conversation's artifacts`
+        : `not a ctx:// ref: ${JSON.stringify(ref)}`,
+    );
     assert.equal((await rejected(m.tail(ref))).code, 'REF_OUT_OF_SCOPE');
     assert.equal((await rejected(m.grep(ref, 'x'))).code, 'REF_OUT_OF_SCOPE');
   }
@@ -552,30 +557,32 @@ test('getToolDefinitions gives the read-back tools in each format, the same as a
   assert.deepEqual(materializer.getToolDefinitions(), registry.getToolDefinitions());
 });
 
-test('summaries count error lines with the keyword at any offset and in any ASCII case (the wasm scan)', async () => {
-  const keywords = ['error', 'exception', 'traceback', 'panic', 'fatal', 'failed'];
+test('summaries find failure words at any offset and in any ASCII case (the wasm scan)', async () => {
+  // Each word stands alone, so the generic rules take it in any case; `ERROR` and
+  // `FATAL` in capitals are root-cause candidates. Near misses never count.
+  const words = ['error', 'exception', 'panic', 'fatal', 'fail', 'failed', 'failure'];
   const lines: string[] = [];
-  for (const word of [...keywords, 'erro', 'exceptio', 'pa nic', 'fatAl', 'tra', 'fai']) {
+  for (const word of [...words, 'erro', 'exceptio', 'pa nic', 'fatAl', 'fai']) {
     for (let pad = 0; pad < 40; pad++) {
       for (const w of [word, word.toUpperCase()]) {
         lines.push(
-          `${'x'.repeat(pad)}${w}`,
-          `${'é'.repeat(pad >> 1)}${w}${'y'.repeat(pad % 9)}`,
+          `${'x'.repeat(pad)} ${w}`,
+          `${'é'.repeat(pad >> 1)} ${w} ${'y'.repeat(pad % 9)}`,
           `${'Er'.repeat(pad)}${w.slice(0, -1)}`,
         );
       }
     }
   }
-  const mentions = lines.filter((line) => keywords.some((k) => line.toLowerCase().includes(k)));
+  const found = lines.filter((line) => words.some((w) => line.toLowerCase().split(' ').includes(w)));
   const m = new Materializer({ userData: freshDir('scan'), conversationId: 'c' });
   const result = await m.materialize({ toolCallId: 'scan', toolName: 'bash', output: lines.join('\n') });
   assert.ok(!result.inline);
-  const first = lines.findIndex((line) => mentions.includes(line));
-  assert.ok(
-    result.content.includes(`--- errors: ${mentions.length.toLocaleString('en-US')} lines mention`),
-    result.content,
-  );
-  assert.ok(result.content.includes(`\n${first + 1}| ${lines[first]}\n`), result.content);
+  const header = result.content.match(/\n--- errors: ([\d,]+) lines found; likely root cause at line (\d+) ---\n/);
+  assert.ok(header, result.content);
+  assert.equal(header[1], found.length.toLocaleString('en-US'));
+  const root = Number(header[2]);
+  assert.ok(found.includes(lines[root - 1]));
+  assert.ok(result.content.includes(`\n${root}| ${lines[root - 1]}\n`), result.content);
 });
 
 test('the artifacts directory is made once, and made again when it was removed', async () => {

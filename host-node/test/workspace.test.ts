@@ -49,7 +49,7 @@ test('a large tool result is stored and replaced by a <knowledge_list> that pars
   assert.equal(attributes.session_id, 's"<&>');
   assert.equal(attributes.lines, '9000');
   assert.equal(attributes.created_at, '2026-11-25T12:00:00.000Z');
-  assert.match(list, /4242\| FATAL &lt;db&gt; &amp; &quot;pool&quot; gone \ufffd\[0m/);
+  assert.match(list, /4242\| FATAL &lt;db&gt; &amp; &quot;pool&quot; gone \n/);
   assert.equal(readFileSync(join(dir, 'artifacts', 'knowledge', 'tool_result_call_1.txt'), 'utf8'), content);
   const record = JSON.parse(readFileSync(join(dir, 'records', 'tool_result_call_1.json'), 'utf8'));
   assert.deepEqual(Object.keys(record.metadata), [

@@ -360,8 +360,8 @@ function checkSummary(s, ref, maxChars, where) {
   if (!first.startsWith('[Output of ') || !first.includes(` stored as ${ref} `) || !first.endsWith(']'))
     fail('does not start with the pointer');
   if (!rest.some((l) => l.startsWith('Size: '))) fail('has no Size: line');
-  if (!s.includes(`If you need more: context_tail("${ref}", 200) or context_grep("${ref}", "Error|Exception").`))
-    fail('has no reading advice');
+  const advice = `If you need more: context_tail("${ref}", 200) or context_grep("${ref}", "`;
+  if (!s.includes(advice) || !s.endsWith('", ignore_case: true).')) fail('has no reading advice');
   if (s.length >= maxChars) fail(`is ${s.length} units, not under ${maxChars}`);
   // Preview lines are numbered (`12| …`); a cut one ends with the marker.
   const tooLong = (l) =>

@@ -3,10 +3,13 @@
 
 mod lone;
 mod stringify;
+mod synopsis;
 mod validate;
 
 pub use lone::{LoneSurrogates, LoneView};
 pub use stringify::{stringify, stringify_into};
+pub(crate) use synopsis::comma_list;
+pub use synopsis::{pretty_head, synopsis, Synopsis, MAX_MEMBERS};
 pub use validate::is_json_document;
 
 use crate::{OffloadError, Value};

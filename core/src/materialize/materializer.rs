@@ -373,8 +373,16 @@ impl Materializer {
     /// let path = m.resolve_ref("ctx://conv%201/tool/call%20%281%29.txt").unwrap();
     /// assert_eq!(path, "/d/context/conv 1/artifacts/tool/call (1).txt");
     /// assert!(m.resolve_ref("ctx://conv%201/tool/%2E%2E").is_err());
+    /// // As a model copies it: the wrapping comes off.
+    /// assert_eq!(m.resolve_ref("`ctx://conv%201/tool/a.txt`.").unwrap(), "/d/context/conv 1/artifacts/tool/a.txt");
+    /// let not_a_ref = m.resolve_ref("call_1.txt").unwrap_err();
+    /// assert_eq!(not_a_ref.to_string(), "not a ctx:// ref: \"call_1.txt\"");
     /// ```
     pub fn resolve_ref(&self, reference: &str) -> Result<String, OffloadError> {
+        let reference = reference::clean_ref(reference);
+        if !reference.starts_with(reference::SCHEME) {
+            return Err(OffloadError::NotARef(reference.into()));
+        }
         match reference::parse(reference) {
             Ok(parsed) if parsed.conversation == self.options.conversation_id => Ok(join(
                 &join(&self.artifacts, parsed.kind.dir()),

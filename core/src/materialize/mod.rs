@@ -2,6 +2,7 @@
 //! artifact, and the model gets a summary with a reference and ways to read more.
 
 mod bundle;
+pub mod detect;
 mod grep;
 mod legacy;
 mod line_index;
@@ -12,6 +13,7 @@ mod messages;
 #[cfg(test)]
 mod oracle;
 pub(crate) mod pattern;
+mod plain;
 #[cfg(test)]
 mod ranged_tests;
 mod read;
@@ -21,7 +23,7 @@ mod reference;
 mod scan;
 mod source;
 mod tail;
-pub use reference::{artifact_ref, ref_conversation, MAX_REF_SEGMENT_CHARS};
+pub use reference::{artifact_ref, clean_ref, ref_conversation, MAX_REF_SEGMENT_CHARS};
 mod summary;
 mod text;
 mod types;
@@ -36,6 +38,7 @@ pub use mcp::{call_tool_result_text, mime_type};
 pub(crate) use messages::plan_tool_results;
 pub use messages::MessagesMaterialized;
 pub use pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES, MAX_PATTERN_CHARS};
+pub use plain::plain;
 pub(crate) use read::Naming;
 pub use read::{grep_page, read_page, tail_page};
 pub use read_back::CACHED_INDEXES;
@@ -45,7 +48,10 @@ pub use read_tools::{
 };
 pub(crate) use reference::unsafe_ref_component;
 pub(crate) use summary::framed_summary;
-pub use summary::{summary, summary_ref, SummaryInput, POINTER_PREFIX};
+pub use summary::{
+    summary, summary_ref, SummaryInput, DEFAULT_GREP_PATTERN, MAX_EXCERPTS, MAX_OUTLINE,
+    POINTER_PREFIX,
+};
 pub(crate) use text::count;
 pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use types::{

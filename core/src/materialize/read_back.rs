@@ -84,6 +84,7 @@ impl Materializer {
         reader: &R,
     ) -> Result<String, OffloadError> {
         let request = (offset, part, limit);
+        let reference = super::reference::clean_ref(reference);
         self.read_named(reference, reference.into(), request, reader)
             .await
     }
@@ -111,6 +112,7 @@ impl Materializer {
         lines: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
+        let reference = super::reference::clean_ref(reference);
         let artifact = self.open(reference, reader, PAGE_CHUNK_BYTES).await?;
         let index = self.line_index(&artifact, reader).await?;
         tail_in(&artifact, &index, reference, lines, self.read_page_chars()).await
@@ -131,6 +133,7 @@ impl Materializer {
         reader: &R,
     ) -> Result<String, OffloadError> {
         let limits = (context, max_matches);
+        let reference = super::reference::clean_ref(reference);
         self.grep_named(reference, reference.into(), pattern, limits, reader)
             .await
     }

@@ -170,6 +170,35 @@ impl ParsedRef<'_> {
     }
 }
 
+/// `text` without what a model wraps a ref in when it copies one: surrounding blanks,
+/// backticks, quotes, angle brackets, parentheses or square brackets, and punctuation
+/// after it (a ref's file name ends in its extension, and escapes every bracket and
+/// quote, so none of these is ever part of one).
+///
+/// ```
+/// use tool_offload_core::materialize::clean_ref;
+/// assert_eq!(clean_ref(" `ctx://c/tool/call_1.txt`."), "ctx://c/tool/call_1.txt");
+/// assert_eq!(clean_ref("(\"ctx://c/tool/a.json\"),"), "ctx://c/tool/a.json");
+/// assert_eq!(clean_ref("<ctx://c/tool/a.txt>"), "ctx://c/tool/a.txt");
+/// assert_eq!(clean_ref("ctx://c/tool/a.txt"), "ctx://c/tool/a.txt");
+/// ```
+pub fn clean_ref(text: &str) -> &str {
+    const WRAP: &[char] = &['`', '"', '\'', '<', '>', '(', ')', '[', ']', '{', '}', '*'];
+    const AFTER: &[char] = &['.', ',', ';', ':', '!', '?'];
+    let mut s = text.trim_matches(|c: char| c.is_ascii_whitespace());
+    loop {
+        let next = s
+            .trim_start_matches(WRAP)
+            .trim_end_matches(WRAP)
+            .trim_end_matches(AFTER)
+            .trim_matches(|c: char| c.is_ascii_whitespace());
+        if next.len() == s.len() {
+            return s;
+        }
+        s = next;
+    }
+}
+
 /// Why a string is not a usable ref.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum RefError {

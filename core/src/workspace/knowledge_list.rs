@@ -38,14 +38,14 @@ pub(crate) fn knowledge_list(
     max_chars: usize,
 ) -> String {
     let id = escaped(&record.id, true);
-    let read_more = format!(
-        "Read more with get_knowledge_by_lines(\"{id}\", 1, 200), grep_knowledge(\"{id}\", \"Error|Exception\") or get_knowledge_by_id(\"{id}\").\n"
-    );
-    let frame = |attributes: &str, body: &str| {
+    let frame = |attributes: &str, body: &str, pattern: &str| {
         let mut out = format!("{KNOWLEDGE_LIST_OPEN}\n<knowledge id=\"{id}\"{attributes}>\n");
         out += &escaped(body, false);
         out += "</knowledge>\n";
-        out += &read_more;
+        out += &format!(
+            "Read more with get_knowledge_by_lines(\"{id}\", 1, 200), grep_knowledge(\"{id}\", \"{}\", ignore_case: true) or get_knowledge_by_id(\"{id}\").\n",
+            escaped(pattern, false)
+        );
         out += KNOWLEDGE_LIST_CLOSE;
         out
     };
@@ -66,12 +66,14 @@ pub(crate) fn knowledge_list(
         max_chars,
     };
     let attributes = attributes(record);
-    let full = crate::materialize::framed_summary(&input, &|body| frame(&attributes, body));
+    let full = crate::materialize::framed_summary(&input, &|body, pattern| {
+        frame(&attributes, body, pattern)
+    });
     if utf16_len(&full) < max_chars {
         return full;
     }
     // Metadata too large to show beside the summary (the record keeps all of it).
-    crate::materialize::framed_summary(&input, &|body| frame("", body))
+    crate::materialize::framed_summary(&input, &|body, pattern| frame("", body, pattern))
 }
 
 /// ` key="value"` for each metadata entry whose key is an XML name (others, and a key
@@ -194,10 +196,10 @@ mod tests {
             .join("\n");
         let r = record(json!({"context_type": "tool_result", "tool_name": "bash"}));
         let list = knowledge_list(&r, &text, Measure::of(&text), 40_000);
-        let expected_head = "<knowledge_list>\n<knowledge id=\"tool_result_c&amp;1\" context_type=\"tool_result\" tool_name=\"bash\">\nSize: 804 bytes, 804 characters, 100 lines. JSON: no.\n--- first 20 lines ---\n1| line 1\n";
+        let expected_head = "<knowledge_list>\n<knowledge id=\"tool_result_c&amp;1\" context_type=\"tool_result\" tool_name=\"bash\">\nSize: 804 bytes, 804 characters, 100 lines. JSON: no.\n--- errors: 1 line found; likely root cause at line 50 ---\n49| line 49\n50| line 50 ERROR &lt;boom&gt;\n51| line 51\n52| line 52\n--- first 20 lines ---\n1| line 1\n";
         assert!(list.starts_with(expected_head), "{list}");
         assert!(list.contains("50| line 50 ERROR &lt;boom&gt;\n"), "{list}");
-        assert!(list.ends_with("</knowledge>\nRead more with get_knowledge_by_lines(\"tool_result_c&amp;1\", 1, 200), grep_knowledge(\"tool_result_c&amp;1\", \"Error|Exception\") or get_knowledge_by_id(\"tool_result_c&amp;1\").\n</knowledge_list>"), "{list}");
+        assert!(list.ends_with("</knowledge>\nRead more with get_knowledge_by_lines(\"tool_result_c&amp;1\", 1, 200), grep_knowledge(\"tool_result_c&amp;1\", \"error\", ignore_case: true) or get_knowledge_by_id(\"tool_result_c&amp;1\").\n</knowledge_list>"), "{list}");
         assert!(is_knowledge_list(&list));
     }
 
@@ -216,7 +218,7 @@ mod tests {
         // The frame around the emptiest body (sizes only), attributes included.
         let id = escaped(&r.id, true);
         let bare = format!(
-            "{KNOWLEDGE_LIST_OPEN}\n<knowledge id=\"{id}\"{}>\nSize: {}, {}, {}. JSON: no.\n--- 20 lines omitted ---\n</knowledge>\nRead more with get_knowledge_by_lines(\"{id}\", 1, 200), grep_knowledge(\"{id}\", \"Error|Exception\") or get_knowledge_by_id(\"{id}\").\n{KNOWLEDGE_LIST_CLOSE}",
+            "{KNOWLEDGE_LIST_OPEN}\n<knowledge id=\"{id}\"{}>\nSize: {}, {}, {}. JSON: no.\n--- 20 lines omitted ---\n</knowledge>\nRead more with get_knowledge_by_lines(\"{id}\", 1, 200), grep_knowledge(\"{id}\", \"error|exception|fail|panic|fatal\", ignore_case: true) or get_knowledge_by_id(\"{id}\").\n{KNOWLEDGE_LIST_CLOSE}",
             attributes(&r),
             crate::materialize::count(measure.bytes, "byte"),
             crate::materialize::count(measure.chars, "character"),

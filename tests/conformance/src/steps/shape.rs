@@ -40,7 +40,7 @@ pub(super) fn shape_problems(op: &Op, result: &Value, options: &Options, i: usiz
     for (s, reference) in summaries {
         let first = s.lines().next().unwrap_or("");
         let advice = format!(
-            "If you need more: context_tail(\"{reference}\", 200) or context_grep(\"{reference}\", \"Error|Exception\")."
+            "If you need more: context_tail(\"{reference}\", 200) or context_grep(\"{reference}\", \""
         );
         if !(first.starts_with("[Output of ")
             && first.contains(&format!(" stored as {reference} ")))
@@ -50,7 +50,7 @@ pub(super) fn shape_problems(op: &Op, result: &Value, options: &Options, i: usiz
         if !s.lines().any(|l| l.starts_with("Size: ")) {
             problems.push(format!("step {i}: summary has no Size: line"));
         }
-        if !s.contains(&advice) {
+        if !(s.contains(&advice) && s.ends_with("\", ignore_case: true).")) {
             problems.push(format!("step {i}: summary has no reading advice"));
         }
         if utf16_len(s) >= max {

@@ -1,0 +1,162 @@
+//! The lines of a text that a summary may show, read without splitting the whole text
+//! into lines (megabytes of output have tens of thousands).
+
+use super::format::{format, Format};
+use super::outline::{outline, Outline};
+use super::trailer::{trailer, Trailer};
+use crate::materialize::detect::{self, Detection};
+
+/// Detections whose neighbourhoods are read ahead, in rank order: more than a summary
+/// ever shows, so one that does not fit leaves room for the next.
+pub(super) const READ_AHEAD: usize = 24;
+
+/// The first and last lines of a text, every failure line found in it, and the lines
+/// around the highest-ranked of those.
+pub(super) struct Lines<'a> {
+    total: usize,
+    /// The first lines, in order.
+    head: Vec<&'a str>,
+    /// The last lines, the last one first.
+    tail: Vec<&'a str>,
+    /// Lines around the first [`READ_AHEAD`] ranked detections, by index.
+    around: Vec<(usize, &'a str)>,
+    /// Every failure line, in order.
+    pub(super) found: Vec<Detection>,
+    /// Indices into `found`, most telling first ([`detect::ranked`]).
+    pub(super) ranked: Vec<usize>,
+    /// What the format adds: a JSON shape, a table's columns, binary data named.
+    pub(super) format: Format,
+    /// The outline of a document or source file (empty for anything else).
+    pub(super) outline: Outline<'a>,
+    /// The boilerplate block the text ends with, if any: not among the lines above
+    /// (`total` does not count it).
+    pub(super) trailer: Option<Trailer>,
+}
+
+impl<'a> Lines<'a> {
+    /// The first and last `ends` lines of `text` (of `total` lines), its failure lines,
+    /// and up to `before`/`after` lines around the best-ranked ones.
+    pub(super) fn of(text: &'a str, total: usize, ends: usize, is_json: bool) -> Self {
+        let format = format(text, is_json, ends);
+        let trailer = trailer(text);
+        let (text, total) = match trailer {
+            Some(t) => (&text[..t.start], total - t.lines),
+            None => (text, total),
+        };
+        let ends = ends.min(total);
+        let head = text.lines().take(ends).collect();
+        let tail = crate::search::lines_from_end(text).take(ends).collect();
+        // Binary data: no line of it is shown, so none is looked for either.
+        let found = if format.binary {
+            Vec::new()
+        } else {
+            detect::detect(text)
+        };
+        let ranked = detect::ranked(&found);
+        let outline = outline(text);
+        let mut around: Vec<(usize, &str)> = outline
+            .entries
+            .iter()
+            .map(|&(i, line, _)| (i, line))
+            .collect();
+        for &k in ranked.iter().take(READ_AHEAD) {
+            let d = &found[k];
+            let (before, after) = detect::RULES[usize::from(d.rule)].context;
+            around.push((d.line, line_at(text, d.start, d.end)));
+            let mut start = d.start;
+            for n in 1..=usize::from(before).min(d.line) {
+                let end = start - 1;
+                start = memchr::memrchr(b'\n', &text.as_bytes()[..end]).map_or(0, |i| i + 1);
+                around.push((d.line - n, line_at(text, start, end)));
+            }
+            let mut end = d.end;
+            for n in 1..=usize::from(after) {
+                if d.line + n >= total {
+                    break;
+                }
+                // Past this line's `\r\n` or `\n`.
+                let start = end + if text.as_bytes()[end] == b'\r' { 2 } else { 1 };
+                end = memchr::memchr(b'\n', &text.as_bytes()[start..])
+                    .map_or(text.len(), |i| start + i);
+                around.push((d.line + n, line_at(text, start, end)));
+            }
+        }
+        Lines {
+            total,
+            head,
+            tail,
+            around,
+            found,
+            ranked,
+            format,
+            outline,
+            trailer,
+        }
+    }
+
+    /// How many lines the text has, a trailer's left out.
+    pub(super) fn len(&self) -> usize {
+        self.total
+    }
+
+    /// Line `i`; only the lines [`Lines::of`] read are asked for.
+    pub(super) fn get(&self, i: usize) -> &'a str {
+        if i < self.head.len() {
+            return self.head[i];
+        }
+        if let Some(k) = self
+            .total
+            .checked_sub(i + 1)
+            .filter(|&k| k < self.tail.len())
+        {
+            return self.tail[k];
+        }
+        self.around
+            .iter()
+            .find(|&&(at, _)| at == i)
+            .map_or("", |&(_, line)| line)
+    }
+
+    /// The first lines, in order.
+    pub(super) fn first(&self) -> impl Iterator<Item = &&'a str> {
+        self.head.iter()
+    }
+
+    /// The last lines, from the end, down to (not including) line `head`.
+    pub(super) fn last_down_to(&self, head: usize) -> impl Iterator<Item = &&'a str> {
+        self.tail.iter().take(self.total - head)
+    }
+
+    /// Lines of the whole text, for the tests' reference reading.
+    #[cfg(test)]
+    pub(super) fn every(text: &'a str, ends: usize, is_json: bool) -> Self {
+        let format = format(text, is_json, ends);
+        let trailer = trailer(text);
+        let text = trailer.map_or(text, |t| &text[..t.start]);
+        let all: Vec<&str> = text.lines().collect();
+        let found = if format.binary {
+            Vec::new()
+        } else {
+            detect::detect(text)
+        };
+        let ranked = detect::ranked(&found);
+        let outline = outline(text);
+        Lines {
+            total: all.len(),
+            head: all.clone(),
+            tail: all.iter().rev().copied().collect(),
+            around: Vec::new(),
+            found,
+            ranked,
+            format,
+            outline,
+            trailer,
+        }
+    }
+}
+
+/// `text[start..end]` as `str::lines` yields it: without a final `\r`.
+fn line_at(text: &str, start: usize, end: usize) -> &str {
+    let line = &text[start..end];
+    line.strip_suffix('\r').unwrap_or(line)
+}

@@ -1,0 +1,178 @@
+//! The summary the model reads instead of a materialized output: the pointer, sizes,
+//! the failure first (the likely root cause and the other error lines, with context),
+//! then head and tail, and a `context_grep` hint that finds what was detected.
+
+mod format;
+mod layout;
+mod lines;
+mod outline;
+#[cfg(test)]
+mod tests;
+mod trailer;
+
+use self::lines::Lines;
+use super::detect;
+use super::text::{cut, Measure};
+use super::types::{ArtifactKind, ToolOutputRef};
+use crate::utf16_len;
+
+pub use layout::{MAX_EXCERPTS, MAX_OUTLINE};
+
+/// How a summary's first line (the pointer) begins.
+pub const POINTER_PREFIX: &str = "[Output of ";
+
+/// The grep pattern a summary suggests when it found no failure line: the trigger
+/// words, ignoring case.
+pub const DEFAULT_GREP_PATTERN: &str = "error|exception|fail|panic|fatal";
+
+/// The ref named by a summary's pointer line, if `text` is a summary: lets
+/// `materialize_messages` leave already-materialized content alone.
+///
+/// ```
+/// use tool_offload_core::materialize::summary_ref;
+/// let s = "[Output of bash (call c1) stored as ctx://conv/tool/c1.txt and not shown in full: read it with context_read, context_tail or context_grep.]\nSize: …";
+/// assert_eq!(summary_ref(s), Some("ctx://conv/tool/c1.txt"));
+/// assert_eq!(summary_ref("[Output of lunch]"), None);
+/// ```
+pub fn summary_ref(text: &str) -> Option<&str> {
+    let first = text.strip_prefix(POINTER_PREFIX)?.lines().next()?;
+    let (_, rest) = crate::search::split_once(first, " stored as ")?;
+    let (reference, _) = crate::search::split_once(rest, " and not shown in full: ")?;
+    reference.starts_with("ctx://").then_some(reference)
+}
+
+/// What a summary describes.
+#[derive(Debug, Clone, Copy)]
+pub struct SummaryInput<'a> {
+    /// The ref to read the artifact back with.
+    pub reference: &'a str,
+    /// The tool output: call id, tool, server, full text.
+    pub output: ToolOutputRef<'a>,
+    /// A tool call's output, or a terminal snippet (then `output.tool_call_id` is the
+    /// snippet id).
+    pub kind: ArtifactKind,
+    /// Its sizes.
+    pub measure: Measure,
+    /// Whether it is JSON.
+    pub is_json: bool,
+    /// Lines of head and of tail to show at most.
+    pub snippet_lines: usize,
+    /// UTF-8 bytes of head and of tail to show at most (each line as shown, newline
+    /// included), if a byte budget is set as well.
+    pub snippet_bytes: Option<usize>,
+    /// The summary stays strictly under this many UTF-16 units.
+    pub max_chars: usize,
+}
+
+/// The summary of a materialized output: its first line is the pointer (outside the
+/// data, so it is never mistaken for tool output); then the sizes; then the failure
+/// lines found ([`detect`]) with their context, the likely root cause named, and the
+/// line numbers of those that did not fit; then head and tail with the count of lines
+/// between; last, how to read more, with a grep pattern that finds every failure line
+/// found. Lines are shown as a terminal shows them (no ANSI escapes). Everything stays
+/// under `max_chars`: failure excerpts come before head and tail lines.
+///
+/// ```
+/// use tool_offload_core::materialize::{summary, ArtifactKind, Measure, SummaryInput, ToolOutputRef};
+/// let mut lines: Vec<String> = (1..=500).map(|i| format!("   Compiling crate_{i} v0.1.0")).collect();
+/// lines[250] = "error[E0308]: mismatched types".into();
+/// let text = lines.join("\n");
+/// let output = ToolOutputRef { tool_call_id: "call_1", tool_name: "bash", server_name: None, text: &text, was_value: false };
+/// let s = summary(&SummaryInput {
+///     reference: "ctx://c1/tool/call_1.txt", output, kind: ArtifactKind::Tool, measure: Measure::of(&text), is_json: false,
+///     snippet_lines: 40, snippet_bytes: None, max_chars: 4000,
+/// });
+/// assert!(s.starts_with("[Output of bash (call call_1) stored as ctx://c1/tool/call_1.txt"));
+/// assert!(s.contains("--- errors: 1 line found; likely root cause at line 251 ---\n251| error[E0308]: mismatched types\n"));
+/// assert!(s.ends_with("context_grep(\"ctx://c1/tool/call_1.txt\", \"error\", ignore_case: true)."));
+/// assert!(s.len() < 4000);
+/// ```
+pub fn summary(input: &SummaryInput<'_>) -> String {
+    // Only the lines a summary can show are read out of a text of any size: the first
+    // and last `snippet_lines`, and the failure lines with their neighbours.
+    let lines = Lines::of(
+        input.output.text,
+        input.measure.lines,
+        input.snippet_lines,
+        input.is_json,
+    );
+    summary_of(input, &lines)
+}
+
+/// [`summary`] from the lines it may show.
+fn summary_of(input: &SummaryInput<'_>, lines: &Lines<'_>) -> String {
+    let pattern = grep_pattern(lines);
+    let framed = |body: &str| {
+        format!(
+            "{}\n{body}If you need more: context_tail(\"{r}\", 200) or context_grep(\"{r}\", \"{pattern}\", ignore_case: true).",
+            pointer_line(input, &origin(input)),
+            r = input.reference
+        )
+    };
+    match layout::fit(input, lines, &framed) {
+        Ok(text) => text,
+        Err(text) => {
+            // Even the bare frame is too long (a tiny limit). The pointer line stays,
+            // whole: without it the model could not find the artifact. When it is too
+            // long itself (long tool or server names), it names only the kind of
+            // output instead of its origin.
+            let full = text.lines().next().unwrap_or_default();
+            let pointer = if utf16_len(full) < input.max_chars {
+                full.to_owned()
+            } else {
+                pointer_line(input, input.kind.dir())
+            };
+            let rest = input.max_chars.saturating_sub(utf16_len(&pointer) + 1);
+            let tail = cut(&text[full.len()..], rest.saturating_sub(40));
+            if rest > 40 {
+                format!("{pointer}{tail}")
+            } else {
+                pointer
+            }
+        }
+    }
+}
+
+/// The grep pattern that finds the failure lines found (ignoring case), or
+/// [`DEFAULT_GREP_PATTERN`].
+fn grep_pattern(lines: &Lines<'_>) -> String {
+    detect::grep_pattern(&lines.found).unwrap_or_else(|| DEFAULT_GREP_PATTERN.to_owned())
+}
+
+/// The summary's body (sizes, failure excerpts, head and tail: every line ends with a
+/// newline) put in a `frame` of the caller's, which gets the body and the grep pattern
+/// (to be used ignoring case): the workspace's `<knowledge_list>` frames it as XML,
+/// where the Materializer's pointer and "if you need more" lines would not belong.
+/// Snippets shrink until the framed whole stays under `input.max_chars`; when even the
+/// frame around an empty body does not, that is what comes back.
+pub(crate) fn framed_summary(
+    input: &SummaryInput<'_>,
+    frame: &dyn Fn(&str, &str) -> String,
+) -> String {
+    let lines = Lines::of(
+        input.output.text,
+        input.measure.lines,
+        input.snippet_lines,
+        input.is_json,
+    );
+    let pattern = grep_pattern(&lines);
+    layout::fit(input, &lines, &|body| frame(body, &pattern)).unwrap_or_else(|bare| bare)
+}
+
+/// What produced the output, as the pointer line names it.
+fn origin(input: &SummaryInput<'_>) -> String {
+    let id = input.output.tool_call_id;
+    match (input.kind, input.output.server_name) {
+        (ArtifactKind::Terminal, _) => format!("terminal (snippet {id})"),
+        (_, Some(server)) => format!("{server}/{} (call {id})", input.output.tool_name),
+        (_, None) => format!("{} (call {id})", input.output.tool_name),
+    }
+}
+
+/// The summary's first line, naming the output's `origin` and its ref.
+fn pointer_line(input: &SummaryInput<'_>, origin: &str) -> String {
+    format!(
+        "{POINTER_PREFIX}{origin} stored as {} and not shown in full: read it with context_read, context_tail or context_grep.]",
+        input.reference
+    )
+}

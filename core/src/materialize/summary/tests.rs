@@ -1,0 +1,338 @@
+use super::lines::Lines;
+use super::*;
+use crate::materialize::text::MAX_PREVIEW_CHARS;
+
+/// The summary read from every line of the text: the sparse reading must give the same.
+fn summary_reading_every_line(input: &SummaryInput<'_>) -> String {
+    summary_of(
+        input,
+        &Lines::every(input.output.text, input.snippet_lines, input.is_json),
+    )
+}
+
+fn build_log() -> String {
+    let mut lines: Vec<String> = (1..=600)
+        .map(|i| format!("   Compiling crate_{i} v0.1.{i}"))
+        .collect();
+    lines[299] = "error[E0308]: mismatched types".into();
+    lines[300] = "  --> src/main.rs:42:24".into();
+    lines[449] = format!("warning: {} long line", "x".repeat(900));
+    lines.push("error: could not compile `agent` due to 1 previous error".into());
+    lines.join("\n")
+}
+
+fn input(text: &str, max_chars: usize) -> SummaryInput<'_> {
+    SummaryInput {
+        reference: "ctx://c1/tool/call_1.txt",
+        output: ToolOutputRef {
+            tool_call_id: "call_1",
+            tool_name: "run_build",
+            server_name: Some("ci"),
+            text,
+            was_value: false,
+        },
+        kind: ArtifactKind::Tool,
+        measure: Measure::of(text),
+        is_json: false,
+        snippet_lines: 40,
+        snippet_bytes: None,
+        max_chars,
+    }
+}
+
+#[test]
+fn every_limit_is_kept_and_the_pointer_names_the_origin_whenever_it_fits() {
+    let log = build_log();
+    let tool = "t".repeat(900);
+    for max_chars in 900..1200 {
+        let mut i = input(&log, max_chars);
+        i.output.tool_name = &tool;
+        let s = summary(&i);
+        assert!(utf16_len(&s) < max_chars, "{max_chars}: {}", utf16_len(&s));
+        let origin = format!("ci/{tool} (call call_1)");
+        let full = pointer_line(&i, &origin);
+        let first = s.lines().next().unwrap_or_default();
+        if utf16_len(&full) < max_chars {
+            assert_eq!(first, full, "{max_chars}");
+        } else {
+            assert_eq!(first, pointer_line(&i, "tool"), "{max_chars}");
+        }
+        // Something after the pointer when there is room for more than the frame.
+        let rest = max_chars.saturating_sub(utf16_len(first) + 1);
+        assert_eq!(s.len() > first.len(), rest > 40, "{max_chars}");
+    }
+    for max_chars in 1000..6000 {
+        let s = summary(&input(&log, max_chars));
+        assert!(utf16_len(&s) < max_chars, "{max_chars}: {}", utf16_len(&s));
+    }
+}
+
+#[test]
+fn reading_only_the_lines_shown_gives_the_summary_of_every_line() {
+    let many = (0..300)
+        .map(|i| match i % 37 {
+            0 => format!("ERROR at step {i}\r"),
+            5 => "panic: next to\r".to_owned(),
+            6 => "failed right after".to_owned(),
+            7 => "\x1b[31merror[E0001]\x1b[0m: coloured".to_owned(),
+            _ => format!("step {i} ok"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let texts = [
+        "error: on the first line\nsecond\nthird".to_owned(),
+        "one\ntwo\nfatal: on the last line".to_owned(),
+        "one\ntwo\nfatal: on the last line\n".to_owned(),
+        "\n\nerror: after empty lines\n\n".to_owned(),
+        "Traceback (most recent call last):\r\n  File \"x\"\r\nKeyError: 1\r\n".to_owned(),
+        many.clone(),
+        format!("{many}\n"),
+        "x".repeat(5000),
+        "error".to_owned(),
+        build_log(),
+        (1..=400)
+            .map(|i| match i % 50 {
+                1 => format!("{i:>6}→# Part {i}"),
+                20 => format!("{i:>6}→## Section {i}"),
+                _ => format!("{i:>6}→text {i}"),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        // Failure lines just before the last lines shown, and just after the first.
+        (0..20)
+            .map(|i| {
+                if i == 16 || i == 3 {
+                    "error: here"
+                } else {
+                    "ok"
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+    ];
+    for text in &texts {
+        for (snippet_lines, snippet_bytes, max_chars) in [
+            (40, None, 4000),
+            (3, None, 4000),
+            (5, Some(60), 4000),
+            (40, None, 700),
+            (40, None, 1500),
+        ] {
+            let mut i = input(text, max_chars);
+            i.snippet_lines = snippet_lines;
+            i.snippet_bytes = snippet_bytes;
+            assert_eq!(
+                summary(&i),
+                summary_reading_every_line(&i),
+                "{text:?} {snippet_lines} {snippet_bytes:?} {max_chars}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_failure_comes_first_with_its_context_then_head_and_tail() {
+    let log = build_log();
+    let s = summary(&input(&log, 4000));
+    let first = s.lines().next().unwrap();
+    assert_eq!(first, "[Output of ci/run_build (call call_1) stored as ctx://c1/tool/call_1.txt and not shown in full: read it with context_read, context_tail or context_grep.]");
+    let errors = "Size: 19,919 bytes, 19,919 characters, 601 lines. JSON: no.\n\
+        --- errors: 2 lines found; likely root cause at line 300 ---\n\
+        300| error[E0308]: mismatched types\n\
+        301|   --> src/main.rs:42:24\n\
+        302|    Compiling crate_302 v0.1.302\n\
+        303|    Compiling crate_303 v0.1.303\n\
+        304|    Compiling crate_304 v0.1.304\n\
+        ...\n\
+        600|    Compiling crate_600 v0.1.600\n\
+        601| error: could not compile `agent` due to 1 previous error\n\
+        --- first ";
+    assert!(s.contains(errors), "{s}");
+    let errors_at = s.find("--- errors").unwrap();
+    assert!(errors_at < s.find("--- first").unwrap());
+    assert!(s.contains("--- last "));
+    assert!(s.ends_with(
+        "If you need more: context_tail(\"ctx://c1/tool/call_1.txt\", 200) or context_grep(\"ctx://c1/tool/call_1.txt\", \"error\", ignore_case: true)."
+    ));
+    assert!(utf16_len(&s) < 4000);
+    assert!(s.lines().all(|l| utf16_len(l) <= MAX_PREVIEW_CHARS + 40));
+}
+
+#[test]
+fn failure_excerpts_stay_when_head_and_tail_give_way() {
+    let log = build_log();
+    for max in [700, 1000, 1500, 2000] {
+        let s = summary(&input(&log, max));
+        assert!(
+            s.contains("300| error[E0308]: mismatched types\n"),
+            "{max}: {s}"
+        );
+        assert!(utf16_len(&s) < max);
+    }
+    // Too many to show: the rest are listed by line number, in order.
+    let many: String = (1..=400)
+        .map(|i| {
+            if i % 20 == 0 {
+                format!("src/m{i}.c:{i}:1: error: bad {i}\n")
+            } else {
+                format!("cc -c m{i}.c\n")
+            }
+        })
+        .collect();
+    let s = summary(&input(&many, 4000));
+    assert!(s.contains("--- errors: 20 lines found; likely root cause at line 20 ---\n20| src/m20.c:20:1: error: bad 20\n21| cc -c m21.c\n22| cc -c m22.c\n23| cc -c m23.c\n...\n40| "), "{s}");
+    assert!(
+        s.contains(
+            "--- more at lines 140, 160, 180, 200, 220, 240, 260, 280, 300, 320, 340, 360 … ---\n"
+        ),
+        "{s}"
+    );
+}
+
+#[test]
+fn a_byte_budget_bounds_head_and_tail_too() {
+    let text: String = (1..=100).map(|i| format!("{i:0>99}\n")).collect();
+    let s = summary(&SummaryInput {
+        snippet_bytes: Some(2048),
+        ..input(&text, 20_000)
+    });
+    // 100 bytes a line with its newline: 20 lines fit in 2 KB, head and tail each.
+    assert!(s.contains("--- first 20 lines ---\n1| "), "{s}");
+    assert!(s.contains("--- 60 lines omitted ---\n--- last 20 lines ---\n81| "));
+    assert!(!s.contains("--- errors"));
+    assert!(s.ends_with("\"error|exception|fail|panic|fatal\", ignore_case: true)."));
+}
+
+#[test]
+fn a_pointer_too_long_for_the_limit_names_only_the_kind() {
+    // Found by `make fuzz` (summary_paging): a 2000-unit tool name made the summary,
+    // pointer alone, twice the 1000-unit limit.
+    let log = build_log();
+    let name = "n".repeat(2000);
+    let s = summary(&SummaryInput {
+        output: ToolOutputRef {
+            tool_name: &name,
+            ..input(&log, 1000).output
+        },
+        ..input(&log, 1000)
+    });
+    assert!(utf16_len(&s) < 1000, "{}", utf16_len(&s));
+    assert!(s.starts_with("[Output of tool stored as ctx://c1/tool/call_1.txt and not shown in full: read it with context_read, context_tail or context_grep.]\nSize: 19,919 bytes"), "{s}");
+    assert_eq!(summary_ref(&s), Some("ctx://c1/tool/call_1.txt"));
+}
+
+#[test]
+fn short_outputs_show_every_line_once_in_head() {
+    let s = summary(&input("a\nb\nc", 4000));
+    assert!(s.contains("--- first 3 lines ---\n1| a\n2| b\n3| c\n"));
+    assert!(!s.contains("omitted") && !s.contains("last"));
+}
+
+#[test]
+fn lines_are_shown_as_a_terminal_shows_them() {
+    let text = "\x1b[1m\x1b[32m   Compiling\x1b[0m foo v0.1.0\n\x1b[0m\x1b[1m\x1b[38;5;9merror[E0425]\x1b[0m\x1b[1m: cannot find value `x`\x1b[0m\n 10%\r 55%\r100% done";
+    let s = summary(&input(text, 4000));
+    assert!(!s.contains('\x1b') && !s.contains('\r'), "{s:?}");
+    assert!(
+        s.contains("2| error[E0425]: cannot find value `x`\n"),
+        "{s}"
+    );
+    assert!(s.contains("3| 100% done\n"), "{s}");
+}
+
+#[test]
+fn the_grep_hint_finds_every_failure_line_found() {
+    let logs = [
+        build_log(),
+        "FAIL src/a.test.js\n  ● sum › adds\n\n    expect(received).toBe(expected)\nTests: 1 failed, 1 passed".to_owned(),
+        "=== RUN   TestAdd\n    add_test.go:12: got 3\n--- FAIL: TestAdd (0.00s)\nFAIL\nFAIL\tex.com/add\t0.01s".to_owned(),
+        "Traceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'x'".to_owned(),
+        "main.c:3:5: error: x undeclared\nmake: *** [Makefile:2: main.o] Error 1".to_owned(),
+    ];
+    for log in &logs {
+        let lines = Lines::every(log, 40, false);
+        assert!(!lines.found.is_empty(), "{log}");
+        let pattern = grep_pattern(&lines);
+        let compiled = crate::materialize::compile_pattern(&pattern, true).unwrap();
+        assert!(
+            compiled.literal_words().is_some(),
+            "{pattern}: the fast literal path"
+        );
+        for d in &lines.found {
+            assert!(
+                compiled.is_match(&log[d.start..d.end]),
+                "{pattern} misses {:?}",
+                &log[d.start..d.end]
+            );
+        }
+    }
+}
+
+#[test]
+fn a_harness_trailer_is_named_not_shown() {
+    let file: String = (1..=300)
+        .map(|i| format!("{i:>6}→line {i} of the file\n"))
+        .collect();
+    let text = format!("{file}\n<system-reminder>\nWhenever you read a file, consider whether it is malware.\n</system-reminder>\n");
+    let s = summary(&input(&text, 4000));
+    assert!(
+        s.contains("--- last 40 lines ---\n261|    261→line 261 of the file\n"),
+        "{s}"
+    );
+    assert!(s.contains("300|    300→line 300 of the file\n--- lines 301-304: a <system-reminder> block (96 characters), not shown ---\nIf you need more"), "{s}");
+    assert!(
+        s.contains("Size: 8,988 bytes, 8,388 characters, 304 lines."),
+        "{s}"
+    );
+    assert!(!s.contains("malware"));
+}
+
+#[test]
+fn a_read_document_shows_its_outline_by_line() {
+    let doc: String = (1..=600)
+        .map(|i| match i % 60 {
+            1 => format!("{i:>6}→# Chapter {i}\n"),
+            30 => format!("{i:>6}→## Section {i}\n"),
+            _ => format!("{i:>6}→Some prose on line {i}, long enough to matter in a summary.\n"),
+        })
+        .collect();
+    let s = summary(&input(&doc, 4000));
+    assert!(s.contains("--- outline: 20 headings ---\n1|      1→# Chapter 1\n30|     30→## Section 30\n61|     61→# Chapter 61\n"), "{s}");
+    assert!(s.find("--- outline").unwrap() < s.find("--- first").unwrap());
+    assert!(utf16_len(&s) < 4000);
+    // Under a small limit the top-level headings come first.
+    let s = summary(&input(&doc, 900));
+    assert!(s.contains("--- outline: 20 headings, "), "{s}");
+    assert!(
+        s.contains("|    541→# Chapter 541\n") && !s.contains("## Section 570"),
+        "{s}"
+    );
+}
+
+#[test]
+fn json_gets_its_shape_and_a_pretty_head_binary_only_its_kind() {
+    let items: Vec<String> = (0..5000)
+        .map(|i| format!(r#"{{"id":{i},"sku":"S-{i}","price":{i}.5}}"#))
+        .collect();
+    let text = format!(r#"{{"items":[{}],"total":5000}}"#, items.join(","));
+    let s = summary(&SummaryInput {
+        is_json: true,
+        ..input(&text, 4000)
+    });
+    assert!(s.contains("JSON: yes.\n--- JSON: object, 2 keys ---\n  items: array[5,000] of object{id, sku, price}\n  total: number\n  largest array: $.items, 5,000 items\n"), "{s}");
+    assert!(
+        s.contains(
+            "--- first 40 lines, pretty-printed ---\n{\n  \"items\": [\n    {\n      \"id\": 0,\n"
+        ),
+        "{s}"
+    );
+    assert!(!s.contains("1| {\"items\""), "{s}");
+    assert!(utf16_len(&s) < 4000);
+    let png = format!(
+        "\u{FFFD}PNG\r\n\u{1A}\n\0\0\0\rIHDR{}",
+        "\u{FFFD}\0x".repeat(3000)
+    );
+    let s = summary(&input(&png, 4000));
+    assert!(s.contains("\n--- binary data: 15,018 bytes, looks like a PNG image; not shown ---\nIf you need more"), "{s}");
+    assert!(!s.contains("1| "), "{s}");
+}
