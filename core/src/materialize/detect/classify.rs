@@ -51,6 +51,11 @@ pub fn classify(line: &str) -> Option<Classified> {
 /// assert_eq!(body("2024-05-01 10:00:00,123 ERROR db down"), "ERROR db down");
 /// ```
 pub fn body(line: &str) -> &str {
+    // A file read's gutter (`    12→`, `cat -n`): a log read from a file reads the same.
+    let line = match gutter(line) {
+        Some(width) => &line[width..],
+        None => line,
+    };
     let mut s = match line.strip_prefix('E') {
         Some(rest) if rest.starts_with("   ") => rest,
         _ => line,
@@ -68,6 +73,28 @@ pub fn body(line: &str) -> &str {
         s = rest.trim_ascii_start();
     }
     s
+}
+
+/// The width of a file-read gutter at the start of `line`: Claude Code's `    12→` or
+/// `cat -n`'s `    12\t`.
+pub(crate) fn gutter(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let spaces = b.iter().take_while(|&&c| c == b' ').count();
+    let digits = b[spaces..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    if digits == 0 {
+        return None;
+    }
+    let rest = &line[spaces + digits..];
+    if rest.starts_with('\t') {
+        Some(spaces + digits + 1)
+    } else if rest.starts_with('→') {
+        Some(spaces + digits + '→'.len_utf8())
+    } else {
+        None
+    }
 }
 
 /// `s` after a leading `2024-05-01T10:00:00[.fff][Z|+01:00]` (or a space for the `T`).

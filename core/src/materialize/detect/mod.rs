@@ -8,6 +8,7 @@ mod classify;
 pub mod rules;
 mod scan;
 
+pub(crate) use classify::gutter;
 pub use classify::{body, classify, Classified};
 pub use rules::{Level, Rule, Shape, RULES};
 pub use scan::{EXACT_TRIGGERS, TRIGGERS};

@@ -92,13 +92,18 @@ pub(super) fn fit(
             (1..=6u8).flat_map(|depth| (0..entries.len()).filter(move |&k| entries[k].2 == depth));
         let mut used = plan_chars(input, lines, &plan, frame);
         let mut chosen = vec![false; entries.len()];
+        let mut outline_used = 0;
         for k in order.take(MAX_OUTLINE) {
             let (i, line, _) = entries[k];
             let cost = utf16_len(&numbered(i, line));
-            if used + cost + OUTLINE_HEADER >= input.max_chars {
+            // At most a quarter of the limit: the outline is a map, not the content.
+            if used + cost + OUTLINE_HEADER >= input.max_chars
+                || outline_used + cost > input.max_chars / 4
+            {
                 break;
             }
             used += cost;
+            outline_used += cost;
             chosen[k] = true;
         }
         plan.outline = (0..entries.len()).filter(|&k| chosen[k]).collect();
@@ -107,27 +112,61 @@ pub(super) fn fit(
         }
     }
     // Head and tail: `snippet_lines` each (fewer when the byte budget says so; for
-    // JSON on long lines, pretty-printed head lines and no tail), halved
-    // until the whole fits. Halving, not the most that fit: a summary is re-sent every
-    // turn, and filling the limit to the last character costs more than the lines
-    // it adds are worth.
+    // JSON on long lines, pretty-printed head lines and no tail), halved until the whole
+    // fits. Halving, not the most that fit: a summary is re-sent every turn, and filling
+    // the limit to the last character costs more than the lines it adds are worth. The
+    // outline takes the place of head and tail lines, not room of its own: the summary
+    // with it is no longer than it would be without it.
     let (most_head, most_tail) = if lines.format.pretty.is_empty() {
         ends(input, lines)
     } else {
         (lines.format.pretty.len(), 0)
     };
-    let mut n = most_head.max(most_tail);
-    loop {
-        let trial = Plan {
-            head: n.min(most_head),
-            tail: n.min(most_tail),
+    let ends_of = |plan: &Plan, within: usize| {
+        let mut n = most_head.max(most_tail);
+        loop {
+            let trial = Plan {
+                head: n.min(most_head),
+                tail: n.min(most_tail),
+                ..plan.clone()
+            };
+            let shown = frame(&body(input, lines, &trial));
+            if n == 0 || utf16_len(&shown) < within {
+                return trial;
+            }
+            n /= 2;
+        }
+    };
+    if plan.outline.is_empty() {
+        plan = ends_of(&plan, input.max_chars);
+    } else {
+        let without = Plan {
+            outline: Vec::new(),
             ..plan.clone()
         };
-        if n == 0 || fits(&trial).is_some() {
-            plan = trial;
-            break;
+        let length = utf16_len(&frame(&body(
+            input,
+            lines,
+            &ends_of(&without, input.max_chars),
+        )));
+        // As many head and tail lines as fit beside the outline in that length.
+        let within = (length + 1).min(input.max_chars);
+        let (mut low, mut high) = (0, most_head.max(most_tail));
+        while low < high {
+            let n = (low + high).div_ceil(2);
+            let trial = Plan {
+                head: n.min(most_head),
+                tail: n.min(most_tail),
+                ..plan.clone()
+            };
+            if utf16_len(&frame(&body(input, lines, &trial))) < within {
+                low = n;
+            } else {
+                high = n - 1;
+            }
         }
-        n /= 2;
+        plan.head = low.min(most_head);
+        plan.tail = low.min(most_tail);
     }
     Ok(fits(&plan).unwrap_or_else(|| frame(&body(input, lines, &plan))))
 }

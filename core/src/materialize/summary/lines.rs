@@ -2,7 +2,7 @@
 //! into lines (megabytes of output have tens of thousands).
 
 use super::format::{format, Format};
-use super::outline::{outline, Outline};
+use super::outline::{is_file_read, outline, Outline};
 use super::trailer::{trailer, Trailer};
 use crate::materialize::detect::{self, Detection};
 
@@ -47,11 +47,7 @@ impl<'a> Lines<'a> {
         let head = text.lines().take(ends).collect();
         let tail = crate::search::lines_from_end(text).take(ends).collect();
         // Binary data: no line of it is shown, so none is looked for either.
-        let found = if format.binary {
-            Vec::new()
-        } else {
-            detect::detect(text)
-        };
+        let found = failures(text, &format);
         let ranked = detect::ranked(&found);
         let outline = outline(text);
         let mut around: Vec<(usize, &str)> = outline
@@ -134,11 +130,7 @@ impl<'a> Lines<'a> {
         let trailer = trailer(text);
         let text = trailer.map_or(text, |t| &text[..t.start]);
         let all: Vec<&str> = text.lines().collect();
-        let found = if format.binary {
-            Vec::new()
-        } else {
-            detect::detect(text)
-        };
+        let found = failures(text, &format);
         let ranked = detect::ranked(&found);
         let outline = outline(text);
         Lines {
@@ -153,6 +145,20 @@ impl<'a> Lines<'a> {
             trailer,
         }
     }
+}
+
+/// The failure lines of `text`: none in binary data; in a file read (a source file, a
+/// document) only root causes and verdicts, since its prose and code name errors
+/// without reporting one (`except ValueError:`, "the error handler").
+fn failures(text: &str, format: &Format) -> Vec<Detection> {
+    if format.binary {
+        return Vec::new();
+    }
+    let mut found = detect::detect(text);
+    if is_file_read(text) {
+        found.retain(|d| d.level > detect::Level::Mention);
+    }
+    found
 }
 
 /// `text[start..end]` as `str::lines` yields it: without a final `\r`.

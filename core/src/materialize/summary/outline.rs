@@ -2,6 +2,8 @@
 //! line numbers, so a model sees the shape of a file it was shown only the ends of, and
 //! can read the part it needs by line.
 
+use crate::materialize::detect::gutter;
+
 /// Definitions a source line may start with (after at most four spaces of indentation).
 const DEFINITIONS: [&str; 34] = [
     "def ",
@@ -51,34 +53,18 @@ pub(super) struct Outline<'a> {
     pub kind: &'static str,
 }
 
-/// The width of a file-read gutter at the start of `line`: Claude Code's `    12→` or
-/// `cat -n`'s `    12\t`.
-pub(super) fn gutter(line: &str) -> Option<usize> {
-    let b = line.as_bytes();
-    let spaces = b.iter().take_while(|&&c| c == b' ').count();
-    let digits = b[spaces..]
-        .iter()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    if digits == 0 {
-        return None;
-    }
-    let rest = &line[spaces + digits..];
-    if rest.starts_with('\t') {
-        Some(spaces + digits + 1)
-    } else if rest.starts_with('→') {
-        Some(spaces + digits + '→'.len_utf8())
-    } else {
-        None
-    }
+/// Whether `text` is a file read: every one of its first (non-empty) lines, up to five,
+/// has a gutter.
+pub(super) fn is_file_read(text: &str) -> bool {
+    let mut first = text.lines().filter(|l| !l.is_empty()).take(5).peekable();
+    first.peek().is_some() && first.all(|l| gutter(l).is_some())
 }
 
 /// The outline of `text`, when it is a file read (every one of its first lines has a
 /// gutter) or a Markdown document (two headings or more): definitions when it has any,
 /// else Markdown headings outside fenced code. Empty for anything else.
 pub(super) fn outline(text: &str) -> Outline<'_> {
-    let mut first = text.lines().filter(|l| !l.is_empty()).take(5).peekable();
-    let file_read = first.peek().is_some() && first.all(|l| gutter(l).is_some());
+    let file_read = is_file_read(text);
     if !file_read
         && memchr::memmem::find_iter(text.as_bytes(), b"\n#")
             .take(2)
