@@ -192,9 +192,13 @@ fn matches(rule: &Rule, line: &str, body: &str) -> Option<&'static str> {
 /// there (`FAIL` is not the start of `FAILOVER`).
 fn starts(body: &str, text: &str, nocase: bool) -> bool {
     let head = body.as_bytes().get(..text.len());
+    // The first byte before the rest: most rules fail on it, without a call to memcmp.
     let same = match head {
-        Some(h) if nocase => h.eq_ignore_ascii_case(text.as_bytes()),
-        Some(h) => h == text.as_bytes(),
+        Some(h) if nocase => {
+            h[0].eq_ignore_ascii_case(&text.as_bytes()[0])
+                && h.eq_ignore_ascii_case(text.as_bytes())
+        }
+        Some(h) => h[0] == text.as_bytes()[0] && h == text.as_bytes(),
         None => false,
     };
     same && !(text
@@ -209,17 +213,41 @@ fn starts(body: &str, text: &str, nocase: bool) -> bool {
 
 /// Where `text` occurs in `line` from `from`, ASCII case-insensitively when `nocase`.
 fn find(line: &str, text: &str, nocase: bool, from: usize) -> Option<usize> {
+    // One byte by memchr, then the whole compared: a line is short, and building a
+    // memmem searcher for each of the rules' texts on each line cost more than the
+    // search (a log with a decoy on every line classifies every line). The byte is the
+    // first that is not a blank: rules like ` PASSED` would stop at every space.
     let hay = &line.as_bytes()[from..];
-    if !nocase {
-        return memchr::memmem::find(hay, text.as_bytes()).map(|i| from + i);
-    }
-    let first = text.as_bytes()[0];
-    (0..hay.len().saturating_sub(text.len() - 1))
-        .find(|&i| {
-            hay[i].eq_ignore_ascii_case(&first)
-                && hay[i..i + text.len()].eq_ignore_ascii_case(text.as_bytes())
-        })
-        .map(|i| from + i)
+    let needle = text.as_bytes();
+    let last = hay.len().checked_sub(needle.len())?;
+    let k = needle.iter().position(|&b| b != b' ').unwrap_or(0);
+    let same = |at: usize| {
+        let window = &hay[at..at + needle.len()];
+        if nocase {
+            window.eq_ignore_ascii_case(needle)
+        } else {
+            window == needle
+        }
+    };
+    let anchor = needle[k];
+    let (upper, lower) = (anchor.to_ascii_uppercase(), anchor.to_ascii_lowercase());
+    let candidates = &hay[k..=last + k];
+    let found = if nocase && upper != lower {
+        memchr::memchr2_iter(upper, lower, candidates).find(|&at| same(at))
+    } else {
+        memchr::memchr_iter(anchor, candidates).find(|&at| same(at))
+    };
+    found.map(|i| from + i)
+}
+
+/// Every place `text` occurs in `line` (case included), overlapping ones too.
+fn all<'a>(line: &'a str, text: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let at = find(line, text, false, from)?;
+        from = at + 1;
+        Some(at)
+    })
 }
 
 /// A byte that continues a word or a name: `error` is no word in `error_count`,
@@ -352,7 +380,7 @@ fn http_error_status(body: &str) -> bool {
 /// Whether `line` holds a JSON member `"error"` whose value is not empty: `null`,
 /// `false`, `""`, `0`, `{}` and `[]` say there was none.
 fn json_error(line: &str) -> bool {
-    memchr::memmem::find_iter(line.as_bytes(), b"\"error\"").any(|at| {
+    all(line, "\"error\"").any(|at| {
         let end = at + "\"error\"".len();
         let after = line[end..].trim_ascii_start();
         after.starts_with(':') && !zero(line, at + 1, end - 1)
@@ -395,7 +423,7 @@ fn exception_name(body: &str) -> Option<&'static str> {
     // Within the line after `: `, followed by `: ` (`unhandled error in POST /orders:
     // TypeError: Cannot read …`).
     let b = body.as_bytes();
-    memchr::memmem::find_iter(b, b": ").find_map(|at| {
+    all(body, ": ").find_map(|at| {
         let from = at + 2;
         let n = b[from..].iter().take_while(|&&c| name_byte(c)).count();
         (n > 0 && body[from + n..].starts_with(": "))
@@ -406,7 +434,7 @@ fn exception_name(body: &str) -> Option<&'static str> {
 
 /// Whether `body` starts with a Go test's log position, `x_test.go:12: `.
 fn go_test_line(body: &str) -> bool {
-    let Some(at) = memchr::memmem::find(body.as_bytes(), b"_test.go:") else {
+    let Some(at) = find(body, "_test.go:", false, 0) else {
         return false;
     };
     let rest = &body[at + "_test.go:".len()..];
@@ -416,7 +444,7 @@ fn go_test_line(body: &str) -> bool {
 
 /// Whether `body` starts with a Go source position with a column: `./main.go:12:2:`.
 fn go_position(body: &str) -> bool {
-    let Some(at) = memchr::memmem::find(body.as_bytes(), b".go:") else {
+    let Some(at) = find(body, ".go:", false, 0) else {
         return false;
     };
     let path = &body[..at];

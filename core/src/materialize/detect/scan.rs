@@ -6,7 +6,7 @@
 /// case-insensitively (`tests::every_rule_holds_a_trigger` keeps the rules to it). A
 /// candidate position is found by its first three bytes, lowercased; the word is then
 /// checked in full.
-pub const TRIGGERS: [&str; 11] = [
+pub const TRIGGERS: [&str; 10] = [
     "error",
     "err!",
     "err_pnpm",
@@ -17,7 +17,6 @@ pub const TRIGGERS: [&str; 11] = [
     "fail",
     "denied",
     ".go:",
-    "●",
 ];
 
 /// Rarer markers, matched exactly (case included), each found by its own `memmem`
@@ -25,7 +24,9 @@ pub const TRIGGERS: [&str; 11] = [
 /// `OOMKilled`/`CrashLoopBackOff`, an HTTP status line, and the words of a run's
 /// success. Kept out of the eight-byte scan,
 /// whose cost grows with every trigram.
-pub const EXACT_TRIGGERS: [&str; 10] = [
+pub const EXACT_TRIGGERS: [&str; 11] = [
+    // jest's failed test (its run prints `FAIL` too).
+    "●",
     "undefined reference",
     "rejected]",
     "OOMKilled",
@@ -51,15 +52,15 @@ pub struct Candidates<'a> {
 }
 
 impl<'a> Candidates<'a> {
-    /// Candidates of `text`.
-    pub fn new(text: &'a [u8]) -> Self {
+    /// Candidates of `text`: the trigger words', and the exact markers' when `exact`.
+    pub fn new(text: &'a [u8], exact: bool) -> Self {
         let mut c = Candidates {
             text,
             exact: [None; EXACT_TRIGGERS.len()],
             main: None,
             from: 0,
         };
-        for k in 0..EXACT_TRIGGERS.len() {
+        for k in (0..EXACT_TRIGGERS.len()).filter(|_| exact) {
             c.exact[k] = c.find_exact(k, 0);
         }
         c
@@ -98,17 +99,9 @@ pub fn first_trigger(text: &[u8]) -> Option<usize> {
 }
 
 /// Each trigger's first three bytes as the scan compares them: `| 0x20`, which
-/// lowercases ASCII letters and leaves `.`, `●`'s bytes' case bit set.
-const TRIGRAMS: [[u8; 3]; 9] = [
-    *b"err",
-    *b"exc",
-    *b"tra",
-    *b"pan",
-    *b"fat",
-    *b"fai",
-    *b"den",
-    *b".go",
-    [0xE2, 0xB7, 0xAF],
+/// lowercases ASCII letters and leaves `.` as it is.
+const TRIGRAMS: [[u8; 3]; 8] = [
+    *b"err", *b"exc", *b"tra", *b"pan", *b"fat", *b"fai", *b"den", *b".go",
 ];
 
 /// [`first_trigger`] eight bytes at a time in 64-bit words: what native builds (whose
@@ -194,7 +187,7 @@ mod simd128 {
 
     pub(super) fn first_trigger(text: &[u8]) -> Option<usize> {
         let lower = splat(0x20);
-        let mut splats = [[lower; 3]; 9];
+        let mut splats = [[lower; 3]; TRIGRAMS.len()];
         for (s, t) in splats.iter_mut().zip(TRIGRAMS) {
             *s = [splat(t[0]), splat(t[1]), splat(t[2])];
         }
@@ -243,7 +236,6 @@ fn trigger_at(text: &[u8], i: usize) -> bool {
         b'f' => at("fatal") || at("fail"),
         b'd' => at("denied"),
         b'.' => at(".go:"),
-        0xE2 => at("●"),
         _ => false,
     }
 }
