@@ -56,6 +56,11 @@ pub trait Text {
     }
     /// Whether this is one of our placeholders ([`is_placeholder`](crate::is_placeholder)).
     fn is_placeholder(&self) -> bool;
+    /// Whether this is a page our read-back tools returned
+    /// ([`is_read_back_page`](crate::materialize::is_read_back_page)).
+    fn is_read_back_page(&self) -> bool {
+        crate::materialize::is_read_back_page(&self.to_str())
+    }
     /// The text as UTF-8, for work done in Rust (summaries of materialized output). A
     /// lone UTF-16 surrogate (only host strings can hold one) becomes U+FFFD, as a
     /// WHATWG UTF-8 encoder (`TextEncoder`, Node's `fs`) writes it: same length in

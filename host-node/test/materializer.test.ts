@@ -604,3 +604,19 @@ test('the artifacts directory is made once, and made again when it was removed',
   assert.ok(!again.inline && existsSync(join(dir, 'c.txt')));
   assert.deepEqual(made, [dir, dir]);
 });
+
+test('a page read back is never stored again, whatever its size', async () => {
+  const userData = freshDir('page-loop');
+  const big = new Materializer({ userData, conversationId: 'c', maxInlineChars: 40_000 });
+  const log = Array.from({ length: 2700 }, (_, i) => `line ${i + 1} of the log`).join('\n');
+  const stored = await big.materialize({ toolCallId: 'a', toolName: 'bash', output: log });
+  assert.ok(!stored.inline);
+  const page = await big.read(stored.ref.id, { offset: 0, limit: 900 });
+  assert.ok(page.length > 4000, `${page.length}`);
+  const small = new Materializer({ userData, conversationId: 'c' });
+  assert.equal((await small.materialize({ toolCallId: 'b', toolName: 'bash', output: page })).inline, true);
+  const messages = [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c', content: page }] }];
+  const done = await small.materializeMessages(messages);
+  assert.deepEqual(done.refs, []);
+  assert.equal(done.messages[0], messages[0]);
+});

@@ -146,8 +146,13 @@ impl Batch {
             let chars = result.chars();
             planned.tool_result_chars += chars as u64;
             // Empty content saves nothing; a placeholder is already offloaded, and writing
-            // it again would overwrite the original file with the placeholder.
-            if chars == 0 || chars < self.threshold || result.text.is_placeholder() {
+            // it again would overwrite the original file with the placeholder; a page read
+            // back from an artifact is one already.
+            if chars == 0
+                || chars < self.threshold
+                || result.text.is_placeholder()
+                || result.text.is_read_back_page()
+            {
                 continue;
             }
             let id = result.id()?;

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
 use super::pattern::Pattern;
-use super::read::{row_chars, Named, OwnedRow};
+use super::read::{Named, OwnedRow};
 use super::scan::{rows_in_line, scan, LineStart, Visitor};
 use super::source::Source;
 use super::text::{count, Row};
@@ -51,9 +51,10 @@ pub(crate) async fn grep_in<'a, S: Source>(
     (context, max_matches): (usize, usize),
     max_chars: usize,
 ) -> Result<String, OffloadError> {
-    let named = Named::new(reference, 1, max_chars);
+    let naming: super::read::Naming<'a> = reference.into();
+    let named = Named::new(naming, 1, max_chars);
     let header_room = named.room;
-    let row_chars = row_chars(max_chars, header_room);
+    let row_chars = super::read::part_chars(naming, max_chars);
     // Rows are at least 4 units numbered: a group of more rows never fits.
     let most_rows = max_chars / 4 + 1;
     let mut pass = FirstPass {

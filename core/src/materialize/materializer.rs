@@ -228,7 +228,9 @@ impl Materializer {
                 .as_ref()
                 .map_or_else(|| line_count(bytes), |index| index.lines),
         };
-        if !self.measure_exceeds(&measure) {
+        // A page our read-back tools returned is bounded and stored already: never
+        // stored again, whatever its size (a knowledge page can be over these limits).
+        if !self.measure_exceeds(&measure) || super::is_read_back_page(output.text) {
             self.inlined.fetch_add(1, Ordering::Relaxed);
             return Ok(Materialized::Inline);
         }
@@ -400,6 +402,7 @@ impl Materializer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::materialize::is_read_back_page;
     use crate::MemoryWriter;
     use futures_executor::block_on;
 
@@ -416,6 +419,41 @@ mod tests {
     fn mkdirs(fs: &MemoryWriter) -> Vec<String> {
         let calls = fs.calls().into_iter();
         calls.filter(|c| c.starts_with("mkdir ")).collect()
+    }
+
+    #[test]
+    fn a_page_read_back_is_never_stored_again() {
+        // A page of a reader with a larger limit (a workspace's 40,000) read back into a
+        // conversation whose Materializer keeps 4,000: inline, nothing written.
+        let big = Materializer::new(MaterializerOptions {
+            max_inline_chars: 40_000,
+            ..MaterializerOptions::new("/d", "c", "/")
+        })
+        .unwrap();
+        let fs = MemoryWriter::new();
+        let log: String = (1..=900)
+            .map(|i| format!("line {i} of the log\n"))
+            .collect();
+        let Materialized::Artifact { reference, .. } =
+            block_on(big.materialize(&output("a", &log.repeat(3)), &fs)).unwrap()
+        else {
+            panic!("materialized");
+        };
+        let page = block_on(big.read(&reference.id, 0, 900, &fs)).unwrap();
+        assert!(
+            page.len() > 4_000 && is_read_back_page(&page),
+            "{}",
+            &page[..80]
+        );
+        let small = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+        let calls = fs.calls().len();
+        let done = block_on(small.materialize(&output("b", &page), &fs)).unwrap();
+        assert!(matches!(done, Materialized::Inline));
+        assert_eq!(fs.calls().len(), calls, "nothing written");
+        // Output that only looks like a page header is stored as any other.
+        let lookalike = format!("[INFO] lines 1-40 compiled\n{log}");
+        let done = block_on(small.materialize(&output("c", &lookalike), &fs)).unwrap();
+        assert!(matches!(done, Materialized::Artifact { .. }));
     }
 
     #[test]

@@ -127,7 +127,11 @@ impl Materializer {
             messages,
             unrecognized,
             |text| !text.utf16_len_at_most(inline),
-            |text| self.exceeds_limits(text) && summary_ref(text).is_none(),
+            |text| {
+                self.exceeds_limits(text)
+                    && summary_ref(text).is_none()
+                    && !super::is_read_back_page(text)
+            },
         )
     }
 }

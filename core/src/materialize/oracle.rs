@@ -106,7 +106,11 @@ pub fn grep_page(
 ) -> String {
     let named = Named::new(reference, 1, max_chars);
     let header_room = named.room;
-    let rows = rows_of(text, row_chars(max_chars, header_room));
+    // Parts as wide as `read`'s (named twice), so a label names the same characters.
+    let rows = rows_of(
+        text,
+        row_chars(max_chars, Named::new(reference, 2, max_chars).room),
+    );
     let hits: Vec<usize> = rows
         .iter()
         .enumerate()

@@ -129,6 +129,9 @@ impl Pattern {
 /// use tool_offload_core::materialize::compile_pattern;
 /// use tool_offload_core::ErrorCode;
 /// assert!(compile_pattern("ERROR", true).unwrap().is_match("an error"));
+/// // `(?i)` before literal alternatives takes the literal search, as `ignore_case` does.
+/// let p = compile_pattern("(?i)error|panic", false).unwrap();
+/// assert!(p.is_match("PANIC: x") && !p.is_match("fine"));
 /// let err = compile_pattern("(?=a)", false).unwrap_err();
 /// assert_eq!(err.code(), ErrorCode::InvalidPattern);
 /// assert_eq!(err.to_string(), "invalid pattern \"(?=a)\": look-around is not supported");
@@ -152,7 +155,11 @@ pub fn compile_pattern(pattern: &str, ignore_case: bool) -> Result<Pattern, Offl
         .build()
         .map(|regex| Pattern {
             regex,
-            literals: Literals::of(pattern, ignore_case),
+            // `(?i)` before literals is the `ignore_case` option, and costs what it costs.
+            literals: match pattern.strip_prefix("(?i)") {
+                Some(rest) => Literals::of(rest, true),
+                None => Literals::of(pattern, ignore_case),
+            },
         })
         .map_err(|e| invalid(e.to_string()))
 }
@@ -269,6 +276,10 @@ mod tests {
             "Err|",
             "r E",
             "naïve",
+            "(?i)error",
+            "(?i)Error|Exception",
+            "(?i)échec",
+            "(?i)",
         ];
         for pattern in patterns {
             for ignore_case in [false, true] {
@@ -288,7 +299,7 @@ mod tests {
             }
         }
         for pattern in [
-            r"err\.", "e.r", "(a)", "^a", "a$", "[ab]", "a{2}", "a+", "(?i)a",
+            r"err\.", "e.r", "(a)", "^a", "a$", "[ab]", "a{2}", "a+", "(?i)a.b", "(?-i)a",
         ] {
             assert!(
                 compile_pattern(pattern, false).unwrap().literals.is_none(),

@@ -153,3 +153,46 @@ fn grep_reports_when_matches_are_cut() {
         "[r: 0 matching rows in 2 lines, with 2 rows of context; none.]"
     );
 }
+
+/// Rows of a page (`label| text`), by label.
+fn rows_of_page(page: &str) -> Vec<(String, String)> {
+    page.lines()
+        .skip(1)
+        .filter_map(|l| l.split_once("| "))
+        .map(|(label, text)| (label.to_owned(), text.to_owned()))
+        .collect()
+}
+
+#[test]
+fn a_part_label_names_the_same_characters_in_read_and_grep() {
+    // Distinct characters everywhere, so a part's text tells where it starts.
+    let line: String = (0..12_000)
+        .map(|i| char::from(b'a' + (i % 26) as u8))
+        .collect();
+    let marked = format!("{}NEEDLE{}", &line[..6_000], &line[6_000..]);
+    let artifact = format!("first\n{marked}\nlast");
+    let reference = "ctx://conversation-with-a-long-id/tool/call_0123456789abcdef.txt";
+    for max in [700, 1_000, 1_500, 2_000, 2_300, 4_000] {
+        let grep = grep_page(
+            &artifact,
+            reference,
+            |row| row.contains("NEEDLE"),
+            0,
+            5,
+            max,
+        );
+        let hits = rows_of_page(&grep);
+        assert!(!hits.is_empty(), "{max}: {grep}");
+        for (label, shown) in hits {
+            let (line, part) = label.split_once('.').unwrap();
+            let offset: usize = line.parse::<usize>().unwrap() - 1;
+            let read = read_page(&artifact, reference, offset, part.parse().unwrap(), 1, max);
+            let first = rows_of_page(&read).into_iter().next();
+            assert_eq!(
+                first,
+                Some((label.clone(), shown.clone())),
+                "{max}: part {label}"
+            );
+        }
+    }
+}

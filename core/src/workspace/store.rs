@@ -265,7 +265,10 @@ impl Workspace {
         now_ms: f64,
         io: &IO,
     ) -> Result<ToolResultOffload, OffloadError> {
-        if !input.is_json && is_knowledge_list(input.text) {
+        // Its own lists and any read-back page: already stored, never stored again.
+        if !input.is_json
+            && (is_knowledge_list(input.text) || crate::materialize::is_read_back_page(input.text))
+        {
             return Ok(ToolResultOffload {
                 offloaded: false,
                 replacement: None,
