@@ -22,6 +22,11 @@ pub struct FileStat {
     pub modified_ms: u64,
     /// Whether it is a directory.
     pub is_dir: bool,
+    /// Whether the path itself is a symbolic link (a stat that does not follow links
+    /// says so; `is_dir` and `size` are then the link's, not its target's). Retention
+    /// never follows one: it does not descend into a linked directory, removes nothing
+    /// through a link and leaves the link alone (none of ours is a link).
+    pub is_link: bool,
 }
 
 /// The part of the IO contract retention needs: a file's size and age, and removing it.
@@ -225,6 +230,9 @@ where
         for name in names {
             let path = format!("{dir}/{name}");
             match io.stat(&path).await {
+                // Never followed: a link to a directory outside would have retention
+                // remove files there, and a link loop would never end.
+                Ok(Some(stat)) if stat.is_link => {}
                 Ok(Some(stat)) if stat.is_dir => pending.push(path),
                 Ok(Some(stat)) => files.push((path, stat)),
                 Ok(None) => {}

@@ -222,6 +222,7 @@ impl FileLifecycle for MemoryWriter {
                 size: data.len() as u64,
                 modified_ms: state.modified.get(path).copied().unwrap_or(0),
                 is_dir: false,
+                is_link: false,
             }));
         }
         let is_dir = path == "/" || state.dirs.contains(path);
@@ -229,6 +230,7 @@ impl FileLifecycle for MemoryWriter {
             size: 0,
             modified_ms: 0,
             is_dir: true,
+            is_link: false,
         }))
     }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -59,11 +59,19 @@ export class NodeFileWriter implements FileWriter, FileReader {
     }
   }
 
-  /** Size, modification time and kind of `path`, or `undefined` when nothing is there (retention). */
-  async stat(path: string): Promise<{ size: number; modifiedMs: number; isDir: boolean } | undefined> {
+  /**
+   * Size, modification time and kind of `path` itself (a symbolic link is reported as one,
+   * not followed: retention never follows a link), or `undefined` when nothing is there.
+   */
+  async stat(path: string): Promise<{ size: number; modifiedMs: number; isDir: boolean; isLink: boolean } | undefined> {
     try {
-      const s = await stat(path);
-      return { size: s.isDirectory() ? 0 : s.size, modifiedMs: Math.trunc(s.mtimeMs), isDir: s.isDirectory() };
+      const s = await lstat(path);
+      return {
+        size: s.isDirectory() ? 0 : s.size,
+        modifiedMs: Math.trunc(s.mtimeMs),
+        isDir: s.isDirectory(),
+        isLink: s.isSymbolicLink(),
+      };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;

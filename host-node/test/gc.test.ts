@@ -2,7 +2,16 @@
 // quota, keep-list, dry run, foreign files untouched), a collected ref read back as
 // removed by retention, and the typed errors for bad options or a writer without them.
 import assert from 'node:assert/strict';
-import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -100,4 +109,25 @@ test('gcDirectory collects a batch output directory with the default NodeFileWri
   assert.ok(existsSync(join(dir, 'tool-result-a.md')) && existsSync(join(dir, 'notes.md')));
   const err = await rejected(gcDirectory(42 as never, { maxBytes: 0 }));
   assert.equal(err.code, 'INVALID_ARGUMENT');
+});
+
+test('gc never follows a symbolic link out of its directory, nor round a loop', async () => {
+  const { m, userData, tool } = await store();
+  const outside = freshDir('gc-outside');
+  mkdirSync(join(outside, 'tool'));
+  for (const name of ['keep.txt', join('tool', 'x.txt')]) writeFileSync(join(outside, name), 'not yours');
+  symlinkSync(outside, join(tool, 'linked_dir'));
+  symlinkSync(join(outside, 'keep.txt'), join(tool, 'd.txt'));
+  symlinkSync(userData, join(userData, 'context', 'loop'));
+  const report = await m.gc({ maxBytes: 0 });
+  assert.deepEqual(
+    report.removed.sort(),
+    ['a.txt', 'b.txt', 'c.txt'].map((f) => join(tool, f)),
+  );
+  assert.deepEqual(readdirSync(outside).sort(), ['keep.txt', 'tool']);
+  assert.deepEqual(readdirSync(join(outside, 'tool')), ['x.txt']);
+  assert.equal(readFileSync(join(outside, 'keep.txt'), 'utf8'), 'not yours');
+  for (const link of [join(tool, 'linked_dir'), join(tool, 'd.txt'), join(userData, 'context', 'loop')])
+    assert.ok(lstatSync(link).isSymbolicLink(), link);
+  assert.equal(existsSync(join(tool, 'd.txt.removed')), false);
 });

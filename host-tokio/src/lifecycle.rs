@@ -11,11 +11,13 @@ use crate::{utf8, Materializer, TokioFileWriter};
 
 impl FileLifecycle for TokioFileWriter {
     async fn stat(&self, path: &str) -> Result<Option<FileStat>, IoError> {
-        match tokio::fs::metadata(path).await {
+        // The path itself, not what a link points at: retention never follows a link.
+        match tokio::fs::symlink_metadata(path).await {
             Ok(meta) => Ok(Some(FileStat {
                 size: if meta.is_dir() { 0 } else { meta.len() },
                 modified_ms: meta.modified().map_or(0, millis),
                 is_dir: meta.is_dir(),
+                is_link: meta.file_type().is_symlink(),
             })),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(IoError::from(e)),

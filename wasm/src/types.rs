@@ -49,7 +49,7 @@ export interface FileWriter {
   writeFile(path: string, data: string): Promise<void>;
   createFile?(path: string, data: string): Promise<boolean>;
   /** Retention (`gc`) only: size, modification time and kind, `undefined` when nothing is there. */
-  stat?(path: string): Promise<{ size: number; modifiedMs: number; isDir: boolean } | undefined>;
+  stat?(path: string): Promise<{ size: number; modifiedMs: number; isDir: boolean; isLink?: boolean } | undefined>;
   /** Retention (`gc`) only: remove a file; nothing there is not an error. */
   remove?(path: string): Promise<void>;
 }

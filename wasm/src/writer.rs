@@ -164,7 +164,8 @@ impl FileReader for JsFileWriter {
 }
 
 /// Retention through the writer's optional `stat(path)` (resolving to `{ size,
-/// modifiedMs, isDir }` or `undefined`) and `remove(path)`.
+/// modifiedMs, isDir, isLink? }` or `undefined`; `isLink` true for a symbolic link, which
+/// retention never follows) and `remove(path)`.
 impl FileLifecycle for JsFileWriter {
     async fn stat(&self, path: &str) -> Result<Option<FileStat>, IoError> {
         let Some(stat) = &self.stat else {
@@ -179,15 +180,22 @@ impl FileLifecycle for JsFileWriter {
         let field = |name: &'static str| crate::convert::field(&value, name);
         let count = |name: &'static str| field(name).as_f64().and_then(safe_count);
         let is_dir = field("isDir").as_bool();
-        match (count("size"), count("modifiedMs"), is_dir) {
-            (Some(size), Some(modified_ms), Some(is_dir)) => Ok(Some(FileStat {
+        let link = field("isLink");
+        let is_link = if link.is_undefined() {
+            Some(false)
+        } else {
+            link.as_bool()
+        };
+        match (count("size"), count("modifiedMs"), is_dir, is_link) {
+            (Some(size), Some(modified_ms), Some(is_dir), Some(is_link)) => Ok(Some(FileStat {
                 size,
                 modified_ms,
                 is_dir,
+                is_link,
             })),
             _ => {
                 let message = format!(
-                    "stat must resolve to {{ size, modifiedMs, isDir }} (whole numbers and a boolean), or undefined when nothing is there; got {}",
+                    "stat must resolve to {{ size, modifiedMs, isDir, isLink? }} (whole numbers and booleans), or undefined when nothing is there; got {}",
                     kind_of(&value)
                 );
                 Err(self.io.fail(value, message))

@@ -255,6 +255,8 @@ impl FileLifecycle for ObjectStoreIo {
                 size: meta.size,
                 modified_ms: u64::try_from(meta.last_modified.timestamp_millis()).unwrap_or(0),
                 is_dir: false,
+                // Object stores have no links.
+                is_link: false,
             })),
             // A "directory" is a key prefix with objects under it; it has no time.
             Err(e) if is_not_found(&e) => Ok((!self.entries(&location).await?.is_empty())
@@ -262,6 +264,7 @@ impl FileLifecycle for ObjectStoreIo {
                     size: 0,
                     modified_ms: 0,
                     is_dir: true,
+                    is_link: false,
                 })),
             Err(e) => Err(store_error(e)),
         }
