@@ -69,6 +69,11 @@ impl<'a> Iterator for Tokens<'a> {
                 self.at = self.at.min(b.len());
                 Token::Str(&self.text[start..self.at])
             }
+            // Not JSON (a caller's mistake): the tokens end, never inside a character.
+            c if !c.is_ascii() => {
+                self.at = b.len();
+                return None;
+            }
             _ => {
                 while b
                     .get(self.at)
