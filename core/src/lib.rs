@@ -112,4 +112,4 @@ pub use placeholder::{
 };
 pub use plan::PlannedOffload;
 pub use serde_json::{Map, Value};
-pub use text::{js_trim, safe_count, utf16_len};
+pub use text::{count_in_range, js_trim, safe_count, utf16_len, MAX_COUNT};

@@ -78,6 +78,30 @@ pub fn js_trim(s: &str) -> &str {
     })
 }
 
+/// The largest count (of lines, matches, parts, rows) a caller or a model may pass: the
+/// same on every host, so a 32-bit wasm never wraps `4294967297` round to line 1 and a
+/// 64-bit host never reads it as something else.
+pub const MAX_COUNT: u64 = u32::MAX as u64;
+
+/// `n` as a count for paging (lines, parts, matches, limits): `Err(true)` when it is a
+/// safe integer over [`MAX_COUNT`], `Err(false)` when it is no non-negative safe
+/// integer at all.
+///
+/// ```
+/// use tool_offload_core::{count_in_range, MAX_COUNT};
+/// assert_eq!(count_in_range(7.0), Ok(7));
+/// assert_eq!(count_in_range(4_294_967_297.0), Err(true));
+/// assert_eq!(count_in_range(-1.0), Err(false));
+/// assert_eq!(count_in_range(MAX_COUNT as f64), Ok(u32::MAX as usize));
+/// ```
+pub fn count_in_range(n: f64) -> Result<usize, bool> {
+    match safe_count(n) {
+        Some(n) if n <= MAX_COUNT => usize::try_from(n).map_err(|_| true),
+        Some(_) => Err(true),
+        None => Err(false),
+    }
+}
+
 /// `n` as a count, when it is one: a non-negative integer that a JavaScript number
 /// holds exactly (at most `Number.MAX_SAFE_INTEGER`). Every count a host reads from
 /// JavaScript or JSON (thresholds, limits, sizes, times) is checked by this one rule.

@@ -620,3 +620,17 @@ test('a page read back is never stored again, whatever its size', async () => {
   assert.deepEqual(done.refs, []);
   assert.equal(done.messages[0], messages[0]);
 });
+
+test('page positions past 2^32 are INVALID_ARGUMENT, never wrapped round to the start', async () => {
+  const m = new Materializer({ userData: freshDir('wrap'), conversationId: 'c' });
+  const r = await m.materialize({ toolCallId: 'a', toolName: 'bash', output: 'line\n'.repeat(3000) });
+  assert.ok(!r.inline);
+  for (const options of [{ offset: 2 ** 32 + 1 }, { part: 2 ** 32 + 1 }, { limit: 2 ** 32 }]) {
+    const err = await rejected(m.read(r.ref.id, options));
+    assert.equal(err.code, 'INVALID_ARGUMENT', JSON.stringify(options));
+    assert.match(err.message, /must be at most 4294967295, got 42949672/);
+  }
+  assert.equal((await rejected(m.tail(r.ref.id, 2 ** 32 + 1))).code, 'INVALID_ARGUMENT');
+  // At the top of the range it is a position past the end, as on every host.
+  assert.match(await m.read(r.ref.id, { offset: 2 ** 32 - 1 }), /past the end/);
+});

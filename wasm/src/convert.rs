@@ -291,14 +291,36 @@ pub(crate) fn options_arg(options: &JsValue) -> Result<(), JsOffloadError> {
     }
 }
 
-/// A count: `default` when `undefined`, else a non-negative integer.
+/// A count: `default` when `undefined`, else a non-negative integer; one beyond
+/// `usize` (wasm32) means "no limit" and is `usize::MAX` (options: thresholds, limits).
 pub(crate) fn count_arg(
     value: &JsValue,
     name: &str,
     default: usize,
 ) -> Result<usize, JsOffloadError> {
-    // `as` saturates: counts beyond usize (wasm32) mean "all".
-    Ok(u64_arg(value, name)?.map_or(default, |n| n as usize))
+    // Saturating, not `as`: that would wrap 2^32 + 1 round to 1.
+    Ok(u64_arg(value, name)?.map_or(default, |n| usize::try_from(n).unwrap_or(usize::MAX)))
+}
+
+/// A position or a count of a page (a line, a part, an offset, matches, context rows):
+/// `default` when `undefined`, else a non-negative integer of at most
+/// [`MAX_COUNT`](tool_offload_core::MAX_COUNT), the same range on every host;
+/// `INVALID_ARGUMENT` beyond it.
+pub(crate) fn page_arg(
+    value: &JsValue,
+    name: &str,
+    default: usize,
+) -> Result<usize, JsOffloadError> {
+    match u64_arg(value, name)? {
+        None => Ok(default),
+        Some(n) => tool_offload_core::count_in_range(n as f64).map_err(|_| {
+            OffloadError::InvalidArgument(format!(
+                "{name} must be at most {}, got {n}",
+                tool_offload_core::MAX_COUNT
+            ))
+            .into()
+        }),
+    }
 }
 
 /// An optional non-negative safe integer (`undefined`: `None`), as a `u64`: byte

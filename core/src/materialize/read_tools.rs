@@ -306,12 +306,41 @@ pub(crate) fn flag(input: &Value, key: &str) -> Result<bool, String> {
 pub(crate) fn count(input: &Value, key: &str, default: usize) -> Result<usize, String> {
     match input.get(key) {
         None | Some(Value::Null) => Ok(default),
-        Some(value) => match value.as_f64().and_then(crate::safe_count) {
-            Some(n) => Ok(n as usize),
-            None => Err(format!(
+        Some(value) => match value.as_f64().map(crate::count_in_range) {
+            Some(Ok(n)) => Ok(n),
+            Some(Err(true)) => Err(format!(
+                "{key} must be at most {}, got {}",
+                crate::MAX_COUNT,
+                crate::json::stringify(value)
+            )),
+            _ => Err(format!(
                 "{key} must be a non-negative integer, got {}",
                 crate::json::stringify(value)
             )),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count;
+    use serde_json::json;
+
+    /// A count past 2^32 was read as `n as usize`: on a 32-bit wasm, 4294967297 became 1
+    /// (`start_line` read line 1). Every host now refuses it alike.
+    #[test]
+    fn counts_past_the_common_range_are_refused_not_wrapped() {
+        let input = json!({"a": 4_294_967_297u64, "b": 4_294_967_295u64, "c": -1, "d": 1.5});
+        assert_eq!(
+            count(&input, "a", 0),
+            Err("a must be at most 4294967295, got 4294967297".to_owned())
+        );
+        assert_eq!(count(&input, "b", 0), Ok(4_294_967_295));
+        assert_eq!(
+            count(&input, "c", 0),
+            Err("c must be a non-negative integer, got -1".to_owned())
+        );
+        assert!(count(&input, "d", 0).is_err());
+        assert_eq!(count(&input, "missing", 7), Ok(7));
     }
 }

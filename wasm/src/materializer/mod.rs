@@ -20,7 +20,7 @@ use tool_offload_core::materialize::DEFAULT_LINES;
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{count_arg, field, id_arg, kind_of, number, options_arg};
+use crate::convert::{field, id_arg, kind_of, number, options_arg, page_arg};
 use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;
 use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
@@ -114,9 +114,9 @@ impl Materializer {
         let parsed = (|| {
             let reference = ref_arg(&reference)?;
             options_arg(&options)?;
-            let offset = count_arg(&field(&options, "offset"), "options.offset", 0)?;
-            let part = count_arg(&field(&options, "part"), "options.part", 1)?;
-            let limit = count_arg(&field(&options, "limit"), "options.limit", DEFAULT_LINES)?;
+            let offset = page_arg(&field(&options, "offset"), "options.offset", 0)?;
+            let part = page_arg(&field(&options, "part"), "options.part", 1)?;
+            let limit = page_arg(&field(&options, "limit"), "options.limit", DEFAULT_LINES)?;
             Ok::<_, JsOffloadError>((
                 reference,
                 ReadBack::Read {
@@ -142,7 +142,7 @@ impl Materializer {
     ) -> Promise {
         let lines = lines.map_or(JsValue::UNDEFINED, JsValue::from);
         let parsed = ref_arg(&reference).and_then(|reference| {
-            let lines = count_arg(&lines, "lines", DEFAULT_LINES)?;
+            let lines = page_arg(&lines, "lines", DEFAULT_LINES)?;
             Ok((reference, ReadBack::Tail { lines }))
         });
         match parsed {

@@ -58,15 +58,15 @@ pub(crate) fn grep_args(
     pattern: &JsValue,
     options: &JsValue,
 ) -> Result<(Pattern, usize, usize), JsOffloadError> {
-    use crate::convert::{bool_arg, count_arg, field, options_arg};
+    use crate::convert::{bool_arg, field, options_arg, page_arg};
     use tool_offload_core::materialize::{DEFAULT_CONTEXT, DEFAULT_MAX_MATCHES};
     options_arg(options)?;
-    let context = count_arg(
+    let context = page_arg(
         &field(options, "context"),
         "options.context",
         DEFAULT_CONTEXT,
     )?;
-    let max_matches = count_arg(
+    let max_matches = page_arg(
         &field(options, "maxMatches"),
         "options.maxMatches",
         DEFAULT_MAX_MATCHES,

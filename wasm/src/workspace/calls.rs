@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 
 use super::options::Inner;
 use crate::abort::{self, unless_aborted, Abort};
-use crate::convert::{count_arg, field, from_parsed, id_arg, kind_of, number, options_arg};
+use crate::convert::{field, from_parsed, id_arg, kind_of, number, options_arg, page_arg};
 use crate::convert::{optional_string, string_arg, strings, to_js, to_value};
 use crate::copy::Messages;
 use crate::error::{set, JsOffloadError};
@@ -272,8 +272,8 @@ pub(crate) fn query_arg(filter: &JsValue, options: &JsValue) -> Result<Query, Js
     };
     options_arg(options)?;
     let mut query = Query::new(filter);
-    query.limit = count_arg(&field(options, "limit"), "options.limit", query.limit)?;
-    query.offset = count_arg(&field(options, "offset"), "options.offset", 0)?;
+    query.limit = page_arg(&field(options, "limit"), "options.limit", query.limit)?;
+    query.offset = page_arg(&field(options, "offset"), "options.offset", 0)?;
     Ok(query)
 }
 

@@ -13,7 +13,7 @@ use tool_offload_core::materialize::DEFAULT_LINES;
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{count_arg, id_arg, optional_string, options_arg, strings, to_js};
+use crate::convert::{id_arg, optional_string, options_arg, page_arg, strings, to_js};
 use crate::error::JsOffloadError;
 use crate::materializer::ReadWrite;
 use crate::promise::spawn;
@@ -225,8 +225,8 @@ impl Workspace {
     ) -> Promise {
         let parsed = (|| {
             let id = id_arg(&id, "id")?;
-            let start = count_arg(&start, "startLine", 0)?;
-            let end = count_arg(&end, "endLine", start.saturating_add(DEFAULT_LINES - 1))?;
+            let start = page_arg(&start, "startLine", 0)?;
+            let end = page_arg(&end, "endLine", start.saturating_add(DEFAULT_LINES - 1))?;
             Ok::<_, JsOffloadError>((id, start, end))
         })();
         let (id, start, end) = match parsed {
