@@ -232,3 +232,45 @@ fn summaries_and_pages_stay_within_both_limits() {
         }
     }
 }
+
+fn named<'a>(id: &'a str, text: &'a str) -> ToolOutputRef<'a> {
+    ToolOutputRef {
+        tool_call_id: id,
+        ..output(text)
+    }
+}
+
+#[test]
+fn a_page_read_back_is_never_stored_again() {
+    // A page of a reader with a larger limit (a workspace's 40,000) read back into a
+    // conversation whose Materializer keeps 4,000: inline, nothing written.
+    let big = Materializer::new(MaterializerOptions {
+        max_inline_chars: 40_000,
+        ..MaterializerOptions::new("/d", "c", "/")
+    })
+    .unwrap();
+    let fs = MemoryWriter::new();
+    let log: String = (1..=900)
+        .map(|i| format!("line {i} of the log\n"))
+        .collect();
+    let Materialized::Artifact { reference, .. } =
+        block_on(big.materialize(&named("a", &log.repeat(3)), &fs)).unwrap()
+    else {
+        panic!("materialized");
+    };
+    let page = block_on(big.read(&reference.id, 0, 900, &fs)).unwrap();
+    assert!(
+        page.len() > 4_000 && tool_offload_core::materialize::is_read_back_page(&page),
+        "{}",
+        &page[..80]
+    );
+    let small = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+    let calls = fs.calls().len();
+    let done = block_on(small.materialize(&named("b", &page), &fs)).unwrap();
+    assert!(matches!(done, Materialized::Inline));
+    assert_eq!(fs.calls().len(), calls, "nothing written");
+    // Output that only looks like a page header is stored as any other.
+    let lookalike = format!("[INFO] lines 1-40 compiled\n{log}");
+    let done = block_on(small.materialize(&named("c", &lookalike), &fs)).unwrap();
+    assert!(matches!(done, Materialized::Artifact { .. }));
+}

@@ -131,7 +131,10 @@ impl Frame {
         if self.array {
             match &self.item {
                 None => "array[0]".to_owned(),
-                Some(item) => format!("array[{}] of {item}", thousands(self.count)),
+                Some(item) => format!(
+                    "array[{}] of {item}",
+                    crate::materialize::thousands(self.count)
+                ),
             }
         } else {
             let mut keys = comma_list(self.keys.iter().map(String::as_str));
@@ -279,10 +282,6 @@ pub(crate) fn comma_list<'a>(items: impl Iterator<Item = &'a str>) -> String {
         out.push_str(item);
     }
     out
-}
-
-fn thousands(n: usize) -> String {
-    crate::materialize::thousands(n)
 }
 
 /// The first `lines` lines of `text` (JSON) pretty-printed with two-space indents, as

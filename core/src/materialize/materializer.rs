@@ -375,10 +375,7 @@ impl Materializer {
     /// let path = m.resolve_ref("ctx://conv%201/tool/call%20%281%29.txt").unwrap();
     /// assert_eq!(path, "/d/context/conv 1/artifacts/tool/call (1).txt");
     /// assert!(m.resolve_ref("ctx://conv%201/tool/%2E%2E").is_err());
-    /// // As a model copies it: the wrapping comes off.
-    /// assert_eq!(m.resolve_ref("`ctx://conv%201/tool/a.txt`.").unwrap(), "/d/context/conv 1/artifacts/tool/a.txt");
-    /// let not_a_ref = m.resolve_ref("call_1.txt").unwrap_err();
-    /// assert_eq!(not_a_ref.to_string(), "not a ctx:// ref: \"call_1.txt\"");
+    /// assert_eq!(m.resolve_ref("call_1.txt").unwrap_err().to_string(), "not a ctx:// ref: \"call_1.txt\"");
     /// ```
     pub fn resolve_ref(&self, reference: &str) -> Result<String, OffloadError> {
         let reference = reference::clean_ref(reference);
@@ -402,7 +399,6 @@ impl Materializer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::materialize::is_read_back_page;
     use crate::MemoryWriter;
     use futures_executor::block_on;
 
@@ -419,41 +415,6 @@ mod tests {
     fn mkdirs(fs: &MemoryWriter) -> Vec<String> {
         let calls = fs.calls().into_iter();
         calls.filter(|c| c.starts_with("mkdir ")).collect()
-    }
-
-    #[test]
-    fn a_page_read_back_is_never_stored_again() {
-        // A page of a reader with a larger limit (a workspace's 40,000) read back into a
-        // conversation whose Materializer keeps 4,000: inline, nothing written.
-        let big = Materializer::new(MaterializerOptions {
-            max_inline_chars: 40_000,
-            ..MaterializerOptions::new("/d", "c", "/")
-        })
-        .unwrap();
-        let fs = MemoryWriter::new();
-        let log: String = (1..=900)
-            .map(|i| format!("line {i} of the log\n"))
-            .collect();
-        let Materialized::Artifact { reference, .. } =
-            block_on(big.materialize(&output("a", &log.repeat(3)), &fs)).unwrap()
-        else {
-            panic!("materialized");
-        };
-        let page = block_on(big.read(&reference.id, 0, 900, &fs)).unwrap();
-        assert!(
-            page.len() > 4_000 && is_read_back_page(&page),
-            "{}",
-            &page[..80]
-        );
-        let small = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
-        let calls = fs.calls().len();
-        let done = block_on(small.materialize(&output("b", &page), &fs)).unwrap();
-        assert!(matches!(done, Materialized::Inline));
-        assert_eq!(fs.calls().len(), calls, "nothing written");
-        // Output that only looks like a page header is stored as any other.
-        let lookalike = format!("[INFO] lines 1-40 compiled\n{log}");
-        let done = block_on(small.materialize(&output("c", &lookalike), &fs)).unwrap();
-        assert!(matches!(done, Materialized::Artifact { .. }));
     }
 
     #[test]

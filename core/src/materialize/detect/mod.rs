@@ -4,12 +4,14 @@
 //! The rules are data ([`rules::RULES`]); a fast scan ([`scan`]) finds the few lines
 //! that hold one of their trigger words, and only those are classified.
 
+mod body;
 mod classify;
 pub mod rules;
 mod scan;
 
-pub(crate) use classify::gutter;
-pub use classify::{body, classify, Classified};
+pub use body::body;
+pub(crate) use body::gutter;
+pub use classify::{classify, Classified};
 pub use rules::{Level, Rule, Shape, RULES};
 pub use scan::{EXACT_TRIGGERS, TRIGGERS};
 

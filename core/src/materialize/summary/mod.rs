@@ -3,6 +3,8 @@
 //! then head and tail, and a `context_grep` hint that finds what was detected.
 
 mod format;
+#[cfg(test)]
+mod format_tests;
 mod layout;
 mod lines;
 mod outline;
