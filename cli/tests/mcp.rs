@@ -4,11 +4,11 @@
 //! `mcp serve`. (The tests with real MCP SDK clients and servers are in
 //! host-node/test/mcp-*.test.ts.)
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::time::Duration;
+mod mcp_session;
 
+use std::process::{Command, Stdio};
+
+use mcp_session::Session;
 use serde_json::{json, Value};
 
 /// The scripted upstream: asks the client for its roots with the same id as the
@@ -33,79 +33,6 @@ read line
 read line
 exit 3
 "#;
-
-/// A running `tool-offload mcp …` with its stdin, its stdout as lines, and its directory.
-struct Session {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    dir: tempfile::TempDir,
-}
-
-impl Session {
-    /// The proxy in front of `sh -c script`.
-    fn start(script: &str) -> Session {
-        Session::spawn(&["proxy", "--conversation", "c", "--", "sh", "-c", script])
-    }
-
-    /// `tool-offload mcp <args> --user-data <a fresh directory>`.
-    fn spawn(args: &[&str]) -> Session {
-        let dir = tempfile::tempdir().unwrap();
-        let (first, rest) = args.split_first().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tool-offload"))
-            .args(["mcp", first, "--user-data"])
-            .arg(dir.path())
-            .args(rest)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(dir.path().join("stderr")).unwrap())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                if tx.send(line.unwrap()).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Session {
-            child,
-            stdin,
-            lines,
-            dir,
-        }
-    }
-
-    /// What the proxy (and the upstream) wrote to stderr so far.
-    fn stderr(&self) -> String {
-        std::fs::read_to_string(self.dir.path().join("stderr")).unwrap()
-    }
-
-    fn send(&mut self, message: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(message.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn receive_line(&self) -> String {
-        self.lines
-            .recv_timeout(Duration::from_secs(20))
-            .expect("a message from the proxy")
-    }
-
-    fn receive(&self) -> Value {
-        serde_json::from_str(&self.receive_line()).unwrap()
-    }
-
-    fn call(&mut self, message: Value) -> Value {
-        self.send(&message.to_string());
-        self.receive()
-    }
-}
 
 #[test]
 fn relays_patches_materializes_and_survives_the_upstream() {

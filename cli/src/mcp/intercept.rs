@@ -3,7 +3,7 @@
 //! answers to `initialize`, `tools/list` and `resources/templates/list`. Everything
 //! else passes through byte for byte.
 
-use rmcp::model::{ErrorCode, ErrorData};
+use rmcp::model::ErrorCode;
 use serde_json::{json, Value};
 
 use super::context::ContextTools;
@@ -180,22 +180,6 @@ pub fn drop_output_schemas(message: &mut Value) -> usize {
         .count()
 }
 
-/// A JSON-RPC error response for `id`.
-pub fn error_response(id: &Value, error: ErrorData) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "error": error })
-}
-
-/// A JSON-RPC result response for `id`.
-pub fn result_response(id: &Value, result: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "result": result })
-}
-
-/// The key a request id is remembered under (ids are strings or numbers; `1` and
-/// `"1"` are different requests).
-pub fn id_key(id: &Value) -> String {
-    id.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,24 +346,5 @@ mod tests {
         );
         let mut error = json!({ "error": {} });
         assert_eq!(drop_output_schemas(&mut error), 0);
-    }
-
-    #[test]
-    fn responses_are_json_rpc_2() {
-        let error = ErrorData::internal_error("gone", None);
-        assert_eq!(
-            error_response(&json!(7), error),
-            json!({ "jsonrpc": "2.0", "id": 7, "error": { "code": -32603, "message": "gone" } })
-        );
-        assert_eq!(
-            result_response(&json!("a"), json!({ "resources": [] })),
-            json!({ "jsonrpc": "2.0", "id": "a", "result": { "resources": [] } })
-        );
-    }
-
-    #[test]
-    fn ids_of_different_types_are_different_keys() {
-        assert_ne!(id_key(&json!(1)), id_key(&json!("1")));
-        assert_eq!(id_key(&json!("a")), id_key(&json!("a")));
     }
 }

@@ -2,12 +2,17 @@
 //! results, and the server that reads artifacts back (docs/mcp.md).
 
 pub mod args;
+mod client;
 mod context;
+mod envelope;
 mod ids;
 mod intercept;
+mod line;
 mod proxy;
 mod result;
+mod rpc;
 mod serve;
+mod upstream;
 
 use std::sync::Arc;
 
@@ -20,11 +25,16 @@ use crate::location::{Location, LocationIo};
 
 /// Worker threads: a long `context_grep` answered by the proxy must not stall the relay.
 const WORKERS: usize = 2;
+/// Each worker's stack: the proxy handles every message on a worker, and a message may
+/// nest [`line::MAX_DEPTH`] levels deep (parsing, patching, storing and dropping it
+/// recurse). Only the pages used are ever mapped.
+const THREAD_STACK: usize = 16 << 20;
 
 /// Run `tool-offload mcp …` on a tokio runtime of its own.
 pub fn mcp(args: &McpArgs) -> Result<(), CliError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(WORKERS)
+        .thread_stack_size(THREAD_STACK)
         .enable_all()
         .build()
         .map_err(|err| CliError::failure(format!("mcp: cannot start the runtime: {err}")))?;
@@ -38,7 +48,11 @@ pub fn mcp(args: &McpArgs) -> Result<(), CliError> {
                 options.max_inline_bytes =
                     proxy.max_inline_bytes.unwrap_or(options.max_inline_bytes);
                 let context = context_tools(&proxy.store, options, location.io)?;
-                proxy::run(&proxy.server, context).await
+                // On a worker, not this thread, whose stack size is not ours to set.
+                let server = proxy.server.clone();
+                tokio::spawn(async move { proxy::run(&server, context).await })
+                    .await
+                    .map_err(|err| CliError::failure(format!("mcp proxy: {err}")))?
             }
             McpCommand::Serve(serve) => {
                 let location = Location::parse("--user-data", &serve.store.user_data)?;

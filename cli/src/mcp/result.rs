@@ -10,29 +10,26 @@ use crate::location::LocationIo;
 
 use super::ids::call_id;
 
-/// Materialize `result` (a `CallToolResult`) of `tool` in place when its text or its
+/// `result` (a `CallToolResult`) of `tool` materialized when its text or its
 /// `structuredContent` is over the materializer's limits (core's
 /// `materialize_call_tool_result`, under the id minted from its text); `server` names
-/// the upstream in summaries. A result that is not an object is left alone.
+/// the upstream in summaries. `None` when nothing is over the limits, or `result` is not
+/// an object: then it goes on as it came.
 ///
 /// # Errors
-/// `WRITE_FAILED` when an artifact cannot be written (the result is then unchanged).
+/// `WRITE_FAILED` when an artifact cannot be written.
 pub async fn materialize_result(
     materializer: &Materializer<LocationIo>,
-    result: &mut Value,
+    result: &Value,
     tool: &str,
     server: Option<&str>,
-) -> Result<(), OffloadError> {
+) -> Result<Option<Value>, OffloadError> {
     let text = call_tool_result_text(result);
     let id = call_id(tool, text.as_deref().unwrap_or_default());
-    let done = materializer
+    materializer
         .core()
         .materialize_call_tool_result(result, tool, server, &id, materializer.io())
-        .await?;
-    if let Some(done) = done {
-        *result = done;
-    }
-    Ok(())
+        .await
 }
 
 #[cfg(test)]
@@ -63,11 +60,8 @@ mod tests {
             json!({ "content": "not an array" }),
             json!({}),
         ] {
-            let mut result = original.clone();
-            materialize_result(&m, &mut result, "t", None)
-                .await
-                .unwrap();
-            assert_eq!(result, original);
+            let done = materialize_result(&m, &original, "t", None).await.unwrap();
+            assert_eq!(done, None);
         }
     }
 
@@ -76,7 +70,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let m = materializer(dir.path());
         let image = json!({ "type": "image", "data": "AAAA", "mimeType": "image/png" });
-        let mut result = json!({
+        let result = json!({
             "content": [
                 { "type": "text", "text": "a".repeat(600) },
                 image,
@@ -86,8 +80,9 @@ mod tests {
             "_meta": { "trace": 7 },
             "vendor": "kept",
         });
-        materialize_result(&m, &mut result, "build", Some("ci"))
+        let result = materialize_result(&m, &result, "build", Some("ci"))
             .await
+            .unwrap()
             .unwrap();
         let content = result["content"].as_array().unwrap();
         assert_eq!(content.len(), 3);
@@ -115,9 +110,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let m = materializer(dir.path());
         let rows: Vec<Value> = (0..200).map(|i| json!({ "id": i })).collect();
-        let mut result = json!({ "content": [{ "type": "text", "text": "100 rows" }], "structuredContent": { "rows": rows } });
-        materialize_result(&m, &mut result, "rows", None)
+        let result = json!({ "content": [{ "type": "text", "text": "100 rows" }], "structuredContent": { "rows": rows } });
+        let result = materialize_result(&m, &result, "rows", None)
             .await
+            .unwrap()
             .unwrap();
         assert!(result.get("structuredContent").is_none());
         let id = format!("{}-structured", call_id("rows", "100 rows"));
@@ -146,16 +142,52 @@ mod tests {
         std::fs::create_dir_all(&tool_dir).unwrap();
         std::fs::write(tool_dir.join(format!("{id}.txt")), "someone else's").unwrap();
         let call = || json!({ "content": [{ "type": "text", "text": text }] });
-        let (mut first, mut second) = (call(), call());
-        materialize_result(&m, &mut first, "t", None).await.unwrap();
-        materialize_result(&m, &mut second, "t", None)
-            .await
-            .unwrap();
+        let first = materialize_result(&m, &call(), "t", None).await.unwrap();
+        let second = materialize_result(&m, &call(), "t", None).await.unwrap();
+        let (first, second) = (first.unwrap(), second.unwrap());
         let uri = format!("ctx://c/tool/{id}-1.txt");
         assert_eq!(first["content"][1]["uri"], uri);
         assert_eq!(second, first);
         assert_eq!(artifact(dir.path(), &uri), text);
         let other = std::fs::read_to_string(tool_dir.join(format!("{id}.txt"))).unwrap();
         assert_eq!(other, "someone else's");
+    }
+
+    #[test]
+    fn a_result_nested_as_deep_as_the_proxy_reads_is_stored_on_a_quarter_stack() {
+        use crate::mcp::line::{parse, MAX_DEPTH};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().to_owned();
+        // Top level, result and structuredContent: 3 levels before the arrays.
+        let n = MAX_DEPTH - 3;
+        let deep = format!("{}\"x\"{}", "[".repeat(n), "]".repeat(n));
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"text","text":"ok"}}],"structuredContent":{{"deep":{deep}}}}}}}"#
+        );
+        let run = move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async {
+                let m = materializer(&path);
+                let mut message = parse(&line).unwrap();
+                let result = &message.value["result"];
+                let done = materialize_result(&m, result, "deep", None).await.unwrap();
+                message.value["result"] = done.unwrap();
+                let sent = message.to_line();
+                assert!(sent.contains("structuredContent of deep"), "{sent}");
+                let stored = format!("{}-structured", call_id("deep", "ok"));
+                let file = path.join(format!("context/c/artifacts/tool/{stored}.json"));
+                let text = std::fs::read_to_string(file).unwrap();
+                assert_eq!(text, format!(r#"{{"deep":{deep}}}"#));
+            });
+        };
+        std::thread::Builder::new()
+            .stack_size(super::super::THREAD_STACK / 4)
+            .spawn(run)
+            .unwrap()
+            .join()
+            .unwrap();
     }
 }
