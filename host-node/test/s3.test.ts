@@ -2,12 +2,13 @@
 // and stopped here): the IO contract, the keys every host agrees on, typed errors,
 // aborts, and the package's operations over it.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
 
 import { S3Client } from '@aws-sdk/client-s3';
-import { gcDirectory, Materializer, OffloadError } from 'tool-offload';
+import { gcDirectory, Materializer, OffloadError, Workspace } from 'tool-offload';
 import { S3Io } from 'tool-offload/s3';
 
 import { OBJECT_STORE_EXPECTED, observeWriter } from '../../tests/harness/writer-contract.ts';
@@ -154,6 +155,21 @@ test('the Materializer and gcDirectory run on S3Io', async () => {
   assert.equal(report.removed.length, 1);
   assert.equal(await writer.size(result.path!), undefined);
   assert.equal(await writer.size(`${result.path}.removed`), 0);
+});
+
+test('two workers storing one tool-call id on S3 each keep their own output, record and artifact alike', async () => {
+  // Two workspaces, two clients: as two processes would.
+  const [a, b] = [io('races'), io('races')].map((writer) => new Workspace({ root: '/', writer }));
+  const outputs = ['A', 'B'].map((tag) => `${tag} output\n`.repeat(20000));
+  const done = await Promise.all(
+    [a, b].map((ws, i) => ws.offloadToolResult({ toolCallId: 'same', toolName: 'bash', content: outputs[i] })),
+  );
+  assert.deepEqual(done.map((d) => d.artifactId).sort(), ['tool_result_same', 'tool_result_same-1']);
+  for (const [i, d] of done.entries()) {
+    const back = await a.getById(d.artifactId!);
+    assert.equal(back.content, outputs[i]);
+    assert.equal(back.metadata.sha256, createHash('sha256').update(outputs[i]).digest('hex'));
+  }
 });
 
 test('without a client, S3Io configures one from the standard environment', async () => {

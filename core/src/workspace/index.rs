@@ -6,6 +6,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use super::query::Query;
+use super::read::Loaded;
 use super::record::KnowledgeRecord;
 use super::store::Workspace;
 use crate::{FileReader, OffloadError};
@@ -109,10 +110,15 @@ impl Workspace {
         // and never dropped as gone.
         let known = index.ids().await?;
         let listed: HashSet<String> = self.record_ids(reader).await?.into_iter().collect();
+        self.begin_walk();
         let mut fresh = Vec::new();
         for id in listed.difference(&known) {
-            if let Some(record) = self.load_record(id, reader).await? {
-                fresh.push(record);
+            // A file that holds no record stays out of the index (and is retried on
+            // the next catch-up), reported in `skipped_records`.
+            match self.load(id, reader).await? {
+                Loaded::Record(record) => fresh.push(record),
+                Loaded::Unreadable(err) => self.skip(id, &err),
+                Loaded::Missing => {}
             }
             if fresh.len() == 1000 {
                 index.insert(&fresh).await?;

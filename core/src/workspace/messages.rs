@@ -1,8 +1,9 @@
 //! `offload_messages`: [`Workspace::offload_tool_result`] over a whole conversation.
 
+use super::decide::Decision;
 use super::knowledge_list::is_knowledge_list;
 use super::store::{TokenCounter, ToolResultInput, ToolResultOffload, Workspace};
-use crate::materialize::plan_tool_results;
+use crate::materialize::{plan_tool_results, Planned};
 use crate::view::{JsonView, Text};
 use crate::{FileReader, FileWriter, Map, OffloadError, Slot};
 
@@ -44,47 +45,75 @@ impl Workspace {
     /// assert_eq!(done.changed[0].0, 1);
     /// assert!(done.changed[0].1[0].1.starts_with("<knowledge_list>\n<knowledge id=\"tool_result_call_1\""));
     /// ```
-    pub async fn offload_messages<V: JsonView, IO: FileWriter + FileReader + ?Sized>(
-        &self,
+    pub fn offload_messages<'a, V: JsonView, IO: FileWriter + FileReader + ?Sized>(
+        &'a self,
         messages: &[V],
         count_tokens: Option<&TokenCounter<'_>>,
         now_ms: f64,
-        io: &IO,
-    ) -> Result<MessagesOffloaded, OffloadError> {
+        io: &'a IO,
+    ) -> impl std::future::Future<Output = Result<MessagesOffloaded, OffloadError>> + 'a {
+        // Everything but the stores runs now, the token counter included: the future
+        // holds neither it nor the messages (see `offload_tool_result`).
+        let planned = self.plan(messages, count_tokens);
+        async move {
+            let (planned, unrecognized) = planned?;
+            let mut done = MessagesOffloaded {
+                unrecognized,
+                ..MessagesOffloaded::default()
+            };
+            for (p, decision) in planned {
+                let outcome = self.carry_out(&input(&p), decision, now_ms, io).await?;
+                if let Some(list) = &outcome.replacement {
+                    match done.changed.last_mut() {
+                        Some((index, edits)) if *index == p.message => {
+                            edits.push((p.slot, list.clone()))
+                        }
+                        _ => done.changed.push((p.message, vec![(p.slot, list.clone())])),
+                    }
+                }
+                done.results.push((p.message, outcome));
+            }
+            Ok(done)
+        }
+    }
+
+    /// The tool results of `messages` worth considering, each with its decision, and
+    /// the paths of items of no shape we know.
+    #[allow(clippy::type_complexity)]
+    fn plan<V: JsonView>(
+        &self,
+        messages: &[V],
+        count_tokens: Option<&TokenCounter<'_>>,
+    ) -> Result<(Vec<(Planned, Option<Decision>)>, Vec<String>), OffloadError> {
         let options = &self.options;
         // Without a counter or listed tools, only results over the threshold's
         // estimate can be stored: the rest are not copied out of the host.
         let by_estimate = count_tokens.is_none() && options.offload_tools.is_empty();
         let most_chars = options.token_threshold.saturating_mul(4);
-        let mut done = MessagesOffloaded::default();
+        let mut unrecognized = Vec::new();
         let planned = plan_tool_results(
             messages,
-            &mut done.unrecognized,
+            &mut unrecognized,
             |text| !(by_estimate && text.utf16_len_at_most(most_chars)),
             |text| !is_knowledge_list(text),
         )?;
-        for p in &planned {
-            let input = ToolResultInput {
-                tool_call_id: &p.id,
-                tool_name: &p.tool_name,
-                action_name: None,
-                text: &p.text,
-                is_json: p.was_value,
-                metadata: Map::new(),
-            };
-            let outcome = self
-                .offload_tool_result(&input, count_tokens, now_ms, io)
-                .await?;
-            if let Some(list) = &outcome.replacement {
-                match done.changed.last_mut() {
-                    Some((index, edits)) if *index == p.message => {
-                        edits.push((p.slot, list.clone()))
-                    }
-                    _ => done.changed.push((p.message, vec![(p.slot, list.clone())])),
-                }
-            }
-            done.results.push((p.message, outcome));
+        let mut decided = Vec::with_capacity(planned.len());
+        for p in planned {
+            let decision = self.decide(&input(&p), count_tokens)?;
+            decided.push((p, decision));
         }
-        Ok(done)
+        Ok((decided, unrecognized))
+    }
+}
+
+/// A planned tool result as [`Workspace::offload_tool_result`] takes it.
+fn input(p: &Planned) -> ToolResultInput<'_> {
+    ToolResultInput {
+        tool_call_id: &p.id,
+        tool_name: &p.tool_name,
+        action_name: None,
+        text: &p.text,
+        is_json: p.was_value,
+        metadata: Map::new(),
     }
 }

@@ -29,6 +29,7 @@
 //! ```
 
 mod bundle;
+mod commit;
 mod decide;
 mod index;
 mod knowledge_list;
@@ -64,5 +65,9 @@ pub use tools::{
     GET_KNOWLEDGE_BY_LINES, GET_TOOL_RESULT_OFFLOAD_INFO, GREP_KNOWLEDGE, QUERY_ARTIFACTS,
 };
 
+#[cfg(test)]
+mod collision_tests;
+#[cfg(test)]
+mod corrupt_tests;
 #[cfg(test)]
 mod tests;

@@ -26,40 +26,117 @@ impl Workspace {
         id: &str,
         reader: &R,
     ) -> Result<Option<KnowledgeRecord>, OffloadError> {
-        if let Some(record) = self.cached(id) {
-            return Ok(Some(record));
+        match self.cached_load(id, reader).await? {
+            Loaded::Missing => Ok(None),
+            Loaded::Record(record) => Ok(Some(record)),
+            Loaded::Unreadable(err) => Err(err),
         }
-        let record = self.load_record(id, reader).await?;
-        if let Some(record) = &record {
-            self.cache(record.clone());
-        }
-        Ok(record)
     }
 
-    /// The record of `id` from its file, not cached (an index sync reads thousands).
-    pub(super) async fn load_record<R: FileReader + ?Sized>(
+    /// [`Workspace::load`] through the cache: a record read is kept.
+    async fn cached_load<R: FileReader + ?Sized>(
         &self,
         id: &str,
         reader: &R,
-    ) -> Result<Option<KnowledgeRecord>, OffloadError> {
+    ) -> Result<Loaded, OffloadError> {
+        if let Some(record) = self.cached(id) {
+            return Ok(Loaded::Record(record));
+        }
+        let loaded = self.load(id, reader).await?;
+        if let Loaded::Record(record) = &loaded {
+            self.cache(record.clone());
+        }
+        Ok(loaded)
+    }
+
+    /// What the record file of `id` holds, not cached (an index sync reads thousands).
+    /// `Err` only when the file cannot be read at all.
+    pub(super) async fn load<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        reader: &R,
+    ) -> Result<Loaded, OffloadError> {
         let path = self.record_path(id);
         let failed = |source| OffloadError::ReadFailed {
             path: path.clone(),
             source,
         };
         let Some(text) = reader.read_file(&path).await.map_err(failed)? else {
-            return Ok(None);
+            return Ok(Loaded::Missing);
         };
-        let record = (self.options.parse_json)(&text)
-            .and_then(KnowledgeRecord::from_value)
-            .map_err(|reason| failed(IoError::new(format!("not a knowledge record: {reason}"))))?;
+        let record = match (self.options.parse_json)(&text).and_then(KnowledgeRecord::from_value) {
+            Ok(record) => record,
+            Err(reason) => {
+                let why = format!("not a knowledge record: {reason}");
+                return Ok(Loaded::Unreadable(failed(IoError::new(why))));
+            }
+        };
         if record.id != id {
-            return Err(failed(IoError::new(format!(
-                "not a knowledge record: its id is {:?}",
-                record.id
-            ))));
+            let why = format!("not a knowledge record: its id is {:?}", record.id);
+            return Ok(Loaded::Unreadable(failed(IoError::new(why))));
         }
-        Ok(Some(record))
+        Ok(Loaded::Record(record))
+    }
+
+    /// For a walk over every record: the record of `id` (cached), or `None` when its
+    /// file is gone or is no record, which is then reported in
+    /// [`Workspace::skipped_records`] rather than failing the walk.
+    pub(super) async fn scan_record<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        reader: &R,
+    ) -> Result<Option<KnowledgeRecord>, OffloadError> {
+        match self.cached_load(id, reader).await? {
+            Loaded::Missing => Ok(None),
+            Loaded::Record(record) => Ok(Some(record)),
+            Loaded::Unreadable(err) => {
+                self.skip(id, &err);
+                Ok(None)
+            }
+        }
+    }
+
+    /// The record files the last walk over every record (a scan query, an index catching
+    /// up, `rebuild_index`) left out because they hold no record (truncated, emptied,
+    /// garbage): each id with why. [`Workspace::get_by_id`] of one still fails with
+    /// `READ_FAILED` saying so; the rest of the namespace answers.
+    ///
+    /// ```
+    /// use tool_offload_core::workspace::{Query, Workspace, WorkspaceOptions};
+    /// use tool_offload_core::{FileWriter, MemoryWriter};
+    /// let ws = Workspace::new(WorkspaceOptions::new("/data", "/")).unwrap();
+    /// let io = MemoryWriter::new();
+    /// futures_executor::block_on(async {
+    ///     io.mkdir("/data/context/default/records").await.unwrap();
+    ///     io.write_file("/data/context/default/records/bad.json", "{\"id\":").await.unwrap();
+    ///     let found = ws.query(&Query::new(Default::default()), &io).await.unwrap();
+    ///     assert!(found.is_empty());
+    /// });
+    /// assert_eq!(ws.skipped_records()[0].0, "bad");
+    /// ```
+    pub fn skipped_records(&self) -> Vec<(String, String)> {
+        let mut skipped = self
+            .skipped
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        crate::sort::sort_by(&mut skipped, |a, b| a.0.cmp(&b.0));
+        skipped
+    }
+
+    /// A walk over every record begins: what the last one skipped is forgotten.
+    pub(super) fn begin_walk(&self) {
+        self.skipped
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+    }
+
+    pub(super) fn skip(&self, id: &str, err: &OffloadError) {
+        let mut skipped = self.skipped.lock().unwrap_or_else(|p| p.into_inner());
+        // (A list, not a map: there are few, and a map's code would weigh on the wasm.)
+        skipped.retain(|(known, _)| known != id);
+        skipped.push((id.to_owned(), err.to_string()));
     }
 
     fn cached(&self, id: &str) -> Option<KnowledgeRecord> {
@@ -80,9 +157,10 @@ impl Workspace {
         reader: &R,
     ) -> Result<Vec<KnowledgeRecord>, OffloadError> {
         let ids = self.record_ids(reader).await?;
+        self.begin_walk();
         let mut records = Vec::with_capacity(ids.len());
         for id in &ids {
-            if let Some(record) = self.read_record(id, reader).await? {
+            if let Some(record) = self.scan_record(id, reader).await? {
                 records.push(record);
             }
         }
@@ -123,9 +201,10 @@ impl Workspace {
         // Every record on disk into the cache (only those not read before are read),
         // then the query over the cache in place: only the page is copied out.
         let ids = self.record_ids(reader).await?;
+        self.begin_walk();
         let mut present = Vec::with_capacity(ids.len());
         for id in ids {
-            if self.cached_has(&id) || self.read_record(&id, reader).await?.is_some() {
+            if self.cached_has(&id) || self.scan_record(&id, reader).await?.is_some() {
                 present.push(id);
             }
         }
@@ -283,4 +362,15 @@ impl Workspace {
             namespace: self.options.namespace.clone(),
         }
     }
+}
+
+/// What a record file holds.
+pub(super) enum Loaded {
+    /// No file.
+    Missing,
+    /// A record.
+    Record(KnowledgeRecord),
+    /// Something else (truncated, emptied, garbage, another id's record): `READ_FAILED`
+    /// saying why.
+    Unreadable(OffloadError),
 }

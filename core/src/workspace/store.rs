@@ -9,10 +9,9 @@ use super::index::RecordIndex;
 use super::knowledge_list::{is_knowledge_list, knowledge_list};
 use super::options::{WorkspaceOptions, MIN_INLINE_LIMIT};
 use super::record::{KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE, TOOL_RESULT_PREFIX};
-use super::time::iso8601;
-use crate::materialize::{sha256_hex, ArtifactKind, Materializer, MaterializerOptions, Measure};
+use crate::materialize::{ArtifactKind, Materializer, MaterializerOptions, Measure};
 use crate::path::join;
-use crate::{CreateOutcome, FileReader, FileWriter, Map, OffloadError, Value};
+use crate::{FileReader, FileWriter, Map, OffloadError, Value};
 
 /// A host's token counter (JS `countTokens`, a Rust tokenizer): tokens in a text.
 pub type TokenCounter<'a> = dyn Fn(&str) -> Result<usize, OffloadError> + 'a;
@@ -33,7 +32,8 @@ pub struct KnowledgeInput<'a> {
 /// One tool result to [`Workspace::offload_tool_result`].
 #[derive(Debug, Clone)]
 pub struct ToolResultInput<'a> {
-    /// The call's id: the artifact is `tool_result_<tool_call_id>`.
+    /// The call's id: the artifact is `tool_result_<tool_call_id>` (`-1`, `-2`… after it
+    /// when that id holds another output).
     pub tool_call_id: &'a str,
     /// The tool.
     pub tool_name: &'a str,
@@ -118,6 +118,8 @@ pub struct Workspace {
     pub(super) records: Mutex<HashMap<String, KnowledgeRecord>>,
     /// The host's index, which then answers queries instead of a scan.
     pub(super) index: Option<Arc<dyn RecordIndex>>,
+    /// Record files the last walk over every record found holding no record, with why.
+    pub(super) skipped: Mutex<Vec<(String, String)>>,
 }
 
 impl std::fmt::Debug for Workspace {
@@ -171,6 +173,7 @@ impl Workspace {
             materializer,
             records: Mutex::default(),
             index: None,
+            skipped: Mutex::default(),
         })
     }
 
@@ -249,45 +252,80 @@ impl Workspace {
                 metadata.insert(key.into(), value.into());
             }
         }
-        self.store(input.id, input.text, input.kind, metadata, now_ms, io)
-            .await
+        self.store(
+            input.id, input.text, input.kind, metadata, false, now_ms, io,
+        )
+        .await
     }
 
-    /// The tool-result entry point: decide, store (as `tool_result_<toolCallId>`) and
-    /// replace when the content is at least `inline_limit` long.
+    /// The tool-result entry point: decide, store (as `tool_result_<toolCallId>`, or
+    /// `tool_result_<toolCallId>-1`… when that id holds another output) and replace when
+    /// the content is at least `inline_limit` long.
+    ///
+    /// The decision (and so the token counter) runs before the returned future: it does
+    /// not hold `count_tokens`, so a host with `Send` IO gets a `Send` future whatever
+    /// its counter is.
     ///
     /// # Errors
     /// As [`Workspace::add`], and the token counter's error.
-    pub async fn offload_tool_result<IO: FileWriter + FileReader + ?Sized>(
+    pub fn offload_tool_result<'a, IO: FileWriter + FileReader + ?Sized>(
+        &'a self,
+        input: &'a ToolResultInput<'a>,
+        count_tokens: Option<&TokenCounter<'_>>,
+        now_ms: f64,
+        io: &'a IO,
+    ) -> impl std::future::Future<Output = Result<ToolResultOffload, OffloadError>> + 'a {
+        let decided = self.decide(input, count_tokens);
+        async move { self.carry_out(input, decided?, now_ms, io).await }
+    }
+
+    /// What [`Workspace::decide`] decided, done: stored when it said so.
+    pub(super) async fn carry_out<IO: FileWriter + FileReader + ?Sized>(
         &self,
         input: &ToolResultInput<'_>,
-        count_tokens: Option<&TokenCounter<'_>>,
+        decision: Option<Decision>,
         now_ms: f64,
         io: &IO,
     ) -> Result<ToolResultOffload, OffloadError> {
-        // Its own lists and any read-back page: already stored, never stored again.
+        match decision {
+            Some(decision) if decision.offload => {
+                self.store_tool_result(input, decision, now_ms, io).await
+            }
+            decision => Ok(ToolResultOffload {
+                offloaded: false,
+                replacement: None,
+                artifact_id: None,
+                decision,
+                stored: None,
+            }),
+        }
+    }
+
+    /// Whether `input` is stored; `None` for its own lists and any read-back page,
+    /// already stored and never stored again.
+    pub(super) fn decide(
+        &self,
+        input: &ToolResultInput<'_>,
+        count_tokens: Option<&TokenCounter<'_>>,
+    ) -> Result<Option<Decision>, OffloadError> {
         if !input.is_json
             && (is_knowledge_list(input.text) || crate::materialize::is_read_back_page(input.text))
         {
-            return Ok(ToolResultOffload {
-                offloaded: false,
-                replacement: None,
-                artifact_id: None,
-                decision: None,
-                stored: None,
-            });
+            return Ok(None);
         }
         let flag = input.metadata.get("offload").and_then(Value::as_bool);
-        let decision = self.need_offload(input.tool_name, flag, input.text, count_tokens)?;
-        if !decision.offload {
-            return Ok(ToolResultOffload {
-                offloaded: false,
-                replacement: None,
-                artifact_id: None,
-                decision: Some(decision),
-                stored: None,
-            });
-        }
+        self.need_offload(input.tool_name, flag, input.text, count_tokens)
+            .map(Some)
+    }
+
+    /// Store a result [`Workspace::decide`] said to store, and its `<knowledge_list>`.
+    async fn store_tool_result<IO: FileWriter + FileReader + ?Sized>(
+        &self,
+        input: &ToolResultInput<'_>,
+        decision: Decision,
+        now_ms: f64,
+        io: &IO,
+    ) -> Result<ToolResultOffload, OffloadError> {
         let id = format!("{TOOL_RESULT_PREFIX}{}", input.tool_call_id);
         let kind = if input.is_json {
             KnowledgeType::Json
@@ -300,6 +338,7 @@ impl Workspace {
                 input.text,
                 kind,
                 self.tool_result_metadata(input),
+                true,
                 now_ms,
                 io,
             )
@@ -316,7 +355,7 @@ impl Workspace {
         Ok(ToolResultOffload {
             offloaded: true,
             replacement,
-            artifact_id: Some(id),
+            artifact_id: Some(stored.record.id.clone()),
             decision: Some(decision),
             stored: Some(stored),
         })
@@ -359,164 +398,5 @@ impl Workspace {
             }
         }
         metadata
-    }
-
-    /// Write the content, then its record (the commit point), each exclusively.
-    async fn store<IO: FileWriter + FileReader + ?Sized>(
-        &self,
-        id: &str,
-        text: &str,
-        kind: KnowledgeType,
-        metadata: Map<String, Value>,
-        now_ms: f64,
-        io: &IO,
-    ) -> Result<Stored, OffloadError> {
-        let path = self.content_path(id, kind)?;
-        let sha256 = sha256_hex(text);
-        if let Some(existing) = self.read_record(id, io).await? {
-            return self.reuse(existing, &sha256, kind, path);
-        }
-        let record = KnowledgeRecord::new(
-            id,
-            kind,
-            metadata,
-            Measure::of(text),
-            sha256,
-            iso8601(now_ms),
-        );
-        self.commit(text, record, path, io).await
-    }
-
-    /// Write `text` to `path`, then `record` (the commit point), each exclusively; a
-    /// record that appears meanwhile is reused when it has the same content.
-    pub(super) async fn commit<IO: FileWriter + FileReader + ?Sized>(
-        &self,
-        text: &str,
-        record: KnowledgeRecord,
-        path: String,
-        io: &IO,
-    ) -> Result<Stored, OffloadError> {
-        for dir in [&self.knowledge_dir, &self.records_dir] {
-            io.mkdir(dir)
-                .await
-                .map_err(|source| OffloadError::WriteFailed {
-                    path: dir.clone(),
-                    source,
-                })?;
-        }
-        let written = |source| OffloadError::WriteFailed {
-            path: path.clone(),
-            source,
-        };
-        // A content file without a record is what a crash between the two leaves: not
-        // stored, so it is replaced.
-        if io.create_file(&path, text).await.map_err(written)? == CreateOutcome::Exists {
-            io.write_file(&path, text).await.map_err(written)?;
-        }
-        self.materializer.write_line_index(&path, text, io).await;
-        // Whether the index is in step before this write: then, once the record is in
-        // it too, it still is (see `indexed`).
-        let in_step = match &self.index {
-            Some(index) => index.changed().await?.is_none(),
-            None => false,
-        };
-        let record_path = self.record_path(&record.id);
-        let created = io
-            .create_file(&record_path, &record.to_json())
-            .await
-            .map_err(|source| OffloadError::WriteFailed {
-                path: record_path.clone(),
-                source,
-            })?;
-        if created == CreateOutcome::Exists {
-            // Stored by someone else meanwhile.
-            let existing = self
-                .read_record(&record.id, io)
-                .await?
-                .ok_or_else(|| OffloadError::ArtifactExists(record_path.clone()))?;
-            let sha256 = record.sha256().unwrap_or_default().to_owned();
-            return self.reuse(existing, &sha256, record.kind, path);
-        }
-        self.indexed(&record, in_step).await?;
-        self.cache(record.clone());
-        Ok(Stored {
-            record,
-            path,
-            reused: false,
-        })
-    }
-
-    /// Add a record just written to the index; when the index was in step before the
-    /// write, mark it in step with the directory as it is now, so a query does not list
-    /// the directory again for this process's own writes. (A foreign write landing between
-    /// the two checks is caught at the directory's next change, or by `rebuild_index`.)
-    async fn indexed(&self, record: &KnowledgeRecord, in_step: bool) -> Result<(), OffloadError> {
-        let Some(index) = &self.index else {
-            return Ok(());
-        };
-        index.insert(std::slice::from_ref(record)).await?;
-        if in_step {
-            if let Some(token) = index.changed().await? {
-                index.synced(&token).await?;
-            }
-        }
-        Ok(())
-    }
-
-    /// `records/<id>.json`.
-    pub(super) fn record_path(&self, id: &str) -> String {
-        join(&self.records_dir, &format!("{id}.json"))
-    }
-
-    /// The existing record of an id being stored again: reused when the content is the
-    /// same, else `ARTIFACT_EXISTS`.
-    pub(super) fn reuse(
-        &self,
-        existing: KnowledgeRecord,
-        sha256: &str,
-        kind: KnowledgeType,
-        path: String,
-    ) -> Result<Stored, OffloadError> {
-        if existing.sha256() != Some(sha256) || existing.kind != kind {
-            return Err(OffloadError::ArtifactExists(path));
-        }
-        Ok(Stored {
-            record: existing,
-            path,
-            reused: true,
-        })
-    }
-
-    /// `artifacts/knowledge/<id>.<ext>`, after checking the id names a file.
-    pub(super) fn content_path(
-        &self,
-        id: &str,
-        kind: KnowledgeType,
-    ) -> Result<String, OffloadError> {
-        // A character XML cannot hold could not name the artifact in a <knowledge_list>.
-        let xml = id
-            .chars()
-            .any(super::knowledge_list::unrepresentable)
-            .then_some("contains a control character, which a <knowledge_list> cannot carry");
-        if let Some(reason) =
-            xml.or_else(|| crate::materialize::unsafe_ref_component(id, ".json.lines".len()))
-        {
-            return Err(OffloadError::InvalidId {
-                field: "id".into(),
-                value: Some(id.into()),
-                reason,
-            });
-        }
-        Ok(join(
-            &self.knowledge_dir,
-            &format!("{id}.{}", kind.extension()),
-        ))
-    }
-
-    pub(super) fn cache(&self, record: KnowledgeRecord) {
-        self.records
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .insert(record.id.clone(), record);
     }
 }

@@ -150,7 +150,7 @@ fn decisions_follow_flags_list_and_threshold_with_a_custom_counter() {
 }
 
 #[test]
-fn offloading_again_is_idempotent_and_a_different_content_is_refused() {
+fn offloading_again_is_idempotent_and_a_different_content_is_numbered() {
     let (ws, io) = (workspace(|_| {}), MemoryWriter::new());
     let text = "z".repeat(50_000);
     let first = offload(&ws, &io, "c1", &text);
@@ -165,26 +165,8 @@ fn offloading_again_is_idempotent_and_a_different_content_is_refused() {
     let input = ToolResultInput::text("c1", "bash", "different");
     let mut input = input;
     input.metadata = object(json!({"offload": true}));
-    let err = block_on(other.offload_tool_result(&input, None, NOW, &io)).unwrap_err();
-    assert_eq!(err.code(), ErrorCode::ArtifactExists);
-}
-
-#[test]
-fn a_content_left_without_its_record_is_replaced() {
-    let (ws, io) = (workspace(|_| {}), MemoryWriter::new());
-    let path = "/data/context/default/artifacts/knowledge/tool_result_c1.txt";
-    block_on(crate::FileWriter::mkdir(
-        &io,
-        "/data/context/default/artifacts/knowledge",
-    ))
-    .unwrap();
-    block_on(crate::FileWriter::write_file(&io, path, "half-done")).unwrap();
-    assert!(block_on(ws.record("tool_result_c1", &io))
-        .unwrap()
-        .is_none());
-    let text = "q".repeat(45_000);
-    assert!(offload(&ws, &io, "c1", &text).offloaded);
-    assert_eq!(io.read(path).as_deref(), Some(text.as_str()));
+    let done = block_on(other.offload_tool_result(&input, None, NOW, &io)).unwrap();
+    assert_eq!(done.artifact_id.as_deref(), Some("tool_result_c1-1"));
 }
 
 #[test]

@@ -320,14 +320,39 @@ impl Workspace {
         })
     }
 
-    /// A header (from lines shown and total) and as many `lines` as keep the page under
-    /// the inline limit.
+    /// What a listing leaves out: the record files the walk found holding no record
+    /// (at most 3 named, the note at most 300 characters), or nothing.
+    fn skipped_note(&self) -> String {
+        let skipped = self.skipped_records();
+        if skipped.is_empty() {
+            return String::new();
+        }
+        let mut names = String::new();
+        for (i, (id, _)) in skipped.iter().take(3).enumerate() {
+            if i > 0 {
+                names.push_str(", ");
+            }
+            names.push_str(id);
+        }
+        if skipped.len() > 3 {
+            names.push_str(", …");
+        }
+        let note = format!(
+            " [{} left out: not a readable record ({names}).]",
+            crate::materialize::count(skipped.len(), "record file"),
+        );
+        crate::materialize::cut(&note, 300)
+    }
+
+    /// A header (from lines shown and total, and what was skipped) and as many `lines`
+    /// as keep the page under the inline limit.
     pub(super) fn bounded(
         &self,
         lines: impl ExactSizeIterator<Item = String>,
         header: impl Fn(usize, usize) -> String,
     ) -> String {
         let total = lines.len();
+        let header = |shown, total| header(shown, total) + &self.skipped_note();
         // Room for the longest header.
         let budget = self.options.inline_limit - 1 - utf16_len(&header(total, total + 1));
         let (mut body, mut used, mut shown) = (String::new(), 0, 0);

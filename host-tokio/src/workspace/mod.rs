@@ -82,7 +82,8 @@ impl WorkspaceOptions {
 /// (stored as its `JSON.stringify`).
 #[derive(Debug, Clone, Copy)]
 pub struct ToolResultCall<'a> {
-    /// The call's id: the artifact is `tool_result_<tool_call_id>`.
+    /// The call's id: the artifact is `tool_result_<tool_call_id>` (`-1`, `-2`… after it
+    /// when that id holds another output).
     pub tool_call_id: &'a str,
     /// The tool.
     pub tool_name: &'a str,
@@ -249,7 +250,8 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
         Ok(stored)
     }
 
-    /// The tool-result entry point: decide, store as `tool_result_<toolCallId>`, and
+    /// The tool-result entry point: decide, store as `tool_result_<toolCallId>` (`-1`…
+    /// when that id holds another output), and
     /// replace by a `<knowledge_list>` from `inline_limit` characters on.
     ///
     /// # Errors
@@ -267,11 +269,14 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
             is_json: was_value,
             metadata: call.metadata.cloned().unwrap_or_default(),
         };
-        let counter = self.counter();
-        let done = self
-            .core
-            .offload_tool_result(&input, counter.as_deref(), self.now(), &self.io)
-            .await?;
+        // The counter is only used before the core's future, which does not hold it:
+        // dropped here, it is not held across the await either, so this future is `Send`.
+        let store = {
+            let counter = self.counter();
+            self.core
+                .offload_tool_result(&input, counter.as_deref(), self.now(), &self.io)
+        };
+        let done = store.await?;
         self.trace(call.tool_call_id, &done);
         Ok(done)
     }
@@ -287,11 +292,12 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
         messages: &'a [Value],
     ) -> Result<OffloadedMessages<'a>, OffloadError> {
         let views: Vec<&Value> = messages.iter().collect();
-        let counter = self.counter();
-        let done = self
-            .core
-            .offload_messages(&views, counter.as_deref(), self.now(), &self.io)
-            .await?;
+        let store = {
+            let counter = self.counter();
+            self.core
+                .offload_messages(&views, counter.as_deref(), self.now(), &self.io)
+        };
+        let done = store.await?;
         let mut out: Vec<Cow<'a, Value>> = messages.iter().map(Cow::Borrowed).collect();
         for (index, edits) in done.changed {
             let mut message = messages[index].clone();
@@ -325,7 +331,22 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
         &self,
         query: &Query,
     ) -> Result<Vec<KnowledgeRecord>, OffloadError> {
-        self.core.query(query, &self.io).await
+        let found = self.core.query(query, &self.io).await?;
+        self.warn_skipped();
+        Ok(found)
+    }
+
+    /// The record files the last walk over every record left out because they hold no
+    /// record (truncated, emptied, garbage), each id with why; the rest answered. Each
+    /// walk also logs them (`warn`, target `tool_offload::workspace`).
+    pub fn skipped_records(&self) -> Vec<(String, String)> {
+        self.core.skipped_records()
+    }
+
+    fn warn_skipped(&self) {
+        for (id, reason) in self.core.skipped_records() {
+            tracing::warn!(target: "tool_offload::workspace", id, reason, "record skipped");
+        }
     }
 
     /// The stored tool results, newest first, of a task and/or session when given.
@@ -337,9 +358,12 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
         task_id: Option<&str>,
         session_id: Option<&str>,
     ) -> Result<Vec<OffloadInfo>, OffloadError> {
-        self.core
+        let found = self
+            .core
             .tool_result_offload_info(task_id, session_id, &self.io)
-            .await
+            .await?;
+        self.warn_skipped();
+        Ok(found)
     }
 
     /// A knowledge artifact's record and whole content.

@@ -84,6 +84,24 @@ impl Workspace {
         self.inner.core.options().namespace.clone()
     }
 
+    /// The record files the last walk over every record (`queryArtifacts`,
+    /// `getToolResultOffloadInfo`, an index catching up) left out because they hold no
+    /// record (truncated, emptied, garbage), each with why; the rest answered.
+    #[wasm_bindgen(js_name = skippedRecords, unchecked_return_type = "{ id: string; reason: string }[]")]
+    pub fn skipped_records(&self) -> JsValue {
+        let skipped = self.inner.core.skipped_records();
+        let items = skipped
+            .into_iter()
+            .map(|(id, reason)| {
+                let mut item = tool_offload_core::Map::new();
+                item.insert("id".into(), id.into());
+                item.insert("reason".into(), reason.into());
+                tool_offload_core::Value::Object(item)
+            })
+            .collect();
+        to_js(&tool_offload_core::Value::Array(items))
+    }
+
     /// Store any knowledge: `content` a string (type `"text"`) or a JSON value (type
     /// `"json"`, its `JSON.stringify`); `metadata.context_type` says what it is. The
     /// same id with the same content again is reused. Rejects with `INVALID_ID`,
@@ -104,7 +122,8 @@ impl Workspace {
     }
 
     /// The tool-result entry point: decide (`offloadTools`, `metadata.offload`, the token
-    /// threshold), store as `tool_result_<toolCallId>` with its metadata, and resolve to
+    /// threshold), store as `tool_result_<toolCallId>` (`-1`, `-2`… when that id holds
+    /// another output: never overwritten) with its metadata, and resolve to
     /// `{ offloaded, content, artifactId?, reason? }`: `content` is the `<knowledge_list>`
     /// from `inlineLimit` characters on, else the content given. A content that already
     /// is a `<knowledge_list>` is left alone.

@@ -87,7 +87,7 @@ export interface Knowledge extends KnowledgeRecord {
 
 /** One tool result for `offloadToolResult`. */
 export interface ToolResultInput<T = unknown> {
-  /** The call's id: the artifact is `tool_result_<toolCallId>`. */
+  /** The call's id: the artifact is `tool_result_<toolCallId>` (`-1`, `-2`… after it when that id holds another output). */
   toolCallId: string;
   toolName: string;
   actionName?: string;
