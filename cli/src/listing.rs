@@ -42,7 +42,12 @@ fn find(dir: &Path) -> Result<Vec<Found>, CliError> {
             .map_err(|e| CliError::failure(format!("{}: {e}", at.display())))?;
         for entry in entries.flatten() {
             let path = entry.path();
+            // `DirEntry::metadata` does not follow links; a link is never ours, and
+            // never followed (it may lead out of the directory, or round a loop).
             let Ok(meta) = entry.metadata() else { continue };
+            if meta.file_type().is_symlink() {
+                continue;
+            }
             if meta.is_dir() {
                 pending.push(path);
             } else if let Some((reference, conversation, kind)) = classify(dir, &path) {

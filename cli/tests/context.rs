@@ -163,6 +163,18 @@ fn ls_and_stats_show_our_artifacts_only() {
     std::fs::write(root.join("data/notes.txt"), "not ours").unwrap();
     std::fs::create_dir_all(root.join("data/batch")).unwrap();
     std::fs::write(root.join("data/batch/tool-result-x.md"), "é").unwrap();
+    // Links are never followed nor counted: one to a batch file elsewhere, one to a
+    // directory of them, one to itself.
+    let outside = root.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("tool-result-y.md"), "elsewhere").unwrap();
+    std::os::unix::fs::symlink(
+        outside.join("tool-result-y.md"),
+        root.join("data/batch/tool-result-y.md"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("data/linked")).unwrap();
+    std::os::unix::fs::symlink(root.join("data/batch"), root.join("data/batch/loop")).unwrap();
 
     let out = run(&root, &["ls", "data", "--json"], b"");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -78,8 +78,37 @@ where
     }
 }
 
+/// [`create_unless_taken`] for a name being picked for new content: a name whose
+/// artifact retention removed (its `.removed` marker is there) is taken as well, so that
+/// a ref, once handed out, never comes to name another content. (Checked before the
+/// create: a `gc` removing this very name in the instant between the two is the one
+/// window left, and `gc` writes the marker before it removes the file to keep it small.)
+///
+/// # Errors
+/// As [`create_unless_taken`].
+pub(crate) async fn create_fresh<D, IO>(
+    io: &IO,
+    path: &str,
+    data: &D,
+    same: impl Fn(&str) -> bool,
+) -> Result<Creation, OffloadError>
+where
+    D: ?Sized,
+    IO: FileWriter<D> + FileReader + ?Sized,
+{
+    let marker = format!("{path}{}", crate::gc::REMOVED_SUFFIX);
+    match io.size(&marker).await {
+        Ok(Some(_)) => Ok(Creation::Taken),
+        // A marker that cannot be looked for (a write-only store, a server gone) is taken
+        // as absent: the create says whether the store can be written, as it always did.
+        Ok(None) | Err(_) => create_unless_taken(io, path, data, same).await,
+    }
+}
+
 /// Create `data` at the first of the candidate paths `candidate(first)`,
-/// `candidate(first + 1)`… (up to [`MAX_NAME_ATTEMPTS`] in all, counting from 0) that is free, or reuse one that already holds the same text (`same(existing)`).
+/// `candidate(first + 1)`… (up to [`MAX_NAME_ATTEMPTS`] in all, counting from 0) that is
+/// free and was never removed by retention ([`create_fresh`]), or reuse one that already
+/// holds the same text (`same(existing)`).
 /// Relies on [`FileWriter::create_file`], so concurrent creators never overwrite each
 /// other: each either creates its own name or finds the other's.
 ///
@@ -101,7 +130,7 @@ where
     let mut last = String::new();
     for number in first..MAX_NAME_ATTEMPTS {
         let path = candidate(number)?;
-        let reused = match create_unless_taken(io, &path, data, &same).await? {
+        let reused = match create_fresh(io, &path, data, &same).await? {
             Creation::Created => false,
             Creation::Same => true,
             Creation::Taken => {

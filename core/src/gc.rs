@@ -9,7 +9,6 @@
 use std::collections::HashSet;
 use std::future::Future;
 
-use crate::materialize::summary_ref;
 use crate::temp::{is_stale_temp, is_temp};
 use crate::{FileReader, FileWriter, IoError, OffloadError, Value};
 
@@ -101,19 +100,28 @@ pub struct GcReport {
 /// ```
 pub fn referenced(messages: &Value) -> HashSet<String> {
     let mut found = HashSet::new();
+    // Every ref anywhere: in a summary, in advice, in a note beside an MCP result (its
+    // `-structured.json`), in JSON quoted inside text (a legacy `<function_call>`).
+    crate::materialize::ref_scan::refs_in(messages, &mut |f| {
+        found.insert(f.reference.into_owned());
+    });
     visit(messages, &mut |s| {
-        if let Some(reference) = summary_ref(s) {
-            found.insert(reference.to_owned());
-        } else if let Some(name) = s
-            .strip_prefix("[Content offloaded to: ./")
-            .and_then(|r| r.strip_suffix(']'))
-        {
-            found.insert(name.to_owned());
-        } else if let Some(path) = s
-            .strip_prefix("[Tool result offloaded to file: ")
-            .and_then(|r| r.strip_suffix(']'))
-        {
-            found.insert(crate::search::after_last_slash(path).to_owned());
+        for prefix in [
+            "[Content offloaded to: ./",
+            "[Tool result offloaded to file: ",
+        ] {
+            let mut rest = s;
+            while let Some(at) = crate::search::find(rest, prefix) {
+                rest = &rest[at + prefix.len()..];
+                let Some(end) = crate::search::find(rest, "]") else {
+                    break;
+                };
+                let name = crate::search::after_last_slash(&rest[..end]);
+                if !name.is_empty() {
+                    found.insert(name.to_owned());
+                }
+                rest = &rest[end..];
+            }
         }
     });
     found
@@ -252,12 +260,14 @@ where
         path: path.to_owned(),
         source,
     };
-    io.remove(path).await.map_err(failed)?;
     if artifact {
-        // The marker that lets a later read say why the ref is gone.
+        // The marker that lets a later read say why the ref is gone, and keeps the name
+        // from being given to another content. Written first: a writer picking names
+        // never finds the name free and unmarked (see `create_fresh`).
         let marker = format!("{path}{REMOVED_SUFFIX}");
         io.write_file(&marker, "").await.map_err(failed)?;
     }
+    io.remove(path).await.map_err(failed)?;
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 use std::cell::Cell;
 
 use crate::concurrent::{run_bounded, WRITE_CONCURRENCY};
-use crate::create::{create_at_free_name, create_unless_taken, Creation};
+use crate::create::{create_at_free_name, create_fresh, Creation};
 use crate::message::{id_path, tool_results, At, Slot};
 use crate::path::{join, resolve};
 use crate::plan::{edits, PlannedOffload};
@@ -244,7 +244,7 @@ impl Batch {
                     // The file holds the text as UTF-8 (a lone surrogate as U+FFFD), as `to_str`.
                     let same = |existing: &str| offload.text.to_str() == existing;
                     let created =
-                        create_unless_taken(writer, &offload.path, offload.text.data(), same).await;
+                        create_fresh(writer, &offload.path, offload.text.data(), same).await;
                     failed.set(created.is_err());
                     Some(created)
                 }

@@ -1,13 +1,13 @@
 //! Export and import of a conversation: its messages plus every artifact they refer to,
 //! each with a SHA-256, in one self-contained JSON bundle.
 
-use std::borrow::Cow;
 use std::collections::HashSet;
 
 use sha2::{Digest, Sha256};
 
 use super::materializer::Materializer;
-use super::reference::{self, unsafe_ref_component, ParsedRef, RefError, SCHEME};
+use super::ref_scan::{self, Found};
+use super::reference::{self, unsafe_ref_component, ParsedRef, RefError};
 use super::types::MaterializerOptions;
 use crate::create::{create_unless_taken, holds, Creation};
 use crate::{FileReader, FileWriter, Map, OffloadError, Value};
@@ -16,9 +16,6 @@ use crate::{FileReader, FileWriter, Map, OffloadError, Value};
 pub const BUNDLE_FORMAT: &str = "tool-offload/conversation";
 /// The bundle's `version` field.
 pub const BUNDLE_VERSION: u64 = 1;
-
-/// Artifact file extensions; a ref ends with one of them.
-const EXTENSIONS: [&str; 3] = [".json", ".txt", ".log"];
 
 /// What [`import_conversation`] restored.
 #[derive(Debug, Clone, PartialEq)]
@@ -274,80 +271,19 @@ fn is_path_of(path: &str, parsed: &ParsedRef<'_>) -> bool {
         == Some(&*parsed.file)
 }
 
-/// Whether `c` ends a ref in text. A minted ref never holds one (they are all escaped),
-/// so quotes, brackets, spaces or a JSON escape around a ref never cut it short.
-fn ends_ref(c: char) -> bool {
-    // (`matches!`, not `"…".contains(c)`: a `char` that may be non-ASCII is searched for
-    // as a `&str`, which would bring the standard library's substring searcher.)
-    c.is_whitespace()
-        || matches!(
-            c,
-            '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | ',' | '\\'
-        )
-}
-
-/// A ref found in the messages: its canonical spelling (borrowed from the text when it
-/// is spelled so) and its parts.
-struct Found<'a> {
-    reference: Cow<'a, str>,
-    parsed: ParsedRef<'a>,
-}
-
-/// Calls `visit` for each artifact of `conversation` named in any string of `value`, in
-/// order of appearance (repeats included). A ref runs from `ctx://` up to the first
-/// character that ends it ([`ends_ref`]), then back to the end of its last file
-/// extension (which drops trailing punctuation: "…call_1.txt."). Strings that do not
-/// parse as a ref of this conversation's artifacts are not refs to export (another
-/// conversation's, a malformed escape).
-/// (`dyn`: export and import share one copy of the walk.)
+/// The refs of `conversation`'s bundled artifacts in `value` ([`ref_scan::refs_in`]).
 fn refs_in<'a>(value: &'a Value, conversation: &str, visit: &mut dyn FnMut(Found<'a>)) {
-    visit_strings(value, &mut |text| {
-        let mut rest = text;
-        while let Some(at) = crate::search::find(rest, SCHEME) {
-            let after = &rest[at + SCHEME.len()..];
-            let token_end = after.find(ends_ref).unwrap_or(after.len());
-            if let Some((len, parsed)) = ref_in_token(&after[..token_end], conversation) {
-                let reference = match parsed.canonical_spelling {
-                    true => Cow::Borrowed(&rest[at..at + SCHEME.len() + len]),
-                    false => Cow::Owned(parsed.canonical()),
-                };
-                visit(Found { reference, parsed });
-            }
-            rest = &after[token_end..];
+    ref_scan::refs_in(value, &mut |found: Found<'a>| {
+        if found.parsed.conversation == conversation && bundled(found.parsed.kind) {
+            visit(found);
         }
     });
-}
-
-/// The artifact of `conversation` that `token` (what follows `ctx://`) names, if any,
-/// and the length of the ref within `token`.
-fn ref_in_token<'a>(token: &'a str, conversation: &str) -> Option<(usize, ParsedRef<'a>)> {
-    let (conv, rest) = token.split_once('/')?;
-    let (kind, file) = rest.split_once('/')?;
-    let file = file.split('/').next().unwrap_or(file);
-    let end = EXTENSIONS
-        .iter()
-        // The last match from the left is the rightmost one (no extension overlaps
-        // itself); `rfind` would add a reverse searcher to the wasm.
-        .filter_map(|ext| crate::search::last_from_left(file, ext).map(|i| i + ext.len()))
-        .max()?;
-    let parsed = reference::parse_parts(conv, kind, &file[..end]).ok()?;
-    let len = conv.len() + 1 + kind.len() + 1 + end;
-    (parsed.conversation == conversation && bundled(parsed.kind)).then_some((len, parsed))
 }
 
 /// Whether a conversation bundle carries artifacts of `kind`: tool outputs and terminal
 /// snippets. Workspace knowledge travels with its records, in workspace bundles.
 fn bundled(kind: super::ArtifactKind) -> bool {
     kind != super::ArtifactKind::Knowledge
-}
-
-fn visit_strings<'a>(value: &'a Value, visit: &mut impl FnMut(&'a str)) {
-    match value {
-        Value::String(s) => visit(s),
-        Value::Array(items) => items.iter().for_each(|v| visit_strings(v, visit)),
-        Value::Object(fields) => fields.values().for_each(|v| visit_strings(v, visit)),
-        _ => {}
-    }
 }
 
 fn describe(value: Option<&Value>) -> String {
