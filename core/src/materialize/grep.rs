@@ -309,11 +309,11 @@ pub(crate) struct Prefilter {
 }
 
 impl Prefilter {
-    /// For a pattern of literal alternatives only; none when a row could match without
-    /// one of them appearing in its bytes (an empty alternative, or U+FFFD, which stands
-    /// for bytes that are not UTF-8).
+    /// For a pattern of literal alternatives, or with literals every match holds; none
+    /// when a row could match without one of them appearing in its bytes (an empty
+    /// word, or U+FFFD, which stands for bytes that are not UTF-8).
     fn of(pattern: &Pattern) -> Option<Prefilter> {
-        let (words, fold_ascii) = pattern.literal_words()?;
+        let (words, fold_ascii) = pattern.prefilter_words()?;
         if words
             .iter()
             .any(|w| w.is_empty() || crate::search::find(w, "\u{FFFD}").is_some())

@@ -21,6 +21,7 @@ mod read_back;
 pub(crate) mod read_tools;
 pub(crate) mod ref_scan;
 mod reference;
+mod required;
 mod scan;
 mod source;
 mod tail;

@@ -29,6 +29,11 @@ pub struct Pattern {
     /// summary's own advice): a substring search finds exactly the rows the engine
     /// would, many times faster.
     literals: Option<Literals>,
+    /// Otherwise, literals one of which every match holds (`out of range` for
+    /// `ERROR.*out of range`, see [`super::required`]): rows without one are ruled out
+    /// by a substring search before the engine runs, and grep looks for them in whole
+    /// chunks first.
+    required: Option<Literals>,
 }
 
 /// The alternatives of an all-literal pattern, ASCII-lowercased when matching ignores
@@ -55,22 +60,25 @@ impl Literals {
         if pattern.contains(meta) {
             return None;
         }
-        let fold = |w: &str| {
-            if ignore_case {
-                w.to_ascii_lowercase()
-            } else {
-                w.to_owned()
-            }
-        };
-        let words: Vec<String> = pattern.split('|').map(fold).collect();
-        Some(Literals {
+        Some(Literals::new(
+            pattern.split('|').map(str::to_owned).collect(),
+            ignore_case,
+        ))
+    }
+
+    /// Any of `words`, ASCII-lowercased when `fold_ascii`.
+    fn new(mut words: Vec<String>, fold_ascii: bool) -> Literals {
+        if fold_ascii {
+            words.iter_mut().for_each(|w| w.make_ascii_lowercase());
+        }
+        Literals {
             finders: words
                 .iter()
                 .map(|w| memchr::memmem::Finder::new(w.as_bytes()).into_owned())
                 .collect(),
             words,
-            fold_ascii: ignore_case,
-        })
+            fold_ascii,
+        }
     }
 
     fn is_match(&self, row: &str) -> bool {
@@ -85,9 +93,19 @@ impl Literals {
 impl Pattern {
     /// The alternatives of an all-literal pattern (ASCII-lowercased when the second
     /// value, ignoring ASCII case, is true), for a search over whole chunks.
+    #[cfg(test)]
     pub(crate) fn literal_words(&self) -> Option<(&[String], bool)> {
         self.literals
             .as_ref()
+            .map(|l| (l.words.as_slice(), l.fold_ascii))
+    }
+
+    /// Words one of which every matching row holds (ASCII-lowercased when the second
+    /// value is true): the literal alternatives, or the required literals.
+    pub(crate) fn prefilter_words(&self) -> Option<(&[String], bool)> {
+        self.literals
+            .as_ref()
+            .or(self.required.as_ref())
             .map(|l| (l.words.as_slice(), l.fold_ascii))
     }
 
@@ -99,9 +117,10 @@ impl Pattern {
     /// assert!(!p.is_match("all fine"));
     /// ```
     pub fn is_match(&self, row: &str) -> bool {
-        match &self.literals {
-            Some(literals) => literals.is_match(row),
-            None => self.regex.is_match(row),
+        match (&self.literals, &self.required) {
+            (Some(literals), _) => literals.is_match(row),
+            (None, Some(required)) if !required.is_match(row) => false,
+            _ => self.regex.is_match(row),
         }
     }
 
@@ -153,13 +172,22 @@ pub fn compile_pattern(pattern: &str, ignore_case: bool) -> Result<Pattern, Offl
         .case_insensitive(ignore_case)
         .size_limit(MAX_COMPILED_BYTES)
         .build()
-        .map(|regex| Pattern {
-            regex,
+        .map(|regex| {
             // `(?i)` before literals is the `ignore_case` option, and costs what it costs.
-            literals: match pattern.strip_prefix("(?i)") {
+            let literals = match pattern.strip_prefix("(?i)") {
                 Some(rest) => Literals::of(rest, true),
                 None => Literals::of(pattern, ignore_case),
-            },
+            };
+            let required = match literals {
+                Some(_) => None,
+                None => super::required::required(pattern)
+                    .map(|(words, fold)| Literals::new(words, fold || ignore_case)),
+            };
+            Pattern {
+                regex,
+                literals,
+                required,
+            }
         })
         .map_err(|e| invalid(e.to_string()))
 }
