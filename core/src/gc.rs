@@ -9,6 +9,7 @@
 use std::collections::HashSet;
 use std::future::Future;
 
+use crate::concurrent::{run_bounded, WRITE_CONCURRENCY};
 use crate::temp::{is_stale_temp, is_temp};
 use crate::{FileReader, FileWriter, IoError, OffloadError, Value};
 
@@ -210,10 +211,17 @@ where
         removals.push((c.path, c.stat.size, true));
     }
     crate::sort::sort_by(&mut removals, |a, b| a.0.cmp(&b.0));
-    for (path, size, artifact) in removals {
-        if !options.dry_run {
-            remove(io, &path, artifact).await?;
+    if !options.dry_run {
+        // A few at a time: each is a round trip to a disk's thread pool or a server.
+        let removing = removals
+            .iter()
+            .map(|(path, _, artifact)| remove(io, path, *artifact))
+            .collect();
+        for removed in run_bounded(removing, WRITE_CONCURRENCY).await {
+            removed?;
         }
+    }
+    for (path, size, _) in removals {
         report.bytes += size;
         report.removed.push(path);
     }
@@ -235,9 +243,14 @@ where
                 path: dir.clone(),
                 source,
             })?;
-        for name in names {
-            let path = format!("{dir}/{name}");
-            match io.stat(&path).await {
+        let paths: Vec<String> = names.iter().map(|name| format!("{dir}/{name}")).collect();
+        let stats = run_bounded(
+            paths.iter().map(|path| io.stat(path)).collect(),
+            WRITE_CONCURRENCY,
+        )
+        .await;
+        for (path, stat) in paths.into_iter().zip(stats) {
+            match stat {
                 // Never followed: a link to a directory outside would have retention
                 // remove files there, and a link loop would never end.
                 Ok(Some(stat)) if stat.is_link => {}
