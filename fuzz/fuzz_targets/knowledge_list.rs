@@ -44,6 +44,7 @@ fuzz_target!(|input: Input| {
         text: &text,
         is_json: false,
         metadata,
+        known: Default::default(),
     };
     let io = MemoryWriter::new();
     let Ok(done) = block_on(ws.offload_tool_result(&call, None, 0.0, &io)) else {

@@ -17,6 +17,8 @@
 export * from './api.js';
 import { offloadToolResult } from './api.js';
 import type { OffloadResult } from '../wasm/tool_offload_wasm.js';
+import { createHash } from 'node:crypto';
+import { setDefaultSha256 } from './default-hash.js';
 import { setDefaultWriter } from './default-writer.js';
 import { NodeFileWriter } from './node-file-writer.js';
 
@@ -25,6 +27,9 @@ export type { NodeFileWriterOptions } from './node-file-writer.js';
 
 // In Node a writer left out is a NodeFileWriter (relative paths against process.cwd()).
 setDefaultWriter(() => new NodeFileWriter());
+// A Workspace hashes what it stores with node:crypto, ~35× faster than SHA-256 compiled
+// to wasm, straight from the UTF-8 bytes core already holds.
+setDefaultSha256((utf8) => createHash('sha256').update(utf8).digest('hex'));
 
 /** Options of {@link offloadToolResultToFile}. */
 export interface OffloadToFileOptions {

@@ -8,6 +8,7 @@ import type {
   ToolResultOffload,
   WorkspaceOptions as CoreWorkspaceOptions,
 } from '../wasm/tool_offload_wasm.js';
+import { defaultSha256 } from './default-hash.js';
 import { defaultWriter } from './default-writer.js';
 
 /**
@@ -35,7 +36,11 @@ export interface WorkspaceOptions extends Omit<CoreWorkspaceOptions, 'writer'> {
 export class Workspace extends wasm.Workspace {
   constructor(options: WorkspaceOptions) {
     // Validation of every field (including a missing options object) happens in core.
-    super(options == null ? options : { ...options, writer: options.writer ?? defaultWriter() });
+    super(
+      options == null
+        ? options
+        : { ...options, writer: options.writer ?? defaultWriter(), sha256: options.sha256 ?? defaultSha256() },
+    );
   }
 
   /** Decide, store and (from `inlineLimit` characters on) replace one tool result. */

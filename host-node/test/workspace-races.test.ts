@@ -1,11 +1,11 @@
 // A Workspace under concurrency: 20 calls with 5 shared tool-call ids in one process, and
 // 4 processes storing into one namespace. Every call reads back its own output, and every
 // record's sha256 is its artifact's; a record file that holds no record is reported, and
-// the rest of the namespace still answers.
+// the rest of the namespace still answers; records hash what is on disk.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
@@ -15,6 +15,7 @@ import { freshDir } from './helpers.ts';
 
 const run = promisify(execFile);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Each stored id reads back as its own output, and every record matches its artifact. */
 async function checkNamespace(root: string, stored: { id: string; content: string }[]) {
@@ -89,4 +90,26 @@ test('a record file that holds no record is reported and the rest still answer',
   assert.match(ws.skippedRecords()[0].reason, /not a knowledge record/);
   assert.equal((await ws.getToolResultOffloadInfo()).length, 1);
   await assert.rejects(ws.getById('broken'), { code: 'READ_FAILED' });
+});
+
+test('records hash what is on disk, with node:crypto or a hasher of ours, and a bad hasher is refused', async () => {
+  // Non-ASCII, a pair and a lone surrogate (written as U+FFFD, as everywhere).
+  const content = `naïve ✓ 😀 cut \ud83d end\n`.repeat(3000);
+  for (const sha256 of [undefined, (utf8: Uint8Array) => createHash('sha256').update(utf8).digest('hex')]) {
+    const root = freshDir('ws-hash');
+    const ws = new Workspace({ root, ...(sha256 ? { sha256 } : {}) });
+    const done = await ws.offloadToolResult({ toolCallId: 'c', toolName: 'bash', content });
+    const record = (await ws.queryArtifacts({}))[0];
+    const onDisk = readFileSync(join(root, 'context', 'default', 'artifacts', 'knowledge', `${done.artifactId}.txt`));
+    assert.equal(record.metadata.sha256, sha256hex(onDisk));
+    assert.equal(record.metadata.chars, content.length);
+  }
+  const bad = new Workspace({ root: freshDir('ws-hash'), sha256: () => 'nope' });
+  await assert.rejects(
+    bad.offloadToolResult({ toolCallId: 'c', toolName: 'bash', content: 'x', metadata: { offload: true } }),
+    {
+      code: 'INVALID_ARGUMENT',
+      message: /options\.sha256 must return 64 hex digits/,
+    },
+  );
 });

@@ -26,7 +26,7 @@ impl Workspace {
     /// let (old, new) = (MemoryWriter::new(), MemoryWriter::new());
     /// let ws = Workspace::new(WorkspaceOptions::new("/a", "/")).unwrap();
     /// let metadata = json!({"context_type": "note"}).as_object().unwrap().clone();
-    /// let note = KnowledgeInput { id: "n1", text: "remember", kind: KnowledgeType::Text, metadata };
+    /// let note = KnowledgeInput { id: "n1", text: "remember", kind: KnowledgeType::Text, metadata, known: Default::default() };
     /// ws.add(&note, 0.0, &old).await.unwrap();
     /// let bundle = ws.export_namespace(&old).await.unwrap();
     /// let elsewhere = Workspace::new(WorkspaceOptions::new("/b", "/")).unwrap();

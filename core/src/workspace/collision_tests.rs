@@ -223,6 +223,7 @@ fn a_content_left_without_its_record_is_adopted_by_the_same_output_only() {
             .as_object()
             .unwrap()
             .clone(),
+        known: Default::default(),
     };
     let err = block_on(ws.add(&input, NOW, &io)).unwrap_err();
     assert_eq!(err.code(), ErrorCode::ArtifactExists);

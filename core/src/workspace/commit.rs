@@ -2,7 +2,7 @@
 //! one unit under concurrency; the naming rule for a taken id.
 
 use super::record::{KnowledgeRecord, KnowledgeType};
-use super::store::{Stored, Workspace};
+use super::store::{Known, Stored, Workspace};
 use super::time::iso8601;
 use crate::create::{create_unless_taken, Creation, MAX_NAME_ATTEMPTS};
 use crate::materialize::{sha256_hex, Measure};
@@ -14,18 +14,21 @@ impl Workspace {
     /// the first of `id-1`, `id-2`… that is free or holds the same (the naming rule of
     /// every tool-offload store: nothing is ever overwritten). Not numbered, a taken id
     /// is `ARTIFACT_EXISTS`.
-    #[allow(clippy::too_many_arguments)]
     pub(super) async fn store<IO: FileWriter + FileReader + ?Sized>(
         &self,
         id: &str,
-        text: &str,
-        kind: KnowledgeType,
+        content: &Content<'_>,
         metadata: Map<String, Value>,
         numbered: bool,
         now_ms: f64,
         io: &IO,
     ) -> Result<Stored, OffloadError> {
-        let sha256 = sha256_hex(text);
+        let Content {
+            text,
+            kind,
+            measure,
+            ref sha256,
+        } = *content;
         let mut last = String::new();
         for number in 0..MAX_NAME_ATTEMPTS {
             let id = match number {
@@ -34,7 +37,7 @@ impl Workspace {
             };
             let path = self.content_path(&id, kind)?;
             let taken = match self.read_record(&id, io).await? {
-                Some(existing) if same_content(&existing, &sha256, kind) => {
+                Some(existing) if same_content(&existing, sha256, kind) => {
                     return Ok(reused(existing, path));
                 }
                 Some(_) => path,
@@ -43,7 +46,7 @@ impl Workspace {
                         &id,
                         kind,
                         metadata.clone(),
-                        Measure::of(text),
+                        measure,
                         sha256.clone(),
                         iso8601(now_ms),
                     );
@@ -211,6 +214,28 @@ impl Workspace {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .insert(record.id.clone(), record);
+    }
+}
+
+/// A content to store, measured and hashed once (by the host when it knows how).
+pub(super) struct Content<'a> {
+    pub text: &'a str,
+    pub kind: KnowledgeType,
+    pub measure: Measure,
+    pub sha256: String,
+}
+
+impl<'a> Content<'a> {
+    pub(super) fn new(text: &'a str, kind: KnowledgeType, known: &Known) -> Self {
+        Content {
+            text,
+            kind,
+            measure: match known.chars {
+                Some(chars) => Measure::with_chars(text, chars),
+                None => Measure::of(text),
+            },
+            sha256: known.sha256.clone().unwrap_or_else(|| sha256_hex(text)),
+        }
     }
 }
 

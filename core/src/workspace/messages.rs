@@ -115,5 +115,6 @@ fn input(p: &Planned) -> ToolResultInput<'_> {
         text: &p.text,
         is_json: p.was_value,
         metadata: Map::new(),
+        known: Default::default(),
     }
 }

@@ -57,7 +57,8 @@ pub use record::{
     TOOL_RESULT_PREFIX,
 };
 pub use store::{
-    Knowledge, KnowledgeInput, Stored, TokenCounter, ToolResultInput, ToolResultOffload, Workspace,
+    Knowledge, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
+    Workspace,
 };
 pub use time::iso8601;
 pub use tools::{

@@ -4,12 +4,13 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::commit::Content;
 use super::decide::{estimate_tokens, need_offload, Decision};
 use super::index::RecordIndex;
 use super::knowledge_list::{is_knowledge_list, knowledge_list};
 use super::options::{WorkspaceOptions, MIN_INLINE_LIMIT};
 use super::record::{KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE, TOOL_RESULT_PREFIX};
-use crate::materialize::{ArtifactKind, Materializer, MaterializerOptions, Measure};
+use crate::materialize::{ArtifactKind, Materializer, MaterializerOptions};
 use crate::path::join;
 use crate::{FileReader, FileWriter, Map, OffloadError, Value};
 
@@ -27,6 +28,19 @@ pub struct KnowledgeInput<'a> {
     pub kind: KnowledgeType,
     /// Its metadata; `context_type` (a string) says what it is.
     pub metadata: Map<String, Value>,
+    /// What the host already knows of `text`.
+    pub known: Known,
+}
+
+/// What a host already knows of a content, so that the store does not compute it again:
+/// a JavaScript string's length is free, and a host may hash faster than core can
+/// (Node's `crypto` hashes ~35× faster than SHA-256 compiled to wasm). Trusted as given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Known {
+    /// The length in UTF-16 code units.
+    pub chars: Option<usize>,
+    /// The SHA-256 of its UTF-8 bytes, lowercase hex.
+    pub sha256: Option<String>,
 }
 
 /// One tool result to [`Workspace::offload_tool_result`].
@@ -45,6 +59,8 @@ pub struct ToolResultInput<'a> {
     pub is_json: bool,
     /// More metadata; `offload: true|false` forces the decision and is not stored.
     pub metadata: Map<String, Value>,
+    /// What the host already knows of `text`.
+    pub known: Known,
 }
 
 impl<'a> ToolResultInput<'a> {
@@ -57,6 +73,7 @@ impl<'a> ToolResultInput<'a> {
             text,
             is_json: false,
             metadata: Map::new(),
+            known: Known::default(),
         }
     }
 }
@@ -252,10 +269,9 @@ impl Workspace {
                 metadata.insert(key.into(), value.into());
             }
         }
-        self.store(
-            input.id, input.text, input.kind, metadata, false, now_ms, io,
-        )
-        .await
+        let content = Content::new(input.text, input.kind, &input.known);
+        self.store(input.id, &content, metadata, false, now_ms, io)
+            .await
     }
 
     /// The tool-result entry point: decide, store (as `tool_result_<toolCallId>`, or
@@ -314,8 +330,21 @@ impl Workspace {
             return Ok(None);
         }
         let flag = input.metadata.get("offload").and_then(Value::as_bool);
-        self.need_offload(input.tool_name, flag, input.text, count_tokens)
-            .map(Some)
+        need_offload(
+            &self.options,
+            input.tool_name,
+            flag,
+            || match count_tokens {
+                Some(count) => count(input.text),
+                None => Ok(estimate_tokens(
+                    input
+                        .known
+                        .chars
+                        .unwrap_or_else(|| crate::utf16_len(input.text)),
+                )),
+            },
+        )
+        .map(Some)
     }
 
     /// Store a result [`Workspace::decide`] said to store, and its `<knowledge_list>`.
@@ -332,18 +361,18 @@ impl Workspace {
         } else {
             KnowledgeType::Text
         };
+        let content = Content::new(input.text, kind, &input.known);
         let stored = self
             .store(
                 &id,
-                input.text,
-                kind,
+                &content,
                 self.tool_result_metadata(input),
                 true,
                 now_ms,
                 io,
             )
             .await?;
-        let measure = Measure::of(input.text);
+        let measure = content.measure;
         let replacement = (measure.chars >= self.options.inline_limit).then(|| {
             knowledge_list(
                 &stored.record,

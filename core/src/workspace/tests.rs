@@ -177,6 +177,7 @@ fn add_stores_any_knowledge_and_needs_a_context_type() {
         text: "{\"steps\":[1,2]}",
         kind: KnowledgeType::Json,
         metadata: object(json!({"context_type": "plan", "task_id": "task-9"})),
+        known: Default::default(),
     };
     let stored = block_on(ws.add(&input, NOW, &io)).unwrap();
     assert_eq!(

@@ -239,6 +239,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
             text: &text,
             kind,
             metadata: metadata.clone(),
+            known: Default::default(),
         };
         let stored = self.core.add(&input, self.now(), &self.io).await?;
         tracing::info!(
@@ -268,6 +269,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
             text: &text,
             is_json: was_value,
             metadata: call.metadata.cloned().unwrap_or_default(),
+            known: Default::default(),
         };
         // The counter is only used before the core's future, which does not hold it:
         // dropped here, it is not held across the await either, so this future is `Send`.

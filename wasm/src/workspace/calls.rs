@@ -104,6 +104,7 @@ pub(crate) async fn offload_tool_result(
         text: &content.text,
         is_json: !content.is_string,
         metadata: metadata_arg(&input)?,
+        known: inner.known(&content.js, &content.text)?,
     };
     let io = content.io(inner, abort.as_ref());
     let counter = inner.counter();
@@ -183,6 +184,7 @@ pub(crate) async fn add(
         text: &content.text,
         kind,
         metadata: metadata_arg(&input)?,
+        known: inner.known(&content.js, &content.text)?,
     };
     let io = content.io(inner, abort.as_ref());
     let stored = inner

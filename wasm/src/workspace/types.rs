@@ -26,6 +26,8 @@ export interface WorkspaceOptions {
   countTokens?: (text: string) => number;
   /** The clock for `created_at`, ms since the epoch or a `Date` (default `Date.now`). */
   now?: () => number | Date;
+  /** SHA-256 of a content's UTF-8 bytes (given as a view into wasm memory: read them before returning, keep no reference), as 64 hex digits: a faster hasher than the built-in one. The npm package passes `node:crypto`'s in Node; trusted as given. */
+  sha256?: (utf8: Uint8Array) => string;
   /** Where knowledge is written. */
   writer: FileWriter;
   /** Where it is read back from (default: `writer`, when it has `readFile`). */

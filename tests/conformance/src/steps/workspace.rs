@@ -92,6 +92,7 @@ pub async fn run_call<IO: FileWriter + FileReader + ?Sized>(
                 text: &text,
                 is_json: was_value,
                 metadata: metadata(),
+                known: Default::default(),
             };
             let done = ws
                 .offload_tool_result(&input, counter, clock.now, io)
@@ -124,6 +125,7 @@ pub async fn run_call<IO: FileWriter + FileReader + ?Sized>(
                 text: &text,
                 kind,
                 metadata: metadata(),
+                known: Default::default(),
             };
             let stored = ws.add(&input, clock.now, io).await?;
             let mut out = stored.record.to_value();
