@@ -53,6 +53,14 @@ const PATTERNS = [
   ['no required literal', '\\d{7}\\b', false],
 ];
 
+// Adversarial patterns: linear time is the guarantee; each is reported beside the literal
+// search of the same file (issue 33: none may take longer than 20× it).
+const ADVERSARIAL = [
+  ['nested repetition', '(\\w+\\s?)+$'],
+  ['counted alternation', '(a|aa){40}c'],
+  ['160-way alternation', Array.from({ length: 160 }, (_, i) => `w${100 + i}x`).join('|')],
+];
+
 const dir = mkdtempSync(join(tmpdir(), 'tool-offload-grep-classes-'));
 const text = log(mb * 1e6);
 const m = new Materializer({ userData: dir, conversationId: 'bench', maxInlineChars: 4000 });
@@ -96,6 +104,20 @@ for (const [label, pattern, ignoreCase] of PATTERNS) {
   const wasm = await best(() => msAsync(() => m.grep(ref.id, pattern, { ignoreCase })));
   console.log(
     `| ${label} | \`${pattern.replaceAll('|', '\\|')}\` | ${g.toFixed(0)} | ${native.toFixed(0)} | ${(native / g).toFixed(1)} | ${wasm.toFixed(0)} | ${(wasm / g).toFixed(1)} |`,
+  );
+}
+const literalMs = await msAsync(() => m.grep(ref.id, 'out of range'));
+const literalNative = ms(() =>
+  spawnSync(cli, ['grep', ref.id, 'out of range', '--user-data', dir], { maxBuffer: 1 << 28 }),
+);
+console.log('\n| adversarial | pattern | CLI (native) ms | × literal | npm (wasm) ms | × literal |');
+console.log('|---|---|---:|---:|---:|---:|');
+for (const [label, pattern] of ADVERSARIAL) {
+  const native = ms(() => spawnSync(cli, ['grep', ref.id, pattern, '--user-data', dir], { maxBuffer: 1 << 28 }));
+  const wasm = await msAsync(() => m.grep(ref.id, pattern));
+  const shown = pattern.length > 40 ? `${pattern.slice(0, 37)}… (${pattern.length} chars)` : pattern;
+  console.log(
+    `| ${label} | \`${shown.replaceAll('|', '\\|')}\` | ${native.toFixed(0)} | ${(native / literalNative).toFixed(1)} | ${wasm.toFixed(0)} | ${(wasm / literalMs).toFixed(1)} |`,
   );
 }
 rmSync(dir, { recursive: true, force: true });
