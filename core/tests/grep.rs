@@ -53,7 +53,10 @@ fn a_catastrophic_backtracking_pattern_finds_its_rows() {
         &fs,
     ))
     .unwrap();
-    assert_eq!(page, same);
+    // The same rows match; what each shows differs: `(a+)+$` matches a whole part,
+    // `a$` its last character (200 characters of window before it).
+    let count = |page: &str| page.split(',').next().unwrap().to_owned();
+    assert_eq!(count(&page), count(&same));
     assert!(
         page.starts_with("[ctx://conv-1/tool/call_1.txt: 49 matching rows in 2 lines"),
         "{}",

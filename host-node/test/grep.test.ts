@@ -60,7 +60,10 @@ test('(a+)+$ over 99,999 a then b finds its rows instead of hanging', { timeout:
   // Lines are read in parts of at most 2000 characters and `$` ends each part: the 50
   // parts of the long line all end in "a" but the last, 1999 "a" then "b", on which a
   // backtracking engine tries every way to split the run of "a".
-  assert.equal(page, same);
+  // The same rows match; what each shows differs (a part of a long line is shown as the
+  // windows round its matches: all of it for `(a+)+$`, its end for `a$`).
+  const rowsOf = (text: string) => text.split(',')[0];
+  assert.equal(rowsOf(page), rowsOf(same));
   assert.match(page, /^\[ctx:\/\/conv\/tool\/call_1\.txt: 49 matching rows in 2 lines, with 0 rows of context; /);
   assert.equal(tool.is_error, undefined);
   assert.match(tool.content, /^\[ctx:\/\/conv\/tool\/call_1\.txt: 49 matching rows in 2 lines/);

@@ -9,10 +9,11 @@ use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
 use super::pattern::Pattern;
-use super::read::{Named, OwnedRow};
+use super::read::Named;
 use super::scan::{rows_in_line, scan, LineStart, Visitor};
 use super::source::Source;
 use super::text::{count, Row};
+use super::windows::shown_row;
 use crate::{utf16_len, OffloadError};
 
 /// What rows `grep` looks for.
@@ -20,6 +21,11 @@ pub(crate) trait Matcher {
     fn is_match(&self, row: &str) -> bool;
     /// The literal search that rules lines out before their rows are matched, if any.
     fn prefilter(&self) -> Option<Prefilter> {
+        None
+    }
+    /// Where it matches in `row` (byte ranges, in order), for the windows shown of a
+    /// part of a long line; `None` when it cannot say (the row is then shown whole).
+    fn spans(&self, _row: &str) -> Option<Vec<(usize, usize)>> {
         None
     }
 }
@@ -31,6 +37,9 @@ impl Matcher for Pattern {
     }
     fn prefilter(&self) -> Option<Prefilter> {
         Prefilter::of(self)
+    }
+    fn spans(&self, row: &str) -> Option<Vec<(usize, usize)>> {
+        Some(self.match_spans(row))
     }
 }
 
@@ -92,8 +101,8 @@ pub(crate) async fn grep_in<'a, S: Source>(
                 if last.is_some_and(|l| from > l + 1) {
                     group.push_str("--\n");
                 }
-                for row in rows_between(source, anchor, (from, to), row_chars).await? {
-                    group.push_str(&row.numbered);
+                for row in rows_between(source, anchor, (from, to), row_chars, matcher).await? {
+                    group.push_str(&row);
                 }
                 Some(group)
             }
@@ -105,8 +114,10 @@ pub(crate) async fn grep_in<'a, S: Source>(
             // The first match always shows, without its context if that is too long
             // (rows are sized so that one fits): a search never comes back empty-handed.
             if fitted == 0 {
-                let rows = rows_between(source, anchor, (hit, hit + 1), row_chars).await?;
-                body = rows.into_iter().map(|r| r.numbered).collect();
+                let rows = rows_between(source, anchor, (hit, hit + 1), row_chars, matcher).await?;
+                // (A loop, not `concat`: that would bring `join`'s code to the wasm.)
+                body.clear();
+                rows.iter().for_each(|row| body.push_str(row));
                 fitted = 1;
                 context_dropped = context > 0;
             }
@@ -260,19 +271,21 @@ impl<M: Matcher + Sync> Visitor for FirstPass<'_, M> {
 }
 
 /// Rows `from..to` (indexes counted from the artifact's start), scanning from `anchor`,
-/// a line start at or before row `from`.
-async fn rows_between<S: Source>(
+/// a line start at or before row `from`, as grep shows them ([`shown_row`]).
+async fn rows_between<S: Source, M: Matcher + Sync>(
     source: &S,
     anchor: LineStart,
     (from, to): (usize, usize),
     row_chars: usize,
-) -> Result<Vec<OwnedRow>, OffloadError> {
-    struct Between {
+    matcher: &M,
+) -> Result<Vec<String>, OffloadError> {
+    struct Between<'m, M> {
         from: usize,
         to: usize,
-        rows: Vec<OwnedRow>,
+        rows: Vec<String>,
+        matcher: &'m M,
     }
-    impl Visitor for Between {
+    impl<M: Matcher + Sync> Visitor for Between<'_, M> {
         fn wants(&mut self, _: &[u8], line: &LineStart) -> bool {
             (self.from..self.to).contains(&line.row)
         }
@@ -281,7 +294,8 @@ async fn rows_between<S: Source>(
                 return ControlFlow::Break(());
             }
             if index >= self.from {
-                self.rows.push(OwnedRow::of(row));
+                let spans = row.part.and_then(|_| self.matcher.spans(row.text));
+                self.rows.push(shown_row(row, spans));
             }
             ControlFlow::Continue(())
         }
@@ -296,6 +310,7 @@ async fn rows_between<S: Source>(
         from,
         to,
         rows: Vec::new(),
+        matcher,
     };
     scan(source, anchor, row_chars, &mut between).await?;
     Ok(between.rows)

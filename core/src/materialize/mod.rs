@@ -25,6 +25,7 @@ mod required;
 mod scan;
 mod source;
 mod tail;
+mod windows;
 pub use reference::{artifact_ref, clean_ref, ref_conversation, MAX_REF_SEGMENT_CHARS};
 mod summary;
 mod text;

@@ -5,6 +5,7 @@
 //! each with a header saying what is shown and how to go on, and never longer than the
 //! inline limit — so reading can never produce a result that would be materialized.
 
+use super::grep::Matcher;
 use super::read::{row_chars, Named};
 use super::text::{count, rows_of, thousands, Row};
 use crate::utf16_len;
@@ -99,7 +100,7 @@ pub fn tail_page(text: &str, reference: &str, count: usize, max_chars: usize) ->
 pub fn grep_page(
     text: &str,
     reference: &str,
-    matches: impl Fn(&str) -> bool,
+    matcher: &impl Matcher,
     context: usize,
     max_matches: usize,
     max_chars: usize,
@@ -114,7 +115,7 @@ pub fn grep_page(
     let hits: Vec<usize> = rows
         .iter()
         .enumerate()
-        .filter(|(_, r)| matches(r.text))
+        .filter(|(_, r)| matcher.is_match(r.text))
         .map(|(i, _)| i)
         .collect();
     let shown_hits = hits.len().min(max_matches);
@@ -135,13 +136,13 @@ pub fn grep_page(
             group.push_str("--\n");
         }
         for row in &rows[from..to] {
-            group.push_str(&numbered(row));
+            group.push_str(&shown(row, matcher));
         }
         if utf16_len(&body) + utf16_len(&group) + header_room >= max_chars {
             // The first match always shows, without its context if that is too long
             // (rows are sized so that one fits): a search never comes back empty-handed.
             if fitted == 0 {
-                body = numbered(&rows[hit]);
+                body = shown(&rows[hit], matcher);
                 fitted = 1;
                 context_dropped = context > 0;
             }
@@ -254,6 +255,12 @@ fn page(
 
 // `Named` and `row_chars` are shared with the streamed engine (they size pages, not
 // the paging being compared).
+
+/// A row as grep shows it: a part of a long line as the windows around its matches.
+fn shown(row: &Row<'_>, matcher: &impl Matcher) -> String {
+    let spans = row.part.and_then(|_| matcher.spans(row.text));
+    super::windows::shown_row(row, spans)
+}
 
 fn numbered(row: &Row<'_>) -> String {
     format!("{}| {}\n", row.label(), row.text)

@@ -124,6 +124,42 @@ impl Pattern {
         }
     }
 
+    /// Where the pattern matches in `row`: byte ranges in order of their starts
+    /// (alternatives of a literal pattern may overlap).
+    pub(crate) fn match_spans(&self, row: &str) -> Vec<(usize, usize)> {
+        let Some(literals) = &self.literals else {
+            return self
+                .regex
+                .find_iter(row)
+                .map(|m| (m.start(), m.end()))
+                .filter(|&(start, end)| row.is_char_boundary(start) && row.is_char_boundary(end))
+                .collect();
+        };
+        let folded;
+        let hay = if literals.fold_ascii {
+            folded = row.to_ascii_lowercase();
+            folded.as_bytes()
+        } else {
+            row.as_bytes()
+        };
+        // In order of their starts (each word's come in order: placed by a binary search,
+        // not sorted, which would add a sort's code to the wasm); the windows merge
+        // overlaps.
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        for (finder, word) in literals.finders.iter().zip(&literals.words) {
+            if word.is_empty() {
+                // Matches everywhere (and inside characters, as bytes): one span will do.
+                spans.insert(0, (0, 0));
+                continue;
+            }
+            for at in finder.find_iter(hay) {
+                let place = spans.partition_point(|&(start, _)| start <= at);
+                spans.insert(place, (at, at + word.len()));
+            }
+        }
+        spans
+    }
+
     /// The pattern as given.
     ///
     /// ```
@@ -260,6 +296,19 @@ mod tests {
     #[test]
     fn counted_repetitions_past_the_compiled_limit_are_invalid() {
         assert!(reason("a{1000}{1000}").contains("size limit"));
+    }
+
+    #[test]
+    fn match_positions_are_on_character_boundaries() {
+        let empty = compile_pattern("", false).unwrap();
+        assert_eq!(empty.match_spans("😀x"), [(0, 0)]);
+        let maybe = compile_pattern("x?", false).unwrap();
+        assert!(maybe
+            .match_spans("😀x😀")
+            .iter()
+            .all(|&(a, b)| "😀x😀".is_char_boundary(a) && "😀x😀".is_char_boundary(b)));
+        let words = compile_pattern("ab|b|x", true).unwrap();
+        assert_eq!(words.match_spans("AB x"), [(0, 2), (1, 2), (3, 4)]);
     }
 
     #[test]
