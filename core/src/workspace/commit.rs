@@ -1,8 +1,9 @@
 //! Storing one knowledge artifact: its content, then its record (the commit point), as
 //! one unit under concurrency; the naming rule for a taken id.
 
+use super::io_types::{Known, Stored};
 use super::record::{KnowledgeRecord, KnowledgeType};
-use super::store::{Known, Stored, Workspace};
+use super::store::Workspace;
 use super::time::iso8601;
 use crate::create::{create_unless_taken, Creation, MAX_NAME_ATTEMPTS};
 use crate::materialize::{sha256_hex, Measure};

@@ -1,8 +1,9 @@
 //! `offload_messages`: [`Workspace::offload_tool_result`] over a whole conversation.
 
 use super::decide::Decision;
+use super::io_types::{TokenCounter, ToolResultInput, ToolResultOffload};
 use super::knowledge_list::is_knowledge_list;
-use super::store::{TokenCounter, ToolResultInput, ToolResultOffload, Workspace};
+use super::store::Workspace;
 use crate::materialize::{plan_tool_results, Planned};
 use crate::view::{JsonView, Text};
 use crate::{FileReader, FileWriter, Map, OffloadError, Slot};

@@ -32,6 +32,7 @@ mod bundle;
 mod commit;
 mod decide;
 mod index;
+mod io_types;
 mod knowledge_list;
 mod messages;
 mod options;
@@ -45,6 +46,9 @@ mod tools;
 pub use bundle::{WORKSPACE_BUNDLE_FORMAT, WORKSPACE_BUNDLE_VERSION};
 pub use decide::{estimate_tokens, Decision, DecisionReason};
 pub use index::{IndexFuture, RecordIndex};
+pub use io_types::{
+    Knowledge, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
+};
 pub use knowledge_list::{is_knowledge_list, KNOWLEDGE_LIST_CLOSE, KNOWLEDGE_LIST_OPEN};
 pub use messages::MessagesOffloaded;
 pub use options::{
@@ -56,10 +60,7 @@ pub use record::{
     parse_json, JsonParser, KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE,
     TOOL_RESULT_PREFIX,
 };
-pub use store::{
-    Knowledge, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
-    Workspace,
-};
+pub use store::Workspace;
 pub use time::iso8601;
 pub use tools::{
     knowledge_tool_definitions, register_knowledge_tools, GET_KNOWLEDGE_BY_ID,

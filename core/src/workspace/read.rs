@@ -1,9 +1,10 @@
 //! Finding and reading knowledge: records (cached), queries, the tool-result overview,
 //! and the Materializer's paging and grep over a knowledge artifact.
 
+use super::io_types::Knowledge;
 use super::query::{OffloadInfo, Query};
 use super::record::{KnowledgeRecord, TOOL_RESULT_CONTEXT_TYPE};
-use super::store::{Knowledge, Workspace};
+use super::store::Workspace;
 use crate::materialize::{artifact_ref, ArtifactKind, Naming, Pattern};
 use crate::{FileReader, IoError, OffloadError, Value};
 

@@ -108,7 +108,7 @@ fn decisions_follow_flags_list_and_threshold_with_a_custom_counter() {
     });
     let io = MemoryWriter::new();
     let decide =
-        |tool: &str, text: &str, metadata: Value, counter: Option<&store::TokenCounter<'_>>| {
+        |tool: &str, text: &str, metadata: Value, counter: Option<&io_types::TokenCounter<'_>>| {
             let mut input = ToolResultInput::text("c", tool, text);
             input.metadata = object(metadata);
             let done = block_on(ws.offload_tool_result(&input, counter, NOW, &io)).unwrap();
@@ -123,7 +123,7 @@ fn decisions_follow_flags_list_and_threshold_with_a_custom_counter() {
         decide("ls", &"a".repeat(41), json!({"offload": false}), None),
         FlagFalse
     );
-    let words: &store::TokenCounter<'_> = &|t| Ok(t.split(' ').count());
+    let words: &io_types::TokenCounter<'_> = &|t| Ok(t.split(' ').count());
     assert_eq!(
         decide("ls", "a b c", json!({}), Some(words)),
         UnderThreshold
@@ -136,7 +136,7 @@ fn decisions_follow_flags_list_and_threshold_with_a_custom_counter() {
     input.tool_call_id = "c3";
     input.tool_name = "web_fetch";
     input.text = "tiny";
-    let failing: &store::TokenCounter<'_> =
+    let failing: &io_types::TokenCounter<'_> =
         &|_| Err(crate::OffloadError::InvalidArgument("counter".into()));
     let done = block_on(ws.offload_tool_result(&input, Some(failing), NOW, &io2)).unwrap();
     assert_eq!(

@@ -6,14 +6,15 @@ mod index;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod tools;
+mod trace;
 
 use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use tool_offload_core::workspace::{
-    self as core_ws, Decision, Knowledge, KnowledgeInput, KnowledgeRecord, KnowledgeType,
-    OffloadInfo, Query, RecordIndex, Stored, ToolResultInput, ToolResultOffload,
+    self as core_ws, Knowledge, KnowledgeInput, KnowledgeRecord, KnowledgeType, OffloadInfo, Query,
+    RecordIndex, Stored, ToolResultInput, ToolResultOffload,
 };
 use tool_offload_core::{apply_edits, FileReader, FileWriter, Map, OffloadError, Value};
 
@@ -279,7 +280,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
                 .offload_tool_result(&input, counter.as_deref(), self.now(), &self.io)
         };
         let done = store.await?;
-        self.trace(call.tool_call_id, &done);
+        trace::offloaded(call.tool_call_id, &done);
         Ok(done)
     }
 
@@ -313,7 +314,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
                 .as_ref()
                 .and_then(|s| s.record.str_field("biz_id"))
                 .unwrap_or_default();
-            self.trace(call, result);
+            trace::offloaded(call, result);
             artifact_ids.extend(result.artifact_id.clone());
         }
         Ok(OffloadedMessages {
@@ -346,9 +347,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     }
 
     fn warn_skipped(&self) {
-        for (id, reason) in self.core.skipped_records() {
-            tracing::warn!(target: "tool_offload::workspace", id, reason, "record skipped");
-        }
+        trace::skipped(&self.core.skipped_records());
     }
 
     /// The stored tool results, newest first, of a task and/or session when given.
@@ -447,33 +446,5 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     fn counter(&self) -> Option<Box<core_ws::TokenCounter<'static>>> {
         let count = self.count_tokens.clone()?;
         Some(Box::new(move |text: &str| Ok(count(text))))
-    }
-
-    /// A `tracing` event per decision and per store (target `tool_offload::workspace`).
-    fn trace(&self, call: &str, done: &ToolResultOffload) {
-        let context_type = core_ws::TOOL_RESULT_CONTEXT_TYPE;
-        match &done.decision {
-            None => tracing::debug!(
-                target: "tool_offload::workspace",
-                context_type, biz_id = call, "already a knowledge list: left as is"
-            ),
-            Some(Decision {
-                offload,
-                reason,
-                tokens,
-            }) => tracing::info!(
-                target: "tool_offload::workspace",
-                context_type, biz_id = call, offload, reason = reason.as_str(), tokens,
-                "offload decision"
-            ),
-        }
-        if let Some(stored) = &done.stored {
-            tracing::info!(
-                target: "tool_offload::workspace",
-                context_type, biz_id = call, id = %stored.record.id, path = %stored.path,
-                reused = stored.reused, replaced = done.replacement.is_some(),
-                "stored tool result"
-            );
-        }
     }
 }
