@@ -207,6 +207,10 @@ pub struct ReadArgs {
     /// Lines to show at most.
     #[arg(long, value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_LINES)]
     pub limit: usize,
+    /// Show only what this JSON path selects in a JSON artifact, pretty-printed
+    /// ($.items[10].sku, $.items[0:5], $.data[*].id, or a JSON Pointer /items/10/sku).
+    #[arg(long, value_name = "PATH")]
+    pub path: Option<String>,
     /// Print `{"ref", "page"}` as one JSON object.
     #[arg(long)]
     pub json: bool,

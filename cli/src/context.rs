@@ -153,8 +153,16 @@ fn print_page(
 /// `read`: numbered lines of an artifact.
 pub fn read(args: &ReadArgs) -> Result<(), CliError> {
     let m = reader(&args.store, &args.reference)?;
-    let page =
-        runtime()?.block_on(m.read_from(&args.reference, args.offset, args.part, args.limit));
+    let (offset, part, limit) = (args.offset, args.part, args.limit);
+    let page = runtime()?.block_on(async {
+        match &args.path {
+            Some(path) => {
+                m.read_json(&args.reference, path, offset, part, limit)
+                    .await
+            }
+            None => m.read_from(&args.reference, offset, part, limit).await,
+        }
+    });
     print_page(&args.reference, page, args.json)
 }
 

@@ -243,6 +243,25 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             .await
     }
 
+    /// What the JSON path `path` (`$.items[10]`, `/items/10`) selects in the artifact,
+    /// pretty-printed, lines `offset..offset + limit` from part `part` of the first.
+    ///
+    /// # Errors
+    /// As [`Materializer::read`]; `INVALID_ARGUMENT` for a malformed path, one that
+    /// selects nothing, or an artifact that is not JSON.
+    pub async fn read_json(
+        &self,
+        reference: &str,
+        path: &str,
+        offset: usize,
+        part: usize,
+        limit: usize,
+    ) -> Result<String, OffloadError> {
+        self.core
+            .read_json(reference, path, offset, part, limit, &self.io)
+            .await
+    }
+
     /// The last `lines` lines of an artifact.
     ///
     /// # Errors

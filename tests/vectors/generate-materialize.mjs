@@ -360,8 +360,12 @@ function checkSummary(s, ref, maxChars, where) {
   if (!first.startsWith('[Output of ') || !first.includes(` stored as ${ref} `) || !first.endsWith(']'))
     fail('does not start with the pointer');
   if (!rest.some((l) => l.startsWith('Size: '))) fail('has no Size: line');
-  const advice = `If you need more: context_tail("${ref}", 200) or context_grep("${ref}", "`;
-  if (!s.includes(advice) || !s.endsWith('", ignore_case: true).')) fail('has no reading advice');
+  // A JSON summary advises reading by path; every other, the tail.
+  const grep = ` or context_grep("${ref}", "`;
+  const advice =
+    s.includes(`If you need more: context_tail("${ref}", 200)${grep}`) ||
+    (s.includes(`If you need more: context_read("${ref}", path="$`) && s.includes(grep));
+  if (!advice || !s.endsWith('", ignore_case: true).')) fail('has no reading advice');
   if (s.length >= maxChars) fail(`is ${s.length} units, not under ${maxChars}`);
   // Preview lines are numbered (`12| …`); a cut one ends with the marker.
   const tooLong = (l) =>
@@ -1120,6 +1124,47 @@ const anthropic = () => [
   c.tail(refs[1], { lines: 1, userData: 'restored' });
 }
 
+{
+  const c = add(
+    new Case(
+      'read-json-path',
+      'context_read with a JSON path (JSONPath subset or JSON Pointer) shows what it selects in a JSON artifact, pretty-printed as JSON.stringify(value, null, 2) lays it out, paged by offset/limit like any read (the header names the path, and More: repeats it); a list path (wildcard, slice) selects an array; a path that selects nothing says where it stopped; a malformed path, or an artifact that is not JSON, is INVALID_ARGUMENT. A JSON string output stored as text is read by path too; escaped lone surrogates survive.',
+    ),
+  );
+  const orders = Array.from({ length: 300 }, (_, i) => ({
+    id: 1000 + i,
+    sku: `SKU-${i}`,
+    lines: [{ qty: i % 4, price: i / 8 }],
+    note: i === 137 ? 'gift' : null,
+  }));
+  const ref = c.materialize(
+    'call_orders',
+    { orders, total: orders.length, page: { next: 'abc' } },
+    { toolName: 'list_orders' },
+  );
+  c.read(ref, { path: '$.orders[10]' });
+  c.read(ref, { path: '$.orders[-1].sku' });
+  c.read(ref, { path: '/orders/137' });
+  c.read(ref, { path: "$['page']" });
+  c.read(ref, { path: '$.orders[0:3].id' });
+  c.read(ref, { path: '$.orders[*].sku', limit: 5 });
+  c.read(ref, { path: '$.orders[*].sku', offset: 5, limit: 5 });
+  c.read(ref, { path: '$.orders[*].lines[*].qty', offset: 298 });
+  c.read(ref, { path: '$.orders', offset: 5000 });
+  c.read(ref, { path: '$.orders[300]' }, 'INVALID_ARGUMENT');
+  c.read(ref, { path: '$.order' }, 'INVALID_ARGUMENT');
+  c.read(ref, { path: 'orders[0]' }, 'INVALID_ARGUMENT');
+  c.read(ref, { path: '$.orders[' }, 'INVALID_ARGUMENT');
+  const text = c.materialize(
+    'call_text',
+    JSON.stringify({ rows: Array.from({ length: 400 }, (_, i) => [i, i === 399 ? 'cut \ud83d' : `r${i}`]) }),
+  );
+  c.read(text, { path: '$.rows[399]' });
+  c.read(text, { path: '$.rows[-3:]' });
+  const log = c.materialize('call_log', numbered(300));
+  c.read(log, { path: '$' }, 'INVALID_ARGUMENT');
+}
+
 // ---------------------------------------------------------------------------------
 // Write.
 
@@ -1128,7 +1173,9 @@ for (const c of cases) {
   if (names.has(c.name)) throw new Error(`duplicate vector ${c.name}`);
   names.add(c.name);
 }
-for (const old of readdirSync(here).filter((f) => f.startsWith(`${PREFIX}-`) && f.endsWith('.json')))
+// generate-logs.mjs writes materialize-failure-logs.json: not ours to remove.
+const OTHERS = new Set(['materialize-failure-logs.json']);
+for (const old of readdirSync(here).filter((f) => f.startsWith(`${PREFIX}-`) && f.endsWith('.json') && !OTHERS.has(f)))
   unlinkSync(join(here, old));
 let bytes = 0;
 let steps = 0;

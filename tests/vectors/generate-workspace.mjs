@@ -72,7 +72,12 @@ class Case extends StepCase {
     const reason = this.decide(input, text, counter);
     if (reason === 'flag_false' || reason === 'under_threshold')
       return this.ws('offloadToolResult', input, { offloaded: false, content: input.content, reason });
-    const id = `tool_result_${input.toolCallId}`;
+    // A reused call id with another content takes the next free name: -1, -2, …
+    let id = `tool_result_${input.toolCallId}`;
+    for (let n = 1; this.records.get(`${this.o.namespace}/${id}`)?.metadata.sha256 !== undefined; n++) {
+      if (this.records.get(`${this.o.namespace}/${id}`).metadata.sha256 === sha256(text)) break;
+      id = `tool_result_${input.toolCallId}-${n}`;
+    }
     this.store(id, typeof input.content === 'string' ? 'text' : 'json', this.metadata(input), text);
     const replaced = text.length >= this.o.inlineLimit;
     return this.ws('offloadToolResult', input, {
@@ -267,7 +272,7 @@ const log = (lines, errorAt = []) =>
   const c = add(
     new Case(
       'idempotent',
-      'The same result again is reused (its record unchanged); another content under the same id is refused; offloadMessages over Anthropic, OpenAI Chat and Responses messages stores each result once, names tools from their calls, and leaves <knowledge_list>s alone on the next turn.',
+      'The same result again is reused (its record unchanged); another content under the same id is stored as tool_result_same-1, never over the first; offloadMessages over Anthropic, OpenAI Chat and Responses messages stores each result once, names tools from their calls, and leaves <knowledge_list>s alone on the next turn.',
     ),
   );
   c.workspace({});
@@ -276,11 +281,7 @@ const log = (lines, errorAt = []) =>
   c.o.now = NOW + 5000;
   c.step('workspace', { options: { now: NOW + 5000 } }, null);
   c.offload({ toolCallId: 'same', toolName: 'bash', content: big });
-  c.wsFail(
-    'offloadToolResult',
-    { toolCallId: 'same', toolName: 'bash', content: 'other', metadata: { offload: true } },
-    'ARTIFACT_EXISTS',
-  );
+  c.offload({ toolCallId: 'same', toolName: 'bash', content: 'other', metadata: { offload: true } });
   const messages = [
     { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_1', name: 'read_file', input: {} }] },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_1', content: big }] },

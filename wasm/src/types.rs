@@ -341,6 +341,12 @@ export interface ReadOptions {
   part?: number;
   /** Lines at most (default 200). */
   limit?: number;
+  /**
+   * A JSON path (`$.items[10].sku`, `$.items[0:5]`, `$.data[*].id`) or JSON Pointer
+   * (`/items/10/sku`): the page shows what it selects in a JSON artifact, pretty-printed,
+   * and `offset`/`part`/`limit` page through that.
+   */
+  path?: string;
 }
 
 /** Options of `grep`. */

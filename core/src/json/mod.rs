@@ -2,11 +2,13 @@
 //! `JSON.stringify` for the same value, whichever host runs it.
 
 mod lone;
+mod path;
 mod stringify;
 mod synopsis;
 mod validate;
 
 pub use lone::{LoneSurrogates, LoneView};
+pub use path::{JsonPath, MAX_PATH_BYTES};
 pub use stringify::{stringify, stringify_into};
 pub(crate) use synopsis::comma_list;
 pub use synopsis::{pretty_head, synopsis, Synopsis, MAX_MEMBERS};

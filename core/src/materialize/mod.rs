@@ -4,6 +4,7 @@
 mod bundle;
 pub mod detect;
 mod grep;
+mod json_read;
 mod legacy;
 mod line_index;
 mod long_line;
@@ -34,6 +35,7 @@ mod types;
 pub use bundle::{
     import_conversation, sha256_hex, ImportedConversation, BUNDLE_FORMAT, BUNDLE_VERSION,
 };
+pub use json_read::MAX_JSON_PATH_BYTES;
 pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
 pub use line_index::INDEX_STEP;
 pub use materializer::{Materializer, MIN_PAGE_CHARS};

@@ -126,9 +126,10 @@ pub(crate) async fn read_in<'a, S: Source>(
             format!("[{}: empty.]", named.title)
         } else {
             format!(
-                "[{}: offset {offset} is past the end: {}.]",
+                "[{}: offset {offset} is past the end: {}{}.]",
                 named.title,
-                count(lines, "line")
+                count(lines, "line"),
+                named.at()
             )
         });
     }
@@ -256,10 +257,11 @@ pub(crate) fn assemble(
         return format!("[{title}: nothing to show.]");
     };
     let shown_lines = format!(
-        "lines {}-{} of {}",
+        "lines {}-{} of {}{}",
         first.label(),
         last.label(),
-        thousands(lines)
+        thousands(lines),
+        named.at()
     );
     let header = match next {
         None => format!("[{title}: {shown_lines}, the end.]"),
@@ -290,6 +292,13 @@ pub(crate) enum Naming<'a> {
         /// Lines asked for per page.
         lines: usize,
     },
+    /// What a JSON path selects in the artifact a `ctx://` ref names, pretty-printed.
+    Path {
+        /// The ref.
+        reference: &'a str,
+        /// The path as [`JsonPath`](crate::json::JsonPath) displays it.
+        path: &'a str,
+    },
 }
 
 impl<'a> From<&'a str> for Naming<'a> {
@@ -311,21 +320,31 @@ pub(crate) struct Named<'a> {
     pub(crate) room: usize,
     /// Lines per page for `get_knowledge_by_lines`; `None`: `context_read`.
     knowledge_lines: Option<usize>,
+    /// The JSON path a page shows, quoted as a JSON string: `"$.items"`.
+    path: Option<String>,
 }
 
 impl<'a> Named<'a> {
     pub(crate) fn new(naming: impl Into<Naming<'a>>, times: usize, max_chars: usize) -> Self {
-        let (reference, knowledge_lines) = match naming.into() {
-            Naming::Ref(reference) => (reference, None),
-            Naming::Knowledge { id, lines } => (id, Some(lines.max(1))),
+        let (reference, knowledge_lines, path) = match naming.into() {
+            Naming::Ref(reference) => (reference, None, None),
+            Naming::Knowledge { id, lines } => (id, Some(lines.max(1)), None),
+            Naming::Path { reference, path } => (
+                reference,
+                None,
+                Some(crate::json::stringify(&crate::Value::from(path))),
+            ),
         };
-        let room = HEADER_ROOM + times * reference.len();
+        // A path is named as often as the ref: after the lines, and in the call.
+        let path_room = path.as_ref().map_or(0, |p| times * utf16_len(p));
+        let room = HEADER_ROOM + times * reference.len() + path_room;
         if room + LABEL_ROOM + MIN_ROW_CHARS <= max_chars {
             Named {
                 title: reference,
                 arg: format!("\"{reference}\""),
                 room,
                 knowledge_lines,
+                path,
             }
         } else {
             Named {
@@ -333,7 +352,17 @@ impl<'a> Named<'a> {
                 arg: "<the same ref>".into(),
                 room: HEADER_ROOM,
                 knowledge_lines,
+                path: path.map(|_| "<the same path>".into()),
             }
+        }
+    }
+
+    /// ` at $.items` after a page's lines when it shows a JSON path's selection.
+    fn at(&self) -> String {
+        match &self.path {
+            Some(p) if p.starts_with('"') => format!(" at {}", &p[1..p.len() - 1]),
+            Some(_) => " at the same path".into(),
+            None => String::new(),
         }
     }
 
@@ -344,8 +373,12 @@ impl<'a> Named<'a> {
             Some(p) if p > 1 => format!(", part={p}"),
             _ => String::new(),
         };
+        let path = self
+            .path
+            .as_ref()
+            .map_or(String::new(), |p| format!(", path={p}"));
         match self.knowledge_lines {
-            None => format!("context_read({arg}, {}{part})", next.line - 1),
+            None => format!("context_read({arg}, {}{part}{path})", next.line - 1),
             Some(lines) => format!(
                 "get_knowledge_by_lines({arg}, {}, {}{part})",
                 next.line,

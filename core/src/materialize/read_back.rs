@@ -102,6 +102,19 @@ impl Materializer {
         read_in(&artifact, &index, naming, request, self.read_page_chars()).await
     }
 
+    /// A page of `text` held in memory (what a JSON path selected), through the same
+    /// engine instance as an artifact's: one copy of it in the wasm build.
+    pub(super) async fn read_held<R: FileReader + ?Sized>(
+        &self,
+        text: Vec<u8>,
+        naming: Naming<'_>,
+        request: (usize, usize, usize),
+    ) -> Result<String, OffloadError> {
+        let index = LineIndex::of(&text);
+        let artifact: Artifact<'_, R> = Artifact::Whole(text);
+        read_in(&artifact, &index, naming, request, self.read_page_chars()).await
+    }
+
     /// The last `lines` lines of the artifact (see [`tail_page`](super::tail_page)).
     ///
     /// # Errors
@@ -283,7 +296,11 @@ impl Materializer {
 
 /// Why `reference` (at `path`) has no artifact: removed by retention when its marker is
 /// there, else never written.
-async fn missing<R: FileReader + ?Sized>(reference: &str, path: &str, reader: &R) -> OffloadError {
+pub(super) async fn missing<R: FileReader + ?Sized>(
+    reference: &str,
+    path: &str,
+    reader: &R,
+) -> OffloadError {
     let marker = format!("{path}{}", crate::gc::REMOVED_SUFFIX);
     match reader.size(&marker).await {
         Ok(Some(_)) => OffloadError::RefRemoved(reference.into()),

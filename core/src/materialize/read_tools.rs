@@ -24,10 +24,13 @@ pub const DEFAULT_MAX_MATCHES: usize = 50;
 /// A checked call of one of the read-back tools.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReadCall {
-    /// `context_read({ ref, offset?, part?, limit? })`.
+    /// `context_read({ ref, offset?, part?, limit?, path? })`.
     Read {
         /// The artifact's ref.
         reference: String,
+        /// A JSON path: the page shows what it selects (see
+        /// [`Materializer::read_json`]), not the artifact's lines.
+        path: Option<String>,
         /// First line, 0-based.
         offset: usize,
         /// Part of that line to start at, 1-based (for lines split into parts).
@@ -88,6 +91,7 @@ impl ReadCall {
         Ok(Some(match name {
             CONTEXT_READ => ReadCall::Read {
                 reference,
+                path: optional_string(input, "path")?,
                 offset: count(input, "offset", 0)?,
                 part: count(input, "part", 1)?,
                 limit: count(input, "limit", DEFAULT_LINES)?,
@@ -131,13 +135,20 @@ impl Materializer {
             Ok(None) => return ToolOutput::error(format!("{name} is not a read-back tool")),
             Ok(Some(ReadCall::Read {
                 reference,
+                path,
                 offset,
                 part,
                 limit,
-            })) => {
-                self.read_from(&reference, offset, part, limit, reader)
-                    .await
-            }
+            })) => match path {
+                Some(path) => {
+                    self.read_json(&reference, &path, offset, part, limit, reader)
+                        .await
+                }
+                None => {
+                    self.read_from(&reference, offset, part, limit, reader)
+                        .await
+                }
+            },
             Ok(Some(ReadCall::Tail { reference, lines })) => {
                 self.tail(&reference, lines, reader).await
             }
@@ -186,6 +197,7 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
                     ("offset", "integer", Some(0), "First line to show, 0-based (default 0): line 57 is offset 56."),
                     ("part", "integer", Some(1), "For a line over 2000 characters, shown as parts 57.1, 57.2, …: the part to start at (default 1)."),
                     ("limit", "integer", Some(1), "Lines to show at most (default 200)."),
+                    ("path", "string", None, "For JSON: show only what this path selects, pretty-printed and numbered (offset, part and limit then page through it), e.g. \"$.items[10]\", \"$.items[0:5].id\", \"$.data[*].name\"."),
                 ],
                 &["ref"],
             ),
@@ -288,6 +300,14 @@ pub(crate) fn string(input: &Value, key: &str) -> Result<String, String> {
             "{key} must be a string, got {}",
             js_string(other.as_ref())
         )),
+    }
+}
+
+/// `input[key]` as a string, `None` when absent or null.
+fn optional_string(input: &Value, key: &str) -> Result<Option<String>, String> {
+    match input.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        _ => string(input, key).map(Some),
     }
 }
 

@@ -286,17 +286,18 @@ impl TokioHost {
             }
             Op::Read {
                 reference,
+                path,
                 offset,
                 part,
                 limit,
                 user_data,
             } => {
                 let other = self.with(user_data)?;
-                let page = other
-                    .as_ref()
-                    .unwrap_or(&self.main)
-                    .read_from(reference, *offset, *part, *limit)
-                    .await?;
+                let m = other.as_ref().unwrap_or(&self.main);
+                let page = match path {
+                    Some(path) => m.read_json(reference, path, *offset, *part, *limit).await?,
+                    None => m.read_from(reference, *offset, *part, *limit).await?,
+                };
                 Value::String(page)
             }
             Op::Tail {

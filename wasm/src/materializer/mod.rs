@@ -20,7 +20,7 @@ use tool_offload_core::materialize::DEFAULT_LINES;
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{field, id_arg, kind_of, number, options_arg, page_arg};
+use crate::convert::{field, id_arg, kind_of, number, optional_string, options_arg, page_arg};
 use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;
 use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
@@ -101,7 +101,8 @@ impl Materializer {
     }
 
     /// Lines `offset..offset + limit` (0-based; defaults 0 and 200) of the artifact
-    /// `ref`, starting at part `part` (default 1) of a line split into parts,
+    /// `ref` (or, with `path`, of what that JSON path selects in it, pretty-printed),
+    /// starting at part `part` (default 1) of a line split into parts,
     /// numbered, with a header; never longer than `maxInlineChars`. Rejects with
     /// `REF_OUT_OF_SCOPE`, `REF_NOT_FOUND`, `READ_FAILED` or `INVALID_ARGUMENT`.
     #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
@@ -117,9 +118,11 @@ impl Materializer {
             let offset = page_arg(&field(&options, "offset"), "options.offset", 0)?;
             let part = page_arg(&field(&options, "part"), "options.part", 1)?;
             let limit = page_arg(&field(&options, "limit"), "options.limit", DEFAULT_LINES)?;
+            let path = optional_string(&options, "path", "options.path")?;
             Ok::<_, JsOffloadError>((
                 reference,
                 ReadBack::Read {
+                    path,
                     offset,
                     part,
                     limit,

@@ -12,6 +12,7 @@ use crate::error::JsOffloadError;
 /// A read-back, its arguments validated.
 pub(crate) enum ReadBack {
     Read {
+        path: Option<String>,
         offset: usize,
         part: usize,
         limit: usize,
@@ -35,6 +36,16 @@ pub(crate) async fn read_back(
     let core = &inner.core;
     match op {
         ReadBack::Read {
+            path: Some(path),
+            offset,
+            part,
+            limit,
+        } => {
+            core.read_json(reference, &path, offset, part, limit, reader)
+                .await
+        }
+        ReadBack::Read {
+            path: None,
             offset,
             part,
             limit,

@@ -22,6 +22,8 @@ fn every_rule_holds_a_trigger() {
             | Shape::GoTestLine
             | Shape::HttpStatus
             | Shape::JsonError => true,
+            // Only ever a veto.
+            Shape::LevelList => false,
         };
         assert!(ok, "{rule:?}");
     }
@@ -136,6 +138,12 @@ fn levels_of_real_lines() {
         ("main.c:57: undefined reference to `config_load_file'", Some(Root)),
         (" ! [rejected]        main -> main (fetch first)", Some(Root)),
         ("      Reason:       OOMKilled", Some(Root)),
+        // Levels listed, not logged at.
+        ("    96→  severity: enum                # DEBUG, INFO, WARN, ERROR, CRITICAL", Some(Not)),
+        ("type Level = \"debug\" | \"info\" | \"error\";", Some(Not)),
+        ("  --log-level <LEVEL>  one of trace/debug/info/warn/error/fatal", Some(Not)),
+        ("2024-05-14 10:00:01 ERROR, retrying in 5s", Some(Root)),
+        ("ERROR: INFO file missing", Some(Root)),
     ] {
         assert_eq!(classify(line).map(|c| c.level), level, "{line:?}");
     }

@@ -55,6 +55,10 @@ pub enum Shape {
     /// compiler's and vet's messages, which say no word of failure. (A test's own
     /// `x_test.go:12:` log lines are no failure by themselves: `--- FAIL` says so.)
     GoPosition,
+    /// Log levels listed side by side (`DEBUG, INFO, WARN, ERROR`, `"info" | "error"`,
+    /// `--level debug/error`): a schema, an enum or a flag's help naming the levels, not
+    /// a line logged at one of them.
+    LevelList,
 }
 
 /// One marker: its shape, its level, and a literal (no regex metacharacters) found in
@@ -118,8 +122,8 @@ const fn context(mut r: Rule, before: u8, after: u8) -> Rule {
 
 use Level::{Mention, Not, Passed, Root, Verdict};
 use Shape::{
-    Contains, Count, ExceptionName, GoPosition, GoTestLine, HttpStatus, JsonError, Start,
-    StartWith, Word,
+    Contains, Count, ExceptionName, GoPosition, GoTestLine, HttpStatus, JsonError, LevelList,
+    Start, StartWith, Word,
 };
 
 /// The markers, in the order they are tried; the first that matches decides.
@@ -319,6 +323,8 @@ pub static RULES: &[Rule] = &[
     ),
     context(rule("python, js, java", ExceptionName, Root, ""), 2, 1),
     nocase(rule("git, ansible", Start("fatal:"), Root, "fatal")),
+    // Before the level words it protects: `severity: enum  # DEBUG, INFO, ERROR`.
+    rule("docs, schemas", LevelList, Not, ""),
     rule("logs", Word("FATAL"), Root, "fatal"),
     rule("shell", Contains("Permission denied"), Root, "denied"),
     context(rule("go", GoPosition, Root, "go:"), 1, 1),

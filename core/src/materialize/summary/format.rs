@@ -13,6 +13,9 @@ pub(super) struct Format {
     pub lines: Vec<String>,
     pub pretty: Vec<String>,
     pub binary: bool,
+    /// A JSON path worth reading first (the largest array's first items), for the
+    /// summary's hint: `context_read(ref, path="$.items[0:10]")`.
+    pub read_path: Option<String>,
 }
 
 /// The format preview of `text` (`is_json`: a JSON document or a value's
@@ -26,6 +29,7 @@ pub(super) fn format(text: &str, is_json: bool, head: usize) -> Format {
             )],
             pretty: Vec::new(),
             binary: true,
+            read_path: None,
         };
     }
     if is_json {
@@ -38,6 +42,7 @@ pub(super) fn format(text: &str, is_json: bool, head: usize) -> Format {
                 )],
                 pretty: Vec::new(),
                 binary: true,
+                read_path: None,
             };
         }
         return json(text, head);
@@ -83,6 +88,7 @@ fn json(text: &str, head: usize) -> Format {
             Vec::new()
         },
         binary: false,
+        read_path: s.largest.as_ref().map(|(path, _)| format!("{path}[0:10]")),
     }
 }
 

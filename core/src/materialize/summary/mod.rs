@@ -104,11 +104,19 @@ pub fn summary(input: &SummaryInput<'_>) -> String {
 /// [`summary`] from the lines it may show.
 fn summary_of(input: &SummaryInput<'_>, lines: &Lines<'_>) -> String {
     let pattern = grep_pattern(lines);
+    let r = input.reference;
+    // JSON is read by path (its tail is the end of one long line); the rest by its end.
+    let first = match &lines.format.read_path {
+        Some(path) => format!(
+            "context_read(\"{r}\", path={})",
+            crate::json::stringify(&crate::Value::from(path.as_str()))
+        ),
+        None => format!("context_tail(\"{r}\", 200)"),
+    };
     let framed = |body: &str| {
         format!(
-            "{}\n{body}If you need more: context_tail(\"{r}\", 200) or context_grep(\"{r}\", \"{pattern}\", ignore_case: true).",
+            "{}\n{body}If you need more: {first} or context_grep(\"{r}\", \"{pattern}\", ignore_case: true).",
             pointer_line(input, &origin(input)),
-            r = input.reference
         )
     };
     match layout::fit(input, lines, &framed) {

@@ -31,10 +31,12 @@ pub enum Op {
         /// `text` with lone surrogates as U+FFFD, as for `Materialize`.
         written: String,
     },
-    /// `read(ref, { offset, part, limit })`, defaults applied.
+    /// `read(ref, { offset, part, limit, path })`, defaults applied.
     Read {
         /// `ref`.
         reference: String,
+        /// `path`: a JSON path, when given.
+        path: Option<String>,
         /// `offset` (0).
         offset: usize,
         /// `part` (1).
@@ -242,6 +244,7 @@ pub(super) fn parse_op(
         },
         Some("read") => Op::Read {
             reference: s("ref"),
+            path: opt_s("path"),
             offset: n("offset", 0),
             part: n("part", 1),
             limit: n("limit", 200),

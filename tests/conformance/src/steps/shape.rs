@@ -39,9 +39,11 @@ pub(super) fn shape_problems(op: &Op, result: &Value, options: &Options, i: usiz
     };
     for (s, reference) in summaries {
         let first = s.lines().next().unwrap_or("");
-        let advice = format!(
-            "If you need more: context_tail(\"{reference}\", 200) or context_grep(\"{reference}\", \""
-        );
+        // A JSON summary advises reading by path; every other, the tail.
+        let grep = format!(" or context_grep(\"{reference}\", \"");
+        let tail = format!("If you need more: context_tail(\"{reference}\", 200){grep}");
+        let path = format!("If you need more: context_read(\"{reference}\", path=\"$");
+        let advice_ok = s.contains(&tail) || (s.contains(&path) && s.contains(&grep));
         if !(first.starts_with("[Output of ")
             && first.contains(&format!(" stored as {reference} ")))
         {
@@ -50,7 +52,7 @@ pub(super) fn shape_problems(op: &Op, result: &Value, options: &Options, i: usiz
         if !s.lines().any(|l| l.starts_with("Size: ")) {
             problems.push(format!("step {i}: summary has no Size: line"));
         }
-        if !(s.contains(&advice) && s.ends_with("\", ignore_case: true).")) {
+        if !(advice_ok && s.ends_with("\", ignore_case: true).")) {
             problems.push(format!("step {i}: summary has no reading advice"));
         }
         if utf16_len(s) >= max {

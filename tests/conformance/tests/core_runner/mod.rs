@@ -247,15 +247,20 @@ impl<F: HostFs> Host for CoreHost<F> {
             }
             Op::Read {
                 reference,
+                path,
                 offset,
                 part,
                 limit,
                 user_data,
             } => {
-                let page = self
-                    .materializer(user_data.as_deref())?
-                    .read_from(reference, *offset, *part, *limit, fs)
-                    .await?;
+                let m = self.materializer(user_data.as_deref())?;
+                let page = match path {
+                    Some(path) => {
+                        m.read_json(reference, path, *offset, *part, *limit, fs)
+                            .await?
+                    }
+                    None => m.read_from(reference, *offset, *part, *limit, fs).await?,
+                };
                 Value::String(page)
             }
             Op::Tail {
