@@ -157,6 +157,16 @@ pub struct Store {
     pub user_data: PathBuf,
 }
 
+/// Where `offload` (or a library's direct or batch offload) wrote its files.
+#[derive(Debug, Args)]
+pub struct OffloadedFiles {
+    /// The output directory of `tool-offload offload` (or of the library's offload):
+    /// REF may then be a file its placeholders name (./tool-result-<id>.md, or the
+    /// placeholder whole), and nothing else in that directory is read.
+    #[arg(long, value_name = "DIR")]
+    pub offload_dir: Option<PathBuf>,
+}
+
 /// Arguments of `tool-offload materialize`.
 #[derive(Debug, Args)]
 pub struct MaterializeArgs {
@@ -198,6 +208,8 @@ pub struct ReadArgs {
     pub reference: String,
     #[command(flatten)]
     pub store: Store,
+    #[command(flatten)]
+    pub offloaded: OffloadedFiles,
     /// First line to show, 0-based.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub offset: usize,
@@ -224,6 +236,8 @@ pub struct TailArgs {
     pub reference: String,
     #[command(flatten)]
     pub store: Store,
+    #[command(flatten)]
+    pub offloaded: OffloadedFiles,
     /// Lines to show.
     #[arg(short = 'n', long = "lines", value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_LINES)]
     pub lines: usize,
@@ -243,6 +257,8 @@ pub struct GrepArgs {
     pub pattern: String,
     #[command(flatten)]
     pub store: Store,
+    #[command(flatten)]
+    pub offloaded: OffloadedFiles,
     /// Lines of context around each match.
     #[arg(short = 'C', long = "context", value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_CONTEXT)]
     pub context: usize,

@@ -5,13 +5,14 @@ use std::path::Path;
 
 use serde_json::json;
 use tokio::runtime::Runtime;
-use tool_offload::core::materialize::ref_conversation;
+use tool_offload::core::materialize::{clean_ref, ref_conversation};
 use tool_offload::core::transcript::Format;
 use tool_offload::json::stringify;
 use tool_offload::{GrepOptions, Materializer, MaterializerOptions, OffloadError, Value};
 
 use crate::args::{
-    ExportArgs, From, GrepArgs, ImportArgs, MaterializeArgs, ReadArgs, Store, TailArgs,
+    ExportArgs, From, GrepArgs, ImportArgs, MaterializeArgs, OffloadedFiles, ReadArgs, Store,
+    TailArgs,
 };
 use crate::error::CliError;
 use crate::input::Input;
@@ -129,7 +130,21 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
 }
 
 /// The materializer that can read `reference` (its conversation comes from the ref).
-fn reader(store: &Store, reference: &str) -> Result<Materializer<LocationIo>, CliError> {
+fn reader(
+    store: &Store,
+    offloaded: &OffloadedFiles,
+    reference: &str,
+) -> Result<Materializer<LocationIo>, CliError> {
+    if let Some(dir) = &offloaded.offload_dir {
+        if !clean_ref(reference).starts_with("ctx://") {
+            // A placeholder's file: read through a materializer over that directory,
+            // which reads nothing else there.
+            let location = Location::parse("--offload-dir", dir)?;
+            let mut options = MaterializerOptions::new(&location.dir, "offloaded");
+            options.offload_dir = Some(location.dir.clone().into());
+            return Materializer::with_io(options, location.io).map_err(failed("--offload-dir"));
+        }
+    }
     let conversation = ref_conversation(reference).map_err(failed(reference))?;
     materializer(store, &conversation, |_| {})
 }
@@ -152,7 +167,7 @@ fn print_page(
 
 /// `read`: numbered lines of an artifact.
 pub fn read(args: &ReadArgs) -> Result<(), CliError> {
-    let m = reader(&args.store, &args.reference)?;
+    let m = reader(&args.store, &args.offloaded, &args.reference)?;
     let (offset, part, limit) = (args.offset, args.part, args.limit);
     let page = runtime()?.block_on(async {
         match &args.path {
@@ -168,14 +183,14 @@ pub fn read(args: &ReadArgs) -> Result<(), CliError> {
 
 /// `tail`: the last lines of an artifact.
 pub fn tail(args: &TailArgs) -> Result<(), CliError> {
-    let m = reader(&args.store, &args.reference)?;
+    let m = reader(&args.store, &args.offloaded, &args.reference)?;
     let page = runtime()?.block_on(m.tail(&args.reference, args.lines));
     print_page(&args.reference, page, args.json)
 }
 
 /// `grep`: matching lines of an artifact, with context.
 pub fn grep(args: &GrepArgs) -> Result<(), CliError> {
-    let m = reader(&args.store, &args.reference)?;
+    let m = reader(&args.store, &args.offloaded, &args.reference)?;
     let options = GrepOptions {
         context: args.context,
         max_matches: args.max_matches,

@@ -359,3 +359,100 @@ fn text_outputs_are_pinned() {
         )
     );
 }
+
+/// `offload` leaves `[Content offloaded to: ./tool-result-<id>.md]`; with `--offload-dir`
+/// the read-back reads that file by the name the placeholder gives, and nothing else.
+#[test]
+fn read_tail_grep_read_the_files_offload_wrote() {
+    let (_tmp, root) = tempdir();
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation())).unwrap();
+    let out = run(&root, &["offload", "conv-1.json", "--out", "out"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("[Content offloaded to: ./tool-result-call_log.md]"));
+    let page = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--offload-dir", "out"]);
+        let out = run(&root, &all, b"");
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out).to_owned()
+    };
+    let read = page(&[
+        "read",
+        "./tool-result-call_log.md",
+        "--offset",
+        "1234",
+        "--limit",
+        "1",
+    ]);
+    assert_eq!(
+        read,
+        "[./tool-result-call_log.md: lines 1235-1235 of 3,001. More: context_read(\"./tool-result-call_log.md\", 1235)]\n1235| ERROR: disk quota exceeded on /var/lib/build\n"
+    );
+    let whole = page(&[
+        "tail",
+        "[Content offloaded to: ./tool-result-call_log.md]",
+        "-n",
+        "1",
+    ]);
+    assert!(
+        whole.starts_with("[./tool-result-call_log.md: lines 3001-3001 of 3,001, the end.]"),
+        "{whole}"
+    );
+    let grep = page(&["grep", "tool-result-call_log.md", "quota", "-C", "0"]);
+    assert!(grep.contains("1235| ERROR: disk quota exceeded"), "{grep}");
+    // Nothing but placeholder files: the conversation beside them is not readable.
+    let out = run(
+        &root,
+        &["read", "../conv-1.json", "--offload-dir", "out"],
+        b"",
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("not a ctx:// ref: \"../conv-1.json\""),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `read --path` shows what a JSON path selects in a JSON artifact.
+#[test]
+fn read_by_json_path() {
+    let (_tmp, root) = tempdir();
+    let items: Vec<Value> = (0..500)
+        .map(|i| json!({"id": i, "sku": format!("S-{i}")}))
+        .collect();
+    let conversation = json!([
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "call_q", "name": "api", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_q", "content": stringify(&json!({"items": items}))}]},
+    ]);
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation)).unwrap();
+    let out = run(
+        &root,
+        &["materialize", "conv-1.json", "--user-data", "data"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let reference = "ctx://conv-1/tool/call_q.json";
+    let args = [
+        "read",
+        reference,
+        "--user-data",
+        "data",
+        "--path",
+        "$.items[-1].sku",
+    ];
+    let out = run(&root, &args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("[{reference}: lines 1-1 of 1 at $.items[-1].sku, the end.]\n1| \"S-499\"\n")
+    );
+    let args = ["read", reference, "--user-data", "data", "--path", "$.item"];
+    let out = run(&root, &args, b"");
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("$.item selects nothing: $ is an object with keys items"),
+        "{}",
+        stderr(&out)
+    );
+}

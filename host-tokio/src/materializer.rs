@@ -26,6 +26,10 @@ pub struct MaterializerOptions {
     pub snippet_lines: usize,
     /// Optionally also a byte budget for head and for tail (e.g. 2048).
     pub snippet_bytes: Option<usize>,
+    /// The output directory of direct or batch offload beside this materializer: the
+    /// read-back then also reads the files their placeholders name, and nothing else
+    /// there (see the core option).
+    pub offload_dir: Option<PathBuf>,
 }
 
 impl MaterializerOptions {
@@ -39,6 +43,7 @@ impl MaterializerOptions {
             max_inline_bytes: defaults.max_inline_bytes,
             snippet_lines: defaults.snippet_lines,
             snippet_bytes: defaults.snippet_bytes,
+            offload_dir: None,
         }
     }
 }
@@ -126,6 +131,10 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             max_inline_bytes: options.max_inline_bytes,
             snippet_lines: options.snippet_lines,
             snippet_bytes: options.snippet_bytes,
+            offload_dir: match &options.offload_dir {
+                Some(dir) => Some(utf8(dir, "offload directory")?.to_owned()),
+                None => None,
+            },
         })?;
         Ok(Materializer { core, io })
     }

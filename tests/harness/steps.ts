@@ -25,6 +25,7 @@ export interface Vector {
     maxInlineBytes?: number;
     snippetLines?: number;
     snippetBytes?: number;
+    offloadDir?: string;
   };
   steps: Step[];
   files: Record<string, string>;
@@ -300,7 +301,11 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
   const { api, io, root } = host;
   const cwd = vector.cwd ?? '/work';
   const data = `${root}/data`;
-  const options = { conversationId: 'conv-1', ...vector.options };
+  const options = {
+    conversationId: 'conv-1',
+    ...vector.options,
+    ...(vector.options?.offloadDir !== undefined ? { offloadDir: `${root}${vector.options.offloadDir}` } : {}),
+  };
   const make = (userData?: string) =>
     new api.Materializer({ ...options, userData: userData ? `${data}/${userData}` : data, writer: io, reader: io });
   const main = make();

@@ -102,6 +102,8 @@ class Case {
     this.limits = { ...DEFAULTS, ...options };
     this.steps = [];
     this.files = new Map();
+    // Files outside the user data (batch offload's), by absolute virtual path.
+    this.outside = new Map();
     // Each ref minted here → its path under artifacts/ (the raw file name).
     this.refPaths = new Map();
   }
@@ -200,7 +202,7 @@ class Case {
   readBack(op, inputs, expectError) {
     if (expectError) return this.fail(op, inputs, expectError);
     const page = this.core([], (s) =>
-      checkPage(s, inputs.ref, this.limits.maxInlineChars, `${this.name} step ${this.steps.length}`),
+      checkPage(s, cleanRef(inputs.ref), this.limits.maxInlineChars, `${this.name} step ${this.steps.length}`),
     );
     return this.step(op, inputs, page);
   }
@@ -340,6 +342,7 @@ class Case {
     // Every file by absolute virtual path: the materializer's user data is /data.
     const files = [...this.files]
       .map(([p, c]) => [`/data/${p}`, c])
+      .concat([...this.outside])
       .sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     return {
       name: this.name,
@@ -349,6 +352,16 @@ class Case {
       files: Object.fromEntries(files),
     };
   }
+}
+
+/** A ref as pages name it: without the quotes or backticks a model wraps it in, and a
+ * batch placeholder given whole as the file it names (core's `clean_ref`, for the refs
+ * these vectors use). */
+function cleanRef(ref) {
+  const unwrap = (s) => s.replace(/^[\s`"'<>()[\]{}*]+|[\s`"'<>()[\]{}*.,;:!?]+$/g, '');
+  const text = unwrap(ref);
+  const file = ['Content offloaded to: ', 'Tool result offloaded to file: '].find((p) => text.startsWith(p));
+  return file ? unwrap(text.slice(file.length)) : text;
 }
 
 /** Shape rules every summary obeys. */
@@ -1163,6 +1176,38 @@ const anthropic = () => [
   c.read(text, { path: '$.rows[-3:]' });
   const log = c.materialize('call_log', numbered(300));
   c.read(log, { path: '$' }, 'INVALID_ARGUMENT');
+}
+
+{
+  const c = add(
+    new Case(
+      'read-offloaded-files',
+      'With offloadDir set to batch offload\'s output directory, read, tail and grep (and context_read) also read the files its placeholders name: "./tool-result-<id>.md", the name alone, the placeholder whole, or any of them in backticks or quotes. Nothing else there is read: another file name, a path leaving the directory, or a missing file get the usual errors.',
+      { offloadDir: '/work/out' },
+    ),
+  );
+  const log = buildLog(60, { 31: 'ERROR disk full while writing /var/lib/db/wal' });
+  const placeholder = '[Content offloaded to: ./tool-result-t1.md]';
+  c.step(
+    'offloadToolResults',
+    { messages: [{ role: 'tool', tool_call_id: 't1', content: log }], outputDir: 'out' },
+    {
+      messages: [{ role: 'tool', tool_call_id: 't1', content: placeholder }],
+      offloadedCount: 1,
+      freedChars: log.length,
+      files: ['/work/out/tool-result-t1.md'],
+    },
+  );
+  c.outside.set('/work/out/tool-result-t1.md', log);
+  c.read('./tool-result-t1.md', { offset: 29, limit: 3 });
+  c.read('tool-result-t1.md', { limit: 2 });
+  c.read(placeholder, { offset: 59 });
+  c.tail('`./tool-result-t1.md`', { lines: 2 });
+  c.grep('"./tool-result-t1.md"', 'error', { ignoreCase: true, context: 0 });
+  c.read('./notes.txt', {}, 'REF_OUT_OF_SCOPE');
+  c.read('../out/tool-result-t1.md', {}, 'REF_OUT_OF_SCOPE');
+  c.read('./sub/dir/tool-result-t1.md', {}, 'REF_OUT_OF_SCOPE');
+  c.read('./tool-result-t2.md', {}, 'REF_NOT_FOUND');
 }
 
 // ---------------------------------------------------------------------------------

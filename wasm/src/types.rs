@@ -267,6 +267,14 @@ export interface MaterializerOptions {
   snippetLines?: number;
   /** Also a byte budget for head and for tail, e.g. 2048 (default: none, lines only). */
   snippetBytes?: number;
+  /**
+   * The `outputDir` of `offloadToolResult`/`offloadToolResults`, when they run beside this
+   * materializer: then `read`, `tail`, `grep` and the read tools also read the files their
+   * placeholders name (`./tool-result-<id>.md`, `<dir>/<session>/<id>.md`, or the
+   * placeholder whole), and nothing else in that directory. Relative paths resolve
+   * against `cwd`.
+   */
+  offloadDir?: string;
   /** Where artifacts are written. */
   writer: FileWriter;
   /** Where artifacts are read back from (default: `writer`, when it has `readFile`). */
@@ -286,6 +294,8 @@ export interface ResolvedMaterializerOptions {
   maxInlineBytes: number;
   snippetLines: number;
   snippetBytes?: number;
+  /** As given, resolved against `cwd`. */
+  offloadDir?: string;
 }
 
 /** One tool output for `materialize`. */

@@ -47,7 +47,7 @@ impl Materializer {
     ) -> Result<String, OffloadError> {
         let path = JsonPath::parse(path).map_err(OffloadError::InvalidArgument)?;
         let reference = super::reference::clean_ref(reference);
-        let file = self.resolve_ref(reference)?;
+        let file = self.resolve_readable(reference)?;
         let size = match reader.size(&file).await {
             Ok(Some(size)) => size,
             Ok(None) => return Err(super::read_back::missing(reference, &file, reader).await),

@@ -37,6 +37,8 @@ pub const MIN_PAGE_CHARS: usize = 1000;
 pub struct Materializer {
     options: MaterializerOptions,
     pub(crate) artifacts: String,
+    /// [`MaterializerOptions::offload_dir`], absolute.
+    pub(super) offload_dir: Option<String>,
     // Atomics so every method takes `&self`: hosts share one materializer between
     // concurrent calls without a lock held across a write.
     hits: AtomicU64,
@@ -70,9 +72,14 @@ impl Materializer {
             &join(&join(&root, "context"), &options.conversation_id),
             "artifacts",
         );
+        let offload_dir = match &options.offload_dir {
+            Some(dir) => Some(resolve(&options.cwd, dir)?),
+            None => None,
+        };
         Ok(Materializer {
             options,
             artifacts,
+            offload_dir,
             hits: AtomicU64::new(0),
             inlined: AtomicU64::new(0),
             saved_chars: AtomicU64::new(0),

@@ -14,6 +14,7 @@ mod messages;
 #[cfg(test)]
 mod oracle;
 pub(crate) mod pattern;
+mod placeholder_ref;
 mod plain;
 #[cfg(test)]
 mod ranged_tests;

@@ -171,7 +171,7 @@ impl Materializer {
         reader: &'a R,
         chunk: usize,
     ) -> Result<Artifact<'a, R>, OffloadError> {
-        let path = self.resolve_ref(reference)?;
+        let path = self.resolve_readable(reference)?;
         let size = match reader.size(&path).await {
             Ok(Some(size)) => size,
             Ok(None) => return Err(missing(reference, &path, reader).await),

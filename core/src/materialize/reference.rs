@@ -173,7 +173,9 @@ impl ParsedRef<'_> {
 /// `text` without what a model wraps a ref in when it copies one: surrounding blanks,
 /// backticks, quotes, angle brackets, parentheses or square brackets, and punctuation
 /// after it (a ref's file name ends in its extension, and escapes every bracket and
-/// quote, so none of these is ever part of one).
+/// quote, so none of these is ever part of one). A direct or batch offload placeholder
+/// given whole becomes the file it names (see
+/// [`Materializer::resolve_readable`](super::Materializer::resolve_readable)).
 ///
 /// ```
 /// use tool_offload_core::materialize::clean_ref;
@@ -181,8 +183,26 @@ impl ParsedRef<'_> {
 /// assert_eq!(clean_ref("(\"ctx://c/tool/a.json\"),"), "ctx://c/tool/a.json");
 /// assert_eq!(clean_ref("<ctx://c/tool/a.txt>"), "ctx://c/tool/a.txt");
 /// assert_eq!(clean_ref("ctx://c/tool/a.txt"), "ctx://c/tool/a.txt");
+/// assert_eq!(clean_ref("[Content offloaded to: ./tool-result-t1.md]"), "./tool-result-t1.md");
 /// ```
 pub fn clean_ref(text: &str) -> &str {
+    let unwrapped = unwrap(text);
+    match PLACEHOLDER_PREFIXES
+        .iter()
+        .find_map(|p| unwrapped.strip_prefix(p))
+    {
+        Some(file) => unwrap(file),
+        None => unwrapped,
+    }
+}
+
+/// What precedes the file in the direct and batch placeholders, once their brackets are
+/// off.
+const PLACEHOLDER_PREFIXES: [&str; 2] =
+    ["Content offloaded to: ", "Tool result offloaded to file: "];
+
+/// `text` without the wrapping [`clean_ref`] takes off.
+fn unwrap(text: &str) -> &str {
     const WRAP: &[char] = &['`', '"', '\'', '<', '>', '(', ')', '[', ']', '{', '}', '*'];
     const AFTER: &[char] = &['.', ',', ';', ':', '!', '?'];
     let mut s = text.trim_matches(|c: char| c.is_ascii_whitespace());

@@ -17,6 +17,10 @@ pub struct MaterializerOptions {
     pub snippet_lines: usize,
     /// Optionally also a byte budget for head and for tail (e.g. 2048), lines as shown.
     pub snippet_bytes: Option<usize>,
+    /// The output directory of direct or batch offload, if they run beside this
+    /// materializer: then the read-back also reads the files their placeholders name
+    /// (`./tool-result-<id>.md`, `<dir>/<session>/<id>.md`), and nothing else there.
+    pub offload_dir: Option<String>,
 }
 
 impl MaterializerOptions {
@@ -34,6 +38,7 @@ impl MaterializerOptions {
             max_inline_bytes: 16384,
             snippet_lines: 40,
             snippet_bytes: None,
+            offload_dir: None,
         }
     }
 }

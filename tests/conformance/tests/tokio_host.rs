@@ -100,6 +100,10 @@ impl TokioHost {
         options.max_inline_bytes = o.max_inline_bytes;
         options.snippet_lines = o.snippet_lines;
         options.snippet_bytes = o.snippet_bytes;
+        options.offload_dir = o
+            .offload_dir
+            .as_ref()
+            .map(|dir| root.join(dir.trim_start_matches('/')));
         Materializer::new(options)
     }
 

@@ -77,6 +77,9 @@ impl Materializer {
         if let Some(bytes) = options.snippet_bytes {
             set(&js, "snippetBytes", &number(bytes));
         }
+        if let Some(dir) = &options.offload_dir {
+            set(&js, "offloadDir", &JsValue::from_str(dir));
+        }
         js.into()
     }
 

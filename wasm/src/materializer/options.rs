@@ -7,7 +7,7 @@ use tool_offload_core::materialize::{
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{count_arg, field, id_arg, kind_of, string_arg, working_dir};
+use crate::convert::{count_arg, field, id_arg, kind_of, optional_string, string_arg, working_dir};
 use crate::error::JsOffloadError;
 use crate::reader::JsFileReader;
 use crate::view::has_lone_surrogate;
@@ -56,6 +56,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
     if !snippet_bytes.is_undefined() {
         core.snippet_bytes = Some(count_arg(&snippet_bytes, "options.snippetBytes", 0)?);
     }
+    core.offload_dir = optional_string(options, "offloadDir", "options.offloadDir")?;
     let (writer, reader) = io_options(options)?;
     Ok(Inner {
         core: CoreMaterializer::new(core)?,

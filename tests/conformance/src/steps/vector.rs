@@ -38,6 +38,8 @@ pub struct Options {
     pub snippet_lines: usize,
     /// `options.snippetBytes`, default none.
     pub snippet_bytes: Option<usize>,
+    /// `options.offloadDir`, default none: a virtual absolute path.
+    pub offload_dir: Option<String>,
 }
 
 /// Every vector, sorted by file name.
@@ -96,6 +98,7 @@ impl Vector {
             max_inline_bytes: num("maxInlineBytes", 16384),
             snippet_lines: num("snippetLines", 40),
             snippet_bytes: o["snippetBytes"].as_u64().map(|n| n as usize),
+            offload_dir: o["offloadDir"].as_str().map(str::to_owned),
         }
     }
 

@@ -115,6 +115,7 @@ impl<F: HostFs> CoreHost<F> {
             max_inline_bytes: o.max_inline_bytes,
             snippet_lines: o.snippet_lines,
             snippet_bytes: o.snippet_bytes,
+            offload_dir: o.offload_dir.clone(),
         })
     }
 
