@@ -249,12 +249,14 @@ pub struct TailArgs {
 /// Arguments of `tool-offload grep`.
 #[derive(Debug, Args)]
 pub struct GrepArgs {
-    /// The artifact's ref.
-    #[arg(value_name = "REF")]
-    pub reference: String,
-    /// A regular expression (the syntax of the model's context_grep tool).
-    #[arg(value_name = "PATTERN")]
-    pub pattern: String,
+    /// The artifact's ref, then a regular expression (the syntax of the model's
+    /// context_grep tool); or the expression alone with --conversation.
+    #[arg(value_name = "REF PATTERN", num_args = 1..=2, required = true)]
+    pub args: Vec<String>,
+    /// Search every artifact of this conversation, newest first (what context_grep
+    /// without a ref does), instead of one REF.
+    #[arg(long, value_name = "ID")]
+    pub conversation: Option<String>,
     #[command(flatten)]
     pub store: Store,
     #[command(flatten)]

@@ -190,14 +190,36 @@ pub fn tail(args: &TailArgs) -> Result<(), CliError> {
 
 /// `grep`: matching lines of an artifact, with context.
 pub fn grep(args: &GrepArgs) -> Result<(), CliError> {
-    let m = reader(&args.store, &args.offloaded, &args.reference)?;
     let options = GrepOptions {
         context: args.context,
         max_matches: args.max_matches,
         ignore_case: args.ignore_case,
     };
-    let page = runtime()?.block_on(m.grep(&args.reference, &args.pattern, options));
-    print_page(&args.reference, page, args.json)
+    match (&args.conversation, args.args.as_slice()) {
+        (None, [reference, pattern]) => {
+            let m = reader(&args.store, &args.offloaded, reference)?;
+            let page = runtime()?.block_on(m.grep(reference, pattern, options));
+            print_page(reference, page, args.json)
+        }
+        (Some(conversation), [pattern]) => {
+            let m = materializer(&args.store, conversation, |_| {})?;
+            let page = runtime()?.block_on(m.grep_all(pattern, options));
+            let page = page.map_err(failed(conversation))?;
+            if args.json {
+                return write_json(&json!({"conversation": conversation, "page": page}), None);
+            }
+            let mut out = Output::create(None)?;
+            out.write(page.as_bytes())?;
+            out.write(b"\n")?;
+            out.commit()
+        }
+        (None, _) => Err(CliError::bad_input(
+            "grep takes REF PATTERN, or PATTERN alone with --conversation ID",
+        )),
+        (Some(_), _) => Err(CliError::bad_input(
+            "grep --conversation searches every artifact: give the PATTERN alone, no REF",
+        )),
+    }
 }
 
 /// `export`: the conversation and its artifacts as one bundle.

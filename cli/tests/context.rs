@@ -30,6 +30,17 @@ fn conversation() -> Value {
     ])
 }
 
+/// `conversation()` written as conv-1.json and materialized into `root/data`.
+fn materialize_into_data(root: &std::path::Path) {
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation())).unwrap();
+    let out = run(
+        root,
+        &["materialize", "conv-1.json", "--user-data", "data"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
 /// What the model's read-back tool gives for `params`, through the library.
 fn tool_page(user_data: &std::path::Path, tool: &str, params: Value) -> String {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -153,13 +164,7 @@ fn read_errors_are_one_line_with_the_exit_code() {
 #[test]
 fn ls_and_stats_show_our_artifacts_only() {
     let (_tmp, root) = tempdir();
-    std::fs::write(root.join("conv-1.json"), stringify(&conversation())).unwrap();
-    let out = run(
-        &root,
-        &["materialize", "conv-1.json", "--user-data", "data"],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    materialize_into_data(&root);
     std::fs::write(root.join("data/notes.txt"), "not ours").unwrap();
     std::fs::create_dir_all(root.join("data/batch")).unwrap();
     std::fs::write(root.join("data/batch/tool-result-x.md"), "é").unwrap();
@@ -452,6 +457,55 @@ fn read_by_json_path() {
     assert_ne!(out.status.code(), Some(0));
     assert!(
         stderr(&out).contains("$.item selects nothing: $ is an object with keys items"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `grep PATTERN --conversation ID` searches every artifact of it, as context_grep
+/// without a ref does; REF and --conversation together are refused.
+#[test]
+fn grep_across_a_conversations_artifacts() {
+    let (_tmp, root) = tempdir();
+    materialize_into_data(&root);
+    let args = [
+        "grep",
+        "quota",
+        "--conversation",
+        "conv-1",
+        "--user-data",
+        "data",
+        "-C",
+        "0",
+    ];
+    let out = run(&root, &args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let page = stdout(&out);
+    assert_eq!(
+        page,
+        tool_page(
+            &root.join("data"),
+            "context_grep",
+            json!({"pattern": "quota", "context": 0})
+        ) + "\n"
+    );
+    assert!(page.starts_with("[ctx://conv-1: 1 matching row in 1 artifact (1 of 1 searched, newest first); all shown.]\n[ctx://conv-1/tool/call_log.txt: 1 matching row"), "{page}");
+    let out = run(
+        &root,
+        &[
+            "grep",
+            REF,
+            "quota",
+            "--conversation",
+            "conv-1",
+            "--user-data",
+            "data",
+        ],
+        b"",
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("give the PATTERN alone"),
         "{}",
         stderr(&out)
     );

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use std::borrow::Cow;
 
+use tool_offload_core::gc::FileLifecycle;
 use tool_offload_core::materialize::{
     self, ContextRef, ImportedConversation, MaterializeStats, Materialized, ToolOutputRef,
 };
@@ -390,4 +391,23 @@ fn trace_artifact(reference: &ContextRef, path: &str) {
         reference = %reference.id,
         "materialized tool output"
     );
+}
+
+impl<IO: FileWriter + FileReader + FileLifecycle + Send + Sync> Materializer<IO> {
+    /// Rows matching `pattern` in every artifact of this conversation, newest first,
+    /// each artifact's under its own header, as much as fits in one page
+    /// (`context_grep` without a ref).
+    ///
+    /// # Errors
+    /// `READ_FAILED`.
+    pub async fn grep_all(
+        &self,
+        pattern: &str,
+        options: GrepOptions,
+    ) -> Result<String, OffloadError> {
+        let compiled = materialize::compile_pattern(pattern, options.ignore_case)?;
+        self.core
+            .grep_all(&compiled, options.context, options.max_matches, &self.io)
+            .await
+    }
 }

@@ -67,13 +67,14 @@ export interface MaterializerLike {
   materializeMessages(
     messages: unknown[],
   ): Promise<{ messages: unknown[]; refs: Ref[]; paths: string[]; unrecognized: string[] }>;
-  read(ref: string, options?: { offset?: number; part?: number; limit?: number }): Promise<string>;
+  read(ref: string, options?: { offset?: number; part?: number; limit?: number; path?: string }): Promise<string>;
   tail(ref: string, lines?: number): Promise<string>;
   grep(
     ref: string,
     pattern: string,
     options?: { context?: number; maxMatches?: number; ignoreCase?: boolean },
   ): Promise<string>;
+  grepAll(pattern: string, options?: { context?: number; maxMatches?: number; ignoreCase?: boolean }): Promise<string>;
   exportConversation(messages: unknown[]): Promise<Record<string, unknown>>;
   registerTools(registry: RegistryLike): void;
   stats(): { hits: number; inlined: number; savedChars: number };
@@ -347,7 +348,10 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
           result = await other.tail(s.ref, s.lines);
           break;
         case 'grep':
-          result = await other.grep(s.ref, s.pattern, opts(['context', 'maxMatches', 'ignoreCase']));
+          result =
+            s.ref === undefined
+              ? await other.grepAll(s.pattern, opts(['context', 'maxMatches', 'ignoreCase']))
+              : await other.grep(s.ref, s.pattern, opts(['context', 'maxMatches', 'ignoreCase']));
           break;
         case 'materializeMessages': {
           const r = await main.materializeMessages(s.messages);

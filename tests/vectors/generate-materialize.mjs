@@ -215,6 +215,19 @@ class Case {
   grep(ref, pattern, opts = {}, expectError) {
     return this.readBack('grep', { ref, pattern, ...opts }, expectError);
   }
+  /** grep without a ref: every artifact of the conversation, one page. */
+  grepAll(pattern, opts = {}, expectError) {
+    if (expectError) return this.fail('grep', { pattern, ...opts }, expectError);
+    const page = this.core([], (s) =>
+      checkPage(
+        s,
+        `ctx://${refSegment(this.conv)}`,
+        this.limits.maxInlineChars,
+        `${this.name} step ${this.steps.length}`,
+      ),
+    );
+    return this.step('grep', { pattern, ...opts }, page);
+  }
 
   /**
    * materializeMessages over raw messages: every oversize Anthropic tool_result,
@@ -1208,6 +1221,39 @@ const anthropic = () => [
   c.read('../out/tool-result-t1.md', {}, 'REF_OUT_OF_SCOPE');
   c.read('./sub/dir/tool-result-t1.md', {}, 'REF_OUT_OF_SCOPE');
   c.read('./tool-result-t2.md', {}, 'REF_NOT_FOUND');
+}
+
+{
+  const c = add(
+    new Case(
+      'grep-all',
+      'grep (context_grep) without a ref searches every artifact of the conversation, tool outputs and terminal snippets, newest first (by modification time, then by ref, last first), each artifact with matches as its own grep page under the header that counts them all; maxMatches counts across artifacts; a page that cannot hold more says so; a bad pattern is INVALID_PATTERN.',
+    ),
+  );
+  // Written in the order of their refs (ctx://…/terminal/t1.log sorts before …/tool/a1.txt),
+  // so "newest first" is the same order whether a host's clock tells the writes apart
+  // (modification time) or not (ref, last first).
+  c.terminal('t1', rep('$ make\nmake: *** [all] Error 2\n', 300));
+  c.materialize('a1', buildLog(300, { 40: 'error[E0308]: mismatched types in a1' }));
+  c.materialize('a2', numbered(400));
+  c.materialize('a3', buildLog(300, { 12: 'ERROR: connection refused (a3)', 290: 'error: could not compile `a3`' }));
+  c.grepAll('error', { context: 0 });
+  c.grepAll('error', { ignoreCase: true, context: 1, maxMatches: 3 });
+  c.grepAll('step 7\\b');
+  c.grepAll('nothing matches this');
+  c.grepAll('(', {}, 'INVALID_PATTERN');
+}
+{
+  const c = add(
+    new Case(
+      'grep-all-small-page',
+      "Under a small limit, grep without a ref stops when the next artifact's section would not fit, and says how many artifacts it searched.",
+      { maxInlineChars: 1000 },
+    ),
+  );
+  for (const id of ['b1', 'b2', 'b3', 'b4', 'b5'])
+    c.materialize(id, buildLog(200, { 7: `ERROR in ${id}: ${'x'.repeat(150)}`, 150: `ERROR again in ${id}` }));
+  c.grepAll('ERROR');
 }
 
 // ---------------------------------------------------------------------------------

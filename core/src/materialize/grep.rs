@@ -57,13 +57,38 @@ pub(crate) async fn grep_in<'a, S: Source>(
     source: &S,
     reference: impl Into<super::read::Naming<'a>>,
     matcher: &(impl Matcher + Sync),
-    (context, max_matches): (usize, usize),
+    limits: (usize, usize),
     max_chars: usize,
 ) -> Result<String, OffloadError> {
+    let found = grep_counted(source, reference, matcher, limits, (max_chars, max_chars)).await?;
+    Ok(found.page)
+}
+
+/// A grep page and its counts.
+pub(crate) struct Found {
+    pub(crate) page: String,
+    /// Matching rows in the whole source.
+    pub(crate) hits: usize,
+    /// Matching rows the page shows.
+    pub(crate) shown: usize,
+}
+
+/// [`grep_in`], with how many rows matched and how many the page shows. Groups are
+/// added while the page stays under `max_chars`; long lines are cut into the parts
+/// pages at `page_limit` show, so that a part's label names the same characters as
+/// everywhere else (a section of a search across artifacts is shorter than a page: its
+/// caller checks that what came back fits).
+pub(crate) async fn grep_counted<'a, S: Source>(
+    source: &S,
+    reference: impl Into<super::read::Naming<'a>>,
+    matcher: &(impl Matcher + Sync),
+    (context, max_matches): (usize, usize),
+    (max_chars, page_limit): (usize, usize),
+) -> Result<Found, OffloadError> {
     let naming: super::read::Naming<'a> = reference.into();
     let named = Named::new(naming, 1, max_chars);
     let header_room = named.room;
-    let row_chars = super::read::part_chars(naming, max_chars);
+    let row_chars = super::read::part_chars(naming, page_limit);
     // Rows are at least 4 units numbered: a group of more rows never fits.
     let most_rows = max_chars / 4 + 1;
     let mut pass = FirstPass {
@@ -146,10 +171,15 @@ pub(crate) async fn grep_in<'a, S: Source>(
         count(pass.hits, "matching row"),
         count(end.lines, "line"),
     );
-    Ok(if body.is_empty() {
+    let page = if body.is_empty() {
         header
     } else {
         format!("{header}\n{}", body.trim_end_matches('\n'))
+    };
+    Ok(Found {
+        page,
+        hits: pass.hits,
+        shown: fitted.min(pass.hits),
     })
 }
 

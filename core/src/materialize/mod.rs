@@ -4,6 +4,7 @@
 mod bundle;
 pub mod detect;
 mod grep;
+mod grep_all;
 mod json_read;
 mod legacy;
 mod line_index;

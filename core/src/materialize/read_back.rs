@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::grep::grep_in;
+use super::grep::{grep_counted, Found};
 use super::line_index::{LineIndex, INDEX_STEP};
 use super::read::{read_in, tail_in, Naming};
 use super::source::{InFile, Source, CHUNK_BYTES, PAGE_CHUNK_BYTES, SCAN_CHUNK_BYTES};
@@ -25,7 +25,7 @@ pub const CACHED_INDEXES: usize = 64;
 pub(super) type IndexCache = Mutex<HashMap<String, Arc<LineIndex>>>;
 
 /// An artifact being read: held whole when small, else read by range.
-enum Artifact<'a, R: ?Sized> {
+pub(super) enum Artifact<'a, R: ?Sized> {
     Whole(Vec<u8>),
     File(InFile<'a, R>),
 }
@@ -160,12 +160,32 @@ impl Materializer {
         limits: (usize, usize),
         reader: &R,
     ) -> Result<String, OffloadError> {
+        let page_chars = self.read_page_chars();
+        let sizes = (page_chars, page_chars);
+        let found = self
+            .grep_found(reference, naming, pattern, limits, sizes, reader)
+            .await?;
+        Ok(found.page)
+    }
+
+    /// [`Materializer::grep_named`] with its counts, within `(max_chars, page_limit)`
+    /// (see [`grep_counted`]): one instance of the search for a grep and a search
+    /// across artifacts.
+    pub(super) async fn grep_found<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        naming: Naming<'_>,
+        pattern: &super::Pattern,
+        limits: (usize, usize),
+        sizes: (usize, usize),
+        reader: &R,
+    ) -> Result<Found, OffloadError> {
         let artifact = self.open(reference, reader, SCAN_CHUNK_BYTES).await?;
-        grep_in(&artifact, naming, pattern, limits, self.read_page_chars()).await
+        grep_counted(&artifact, naming, pattern, limits, sizes).await
     }
 
     /// The artifact `reference` names, to be read `chunk` bytes at a time.
-    async fn open<'a, R: FileReader + ?Sized>(
+    pub(super) async fn open<'a, R: FileReader + ?Sized>(
         &self,
         reference: &str,
         reader: &'a R,

@@ -3,6 +3,7 @@
 //! hosts only hand over the call and their reader.
 
 use super::{compile_pattern, Materializer};
+use crate::gc::FileLifecycle;
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::view::js_string;
 use crate::{FileReader, Value};
@@ -58,6 +59,18 @@ pub enum ReadCall {
         /// Match case-insensitively.
         ignore_case: bool,
     },
+    /// `context_grep({ pattern, context?, max_matches?, ignore_case? })` without a ref:
+    /// every artifact of the conversation (see [`Materializer::grep_all`]).
+    GrepAll {
+        /// A regular expression.
+        pattern: String,
+        /// Rows of context around each match.
+        context: usize,
+        /// Matches shown at most, in all.
+        max_matches: usize,
+        /// Match case-insensitively.
+        ignore_case: bool,
+    },
 }
 
 impl ReadCall {
@@ -86,6 +99,14 @@ impl ReadCall {
                 "{name} input must be an object, got {}",
                 crate::json::stringify(input)
             ));
+        }
+        if name == CONTEXT_GREP && matches!(input.get("ref"), None | Some(Value::Null)) {
+            return Ok(Some(ReadCall::GrepAll {
+                pattern: string(input, "pattern")?,
+                context: count(input, "context", DEFAULT_CONTEXT)?,
+                max_matches: count(input, "max_matches", DEFAULT_MAX_MATCHES)?,
+                ignore_case: flag(input, "ignore_case")?,
+            }));
         }
         let reference = string(input, "ref")?;
         Ok(Some(match name {
@@ -128,7 +149,7 @@ impl Materializer {
     /// ```
     pub async fn run_read_tool<R>(&self, name: &str, input: &Value, reader: &R) -> ToolOutput
     where
-        R: FileReader + ?Sized,
+        R: FileReader + FileLifecycle + ?Sized,
     {
         let page = match ReadCall::parse(name, input) {
             Err(message) => return ToolOutput::error(message),
@@ -163,6 +184,15 @@ impl Materializer {
                     self.grep(&reference, &pattern, context, max_matches, reader)
                         .await
                 }
+                Err(error) => Err(error),
+            },
+            Ok(Some(ReadCall::GrepAll {
+                pattern,
+                context,
+                max_matches,
+                ignore_case,
+            })) => match compile_pattern(&pattern, ignore_case) {
+                Ok(pattern) => self.grep_all(&pattern, context, max_matches, reader).await,
                 Err(error) => Err(error),
             },
         };
@@ -212,16 +242,16 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
         ),
         ToolDefinition::new(
             CONTEXT_GREP,
-            "Search a stored tool output with a regular expression; returns the numbered matching lines with context.",
+            "Search a stored tool output with a regular expression; returns the numbered matching lines with context. Without ref, searches every stored output of this conversation, newest first, each hit under its output's ref.",
             object_schema(
                 &[
-                    REF,
+                    ("ref", "string", None, "The artifact's ref, as given in the summary: ctx://<conversation>/tool/<file>. Leave it out to search them all."),
                     ("pattern", "string", None, "Regular expression matched against each line, e.g. \"Error|Exception\". At most 1000 characters; no look-around or backreferences."),
                     ("context", "integer", Some(0), "Lines of context around each match (default 2)."),
                     ("max_matches", "integer", Some(1), "Matches to show at most (default 50)."),
                     ("ignore_case", "boolean", None, "Match ASCII letters case-insensitively (default false)."),
                 ],
-                &["ref", "pattern"],
+                &["pattern"],
             ),
         ),
     ]
@@ -343,8 +373,53 @@ pub(crate) fn count(input: &Value, key: &str, default: usize) -> Result<usize, S
 
 #[cfg(test)]
 mod tests {
-    use super::count;
+    use super::{count, ReadCall};
     use serde_json::json;
+
+    /// `context_grep` without a ref (absent or null) searches every artifact; the
+    /// model's tool call reaches the same page as `grep_all`.
+    #[test]
+    fn grep_without_a_ref_searches_every_artifact() {
+        use crate::materialize::{
+            compile_pattern, Materializer, MaterializerOptions, ToolOutputRef,
+        };
+        use futures_executor::block_on;
+        for input in [
+            json!({"pattern": "E"}),
+            json!({"ref": null, "pattern": "E"}),
+        ] {
+            let call = ReadCall::parse("context_grep", &input).unwrap();
+            assert!(matches!(call, Some(ReadCall::GrepAll { .. })), "{call:?}");
+        }
+        let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+        let io = crate::MemoryWriter::new();
+        let text = format!("E1\n{}", "x\n".repeat(3000));
+        let output = ToolOutputRef {
+            tool_call_id: "a",
+            tool_name: "bash",
+            server_name: None,
+            text: &text,
+            was_value: false,
+        };
+        block_on(m.materialize(&output, &io)).unwrap();
+        let tool = block_on(m.run_read_tool("context_grep", &json!({"pattern": "E\\d"}), &io));
+        assert!(!tool.is_error, "{}", tool.content);
+        let method =
+            block_on(m.grep_all(&compile_pattern("E\\d", false).unwrap(), 2, 50, &io)).unwrap();
+        assert_eq!(tool.content, method);
+        assert!(
+            method.contains("ctx://c/tool/a.txt: 1 matching row"),
+            "{method}"
+        );
+        // A ref of the wrong type is still an error, not a search of everything.
+        let bad =
+            block_on(m.run_read_tool("context_grep", &json!({"ref": 3, "pattern": "E"}), &io));
+        assert!(
+            bad.is_error && bad.content.starts_with("ref must be a string"),
+            "{}",
+            bad.content
+        );
+    }
 
     /// A count past 2^32 was read as `n as usize`: on a 32-bit wasm, 4294967297 became 1
     /// (`start_line` read line 1). Every host now refuses it alike.

@@ -331,11 +331,11 @@ impl TokioHost {
                     max_matches: *max_matches,
                     ignore_case: *ignore_case,
                 };
-                let page = other
-                    .as_ref()
-                    .unwrap_or(&self.main)
-                    .grep(reference, pattern, options)
-                    .await?;
+                let m = other.as_ref().unwrap_or(&self.main);
+                let page = match reference {
+                    Some(r) => m.grep(r, pattern, options).await?,
+                    None => m.grep_all(pattern, options).await?,
+                };
                 Value::String(page)
             }
             Op::Messages { messages } => {

@@ -138,6 +138,29 @@ impl Materializer {
         }
     }
 
+    /// Rows matching `pattern` in every artifact of this conversation, newest first,
+    /// each artifact's under its own header (its ref), as much as fits in one page:
+    /// `context_grep` without a ref. Options and rejections as `grep`.
+    #[wasm_bindgen(js_name = grepAll, unchecked_return_type = "Promise<string>")]
+    pub fn grep_all(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] pattern: JsValue,
+        options: Option<GrepOptions>,
+    ) -> Promise {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        match grep_args(&pattern, &options) {
+            Ok((pattern, context, max_matches)) => self.reading(
+                String::new(),
+                ReadBack::GrepAll {
+                    pattern,
+                    context,
+                    max_matches,
+                },
+            ),
+            Err(err) => Promise::reject(&err.into()),
+        }
+    }
+
     /// The last `lines` (default 200) rows of the artifact `ref`, as much of their end
     /// as fits in `maxInlineChars`. Rejects as `read`.
     #[wasm_bindgen(unchecked_return_type = "Promise<string>")]

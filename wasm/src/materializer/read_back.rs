@@ -25,6 +25,12 @@ pub(crate) enum ReadBack {
         context: usize,
         max_matches: usize,
     },
+    /// Every artifact of the conversation: the reference is not used.
+    GrepAll {
+        pattern: Pattern,
+        context: usize,
+        max_matches: usize,
+    },
 }
 
 pub(crate) async fn read_back(
@@ -59,6 +65,11 @@ pub(crate) async fn read_back(
             core.grep(reference, &pattern, context, max_matches, reader)
                 .await
         }
+        ReadBack::GrepAll {
+            pattern,
+            context,
+            max_matches,
+        } => core.grep_all(&pattern, context, max_matches, reader).await,
     }
 }
 

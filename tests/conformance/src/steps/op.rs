@@ -57,8 +57,8 @@ pub enum Op {
     },
     /// `grep(ref, pattern, { context, maxMatches, ignoreCase })`, defaults applied.
     Grep {
-        /// `ref`.
-        reference: String,
+        /// `ref`; none: every artifact (`grepAll`).
+        reference: Option<String>,
         /// `pattern`.
         pattern: String,
         /// `context` (2).
@@ -256,7 +256,7 @@ pub(super) fn parse_op(
             user_data,
         },
         Some("grep") => Op::Grep {
-            reference: s("ref"),
+            reference: opt_s("ref"),
             pattern: s("pattern"),
             context: n("context", 2),
             max_matches: n("maxMatches", 50),

@@ -13,6 +13,7 @@ use tool_offload_conformance::steps::{
     WorkspaceClock,
 };
 use tool_offload_conformance::Failing;
+use tool_offload_core::gc::FileLifecycle;
 use tool_offload_core::json::LoneSurrogates;
 use tool_offload_core::materialize::{
     compile_pattern, import_conversation, register_read_tools, Materializer, MaterializerOptions,
@@ -48,7 +49,7 @@ struct CoreRegistry {
 }
 
 /// The IO a [`CoreHost`] runs on, and a snapshot of every file it holds (path → text).
-pub trait HostFs: FileWriter + FileReader {
+pub trait HostFs: FileWriter + FileReader + FileLifecycle {
     /// Every file, by absolute path.
     fn snapshot(&self) -> BTreeMap<String, String>;
 }
@@ -285,9 +286,18 @@ impl<F: HostFs> Host for CoreHost<F> {
             } => {
                 let materializer = self.materializer(user_data.as_deref())?;
                 let pattern = compile_pattern(pattern, *ignore_case)?;
-                let page = materializer
-                    .grep(reference, &pattern, *context, *max_matches, fs)
-                    .await?;
+                let page = match reference {
+                    Some(r) => {
+                        materializer
+                            .grep(r, &pattern, *context, *max_matches, fs)
+                            .await?
+                    }
+                    None => {
+                        materializer
+                            .grep_all(&pattern, *context, *max_matches, fs)
+                            .await?
+                    }
+                };
                 Value::String(page)
             }
             Op::Messages { messages } => {

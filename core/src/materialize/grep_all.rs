@@ -1,0 +1,146 @@
+//! `context_grep` without a ref: one search over every artifact of the conversation,
+//! newest first, each artifact's matches under its own header (its ref, so the model can
+//! read around a hit), all within one page.
+
+use super::reference::{encode, mint, SCHEME};
+use super::text::count;
+use super::types::ArtifactKind;
+use super::{Materializer, Pattern};
+use crate::gc::FileLifecycle;
+use crate::path::join;
+use crate::{utf16_len, FileReader, OffloadError};
+
+/// Room a section needs beyond its ref to be worth starting: a header and a few rows.
+const MIN_SECTION_CHARS: usize = 300;
+
+impl Materializer {
+    /// Rows matching `pattern` in every artifact of this conversation (tool outputs and
+    /// terminal snippets), newest first (by modification time, then by ref, last first),
+    /// with `context` rows around each, at most `max_matches` in all, as much as fits in
+    /// one page. Each artifact with matches is a section: its own grep page, headed by
+    /// its ref. The page's header says how many rows matched in how many artifacts, and
+    /// how many artifacts were searched before the page was full.
+    ///
+    /// # Errors
+    /// `READ_FAILED` when an artifact cannot be read.
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::{compile_pattern, Materializer, MaterializerOptions, ToolOutputRef};
+    /// use tool_offload_core::MemoryWriter;
+    /// use futures_executor::block_on;
+    /// let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+    /// let io = MemoryWriter::new();
+    /// for (id, planted) in [("a", "ERROR one"), ("b", "fine"), ("c", "ERROR two")] {
+    ///     let text = format!("{planted}\n{}", "ok\n".repeat(3000));
+    ///     let output = ToolOutputRef { tool_call_id: id, tool_name: "bash", server_name: None, text: &text, was_value: false };
+    ///     block_on(m.materialize(&output, &io)).unwrap();
+    /// }
+    /// let page = block_on(m.grep_all(&compile_pattern("ERROR", false).unwrap(), 0, 50, &io)).unwrap();
+    /// assert_eq!(page, "[ctx://c: 2 matching rows in 2 artifacts (3 of 3 searched, newest first); all shown.]\n\
+    ///     [ctx://c/tool/c.txt: 1 matching row in 3,001 lines, with 0 rows of context; all shown.]\n1| ERROR two\n\
+    ///     [ctx://c/tool/a.txt: 1 matching row in 3,001 lines, with 0 rows of context; all shown.]\n1| ERROR one");
+    /// ```
+    pub async fn grep_all<R: FileReader + FileLifecycle + ?Sized>(
+        &self,
+        pattern: &Pattern,
+        context: usize,
+        max_matches: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        let conversation = &self.options().conversation_id;
+        let title = format!("{SCHEME}{}", encode(conversation));
+        let artifacts = self.newest_first(reader).await;
+        let page_limit = self.read_page_chars();
+        // The page's own header: its title and counts.
+        let mut room = page_limit.saturating_sub(title.len() + 160);
+        let (mut sections, mut hits, mut shown, mut searched) = (Vec::new(), 0, 0, 0);
+        // Why the search ended before the last artifact.
+        let mut full: Option<String> = None;
+        for reference in &artifacts {
+            if shown >= max_matches {
+                full = Some(format!(
+                    "stopped at {} (max_matches)",
+                    count(shown, "matching row")
+                ));
+                break;
+            }
+            if room < reference.len() * 2 + MIN_SECTION_CHARS {
+                full = Some(format!("the page is full after {}", count(shown, "row")));
+                break;
+            }
+            let limits = (context, max_matches - shown);
+            let sizes = (room, page_limit);
+            let naming = reference.as_str().into();
+            let found = match self
+                .grep_found(reference, naming, pattern, limits, sizes, reader)
+                .await
+            {
+                Ok(found) => found,
+                // Removed since it was listed (retention, a concurrent gc): nothing to find.
+                Err(OffloadError::RefNotFound(_) | OffloadError::RefRemoved(_)) => continue,
+                Err(other) => return Err(other),
+            };
+            let size = utf16_len(&found.page) + 1;
+            if found.hits > 0 && size >= room {
+                // Its first match alone is longer than what is left (a long line).
+                full = Some(format!("the page is full after {}", count(shown, "row")));
+                break;
+            }
+            searched += 1;
+            if found.hits == 0 {
+                continue;
+            }
+            hits += found.hits;
+            shown += found.shown;
+            room -= size;
+            sections.push(found.page);
+        }
+        let outcome = match (full, shown == hits) {
+            (None, true) => "all shown".to_owned(),
+            (None, false) => format!("the first {shown} shown; narrow the pattern to see others"),
+            (Some(why), _) => format!("{why}: narrow the pattern, or grep one ref"),
+        };
+        let mut page = format!(
+            "[{title}: {} in {} ({searched} of {} searched, newest first); {outcome}.]",
+            count(hits, "matching row"),
+            count(sections.len(), "artifact"),
+            artifacts.len(),
+        );
+        for section in &sections {
+            page.push('\n');
+            page.push_str(section);
+        }
+        Ok(page)
+    }
+
+    /// The refs of this conversation's artifacts, newest first.
+    async fn newest_first<R: FileReader + FileLifecycle + ?Sized>(
+        &self,
+        reader: &R,
+    ) -> Vec<String> {
+        let conversation = &self.options().conversation_id;
+        let mut found: Vec<(u64, String)> = Vec::new();
+        for kind in [ArtifactKind::Tool, ArtifactKind::Terminal] {
+            let dir = join(&self.artifacts, kind.dir());
+            // A directory not made yet holds nothing.
+            let names = reader.list_dir(&dir).await.unwrap_or_default();
+            for name in names {
+                // Artifacts only (tool outputs are .txt or .json, terminal snippets .log):
+                // not a removed one's marker, nor a writer's temporary file.
+                let artifact = [".txt", ".json", ".log"].iter().any(|e| name.ends_with(e))
+                    && !name.starts_with('.');
+                if !artifact {
+                    continue;
+                }
+                let stat = reader.stat(&join(&dir, &name)).await.ok().flatten();
+                if stat.is_some_and(|s| s.is_dir || s.is_link) {
+                    continue;
+                }
+                let modified = stat.map_or(0, |s| s.modified_ms);
+                found.push((modified, mint(conversation, kind, &name)));
+            }
+        }
+        crate::sort::sort_by(&mut found, |a, b| b.cmp(a));
+        found.into_iter().map(|(_, reference)| reference).collect()
+    }
+}
