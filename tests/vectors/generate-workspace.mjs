@@ -356,7 +356,7 @@ const log = (lines, errorAt = []) =>
   const c = add(
     new Case(
       'tools',
-      'The knowledge tools on a registry: their definitions, and each answering the model with a bounded page or an is_error result naming the problem.',
+      'The knowledge tools on a registry: their definitions, and each answering the model with a bounded page or an is_error result naming the problem. grep_knowledge without an id searches every knowledge artifact of the namespace, newest first (by created_at), each under its own header named by its id.',
     ),
   );
   c.workspace({ inlineLimit: 2000 });
@@ -372,6 +372,14 @@ const log = (lines, errorAt = []) =>
   exec('u5', 'get_tool_result_offload_info', {});
   exec('u6', 'get_knowledge_by_id', { id: 'missing' });
   exec('u7', 'get_knowledge_by_lines', { id: 'tool_result_k1' });
+  // grep_knowledge without an id: every artifact of the namespace, newest first.
+  c.workspace({ inlineLimit: 2000, now: NOW + 60_000 });
+  c.offload({ toolCallId: 'k2', toolName: 'bash', content: log(200, [20, 180]), metadata: { offload: true } });
+  c.step('registry', {}, null);
+  c.step('registerKnowledgeTools', {}, null);
+  exec('u8', 'grep_knowledge', { pattern: 'ERROR', context: 0 });
+  exec('u9', 'grep_knowledge', { id: null, pattern: 'error', ignore_case: true, context: 1, max_matches: 2 });
+  exec('u10', 'grep_knowledge', { pattern: 'nothing here' });
 }
 
 for (const old of readdirSync(here).filter((f) => f.startsWith('workspace-') && f.endsWith('.json')))

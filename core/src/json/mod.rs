@@ -6,6 +6,7 @@ mod path;
 mod stringify;
 mod synopsis;
 mod validate;
+mod walk;
 
 pub use lone::{LoneSurrogates, LoneView};
 pub use path::{JsonPath, MAX_PATH_BYTES};

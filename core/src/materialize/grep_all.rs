@@ -2,6 +2,7 @@
 //! newest first, each artifact's matches under its own header (its ref, so the model can
 //! read around a hit), all within one page.
 
+use super::read::Naming;
 use super::reference::{encode, mint, SCHEME};
 use super::text::count;
 use super::types::ArtifactKind;
@@ -9,6 +10,13 @@ use super::{Materializer, Pattern};
 use crate::gc::FileLifecycle;
 use crate::path::join;
 use crate::{utf16_len, FileReader, OffloadError};
+
+/// One artifact to search: its ref, and for a workspace's knowledge the id its page is
+/// named by.
+pub(crate) struct Section {
+    pub(crate) reference: String,
+    pub(crate) knowledge_id: Option<String>,
+}
 
 /// Room a section needs beyond its ref to be worth starting: a header and a few rows.
 const MIN_SECTION_CHARS: usize = 300;
@@ -49,14 +57,39 @@ impl Materializer {
     ) -> Result<String, OffloadError> {
         let conversation = &self.options().conversation_id;
         let title = format!("{SCHEME}{}", encode(conversation));
-        let artifacts = self.newest_first(reader).await;
+        let artifacts: Vec<Section> = self
+            .newest_first(reader)
+            .await
+            .into_iter()
+            .map(|reference| Section {
+                reference,
+                knowledge_id: None,
+            })
+            .collect();
+        let limits = (context, max_matches);
+        self.grep_sections((&title, "ref"), &artifacts, pattern, limits, reader)
+            .await
+    }
+
+    /// One page searching `sections` in order, each with matches shown as its own grep
+    /// page, under a header titled `title` that counts them all (see
+    /// [`Materializer::grep_all`]); `one` names what the model may grep one of instead.
+    pub(crate) async fn grep_sections<R: FileReader + ?Sized>(
+        &self,
+        (title, one): (&str, &str),
+        sections: &[Section],
+        pattern: &Pattern,
+        (context, max_matches): (usize, usize),
+        reader: &R,
+    ) -> Result<String, OffloadError> {
         let page_limit = self.read_page_chars();
         // The page's own header: its title and counts.
         let mut room = page_limit.saturating_sub(title.len() + 160);
-        let (mut sections, mut hits, mut shown, mut searched) = (Vec::new(), 0, 0, 0);
+        let (mut pages, mut hits, mut shown, mut searched) = (Vec::new(), 0, 0, 0);
         // Why the search ended before the last artifact.
         let mut full: Option<String> = None;
-        for reference in &artifacts {
+        for section in sections {
+            let reference = &section.reference;
             if shown >= max_matches {
                 full = Some(format!(
                     "stopped at {} (max_matches)",
@@ -64,13 +97,17 @@ impl Materializer {
                 ));
                 break;
             }
-            if room < reference.len() * 2 + MIN_SECTION_CHARS {
+            let named = section.knowledge_id.as_deref().unwrap_or(reference);
+            if room < named.len() * 2 + MIN_SECTION_CHARS {
                 full = Some(format!("the page is full after {}", count(shown, "row")));
                 break;
             }
             let limits = (context, max_matches - shown);
             let sizes = (room, page_limit);
-            let naming = reference.as_str().into();
+            let naming = match &section.knowledge_id {
+                Some(id) => Naming::Knowledge { id, lines: 1 },
+                None => Naming::Ref(reference),
+            };
             let found = match self
                 .grep_found(reference, naming, pattern, limits, sizes, reader)
                 .await
@@ -93,20 +130,20 @@ impl Materializer {
             hits += found.hits;
             shown += found.shown;
             room -= size;
-            sections.push(found.page);
+            pages.push(found.page);
         }
         let outcome = match (full, shown == hits) {
             (None, true) => "all shown".to_owned(),
             (None, false) => format!("the first {shown} shown; narrow the pattern to see others"),
-            (Some(why), _) => format!("{why}: narrow the pattern, or grep one ref"),
+            (Some(why), _) => format!("{why}: narrow the pattern, or grep one {one}"),
         };
         let mut page = format!(
             "[{title}: {} in {} ({searched} of {} searched, newest first); {outcome}.]",
             count(hits, "matching row"),
-            count(sections.len(), "artifact"),
-            artifacts.len(),
+            count(pages.len(), "artifact"),
+            sections.len(),
         );
-        for section in &sections {
+        for section in &pages {
             page.push('\n');
             page.push_str(section);
         }

@@ -5,6 +5,7 @@ mod bundle;
 pub mod detect;
 mod grep;
 mod grep_all;
+pub(crate) use grep_all::Section;
 mod json_read;
 mod legacy;
 mod line_index;
@@ -12,6 +13,7 @@ mod long_line;
 mod materializer;
 mod mcp;
 mod messages;
+mod naming;
 #[cfg(test)]
 mod oracle;
 pub(crate) mod pattern;

@@ -227,7 +227,7 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
                     ("offset", "integer", Some(0), "First line to show, 0-based (default 0): line 57 is offset 56."),
                     ("part", "integer", Some(1), "For a line over 2000 characters, shown as parts 57.1, 57.2, …: the part to start at (default 1)."),
                     ("limit", "integer", Some(1), "Lines to show at most (default 200)."),
-                    ("path", "string", None, "For JSON: show only what this path selects, pretty-printed and numbered (offset, part and limit then page through it), e.g. \"$.items[10]\", \"$.items[0:5].id\", \"$.data[*].name\"."),
+                    ("path", "string", None, "JSON only: show what this JSONPath selects, e.g. \"$.items[0:5].id\" (offset and limit page through it)."),
                 ],
                 &["ref"],
             ),
@@ -242,10 +242,10 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
         ),
         ToolDefinition::new(
             CONTEXT_GREP,
-            "Search a stored tool output with a regular expression; returns the numbered matching lines with context. Without ref, searches every stored output of this conversation, newest first, each hit under its output's ref.",
+            "Search a stored tool output with a regular expression; returns the numbered matching lines with context. Omit ref to search all of them, newest first.",
             object_schema(
                 &[
-                    ("ref", "string", None, "The artifact's ref, as given in the summary: ctx://<conversation>/tool/<file>. Leave it out to search them all."),
+                    ("ref", "string", None, "The artifact's ref, as given in the summary (ctx://…); omit it to search every artifact."),
                     ("pattern", "string", None, "Regular expression matched against each line, e.g. \"Error|Exception\". At most 1000 characters; no look-around or backreferences."),
                     ("context", "integer", Some(0), "Lines of context around each match (default 2)."),
                     ("max_matches", "integer", Some(1), "Matches to show at most (default 50)."),
@@ -372,70 +372,5 @@ pub(crate) fn count(input: &Value, key: &str, default: usize) -> Result<usize, S
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{count, ReadCall};
-    use serde_json::json;
-
-    /// `context_grep` without a ref (absent or null) searches every artifact; the
-    /// model's tool call reaches the same page as `grep_all`.
-    #[test]
-    fn grep_without_a_ref_searches_every_artifact() {
-        use crate::materialize::{
-            compile_pattern, Materializer, MaterializerOptions, ToolOutputRef,
-        };
-        use futures_executor::block_on;
-        for input in [
-            json!({"pattern": "E"}),
-            json!({"ref": null, "pattern": "E"}),
-        ] {
-            let call = ReadCall::parse("context_grep", &input).unwrap();
-            assert!(matches!(call, Some(ReadCall::GrepAll { .. })), "{call:?}");
-        }
-        let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
-        let io = crate::MemoryWriter::new();
-        let text = format!("E1\n{}", "x\n".repeat(3000));
-        let output = ToolOutputRef {
-            tool_call_id: "a",
-            tool_name: "bash",
-            server_name: None,
-            text: &text,
-            was_value: false,
-        };
-        block_on(m.materialize(&output, &io)).unwrap();
-        let tool = block_on(m.run_read_tool("context_grep", &json!({"pattern": "E\\d"}), &io));
-        assert!(!tool.is_error, "{}", tool.content);
-        let method =
-            block_on(m.grep_all(&compile_pattern("E\\d", false).unwrap(), 2, 50, &io)).unwrap();
-        assert_eq!(tool.content, method);
-        assert!(
-            method.contains("ctx://c/tool/a.txt: 1 matching row"),
-            "{method}"
-        );
-        // A ref of the wrong type is still an error, not a search of everything.
-        let bad =
-            block_on(m.run_read_tool("context_grep", &json!({"ref": 3, "pattern": "E"}), &io));
-        assert!(
-            bad.is_error && bad.content.starts_with("ref must be a string"),
-            "{}",
-            bad.content
-        );
-    }
-
-    /// A count past 2^32 was read as `n as usize`: on a 32-bit wasm, 4294967297 became 1
-    /// (`start_line` read line 1). Every host now refuses it alike.
-    #[test]
-    fn counts_past_the_common_range_are_refused_not_wrapped() {
-        let input = json!({"a": 4_294_967_297u64, "b": 4_294_967_295u64, "c": -1, "d": 1.5});
-        assert_eq!(
-            count(&input, "a", 0),
-            Err("a must be at most 4294967295, got 4294967297".to_owned())
-        );
-        assert_eq!(count(&input, "b", 0), Ok(4_294_967_295));
-        assert_eq!(
-            count(&input, "c", 0),
-            Err("c must be a non-negative integer, got -1".to_owned())
-        );
-        assert!(count(&input, "d", 0).is_err());
-        assert_eq!(count(&input, "missing", 7), Ok(7));
-    }
-}
+#[path = "read_tools_tests.rs"]
+mod tests;

@@ -39,6 +39,7 @@ mod options;
 mod query;
 mod read;
 mod record;
+mod search;
 mod store;
 mod time;
 mod tools;

@@ -88,16 +88,16 @@ pub fn knowledge_tool_definitions() -> [ToolDefinition; 5] {
         ),
         ToolDefinition::new(
             GREP_KNOWLEDGE,
-            "Search a stored knowledge artifact with a regular expression; returns the numbered matching lines with context.",
+            "Search a stored knowledge artifact with a regular expression; returns the numbered matching lines with context. Omit id to search all of them, newest first.",
             object_schema(
                 &[
-                    ID,
+                    ("id", "string", None, "The knowledge artifact's id, as named in a <knowledge_list>; omit it to search every one."),
                     ("pattern", "string", None, "Regular expression matched against each line, e.g. \"Error|Exception\". At most 1000 characters; no look-around or backreferences."),
                     ("context", "integer", Some(0), "Lines of context around each match (default 2)."),
                     ("max_matches", "integer", Some(1), "Matches to show at most (default 50)."),
                     ("ignore_case", "boolean", None, "Match ASCII letters case-insensitively (default false)."),
                 ],
-                &["id", "pattern"],
+                &["pattern"],
             ),
         ),
         ToolDefinition::new(
@@ -215,13 +215,21 @@ impl Workspace {
                     .await?
             }
             GREP_KNOWLEDGE => {
-                let id = arg!(string(input, "id"));
+                let id = arg!(optional_string(input, "id"));
                 let pattern = arg!(string(input, "pattern"));
                 let context = arg!(count(input, "context", DEFAULT_CONTEXT));
                 let max_matches = arg!(count(input, "max_matches", DEFAULT_MAX_MATCHES));
                 let pattern = compile_pattern(&pattern, arg!(flag(input, "ignore_case")))?;
-                self.grep(&id, &pattern, context, max_matches, reader)
-                    .await?
+                match id {
+                    Some(id) => {
+                        self.grep(&id, &pattern, context, max_matches, reader)
+                            .await?
+                    }
+                    None => {
+                        self.grep_all(&pattern, context, max_matches, reader)
+                            .await?
+                    }
+                }
             }
             QUERY_ARTIFACTS => {
                 let filter = match input.get("filter") {

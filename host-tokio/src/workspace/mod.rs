@@ -405,6 +405,22 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
             .await
     }
 
+    /// Rows matching `pattern` in every knowledge artifact of the namespace, newest
+    /// first, as much as fits in one page (`grep_knowledge` without an id).
+    ///
+    /// # Errors
+    /// `INVALID_PATTERN`, `READ_FAILED`.
+    pub async fn grep_all(
+        &self,
+        pattern: &str,
+        options: GrepOptions,
+    ) -> Result<String, OffloadError> {
+        let pattern =
+            tool_offload_core::materialize::compile_pattern(pattern, options.ignore_case)?;
+        let (context, max) = (options.context, options.max_matches);
+        self.core.grep_all(&pattern, context, max, &self.io).await
+    }
+
     /// Every record of the namespace with its content, as one bundle.
     ///
     /// # Errors

@@ -284,6 +284,29 @@ impl Workspace {
         })
     }
 
+    /// Rows matching `pattern` in every knowledge artifact of the namespace, newest
+    /// first, each artifact's under its own header, as much as fits in one page
+    /// (`grep_knowledge` without an id). Options as `grep`.
+    #[wasm_bindgen(js_name = grepAll, unchecked_return_type = "Promise<string>")]
+    pub fn grep_all(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] pattern: JsValue,
+        options: Option<crate::types::GrepOptions>,
+    ) -> Promise {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let (pattern, context, max) = match crate::materializer::grep_args(&pattern, &options) {
+            Ok(args) => args,
+            Err(err) => return Promise::reject(&err.into()),
+        };
+        read_call(&self.inner, move |inner, io| async move {
+            Ok(inner
+                .core
+                .grep_all(&pattern, context, max, &io)
+                .await?
+                .into())
+        })
+    }
+
     /// Register `get_knowledge_by_id`, `get_knowledge_by_lines`, `grep_knowledge`,
     /// `query_artifacts` and `get_tool_result_offload_info` on `registry` (all or none;
     /// `DUPLICATE_TOOL` when a name is taken). Their results are never offloaded.

@@ -6,6 +6,7 @@
 
 mod body;
 mod classify;
+mod levels;
 pub mod rules;
 mod scan;
 
