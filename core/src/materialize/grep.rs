@@ -8,8 +8,8 @@
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
+use super::naming::{part_chars, Named, Naming};
 use super::pattern::Pattern;
-use super::read::Named;
 use super::scan::{rows_in_line, scan, LineStart, Visitor};
 use super::source::Source;
 use super::text::{count, Row};
@@ -55,7 +55,7 @@ impl<F: Fn(&str) -> bool + Sync> Matcher for RowTest<F> {
 /// [`grep_page`](super::grep_page) over any source: `(context, max_matches)`.
 pub(crate) async fn grep_in<'a, S: Source>(
     source: &S,
-    reference: impl Into<super::read::Naming<'a>>,
+    reference: impl Into<Naming<'a>>,
     matcher: &(impl Matcher + Sync),
     limits: (usize, usize),
     max_chars: usize,
@@ -80,15 +80,15 @@ pub(crate) struct Found {
 /// caller checks that what came back fits).
 pub(crate) async fn grep_counted<'a, S: Source>(
     source: &S,
-    reference: impl Into<super::read::Naming<'a>>,
+    reference: impl Into<Naming<'a>>,
     matcher: &(impl Matcher + Sync),
     (context, max_matches): (usize, usize),
     (max_chars, page_limit): (usize, usize),
 ) -> Result<Found, OffloadError> {
-    let naming: super::read::Naming<'a> = reference.into();
+    let naming: Naming<'a> = reference.into();
     let named = Named::new(naming, 1, max_chars);
     let header_room = named.room;
-    let row_chars = super::read::part_chars(naming, page_limit);
+    let row_chars = part_chars(naming, page_limit);
     // Rows are at least 4 units numbered: a group of more rows never fits.
     let most_rows = max_chars / 4 + 1;
     let mut pass = FirstPass {

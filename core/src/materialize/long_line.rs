@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use super::scan::{next_cut, LineStart, Rows, Visitor};
+use super::rows::{next_cut, LineStart, Rows, Visitor};
 use crate::utf16_len;
 
 /// A line longer than a chunk, split into parts as its bytes arrive.

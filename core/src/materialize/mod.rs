@@ -16,6 +16,7 @@ mod messages;
 mod naming;
 #[cfg(test)]
 mod oracle;
+mod page;
 pub(crate) mod pattern;
 mod placeholder_ref;
 mod plain;
@@ -27,6 +28,7 @@ pub(crate) mod read_tools;
 pub(crate) mod ref_scan;
 mod reference;
 mod required;
+mod rows;
 mod scan;
 mod source;
 mod tail;

@@ -10,13 +10,14 @@
 use std::ops::ControlFlow;
 
 use super::line_index::LineIndex;
+use super::page::{assemble, OwnedRow};
 use super::scan::{scan, LineStart, Visitor};
 use super::source::{ready, Source, Text};
-use super::text::{count, thousands, Row};
+use super::text::{count, Row};
 use crate::{utf16_len, OffloadError};
 
 use super::grep::{grep_in, RowTest};
-pub(crate) use super::naming::{part_chars, row_chars, Named, Naming};
+pub(crate) use super::naming::{row_chars, Named, Naming};
 pub(crate) use super::tail::tail_in;
 
 /// Lines `offset..offset + limit` of `text` (0-based), numbered, as much as fits in
@@ -176,34 +177,6 @@ impl Visitor for ForwardPage {
     }
 }
 
-/// A row as a page holds it: its numbers and its numbered text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct OwnedRow {
-    pub(crate) line: usize,
-    pub(crate) part: Option<usize>,
-    /// `57.2| text` and a newline.
-    pub(crate) numbered: String,
-}
-
-impl OwnedRow {
-    pub(crate) fn of(row: &Row<'_>) -> Self {
-        OwnedRow {
-            line: row.line,
-            part: row.part,
-            numbered: format!("{}| {}\n", row.label(), row.text),
-        }
-    }
-
-    fn label(&self) -> String {
-        Row {
-            line: self.line,
-            part: self.part,
-            text: "",
-        }
-        .label()
-    }
-}
-
 /// Whether `text` is a page our read-back tools returned (`context_read`, `context_tail`,
 /// `context_grep`, `get_knowledge_by_lines`, `grep_knowledge`, `get_knowledge_by_id`):
 /// its first line is a header `[<name>: lines 1-40 of 600. More: …]`, `[<name>: 7
@@ -243,36 +216,6 @@ pub fn is_read_back_page(text: &str) -> bool {
             || ["text; metadata {", "json; metadata {"]
                 .iter()
                 .any(|k| rest.starts_with(k)))
-}
-
-/// A `read` or `tail` page: `shown` under a header naming them, and `next`, the row after
-/// them (none at the end).
-pub(crate) fn assemble(
-    shown: &[OwnedRow],
-    next: Option<&OwnedRow>,
-    lines: usize,
-    named: &Named<'_>,
-) -> String {
-    let title = named.title;
-    let (Some(first), Some(last)) = (shown.first(), shown.last()) else {
-        return format!("[{title}: nothing to show.]");
-    };
-    let shown_lines = format!(
-        "lines {}-{} of {}{}",
-        first.label(),
-        last.label(),
-        thousands(lines),
-        named.at()
-    );
-    let header = match next {
-        None => format!("[{title}: {shown_lines}, the end.]"),
-        Some(next) => format!(
-            "[{title}: {shown_lines}. More: {}]",
-            named.more(next.line, next.part)
-        ),
-    };
-    let body: String = shown.iter().map(|r| r.numbered.as_str()).collect();
-    format!("{header}\n{}", body.trim_end_matches('\n'))
 }
 
 #[cfg(test)]

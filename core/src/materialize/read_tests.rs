@@ -1,5 +1,6 @@
 //! Pages of `read`, `tail` and `grep` over text in memory.
 use super::*;
+use crate::materialize::thousands;
 
 /// Page through `text` by following each header's "More:" pointer; the row labels
 /// seen, in order.

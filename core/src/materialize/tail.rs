@@ -5,7 +5,8 @@ use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
 use super::line_index::LineIndex;
-use super::read::{assemble, row_chars, Named, OwnedRow};
+use super::naming::{row_chars, Named};
+use super::page::{assemble, OwnedRow};
 use super::scan::{scan, LineStart, Visitor};
 use super::source::Source;
 use super::text::Row;

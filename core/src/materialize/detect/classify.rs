@@ -1,6 +1,7 @@
 //! One line against the rules: the line's body, and the first rule it matches.
 
 use super::body::body;
+use super::levels::word_byte;
 use super::rules::{Level, Rule, Shape, RULES};
 use crate::materialize::plain::plain;
 
@@ -143,12 +144,6 @@ fn all<'a>(line: &'a str, text: &'a str) -> impl Iterator<Item = usize> + 'a {
         from = at + 1;
         Some(at)
     })
-}
-
-/// A byte that continues a word or a name: `error` is no word in `error_count`,
-/// `error-chain`, `thiserror` or `errorHandler`.
-pub(super) fn word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')
 }
 
 /// Where `text` occurs in `line` as a whole word: not inside a name, a path

@@ -1,8 +1,6 @@
 //! Log levels listed side by side (a schema's enum, a type, a flag's help): a line that
 //! names the levels is not a line logged at one of them.
 
-use super::classify::word_byte;
-
 /// Log levels, as [`Shape::LevelList`] finds them side by side.
 const LEVELS: [&str; 9] = [
     "trace", "debug", "info", "notice", "warn", "warning", "error", "fatal", "critical",
@@ -48,4 +46,10 @@ pub(super) fn level_list(line: &str) -> bool {
         }
     }
     false
+}
+
+/// A byte that continues a word or a name: `error` is no word in `error_count`,
+/// `error-chain`, `thiserror` or `errorHandler`.
+pub(super) fn word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')
 }

@@ -1,0 +1,63 @@
+//! A `read` or `tail` page as it is put together: the rows it holds, numbered, under a
+//! header naming the lines shown and how to go on.
+
+use super::naming::Named;
+use super::text::{thousands, Row};
+
+/// A row as a page holds it: its numbers and its numbered text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OwnedRow {
+    pub(crate) line: usize,
+    pub(crate) part: Option<usize>,
+    /// `57.2| text` and a newline.
+    pub(crate) numbered: String,
+}
+
+impl OwnedRow {
+    pub(crate) fn of(row: &Row<'_>) -> Self {
+        OwnedRow {
+            line: row.line,
+            part: row.part,
+            numbered: format!("{}| {}\n", row.label(), row.text),
+        }
+    }
+
+    fn label(&self) -> String {
+        Row {
+            line: self.line,
+            part: self.part,
+            text: "",
+        }
+        .label()
+    }
+}
+
+/// A `read` or `tail` page: `shown` under a header naming them, and `next`, the row after
+/// them (none at the end).
+pub(crate) fn assemble(
+    shown: &[OwnedRow],
+    next: Option<&OwnedRow>,
+    lines: usize,
+    named: &Named<'_>,
+) -> String {
+    let title = named.title;
+    let (Some(first), Some(last)) = (shown.first(), shown.last()) else {
+        return format!("[{title}: nothing to show.]");
+    };
+    let shown_lines = format!(
+        "lines {}-{} of {}{}",
+        first.label(),
+        last.label(),
+        thousands(lines),
+        named.at()
+    );
+    let header = match next {
+        None => format!("[{title}: {shown_lines}, the end.]"),
+        Some(next) => format!(
+            "[{title}: {shown_lines}. More: {}]",
+            named.more(next.line, next.part)
+        ),
+    };
+    let body: String = shown.iter().map(|r| r.numbered.as_str()).collect();
+    format!("{header}\n{}", body.trim_end_matches('\n'))
+}
