@@ -1,0 +1,319 @@
+//! Where the tool results of a message are, and their ids and contents read and
+//! checked.
+
+use super::*;
+
+/// One tool result found in a message.
+pub(crate) struct Found<V: JsonView> {
+    pub slot: Slot,
+    /// The tool-call id's value, checked only when asked for ([`Found::id`]).
+    pub(super) id_value: Option<V>,
+    pub(super) at: At,
+    pub(super) name_bytes: usize,
+    /// The content to write: a string as is, an array as its `JSON.stringify`.
+    pub text: V::Text,
+    /// Whether the content is an array of blocks or another JSON value (so `text` is
+    /// JSON).
+    pub is_array: bool,
+    /// The tool's name when the result itself says it (AI SDK `toolName`, Agents SDK
+    /// `name`).
+    pub tool_name: Option<String>,
+    /// The content as found (for an AI SDK part, its output's `value`), when there is one.
+    pub content: Option<V>,
+}
+
+impl<V: JsonView> Found<V> {
+    /// The content's size in UTF-16 code units.
+    pub fn chars(&self) -> usize {
+        self.text.utf16_len()
+    }
+
+    /// The tool-call id, or why it cannot name a file (missing, not a string, unsafe).
+    /// Callers decide whether that matters: only offloaded results need a usable id, so
+    /// it is checked (and its error path formatted) only for those.
+    pub fn id(&self) -> Result<String, OffloadError> {
+        checked_id(
+            self.id_value.as_ref(),
+            || id_path(self.at, self.slot),
+            self.name_bytes,
+        )
+    }
+}
+
+/// Where a message sits, for error messages: alone (direct offload) or in a batch.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum At {
+    Alone,
+    Index(usize),
+}
+
+/// Where the id of the tool result at `slot` is read, for error messages:
+/// `content[0].tool_use_id`, `messages[3].tool_call_id`, `messages[5].kwargs.tool_call_id`.
+pub(crate) fn id_path(at: At, slot: Slot) -> String {
+    at.path(&slot_path(slot, slot.id))
+}
+
+/// `key` inside the holder of `slot`: `content[2].output`, `kwargs.content`, `call_id`.
+pub(super) fn slot_path(slot: Slot, key: &str) -> String {
+    let mut path = String::new();
+    if let Some(i) = slot.block {
+        path = format!("content[{i}].");
+    }
+    if let Some(holder) = slot.holder {
+        path.push_str(holder);
+        path.push('.');
+    }
+    path.push_str(key);
+    path
+}
+
+impl At {
+    /// The message itself: `message` or `messages[3]`.
+    pub(crate) fn whole(self) -> String {
+        match self {
+            At::Alone => "message".to_owned(),
+            At::Index(i) => format!("messages[{i}]"),
+        }
+    }
+
+    /// `rest` located in this message: `content[0].tool_use_id` or `messages[3].content[0].tool_use_id`.
+    pub(super) fn path(self, rest: &str) -> String {
+        match self {
+            At::Alone => rest.to_owned(),
+            At::Index(i) => format!("messages[{i}].{rest}"),
+        }
+    }
+}
+
+/// Every tool result in `message`, in order. Ids are checked to be safe file-name parts
+/// when `name_bytes` more bytes surround them in the file name.
+pub(crate) fn tool_results<V: JsonView>(
+    message: &V,
+    at: At,
+    name_bytes: usize,
+    unrecognized: &mut Vec<String>,
+) -> Result<Vec<Found<V>>, OffloadError> {
+    if message.kind() != Kind::Object {
+        let what = match at {
+            At::Alone => "a message".to_owned(),
+            At::Index(i) => format!("messages[{i}]"),
+        };
+        return Err(OffloadError::InvalidMessage(format!(
+            "{what} must be a JSON object, got {}",
+            message.kind().described()
+        )));
+    }
+    // Every field is read through `try_field`, so a JavaScript getter or Proxy that
+    // throws is an error naming its path, never a tool result silently skipped.
+    let get = |view: &V, key: &'static str, path: &dyn Fn() -> String| {
+        view.try_field(key)
+            .map_err(|reason| unreadable(path(), &reason))
+    };
+
+    // One result held by `holder` (the message, or an object inside it) at `slot`.
+    // `read`: the content when the caller has already read it.
+    let one_read = |holder: &V,
+                    slot: Slot,
+                    name: Option<&'static str>,
+                    read: Option<Option<V>>|
+     -> Result<Found<V>, OffloadError> {
+        let path = |key: &str| at.path(&slot_path(slot, key));
+        let id_value = get(holder, slot.id, &|| path(slot.id))?;
+        let content = match read {
+            Some(content) => content,
+            None => get(holder, slot.field, &|| path(slot.field))?,
+        };
+        let is_array = content
+            .as_ref()
+            .is_some_and(|c| matches!(c.kind(), Kind::Array | Kind::Object));
+        // The Agents SDK's output may also be one structured item (`{ type: "text", text }`).
+        let content = match content {
+            Some(c) if c.kind() == Kind::Object && slot.id == "callId" => {
+                return Ok(Found {
+                    slot,
+                    id_value,
+                    at,
+                    name_bytes,
+                    text: c.text()?,
+                    content: Some(c),
+                    is_array,
+                    tool_name: match name {
+                        Some(key) => {
+                            get(holder, key, &|| path(key))?.and_then(|n| n.to_owned_string())
+                        }
+                        None => None,
+                    },
+                })
+            }
+            other => other,
+        };
+        let text = content_text(content.as_ref(), || path(slot.field))?;
+        let tool_name = match name {
+            Some(key) => get(holder, key, &|| path(key))?.and_then(|n| n.to_owned_string()),
+            None => None,
+        };
+        Ok(Found {
+            slot,
+            id_value,
+            at,
+            name_bytes,
+            text,
+            is_array,
+            tool_name,
+            content,
+        })
+    };
+    let one =
+        |holder: &V, slot: Slot, name: Option<&'static str>| one_read(holder, slot, name, None);
+    let nested = |key: &'static str, id: &'static str| -> Result<Vec<Found<V>>, OffloadError> {
+        match get(message, key, &|| at.path(key))?.filter(|h| h.kind() == Kind::Object) {
+            Some(holder) => {
+                let slot = Slot {
+                    holder: Some(key),
+                    ..Slot::whole("content", id)
+                };
+                Ok(vec![one(&holder, slot, None)?])
+            }
+            None => Ok(Vec::new()),
+        }
+    };
+    let content = || get(message, "content", &|| at.path("content"));
+    // `role` and `type` read once each (every read may cross into JavaScript).
+    if get(message, "role", &|| at.path("role"))?.is_some_and(|r| r.is_str("tool")) {
+        // The AI SDK's tool message holds result parts; OpenAI Chat's holds the content.
+        let content = content()?;
+        if let Some(parts) = content.as_ref().filter(|c| c.kind() == Kind::Array) {
+            if let Some(found) = ai_sdk_results(parts, at, name_bytes, &get)? {
+                return Ok(found);
+            }
+        }
+        let slot = Slot::whole("content", "tool_call_id");
+        return Ok(vec![one_read(message, slot, None, Some(content))?]);
+    }
+    let kind = get(message, "type", &|| at.path("type"))?;
+    let is = |value: &'static str| kind.as_ref().is_some_and(|t| t.is_str(value));
+    if is("function_call_output") {
+        return Ok(vec![one(message, Slot::whole("output", "call_id"), None)?]);
+    }
+    if is("function_call_result") {
+        return Ok(vec![one(
+            message,
+            Slot::whole("output", "callId"),
+            Some("name"),
+        )?]);
+    }
+    if is("tool") {
+        if get(message, "data", &|| at.path("data"))?.is_some_and(|d| d.kind() == Kind::Object) {
+            return nested("data", "tool_call_id");
+        }
+        return Ok(vec![one(
+            message,
+            Slot::whole("content", "tool_call_id"),
+            Some("name"),
+        )?]);
+    }
+    if is("constructor") && is_langchain_tool_message(message, &get, at)? {
+        return nested("kwargs", "tool_call_id");
+    }
+    if kind.as_ref().is_some_and(looks_like_result) {
+        unrecognized.push(at.whole());
+        return Ok(Vec::new());
+    }
+    let Some(blocks) = content()?.filter(|c| c.kind() == Kind::Array) else {
+        return Ok(Vec::new());
+    };
+    let mut found = Vec::new();
+    for i in 0..blocks.array_len() {
+        let block_path = || at.path(&format!("content[{i}]"));
+        let Some(block) = blocks
+            .try_item(i)
+            .map_err(|reason| unreadable(block_path(), &reason))?
+        else {
+            continue;
+        };
+        let in_block = |key: &str| at.path(&format!("content[{i}].{key}"));
+        let block_type = get(&block, "type", &|| in_block("type"))?;
+        if !block_type.as_ref().is_some_and(|t| t.is_str("tool_result")) {
+            if block_type.as_ref().is_some_and(looks_like_result) {
+                unrecognized.push(block_path());
+            }
+            continue;
+        }
+        let slot = Slot {
+            block: Some(i),
+            ..Slot::whole("content", "tool_use_id")
+        };
+        found.push(one(&block, slot, None)?);
+    }
+    Ok(found)
+}
+
+/// `INVALID_MESSAGE` for a value at `path` that could not be read at all.
+pub(super) fn unreadable(path: String, reason: &str) -> OffloadError {
+    OffloadError::InvalidMessage(format!("{path} cannot be read: {reason}"))
+}
+
+/// Validate a session id for use as a directory name.
+pub(crate) fn check_session_id(session_id: &str) -> Result<(), OffloadError> {
+    match unsafe_component(session_id, 0) {
+        None => Ok(()),
+        Some(reason) => Err(OffloadError::InvalidId {
+            field: "sessionId".into(),
+            value: Some(session_id.into()),
+            reason,
+        }),
+    }
+}
+
+pub(super) fn checked_id<V: JsonView>(
+    value: Option<&V>,
+    field: impl FnOnce() -> String,
+    name_bytes: usize,
+) -> Result<String, OffloadError> {
+    let Some(value) = value else {
+        return Err(OffloadError::InvalidId {
+            field: field(),
+            value: None,
+            reason: "is missing",
+        });
+    };
+    if value.has_lone_surrogate() {
+        // Checked before the id becomes a Rust String, which would hold U+FFFD instead.
+        return Err(OffloadError::InvalidId {
+            field: field(),
+            value: None,
+            reason: LONE_SURROGATE,
+        });
+    }
+    let Some(id) = value.to_owned_string() else {
+        return Err(OffloadError::InvalidId {
+            field: field(),
+            value: None,
+            reason: "must be a string",
+        });
+    };
+    match unsafe_component(&id, name_bytes) {
+        None => Ok(id),
+        Some(reason) => Err(OffloadError::InvalidId {
+            field: field(),
+            value: Some(id),
+            reason,
+        }),
+    }
+}
+
+pub(super) fn content_text<V: JsonView>(
+    content: Option<&V>,
+    field: impl FnOnce() -> String,
+) -> Result<V::Text, OffloadError> {
+    match content {
+        // The APIs allow omitting a tool result's content; it counts as empty.
+        None => Ok(V::empty_text()),
+        Some(c) if matches!(c.kind(), Kind::String | Kind::Array) => c.text(),
+        Some(other) => Err(OffloadError::InvalidMessage(format!(
+            "{} must be a string or an array of content blocks, got {}",
+            field(),
+            other.kind().described()
+        ))),
+    }
+}
