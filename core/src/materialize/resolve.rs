@@ -1,14 +1,50 @@
-//! Read-back of the files direct and batch offload leave behind. Their placeholders name
+//! What a string given to the read-back names: a `ctx://` ref of this conversation's
+//! artifacts, or a file direct and batch offload left behind. Their placeholders name
 //! a file (`[Content offloaded to: ./tool-result-<id>.md]`, `[Tool result offloaded to
 //! file: <dir>/<session>/<id>.md]`), not a `ctx://` ref; a model given the read tools
 //! passes that name, or the whole placeholder, and gets the same pages as for an artifact.
 
-use super::reference::clean_ref;
+use super::reference::{self, clean_ref, RefError};
 use super::Materializer;
-use crate::path::unsafe_component;
+use crate::path::{join, unsafe_component};
 use crate::OffloadError;
 
 impl Materializer {
+    /// The absolute path of the artifact `reference` names, if it is in scope: this
+    /// conversation, `tool/` or `terminal/`, a plain file name. Refs percent-encode the
+    /// conversation id and the file name (see docs/materializer.md, "Refs"); decoding never yields a
+    /// path outside this conversation's artifacts.
+    ///
+    /// # Errors
+    /// `REF_OUT_OF_SCOPE` for anything else, including a malformed escape
+    /// ([`OffloadError::MalformedRef`]).
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::{Materializer, MaterializerOptions};
+    /// let m = Materializer::new(MaterializerOptions::new("/d", "conv 1", "/")).unwrap();
+    /// let path = m.resolve_ref("ctx://conv%201/tool/call%20%281%29.txt").unwrap();
+    /// assert_eq!(path, "/d/context/conv 1/artifacts/tool/call (1).txt");
+    /// assert!(m.resolve_ref("ctx://conv%201/tool/%2E%2E").is_err());
+    /// assert_eq!(m.resolve_ref("call_1.txt").unwrap_err().to_string(), "not a ctx:// ref: \"call_1.txt\"");
+    /// ```
+    pub fn resolve_ref(&self, reference: &str) -> Result<String, OffloadError> {
+        let reference = reference::clean_ref(reference);
+        if !reference.starts_with(reference::SCHEME) {
+            return Err(OffloadError::NotARef(reference.into()));
+        }
+        match reference::parse(reference) {
+            Ok(parsed) if parsed.conversation == self.options().conversation_id => Ok(join(
+                &join(&self.artifacts, parsed.kind.dir()),
+                &parsed.file,
+            )),
+            Err(RefError::Malformed(reason)) => Err(OffloadError::MalformedRef {
+                reference: reference.into(),
+                reason,
+            }),
+            _ => Err(OffloadError::RefOutOfScope(reference.into())),
+        }
+    }
+
     /// The path of what `reference` names for reading: an artifact of this conversation
     /// ([`Materializer::resolve_ref`]), or, with [`offload_dir`] set, a placeholder's
     /// file in it: `./tool-result-<id>.md` (a batch's), `<offload_dir>/<session>/<id>.md`

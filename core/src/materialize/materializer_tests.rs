@@ -1,0 +1,122 @@
+//! Directories made once, and the names artifacts are given.
+use super::*;
+use crate::MemoryWriter;
+use futures_executor::block_on;
+
+fn output<'a>(id: &'a str, text: &'a str) -> ToolOutputRef<'a> {
+    ToolOutputRef {
+        tool_call_id: id,
+        tool_name: "bash",
+        server_name: None,
+        text,
+        was_value: false,
+    }
+}
+
+fn mkdirs(fs: &MemoryWriter) -> Vec<String> {
+    let calls = fs.calls().into_iter();
+    calls.filter(|c| c.starts_with("mkdir ")).collect()
+}
+
+#[test]
+fn each_artifacts_directory_is_made_once_and_again_when_gone() {
+    let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+    let log = "x\n".repeat(3000);
+    let fs = MemoryWriter::new();
+    for id in ["a", "b"] {
+        block_on(m.materialize(&output(id, &log), &fs)).unwrap();
+    }
+    block_on(m.materialize_terminal("t1", &log, &fs)).unwrap();
+    block_on(m.materialize_terminal("t2", &log, &fs)).unwrap();
+    let (tool, terminal) = (
+        "mkdir /d/context/c/artifacts/tool",
+        "mkdir /d/context/c/artifacts/terminal",
+    );
+    assert_eq!(mkdirs(&fs), [tool, terminal]);
+    assert_eq!(
+        fs.calls()[..2],
+        [tool, "create /d/context/c/artifacts/tool/a.txt"]
+    );
+    // A file system where the directories are gone: made again, then written.
+    let fresh = MemoryWriter::new();
+    let done = block_on(m.materialize(&output("c", &log), &fresh)).unwrap();
+    assert!(matches!(done, Materialized::Artifact { .. }));
+    assert_eq!(mkdirs(&fresh), [tool]);
+    assert!(fresh.calls().iter().any(|c| c.ends_with("/tool/c.txt")));
+    // A create that fails in a directory made earlier is tried once more, after a
+    // mkdir; then its failure stands.
+    let failing = MemoryWriter::new().fail_on("/d/context/c/artifacts/tool/d.txt");
+    let err = block_on(m.materialize(&output("d", &log), &failing)).unwrap_err();
+    assert_eq!(err.code(), crate::ErrorCode::WriteFailed);
+    let create = "create /d/context/c/artifacts/tool/d.txt";
+    assert_eq!(failing.calls(), [create, tool, create]);
+    // A directory that cannot be made is WRITE_FAILED naming it.
+    let m = Materializer::new(MaterializerOptions::new("/e", "c", "/")).unwrap();
+    let blocked = MemoryWriter::new().fail_on("/e/context/c/artifacts/tool");
+    let err = block_on(m.materialize(&output("a", &log), &blocked)).unwrap_err();
+    assert_eq!(err.code(), crate::ErrorCode::WriteFailed);
+    assert!(
+        err.to_string()
+            .contains("/e/context/c/artifacts/tool: injected failure"),
+        "{err}"
+    );
+}
+
+#[test]
+fn each_index_directory_is_made_once_and_again_when_gone() {
+    let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+    // Over INDEX_STEP: each artifact gets a line index beside it.
+    let log = "a line of a big log\n".repeat(60_000);
+    let fs = MemoryWriter::new();
+    for id in ["a", "b"] {
+        block_on(m.materialize(&output(id, &log), &fs)).unwrap();
+    }
+    let index = "mkdir /d/context/c/index/tool";
+    assert_eq!(
+        mkdirs(&fs),
+        ["mkdir /d/context/c/artifacts/tool", index],
+        "{:?}",
+        fs.calls()
+    );
+    let lines = fs.read("/d/context/c/index/tool/b.txt.lines").unwrap();
+    assert!(lines.contains("\nlines 60000\n"), "{lines}");
+    // Where the directories are gone, they are made again and the index written.
+    let fresh = MemoryWriter::new();
+    block_on(m.materialize(&output("c", &log), &fresh)).unwrap();
+    assert_eq!(mkdirs(&fresh), ["mkdir /d/context/c/artifacts/tool", index]);
+    assert!(fresh.read("/d/context/c/index/tool/c.txt.lines").is_some());
+    // A failing index write is best effort: tried once after its mkdir, and once more
+    // after a new mkdir where the directory was made earlier; the artifact stands.
+    let path = "/d/context/c/index/tool/d.txt.lines";
+    let writes = |fs: &MemoryWriter| {
+        let calls = fs.calls();
+        let write = format!("write {path}");
+        (
+            mkdirs(fs).len(),
+            calls.iter().filter(|c| **c == write).count(),
+        )
+    };
+    let failing = MemoryWriter::new().fail_on(path);
+    let fresh = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+    block_on(fresh.materialize(&output("d", &log), &failing)).unwrap();
+    assert_eq!(writes(&failing), (2, 1), "{:?}", failing.calls());
+    let failing = MemoryWriter::new().fail_on(path);
+    block_on(m.materialize(&output("d", &log), &failing)).unwrap();
+    assert_eq!(writes(&failing), (2, 2), "{:?}", failing.calls());
+}
+
+#[test]
+fn only_artifacts_over_index_step_get_a_line_index() {
+    let step = INDEX_STEP as usize;
+    let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+    let fs = MemoryWriter::new();
+    let at_step = format!("{}\n", "x".repeat(step - 1));
+    block_on(m.materialize(&output("a", &at_step), &fs)).unwrap();
+    block_on(m.materialize(&output("b", &format!("{at_step}y")), &fs)).unwrap();
+    let indexes: Vec<String> = fs
+        .files()
+        .into_keys()
+        .filter(|p| p.ends_with(".lines"))
+        .collect();
+    assert_eq!(indexes, ["/d/context/c/index/tool/b.txt.lines"]);
+}
