@@ -185,6 +185,11 @@ pub struct MaterializeArgs {
     /// Outputs over this many UTF-8 bytes are materialized.
     #[arg(long, value_name = "N")]
     pub max_inline_bytes: Option<usize>,
+    /// One tool's limit, repeatable: NAME=never (always inline), NAME=always (always
+    /// materialized) or NAME=N (over N characters); NAME * is every other tool. E.g.
+    /// --tool Read=never --tool bash=8000.
+    #[arg(long = "tool", value_name = "NAME=LIMIT", value_parser = parse_tool_limit)]
+    pub tools: Vec<(String, tool_offload::ToolLimits)>,
     /// What the inputs hold; `auto` tells from the content and says what it saw.
     #[arg(long, value_enum, default_value_t = From::Auto)]
     pub from: From,
@@ -339,4 +344,32 @@ pub struct GcArgs {
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `NAME=never`, `NAME=always` or `NAME=N` (characters), for `--tool`.
+fn parse_tool_limit(arg: &str) -> Result<(String, tool_offload::ToolLimits), String> {
+    use tool_offload::{MaterializeWhen, ToolLimits};
+    let (name, limit) = arg
+        .rsplit_once('=')
+        .ok_or_else(|| format!("expected NAME=never|always|N, got {arg:?}"))?;
+    if name.is_empty() {
+        return Err(format!("expected a tool name before '=', got {arg:?}"));
+    }
+    let limits = match limit {
+        "never" => ToolLimits {
+            materialize: Some(MaterializeWhen::Never),
+            ..ToolLimits::default()
+        },
+        "always" => ToolLimits {
+            materialize: Some(MaterializeWhen::Always),
+            ..ToolLimits::default()
+        },
+        n => ToolLimits {
+            max_inline_chars: Some(n.parse().map_err(|_| {
+                format!("expected never, always or a number of characters after '=', got {limit:?}")
+            })?),
+            ..ToolLimits::default()
+        },
+    };
+    Ok((name.to_owned(), limits))
 }

@@ -510,3 +510,43 @@ fn grep_across_a_conversations_artifacts() {
         stderr(&out)
     );
 }
+
+/// `--tool NAME=never|always|N` sets one tool's limits; a bad one is refused by clap.
+#[test]
+fn materialize_with_per_tool_limits() {
+    let (_tmp, root) = tempdir();
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation())).unwrap();
+    let materialize = |tool: &str| {
+        let args = [
+            "materialize",
+            "conv-1.json",
+            "--user-data",
+            "data",
+            "--tool",
+            tool,
+        ];
+        run(&root, &args, b"")
+    };
+    let out = materialize("bash=never");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let messages = parse(stdout(&out).trim_end()).unwrap();
+    assert_eq!(messages, conversation());
+    // Names match exactly: another tool's entry leaves bash at the defaults.
+    let out = materialize("Bash=never");
+    let messages = parse(stdout(&out).trim_end()).unwrap();
+    assert_ne!(messages, conversation());
+    let out = materialize("*=1000");
+    let messages = parse(stdout(&out).trim_end()).unwrap();
+    let content = messages[1]["content"][0]["content"].as_str().unwrap();
+    assert!(
+        content.starts_with("[Output of bash (call call_log) stored as"),
+        "{content}"
+    );
+    let out = materialize("bash=sometimes");
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("expected never, always or a number"),
+        "{}",
+        stderr(&out)
+    );
+}

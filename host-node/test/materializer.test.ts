@@ -634,3 +634,35 @@ test('page positions past 2^32 are INVALID_ARGUMENT, never wrapped round to the 
   // At the top of the range it is a position past the end, as on every host.
   assert.match(await m.read(r.ref.id, { offset: 2 ** 32 - 1 }), /past the end/);
 });
+
+test('tools: per-tool limits are read, shown back, and a bad entry is INVALID_ARGUMENT naming it', async () => {
+  const userData = freshDir('materialize');
+  const tools = { Read: { materialize: 'never' as const }, '*': { maxInlineChars: 100 } };
+  const m = new Materializer({ userData, conversationId: 'conv-1', tools });
+  assert.deepEqual(m.options.tools, tools);
+  const big = 'x'.repeat(5000);
+  const read = await m.materialize({ toolCallId: 'r', toolName: 'Read', output: big });
+  assert.equal(read.inline, true);
+  const other = await m.materialize({ toolCallId: 'g', toolName: 'grep', output: 'y'.repeat(101) });
+  assert.equal(other.inline, false);
+  for (const [bad, message] of [
+    [
+      { Read: { materialize: 'sometimes' } },
+      'options.tools["Read"].materialize must be "never" or "always", got "sometimes"',
+    ],
+    [{ Read: { materialize: 1 } }, 'options.tools["Read"].materialize must be "never" or "always", got number'],
+    [{ Read: 'never' }, 'options.tools["Read"] must be an object, got string'],
+    [{ bash: { maxInlineChars: -1 } }, 'options.tools["bash"].maxInlineChars'],
+    [['Read'], 'options.tools must be an object of tool names, got array'],
+  ] as const) {
+    let caught: unknown;
+    try {
+      new Materializer({ userData, conversationId: 'conv-1', tools: bad as never });
+    } catch (e) {
+      caught = e;
+    }
+    assert.ok(caught instanceof OffloadError, String(caught));
+    assert.equal(caught.code, 'INVALID_ARGUMENT');
+    assert.ok(caught.message.includes(message), caught.message);
+  }
+});

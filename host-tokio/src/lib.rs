@@ -68,7 +68,7 @@ pub use tool_offload_core as core;
 pub use tool_offload_core::gc::{FileLifecycle, FileStat, GcOptions, GcReport};
 pub use tool_offload_core::materialize::{
     format_legacy_tool_record, ContextRef, ImportedConversation, LegacyToolRecord,
-    MaterializeStats, Materialized, RefHint,
+    MaterializeStats, MaterializeWhen, Materialized, RefHint, ToolLimits,
 };
 pub use tool_offload_core::tools;
 pub use tool_offload_core::workspace::{IndexFuture, RecordIndex};

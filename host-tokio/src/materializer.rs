@@ -31,6 +31,9 @@ pub struct MaterializerOptions {
     /// read-back then also reads the files their placeholders name, and nothing else
     /// there (see the core option).
     pub offload_dir: Option<PathBuf>,
+    /// Per-tool limits by tool name, `"*"` for every other tool (see core's
+    /// [`ToolLimits`](tool_offload_core::materialize::ToolLimits)).
+    pub tools: Vec<(String, materialize::ToolLimits)>,
 }
 
 impl MaterializerOptions {
@@ -45,6 +48,7 @@ impl MaterializerOptions {
             snippet_lines: defaults.snippet_lines,
             snippet_bytes: defaults.snippet_bytes,
             offload_dir: None,
+            tools: Vec::new(),
         }
     }
 }
@@ -136,6 +140,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
                 Some(dir) => Some(utf8(dir, "offload directory")?.to_owned()),
                 None => None,
             },
+            tools: options.tools,
         })?;
         Ok(Materializer { core, io })
     }

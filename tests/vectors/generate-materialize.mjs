@@ -165,12 +165,24 @@ class Case {
       expectError,
     );
   }
+  /** Whether an output of `m` from `tool` stays inline: the `tools` entry of the tool,
+   * else of "*", field by field, over the materializer's own limits. */
+  staysInline(tool, m) {
+    const tools = this.options.tools ?? {};
+    const pick = (key) => tools[tool]?.[key] ?? tools['*']?.[key];
+    const when = pick('materialize');
+    if (when === 'never') return true;
+    if (when === 'always') return false;
+    const chars = pick('maxInlineChars') ?? this.limits.maxInlineChars;
+    const bytes = pick('maxInlineBytes') ?? this.limits.maxInlineBytes;
+    return m.chars <= chars && m.bytes <= bytes;
+  }
   #store(kind, inputs, id, text, output, ext, isJson, { toolName, serverName }, expectError) {
     const op = kind === 'tool' ? 'materialize' : 'terminal';
     const m = measure(text);
     // The id is checked whatever the size (room for the shortest extension), then
     // again with the actual extension once the output is to be written.
-    const inline = m.chars <= this.limits.maxInlineChars && m.bytes <= this.limits.maxInlineBytes;
+    const inline = this.staysInline(toolName, m);
     if (idProblem(id, 'txt') || (!inline && idProblem(id, ext))) {
       if (expectError !== 'INVALID_ID') throw new Error(`${this.name}: ${id} is an invalid id`);
       return this.fail(op, inputs, 'INVALID_ID');
@@ -281,7 +293,7 @@ class Case {
         const others = typed === null ? [] : typed.others;
         const text = typeof value === 'string' ? value : parts !== null ? parts : JSON.stringify(value);
         const { chars, bytes } = measure(text);
-        if (chars <= this.limits.maxInlineChars && bytes <= this.limits.maxInlineBytes) continue;
+        if (this.staysInline(ownName ?? names.get(id) ?? 'tool', { chars, bytes })) continue;
         let stem = id;
         for (let n = 1; taken.has(stem) && taken.get(stem) !== text; n++) stem = `${id}-${n}`;
         taken.set(stem, text);
@@ -1254,6 +1266,51 @@ const anthropic = () => [
   for (const id of ['b1', 'b2', 'b3', 'b4', 'b5'])
     c.materialize(id, buildLog(200, { 7: `ERROR in ${id}: ${'x'.repeat(150)}`, 150: `ERROR again in ${id}` }));
   c.grepAll('ERROR');
+}
+
+{
+  const tools = {
+    Read: { materialize: 'never' },
+    '*': { maxInlineChars: 2000 },
+    bash: { maxInlineChars: 8000 },
+    noisy: { materialize: 'always' },
+    api: { maxInlineBytes: 1000 },
+  };
+  const c = add(
+    new Case(
+      'tool-limits',
+      'Per-tool limits (options.tools): an entry for the exact tool name overrides the "*" entry field by field, which overrides the materializer\'s limits. "never" keeps any size inline (a file reader), "always" materializes any size (a read-back page still never); summaries and pages keep the materializer\'s own limits. materializeMessages applies the limits of the tool each result answers.',
+      { tools },
+    ),
+  );
+  const log = buildLog(200, { 100: 'error: something failed' });
+  c.materialize('r1', log, { toolName: 'Read' });
+  c.materialize('b1', rep('x', 5000), { toolName: 'bash' });
+  c.materialize('b2', rep('x\n', 4500), { toolName: 'bash' });
+  c.materialize('g1', rep('y', 2500), { toolName: 'grep' });
+  c.materialize('g2', rep('y', 2000), { toolName: 'grep' });
+  c.materialize('n1', 'ok', { toolName: 'noisy' });
+  c.materialize('a1', rep('€', 334), { toolName: 'api' });
+  c.materialize('a2', rep('€', 333), { toolName: 'api' });
+  // A read-back page is never stored again, even by a tool that materializes everything.
+  const page = { $from: [c.read('ctx://conv-1/tool/b2.txt', { limit: 2 })] };
+  c.step('materialize', { toolCallId: 'n2', toolName: 'noisy', output: page }, { inline: true, content: page });
+  const first = c.materializeMessages([
+    {
+      role: 'assistant',
+      content: [
+        { type: 'tool_use', id: 'm1', name: 'Read', input: {} },
+        { type: 'tool_use', id: 'm2', name: 'grep', input: {} },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'm1', content: log },
+        { type: 'tool_result', tool_use_id: 'm2', content: rep('z', 2500).text },
+      ],
+    },
+  ]);
 }
 
 // ---------------------------------------------------------------------------------

@@ -275,6 +275,14 @@ export interface MaterializerOptions {
    * against `cwd`.
    */
   offloadDir?: string;
+  /**
+   * Per-tool limits, by tool name (exact); `"*"` for every tool without its own entry.
+   * Each field given overrides the `"*"` entry's, which overrides the limits above.
+   * `materialize: "never"` keeps a tool's outputs inline whatever their size (a file
+   * reader the model asked for), `"always"` materializes them whatever their size. They
+   * decide whether an output is materialized; summaries and pages keep the limits above.
+   */
+  tools?: Record<string, ToolLimits>;
   /** Where artifacts are written. */
   writer: FileWriter;
   /** Where artifacts are read back from (default: `writer`, when it has `readFile`). */
@@ -296,6 +304,17 @@ export interface ResolvedMaterializerOptions {
   snippetBytes?: number;
   /** As given, resolved against `cwd`. */
   offloadDir?: string;
+  tools?: Record<string, ToolLimits>;
+}
+
+/** One tool's entry in `MaterializerOptions.tools`. */
+export interface ToolLimits {
+  /** This tool's outputs over this many UTF-16 code units are materialized. */
+  maxInlineChars?: number;
+  /** This tool's outputs over this many UTF-8 bytes are materialized. */
+  maxInlineBytes?: number;
+  /** Whatever the size: `"never"` (always inline) or `"always"` (always an artifact). */
+  materialize?: 'never' | 'always';
 }
 
 /** One tool output for `materialize`. */

@@ -122,11 +122,17 @@ impl Materializer {
 
     /// Whether an output of `text` must be materialized: over either limit.
     pub fn exceeds_limits(&self, text: &str) -> bool {
-        self.measure_exceeds(&Measure::of(text))
+        self.measure_exceeds(&Measure::of(text), super::ANY_TOOL)
     }
 
-    fn measure_exceeds(&self, m: &Measure) -> bool {
-        m.chars > self.options.max_inline_chars || m.bytes > self.options.max_inline_bytes
+    /// Whether an output of `text` from `tool` must be materialized: the tool's limits
+    /// ([`MaterializerOptions::tools`]).
+    pub fn exceeds_limits_for(&self, tool: &str, text: &str) -> bool {
+        self.measure_exceeds(&Measure::of(text), tool)
+    }
+
+    fn measure_exceeds(&self, m: &Measure, tool: &str) -> bool {
+        self.options.limits_for(tool).exceeded_by(m)
     }
 
     /// Leave `output` inline when within both limits; otherwise write it (before
@@ -237,7 +243,9 @@ impl Materializer {
         };
         // A page our read-back tools returned is bounded and stored already: never
         // stored again, whatever its size (a knowledge page can be over these limits).
-        if !self.measure_exceeds(&measure) || super::is_read_back_page(output.text) {
+        if !self.measure_exceeds(&measure, output.tool_name)
+            || super::is_read_back_page(output.text)
+        {
             self.inlined.fetch_add(1, Ordering::Relaxed);
             return Ok(Materialized::Inline);
         }

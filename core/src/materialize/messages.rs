@@ -119,16 +119,15 @@ impl Materializer {
         messages: &[V],
         unrecognized: &mut Vec<String>,
     ) -> Result<Vec<Planned>, OffloadError> {
-        let options = self.options();
-        // UTF-8 takes at most 3 bytes per UTF-16 unit: small text stays inline without
-        // being copied out of the host to be measured.
-        let inline = options.max_inline_chars.min(options.max_inline_bytes / 3);
+        // Small text stays inline, whatever the tool, without being copied out of the
+        // host to be measured.
+        let inline = self.options().surely_inline_any();
         plan_tool_results(
             messages,
             unrecognized,
             |text| !text.utf16_len_at_most(inline),
-            |text| {
-                self.exceeds_limits(text)
+            |text, tool| {
+                self.exceeds_limits_for(tool, text)
                     && summary_ref(text).is_none()
                     && !super::is_read_back_page(text)
             },
@@ -137,8 +136,8 @@ impl Materializer {
 }
 
 /// Every tool result of `messages` whose content `may_keep` (cheaply, before it is
-/// copied out of the host) and `keep` (as text) — checked, its tool name found; nothing
-/// written. Items of no shape we know go to `unrecognized`.
+/// copied out of the host) and `keep` (as text, with the tool's name) — checked, its tool
+/// name found; nothing written. Items of no shape we know go to `unrecognized`.
 ///
 /// # Errors
 /// `INVALID_MESSAGE`, `INVALID_ID`.
@@ -146,7 +145,7 @@ pub(crate) fn plan_tool_results<V: JsonView>(
     messages: &[V],
     unrecognized: &mut Vec<String>,
     may_keep: impl Fn(&V::Text) -> bool,
-    keep: impl Fn(&str) -> bool,
+    keep: impl Fn(&str, &str) -> bool,
 ) -> Result<Vec<Planned>, OffloadError> {
     // Built only when something is kept: a turn with nothing new skips it.
     let mut names = None;
@@ -176,21 +175,24 @@ pub(crate) fn plan_tool_results<V: JsonView>(
                 Some(joined) => std::borrow::Cow::Owned(joined),
                 None => found.text.to_str(),
             };
-            if !keep(&text) {
+            let id = found.id();
+            let tool_name = match (found.tool_name, &id) {
+                (Some(name), _) => name,
+                (None, Ok(id)) => names
+                    .get_or_insert_with(|| tool_names(messages))
+                    .get(id)
+                    .cloned()
+                    .unwrap_or_else(|| "tool".into()),
+                (None, Err(_)) => "tool".into(),
+            };
+            if !keep(&text, &tool_name) {
                 continue;
             }
-            let id = found.id()?;
+            let id = id?;
             planned.push(Planned {
                 message: index,
                 slot,
-                tool_name: match found.tool_name {
-                    Some(name) => name,
-                    None => names
-                        .get_or_insert_with(|| tool_names(messages))
-                        .get(&id)
-                        .cloned()
-                        .unwrap_or_else(|| "tool".into()),
-                },
+                tool_name,
                 id,
                 text: text.into_owned(),
                 was_value,

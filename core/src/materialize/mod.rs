@@ -33,6 +33,8 @@ mod rows;
 mod scan;
 mod source;
 mod tail;
+mod tool_limits;
+pub use tool_limits::{MaterializeWhen, ToolLimits, ANY_TOOL};
 mod windows;
 pub use reference::{artifact_ref, clean_ref, ref_conversation, MAX_REF_SEGMENT_CHARS};
 mod summary;

@@ -21,6 +21,9 @@ pub struct MaterializerOptions {
     /// materializer: then the read-back also reads the files their placeholders name
     /// (`./tool-result-<id>.md`, `<dir>/<session>/<id>.md`), and nothing else there.
     pub offload_dir: Option<String>,
+    /// Per-tool limits by tool name (exact), `"*"` for every tool without its own entry
+    /// (see [`ToolLimits`](super::ToolLimits)). Empty: every tool has the limits above.
+    pub tools: Vec<(String, super::ToolLimits)>,
 }
 
 impl MaterializerOptions {
@@ -39,6 +42,7 @@ impl MaterializerOptions {
             snippet_lines: 40,
             snippet_bytes: None,
             offload_dir: None,
+            tools: Vec::new(),
         }
     }
 }

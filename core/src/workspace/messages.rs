@@ -96,7 +96,7 @@ impl Workspace {
             messages,
             &mut unrecognized,
             |text| !(by_estimate && text.utf16_len_at_most(most_chars)),
-            |text| !is_knowledge_list(text),
+            |text, _| !is_knowledge_list(text),
         )?;
         let mut decided = Vec::with_capacity(planned.len());
         for p in planned {

@@ -100,6 +100,7 @@ impl TokioHost {
         options.max_inline_bytes = o.max_inline_bytes;
         options.snippet_lines = o.snippet_lines;
         options.snippet_bytes = o.snippet_bytes;
+        options.tools = o.tools.clone();
         options.offload_dir = o
             .offload_dir
             .as_ref()

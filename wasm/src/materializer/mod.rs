@@ -10,6 +10,7 @@ pub(crate) use options::{io_options, logger_arg};
 pub(crate) use output::{call_logger, stringify};
 mod output;
 mod read_back;
+mod tool_limits;
 mod tools;
 mod types;
 
@@ -79,6 +80,9 @@ impl Materializer {
         }
         if let Some(dir) = &options.offload_dir {
             set(&js, "offloadDir", &JsValue::from_str(dir));
+        }
+        if !options.tools.is_empty() {
+            set(&js, "tools", &tool_limits::tools_js(&options.tools));
         }
         js.into()
     }

@@ -57,6 +57,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
         core.snippet_bytes = Some(count_arg(&snippet_bytes, "options.snippetBytes", 0)?);
     }
     core.offload_dir = optional_string(options, "offloadDir", "options.offloadDir")?;
+    core.tools = super::tool_limits::tools_arg(options)?;
     let (writer, reader) = io_options(options)?;
     Ok(Inner {
         core: CoreMaterializer::new(core)?,

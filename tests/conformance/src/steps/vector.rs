@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use tool_offload_core::json::LoneSurrogates;
+use tool_offload_core::materialize::{MaterializeWhen, ToolLimits};
 use tool_offload_core::{json, Map, Value};
 
 use super::diff::first_difference;
@@ -40,6 +41,8 @@ pub struct Options {
     pub snippet_bytes: Option<usize>,
     /// `options.offloadDir`, default none: a virtual absolute path.
     pub offload_dir: Option<String>,
+    /// `options.tools`: `{ name: { maxInlineChars?, maxInlineBytes?, materialize? } }`.
+    pub tools: Vec<(String, ToolLimits)>,
 }
 
 /// Every vector, sorted by file name.
@@ -99,6 +102,28 @@ impl Vector {
             snippet_lines: num("snippetLines", 40),
             snippet_bytes: o["snippetBytes"].as_u64().map(|n| n as usize),
             offload_dir: o["offloadDir"].as_str().map(str::to_owned),
+            tools: o["tools"]
+                .as_object()
+                .map(|tools| {
+                    tools
+                        .iter()
+                        .map(|(name, t)| {
+                            let count = |k: &str| t[k].as_u64().map(|n| n as usize);
+                            let materialize = match t["materialize"].as_str() {
+                                Some("never") => Some(MaterializeWhen::Never),
+                                Some("always") => Some(MaterializeWhen::Always),
+                                _ => None,
+                            };
+                            let limits = ToolLimits {
+                                max_inline_chars: count("maxInlineChars"),
+                                max_inline_bytes: count("maxInlineBytes"),
+                                materialize,
+                            };
+                            (name.clone(), limits)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
         }
     }
 

@@ -117,6 +117,7 @@ impl<F: HostFs> CoreHost<F> {
             snippet_lines: o.snippet_lines,
             snippet_bytes: o.snippet_bytes,
             offload_dir: o.offload_dir.clone(),
+            tools: o.tools.clone(),
         })
     }
 

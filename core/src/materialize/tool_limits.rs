@@ -1,0 +1,107 @@
+//! Per-tool limits (the `tools` option): which outputs of which tool are materialized.
+//! A file reader's output the model asked for may stay inline (`Read: never`), a tool
+//! known to flood may go whole to an artifact (`always`), another may get its own limits.
+//! They decide *whether* an output is materialized; summaries and read-back pages keep
+//! the materializer's own limits.
+
+use super::text::Measure;
+use super::types::MaterializerOptions;
+
+/// When a tool's outputs are materialized, whatever their size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaterializeWhen {
+    /// Never: every output stays inline.
+    Never,
+    /// Always: every output becomes an artifact and its summary.
+    Always,
+}
+
+/// One tool's entry in [`MaterializerOptions::tools`]: each field given overrides the
+/// `"*"` entry's, which overrides the materializer's own limits.
+///
+/// ```
+/// use tool_offload_core::materialize::{Materializer, MaterializerOptions, MaterializeWhen, ToolLimits};
+/// let mut options = MaterializerOptions::new("/d", "c", "/");
+/// options.tools = vec![
+///     ("Read".into(), ToolLimits { materialize: Some(MaterializeWhen::Never), ..ToolLimits::default() }),
+///     ("*".into(), ToolLimits { max_inline_chars: Some(2000), ..ToolLimits::default() }),
+///     ("bash".into(), ToolLimits { max_inline_chars: Some(8000), ..ToolLimits::default() }),
+/// ];
+/// let m = Materializer::new(options).unwrap();
+/// let text = "x".repeat(5000);
+/// assert!(!m.exceeds_limits_for("Read", &text));
+/// assert!(!m.exceeds_limits_for("bash", &text));
+/// assert!(m.exceeds_limits_for("grep", &text)); // "*": 2,000
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolLimits {
+    /// Outputs over this many UTF-16 code units are materialized.
+    pub max_inline_chars: Option<usize>,
+    /// Outputs over this many UTF-8 bytes are materialized.
+    pub max_inline_bytes: Option<usize>,
+    /// Whatever the size: never, or always.
+    pub materialize: Option<MaterializeWhen>,
+}
+
+/// The name of the entry that applies to every tool without its own.
+pub const ANY_TOOL: &str = "*";
+
+/// The limits that apply to one tool's outputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Limits {
+    pub(crate) chars: usize,
+    pub(crate) bytes: usize,
+    pub(crate) when: Option<MaterializeWhen>,
+}
+
+impl Limits {
+    /// Whether an output of `measure` is materialized under these limits.
+    pub(crate) fn exceeded_by(&self, measure: &Measure) -> bool {
+        match self.when {
+            Some(MaterializeWhen::Never) => false,
+            Some(MaterializeWhen::Always) => true,
+            None => measure.chars > self.chars || measure.bytes > self.bytes,
+        }
+    }
+
+    /// The longest output in UTF-16 units that surely stays inline (UTF-8 takes at most
+    /// 3 bytes per unit), so shorter text is not copied out of a host to be measured;
+    /// 0 when outputs of any size may be materialized.
+    pub(crate) fn surely_inline(&self) -> usize {
+        match self.when {
+            Some(MaterializeWhen::Never) => usize::MAX,
+            Some(MaterializeWhen::Always) => 0,
+            None => self.chars.min(self.bytes / 3),
+        }
+    }
+}
+
+impl MaterializerOptions {
+    /// The limits for `tool`: its entry's fields, else the `"*"` entry's, else these
+    /// options' own.
+    pub(crate) fn limits_for(&self, tool: &str) -> Limits {
+        let entry = |name: &str| self.tools.iter().find(|(n, _)| n == name).map(|(_, l)| l);
+        let (own, any) = (entry(tool), entry(ANY_TOOL));
+        let pick = |f: fn(&ToolLimits) -> Option<usize>, default: usize| {
+            own.and_then(f)
+                .or_else(|| any.and_then(f))
+                .unwrap_or(default)
+        };
+        Limits {
+            chars: pick(|l| l.max_inline_chars, self.max_inline_chars),
+            bytes: pick(|l| l.max_inline_bytes, self.max_inline_bytes),
+            when: own
+                .and_then(|l| l.materialize)
+                .or_else(|| any.and_then(|l| l.materialize)),
+        }
+    }
+
+    /// The longest output that surely stays inline, whatever the tool.
+    pub(crate) fn surely_inline_any(&self) -> usize {
+        let mut least = self.limits_for(ANY_TOOL).surely_inline();
+        for (name, _) in &self.tools {
+            least = least.min(self.limits_for(name).surely_inline());
+        }
+        least
+    }
+}
