@@ -19,6 +19,8 @@
 //                      (4,000 UTF-16 units / 16,384 UTF-8 bytes);
 //   materialize-2000   the same with `maxInlineChars: 2000`;
 //   materialize-1000   the same with `maxInlineChars: 1000`;
+//   materialize-read-inline  the defaults with `tools: { Read: { materialize: 'never' } }`
+//                      (Claude Code's file reads stay inline: issue 31's per-tool limits);
 //   headtail-10k       plain JS, no artifact: a tool result over 10,240 characters becomes
 //                      its first 5,120, `\n…[N characters cut]…\n` and its last 5,120.
 // A Materializer lives as long as its conversation, as in an agent loop: each turn it is
@@ -41,6 +43,12 @@ const POLICIES = [
   { name: 'materialize', kind: 'materialize', options: {}, limit: 4000 },
   { name: 'materialize-2000', kind: 'materialize', options: { maxInlineChars: 2000 }, limit: 2000 },
   { name: 'materialize-1000', kind: 'materialize', options: { maxInlineChars: 1000 }, limit: 1000 },
+  {
+    name: 'materialize-read-inline',
+    kind: 'materialize',
+    options: { tools: { Read: { materialize: 'never' } } },
+    limit: 4000,
+  },
   { name: 'headtail-10k', kind: 'headtail' },
 ];
 const HEADTAIL_OVER = 10_240;
