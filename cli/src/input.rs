@@ -35,6 +35,11 @@ impl Input {
         &self.name
     }
 
+    /// The file, `None` for stdin.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
     /// The whole input in memory, with a progress bar for large files.
     pub fn read_all(&self) -> Result<Vec<u8>, CliError> {
         let mut bytes = Vec::new();

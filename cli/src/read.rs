@@ -45,6 +45,7 @@ pub fn read(input: &Input, from: From, include_sidechains: bool) -> Result<Conve
         Format::ClaudeCode => {
             let mut log = ClaudeCode::new(include_sidechains);
             lines(&marked, |line| log.push(line)).map_err(|e| bad(&e))?;
+            restore_persisted(&mut log, input);
             log.finish()
         }
         Format::Codex => {
@@ -105,5 +106,43 @@ struct LineError {
 impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// Put back the full text of each tool result a Claude Code log shows only as a
+/// `<persisted-output>` preview, from `<session>/tool-results/<tool_use_id>.txt` beside
+/// the log (where Claude Code saved it); say which could not be found, rather than
+/// offload or materialize a 2 KB preview as if it were the output.
+fn restore_persisted(log: &mut ClaudeCode, input: &Input) {
+    let previews = log.previews();
+    if previews.is_empty() {
+        return;
+    }
+    let dir = input
+        .path()
+        .map(|path| path.with_extension("").join("tool-results"));
+    let mut missing = Vec::new();
+    for id in previews {
+        // The id names a file: one plain component only.
+        let safe = !id.is_empty() && !id.contains(['/', '\\', '\0']) && id != "." && id != "..";
+        let full = dir
+            .as_ref()
+            .filter(|_| safe)
+            .and_then(|dir| std::fs::read(dir.join(format!("{id}.txt"))).ok());
+        match full {
+            Some(bytes) => {
+                log.restore(&id, String::from_utf8_lossy(&bytes).into_owned());
+            }
+            None => missing.push(id),
+        }
+    }
+    if !missing.is_empty() {
+        let place = dir.map_or("beside the log".to_owned(), |d| d.display().to_string());
+        crate::inputs::note(&format!(
+            "{}: {} tool result(s) are <persisted-output> previews whose full text is not in {place}: {}",
+            input.name(),
+            missing.len(),
+            missing.join(", ")
+        ));
     }
 }

@@ -102,6 +102,46 @@ fn a_claude_code_log_is_detected_converted_and_offloaded() {
     assert!(stdout(&out).contains("sub-agent prompt"));
 }
 
+/// A `<persisted-output>` preview whose full text is not in the log but in
+/// `<session>/tool-results/<id>.txt` (where Claude Code saved it) gets it back; one whose
+/// file is missing is named on stderr, not offloaded silently as if it were the output.
+#[test]
+fn persisted_outputs_are_restored_from_the_sessions_tool_results() {
+    let (_tmp, root) = tempdir();
+    let preview = |id: &str| {
+        format!("<persisted-output>\nOutput too large (40KB). Full output saved to: /home/u/.claude/projects/p/s1/tool-results/{id}.txt\n\nPreview (first 2KB):\nline 1\n</persisted-output>")
+    };
+    let event = |kind: &str, content: Value| json!({"type": kind, "isSidechain": false, "message": {"role": kind, "content": content}});
+    let log = jsonl(&[
+        event(
+            "assistant",
+            json!([{"type": "tool_use", "id": "toolu_a", "name": "Grep", "input": {}},
+                                  {"type": "tool_use", "id": "toolu_b", "name": "Bash", "input": {}}]),
+        ),
+        event(
+            "user",
+            json!([{"type": "tool_result", "tool_use_id": "toolu_a", "content": preview("toolu_a")},
+                             {"type": "tool_result", "tool_use_id": "toolu_b", "content": preview("toolu_b")}]),
+        ),
+    ]);
+    std::fs::write(root.join("s1.jsonl"), log).unwrap();
+    std::fs::create_dir_all(root.join("s1/tool-results")).unwrap();
+    let full = "match: src/a.rs:12\n".repeat(3000);
+    std::fs::write(root.join("s1/tool-results/toolu_a.txt"), &full).unwrap();
+    let out = run(&root, &["offload", "s1.jsonl", "--out", "art"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let art = files(&root.join("art"));
+    assert_eq!(art["tool-result-toolu_a.md"], full);
+    assert!(
+        stderr(&out).contains(
+            "s1.jsonl: 1 tool result(s) are <persisted-output> previews whose full text is not in"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("toolu_b"), "{}", stderr(&out));
+}
+
 #[test]
 fn a_codex_rollout_is_detected_and_its_function_call_outputs_offloaded() {
     let (_tmp, root) = tempdir();

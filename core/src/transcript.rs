@@ -135,10 +135,67 @@ impl ClaudeCode {
         self.messages.push(Value::Object(out));
     }
 
+    /// The ids of the tool results still shown as a `<persisted-output>` preview: Claude
+    /// Code kept their full text in `<session>/tool-results/<id>.txt` beside the log, for
+    /// the caller (who can read files) to put back with [`ClaudeCode::restore`].
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_offload_core::transcript::ClaudeCode;
+    /// let mut log = ClaudeCode::new(false);
+    /// let preview = "<persisted-output>\nOutput too large (4.8MB). Full output saved to: /s/tool-results/t1.txt\n\nPreview (first 2KB):\nab\n</persisted-output>";
+    /// log.push(json!({"type": "user", "message": {"role": "user", "content": [
+    ///     {"type": "tool_result", "tool_use_id": "t1", "content": preview}]}}));
+    /// assert_eq!(log.previews(), ["t1"]);
+    /// assert!(log.restore("t1", "abcdef".into()));
+    /// assert!(log.previews().is_empty());
+    /// assert_eq!(log.finish()[0]["content"][0]["content"], "abcdef");
+    /// ```
+    pub fn previews(&self) -> Vec<String> {
+        let mut ids = Vec::new();
+        for message in &self.messages {
+            for block in message["content"].as_array().into_iter().flatten() {
+                if is_preview(block) {
+                    if let Some(id) = block["tool_use_id"].as_str() {
+                        ids.push(id.to_owned());
+                    }
+                }
+            }
+        }
+        ids
+    }
+
+    /// Put `full` back as the content of the `<persisted-output>` preview of tool result
+    /// `id`; whether there was one.
+    pub fn restore(&mut self, id: &str, full: String) -> bool {
+        for message in &mut self.messages {
+            let Some(blocks) = message["content"].as_array_mut() else {
+                continue;
+            };
+            if let Some(block) = blocks
+                .iter_mut()
+                .find(|b| is_preview(b) && b["tool_use_id"].as_str() == Some(id))
+            {
+                block["content"] = Value::String(full);
+                return true;
+            }
+        }
+        false
+    }
+
     /// The conversation.
     pub fn finish(self) -> Vec<Value> {
         self.messages
     }
+}
+
+/// Whether `block` is a tool result shown as a `<persisted-output>` preview.
+fn is_preview(block: &Value) -> bool {
+    block.get("type").and_then(Value::as_str) == Some("tool_result")
+        && block
+            .get("content")
+            .and_then(Value::as_str)
+            .is_some_and(|c| c.starts_with("<persisted-output>"))
 }
 
 fn without_thinking(blocks: Vec<Value>) -> Vec<Value> {
@@ -159,12 +216,7 @@ fn restored(mut blocks: Vec<Value>, full: Option<Value>) -> Vec<Value> {
     let Some(Value::String(full)) = full else {
         return blocks;
     };
-    let preview = blocks.iter_mut().find(|b| {
-        b.get("type").and_then(Value::as_str) == Some("tool_result")
-            && b.get("content")
-                .and_then(Value::as_str)
-                .is_some_and(|c| c.starts_with("<persisted-output>"))
-    });
+    let preview = blocks.iter_mut().find(|b| is_preview(b));
     if let Some(block) = preview {
         block["content"] = Value::String(full);
     }
