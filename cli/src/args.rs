@@ -5,12 +5,24 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tool_offload::DEFAULT_THRESHOLD;
 
-const EXIT_CODES: &str = "\
+/// The exit codes, as every subcommand's help ends.
+macro_rules! exit_codes {
+    () => {
+        "\
 Exit status:
   0  success
   1  an I/O failure: writing the output or an artifact file, reading stdin
   2  bad input or usage: unreadable or missing INPUT, malformed JSON, a malformed
-     message, a tool-call id that cannot name a file";
+     message, a tool-call id that cannot name a file"
+    };
+}
+const EXIT_CODES: &str = exit_codes!();
+
+/// `offload --help`'s epilogue: an example, then the exit codes.
+const OFFLOAD_HELP: &str = concat!(
+    "Example:\n  tool-offload offload session.jsonl --out ./offloaded --threshold 2000\n\n",
+    exit_codes!()
+);
 
 /// Move oversized agent tool results out of a conversation into files.
 #[derive(Debug, Parser)]
@@ -31,7 +43,7 @@ pub enum Command {
     /// `[Content offloaded to: ./tool-result-<id>.md]`. The conversation is printed as
     /// compact JSON, exactly as JavaScript's JSON.stringify would. Every message is
     /// checked before any file is written.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = OFFLOAD_HELP)]
     Offload(OffloadArgs),
 
     /// Materialize a conversation: tool results over the limits become summaries that
@@ -129,7 +141,7 @@ pub struct OffloadArgs {
     pub out: PathBuf,
 
     /// Offload tool results of at least this many characters (UTF-16 code units).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_THRESHOLD)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_THRESHOLD, value_parser = count, allow_negative_numbers = true)]
     pub threshold: usize,
 
     /// Write the offloaded conversation to OUTPUT instead of stdout (`-`); the file
@@ -180,10 +192,10 @@ pub struct MaterializeArgs {
     #[arg(long, value_name = "ID")]
     pub conversation: Option<String>,
     /// Outputs over this many characters (UTF-16 code units) are materialized.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
     pub max_inline_chars: Option<usize>,
     /// Outputs over this many UTF-8 bytes are materialized.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
     pub max_inline_bytes: Option<usize>,
     /// One tool's limit, repeatable: NAME=never (always inline), NAME=always (always
     /// materialized) or NAME=N (over N characters); NAME * is every other tool. E.g.
@@ -216,13 +228,13 @@ pub struct ReadArgs {
     #[command(flatten)]
     pub offloaded: OffloadedFiles,
     /// First line to show, 0-based.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = count, allow_negative_numbers = true)]
     pub offset: usize,
     /// For a line split into parts (57.1, 57.2, …), the part to start at.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = count, allow_negative_numbers = true)]
     pub part: usize,
     /// Lines to show at most.
-    #[arg(long, value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_LINES)]
+    #[arg(long, value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_LINES, value_parser = count, allow_negative_numbers = true)]
     pub limit: usize,
     /// Show only what this JSON path selects in a JSON artifact, pretty-printed
     /// ($.items[10].sku, $.items[0:5], $.data[*].id, or a JSON Pointer /items/10/sku).
@@ -244,7 +256,7 @@ pub struct TailArgs {
     #[command(flatten)]
     pub offloaded: OffloadedFiles,
     /// Lines to show.
-    #[arg(short = 'n', long = "lines", value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_LINES)]
+    #[arg(short = 'n', long = "lines", value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_LINES, value_parser = count, allow_negative_numbers = true)]
     pub lines: usize,
     /// Print `{"ref", "page"}` as one JSON object.
     #[arg(long)]
@@ -267,10 +279,10 @@ pub struct GrepArgs {
     #[command(flatten)]
     pub offloaded: OffloadedFiles,
     /// Lines of context around each match.
-    #[arg(short = 'C', long = "context", value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_CONTEXT)]
+    #[arg(short = 'C', long = "context", value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_CONTEXT, value_parser = count, allow_negative_numbers = true)]
     pub context: usize,
     /// Matches shown at most.
-    #[arg(short = 'm', long = "max-matches", value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_MAX_MATCHES)]
+    #[arg(short = 'm', long = "max-matches", value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_MAX_MATCHES, value_parser = count, allow_negative_numbers = true)]
     pub max_matches: usize,
     /// Match case-insensitively.
     #[arg(short = 'i', long)]
@@ -372,4 +384,18 @@ fn parse_tool_limit(arg: &str) -> Result<(String, tool_offload::ToolLimits), Str
         },
     };
     Ok((name.to_owned(), limits))
+}
+
+/// A count flag (`--threshold`, `--offset`, `-n`…): a non-negative integer, with our
+/// message for anything else (`-5` reaches here as a value, not as an unknown flag).
+fn count(arg: &str) -> Result<usize, String> {
+    match arg.parse::<usize>() {
+        Ok(n) => Ok(n),
+        Err(_) if arg.trim().parse::<i128>().is_ok_and(|n| n < 0) => {
+            Err(format!("must be a non-negative integer, got {arg}"))
+        }
+        Err(_) => Err(format!(
+            "must be a non-negative integer (a count), got {arg:?}"
+        )),
+    }
 }

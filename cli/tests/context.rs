@@ -287,6 +287,7 @@ fn export_and_import_move_a_conversation_with_its_artifacts() {
 fn every_subcommand_help_shows_an_example() {
     let (_tmp, root) = tempdir();
     for sub in [
+        "offload",
         "materialize",
         "read",
         "tail",
@@ -549,4 +550,28 @@ fn materialize_with_per_tool_limits() {
         "{}",
         stderr(&out)
     );
+}
+
+/// A negative or non-numeric count gets our message, not clap's "unexpected argument".
+#[test]
+fn counts_that_are_not_counts_are_named() {
+    let (_tmp, root) = tempdir();
+    for (args, message) in [
+        (
+            &["offload", "x.json", "--out", "o", "--threshold", "-5"][..],
+            "must be a non-negative integer, got -5",
+        ),
+        (
+            &["read", REF, "--offset", "abc"][..],
+            "must be a non-negative integer (a count), got \"abc\"",
+        ),
+        (
+            &["tail", REF, "-n", "-3"][..],
+            "must be a non-negative integer, got -3",
+        ),
+    ] {
+        let out = run(&root, args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
 }
