@@ -150,13 +150,20 @@ fn reader(
     materializer(store, &conversation, |_| {})
 }
 
-/// Print a page, or `{"ref", "page"}` with `--json`.
+/// Print a page, or `{"ref", "page"}` with `--json`. A ref with no artifact says where
+/// it was looked for (a wrong `--user-data` is the usual cause).
 fn print_page(
+    m: &Materializer<LocationIo>,
     reference: &str,
     page: Result<String, OffloadError>,
     json: bool,
 ) -> Result<(), CliError> {
-    let page = page.map_err(failed(reference))?;
+    let page = page.map_err(|err| match (&err, m.core().resolve_readable(reference)) {
+        (OffloadError::RefNotFound(_), Ok(path)) => {
+            CliError::bad_input(format!("{reference}: {err} (looked for {path})"))
+        }
+        _ => failed(reference)(err),
+    })?;
     if json {
         return write_json(&json!({"ref": reference, "page": page}), None);
     }
@@ -179,14 +186,14 @@ pub fn read(args: &ReadArgs) -> Result<(), CliError> {
             None => m.read_from(&args.reference, offset, part, limit).await,
         }
     });
-    print_page(&args.reference, page, args.json)
+    print_page(&m, &args.reference, page, args.json)
 }
 
 /// `tail`: the last lines of an artifact.
 pub fn tail(args: &TailArgs) -> Result<(), CliError> {
     let m = reader(&args.store, &args.offloaded, &args.reference)?;
     let page = runtime()?.block_on(m.tail(&args.reference, args.lines));
-    print_page(&args.reference, page, args.json)
+    print_page(&m, &args.reference, page, args.json)
 }
 
 /// `grep`: matching lines of an artifact, with context.
@@ -200,7 +207,7 @@ pub fn grep(args: &GrepArgs) -> Result<(), CliError> {
         (None, [reference, pattern]) => {
             let m = reader(&args.store, &args.offloaded, reference)?;
             let page = runtime()?.block_on(m.grep(reference, pattern, options));
-            print_page(reference, page, args.json)
+            print_page(&m, reference, page, args.json)
         }
         (Some(conversation), [pattern]) => {
             let m = materializer(&args.store, conversation, |_| {})?;

@@ -150,6 +150,12 @@ fn read_errors_are_one_line_with_the_exit_code() {
         stderr(&out)
     );
     assert_eq!(stderr(&out).lines().count(), 1);
+    // It says where it looked: a wrong --user-data is the usual cause.
+    assert!(
+        stderr(&out).trim_end().ends_with("context/conv-1/artifacts/tool/nope.txt)"),
+        "{}",
+        stderr(&out)
+    );
     let out = run(&root, &["tail", "not-a-ref", "--user-data", "."], b"");
     assert_eq!(out.status.code(), Some(2));
     let out = run(&root, &["grep", REF, "(unclosed", "--user-data", "."], b"");
