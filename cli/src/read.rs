@@ -46,7 +46,15 @@ pub fn read(input: &Input, from: From, include_sidechains: bool) -> Result<Conve
             let mut log = ClaudeCode::new(include_sidechains);
             lines(&marked, |line| log.push(line)).map_err(|e| bad(&e))?;
             restore_persisted(&mut log, input);
-            log.finish()
+            let left_out = log.sidechain_events();
+            let messages = log.finish();
+            if messages.is_empty() && left_out > 0 {
+                crate::inputs::note(&format!(
+                    "{}: holds only side-chain (sub-agent) events ({left_out}), left out by default: add --include-sidechains to read them",
+                    input.name()
+                ));
+            }
+            messages
         }
         Format::Codex => {
             let mut rollout = Codex::default();

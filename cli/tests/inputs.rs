@@ -142,6 +142,34 @@ fn persisted_outputs_are_restored_from_the_sessions_tool_results() {
     assert!(stderr(&out).contains("toolu_b"), "{}", stderr(&out));
 }
 
+/// A sub-agent's own log holds only side-chain events: it says so and names the flag,
+/// rather than reporting an empty conversation. An older Codex rollout (untyped
+/// metadata first, items at top level) is read as a rollout, not refused as an array.
+#[test]
+fn sidechain_only_logs_and_older_codex_rollouts_are_understood() {
+    let (_tmp, root) = tempdir();
+    let side = json!({"type": "user", "isSidechain": true, "uuid": "u",
+                      "message": {"role": "user", "content": "sub-agent prompt"}});
+    std::fs::write(root.join("agent-1.jsonl"), jsonl(&[side])).unwrap();
+    let out = run(&root, &["offload", "agent-1.jsonl", "--out", "o"], b"");
+    assert!(
+        stderr(&out).contains("agent-1.jsonl: holds only side-chain (sub-agent) events (1), left out by default: add --include-sidechains"),
+        "{}",
+        stderr(&out)
+    );
+    let rollout = jsonl(&[
+        json!({"id": "5973b6c0", "timestamp": "2025-05-07T17:24:21.123Z", "instructions": null}),
+        json!({"record_type": "state"}),
+        json!({"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c1"}),
+        json!({"type": "function_call_output", "call_id": "c1", "output": "x\n".repeat(200)}),
+    ]);
+    std::fs::write(root.join("rollout-old.jsonl"), rollout).unwrap();
+    let out = run(&root, &["offload", "rollout-old.jsonl", "--out", "o2"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("read as a Codex"), "{}", stderr(&out));
+    assert!(files(&root.join("o2")).contains_key("tool-result-c1.md"));
+}
+
 #[test]
 fn a_codex_rollout_is_detected_and_its_function_call_outputs_offloaded() {
     let (_tmp, root) = tempdir();

@@ -46,8 +46,9 @@ impl Format {
 /// The log format a JSON Lines line belongs to, from its `type`: Claude Code events
 /// (`user`, `assistant`, `system`, `summary`, `file-history-snapshot` with `message`,
 /// `uuid`, `sessionId`, `snapshot` or `leafUuid` beside it), Codex rollout lines (`session_meta`,
-/// `response_item`, `turn_context`, `event_msg`, or an older top-level item with
-/// `record_type`). `None` when the line says neither, e.g. a plain message.
+/// `response_item`, `turn_context`, `event_msg`, an older top-level item with
+/// `record_type`, or an older rollout's first line, its untyped session metadata with
+/// `id` and `timestamp`). `None` when the line says neither, e.g. a plain message.
 pub fn detect(line: &Value) -> Option<Format> {
     let kind = line.get("type").and_then(Value::as_str);
     let has = |key: &str| line.get(key).is_some();
@@ -63,6 +64,8 @@ pub fn detect(line: &Value) -> Option<Format> {
             Some(Format::ClaudeCode)
         }
         _ if has("record_type") => Some(Format::Codex),
+        // An older rollout's first line: the session's metadata, untyped.
+        None if has("id") && has("timestamp") => Some(Format::Codex),
         _ => None,
     }
 }
@@ -77,6 +80,8 @@ pub fn detect(line: &Value) -> Option<Format> {
 pub struct ClaudeCode {
     include_sidechains: bool,
     messages: Vec<Value>,
+    /// Side-chain (sub-agent) events left out.
+    sidechain_events: usize,
 }
 
 impl ClaudeCode {
@@ -95,6 +100,7 @@ impl ClaudeCode {
             return;
         }
         if !self.include_sidechains && event.get("isSidechain") == Some(&Value::Bool(true)) {
+            self.sidechain_events += 1;
             return;
         }
         let full = event.get_mut("toolUseResult").map(Value::take);
@@ -133,6 +139,12 @@ impl ClaudeCode {
         out.insert("role".into(), Value::String(role));
         out.insert("content".into(), content);
         self.messages.push(Value::Object(out));
+    }
+
+    /// How many side-chain (sub-agent) events were left out: a log made only of them
+    /// converts to no message, which a caller should explain (`--include-sidechains`).
+    pub fn sidechain_events(&self) -> usize {
+        self.sidechain_events
     }
 
     /// The ids of the tool results still shown as a `<persisted-output>` preview: Claude
@@ -398,5 +410,25 @@ mod tests {
                 json!({"type": "function_call", "name": "shell", "call_id": "c1", "arguments": "{}"}),
             ]
         );
+    }
+
+    /// Codex's older rollouts start with the session's metadata, untyped, then the
+    /// items themselves and `record_type` lines.
+    #[test]
+    fn an_older_codex_rollout_is_detected_and_read() {
+        let lines = [
+            json!({"id": "5973b6c0-94b8-487b-a530-2aeb6098ae0e", "timestamp": "2025-05-07T17:24:21.123Z", "instructions": null, "git": {"commit_hash": "abc"}}),
+            json!({"record_type": "state"}),
+            json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "ls"}]}),
+            json!({"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c1"}),
+            json!({"type": "function_call_output", "call_id": "c1", "output": "a\nb"}),
+        ];
+        assert_eq!(detect(&lines[0]), Some(Format::Codex));
+        assert_eq!(detect(&json!({"id": "m1", "role": "user"})), None);
+        let mut rollout = Codex::default();
+        lines.into_iter().for_each(|l| rollout.push(l));
+        let items = rollout.finish();
+        assert_eq!(items.len(), 3);
+        assert_eq!(items[2]["output"], "a\nb");
     }
 }
