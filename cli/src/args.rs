@@ -134,6 +134,10 @@ pub struct OffloadArgs {
     /// Keep a Claude Code log's side-chain (sub-agent) events in the conversation.
     #[arg(long)]
     pub include_sidechains: bool,
+    /// Read bytes that are not UTF-8 as U+FFFD (and say how many), instead of refusing
+    /// the input.
+    #[arg(long)]
+    pub lossy: bool,
 
     /// Directory for the offloaded files (created if missing), or an object store:
     /// `s3://bucket/prefix` (credentials and endpoint from the `AWS_*` environment).
@@ -208,6 +212,10 @@ pub struct MaterializeArgs {
     /// Keep a Claude Code log's side-chain (sub-agent) events in the conversation.
     #[arg(long)]
     pub include_sidechains: bool,
+    /// Read bytes that are not UTF-8 as U+FFFD (and say how many), instead of refusing
+    /// the input.
+    #[arg(long)]
+    pub lossy: bool,
     /// Write the conversation to OUTPUT instead of stdout; with several inputs OUTPUT is
     /// a directory that gets one `<input name>.json` each.
     #[arg(short = 'o', long = "output", value_name = "OUTPUT")]

@@ -42,7 +42,7 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
             let (stats, dir) = jsonl::run(&input, &options, &out.io, output.as_deref(), &spool)?;
             (stats, dir, Format::Messages)
         } else {
-            let conversation = read::read(&input, args.from, args.include_sidechains)?;
+            let conversation = read::read(&input, args.from, args.include_sidechains, args.lossy)?;
             let format = conversation.format;
             if args.from == From::Auto && format != Format::Messages {
                 note(&format!("{}: read as {}", input.name(), described(format)));

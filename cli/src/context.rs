@@ -82,7 +82,7 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
                 ))
             }
         };
-        let read = read::read(&input, args.from, args.include_sidechains)?;
+        let read = read::read(&input, args.from, args.include_sidechains, args.lossy)?;
         if args.from == From::Auto && read.format != Format::Messages {
             note(&format!(
                 "{}: read as {}",
@@ -233,7 +233,7 @@ pub fn grep(args: &GrepArgs) -> Result<(), CliError> {
 /// `export`: the conversation and its artifacts as one bundle.
 pub fn export(args: &ExportArgs) -> Result<(), CliError> {
     let input = Input::new(&args.input);
-    let read = read::read(&input, From::Messages, false)?;
+    let read = read::read(&input, From::Messages, false, false)?;
     let m = materializer(&args.store, &args.conversation, |_| {})?;
     let bundle = runtime()?
         .block_on(m.export_conversation(&read.messages))

@@ -32,7 +32,7 @@ pub fn gc(args: &GcArgs) -> Result<(), CliError> {
     };
     for path in &args.keep {
         let input = Input::new(path);
-        let conversation = read::read(&input, From::Auto, true)?;
+        let conversation = read::read(&input, From::Auto, true, false)?;
         let messages = Value::Array(conversation.messages);
         options
             .keep

@@ -26,8 +26,13 @@ pub struct Conversation {
 
 /// Read `input` as `from` says (`auto`: a JSON array is messages; JSON Lines are a
 /// Claude Code log or a Codex rollout by their first line).
-pub fn read(input: &Input, from: From, include_sidechains: bool) -> Result<Conversation, CliError> {
-    let bytes = input.read_all()?;
+pub fn read(
+    input: &Input,
+    from: From,
+    include_sidechains: bool,
+    lossy: bool,
+) -> Result<Conversation, CliError> {
+    let bytes = well_formed(input, input.read_all()?, lossy)?;
     let bad = |e: &dyn fmt::Display| CliError::bad_input(format!("{}: {e}", input.name()));
     let (marked, lone) = LoneSurrogates::mark(&bytes).map_err(|e| bad(&e))?;
     let first = marked.iter().find(|b| !b.is_ascii_whitespace());
@@ -153,4 +158,28 @@ fn restore_persisted(log: &mut ClaudeCode, input: &Input) {
             missing.join(", ")
         ));
     }
+}
+
+/// `bytes` as UTF-8: refused at the first byte that is not, naming its offset and
+/// `--lossy`; with `lossy`, each such sequence read as U+FFFD, and how many said.
+fn well_formed(input: &Input, bytes: Vec<u8>, lossy: bool) -> Result<Vec<u8>, CliError> {
+    let bad_at = match std::str::from_utf8(&bytes) {
+        Ok(_) => return Ok(bytes),
+        Err(e) => e.valid_up_to(),
+    };
+    if !lossy {
+        return Err(CliError::bad_input(format!(
+            "{}: not UTF-8 at byte {bad_at}: fix the input, or pass --lossy to read such bytes as U+FFFD",
+            input.name()
+        )));
+    }
+    let replaced = bytes
+        .utf8_chunks()
+        .filter(|c| !c.invalid().is_empty())
+        .count();
+    crate::inputs::note(&format!(
+        "{}: {replaced} sequence(s) of bytes that are not UTF-8 read as U+FFFD (--lossy)",
+        input.name()
+    ));
+    Ok(String::from_utf8_lossy(&bytes).into_owned().into_bytes())
 }

@@ -152,7 +152,9 @@ fn read_errors_are_one_line_with_the_exit_code() {
     assert_eq!(stderr(&out).lines().count(), 1);
     // It says where it looked: a wrong --user-data is the usual cause.
     assert!(
-        stderr(&out).trim_end().ends_with("context/conv-1/artifacts/tool/nope.txt)"),
+        stderr(&out)
+            .trim_end()
+            .ends_with("context/conv-1/artifacts/tool/nope.txt)"),
         "{}",
         stderr(&out)
     );

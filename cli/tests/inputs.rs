@@ -361,3 +361,37 @@ fn real_claude_code_logs_convert_into_the_corpus_counterparts() {
         );
     }
 }
+
+/// Bytes that are not UTF-8 are refused at their offset, naming --lossy; with it they
+/// are read as U+FFFD and counted.
+#[test]
+fn input_that_is_not_utf8_is_refused_or_read_lossily() {
+    let (_tmp, root) = tempdir();
+    let mut bytes = br#"[{"role":"tool","tool_call_id":"c1","content":"ab"#.to_vec();
+    bytes.extend([0xff, 0xfe]);
+    bytes.extend(br#"cd"}]"#);
+    std::fs::write(root.join("bad.json"), &bytes).unwrap();
+    let out = run(&root, &["offload", "bad.json", "--out", "o"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("bad.json: not UTF-8 at byte 49: fix the input, or pass --lossy"),
+        "{}",
+        stderr(&out)
+    );
+    let args = [
+        "offload",
+        "bad.json",
+        "--out",
+        "o",
+        "--lossy",
+        "--threshold",
+        "1",
+    ];
+    let out = run(&root, &args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("2 sequence(s) of bytes that are not UTF-8 read as U+FFFD"));
+    assert_eq!(
+        files(&root.join("o"))["tool-result-c1.md"],
+        "ab\u{FFFD}\u{FFFD}cd"
+    );
+}
