@@ -238,3 +238,43 @@ fn serve_offers_only_the_read_back_side() {
     drop(serve.stdin.take());
     assert!(serve.child.wait().unwrap().success());
 }
+
+/// A tool's `_meta["anthropic/maxResultSizeChars"]` in `tools/list` is its character
+/// limit: a 15,000-character result of a tool that allows 50,000 crosses unchanged, the
+/// same result of a tool that declares nothing is materialized (the default 4,000).
+const DECLARING: &str = r#"
+read line
+echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"canned","version":"1"}}}'
+read line
+echo '{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"wide","inputSchema":{"type":"object"},"_meta":{"anthropic/maxResultSizeChars":50000}},{"name":"narrow","inputSchema":{"type":"object"}}]}}'
+read line
+printf '{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"%s"}]}}\n' "$(head -c 15000 /dev/zero | tr '\0' a)"
+read line
+printf '{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"%s"}]}}\n' "$(head -c 15000 /dev/zero | tr '\0' a)"
+read line
+"#;
+
+#[test]
+fn a_tools_declared_result_size_is_its_limit() {
+    let mut proxy = Session::start(DECLARING);
+    proxy.call(json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } } }));
+    proxy.call(json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }));
+    let wide = proxy.call(
+        json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": { "name": "wide" } }),
+    );
+    let kept = wide["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        kept == "a".repeat(15000),
+        "{}",
+        &kept[..kept.len().min(200)]
+    );
+    let narrow = proxy.call(
+        json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": { "name": "narrow" } }),
+    );
+    let text = narrow["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("[Output of canned/narrow (call mcp-narrow-"),
+        "{text}"
+    );
+}

@@ -93,6 +93,17 @@ async fn from_upstream(relay: &Relay, line: String, mut message: Message) {
             relay.state().upstream = intercept::patch_initialize(&mut message.value);
         }
         Pending::ToolsList { first_page } => {
+            // A tool's own limit for its results, as MCP servers publish it for Claude
+            // Code: it applies unless the user's --tool entry for it says otherwise.
+            let tools = message.value["result"]["tools"].as_array();
+            for tool in tools.into_iter().flatten() {
+                let name = tool["name"].as_str();
+                let chars = tool["_meta"]["anthropic/maxResultSizeChars"].as_u64();
+                if let (Some(name), Some(chars)) = (name, chars) {
+                    let chars = usize::try_from(chars).unwrap_or(usize::MAX);
+                    context.materializer.core().declare_tool_limit(name, chars);
+                }
+            }
             intercept::drop_output_schemas(&mut message.value);
             let ours = context.tool_definitions();
             for name in

@@ -51,6 +51,8 @@ pub struct Materializer {
     /// artifacts skip the `mkdir` (in Node a recursive `mkdir` of an existing directory
     /// is two file-system round trips of the seven a `materialize()` takes).
     made_dirs: AtomicU8,
+    /// Limits tools declared for their own results, by name ([`Materializer::declare_tool_limit`]).
+    declared: std::sync::Mutex<Vec<(String, usize)>>,
 }
 
 impl Materializer {
@@ -85,7 +87,14 @@ impl Materializer {
             saved_chars: AtomicU64::new(0),
             line_indexes: Default::default(),
             made_dirs: AtomicU8::new(0),
+            declared: std::sync::Mutex::new(Vec::new()),
         })
+    }
+
+    /// The limits tools declared for themselves.
+    pub(super) fn declared_limits(&self) -> std::sync::MutexGuard<'_, Vec<(String, usize)>> {
+        // Poisoned only if a thread panicked mid-push; the list is still valid.
+        self.declared.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The options in force.
@@ -132,7 +141,7 @@ impl Materializer {
     }
 
     fn measure_exceeds(&self, m: &Measure, tool: &str) -> bool {
-        self.options.limits_for(tool).exceeded_by(m)
+        self.limits_for(tool).exceeded_by(m)
     }
 
     /// Leave `output` inline when within both limits; otherwise write it (before

@@ -121,7 +121,7 @@ impl Materializer {
     ) -> Result<Vec<Planned>, OffloadError> {
         // Small text stays inline, whatever the tool, without being copied out of the
         // host to be measured.
-        let inline = self.options().surely_inline_any();
+        let inline = self.surely_inline_any();
         plan_tool_results(
             messages,
             unrecognized,
