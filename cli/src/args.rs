@@ -206,6 +206,10 @@ pub struct MaterializeArgs {
     /// --tool Read=never --tool bash=8000.
     #[arg(long = "tool", value_name = "NAME=LIMIT", value_parser = parse_tool_limit)]
     pub tools: Vec<(String, tool_offload::ToolLimits)>,
+    /// Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
+    /// passwords) by [REDACTED:<kind>] before an output is written or summarised.
+    #[arg(long)]
+    pub redact: bool,
     /// What the inputs hold; `auto` tells from the content and says what it saw.
     #[arg(long, value_enum, default_value_t = From::Auto)]
     pub from: From,

@@ -100,6 +100,7 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
             o.max_inline_chars = args.max_inline_chars.unwrap_or(o.max_inline_chars);
             o.max_inline_bytes = args.max_inline_bytes.unwrap_or(o.max_inline_bytes);
             o.tools = args.tools.clone();
+            o.redact = args.redact;
         })?;
         let done = runtime
             .block_on(m.materialize_messages(&read.messages))

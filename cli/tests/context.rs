@@ -583,3 +583,37 @@ fn counts_that_are_not_counts_are_named() {
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
 }
+
+/// `materialize --redact`: a secret in an oversized output reaches neither the artifact
+/// nor the summary.
+#[test]
+fn materialize_redact_keeps_secrets_off_disk() {
+    let (_tmp, root) = tempdir();
+    let mut conversation = conversation();
+    let log = conversation[1]["content"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+    conversation[1]["content"][0]["content"] = json!(format!("token {secret}\n{log}"));
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation)).unwrap();
+    let args = [
+        "materialize",
+        "conv-1.json",
+        "--user-data",
+        "data",
+        "--redact",
+    ];
+    let out = run(&root, &args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stdout(&out).contains(secret));
+    let artifact =
+        std::fs::read_to_string(root.join("data/context/conv-1/artifacts/tool/call_log.txt"))
+            .unwrap();
+    assert!(
+        artifact.starts_with("token [REDACTED:github-token]\n"),
+        "{}",
+        &artifact[..80]
+    );
+    assert!(!artifact.contains(secret));
+}

@@ -87,6 +87,7 @@ pub mod object_key;
 pub mod path;
 mod placeholder;
 mod plan;
+pub mod redact;
 mod search;
 mod sort;
 pub mod temp;

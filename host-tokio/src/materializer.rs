@@ -34,6 +34,9 @@ pub struct MaterializerOptions {
     /// Per-tool limits by tool name, `"*"` for every other tool (see core's
     /// [`ToolLimits`](tool_offload_core::materialize::ToolLimits)).
     pub tools: Vec<(String, materialize::ToolLimits)>,
+    /// Replace well-known secrets by `[REDACTED:<kind>]` before an output is written or
+    /// summarised (see core's [`redact`](tool_offload_core::redact)).
+    pub redact: bool,
 }
 
 impl MaterializerOptions {
@@ -49,6 +52,7 @@ impl MaterializerOptions {
             snippet_bytes: defaults.snippet_bytes,
             offload_dir: None,
             tools: Vec::new(),
+            redact: false,
         }
     }
 }
@@ -141,6 +145,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
                 None => None,
             },
             tools: options.tools,
+            redact: options.redact,
         })?;
         Ok(Materializer { core, io })
     }

@@ -134,11 +134,12 @@ class Case {
   }
 
   /** A tool output (string, Txt or JSON value): inline, materialized, or INVALID_ID. */
-  materialize(toolCallId, output, { toolName = 'bash', serverName, expectError } = {}) {
+  /** `stored`: the text core stores instead (with `redact`: the output, secrets replaced). */
+  materialize(toolCallId, output, { toolName = 'bash', serverName, expectError, stored } = {}) {
     const inputs = { toolCallId, toolName, ...(serverName !== undefined ? { serverName } : {}), output };
     const isString = typeof output === 'string' || output instanceof Txt;
     const parts = textParts(output);
-    const text = isString ? str(output) : parts !== null ? parts : JSON.stringify(output);
+    const text = stored ?? (isString ? str(output) : parts !== null ? parts : JSON.stringify(output));
     const isJson = (!isString && parts === null) || parsesToDocument(text);
     return this.#store(
       'tool',
@@ -201,7 +202,7 @@ class Case {
     this.refPaths.set(ref, `${kind}/${name}.${ext}`);
     const path = `${this.artifactDir(kind)}/${name}.${ext}`;
     // A file holds a lone surrogate as U+FFFD, as Node's fs writes it.
-    this.files.set(path, output instanceof Txt ? output : wellFormed(text));
+    this.files.set(path, output instanceof Txt && str(output) === text ? output : wellFormed(text));
     const hint = { toolName, ...(serverName !== undefined ? { serverName } : {}), toolCallId: id, ...m, isJson };
     const content = this.core(['content'], (s) =>
       checkSummary(s, ref, this.limits.maxInlineChars, `${this.name} ${id}`),
@@ -1311,6 +1312,39 @@ const anthropic = () => [
       ],
     },
   ]);
+}
+
+{
+  const c = add(
+    new Case(
+      'redact',
+      'With redact, well-known secrets (an AWS key, a GitHub token, a password in an assignment and in a connection string, a private key) are replaced by [REDACTED:<kind>] before the output is written or summarised: the artifact, its sizes and the summary hold the markers, never the secrets; an output that stays inline is not written and comes back as given.',
+      { redact: true },
+    ),
+  );
+  const secrets = [
+    ['AKIAIOSFODNN7EXAMPLE', 'aws-access-key'],
+    ['ghp_0123456789abcdefghijABCDEFGHIJ012345', 'github-token'],
+  ];
+  const lines = (shown) =>
+    Array.from({ length: 300 }, (_, i) => {
+      if (i === 10) return `export AWS_ACCESS_KEY_ID=${shown(0)}`;
+      if (i === 150) return `remote: token ${shown(1)} accepted`;
+      if (i === 200) return `DATABASE_URL=postgres://app:${shown('pw')}@db:5432/app`;
+      if (i === 250) return `config: password=${shown('pw2')}`;
+      return `step ${i} ok: compiled module ${i} of the build`;
+    }).join('\n');
+  const raw = lines((k) => (k === 'pw' ? 's3cr3t-pw' : k === 'pw2' ? 'hunter2!' : secrets[k][0]));
+  const redacted = lines((k) =>
+    k === 'pw'
+      ? '[REDACTED:connection-string-password]'
+      : k === 'pw2'
+        ? '[REDACTED:password]'
+        : `[REDACTED:${secrets[k][1]}]`,
+  );
+  c.materialize('env', raw, { stored: redacted });
+  c.grep('ctx://conv-1/tool/env.txt', 'REDACTED', { context: 0 });
+  c.materialize('small', 'token ghp_0123456789abcdefghijABCDEFGHIJ012345');
 }
 
 // ---------------------------------------------------------------------------------

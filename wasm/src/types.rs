@@ -283,6 +283,12 @@ export interface MaterializerOptions {
    * decide whether an output is materialized; summaries and pages keep the limits above.
    */
   tools?: Record<string, ToolLimits>;
+  /**
+   * Replace well-known secrets (AWS, GitHub, GitLab, Slack, Stripe, OpenAI and Anthropic
+   * keys, JWTs, private keys, passwords in assignments and connection strings) by
+   * `[REDACTED:<kind>]` before an output is written or summarised (default false).
+   */
+  redact?: boolean;
   /** Where artifacts are written. */
   writer: FileWriter;
   /** Where artifacts are read back from (default: `writer`, when it has `readFile`). */
@@ -305,6 +311,7 @@ export interface ResolvedMaterializerOptions {
   /** As given, resolved against `cwd`. */
   offloadDir?: string;
   tools?: Record<string, ToolLimits>;
+  redact?: boolean;
 }
 
 /** One tool's entry in `MaterializerOptions.tools`. */

@@ -239,6 +239,22 @@ impl Materializer {
                 reason,
             });
         }
+        // With `redact`, the secrets go before anything else sees the text: what is
+        // measured, written and summarised is the redacted text.
+        let redacted = self
+            .options
+            .redact
+            .then(|| crate::redact::redact(output.text));
+        let (output, chars) = match &redacted {
+            Some(r) if matches!(r.text, std::borrow::Cow::Owned(_)) => (
+                &ToolOutputRef {
+                    text: &r.text,
+                    ..*output
+                },
+                None,
+            ),
+            _ => (output, chars),
+        };
         // Measured once: the sizes decide, and then go in the summary and the ref. Over
         // INDEX_STEP the line index counts the lines: one pass over the newlines.
         let bytes = output.text.as_bytes();

@@ -24,6 +24,10 @@ pub struct MaterializerOptions {
     /// Per-tool limits by tool name (exact), `"*"` for every tool without its own entry
     /// (see [`ToolLimits`](super::ToolLimits)). Empty: every tool has the limits above.
     pub tools: Vec<(String, super::ToolLimits)>,
+    /// Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
+    /// passwords in assignments and URLs) by `[REDACTED:<kind>]` before an output is
+    /// written or summarised (see [`crate::redact`]). Off by default.
+    pub redact: bool,
 }
 
 impl MaterializerOptions {
@@ -43,6 +47,7 @@ impl MaterializerOptions {
             snippet_bytes: None,
             offload_dir: None,
             tools: Vec::new(),
+            redact: false,
         }
     }
 }

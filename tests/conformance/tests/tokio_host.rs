@@ -101,6 +101,7 @@ impl TokioHost {
         options.snippet_lines = o.snippet_lines;
         options.snippet_bytes = o.snippet_bytes;
         options.tools = o.tools.clone();
+        options.redact = o.redact;
         options.offload_dir = o
             .offload_dir
             .as_ref()

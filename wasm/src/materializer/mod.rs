@@ -81,6 +81,9 @@ impl Materializer {
         if let Some(dir) = &options.offload_dir {
             set(&js, "offloadDir", &JsValue::from_str(dir));
         }
+        if options.redact {
+            set(&js, "redact", &JsValue::TRUE);
+        }
         if !options.tools.is_empty() {
             set(&js, "tools", &tool_limits::tools_js(&options.tools));
         }

@@ -7,7 +7,9 @@ use tool_offload_core::materialize::{
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{count_arg, field, id_arg, kind_of, optional_string, string_arg, working_dir};
+use crate::convert::{
+    bool_arg, count_arg, field, id_arg, kind_of, optional_string, string_arg, working_dir,
+};
 use crate::error::JsOffloadError;
 use crate::reader::JsFileReader;
 use crate::view::has_lone_surrogate;
@@ -58,6 +60,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
     }
     core.offload_dir = optional_string(options, "offloadDir", "options.offloadDir")?;
     core.tools = super::tool_limits::tools_arg(options)?;
+    core.redact = bool_arg(&field(options, "redact"), "options.redact")? == Some(true);
     let (writer, reader) = io_options(options)?;
     Ok(Inner {
         core: CoreMaterializer::new(core)?,

@@ -43,6 +43,8 @@ pub struct Options {
     pub offload_dir: Option<String>,
     /// `options.tools`: `{ name: { maxInlineChars?, maxInlineBytes?, materialize? } }`.
     pub tools: Vec<(String, ToolLimits)>,
+    /// `options.redact`, default false.
+    pub redact: bool,
 }
 
 /// Every vector, sorted by file name.
@@ -124,6 +126,7 @@ impl Vector {
                         .collect()
                 })
                 .unwrap_or_default(),
+            redact: o["redact"].as_bool().unwrap_or(false),
         }
     }
 

@@ -118,6 +118,7 @@ impl<F: HostFs> CoreHost<F> {
             snippet_bytes: o.snippet_bytes,
             offload_dir: o.offload_dir.clone(),
             tools: o.tools.clone(),
+            redact: o.redact,
         })
     }
 
