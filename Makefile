@@ -20,7 +20,7 @@ NODE_TEST := node --import tsx --test
 # the format (a JSON document's shape and pretty-printed head, NDJSON, CSV/TSV, binary
 # data by magic number). About 0.5 KB of room on top, to be lowered as the wasm shrinks
 # (docs/size.md says where its bytes are).
-WASM_GZ_BUDGET := 261500
+WASM_GZ_BUDGET := 263700
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup build www demo test test-rust test-node test-browser lint format bench bench-memory fuzz clean
