@@ -64,12 +64,14 @@ class Case extends StepCase {
     this.files.set(`${this.dir()}/records/${id}.json`, JSON.stringify(record));
     return { record, reused: false };
   }
-  /** `offloadToolResult`, its outcome from the model. */
-  offload(input, { counter } = {}) {
-    const text = typeof input.content === 'string' ? input.content : JSON.stringify(input.content);
-    if (typeof input.content === 'string' && isList(text))
+  /** `offloadToolResult`, its outcome from the model; `stored`: the text core stores
+   * instead (with `redact`: the content, secrets replaced). */
+  offload(input, { counter, stored } = {}) {
+    const given = typeof input.content === 'string' ? input.content : JSON.stringify(input.content);
+    const text = stored ?? given;
+    if (typeof input.content === 'string' && isList(given))
       return this.ws('offloadToolResult', input, { offloaded: false, content: input.content });
-    const reason = this.decide(input, text, counter);
+    const reason = this.decide(input, given, counter);
     if (reason === 'flag_false' || reason === 'under_threshold')
       return this.ws('offloadToolResult', input, { offloaded: false, content: input.content, reason });
     // A reused call id with another content takes the next free name: -1, -2, …
@@ -380,6 +382,28 @@ const log = (lines, errorAt = []) =>
   exec('u8', 'grep_knowledge', { pattern: 'ERROR', context: 0 });
   exec('u9', 'grep_knowledge', { id: null, pattern: 'error', ignore_case: true, context: 1, max_matches: 2 });
   exec('u10', 'grep_knowledge', { pattern: 'nothing here' });
+}
+
+{
+  const c = add(
+    new Case(
+      'redact',
+      'With redact, well-known secrets in a stored tool result are replaced by [REDACTED:<kind>] before it is measured, hashed or written: the artifact, its record (chars, bytes, sha256) and the <knowledge_list> hold the markers, never the secret.',
+    ),
+  );
+  c.workspace({ redact: true, inlineLimit: 2000 });
+  const body = (token) =>
+    Array.from({ length: 200 }, (_, i) => (i === 100 ? `remote: using token ${token}` : `line ${i + 1} ok`)).join('\n');
+  c.offload(
+    {
+      toolCallId: 'gh',
+      toolName: 'bash',
+      content: body('ghp_0123456789abcdefghijABCDEFGHIJ012345'),
+      metadata: { offload: true },
+    },
+    { stored: body('[REDACTED:github-token]') },
+  );
+  c.ws('grep', { id: 'tool_result_gh', pattern: 'token' }, c.core('expect'));
 }
 
 for (const old of readdirSync(here).filter((f) => f.startsWith('workspace-') && f.endsWith('.json')))

@@ -44,6 +44,9 @@ pub struct WorkspaceOptions {
     pub offload_tools: Vec<String>,
     /// Results over this many tokens are stored (default [`DEFAULT_TOKEN_THRESHOLD`]).
     pub token_threshold: usize,
+    /// Replace well-known secrets by `[REDACTED:<kind>]` before a content is measured,
+    /// hashed or written (see [`crate::redact`]). Off by default.
+    pub redact: bool,
     /// How record files are parsed (default [`parse_json`](super::parse_json), serde_json;
     /// the wasm build hands in the engine's `JSON.parse`, so it carries no JSON parser).
     pub parse_json: super::JsonParser,
@@ -62,6 +65,7 @@ impl WorkspaceOptions {
             inline_limit: DEFAULT_INLINE_LIMIT,
             offload_tools: Vec::new(),
             token_threshold: DEFAULT_TOKEN_THRESHOLD,
+            redact: false,
             parse_json: super::parse_json,
         }
     }

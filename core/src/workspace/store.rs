@@ -7,7 +7,9 @@ use std::sync::{Arc, Mutex};
 use super::commit::Content;
 use super::decide::{estimate_tokens, need_offload, Decision};
 use super::index::RecordIndex;
-use super::io_types::{KnowledgeInput, Stored, TokenCounter, ToolResultInput, ToolResultOffload};
+use super::io_types::{
+    KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
+};
 use super::knowledge_list::{is_knowledge_list, knowledge_list};
 use super::options::{WorkspaceOptions, MIN_INLINE_LIMIT};
 use super::record::{KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE, TOOL_RESULT_PREFIX};
@@ -163,7 +165,8 @@ impl Workspace {
                 metadata.insert(key.into(), value.into());
             }
         }
-        let content = Content::new(input.text, input.kind, &input.known);
+        let (text, known) = self.redacted(input.text, &input.known);
+        let content = Content::new(&text, input.kind, &known);
         self.store(input.id, &content, metadata, false, now_ms, io)
             .await
     }
@@ -255,7 +258,8 @@ impl Workspace {
         } else {
             KnowledgeType::Text
         };
-        let content = Content::new(input.text, kind, &input.known);
+        let (text, known) = self.redacted(input.text, &input.known);
+        let content = Content::new(&text, kind, &known);
         let stored = self
             .store(
                 &id,
@@ -270,7 +274,7 @@ impl Workspace {
         let replacement = (measure.chars >= self.options.inline_limit).then(|| {
             knowledge_list(
                 &stored.record,
-                input.text,
+                content.text,
                 measure,
                 self.options.inline_limit,
             )
@@ -321,5 +325,19 @@ impl Workspace {
             }
         }
         metadata
+    }
+}
+
+impl Workspace {
+    /// `text` as it is stored: with `redact`, its secrets replaced; then what the host
+    /// measured and hashed of the original no longer holds.
+    fn redacted<'t>(&self, text: &'t str, known: &Known) -> (std::borrow::Cow<'t, str>, Known) {
+        if !self.options.redact {
+            return (std::borrow::Cow::Borrowed(text), known.clone());
+        }
+        match crate::redact::redact(text).text {
+            std::borrow::Cow::Borrowed(same) => (std::borrow::Cow::Borrowed(same), known.clone()),
+            owned => (owned, Known::default()),
+        }
     }
 }

@@ -54,6 +54,9 @@ pub struct WorkspaceOptions {
     pub offload_tools: Vec<String>,
     /// Results over this many tokens are stored.
     pub token_threshold: usize,
+    /// Replace well-known secrets by `[REDACTED:<kind>]` before a content is stored
+    /// (see core's [`redact`](tool_offload_core::redact)).
+    pub redact: bool,
     /// Counts tokens; `None`: the estimate ⌈UTF-16 length / 4⌉.
     pub count_tokens: Option<CountTokens>,
     /// The clock for `created_at`; `None`: the system clock.
@@ -73,6 +76,7 @@ impl WorkspaceOptions {
             inline_limit: defaults.inline_limit,
             offload_tools: Vec::new(),
             token_threshold: defaults.token_threshold,
+            redact: false,
             count_tokens: None,
             now: None,
         }
@@ -173,6 +177,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
             inline_limit: options.inline_limit,
             offload_tools: options.offload_tools,
             token_threshold: options.token_threshold,
+            redact: options.redact,
             parse_json: core_ws::parse_json,
         })?;
         Ok(Workspace {

@@ -182,6 +182,7 @@ fn tokio_options(core: tool_offload_core::workspace::WorkspaceOptions) -> Worksp
         inline_limit: core.inline_limit,
         offload_tools: core.offload_tools,
         token_threshold: core.token_threshold,
+        redact: core.redact,
         ..WorkspaceOptions::new(core.root)
     }
 }

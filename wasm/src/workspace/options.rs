@@ -9,7 +9,9 @@ use tool_offload_core::workspace::{
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{count_arg, field, id_arg, kind_of, optional_string, string_arg, working_dir};
+use crate::convert::{
+    bool_arg, count_arg, field, id_arg, kind_of, optional_string, string_arg, working_dir,
+};
 use crate::error::{message_of, set, JsOffloadError};
 use crate::materializer::{io_options, logger_arg};
 use crate::reader::JsFileReader;
@@ -49,6 +51,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
         inline_limit: DEFAULT_INLINE_LIMIT,
         offload_tools: Vec::new(),
         token_threshold: DEFAULT_TOKEN_THRESHOLD,
+        redact: false,
         parse_json: engine_parse,
     };
     let namespace = field(options, "namespace");
@@ -68,6 +71,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
         "options.tokenThreshold",
         core.token_threshold,
     )?;
+    core.redact = bool_arg(&field(options, "redact"), "options.redact")? == Some(true);
     let tools = field(options, "offloadTools");
     if !tools.is_undefined() {
         let list = tools.dyn_ref::<js_sys::Array>().ok_or_else(|| {

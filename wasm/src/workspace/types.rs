@@ -22,6 +22,8 @@ export interface WorkspaceOptions {
   offloadTools?: string[];
   /** Results over this many tokens are stored (default 2000). */
   tokenThreshold?: number;
+  /** Replace well-known secrets by `[REDACTED:<kind>]` before a content is measured, hashed or written (default false; the Materializer's `redact`). */
+  redact?: boolean;
   /** Counts a text's tokens (plug in a real tokenizer); default: ⌈UTF-16 length / 4⌉. Must return a non-negative integer. */
   countTokens?: (text: string) => number;
   /** The clock for `created_at`, ms since the epoch or a `Date` (default `Date.now`). */
