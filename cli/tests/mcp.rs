@@ -110,6 +110,15 @@ fn relays_patches_materializes_and_survives_the_upstream() {
     assert_eq!(big["result"]["x-extra"], json!([1]));
     let uri = content[1]["uri"].as_str().unwrap().to_owned();
 
+    // resources/list now names the artifact, so a client can discover it; a cursor this
+    // side did not give is refused.
+    let listed = proxy.call(json!({ "jsonrpc": "2.0", "id": "l", "method": "resources/list" }));
+    assert_eq!(listed["result"]["resources"][0]["uri"], uri.as_str());
+    assert_eq!(listed["result"]["resources"][0]["mimeType"], "text/plain");
+    assert!(listed["result"].get("nextCursor").is_none());
+    let bad = proxy.call(json!({ "jsonrpc": "2.0", "id": "b", "method": "resources/list", "params": { "cursor": "x" } }));
+    assert_eq!(bad["error"]["message"], "unknown cursor \"x\"");
+
     // Answered by the proxy: resources/read and the read-back tools.
     let read = proxy.call(
         json!({ "jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": { "uri": uri } }),

@@ -127,7 +127,7 @@ async fn answer_locally(context: &ContextTools, id: &RequestId, local: Local) ->
         Local::Tool { name, arguments } => Ok(context.call_tool(&name, &arguments).await),
         Local::ReadResource { uri } => context.read_resource(&uri).await,
         Local::TemplatesList => Ok(json!({ "resourceTemplates": [context.resource_template()] })),
-        Local::ResourcesList => Ok(json!({ "resources": [] })),
+        Local::ResourcesList { cursor } => context.list_resources(cursor.as_deref()).await,
     };
     match result {
         Ok(result) => result_line(id, &result),

@@ -18,6 +18,9 @@ use crate::location::LocationIo;
 /// larger one comes back as its first numbered page, which says how to read on.
 pub const DEFAULT_MAX_RESOURCE_BYTES: u64 = 1 << 20;
 
+/// Resources listed per `resources/list` page.
+pub const RESOURCES_PAGE: usize = 100;
+
 /// The artifacts' resource template (as `tool-offload/mcp` registers it).
 pub const RESOURCE_TEMPLATE: &str = "ctx://{conversation}/{kind}/{file}";
 
@@ -74,6 +77,44 @@ impl ContextTools {
             "description": "Full tool outputs stored by tool-offload, named by the ctx:// refs in summaries.",
             "mimeType": "text/plain",
         })
+    }
+
+    /// `resources/list`: this conversation's artifacts, newest first, [`RESOURCES_PAGE`]
+    /// a page; `cursor` is where the page starts (the `nextCursor` of the one before).
+    ///
+    /// # Errors
+    /// Invalid params for a cursor this side did not give.
+    pub async fn list_resources(&self, cursor: Option<&str>) -> Result<Value, ErrorData> {
+        let from = match cursor {
+            None => 0,
+            Some(c) => c
+                .parse::<usize>()
+                .map_err(|_| ErrorData::invalid_params(format!("unknown cursor {c:?}"), None))?,
+        };
+        let refs = self
+            .materializer
+            .core()
+            .artifact_refs(self.materializer.io())
+            .await;
+        let page: Vec<Value> = refs
+            .iter()
+            .skip(from)
+            .take(RESOURCES_PAGE)
+            .map(|uri| {
+                let name = uri.rsplit('/').next().unwrap_or(uri);
+                let mime = if name.ends_with(".json") {
+                    "application/json"
+                } else {
+                    "text/plain"
+                };
+                json!({ "uri": uri, "name": name, "mimeType": mime })
+            })
+            .collect();
+        let mut result = json!({ "resources": page });
+        if from + RESOURCES_PAGE < refs.len() {
+            result["nextCursor"] = json!((from + RESOURCES_PAGE).to_string());
+        }
+        Ok(result)
     }
 
     /// `resources/read` of a `ctx://` ref: the artifact's text when it is at most

@@ -17,8 +17,9 @@ pub enum Local {
     ReadResource { uri: String },
     /// `resources/templates/list` when the upstream has no resources.
     TemplatesList,
-    /// `resources/list` when the upstream has no resources.
-    ResourcesList,
+    /// `resources/list` when the upstream has no resources: this conversation's
+    /// artifacts, from `cursor` on.
+    ResourcesList { cursor: Option<String> },
 }
 
 /// A request relayed upstream, remembered until its response comes back.
@@ -75,7 +76,9 @@ pub fn route(method: &str, params: Option<&Value>, upstream_resources: bool) -> 
         },
         "resources/templates/list" if !upstream_resources => Route::Local(Local::TemplatesList),
         "resources/templates/list" => Route::Upstream(Pending::TemplatesList { first_page }),
-        "resources/list" if !upstream_resources => Route::Local(Local::ResourcesList),
+        "resources/list" if !upstream_resources => Route::Local(Local::ResourcesList {
+            cursor: param("cursor").and_then(Value::as_str).map(str::to_owned),
+        }),
         _ => Route::Upstream(Pending::Other),
     }
 }
@@ -244,7 +247,7 @@ mod tests {
         );
         assert_eq!(
             route("resources/list", None, false),
-            Route::Local(Local::ResourcesList)
+            Route::Local(Local::ResourcesList { cursor: None })
         );
         assert_eq!(
             route("resources/templates/list", None, true),

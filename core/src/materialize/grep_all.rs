@@ -58,7 +58,7 @@ impl Materializer {
         let conversation = &self.options().conversation_id;
         let title = format!("{SCHEME}{}", encode(conversation));
         let artifacts: Vec<Section> = self
-            .newest_first(reader)
+            .artifact_refs(reader)
             .await
             .into_iter()
             .map(|reference| Section {
@@ -150,8 +150,19 @@ impl Materializer {
         Ok(page)
     }
 
-    /// The refs of this conversation's artifacts, newest first.
-    async fn newest_first<R: FileReader + FileLifecycle + ?Sized>(
+    /// The refs of this conversation's artifacts (tool outputs and terminal snippets),
+    /// newest first: by modification time, then by ref, last first.
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::{Materializer, MaterializerOptions};
+    /// use tool_offload_core::MemoryWriter;
+    /// use futures_executor::block_on;
+    /// let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+    /// let io = MemoryWriter::new();
+    /// block_on(m.materialize_terminal("t1", &"$ make\n".repeat(1000), &io)).unwrap();
+    /// assert_eq!(block_on(m.artifact_refs(&io)), ["ctx://c/terminal/t1.log"]);
+    /// ```
+    pub async fn artifact_refs<R: FileReader + FileLifecycle + ?Sized>(
         &self,
         reader: &R,
     ) -> Vec<String> {
