@@ -168,6 +168,11 @@ fn print_page(
     if json {
         return write_json(&json!({"ref": reference, "page": page}), None);
     }
+    write_page(&page)
+}
+
+/// `page` and a newline on stdout.
+fn write_page(page: &str) -> Result<(), CliError> {
     let mut out = Output::create(None)?;
     out.write(page.as_bytes())?;
     out.write(b"\n")?;
@@ -217,10 +222,7 @@ pub fn grep(args: &GrepArgs) -> Result<(), CliError> {
             if args.json {
                 return write_json(&json!({"conversation": conversation, "page": page}), None);
             }
-            let mut out = Output::create(None)?;
-            out.write(page.as_bytes())?;
-            out.write(b"\n")?;
-            out.commit()
+            write_page(&page)
         }
         (None, _) => Err(CliError::bad_input(
             "grep takes REF PATTERN, or PATTERN alone with --conversation ID",

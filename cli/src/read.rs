@@ -136,8 +136,8 @@ fn restore_persisted(log: &mut ClaudeCode, input: &Input) {
         .map(|path| path.with_extension("").join("tool-results"));
     let mut missing = Vec::new();
     for id in previews {
-        // The id names a file: one plain component only.
-        let safe = !id.is_empty() && !id.contains(['/', '\\', '\0']) && id != "." && id != "..";
+        // The id names a file: one safe component only, as core checks every id.
+        let safe = tool_offload::core::path::unsafe_component(&id, ".txt".len()).is_none();
         let full = dir
             .as_ref()
             .filter(|_| safe)

@@ -1,6 +1,11 @@
 //! The exact strings left in the conversation where content was. These are contracts:
 //! tests pin them character for character.
 
+/// What precedes the file in direct offload's placeholder, inside its brackets.
+pub(crate) const DIRECT_LABEL: &str = "Tool result offloaded to file: ";
+/// What precedes the file in batch offload's placeholder, inside its brackets.
+pub(crate) const BATCH_LABEL: &str = "Content offloaded to: ";
+
 /// What direct offload leaves in place of a tool result's content.
 ///
 /// ```
@@ -11,7 +16,7 @@
 /// );
 /// ```
 pub fn direct_placeholder(absolute_path: &str) -> String {
-    ["[Tool result offloaded to file: ", absolute_path, "]"].concat()
+    ["[", DIRECT_LABEL, absolute_path, "]"].concat()
 }
 
 /// What batch offload leaves in place of a tool result's content: the file name,
@@ -22,7 +27,7 @@ pub fn direct_placeholder(absolute_path: &str) -> String {
 /// assert_eq!(batch_placeholder("tool-result-toolu_1.md"), "[Content offloaded to: ./tool-result-toolu_1.md]");
 /// ```
 pub fn batch_placeholder(file_name: &str) -> String {
-    ["[Content offloaded to: ./", file_name, "]"].concat()
+    ["[", BATCH_LABEL, "./", file_name, "]"].concat()
 }
 
 /// Whether `content` is one of our own placeholders (direct or batch): already
@@ -38,8 +43,14 @@ pub fn batch_placeholder(file_name: &str) -> String {
 /// ```
 pub fn is_placeholder(content: &str) -> bool {
     // Prefix and suffix first: O(1) for ordinary content, which may be megabytes.
-    let direct = content.starts_with("[Tool result offloaded to file: /");
-    let batch = content.starts_with("[Content offloaded to: ./");
+    let after = |label: &str, path: &str| {
+        content
+            .strip_prefix('[')
+            .and_then(|c| c.strip_prefix(label))
+            .is_some_and(|c| c.starts_with(path))
+    };
+    let direct = after(DIRECT_LABEL, "/");
+    let batch = after(BATCH_LABEL, "./");
     (direct || batch) && content.ends_with(".md]") && !content.contains(['\n', '\r'])
 }
 

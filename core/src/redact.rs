@@ -21,6 +21,8 @@ struct Rule {
     triggers: &'static [&'static str],
     before: usize,
     after: usize,
+    /// Whether a match can go on past the end of the line its literal is on.
+    spans_lines: bool,
 }
 
 const fn rule(
@@ -35,17 +37,21 @@ const fn rule(
         triggers,
         before,
         after,
+        spans_lines: false,
     }
 }
 
 /// The rules, in order: an earlier rule's secret is not matched again by a later one.
 const RULES: &[Rule] = &[
-    rule(
-        "private-key",
-        r"(?s)-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----",
-        &["-----BEGIN "],
-        (0, 64 * 1024),
-    ),
+    Rule {
+        spans_lines: true,
+        ..rule(
+            "private-key",
+            r"(?s)-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----",
+            &["-----BEGIN "],
+            (0, 64 * 1024),
+        )
+    },
     rule(
         "aws-access-key",
         r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b",
@@ -227,14 +233,13 @@ fn overlaps(found: &[(usize, usize, usize)], span: (usize, usize)) -> bool {
 /// that spans lines), merged, on character boundaries.
 fn windows(text: &str, rule: &Rule) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
-    let multiline = rule.kind == "private-key";
     let mut found: Vec<(usize, usize)> = Vec::new();
     for trigger in rule.triggers {
         for at in memchr::memmem::find_iter(bytes, trigger.as_bytes()) {
             let line_start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
             let mut start = at.saturating_sub(rule.before).max(line_start);
             let limit = (at + trigger.len() + rule.after).min(bytes.len());
-            let mut end = if multiline {
+            let mut end = if rule.spans_lines {
                 limit
             } else {
                 memchr::memchr(b'\n', &bytes[at..limit]).map_or(limit, |i| at + i)

@@ -20,7 +20,8 @@ pub fn is_json_document(text: &str) -> bool {
     }
 }
 
-fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
+/// The first byte at or after `at` that is not JSON whitespace.
+pub(super) fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
     while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         at += 1;
     }

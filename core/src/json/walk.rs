@@ -3,6 +3,8 @@
 //! first with [`is_json_document`](super::is_json_document)); a path selects through it
 //! in the memory of what it selects.
 
+use super::validate::skip_ws;
+
 /// JSON's whitespace.
 pub(super) const WHITESPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 
@@ -10,13 +12,13 @@ pub(super) const WHITESPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 pub(super) fn items(array: &str) -> impl Iterator<Item = &str> {
     let mut at = 1;
     std::iter::from_fn(move || {
-        at = skip_blank(array, at);
+        at = skip_ws(array.as_bytes(), at);
         if matches!(array.as_bytes().get(at), Some(b']') | None) {
             return None;
         }
         let end = value_end(array, at);
         let item = &array[at..end];
-        at = skip_blank(array, end) + 1; // past the `,` (or the `]`)
+        at = skip_ws(array.as_bytes(), end) + 1; // past the `,` (or the `]`)
         Some(item)
     })
 }
@@ -26,25 +28,17 @@ pub(super) fn items(array: &str) -> impl Iterator<Item = &str> {
 pub(super) fn members(object: &str) -> impl Iterator<Item = (&str, &str)> {
     let mut at = 1;
     std::iter::from_fn(move || {
-        at = skip_blank(object, at);
+        at = skip_ws(object.as_bytes(), at);
         if object.as_bytes().get(at) != Some(&b'"') {
             return None;
         }
         let key_end = value_end(object, at);
         let key = &object[at..key_end];
-        let start = skip_blank(object, skip_blank(object, key_end) + 1); // past the `:`
+        let start = skip_ws(object.as_bytes(), skip_ws(object.as_bytes(), key_end) + 1); // past the `:`
         let end = value_end(object, start);
-        at = skip_blank(object, end) + 1;
+        at = skip_ws(object.as_bytes(), end) + 1;
         Some((key, &object[start..end]))
     })
-}
-
-fn skip_blank(text: &str, mut at: usize) -> usize {
-    let b = text.as_bytes();
-    while matches!(b.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        at += 1;
-    }
-    at
 }
 
 /// Where the value starting at byte `at` of valid JSON `text` ends.

@@ -198,8 +198,10 @@ pub fn clean_ref(text: &str) -> &str {
 
 /// What precedes the file in the direct and batch placeholders, once their brackets are
 /// off.
-const PLACEHOLDER_PREFIXES: [&str; 2] =
-    ["Content offloaded to: ", "Tool result offloaded to file: "];
+const PLACEHOLDER_PREFIXES: [&str; 2] = [
+    crate::placeholder::BATCH_LABEL,
+    crate::placeholder::DIRECT_LABEL,
+];
 
 /// `text` without the wrapping [`clean_ref`] takes off.
 fn unwrap(text: &str) -> &str {
