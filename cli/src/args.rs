@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tool_offload::DEFAULT_THRESHOLD;
 
+use crate::values::{count, parse_tool_limit};
+
 /// The exit codes, as every subcommand's help ends.
 macro_rules! exit_codes {
     () => {
@@ -368,46 +370,4 @@ pub struct GcArgs {
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
-}
-
-/// `NAME=never`, `NAME=always` or `NAME=N` (characters), for `--tool`.
-fn parse_tool_limit(arg: &str) -> Result<(String, tool_offload::ToolLimits), String> {
-    use tool_offload::{MaterializeWhen, ToolLimits};
-    let (name, limit) = arg
-        .rsplit_once('=')
-        .ok_or_else(|| format!("expected NAME=never|always|N, got {arg:?}"))?;
-    if name.is_empty() {
-        return Err(format!("expected a tool name before '=', got {arg:?}"));
-    }
-    let limits = match limit {
-        "never" => ToolLimits {
-            materialize: Some(MaterializeWhen::Never),
-            ..ToolLimits::default()
-        },
-        "always" => ToolLimits {
-            materialize: Some(MaterializeWhen::Always),
-            ..ToolLimits::default()
-        },
-        n => ToolLimits {
-            max_inline_chars: Some(n.parse().map_err(|_| {
-                format!("expected never, always or a number of characters after '=', got {limit:?}")
-            })?),
-            ..ToolLimits::default()
-        },
-    };
-    Ok((name.to_owned(), limits))
-}
-
-/// A count flag (`--threshold`, `--offset`, `-n`…): a non-negative integer, with our
-/// message for anything else (`-5` reaches here as a value, not as an unknown flag).
-fn count(arg: &str) -> Result<usize, String> {
-    match arg.parse::<usize>() {
-        Ok(n) => Ok(n),
-        Err(_) if arg.trim().parse::<i128>().is_ok_and(|n| n < 0) => {
-            Err(format!("must be a non-negative integer, got {arg}"))
-        }
-        Err(_) => Err(format!(
-            "must be a non-negative integer (a count), got {arg:?}"
-        )),
-    }
 }

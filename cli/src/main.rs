@@ -27,6 +27,7 @@ mod output;
 mod progress;
 mod read;
 mod summary;
+mod values;
 
 use std::process::ExitCode;
 

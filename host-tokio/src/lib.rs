@@ -46,6 +46,7 @@ mod lifecycle;
 mod materializer;
 #[cfg(feature = "object-store")]
 mod object_store_io;
+mod read_back;
 mod read_tools;
 mod registry;
 mod stale;

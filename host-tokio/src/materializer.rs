@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use std::borrow::Cow;
 
-use tool_offload_core::gc::FileLifecycle;
 use tool_offload_core::materialize::{
     self, ContextRef, ImportedConversation, MaterializeStats, Materialized, ToolOutputRef,
 };
@@ -231,90 +230,6 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             .await
     }
 
-    /// Lines `offset..offset + limit` of an artifact (0-based), numbered, within the
-    /// inline limit. Continue inside a line split into parts with
-    /// [`Materializer::read_from`].
-    ///
-    /// # Errors
-    /// `REF_OUT_OF_SCOPE`, `REF_NOT_FOUND`, `READ_FAILED`.
-    pub async fn read(
-        &self,
-        reference: &str,
-        offset: usize,
-        limit: usize,
-    ) -> Result<String, OffloadError> {
-        self.core.read(reference, offset, limit, &self.io).await
-    }
-
-    /// [`Materializer::read`] from part `part` (1-based) of line `offset + 1`, for a
-    /// line too long for one page (shown as parts `57.1`, `57.2`…).
-    ///
-    /// # Errors
-    /// As [`Materializer::read`].
-    pub async fn read_from(
-        &self,
-        reference: &str,
-        offset: usize,
-        part: usize,
-        limit: usize,
-    ) -> Result<String, OffloadError> {
-        self.core
-            .read_from(reference, offset, part, limit, &self.io)
-            .await
-    }
-
-    /// What the JSON path `path` (`$.items[10]`, `/items/10`) selects in the artifact,
-    /// pretty-printed, lines `offset..offset + limit` from part `part` of the first.
-    ///
-    /// # Errors
-    /// As [`Materializer::read`]; `INVALID_ARGUMENT` for a malformed path, one that
-    /// selects nothing, or an artifact that is not JSON.
-    pub async fn read_json(
-        &self,
-        reference: &str,
-        path: &str,
-        offset: usize,
-        part: usize,
-        limit: usize,
-    ) -> Result<String, OffloadError> {
-        self.core
-            .read_json(reference, path, offset, part, limit, &self.io)
-            .await
-    }
-
-    /// The last `lines` lines of an artifact.
-    ///
-    /// # Errors
-    /// As [`Materializer::read`].
-    pub async fn tail(&self, reference: &str, lines: usize) -> Result<String, OffloadError> {
-        self.core.tail(reference, lines, &self.io).await
-    }
-
-    /// Rows of an artifact matching the regular expression `pattern`, with context.
-    /// Core compiles the pattern (see [`materialize::compile_pattern`] for the syntax and
-    /// limits), so every host finds the same rows, in time linear in the artifact.
-    ///
-    /// # Errors
-    /// `INVALID_PATTERN` (over [`materialize::MAX_PATTERN_CHARS`], invalid or unsupported
-    /// syntax), and as [`Materializer::read`].
-    pub async fn grep(
-        &self,
-        reference: &str,
-        pattern: &str,
-        options: GrepOptions,
-    ) -> Result<String, OffloadError> {
-        let pattern = materialize::compile_pattern(pattern, options.ignore_case)?;
-        self.core
-            .grep(
-                reference,
-                &pattern,
-                options.context,
-                options.max_matches,
-                &self.io,
-            )
-            .await
-    }
-
     /// Counts over this materializer's lifetime.
     pub fn stats(&self) -> MaterializeStats {
         self.core.stats()
@@ -401,23 +316,4 @@ fn trace_artifact(reference: &ContextRef, path: &str) {
         reference = %reference.id,
         "materialized tool output"
     );
-}
-
-impl<IO: FileWriter + FileReader + FileLifecycle + Send + Sync> Materializer<IO> {
-    /// Rows matching `pattern` in every artifact of this conversation, newest first,
-    /// each artifact's under its own header, as much as fits in one page
-    /// (`context_grep` without a ref).
-    ///
-    /// # Errors
-    /// `READ_FAILED`.
-    pub async fn grep_all(
-        &self,
-        pattern: &str,
-        options: GrepOptions,
-    ) -> Result<String, OffloadError> {
-        let compiled = materialize::compile_pattern(pattern, options.ignore_case)?;
-        self.core
-            .grep_all(&compiled, options.context, options.max_matches, &self.io)
-            .await
-    }
 }

@@ -52,7 +52,7 @@ pub struct Materializer {
     /// is two file-system round trips of the seven a `materialize()` takes).
     made_dirs: AtomicU8,
     /// Limits tools declared for their own results, by name ([`Materializer::declare_tool_limit`]).
-    declared: std::sync::Mutex<Vec<(String, usize)>>,
+    pub(super) declared: std::sync::Mutex<Vec<(String, usize)>>,
 }
 
 impl Materializer {
@@ -89,12 +89,6 @@ impl Materializer {
             made_dirs: AtomicU8::new(0),
             declared: std::sync::Mutex::new(Vec::new()),
         })
-    }
-
-    /// The limits tools declared for themselves.
-    pub(super) fn declared_limits(&self) -> std::sync::MutexGuard<'_, Vec<(String, usize)>> {
-        // Poisoned only if a thread panicked mid-push; the list is still valid.
-        self.declared.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The options in force.

@@ -124,6 +124,12 @@ impl super::Materializer {
         }
     }
 
+    /// The limits tools declared for themselves.
+    fn declared_limits(&self) -> std::sync::MutexGuard<'_, Vec<(String, usize)>> {
+        // Poisoned only if a thread panicked mid-push; the list is still valid.
+        self.declared.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// The limits that apply to `tool`'s outputs.
     pub(crate) fn limits_for(&self, tool: &str) -> Limits {
         let declared = self

@@ -21,7 +21,7 @@ use tool_offload_core::materialize::DEFAULT_LINES;
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{field, id_arg, kind_of, number, optional_string, options_arg, page_arg};
+use crate::convert::{field, id_arg, kind_of, optional_string, options_arg, page_arg};
 use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;
 use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
@@ -63,31 +63,7 @@ impl Materializer {
     /// The options in force, defaults filled in (without the writer, reader and logger).
     #[wasm_bindgen(getter, unchecked_return_type = "ResolvedMaterializerOptions")]
     pub fn options(&self) -> JsValue {
-        let options = self.inner.core.options();
-        let js = Object::new();
-        set(&js, "userData", &JsValue::from_str(&options.user_data));
-        set(
-            &js,
-            "conversationId",
-            &JsValue::from_str(&options.conversation_id),
-        );
-        set(&js, "cwd", &JsValue::from_str(&options.cwd));
-        set(&js, "maxInlineChars", &number(options.max_inline_chars));
-        set(&js, "maxInlineBytes", &number(options.max_inline_bytes));
-        set(&js, "snippetLines", &number(options.snippet_lines));
-        if let Some(bytes) = options.snippet_bytes {
-            set(&js, "snippetBytes", &number(bytes));
-        }
-        if let Some(dir) = &options.offload_dir {
-            set(&js, "offloadDir", &JsValue::from_str(dir));
-        }
-        if options.redact {
-            set(&js, "redact", &JsValue::TRUE);
-        }
-        if !options.tools.is_empty() {
-            set(&js, "tools", &tool_limits::tools_js(&options.tools));
-        }
-        js.into()
+        options::options_js(self.inner.core.options())
     }
 
     /// Leave `output` inline (`{ inline: true, content: output }`, the very value given)

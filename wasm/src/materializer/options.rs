@@ -1,6 +1,6 @@
 //! Reading a `Materializer`'s options and method arguments from JS.
 
-use js_sys::Function;
+use js_sys::{Function, Object};
 use tool_offload_core::materialize::{
     Materializer as CoreMaterializer, MaterializerOptions as CoreOptions,
 };
@@ -8,9 +8,9 @@ use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{
-    bool_arg, count_arg, field, id_arg, kind_of, optional_string, string_arg, working_dir,
+    bool_arg, count_arg, field, id_arg, kind_of, number, optional_string, string_arg, working_dir,
 };
-use crate::error::JsOffloadError;
+use crate::error::{set, JsOffloadError};
 use crate::reader::JsFileReader;
 use crate::view::has_lone_surrogate;
 use crate::writer::JsFileWriter;
@@ -118,4 +118,32 @@ pub(crate) fn ref_arg(reference: &JsValue) -> Result<String, JsOffloadError> {
         return Err(OffloadError::RefNotFound(text).into());
     }
     Ok(text)
+}
+
+/// The options in force as JS shows them (`materializer.options`), defaults filled in.
+pub(crate) fn options_js(options: &CoreOptions) -> JsValue {
+    let js = Object::new();
+    set(&js, "userData", &JsValue::from_str(&options.user_data));
+    set(
+        &js,
+        "conversationId",
+        &JsValue::from_str(&options.conversation_id),
+    );
+    set(&js, "cwd", &JsValue::from_str(&options.cwd));
+    set(&js, "maxInlineChars", &number(options.max_inline_chars));
+    set(&js, "maxInlineBytes", &number(options.max_inline_bytes));
+    set(&js, "snippetLines", &number(options.snippet_lines));
+    if let Some(bytes) = options.snippet_bytes {
+        set(&js, "snippetBytes", &number(bytes));
+    }
+    if let Some(dir) = &options.offload_dir {
+        set(&js, "offloadDir", &JsValue::from_str(dir));
+    }
+    if options.redact {
+        set(&js, "redact", &JsValue::TRUE);
+    }
+    if !options.tools.is_empty() {
+        set(&js, "tools", &super::tool_limits::tools_js(&options.tools));
+    }
+    js.into()
 }
