@@ -88,10 +88,12 @@ pub mod path;
 mod placeholder;
 mod plan;
 pub mod redact;
+pub mod replay;
 mod search;
 mod sort;
 pub mod temp;
 mod text;
+mod tokens;
 pub mod tools;
 pub mod transcript;
 pub mod view;
@@ -114,3 +116,4 @@ pub use placeholder::{
 pub use plan::PlannedOffload;
 pub use serde_json::{Map, Value};
 pub use text::{count_in_range, js_trim, safe_count, utf16_len, MAX_COUNT};
+pub use tokens::estimate_tokens;
