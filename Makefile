@@ -80,7 +80,7 @@ test-rust: build ## Rust unit, doc and conformance tests
 
 test-node: build ## wasm build and npm package tests under Node
 	rm -f target/conformance/wasm.json target/conformance/npm.json target/conformance/npm-s3.json
-	$(NODE_TEST) host-node/test/*.test.ts
+	$(NODE_TEST) host-node/test/*.test.ts tests/replay/*.test.mjs
 
 test-browser: build ## In headless Chromium: the wasm crate's wasm-bindgen tests, vectors on OPFS, bundlers (docs/browser.md)
 	bash scripts/check-wasm-snippets.sh

@@ -19,7 +19,10 @@ export function corpusDir(given) {
   return { dir: generated, source: 'generated stand-in (bench/gen-corpus.mjs; ../shared/corpus absent)' };
 }
 
-/** Every conversation, `{ name, messages }`, named and ordered as the Rust bench does. */
+/**
+ * Every conversation, `{ name, stem, messages }`, named and ordered as the Rust bench does
+ * (`stem`: the file name without `.json`, the conversation id `tool-offload replay` gives it).
+ */
 export function loadCorpus(dir) {
   const conversations = [];
   for (const format of ['anthropic', 'openai']) {
@@ -28,7 +31,8 @@ export function loadCorpus(dir) {
       .sort();
     for (const file of files) {
       const messages = JSON.parse(readFileSync(join(dir, format, file), 'utf8'));
-      conversations.push({ name: `${format}-${file.slice(0, -'.json'.length)}`, messages });
+      const stem = file.slice(0, -'.json'.length);
+      conversations.push({ name: `${format}-${stem}`, stem, messages });
     }
   }
   return conversations;

@@ -1,16 +1,19 @@
-// Replay over whole sessions (issue 28): every conversation of the corpus replayed turn by
-// turn through each context policy, measuring what the model is sent, what prompt caching
-// makes of it, whether the previews kept what the agent went on to use, and whether a
-// line of every artifact is found again by one `context_grep`.
+// The reference replay: `tool-offload replay` (core's `replay` module) reimplemented
+// straightforwardly in JavaScript over the npm package, so that the two can be compared
+// figure for figure (tests/replay-reference.mjs does, on every `make test`). Every
+// conversation of the corpus is replayed turn by turn through each context policy,
+// measuring what the model is sent, what prompt caching makes of it, whether the previews
+// kept what the agent went on to use, and whether a line of every artifact is found again
+// by one `context_grep`.
 //
-//   node bench/replay.mjs [--corpus DIR] [--quick] [--json PATH]
+//   node bench/replay-reference.mjs [--corpus DIR] [--quick] [--json PATH]
 //
 // Needs the npm package built (`node host-node/scripts/build.mjs`). The workload is
 // ../shared/corpus, or its generated stand-in (bench/corpus.mjs); --quick replays the first
 // 5 Anthropic conversations and the first OpenAI one. Prints the totals per policy and
-// writes every figure, per conversation too, to target/bench/replay.json (--json PATH).
-// bench/README.md ("Replay over whole sessions") has the definitions and the latest run;
-// bench/report.mjs turns them into issue 28's verdicts.
+// writes every figure, per conversation too, to target/bench/replay-reference.json (--json
+// PATH). A conversation's id is its file name without `.json`, as `tool-offload replay`
+// names it.
 //
 // Turns. The request at an assistant message sends every message before it; a conversation
 // of n assistant messages (after the first message) is n turns. Policies:
@@ -336,7 +339,8 @@ async function needleCheck(m, policy, conversation, ref, path) {
   lines.forEach((l, i) => l.trim() !== '' && l.length >= NEEDLE_MIN_CHARS && candidates.push(i));
   const random = mulberry32(fnv1a(`${conversation}\n${ref}`));
   const picked = [];
-  while (picked.length < Math.min(NEEDLES_PER_ARTIFACT, candidates.length)) {
+  const wanted = Math.min(NEEDLES_PER_ARTIFACT, candidates.length); // before `candidates` shrinks
+  while (picked.length < wanted) {
     const [i] = candidates.splice(Math.floor(random() * candidates.length), 1);
     picked.push(i);
   }
@@ -428,7 +432,7 @@ async function replay(conversation, facts, policy, userData) {
   const format = messages.some((m) => m.role === 'tool' || m.tool_calls) ? 'openai' : 'anthropic';
   const m =
     policy.kind === 'materialize'
-      ? new Materializer({ userData, conversationId: conversation.name, ...policy.options })
+      ? new Materializer({ userData, conversationId: conversation.stem, ...policy.options })
       : null;
   const artifacts = [];
   const unrecognized = new Set();
@@ -492,7 +496,7 @@ async function replay(conversation, facts, policy, userData) {
   let needles = null;
   if (m) {
     needles = [];
-    for (const a of artifacts) needles.push(...(await needleCheck(m, policy, conversation.name, a.ref, a.path)));
+    for (const a of artifacts) needles.push(...(await needleCheck(m, policy, conversation.stem, a.ref, a.path)));
   }
   const toolDefinitionChars = m
     ? JSON.stringify(m.getToolDefinitions({ format: format === 'openai' ? 'openai-chat' : 'anthropic' })).length
@@ -714,14 +718,14 @@ writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
 log(`\nwrote ${out}`);
 
 function parseArgs(argv) {
-  const a = { corpus: undefined, quick: false, json: join(repoRoot, 'target/bench/replay.json') };
+  const a = { corpus: undefined, quick: false, json: join(repoRoot, 'target/bench/replay-reference.json') };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--corpus') a.corpus = argv[++i];
     else if (arg === '--quick') a.quick = true;
     else if (arg === '--json') a.json = argv[++i];
     else {
-      console.error('usage: node bench/replay.mjs [--corpus DIR] [--quick] [--json PATH]');
+      console.error('usage: node bench/replay-reference.mjs [--corpus DIR] [--quick] [--json PATH]');
       process.exit(2);
     }
   }

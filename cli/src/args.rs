@@ -100,6 +100,13 @@ pub enum Command {
     /// artifacts, or serve the read-back tools over stored artifacts.
     Mcp(crate::mcp::args::McpArgs),
 
+    /// Replay conversations turn by turn under context policies: characters and tokens
+    /// sent, prompt-cache cost, prefix stability, what the previews kept, needles found.
+    #[command(
+        after_help = "Example:\n  tool-offload replay ~/.claude/projects/my-project --policy offload --policy materialize --svg replay.svg\n\nNothing is written under the inputs: artifacts go to a temporary directory, removed at the end\n(--keep keeps it, --user-data DIR chooses it). Exit status: 0 success, 1 an I/O failure, 2 bad input."
+    )]
+    Replay(crate::replay::args::ReplayArgs),
+
     /// Restore a bundle under --user-data; prints its messages.
     #[command(
         after_help = "Example:\n  tool-offload import bundle.json --user-data /srv/agent -o messages.json"
@@ -185,6 +192,32 @@ pub struct OffloadedFiles {
     pub offload_dir: Option<PathBuf>,
 }
 
+/// The Materializer's limits (`materialize`, `replay`).
+#[derive(Debug, Args)]
+pub struct Limits {
+    /// Outputs over this many characters (UTF-16 code units) are materialized (default
+    /// 4,000).
+    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
+    pub max_inline_chars: Option<usize>,
+    /// Outputs over this many UTF-8 bytes are materialized (default 16,384).
+    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
+    pub max_inline_bytes: Option<usize>,
+    /// One tool's limit, repeatable: NAME=never (always inline), NAME=always (always
+    /// materialized) or NAME=N (over N characters); NAME * is every other tool. E.g.
+    /// --tool Read=never --tool bash=8000.
+    #[arg(long = "tool", value_name = "NAME=LIMIT", value_parser = parse_tool_limit)]
+    pub tools: Vec<(String, tool_offload::ToolLimits)>,
+}
+
+impl Limits {
+    /// These limits set on `options` (the defaults where not given).
+    pub fn apply(&self, options: &mut tool_offload::MaterializerOptions) {
+        options.max_inline_chars = self.max_inline_chars.unwrap_or(options.max_inline_chars);
+        options.max_inline_bytes = self.max_inline_bytes.unwrap_or(options.max_inline_bytes);
+        options.tools = self.tools.clone();
+    }
+}
+
 /// Arguments of `tool-offload materialize`.
 #[derive(Debug, Args)]
 pub struct MaterializeArgs {
@@ -197,17 +230,8 @@ pub struct MaterializeArgs {
     /// extension (a Claude Code log's is its session id).
     #[arg(long, value_name = "ID")]
     pub conversation: Option<String>,
-    /// Outputs over this many characters (UTF-16 code units) are materialized.
-    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
-    pub max_inline_chars: Option<usize>,
-    /// Outputs over this many UTF-8 bytes are materialized.
-    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
-    pub max_inline_bytes: Option<usize>,
-    /// One tool's limit, repeatable: NAME=never (always inline), NAME=always (always
-    /// materialized) or NAME=N (over N characters); NAME * is every other tool. E.g.
-    /// --tool Read=never --tool bash=8000.
-    #[arg(long = "tool", value_name = "NAME=LIMIT", value_parser = parse_tool_limit)]
-    pub tools: Vec<(String, tool_offload::ToolLimits)>,
+    #[command(flatten)]
+    pub limits: Limits,
     /// Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
     /// passwords) by [REDACTED:<kind>] before an output is written or summarised.
     #[arg(long)]

@@ -97,9 +97,7 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
             )));
         }
         let m = materializer(&args.store, &conversation, |o| {
-            o.max_inline_chars = args.max_inline_chars.unwrap_or(o.max_inline_chars);
-            o.max_inline_bytes = args.max_inline_bytes.unwrap_or(o.max_inline_bytes);
-            o.tools = args.tools.clone();
+            args.limits.apply(o);
             o.redact = args.redact;
         })?;
         let done = runtime

@@ -10,32 +10,60 @@ use crate::error::CliError;
 
 /// The inputs, a directory replaced by its `*.json` and `*.jsonl` files in name order.
 pub fn expand(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    expand_tree(inputs, false)
+}
+
+/// [`expand`], and with `recursive` the files of the directories below too (each
+/// directory's files, then its subdirectories', in name order; symbolic links to
+/// directories are not followed).
+pub fn expand_tree(inputs: &[PathBuf], recursive: bool) -> Result<Vec<PathBuf>, CliError> {
     let mut found = Vec::new();
     for input in inputs {
         if !input.is_dir() {
             found.push(input.clone());
             continue;
         }
-        let entries = std::fs::read_dir(input)
-            .map_err(|e| CliError::bad_input(format!("{}: {e}", input.display())))?;
-        let mut files: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file())
-            .filter(|p| p.extension().is_some_and(|x| x == "json" || x == "jsonl"))
-            .collect();
+        let mut files = Vec::new();
+        conversations_in(input, recursive, &mut files)?;
         if files.is_empty() {
             return Err(CliError::bad_input(format!(
                 "{}: no *.json or *.jsonl file in this directory",
                 input.display()
             )));
         }
-        files.sort();
         found.extend(files);
     }
     if found.len() > 1 && found.iter().any(|p| p.as_os_str() == "-") {
         return Err(CliError::bad_input("- (stdin) can only be the one input"));
     }
     Ok(found)
+}
+
+/// The `*.json` and `*.jsonl` files of `dir` in name order, then with `recursive` those
+/// of its subdirectories.
+fn conversations_in(dir: &Path, recursive: bool, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| CliError::bad_input(format!("{}: {e}", dir.display())))?;
+    let mut entries: Vec<std::fs::DirEntry> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(std::fs::DirEntry::path);
+    let mut below = Vec::new();
+    for entry in entries {
+        let path = entry.path();
+        let kind = entry.file_type().ok();
+        if recursive && kind.is_some_and(|k| k.is_dir()) {
+            below.push(path);
+        } else if path.is_file()
+            && path
+                .extension()
+                .is_some_and(|x| x == "json" || x == "jsonl")
+        {
+            out.push(path);
+        }
+    }
+    for dir in below {
+        conversations_in(&dir, recursive, out)?;
+    }
+    Ok(())
 }
 
 /// Where each input's conversation goes: for one input, `output` as given (stdout when

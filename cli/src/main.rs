@@ -26,6 +26,7 @@ mod mcp;
 mod output;
 mod progress;
 mod read;
+mod replay;
 mod summary;
 mod values;
 
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
         Command::Import(args) => context::import(args),
         Command::Gc(args) => gc::gc(args),
         Command::Mcp(args) => mcp::mcp(args),
+        Command::Replay(args) => replay::replay(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -46,6 +46,16 @@ impl Progress {
         )
     }
 
+    /// A bar counting `total` conversations, labelled `label`, if `show`.
+    pub fn conversations(show: bool, total: u64, label: &'static str) -> Self {
+        Self::with_template(
+            show,
+            total,
+            label,
+            "{msg:>10} [{bar:40}] {human_pos}/{human_len} conversations ({eta})",
+        )
+    }
+
     fn with_template(show: bool, total: u64, label: &'static str, template: &str) -> Self {
         if !show {
             return Progress::hidden();

@@ -41,3 +41,11 @@ pub fn count(arg: &str) -> Result<usize, String> {
         )),
     }
 }
+
+/// A price multiplier (`--cache-read`, `--cache-write`): a finite non-negative number.
+pub fn price(arg: &str) -> Result<f64, String> {
+    match arg.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("must be a non-negative number, got {arg:?}")),
+    }
+}

@@ -1,0 +1,108 @@
+//! The arguments of `tool-offload replay`, as clap derives them.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use tool_offload::DEFAULT_THRESHOLD;
+
+use crate::args::{From, Limits};
+use crate::values::{count, price};
+
+/// A context policy to replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum)]
+pub enum Policy {
+    /// The raw history: every tool result as it was (the baseline).
+    None,
+    /// Batch offload: results of at least --threshold characters become
+    /// `[Content offloaded to: ./tool-result-<id>.md]`.
+    Offload,
+    /// The Materializer at --max-inline-chars/--max-inline-bytes and the --tool limits:
+    /// results over them become summaries naming a ref.
+    Materialize,
+    /// No artifact: a result over 10,240 characters becomes its first and last 5,120
+    /// (the plain head+tail cut many agents use), for comparison.
+    Headtail,
+}
+
+impl Policy {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::None => "none",
+            Policy::Offload => "offload",
+            Policy::Materialize => "materialize",
+            Policy::Headtail => "headtail",
+        }
+    }
+}
+
+/// Arguments of `tool-offload replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// Conversations: JSON arrays of messages, Claude Code session logs, Codex rollouts;
+    /// a directory means every *.json and *.jsonl in it (and below it, with -r).
+    #[arg(value_name = "INPUT", required = true, num_args = 1..)]
+    pub inputs: Vec<PathBuf>,
+    /// Read directories recursively.
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+    /// A policy to replay, repeatable; `none` (the baseline) is always replayed.
+    /// Default: none and materialize.
+    #[arg(long = "policy", value_enum, value_name = "POLICY")]
+    pub policies: Vec<Policy>,
+    /// materialize: the Materializer's limits.
+    #[command(flatten)]
+    pub limits: Limits,
+    /// offload: offload results of at least this many characters.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_THRESHOLD, value_parser = count, allow_negative_numbers = true)]
+    pub threshold: usize,
+    /// The price of a cached input token read, in base input tokens.
+    #[arg(long, value_name = "X", default_value_t = 0.1, value_parser = price, allow_negative_numbers = true)]
+    pub cache_read: f64,
+    /// The price of an input token written to the cache, in base input tokens.
+    #[arg(long, value_name = "X", default_value_t = 1.25, value_parser = price, allow_negative_numbers = true)]
+    pub cache_write: f64,
+    /// materialize: lines of each artifact looked for again with one context_grep
+    /// (needle recovery); 0 to skip.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = count, allow_negative_numbers = true)]
+    pub needles: usize,
+    /// Print one JSON object on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the characters sent per turn, raw against each policy, as an SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Where the artifacts go (default: a temporary directory, removed at the end).
+    #[arg(long, value_name = "DIR")]
+    pub user_data: Option<PathBuf>,
+    /// Keep the temporary directory of artifacts, and say where it is.
+    #[arg(long)]
+    pub keep: bool,
+    /// What the inputs hold; `auto` tells from the content.
+    #[arg(long, value_enum, default_value_t = From::Auto)]
+    pub from: From,
+    /// Keep a Claude Code log's side-chain (sub-agent) events in the conversation.
+    #[arg(long)]
+    pub include_sidechains: bool,
+    /// Read bytes that are not UTF-8 as U+FFFD instead of refusing the input.
+    #[arg(long)]
+    pub lossy: bool,
+}
+
+impl ReplayArgs {
+    /// The policies to replay, `none` first, each once, in the order given.
+    pub fn policies(&self) -> Vec<Policy> {
+        let asked: &[Policy] = if self.policies.is_empty() {
+            &[Policy::Materialize]
+        } else {
+            &self.policies
+        };
+        let mut out = vec![Policy::None];
+        for &p in asked {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
+    }
+}
