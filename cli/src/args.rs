@@ -107,6 +107,13 @@ pub enum Command {
     )]
     Replay(crate::replay::args::ReplayArgs),
 
+    /// Report the tool outputs the model was shown only in part (persisted, truncated,
+    /// offloaded) and whether a later tool call read them.
+    #[command(
+        after_help = "Example:\n  tool-offload audit ~/.claude/projects/my-project ~/.codex/sessions -r --json\n\nExit status: 0 whatever it finds (it is a report), 1 an I/O failure, 2 bad input."
+    )]
+    Audit(crate::audit::AuditArgs),
+
     /// Restore a bundle under --user-data; prints its messages.
     #[command(
         after_help = "Example:\n  tool-offload import bundle.json --user-data /srv/agent -o messages.json"

@@ -12,6 +12,7 @@
 
 mod args;
 mod array;
+mod audit;
 mod command;
 mod context;
 mod engine;
@@ -51,6 +52,7 @@ fn main() -> ExitCode {
         Command::Gc(args) => gc::gc(args),
         Command::Mcp(args) => mcp::mcp(args),
         Command::Replay(args) => replay::replay(args),
+        Command::Audit(args) => audit::audit(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

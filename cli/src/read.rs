@@ -75,6 +75,26 @@ pub fn read(
     })
 }
 
+/// An input as it is, for `audit`: a session log's lines unconverted (Claude Code, Codex)
+/// or a JSON array's messages, and which of them it is.
+pub fn read_raw(input: &Input, lossy: bool) -> Result<(Format, Vec<Value>), CliError> {
+    let bytes = well_formed(input, input.read_all()?, lossy)?;
+    let bad = |e: &dyn fmt::Display| CliError::bad_input(format!("{}: {e}", input.name()));
+    let (marked, _lone) = LoneSurrogates::mark(&bytes).map_err(|e| bad(&e))?;
+    if marked.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Ok((Format::Messages, parse(&marked).map_err(|e| bad(&e))?));
+    }
+    let format = detected(&marked).map_err(|e| bad(&e))?;
+    if format == Format::Messages {
+        return Err(bad(
+            &"JSON Lines that are neither a Claude Code log nor a Codex rollout",
+        ));
+    }
+    let mut values = Vec::new();
+    lines(&marked, |line| values.push(line)).map_err(|e| bad(&e))?;
+    Ok((format, values))
+}
+
 /// The log format of JSON Lines, from its first line (logs start with a line of their
 /// own: a Claude Code event or snapshot, a Codex `session_meta`).
 fn detected(text: &[u8]) -> Result<Format, LineError> {

@@ -72,6 +72,7 @@
 //! );
 //! ```
 
+pub mod audit;
 mod batch;
 mod concurrent;
 mod create;

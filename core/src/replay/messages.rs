@@ -122,43 +122,60 @@ fn argument_leaves(arguments: Option<&Value>, out: &mut Vec<String>) {
     }
 }
 
-/// What an agent message says and asks for: its text, and its tool calls' input values.
-pub fn assistant_text(message: &Value) -> String {
-    let mut parts = Vec::new();
-    match message.get("content") {
-        Some(Value::String(text)) => parts.push(text.clone()),
-        Some(Value::Array(blocks)) => {
-            for block in blocks {
-                match block.get("type").and_then(Value::as_str) {
-                    Some("text" | "output_text") => {
-                        if let Some(Value::String(text)) = block.get("text") {
-                            parts.push(text.clone());
-                        }
-                    }
-                    Some("tool_use") => {
-                        leaves(block.get("input").unwrap_or(&Value::Null), &mut parts)
-                    }
-                    _ => {}
-                }
+/// The string and number values of the tool calls `message` makes (Anthropic `tool_use`
+/// inputs, OpenAI Chat `tool_calls` arguments, Responses `function_call` arguments and
+/// custom tool inputs), in order.
+pub fn tool_call_values(message: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(Value::Array(blocks)) = message.get("content") {
+        for block in blocks {
+            if block.get("type").and_then(Value::as_str) == Some("tool_use") {
+                leaves(block.get("input").unwrap_or(&Value::Null), &mut out);
             }
         }
-        _ => {}
     }
     if let Some(Value::Array(calls)) = message.get("tool_calls") {
         for call in calls {
             argument_leaves(
                 call.get("function").and_then(|f| f.get("arguments")),
-                &mut parts,
+                &mut out,
             );
         }
     }
-    argument_leaves(message.get("arguments"), &mut parts);
+    argument_leaves(message.get("arguments"), &mut out);
     if let Some(input) = message
         .get("input")
         .filter(|_| message.get("type").is_some())
     {
-        leaves(input, &mut parts);
+        leaves(input, &mut out);
     }
+    out
+}
+
+/// What an agent message says: its text (content string, `text` and `output_text` parts).
+pub fn said(message: &Value) -> String {
+    match message.get("content") {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter(|b| {
+                matches!(
+                    b.get("type").and_then(Value::as_str),
+                    Some("text" | "output_text")
+                )
+            })
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// What an agent message says and asks for: its text ([`said`]), then its tool calls'
+/// input values ([`tool_call_values`]), joined with newlines.
+pub fn assistant_text(message: &Value) -> String {
+    let mut parts = vec![said(message)];
+    parts.extend(tool_call_values(message));
     parts.join("\n")
 }
 

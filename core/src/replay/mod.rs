@@ -24,7 +24,8 @@ pub use head_tail::{head_tail, HEAD_TAIL_KEEP, HEAD_TAIL_OVER};
 pub use history::{turn, Serialised, Turn};
 pub use identifiers::{identifiers, occurs, Kind as IdentifierKind, Words};
 pub use messages::{
-    assistant_text, content_at, content_text, message_text, results_in, turns, ResultAt,
+    assistant_text, content_at, content_text, message_text, results_in, said, tool_call_values,
+    turns, ResultAt,
 };
 pub use needles::{
     pick_needles, recovered, Needle, LONG_LINE_PROBE, NEEDLE_MIN_CHARS, NEEDLE_PAGE_MAX,
