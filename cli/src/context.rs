@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::json;
 use tokio::runtime::Runtime;
-use tool_offload::core::materialize::{clean_ref, ref_conversation};
+use tool_offload::core::materialize::{clean_ref, continuation, ref_conversation};
 use tool_offload::core::transcript::Format;
 use tool_offload::json::stringify;
 use tool_offload::{GrepOptions, Materializer, MaterializerOptions, OffloadError, Value};
@@ -177,7 +177,8 @@ fn write_page(page: &str) -> Result<(), CliError> {
     out.commit()
 }
 
-/// `read`: numbered lines of an artifact.
+/// `read`: numbered lines of an artifact; the header's `More:` names the command that
+/// prints the next page.
 pub fn read(args: &ReadArgs) -> Result<(), CliError> {
     let m = reader(&args.store, &args.offloaded, &args.reference)?;
     let (offset, part, limit) = (args.offset, args.part, args.limit);
@@ -190,7 +191,62 @@ pub fn read(args: &ReadArgs) -> Result<(), CliError> {
             None => m.read_from(&args.reference, offset, part, limit).await,
         }
     });
+    // `--json` prints the page exactly as the model's tool returns it.
+    let page = page.map(|page| {
+        if args.json {
+            page
+        } else {
+            with_command(page, args)
+        }
+    });
     print_page(&m, &args.reference, page, args.json)
+}
+
+/// `page` with its `More: context_read(…)` replaced by the `tool-offload read` command
+/// that prints the next page, with the flags this one was given.
+fn with_command(mut page: String, args: &ReadArgs) -> String {
+    let Some(next) = continuation(&page) else {
+        return page;
+    };
+    let mut command = format!(
+        "tool-offload read {} --offset {}",
+        quoted(&args.reference),
+        next.offset
+    );
+    if let Some(part) = next.part {
+        command.push_str(&format!(" --part {part}"));
+    }
+    if let Some(path) = &args.path {
+        command.push_str(&format!(" --path {}", quoted(path)));
+    }
+    if args.limit != tool_offload::core::materialize::DEFAULT_LINES {
+        command.push_str(&format!(" --limit {}", args.limit));
+    }
+    if args.store.user_data != Path::new(".") {
+        let dir = args.store.user_data.to_string_lossy();
+        command.push_str(&format!(" --user-data {}", quoted(&dir)));
+    }
+    if let Some(dir) = &args.offloaded.offload_dir {
+        command.push_str(&format!(
+            " --offload-dir {}",
+            quoted(&dir.to_string_lossy())
+        ));
+    }
+    page.replace_range(next.call, &command);
+    page
+}
+
+/// `arg` as a shell word: as it is when it needs no quoting, else in single quotes.
+fn quoted(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./:@%+=,".contains(&b));
+    if plain {
+        arg.to_owned()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
+    }
 }
 
 /// `tail`: the last lines of an artifact.
@@ -266,4 +322,17 @@ pub fn import(args: &ImportArgs) -> Result<(), CliError> {
         done.paths.len()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted;
+
+    #[test]
+    fn shell_words_are_quoted_only_when_needed() {
+        assert_eq!(quoted("ctx://c/tool/a.txt"), "ctx://c/tool/a.txt");
+        assert_eq!(quoted("$.items[0:10]"), "'$.items[0:10]'");
+        assert_eq!(quoted("it's"), r"'it'\''s'");
+        assert_eq!(quoted(""), "''");
+    }
 }

@@ -113,12 +113,29 @@ fn materialize_then_read_tail_grep_give_the_tools_pages() {
         args.extend(["--user-data", "data"]);
         let out = run(&root, &args, b"");
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        assert_eq!(
-            stdout(&out),
-            tool_page(&data, tool, params) + "\n",
-            "{args:?}"
+        // The tool's page, but a read continues with the command that prints the next.
+        let expected = tool_page(&data, tool, params).replace(
+            &format!("context_read(\"{REF}\", 1240)"),
+            &format!("tool-offload read {REF} --offset 1240 --limit 10 --user-data data"),
         );
+        assert_eq!(stdout(&out), expected + "\n", "{args:?}");
     }
+    // That command prints the page after it.
+    let out = run(
+        &root,
+        &[
+            "read",
+            REF,
+            "--offset",
+            "1240",
+            "--limit",
+            "10",
+            "--user-data",
+            "data",
+        ],
+        b"",
+    );
+    assert!(stdout(&out).starts_with(&format!("[{REF}: lines 1241-1250 of 3,001.")));
     let out = run(
         &root,
         &["grep", REF, "quota", "--user-data", "data", "--json"],
@@ -400,7 +417,7 @@ fn read_tail_grep_read_the_files_offload_wrote() {
     ]);
     assert_eq!(
         read,
-        "[./tool-result-call_log.md: lines 1235-1235 of 3,001. More: context_read(\"./tool-result-call_log.md\", 1235)]\n1235| ERROR: disk quota exceeded on /var/lib/build\n"
+        "[./tool-result-call_log.md: lines 1235-1235 of 3,001. More: tool-offload read ./tool-result-call_log.md --offset 1235 --limit 1 --offload-dir out]\n1235| ERROR: disk quota exceeded on /var/lib/build\n"
     );
     let whole = page(&[
         "tail",

@@ -51,6 +51,7 @@ pub use materializer::{Materializer, MIN_PAGE_CHARS};
 pub use mcp::{call_tool_result_text, mime_type};
 pub use messages::MessagesMaterialized;
 pub(crate) use messages::{plan_tool_results, Planned};
+pub use naming::{continuation, Continuation};
 pub use pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES, MAX_PATTERN_CHARS};
 pub use plain::plain;
 pub(crate) use read::Naming;

@@ -122,6 +122,60 @@ impl<'a> Named<'a> {
     }
 }
 
+/// Where a page continues, read from its header's `More: context_read(…)` call, so that a
+/// reader other than the model (the command line) can name its own command instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Continuation {
+    /// The byte range of the `context_read(…)` call in the page.
+    pub call: std::ops::Range<usize>,
+    /// The 0-based line the next page starts at.
+    pub offset: usize,
+    /// The part of that line it starts at, when not the first.
+    pub part: Option<usize>,
+    /// The JSON path the page shows, when it shows one (`<the same path>` when the page
+    /// had no room to name it).
+    pub path: Option<String>,
+}
+
+/// The continuation of `page` (a page of `read`), or `None` when it is the last.
+///
+/// ```
+/// use tool_offload_core::materialize::continuation;
+/// let page = "[ctx://c/tool/t1.txt: lines 1-60 of 601. More: context_read(\"ctx://c/tool/t1.txt\", 60, part=2)]\n1| a";
+/// let c = continuation(page).unwrap();
+/// assert_eq!((c.offset, c.part, c.path), (60, Some(2), None));
+/// assert_eq!(&page[c.call], "context_read(\"ctx://c/tool/t1.txt\", 60, part=2)");
+/// assert_eq!(continuation("[ctx://c/tool/t1.txt: lines 1-9 of 9, the end.]\n1| a"), None);
+/// ```
+pub fn continuation(page: &str) -> Option<Continuation> {
+    const MORE: &str = "More: ";
+    // `[<title>: <shown>. More: context_read(<ref>, <offset>[, part=<p>][, path=<json>])]`
+    let inner = page.split('\n').next()?.strip_suffix(")]")?;
+    let start = inner.rfind("More: context_read(")? + MORE.len();
+    let args = &inner[start + "context_read(".len()..];
+    let (args, path) = match args.split_once(", path=") {
+        // A JSON string, or `<the same path>` when the page named the ref "this artifact".
+        Some((rest, path)) => {
+            let decoded = crate::json::parse(path).ok();
+            let text = decoded.as_ref().and_then(|p| p.as_str()).unwrap_or(path);
+            (rest, Some(text.to_owned()))
+        }
+        None => (args, None),
+    };
+    let mut pieces = args.rsplit(", ");
+    let last = pieces.next()?;
+    let (offset, part) = match last.strip_prefix("part=") {
+        Some(part) => (pieces.next()?, Some(part.parse().ok()?)),
+        None => (last, None),
+    };
+    Some(Continuation {
+        call: start..inner.len() + 1,
+        offset: offset.parse().ok()?,
+        part,
+        path,
+    })
+}
+
 /// Longest row for a page within `max_chars`: [`MAX_ROW_CHARS`], or less under a small
 /// limit so that one numbered row (label included) always fits.
 pub(crate) fn row_chars(max_chars: usize, header_room: usize) -> usize {
@@ -134,4 +188,38 @@ pub(crate) fn row_chars(max_chars: usize, header_room: usize) -> usize {
 /// page's own and its `More:` call), whether or not the page does.
 pub(crate) fn part_chars<'a>(naming: impl Into<Naming<'a>>, max_chars: usize) -> usize {
     row_chars(max_chars, Named::new(naming, 2, max_chars).room)
+}
+
+#[cfg(test)]
+mod continuation_tests {
+    use super::*;
+
+    #[test]
+    fn every_more_call_reads_back_as_it_was_written() {
+        for (named, line, part) in [
+            (Named::new("ctx://c/tool/a.txt", 2, 4000), 61, None),
+            (Named::new("ctx://c/tool/a.txt", 2, 4000), 8, Some(3)),
+            (
+                Named::new(
+                    Naming::Path {
+                        reference: "ctx://c/tool/a.json",
+                        path: "$.items[\"a, b\"]",
+                    },
+                    2,
+                    4000,
+                ),
+                12,
+                None,
+            ),
+            (Named::new("ctx://c/tool/a.txt", 2, 150), 3, Some(2)),
+        ] {
+            let call = named.more(line, part);
+            let page = format!("[x: lines 1-2 of 9. More: {call}]\n1| a");
+            let c = continuation(&page).unwrap_or_else(|| panic!("{page}"));
+            assert_eq!(&page[c.call.clone()], call);
+            assert_eq!(c.offset, line - 1);
+            assert_eq!(c.part, part.filter(|&p| p > 1));
+            assert_eq!(c.path.is_some(), call.contains("path="));
+        }
+    }
 }
