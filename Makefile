@@ -38,7 +38,7 @@ build: setup ## Build the Rust workspace and the npm package (wasm + ESM + CJS);
 www: build ## Build the browser playground (www/) into out/www: a static site, serve it from anywhere
 	node www/build.mjs
 
-demo: build ## Offload the bundled sample, then run the agent, materialize and workspace loops, through the npm package and the Rust host
+demo: build ## Offload the bundled sample, run the agent, materialize and workspace loops (npm package and Rust host), then replay a bundled session
 	@rm -rf out/demo
 	@node examples/direct-offload.mjs out/demo
 	@echo
@@ -53,6 +53,10 @@ demo: build ## Offload the bundled sample, then run the agent, materialize and w
 	@bash scripts/demo-loop.sh materialize-loop materialize_loop "materialize loops"
 	@echo
 	@bash scripts/demo-loop.sh workspace-loop workspace_loop "workspace loops"
+	@echo
+	@echo "What each policy would have sent over a whole session (examples/sample/session.json):"
+	@cargo run --quiet -p tool-offload-cli -- replay examples/sample/session.json --policy offload --policy materialize --policy headtail --svg out/demo/replay.svg
+	@echo "Chart of characters sent per turn: out/demo/replay.svg"
 
 # Each target names what it needs, so `make -j2 test` runs lint and the two test suites side
 # by side once the build is done (cargo serialises on its own lock).

@@ -133,7 +133,7 @@ const json = {
   seconds,
   corpus: { source, dir: corpus, quick: args.quick, conversations: conversations.length, turns },
   prices: { cacheRead: CACHE_READ, cacheWrite: CACHE_WRITE },
-  runs: RUNS.map((r) => r.flags.join(' ')),
+  replayRuns: RUNS.map((r) => r.flags.join(' ')),
   totals,
   conversations,
 };
