@@ -189,6 +189,13 @@ pub struct Store {
     pub user_data: PathBuf,
 }
 
+impl Store {
+    /// Whether `--user-data` is an object store URL rather than a directory.
+    pub fn remote(&self) -> bool {
+        self.user_data.to_string_lossy().contains("://")
+    }
+}
+
 /// Where `offload` (or a library's direct or batch offload) wrote its files.
 #[derive(Debug, Args)]
 pub struct OffloadedFiles {

@@ -116,12 +116,28 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
                 "paths": done.paths,
             })) + "\n"
         } else {
+            // Where the artifacts are, and why there when --user-data was not given.
+            let root = &args.store.user_data;
+            let place = if args.store.remote() {
+                format!("{}/context/{conversation}/artifacts", root.display())
+            } else {
+                Path::new(root)
+                    .join("context")
+                    .join(&conversation)
+                    .join("artifacts")
+                    .display()
+                    .to_string()
+            };
+            let default = if root == Path::new(".") {
+                " (--user-data defaults to the current directory)"
+            } else {
+                ""
+            };
             format!(
-                "{}: {} messages, materialized {} (conversation {conversation} in {})\n",
+                "{}: {} messages, materialized {} into {place}{default}\n",
                 input.name(),
                 read.messages.len(),
                 refs.len(),
-                args.store.user_data.display()
             )
         };
         eprint!("{summary}");

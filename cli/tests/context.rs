@@ -350,7 +350,7 @@ fn text_outputs_are_pinned() {
     );
     assert_eq!(
         stderr(&out),
-        "conv-1.json: 2 messages, materialized 1 (conversation conv-1 in data)\n"
+        "conv-1.json: 2 messages, materialized 1 into data/context/conv-1/artifacts\n"
     );
     assert_eq!(stdout(&out), "");
 
