@@ -14,6 +14,16 @@ pub(crate) fn find(haystack: &str, needle: &str) -> Option<usize> {
     memmem::find(haystack.as_bytes(), needle.as_bytes())
 }
 
+/// Whether `needle` is in `haystack` (`str::contains` with a `&str`).
+pub(crate) fn contains(haystack: &str, needle: &str) -> bool {
+    find(haystack, needle).is_some()
+}
+
+/// Byte offset of the last `needle` in `haystack` (`str::rfind` with a `&str`).
+pub(crate) fn rfind(haystack: &str, needle: &str) -> Option<usize> {
+    memmem::rfind(haystack.as_bytes(), needle.as_bytes())
+}
+
 /// `s` split around the first `separator` (`str::split_once` with a `&str`).
 pub(crate) fn split_once<'a>(s: &'a str, separator: &str) -> Option<(&'a str, &'a str)> {
     let at = find(s, separator)?;

@@ -142,13 +142,14 @@ fn saved_to(text: &str) -> Option<&str> {
     ["Full output saved to:", "Tool result saved to:"]
         .iter()
         .find_map(|marker| {
-            let at = text.find(marker)? + marker.len();
-            text[at..].split_whitespace().next()
+            let at = crate::search::find(text, marker)? + marker.len();
+            text[at..].split_ascii_whitespace().next()
         })
 }
 
 fn basename(path: &str) -> &str {
-    path.rsplit(['/', '\\']).next().unwrap_or(path)
+    let start = path.bytes().rposition(|b| b == b'/' || b == b'\\');
+    &path[start.map_or(0, |i| i + 1)..]
 }
 
 /// Marks `item` read when one of the events `after` it calls a tool whose input names
@@ -176,7 +177,7 @@ fn follow(after: &[&Value], file: &str, item: &mut Item) {
                 Some("tool_use") if !item.read => {
                     let mut input = Vec::new();
                     strings(block.get("input").unwrap_or(&Value::Null), &mut input);
-                    if input.iter().any(|s| s.contains(file)) {
+                    if input.iter().any(|s| crate::search::contains(s, file)) {
                         item.read = true;
                         item.turns_until_read = Some(turns.len());
                     }

@@ -169,7 +169,7 @@ fn inner_output(text: &str) -> Option<String> {
 fn truncated(text: &str) -> bool {
     let between = |prefix: &str, suffixes: &[&str]| {
         let mut from = 0;
-        while let Some(at) = text[from..].find(prefix) {
+        while let Some(at) = crate::search::find(&text[from..], prefix) {
             let rest = &text[from + at + prefix.len()..];
             let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
             if digits > 0 && suffixes.iter().any(|s| rest[digits..].starts_with(s)) {
@@ -185,7 +185,7 @@ fn truncated(text: &str) -> bool {
             l.strip_prefix("Total output lines: ")
                 .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
         })
-        || (between("[... omitted ", &[" of "]) && text.contains(" lines ...]"))
+        || (between("[... omitted ", &[" of "]) && crate::search::contains(text, " lines ...]"))
         || between("[... output truncated to fit ", &[" bytes ...]"])
         || between("[omitted ", &[" text items ...]"])
 }
@@ -224,7 +224,7 @@ fn narrower(original: &str, next: &str) -> bool {
         .iter()
         .skip(1)
         .copied()
-        .filter(|x| !x.starts_with('-') && *x != "." && (x.contains('/') || x.contains('.')))
+        .filter(|x| !x.starts_with('-') && *x != "." && x.bytes().any(|b| b == b'/' || b == b'.'))
         .collect();
     if n.first().is_some_and(|f| FILTERS.contains(f)) && paths.iter().any(|p| n.contains(p)) {
         return true;
@@ -247,7 +247,7 @@ fn narrower(original: &str, next: &str) -> bool {
 /// Whitespace-separated words, one surrounding quote stripped.
 fn tokens(command: &str) -> Vec<&str> {
     command
-        .split_whitespace()
+        .split_ascii_whitespace()
         .map(|w| {
             for q in ['\'', '"'] {
                 if let Some(inner) = w.strip_prefix(q).and_then(|w| w.strip_suffix(q)) {

@@ -46,7 +46,11 @@ pub fn ours(messages: &[Value]) -> Session {
             if item.first_text_after.is_none() && starts.contains(&i) {
                 item.first_text_after = short(&said(message));
             }
-            if !item.read && tool_call_values(message).iter().any(|v| v.contains(name)) {
+            if !item.read
+                && tool_call_values(message)
+                    .iter()
+                    .any(|v| crate::search::contains(v, name))
+            {
                 item.read = true;
                 item.turns_until_read =
                     Some(starts.iter().filter(|&&s| s > at.message && s <= i).count());
@@ -61,14 +65,22 @@ pub fn ours(messages: &[Value]) -> Session {
 /// first `ctx://` ref of a summary.
 fn pointer(text: &str) -> Option<&str> {
     if is_placeholder(text) {
-        let path = text.trim_end_matches(']');
-        return path.rsplit(['/', ' ']).next();
+        // `[… ./tool-result-<id>.md]` or `[… /dir/<session>/<id>.md]`: the file's name.
+        let path = &text[..text.len() - 1];
+        let start = path.bytes().rposition(|b| b == b'/' || b == b' ');
+        return Some(&path[start.map_or(0, |i| i + 1)..]);
     }
-    let at = text.find("ctx://")?;
-    let end = text[at..]
-        .find(|c: char| c.is_whitespace() || "\"'`)]>,;".contains(c))
+    let at = crate::search::find(text, "ctx://")?;
+    let end = text.as_bytes()[at..]
+        .iter()
+        .position(|b| b.is_ascii_whitespace() || b"\"'`)]>,;".contains(b))
         .map_or(text.len(), |n| at + n);
-    Some(text[at..end].trim_end_matches('.'))
+    let dots = text.as_bytes()[at..end]
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b'.')
+        .count();
+    Some(&text[at..end - dots])
 }
 
 /// The tool-call id of the result: in its block (`tool_use_id`), or in the message

@@ -14,7 +14,7 @@ pub(super) fn strings(value: &Value, out: &mut Vec<String>) {
 
 /// `text` trimmed and cut to 200 characters (an ellipsis when cut), or `None` when blank.
 pub(super) fn short(text: &str) -> Option<String> {
-    let text = text.trim();
+    let text = crate::js_trim(text);
     if text.is_empty() {
         return None;
     }

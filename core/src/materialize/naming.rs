@@ -150,10 +150,11 @@ pub struct Continuation {
 pub fn continuation(page: &str) -> Option<Continuation> {
     const MORE: &str = "More: ";
     // `[<title>: <shown>. More: context_read(<ref>, <offset>[, part=<p>][, path=<json>])]`
-    let inner = page.split('\n').next()?.strip_suffix(")]")?;
-    let start = inner.rfind("More: context_read(")? + MORE.len();
+    let header = &page[..memchr::memchr(b'\n', page.as_bytes()).unwrap_or(page.len())];
+    let inner = header.strip_suffix(")]")?;
+    let start = crate::search::rfind(inner, "More: context_read(")? + MORE.len();
     let args = &inner[start + "context_read(".len()..];
-    let (args, path) = match args.split_once(", path=") {
+    let (args, path) = match crate::search::split_once(args, ", path=") {
         // A JSON string, or `<the same path>` when the page named the ref "this artifact".
         Some((rest, path)) => {
             let decoded = crate::json::parse(path).ok();
@@ -162,10 +163,10 @@ pub fn continuation(page: &str) -> Option<Continuation> {
         }
         None => (args, None),
     };
-    let mut pieces = args.rsplit(", ");
-    let last = pieces.next()?;
+    // `<ref>, <offset>` or `<ref>, <offset>, part=<p>`: the last one or two pieces.
+    let (rest, last) = last_piece(args)?;
     let (offset, part) = match last.strip_prefix("part=") {
-        Some(part) => (pieces.next()?, Some(part.parse().ok()?)),
+        Some(part) => (last_piece(rest)?.1, Some(part.parse().ok()?)),
         None => (last, None),
     };
     Some(Continuation {
@@ -174,6 +175,11 @@ pub fn continuation(page: &str) -> Option<Continuation> {
         part,
         path,
     })
+}
+
+/// `s` split around its last `, `.
+fn last_piece(s: &str) -> Option<(&str, &str)> {
+    crate::search::rfind(s, ", ").map(|at| (&s[..at], &s[at + 2..]))
 }
 
 /// Longest row for a page within `max_chars`: [`MAX_ROW_CHARS`], or less under a small

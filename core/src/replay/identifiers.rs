@@ -121,11 +121,13 @@ pub fn identifiers(text: &str) -> Vec<(String, Kind)> {
         at = end;
         let keep = match kind {
             Kind::Path => {
-                id = id.trim_end_matches('.');
-                id.bytes().any(|b| b.is_ascii_alphanumeric()) && id.contains('/')
+                id = &id[..id.len() - id.bytes().rev().take_while(|&b| b == b'.').count()];
+                id.bytes().any(|b| b.is_ascii_alphanumeric()) && id.bytes().any(|b| b == b'/')
             }
             Kind::Code => id.len() >= 4,
-            Kind::Identifier => id.len() >= 4 && (id.contains('_') || has_inner_capital(id)),
+            Kind::Identifier => {
+                id.len() >= 4 && (id.bytes().any(|b| b == b'_') || has_inner_capital(id))
+            }
             Kind::File | Kind::Number => true,
         };
         if keep && seen.insert(id) {
@@ -253,8 +255,12 @@ impl<'a> Words<'a> {
 }
 
 fn word_runs(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+    // Split on bytes: every separator is ASCII or part of a non-ASCII character, so the
+    // runs are whole ASCII words.
+    text.as_bytes()
+        .split(|&b| !is_word(b))
         .filter(|w| !w.is_empty())
+        .map(|w| std::str::from_utf8(w).unwrap_or_default())
 }
 
 /// Whether `id` occurs in `text` as a whole: a substring whose neighbours are not

@@ -84,7 +84,7 @@ pub fn pick_needles(
 /// Whether `page` recovers `needle`: it holds the expected text and is no longer than
 /// [`NEEDLE_PAGE_MAX`].
 pub fn recovered(page: &str, needle: &Needle) -> bool {
-    utf16_len(page) <= NEEDLE_PAGE_MAX && page.contains(&needle.expect)
+    utf16_len(page) <= NEEDLE_PAGE_MAX && crate::search::contains(page, &needle.expect)
 }
 
 /// Code units of a grep row under `limit` for `reference` (core's row width: a line is
@@ -117,7 +117,10 @@ fn pattern_of(line: &str) -> String {
     let mut out = String::new();
     let mut units = 0;
     for c in line.chars() {
-        let special = "\\.+*?()|[]{}^$".contains(c);
+        let special = matches!(
+            c,
+            '\\' | '.' | '+' | '*' | '?' | '(' | ')' | '|' | '[' | ']' | '{' | '}' | '^' | '$'
+        );
         let n = c.len_utf16() + usize::from(special);
         if units + n > PATTERN_MAX {
             break;
