@@ -248,3 +248,38 @@ fn bad_inputs_are_refused_with_exit_2() {
 fn listing(dir: &Path) -> Vec<String> {
     files(dir).into_keys().collect()
 }
+
+#[test]
+fn the_budget_clears_old_results_and_reports_its_rewrites() {
+    let (_tmp, dir) = tempdir();
+    let p = write(&dir, "a.json", &conversation(8, 9_000));
+    let report = replay_json(
+        &dir,
+        &[
+            &p,
+            "--policy",
+            "materialize",
+            "--policy",
+            "budget",
+            "--trigger-tokens",
+            "3000",
+        ],
+    );
+    let policies = &report["totals"]["policies"];
+    let (m, b) = (&policies["materialize"], &policies["budget"]);
+    let rewrites = b["plannedRewrites"].as_u64().unwrap();
+    assert!(rewrites >= 1, "{b}");
+    // Every turn that is not a prefix extension is a planned rewrite.
+    assert_eq!(
+        b["prefixStableTurns"].as_u64().unwrap() + rewrites,
+        b["laterTurns"].as_u64().unwrap()
+    );
+    assert!(
+        b["chars"].as_u64().unwrap() < m["chars"].as_u64().unwrap(),
+        "{b} {m}"
+    );
+    assert_eq!(m.get("plannedRewrites"), None);
+    // Cleared results were summaries already: their artifacts, no new ones.
+    assert_eq!(b["artifacts"], m["artifacts"]);
+    assert_eq!(b["needles"]["found"], b["needles"]["total"]);
+}

@@ -42,6 +42,7 @@
 //! # }
 //! ```
 
+mod budget;
 mod lifecycle;
 mod materializer;
 #[cfg(feature = "object-store")]
@@ -55,6 +56,7 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
+pub use budget::Budget;
 pub use lifecycle::{gc_dir, gc_dir_with, now_ms};
 pub use materializer::{
     import_conversation, import_conversation_with, GrepOptions, MaterializedMessages, Materializer,
@@ -68,8 +70,8 @@ pub use tokio_postgres;
 pub use tool_offload_core as core;
 pub use tool_offload_core::gc::{FileLifecycle, FileStat, GcOptions, GcReport};
 pub use tool_offload_core::materialize::{
-    format_legacy_tool_record, ContextRef, ImportedConversation, LegacyToolRecord,
-    MaterializeStats, MaterializeWhen, Materialized, RefHint, ToolLimits,
+    format_legacy_tool_record, BudgetOptions, Cleared, ContextRef, ImportedConversation,
+    LegacyToolRecord, MaterializeStats, MaterializeWhen, Materialized, RefHint, ToolLimits,
 };
 pub use tool_offload_core::tools;
 pub use tool_offload_core::workspace::{IndexFuture, RecordIndex};

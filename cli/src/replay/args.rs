@@ -19,6 +19,9 @@ pub enum Policy {
     /// The Materializer at --max-inline-chars/--max-inline-bytes and the --tool limits:
     /// results over them become summaries naming a ref.
     Materialize,
+    /// The Materializer, then the budget: past --trigger-tokens, old results are
+    /// cleared into pointers to their artifacts (restorably), down to half the trigger.
+    Budget,
     /// No artifact: a result over 10,240 characters becomes its first and last 5,120
     /// (the plain head+tail cut many agents use), for comparison.
     Headtail,
@@ -31,6 +34,7 @@ impl Policy {
             Policy::None => "none",
             Policy::Offload => "offload",
             Policy::Materialize => "materialize",
+            Policy::Budget => "budget",
             Policy::Headtail => "headtail",
         }
     }
@@ -53,6 +57,16 @@ pub struct ReplayArgs {
     /// materialize: the Materializer's limits.
     #[command(flatten)]
     pub limits: Limits,
+    /// budget: clear old results when the history holds more tokens than this.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_TRIGGER_TOKENS, value_parser = count, allow_negative_numbers = true)]
+    pub trigger_tokens: usize,
+    /// budget: the most recent tool results never cleared.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = count, allow_negative_numbers = true)]
+    pub keep_last: usize,
+    /// budget: clear only when that saves at least this many tokens (default: a tenth of
+    /// --trigger-tokens).
+    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
+    pub clear_at_least_tokens: Option<usize>,
     /// offload: offload results of at least this many characters.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_THRESHOLD, value_parser = count, allow_negative_numbers = true)]
     pub threshold: usize,
@@ -89,7 +103,20 @@ pub struct ReplayArgs {
     pub lossy: bool,
 }
 
+/// `--trigger-tokens` by default.
+pub const DEFAULT_TRIGGER_TOKENS: usize = 40_000;
+
 impl ReplayArgs {
+    /// The budget's options.
+    pub fn budget(&self) -> tool_offload::BudgetOptions {
+        let mut options = tool_offload::BudgetOptions::new(self.trigger_tokens);
+        options.keep_last = self.keep_last;
+        if let Some(n) = self.clear_at_least_tokens {
+            options.clear_at_least_tokens = n;
+        }
+        options
+    }
+
     /// The policies to replay, `none` first, each once, in the order given.
     pub fn policies(&self) -> Vec<Policy> {
         let asked: &[Policy] = if self.policies.is_empty() {

@@ -27,10 +27,23 @@ pub struct Prices {
     pub write: f64,
 }
 
+/// A policy's totals over every conversation.
+pub struct Total {
+    /// The figures, summed.
+    pub figures: Figures,
+    /// Artifacts written.
+    pub artifacts: usize,
+    /// Needles looked for and found.
+    pub needles: Option<Needles>,
+    /// Planned rewrites of the cached prefix.
+    pub rewrites: usize,
+}
+
 /// The totals of `policy` over every conversation.
-pub fn total(replayed: &[Replayed], policy: Policy) -> (Figures, usize, Option<Needles>) {
+pub fn total(replayed: &[Replayed], policy: Policy) -> Total {
     let mut figures = Figures::default();
     let mut artifacts = 0;
+    let mut rewrites = 0;
     let mut needles: Option<Needles> = None;
     for run in replayed
         .iter()
@@ -39,13 +52,24 @@ pub fn total(replayed: &[Replayed], policy: Policy) -> (Figures, usize, Option<N
     {
         figures.add(&run.figures);
         artifacts += run.artifacts;
+        rewrites += run.rewrites;
         if let Some(n) = run.needles {
             let t = needles.get_or_insert_with(Needles::default);
             t.found += n.found;
             t.total += n.total;
         }
     }
-    (figures, artifacts, needles)
+    Total {
+        figures,
+        artifacts,
+        needles,
+        rewrites,
+    }
+}
+
+/// Planned rewrites are reported for the budget only.
+fn rewrites_of(policy: Policy, n: usize) -> Option<usize> {
+    (policy == Policy::Budget).then_some(n)
 }
 
 /// A policy's figures as JSON; `none` is the baseline of the savings.
@@ -54,6 +78,7 @@ fn policy_json(
     none: &Figures,
     artifacts: usize,
     needles: Option<Needles>,
+    rewrites: Option<usize>,
     prices: Prices,
 ) -> Value {
     let cost = figures.cache_cost(prices.read, prices.write);
@@ -82,6 +107,9 @@ fn policy_json(
     if let Some(n) = needles {
         out["needles"] = json!({ "found": n.found, "total": n.total });
     }
+    if let Some(r) = rewrites {
+        out["plannedRewrites"] = json!(r);
+    }
     out
 }
 
@@ -107,17 +135,26 @@ pub fn to_json(replayed: &[Replayed], policies: &[Policy], prices: Prices) -> Va
             let none = &r.runs[0].figures;
             let mut by_policy = Map::new();
             for run in &r.runs {
-                let p = policy_json(&run.figures, none, run.artifacts, run.needles, prices);
+                let rewrites = rewrites_of(run.policy, run.rewrites);
+                let p = policy_json(
+                    &run.figures,
+                    none,
+                    run.artifacts,
+                    run.needles,
+                    rewrites,
+                    prices,
+                );
                 by_policy.insert(run.policy.name().into(), p);
             }
             json!({ "input": r.input, "turns": r.turns, "policies": by_policy })
         })
         .collect();
-    let (none, _, _) = total(replayed, Policy::None);
+    let none = total(replayed, Policy::None).figures;
     let mut totals = Map::new();
     for &policy in policies {
-        let (figures, artifacts, needles) = total(replayed, policy);
-        let p = policy_json(&figures, &none, artifacts, needles, prices);
+        let t = total(replayed, policy);
+        let rewrites = rewrites_of(policy, t.rewrites);
+        let p = policy_json(&t.figures, &none, t.artifacts, t.needles, rewrites, prices);
         totals.insert(policy.name().into(), p);
     }
     json!({
@@ -129,7 +166,7 @@ pub fn to_json(replayed: &[Replayed], policies: &[Policy], prices: Prices) -> Va
 
 /// The totals as a table, one row per policy.
 pub fn to_text(replayed: &[Replayed], policies: &[Policy], prices: Prices) -> String {
-    let (none, _, _) = total(replayed, Policy::None);
+    let none = total(replayed, Policy::None).figures;
     let mut rows = vec![[
         "policy",
         "chars sent",
@@ -145,7 +182,12 @@ pub fn to_text(replayed: &[Replayed], policies: &[Policy], prices: Prices) -> St
     ]
     .map(String::from)];
     for &policy in policies {
-        let (f, _, needles) = total(replayed, policy);
+        let Total {
+            figures: f,
+            needles,
+            rewrites,
+            ..
+        } = total(replayed, policy);
         let cost = f.cache_cost(prices.read, prices.write);
         let none_cost = none.cache_cost(prices.read, prices.write);
         let s = &f.sufficiency;
@@ -156,7 +198,10 @@ pub fn to_text(replayed: &[Replayed], policies: &[Policy], prices: Prices) -> St
             thousands(f.tokens),
             thousands(cost.round() as u64),
             percent(none_cost - cost, none_cost),
-            format!("{}/{}", f.stable_turns, f.later_turns),
+            match rewrites_of(policy, rewrites) {
+                Some(r) => format!("{}/{} ({r} planned)", f.stable_turns, f.later_turns),
+                None => format!("{}/{}", f.stable_turns, f.later_turns),
+            },
             format!("{}/{}", f.shrunk, f.results),
             ratio(s.visible, s.used),
             ratio(s.new_visible, s.new_used),

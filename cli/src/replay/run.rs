@@ -40,6 +40,9 @@ pub struct PolicyRun {
     pub artifacts: usize,
     /// Needle recovery (the Materializer only).
     pub needles: Option<Needles>,
+    /// Turns at which the budget cleared results (each a planned rewrite of the cached
+    /// prefix).
+    pub rewrites: usize,
 }
 
 /// A conversation to replay.
@@ -83,7 +86,9 @@ pub fn replay(
                 fixed(&analysis, policy, Cow::Owned(sent), &serialised)
             }
             Policy::Offload => offload(conversation, &analysis, args, &dir, &raw)?,
-            Policy::Materialize => materialize(conversation, &analysis, args, &dir, &raw, runtime)?,
+            Policy::Materialize | Policy::Budget => {
+                materialize(conversation, &analysis, args, policy, &dir, &raw, runtime)?
+            }
         };
         runs.push(run);
     }
@@ -104,13 +109,13 @@ fn fixed(
         .iter()
         .map(|&at| tally.turn(at, &sent[..at], serialised[..at].to_vec()).chars as u64)
         .collect();
-    let artifacts = 0;
     PolicyRun {
         policy,
         figures: tally.finish(),
         per_turn,
-        artifacts,
+        artifacts: 0,
         needles: None,
+        rewrites: 0,
     }
 }
 
@@ -170,11 +175,13 @@ fn offload(
 }
 
 /// The Materializer as an agent loop holds it: each turn it is given what it returned
-/// the turn before plus the new raw messages, and what it returns is what the turn sends.
+/// the turn before plus the new raw messages, and what it returns is what the turn sends
+/// (under `budget`, after the budget has had its say).
 fn materialize(
     conversation: &Conversation<'_>,
     analysis: &Analysis,
     args: &ReplayArgs,
+    policy: Policy,
     dir: &Path,
     raw: &[Serialised],
     runtime: &Runtime,
@@ -188,6 +195,8 @@ fn materialize(
     let mut sent: Vec<Value> = Vec::new();
     let mut serialised: Vec<Serialised> = Vec::new();
     let mut artifacts = Vec::new();
+    let mut rewrites = 0;
+    let budget = (policy == Policy::Budget).then(|| args.budget());
     for &at in &analysis.turns {
         let before = sent.len();
         sent.extend_from_slice(&conversation.messages[before..at]);
@@ -214,6 +223,26 @@ fn materialize(
             serialised[i] = Serialised::new(stringify(&message));
             sent[i] = message;
         }
+        if let Some(options) = &budget {
+            let done = runtime
+                .block_on(m.budget(&sent, options))
+                .map_err(failed(conversation.name))?;
+            rewrites += usize::from(done.rewritten_from_message.is_some());
+            artifacts.extend(done.stored.iter().map(|(r, p)| (r.id.clone(), p.clone())));
+            let changed: Vec<(usize, Value)> = done
+                .messages
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, m)| match m {
+                    Cow::Owned(m) => Some((i, m)),
+                    Cow::Borrowed(_) => None,
+                })
+                .collect();
+            for (i, message) in changed {
+                serialised[i] = Serialised::new(stringify(&message));
+                sent[i] = message;
+            }
+        }
         per_turn.push(tally.turn(at, &sent, serialised.clone()).chars as u64);
     }
     let needles = (args.needles > 0).then(|| {
@@ -227,11 +256,12 @@ fn materialize(
         )
     });
     Ok(PolicyRun {
-        policy: Policy::Materialize,
+        policy,
         figures: tally.finish(),
         per_turn,
         artifacts: artifacts.len(),
         needles: needles.transpose()?,
+        rewrites,
     })
 }
 

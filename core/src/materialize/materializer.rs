@@ -224,6 +224,20 @@ impl Materializer {
         chars: Option<usize>,
         io: &IO,
     ) -> Result<Materialized, OffloadError> {
+        self.store_as(kind, stem, output, chars, false, io).await
+    }
+
+    /// [`Materializer::materialize_as`], and with `always` stored whatever its size (the
+    /// budget stores an inline result before it clears it).
+    pub(crate) async fn store_as<IO: FileWriter + FileReader + ?Sized>(
+        &self,
+        kind: ArtifactKind,
+        stem: &str,
+        output: &ToolOutputRef<'_>,
+        chars: Option<usize>,
+        always: bool,
+        io: &IO,
+    ) -> Result<Materialized, OffloadError> {
         // Checked whatever the size, so a bad id fails for every output (with room for
         // the shortest extension here, the actual one once it is known).
         if let Some(reason) = unsafe_ref_component(stem, ".txt".len()) {
@@ -262,7 +276,7 @@ impl Materializer {
         };
         // A page our read-back tools returned is bounded and stored already: never
         // stored again, whatever its size (a knowledge page can be over these limits).
-        if !self.measure_exceeds(&measure, output.tool_name)
+        if !(always || self.measure_exceeds(&measure, output.tool_name))
             || super::is_read_back_page(output.text)
         {
             self.inlined.fetch_add(1, Ordering::Relaxed);

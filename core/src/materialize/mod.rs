@@ -1,6 +1,8 @@
 //! Tool output materialization: an output over the inline limits goes to a durable
 //! artifact, and the model gets a summary with a reference and ways to read more.
 
+mod budget;
+pub use budget::{cleared_pointer, is_cleared, BudgetOptions, Budgeted, Cleared, CLEARED_PREFIX};
 mod bundle;
 pub mod detect;
 mod grep;

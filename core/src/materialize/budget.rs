@@ -1,0 +1,265 @@
+//! The budget: when a history grows past a trigger, old tool results are cleared from it
+//! — replaced by a one-line pointer to their artifact, stored first if they were inline —
+//! oldest first, enough at once that the next trigger is far away, and only when the
+//! saving is worth rewriting the cached prefix. Nothing is lost: every cleared result
+//! reads back byte for byte.
+//!
+//! Decisions are frozen by content: a pointer is never cleared again and never changes,
+//! so a loop that sends what `budget` returned plus its new messages extends the turn
+//! before byte for byte, except at the rewrites `budget` reports. No clock, no randomness.
+
+use super::materializer::Materializer;
+use super::messages::plan_tool_results;
+use super::summary::summary_ref;
+use super::text::thousands;
+use super::types::{ArtifactKind, ContextRef, Materialized, ToolOutputRef};
+use crate::view::JsonView;
+use crate::{estimate_tokens, FileReader, FileWriter, OffloadError, Slot};
+
+/// How a cleared result starts.
+pub const CLEARED_PREFIX: &str = "[Earlier output of ";
+/// What follows its origin.
+const CLEARED_MIDDLE: &str = " cleared from the conversation; stored as ";
+
+/// Options of [`Materializer::budget`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BudgetOptions {
+    /// Clear only when the history holds more tokens than this.
+    pub trigger_tokens: usize,
+    /// The most recent tool results never cleared (default 3).
+    pub keep_last: usize,
+    /// Clear only when that saves at least this many tokens (default: a tenth of the
+    /// trigger); otherwise rewriting the cached prefix does not pay.
+    pub clear_at_least_tokens: usize,
+    /// Tools whose results are never cleared.
+    pub exclude_tools: Vec<String>,
+}
+
+impl BudgetOptions {
+    /// The defaults for `trigger_tokens`: keep the last 3 results, clear at least a tenth
+    /// of the trigger, exclude no tool.
+    pub fn new(trigger_tokens: usize) -> Self {
+        BudgetOptions {
+            trigger_tokens,
+            keep_last: 3,
+            clear_at_least_tokens: trigger_tokens / 10,
+            exclude_tools: Vec::new(),
+        }
+    }
+}
+
+/// One result cleared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cleared {
+    /// The index of its message.
+    pub message: usize,
+    /// Its tool call's id.
+    pub tool_call_id: String,
+    /// Its tool's name.
+    pub tool_name: String,
+    /// The ref it reads back with.
+    pub reference: String,
+    /// The full output's length in UTF-16 code units.
+    pub chars: usize,
+    /// Tokens saved (estimated: what was shown minus the pointer).
+    pub tokens: usize,
+}
+
+/// What [`Materializer::budget`] did, as edits for the host to apply.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Budgeted {
+    /// For each changed message, by index: slot → pointer edits.
+    pub changed: Vec<(usize, Vec<(Slot, String)>)>,
+    /// The results cleared, oldest first.
+    pub cleared: Vec<Cleared>,
+    /// The history's tokens as given.
+    pub tokens_before: usize,
+    /// Its tokens after the edits (`tokens_before` minus the estimated savings).
+    pub tokens_after: usize,
+    /// The first message rewritten: the cached prefix ends before it. `None` when nothing
+    /// was.
+    pub rewritten_from_message: Option<usize>,
+    /// Artifacts written for results that were inline, with their paths.
+    pub stored: Vec<(ContextRef, String)>,
+}
+
+/// The pointer that replaces a cleared result.
+///
+/// ```
+/// use tool_offload_core::materialize::cleared_pointer;
+/// assert_eq!(
+///     cleared_pointer("bash", "toolu_01", 48_211, "ctx://c1/tool/toolu_01.txt"),
+///     "[Earlier output of bash (call toolu_01, 48,211 chars) cleared from the conversation; stored as ctx://c1/tool/toolu_01.txt: context_read, context_grep]"
+/// );
+/// ```
+pub fn cleared_pointer(tool: &str, call_id: &str, chars: usize, reference: &str) -> String {
+    format!(
+        "{CLEARED_PREFIX}{tool} (call {call_id}, {} chars){CLEARED_MIDDLE}{reference}: context_read, context_grep]",
+        thousands(chars)
+    )
+}
+
+/// Whether `text` is a pointer [`cleared_pointer`] wrote.
+pub fn is_cleared(text: &str) -> bool {
+    text.starts_with(CLEARED_PREFIX)
+        && crate::search::contains(text, CLEARED_MIDDLE)
+        && text.ends_with(": context_read, context_grep]")
+        && !text.bytes().any(|b| b == b'\n')
+}
+
+/// The characters a summary says its output holds (`Size: N bytes, M characters, …`).
+fn summary_chars(summary: &str) -> Option<usize> {
+    let line = summary.lines().nth(1)?.strip_prefix("Size: ")?;
+    let (_, rest) = crate::search::split_once(line, " bytes, ")?;
+    let (count, _) = crate::search::split_once(rest, " characters")?;
+    count
+        .chars()
+        .filter(|&c| c != ',')
+        .collect::<String>()
+        .parse()
+        .ok()
+}
+
+impl Materializer {
+    /// Clear old tool results when the history is over budget. `message_tokens` are the
+    /// tokens of each message as the host counts them (`JSON.stringify` of it, counted
+    /// by [`estimate_tokens`] or the caller's tokenizer). When their sum exceeds
+    /// `trigger_tokens`, the tool results before the last `keep_last` (not of
+    /// `exclude_tools`, not already cleared, not a read-back page) are cleared oldest
+    /// first until the history is at most half the trigger — if that saves at least
+    /// `clear_at_least_tokens`; otherwise nothing changes. A result is cleared into
+    /// [`cleared_pointer`] naming its ref: a summary's own, or a new artifact's for a
+    /// result that was inline (written first, whatever its size).
+    ///
+    /// # Errors
+    /// `INVALID_MESSAGE`, `INVALID_ID`, `WRITE_FAILED`; `INVALID_ARGUMENT` when
+    /// `message_tokens` is not one count per message.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_offload_core::materialize::{BudgetOptions, Materializer, MaterializerOptions};
+    /// use tool_offload_core::MemoryWriter;
+    /// let m = Materializer::new(MaterializerOptions::new("/data", "c1", "/")).unwrap();
+    /// let result = |id: &str| json!({"role": "tool", "tool_call_id": id, "content": "ok\n".repeat(900)});
+    /// let messages = [result("a"), result("b"), result("c"), result("d")];
+    /// let views: Vec<_> = messages.iter().collect();
+    /// let fs = MemoryWriter::new();
+    /// let options = BudgetOptions { keep_last: 2, ..BudgetOptions::new(2_000) };
+    /// let done = futures_executor::block_on(m.budget(&views, &[2_200; 4], &options, &fs)).unwrap();
+    /// // 8,800 tokens, over 2,000: the two oldest go, the last two stay.
+    /// assert_eq!(done.cleared.len(), 2);
+    /// assert_eq!(done.rewritten_from_message, Some(0));
+    /// assert!(done.changed[0].1[0].1.starts_with("[Earlier output of tool (call a, 2,700 chars) cleared"));
+    /// assert_eq!(fs.read("/data/context/c1/artifacts/tool/a.txt").unwrap(), "ok\n".repeat(900));
+    /// ```
+    pub async fn budget<V: JsonView, IO: FileWriter + FileReader + ?Sized>(
+        &self,
+        messages: &[V],
+        message_tokens: &[usize],
+        options: &BudgetOptions,
+        io: &IO,
+    ) -> Result<Budgeted, OffloadError> {
+        if message_tokens.len() != messages.len() {
+            return Err(OffloadError::InvalidArgument(format!(
+                "budget: {} token counts for {} messages",
+                message_tokens.len(),
+                messages.len()
+            )));
+        }
+        let tokens_before: usize = message_tokens.iter().sum();
+        let mut done = Budgeted {
+            tokens_before,
+            tokens_after: tokens_before,
+            ..Budgeted::default()
+        };
+        if tokens_before <= options.trigger_tokens {
+            return Ok(done);
+        }
+        let results = plan_tool_results(messages, &mut Vec::new(), |_| true, |_, _| true)?;
+        let older = results.len().saturating_sub(options.keep_last);
+        let target = options.trigger_tokens / 2;
+        let mut chosen = Vec::new();
+        let mut saving = 0;
+        for result in &results[..older] {
+            if tokens_before.saturating_sub(saving) <= target {
+                break;
+            }
+            let text = &result.text;
+            if is_cleared(text)
+                || super::is_read_back_page(text)
+                || options.exclude_tools.contains(&result.tool_name)
+            {
+                continue;
+            }
+            let (reference, chars) = match summary_ref(text) {
+                Some(r) => (Some(r.to_owned()), summary_chars(text)),
+                None => (None, None),
+            };
+            let chars = chars.unwrap_or_else(|| crate::utf16_len(text));
+            // The pointer's ref is not known before an inline result is stored: a
+            // ref-sized stand-in measures it.
+            let pointer =
+                cleared_pointer(&result.tool_name, &result.id, chars, "ctx://x/tool/x.txt");
+            let shown = estimate_tokens(text);
+            let after = estimate_tokens(&pointer) + 8;
+            if shown <= after {
+                continue;
+            }
+            saving += shown - after;
+            chosen.push((result, reference, chars, shown - after));
+        }
+        if chosen.is_empty() || saving < options.clear_at_least_tokens {
+            return Ok(done);
+        }
+        for (result, reference, chars, tokens) in chosen {
+            let reference = match reference {
+                Some(r) => r,
+                None => {
+                    let output = ToolOutputRef {
+                        tool_call_id: &result.id,
+                        tool_name: &result.tool_name,
+                        server_name: None,
+                        text: &result.text,
+                        was_value: result.was_value,
+                    };
+                    let stored = self
+                        .store_as(ArtifactKind::Tool, &result.id, &output, None, true, io)
+                        .await?;
+                    let Materialized::Artifact {
+                        reference, path, ..
+                    } = stored
+                    else {
+                        continue; // a read-back page: never stored, never cleared
+                    };
+                    let id = reference.id.clone();
+                    done.stored.push((reference, path));
+                    id
+                }
+            };
+            let pointer = cleared_pointer(&result.tool_name, &result.id, chars, &reference);
+            match done.changed.last_mut() {
+                Some((index, edits)) if *index == result.message => {
+                    edits.push((result.slot, pointer));
+                }
+                _ => done
+                    .changed
+                    .push((result.message, vec![(result.slot, pointer)])),
+            }
+            done.tokens_after = done.tokens_after.saturating_sub(tokens);
+            done.cleared.push(Cleared {
+                message: result.message,
+                tool_call_id: result.id.clone(),
+                tool_name: result.tool_name.clone(),
+                reference,
+                chars,
+                tokens,
+            });
+        }
+        done.rewritten_from_message = done.changed.first().map(|(i, _)| *i);
+        Ok(done)
+    }
+}
+
+#[cfg(test)]
+#[path = "budget_tests.rs"]
+mod tests;

@@ -1,0 +1,203 @@
+use serde_json::{json, Value};
+
+use super::*;
+use crate::materialize::MaterializerOptions;
+use crate::{apply_edits, MemoryWriter};
+
+fn log(id: &str, lines: usize) -> String {
+    (0..lines)
+        .map(|i| format!("{id} line {i}: compiling crate_{i}\n"))
+        .collect()
+}
+
+/// A conversation of `n` bash calls answered by logs of `lines` lines.
+fn conversation(n: usize, lines: usize) -> Vec<Value> {
+    let mut messages = vec![json!({"role": "user", "content": "build"})];
+    for i in 0..n {
+        let id = format!("call_{i}");
+        messages.push(json!({"role": "assistant", "tool_calls": [
+            {"id": id, "type": "function", "function": {"name": "bash", "arguments": "{}"}}]}));
+        messages.push(json!({"role": "tool", "tool_call_id": id, "content": log(&id, lines)}));
+    }
+    messages
+}
+
+fn tokens(messages: &[Value]) -> Vec<usize> {
+    messages
+        .iter()
+        .map(|m| estimate_tokens(&crate::json::stringify(m)))
+        .collect()
+}
+
+fn run(
+    m: &Materializer,
+    messages: &[Value],
+    options: &BudgetOptions,
+    fs: &MemoryWriter,
+) -> Budgeted {
+    let views: Vec<&Value> = messages.iter().collect();
+    futures_executor::block_on(m.budget(&views, &tokens(messages), options, fs)).unwrap()
+}
+
+fn applied(messages: &[Value], done: &Budgeted) -> Vec<Value> {
+    let mut out = messages.to_vec();
+    for (i, edits) in &done.changed {
+        apply_edits(&mut out[*i], edits.clone());
+    }
+    out
+}
+
+fn materializer() -> Materializer {
+    Materializer::new(MaterializerOptions::new("/data", "c1", "/")).unwrap()
+}
+
+#[test]
+fn under_the_trigger_nothing_changes() {
+    let messages = conversation(5, 100);
+    let total: usize = tokens(&messages).iter().sum();
+    let done = run(
+        &materializer(),
+        &messages,
+        &BudgetOptions::new(total),
+        &MemoryWriter::new(),
+    );
+    assert_eq!(done.tokens_before, total);
+    assert_eq!(done.tokens_after, total);
+    assert!(done.changed.is_empty() && done.cleared.is_empty());
+    assert_eq!(done.rewritten_from_message, None);
+}
+
+#[test]
+fn oldest_first_down_to_half_the_trigger_keeping_the_last() {
+    let messages = conversation(8, 200);
+    let total: usize = tokens(&messages).iter().sum();
+    let fs = MemoryWriter::new();
+    let m = materializer();
+    let options = BudgetOptions::new(total - 1);
+    let done = run(&m, &messages, &options, &fs);
+    let ids: Vec<&str> = done
+        .cleared
+        .iter()
+        .map(|c| c.tool_call_id.as_str())
+        .collect();
+    // Each result is an eighth of the history: four go to get under half.
+    assert_eq!(ids, ["call_0", "call_1", "call_2", "call_3"]);
+    assert!(
+        done.tokens_after <= options.trigger_tokens / 2,
+        "{}",
+        done.tokens_after
+    );
+    assert_eq!(done.rewritten_from_message, Some(2));
+    // Every cleared result reads back byte for byte.
+    for c in &done.cleared {
+        let path = format!("/data/context/c1/artifacts/tool/{}.txt", c.tool_call_id);
+        assert_eq!(fs.read(&path).unwrap(), log(&c.tool_call_id, 200));
+        assert_eq!(c.reference, format!("ctx://c1/tool/{}.txt", c.tool_call_id));
+        assert_eq!(c.chars, log(&c.tool_call_id, 200).len());
+    }
+    let after = applied(&messages, &done);
+    assert_eq!(
+        after[2]["content"],
+        cleared_pointer(
+            "bash",
+            "call_0",
+            log("call_0", 200).len(),
+            "ctx://c1/tool/call_0.txt"
+        )
+    );
+    // The last results are never cleared, however small the trigger.
+    let all = run(
+        &m,
+        &messages,
+        &BudgetOptions {
+            clear_at_least_tokens: 0,
+            ..BudgetOptions::new(1)
+        },
+        &fs,
+    );
+    assert_eq!(all.cleared.len(), 5, "{:?}", all.cleared);
+}
+
+#[test]
+fn frozen_a_pointer_is_never_cleared_again_and_budget_is_idempotent() {
+    let messages = conversation(8, 200);
+    let total: usize = tokens(&messages).iter().sum();
+    let m = materializer();
+    let fs = MemoryWriter::new();
+    let options = BudgetOptions::new(total - 1);
+    let first = applied(&messages, &run(&m, &messages, &options, &fs));
+    // Under the trigger now: nothing more, whatever comes after.
+    let again = run(&m, &first, &options, &fs);
+    assert!(again.changed.is_empty());
+    // Over it again (a lower trigger): only results not yet cleared go, and the first
+    // rewritten message is after the pointers.
+    let lower = BudgetOptions {
+        clear_at_least_tokens: 0,
+        ..BudgetOptions::new(tokens(&first).iter().sum::<usize>() - 1)
+    };
+    let next = run(&m, &first, &lower, &fs);
+    assert!(
+        next.cleared
+            .iter()
+            .all(|c| c.tool_call_id.as_str() >= "call_4"),
+        "{:?}",
+        next.cleared
+    );
+    assert!(next.rewritten_from_message.unwrap() > 8);
+}
+
+#[test]
+fn a_summary_keeps_its_ref_and_its_size() {
+    let m = materializer();
+    let fs = MemoryWriter::new();
+    let mut messages = conversation(6, 400);
+    let views: Vec<&Value> = messages.iter().collect();
+    let materialized = futures_executor::block_on(m.materialize_messages(&views, &fs)).unwrap();
+    for (i, edits) in materialized.changed {
+        apply_edits(&mut messages[i], edits);
+    }
+    let stored = fs.files().len();
+    let options = BudgetOptions {
+        clear_at_least_tokens: 0,
+        ..BudgetOptions::new(1)
+    };
+    let done = run(&m, &messages, &options, &fs);
+    assert_eq!(done.cleared[0].reference, "ctx://c1/tool/call_0.txt");
+    assert_eq!(done.cleared[0].chars, log("call_0", 400).len());
+    assert!(done.stored.is_empty());
+    assert_eq!(fs.files().len(), stored, "no artifact written twice");
+}
+
+#[test]
+fn excluded_tools_small_savings_and_bad_counts() {
+    let m = materializer();
+    let fs = MemoryWriter::new();
+    let messages = conversation(6, 200);
+    let total: usize = tokens(&messages).iter().sum();
+    let excluded = BudgetOptions {
+        exclude_tools: vec!["bash".into()],
+        ..BudgetOptions::new(total - 1)
+    };
+    assert!(run(&m, &messages, &excluded, &fs).cleared.is_empty());
+    // Not worth a rewrite: nothing at all.
+    let dear = BudgetOptions {
+        clear_at_least_tokens: total,
+        ..BudgetOptions::new(total - 1)
+    };
+    assert!(run(&m, &messages, &dear, &fs).changed.is_empty());
+    assert!(fs.files().is_empty());
+    let views: Vec<&Value> = messages.iter().collect();
+    let err = futures_executor::block_on(m.budget(&views, &[1, 2], &excluded, &fs)).unwrap_err();
+    assert_eq!(err.code(), crate::ErrorCode::InvalidArgument);
+}
+
+#[test]
+fn pointers_are_recognised_and_summary_sizes_read() {
+    let p = cleared_pointer("Read", "t1", 1_234_567, "ctx://c/tool/t1.txt");
+    assert!(is_cleared(&p));
+    assert!(!is_cleared(&format!("{p}\nmore")));
+    assert!(!is_cleared("[Earlier output of x] not ours"));
+    let summary = "[Output of Bash (call t1) stored as ctx://c/tool/t1.txt and not shown in full: read it with context_read, context_tail or context_grep.]\nSize: 36,403 bytes, 36,401 characters, 601 lines. JSON: no.\n";
+    assert_eq!(summary_chars(summary), Some(36_401));
+    assert_eq!(summary_chars("no size here"), None);
+}
