@@ -44,6 +44,9 @@ export type {
   RegisteredTool,
   ResolvedMaterializerOptions,
   MaterializedMessages,
+  BudgetOptions as CoreBudgetOptions,
+  BudgetResult,
+  ClearedResult,
   ConversationBundle,
   BundledArtifact,
   ImportedConversation,
@@ -82,8 +85,18 @@ export type { ToolRegistryOptions } from './tool-registry.js';
 export { Materializer, importConversation } from './materializer.js';
 export { Workspace } from './workspace.js';
 export type { WorkspaceOptions } from './workspace.js';
-export type { MaterializerOptions, ImportOptions } from './materializer.js';
+export type { MaterializerOptions, ImportOptions, BudgetOptions } from './materializer.js';
 export const formatLegacyToolRecord = wasm.formatLegacyToolRecord;
+/**
+ * The estimated tokens of `text`: core's estimate, calibrated against o200k_base so that
+ * it does not undercount tool output (docs/tokens.md).
+ *
+ * @example
+ * ```ts
+ * estimateTokens('src/main.rs:42:    let x = 1;'); // 13
+ * ```
+ */
+export const estimateTokens: (text: string) => number = wasm.estimateTokens;
 export { MemoryWriter } from './memory-writer.js';
 export { OpfsWriter } from './opfs-writer.js';
 export type { OpfsWriterOptions } from './opfs-writer.js';

@@ -1,5 +1,7 @@
 import * as wasm from '../wasm/tool_offload_wasm.js';
 import type {
+  BudgetOptions as CoreBudgetOptions,
+  BudgetResult,
   ConversationBundle,
   ImportedConversation,
   ImportOptions as CoreImportOptions,
@@ -13,6 +15,12 @@ import type {
 } from '../wasm/tool_offload_wasm.js';
 import { defaultWriter } from './default-writer.js';
 import { SeenMessages, toolUseBlocks } from './seen-messages.js';
+
+/** Options of {@link Materializer.budget}. */
+export interface BudgetOptions extends CoreBudgetOptions {
+  /** Counts a message's tokens from its `JSON.stringify` (default: `estimateTokens`). */
+  countTokens?: (text: string) => number;
+}
 
 /**
  * Options of {@link Materializer}: as in the core, but `writer` defaults to a
@@ -109,6 +117,36 @@ export class Materializer extends wasm.Materializer {
       const print = prints[i];
       if (print !== undefined && out[i] === messages[i] && !reported.has(i)) seen.remember(messages[i], print);
     }
+    return done;
+  }
+
+  /**
+   * Clear old tool results when the history is over budget: each message counted as its
+   * `JSON.stringify` by `options.countTokens` (default: {@link estimateTokens}); past
+   * `triggerTokens`, results before the last `keepLast` (default 3, not of
+   * `excludeTools`) become one-line pointers to their artifacts, oldest first, down to half
+   * the trigger, if that saves `clearAtLeastTokens` (default a tenth of the trigger).
+   * Every cleared result reads back byte for byte. Send what it returns; give it that plus
+   * the new messages next turn (pointers are never cleared again).
+   *
+   * @example
+   * ```ts
+   * const { messages: sent, cleared, rewrittenFromMessage } = await materializer.budget(history, { triggerTokens: 100_000 });
+   * ```
+   */
+  override async budget<M extends object>(messages: readonly M[], options: BudgetOptions): Promise<BudgetResult<M>> {
+    const count = options?.countTokens ?? wasm.estimateTokens;
+    if (typeof count !== 'function') {
+      return super.budget(messages, options as never) as Promise<BudgetResult<M>>; // core names what is wrong
+    }
+    const tokens = Array.isArray(messages) ? messages.map((m) => count(JSON.stringify(m))) : [];
+    const { countTokens: _, ...rest } = options ?? ({} as BudgetOptions);
+    const done = (await super.budget(messages, { ...rest, messageTokens: tokens })) as BudgetResult<M>;
+    let after = done.tokensBefore;
+    done.messages.forEach((m, i) => {
+      if (m !== messages[i]) after += count(JSON.stringify(m)) - tokens[i];
+    });
+    done.tokensAfter = after;
     return done;
   }
 

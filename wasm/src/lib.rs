@@ -42,7 +42,9 @@ pub use batch::offload_tool_results;
 pub use direct::offload_tool_result;
 pub use error::{error_codes, offload_error_class};
 pub use gc::gc_directory;
-pub use materializer::{format_legacy_tool_record, import_conversation, Materializer};
+pub use materializer::{
+    estimate_tokens_js, format_legacy_tool_record, import_conversation, Materializer,
+};
 pub use object_key::{decode_key_segment, object_key, parse_key_prefix};
 pub use registry::ToolRegistry;
 pub use temp::{is_stale_temp_file, is_temp_file, temp_file_name};

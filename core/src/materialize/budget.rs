@@ -12,7 +12,7 @@ use super::materializer::Materializer;
 use super::messages::plan_tool_results;
 use super::summary::summary_ref;
 use super::text::thousands;
-use super::types::{ArtifactKind, ContextRef, Materialized, ToolOutputRef};
+use super::types::{ContextRef, Materialized};
 use crate::view::JsonView;
 use crate::{estimate_tokens, FileReader, FileWriter, OffloadError, Slot};
 
@@ -175,7 +175,7 @@ impl Materializer {
         if tokens_before <= options.trigger_tokens {
             return Ok(done);
         }
-        let results = plan_tool_results(messages, &mut Vec::new(), |_| true, |_, _| true)?;
+        let results = plan_tool_results(messages, &mut Vec::new(), &|_| true, &|_, _| true)?;
         let older = results.len().saturating_sub(options.keep_last);
         let target = options.trigger_tokens / 2;
         let mut chosen = Vec::new();
@@ -200,8 +200,10 @@ impl Materializer {
             // ref-sized stand-in measures it.
             let pointer =
                 cleared_pointer(&result.tool_name, &result.id, chars, "ctx://x/tool/x.txt");
-            let shown = estimate_tokens(text);
-            let after = estimate_tokens(&pointer) + 8;
+            // Counted as the history is, serialised: escapes (`\n`, `\"`) are tokens too.
+            let json = |t: &str| crate::json::stringify(&crate::Value::from(t));
+            let shown = estimate_tokens(&json(text));
+            let after = estimate_tokens(&json(&pointer));
             if shown <= after {
                 continue;
             }
@@ -211,30 +213,26 @@ impl Materializer {
         if chosen.is_empty() || saving < options.clear_at_least_tokens {
             return Ok(done);
         }
+        // Inline results are stored first, all at once (whatever their size).
+        let inline: Vec<_> = chosen
+            .iter()
+            .filter(|c| c.1.is_none())
+            .map(|c| c.0)
+            .collect();
+        let mut stored = self.store_planned(&inline, true, io).await?.into_iter();
         for (result, reference, chars, tokens) in chosen {
             let reference = match reference {
                 Some(r) => r,
-                None => {
-                    let output = ToolOutputRef {
-                        tool_call_id: &result.id,
-                        tool_name: &result.tool_name,
-                        server_name: None,
-                        text: &result.text,
-                        was_value: result.was_value,
-                    };
-                    let stored = self
-                        .store_as(ArtifactKind::Tool, &result.id, &output, None, true, io)
-                        .await?;
-                    let Materialized::Artifact {
+                None => match stored.next() {
+                    Some(Materialized::Artifact {
                         reference, path, ..
-                    } = stored
-                    else {
-                        continue; // a read-back page: never stored, never cleared
-                    };
-                    let id = reference.id.clone();
-                    done.stored.push((reference, path));
-                    id
-                }
+                    }) => {
+                        let id = reference.id.clone();
+                        done.stored.push((reference, path));
+                        id
+                    }
+                    _ => continue, // a read-back page: never stored, never cleared
+                },
             };
             let pointer = cleared_pointer(&result.tool_name, &result.id, chars, &reference);
             match done.changed.last_mut() {

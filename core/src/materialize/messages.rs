@@ -85,21 +85,14 @@ impl Materializer {
     ) -> Result<MessagesMaterialized, OffloadError> {
         let mut done = MessagesMaterialized::default();
         let planned = self.plan(messages, &mut done.unrecognized)?;
-        for p in &planned {
-            let output = ToolOutputRef {
-                tool_call_id: &p.id,
-                tool_name: &p.tool_name,
-                server_name: None,
-                text: &p.text,
-                was_value: p.was_value,
-            };
+        let all: Vec<&Planned> = planned.iter().collect();
+        let stored = self.store_planned(&all, false, io).await?;
+        for (p, stored) in planned.iter().zip(stored) {
             let Materialized::Artifact {
                 summary,
                 reference,
                 path,
-            } = self
-                .materialize_as(ArtifactKind::Tool, &p.id, &output, None, io)
-                .await?
+            } = stored
             else {
                 continue;
             };
@@ -111,6 +104,32 @@ impl Materializer {
             done.paths.push(path);
         }
         Ok(done)
+    }
+
+    /// Store each of `planned` in turn (with `always`, whatever its size), stopping at
+    /// the first failure. Materializing and the budget both store through here, so the
+    /// wasm holds one copy of storing.
+    pub(crate) async fn store_planned<IO: FileWriter + FileReader + ?Sized>(
+        &self,
+        planned: &[&Planned],
+        always: bool,
+        io: &IO,
+    ) -> Result<Vec<Materialized>, OffloadError> {
+        let mut out = Vec::with_capacity(planned.len());
+        for p in planned {
+            let output = ToolOutputRef {
+                tool_call_id: &p.id,
+                tool_name: &p.tool_name,
+                server_name: None,
+                text: &p.text,
+                was_value: p.was_value,
+            };
+            out.push(
+                self.store_as(ArtifactKind::Tool, &p.id, &output, None, always, io)
+                    .await?,
+            );
+        }
+        Ok(out)
     }
 
     /// Every tool result that will be materialized, checked; nothing written.
@@ -125,8 +144,8 @@ impl Materializer {
         plan_tool_results(
             messages,
             unrecognized,
-            |text| !text.utf16_len_at_most(inline),
-            |text, tool| {
+            &|text| !text.utf16_len_at_most(inline),
+            &|text, tool| {
                 self.exceeds_limits_for(tool, text)
                     && summary_ref(text).is_none()
                     && !super::is_read_back_page(text)
@@ -144,8 +163,8 @@ impl Materializer {
 pub(crate) fn plan_tool_results<V: JsonView>(
     messages: &[V],
     unrecognized: &mut Vec<String>,
-    may_keep: impl Fn(&V::Text) -> bool,
-    keep: impl Fn(&str, &str) -> bool,
+    may_keep: &dyn Fn(&V::Text) -> bool,
+    keep: &dyn Fn(&str, &str) -> bool,
 ) -> Result<Vec<Planned>, OffloadError> {
     // Built only when something is kept: a turn with nothing new skips it.
     let mut names = None;

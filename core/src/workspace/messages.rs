@@ -95,8 +95,8 @@ impl Workspace {
         let planned = plan_tool_results(
             messages,
             &mut unrecognized,
-            |text| !(by_estimate && text.utf16_len_at_most(most_chars)),
-            |text, _| !is_knowledge_list(text),
+            &|text| !(by_estimate && text.utf16_len_at_most(most_chars)),
+            &|text, _| !is_knowledge_list(text),
         )?;
         let mut decided = Vec::with_capacity(planned.len());
         for p in planned {

@@ -1,6 +1,7 @@
 //! The `Materializer` class for JavaScript: core's materializer with a JS writer, reader
 //! and logger.
 
+mod budget;
 mod conversation;
 mod io;
 mod mcp;
@@ -30,6 +31,7 @@ use output::{materialize, MaterializeInput};
 pub(crate) use read_back::grep_args;
 use read_back::{read_back, ReadBack};
 
+pub use budget::estimate_tokens_js;
 pub use conversation::{format_legacy_tool_record, import_conversation};
 
 /// Moves tool outputs over the inline limits (`maxInlineChars` UTF-16 units, default
@@ -234,6 +236,21 @@ impl Materializer {
         spawn(
             async move { Ok(conversation::materialize_messages(&inner, messages, options).await?) },
         )
+    }
+
+    /// Clear old tool results when the history holds more than `options.triggerTokens`
+    /// tokens (`options.messageTokens`: one count per message): results before the last
+    /// `keepLast` (default 3), not of `excludeTools`, become pointers to their artifacts,
+    /// oldest first, down to half the trigger, if that saves `clearAtLeastTokens` (default
+    /// a tenth of the trigger). The npm package's `budget` counts the tokens itself.
+    #[wasm_bindgen(unchecked_return_type = "Promise<BudgetResult<object>>")]
+    pub fn budget(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "BudgetCallOptions")] options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        spawn(async move { Ok(budget::budget(&inner, messages, options).await?) })
     }
 
     /// One self-contained bundle of `messages` and every artifact of this conversation

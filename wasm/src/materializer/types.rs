@@ -21,6 +21,56 @@ export interface MaterializedMessages<M = object> {
   unrecognized: string[];
 }
 
+/** Options of `budget` (docs/materializer.md, "The budget"). */
+export interface BudgetOptions {
+  /** Clear only when the history holds more tokens than this. */
+  triggerTokens: number;
+  /** The most recent tool results never cleared (default 3). */
+  keepLast?: number;
+  /** Clear only when that saves at least this many tokens (default: a tenth of `triggerTokens`). */
+  clearAtLeastTokens?: number;
+  /** Tools whose results are never cleared. */
+  excludeTools?: string[];
+  /** Cancels the call. */
+  signal?: AbortSignal;
+}
+
+/** What the wasm `budget` takes: the options and one token count per message. */
+export interface BudgetCallOptions extends BudgetOptions {
+  /** The tokens of each message (`JSON.stringify` of it, counted). */
+  messageTokens: number[];
+}
+
+/** One tool result `budget` cleared. */
+export interface ClearedResult {
+  /** The index of its message. */
+  message: number;
+  toolCallId: string;
+  toolName: string;
+  /** The ref it reads back with, byte for byte. */
+  ref: string;
+  /** The full output's length in UTF-16 code units. */
+  chars: number;
+  /** Tokens saved (estimated). */
+  tokens: number;
+}
+
+/** What `budget` did. */
+export interface BudgetResult<M = object> {
+  /** The history to send: unchanged messages are the same objects, rewritten ones copies. */
+  messages: M[];
+  /** The results cleared, oldest first. */
+  cleared: ClearedResult[];
+  tokensBefore: number;
+  tokensAfter: number;
+  /** The first message rewritten: the cached prefix ends before it; `null` when nothing was. */
+  rewrittenFromMessage: number | null;
+  /** Artifacts written for results that were inline. */
+  refs: ContextRef[];
+  /** Their absolute paths. */
+  paths: string[];
+}
+
 /** One artifact in a conversation bundle. */
 export interface BundledArtifact {
   /** `ctx://<conversationId>/tool/<file>` or `…/terminal/<file>`, ids percent-encoded (docs/materializer.md, "Refs"). */

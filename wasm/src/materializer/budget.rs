@@ -1,0 +1,121 @@
+//! `budget(messages, options)` for JS: clearing old tool results when a history is over
+//! budget. The token counts come in from the caller (`options.messageTokens`, one per
+//! message: the npm wrapper counts each message's `JSON.stringify`), so a JS tokenizer
+//! never has to be called from wasm.
+
+use js_sys::{Array, Object};
+use tool_offload_core::materialize::BudgetOptions;
+use tool_offload_core::{estimate_tokens, OffloadError};
+use wasm_bindgen::prelude::*;
+
+use super::io::ReadWrite;
+use super::options::Inner;
+use crate::abort::{self, Abort};
+use crate::convert::{count_arg, field, js_text, kind_of, number, options_arg};
+use crate::copy::Messages;
+use crate::error::{message_of, set, JsOffloadError};
+
+/// The estimated tokens of `text` (core's calibrated estimate, meant never to undercount
+/// tool output; docs/tokens.md).
+#[wasm_bindgen(js_name = estimateTokens)]
+pub fn estimate_tokens_js(text: &str) -> usize {
+    estimate_tokens(text)
+}
+
+/// `budget(messages, options)`: `{ messages, cleared, tokensBefore, tokensAfter,
+/// rewrittenFromMessage, refs, paths }`, unchanged messages as the same objects.
+pub(crate) async fn budget(
+    inner: &Inner,
+    messages: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsOffloadError> {
+    options_arg(&options)?;
+    let abort = Abort::from_options(&options)?;
+    let trigger = field(&options, "triggerTokens");
+    if trigger.is_undefined() {
+        return Err(
+            OffloadError::InvalidArgument("budget: triggerTokens is required".into()).into(),
+        );
+    }
+    let mut parsed = BudgetOptions::new(count_arg(&trigger, "triggerTokens", 0)?);
+    parsed.keep_last = count_arg(&field(&options, "keepLast"), "keepLast", parsed.keep_last)?;
+    parsed.clear_at_least_tokens = count_arg(
+        &field(&options, "clearAtLeastTokens"),
+        "clearAtLeastTokens",
+        parsed.clear_at_least_tokens,
+    )?;
+    parsed.exclude_tools = string_list(&field(&options, "excludeTools"), "excludeTools")?;
+    let tokens = counts(&field(&options, "messageTokens"))?;
+    let given = Messages::of(&messages)?;
+    let io = ReadWrite::aborting(inner, abort.as_ref());
+    let done = inner
+        .core
+        .budget(&given.views, &tokens, &parsed, &io)
+        .await
+        .map_err(|e| Messages::error(e, &io, abort.as_ref()))?;
+    abort::check(abort.as_ref())?;
+    let result = Object::new();
+    let out = given.edited(&done.changed)?;
+    set(&result, "messages", &out);
+    let cleared: Array = done
+        .cleared
+        .iter()
+        .map(|c| {
+            let item = Object::new();
+            set(&item, "message", &number(c.message));
+            set(&item, "toolCallId", &JsValue::from_str(&c.tool_call_id));
+            set(&item, "toolName", &JsValue::from_str(&c.tool_name));
+            set(&item, "ref", &JsValue::from_str(&c.reference));
+            set(&item, "chars", &number(c.chars));
+            set(&item, "tokens", &number(c.tokens));
+            JsValue::from(item)
+        })
+        .collect();
+    set(&result, "cleared", &cleared);
+    set(&result, "tokensBefore", &number(done.tokens_before));
+    set(&result, "tokensAfter", &number(done.tokens_after));
+    let from = done.rewritten_from_message.map_or(JsValue::NULL, number);
+    set(&result, "rewrittenFromMessage", &from);
+    let (refs, paths): (Array, Array) = done
+        .stored
+        .iter()
+        .map(|(r, p)| (super::output::context_ref(r), JsValue::from_str(p)))
+        .unzip();
+    set(&result, "refs", &refs);
+    set(&result, "paths", &paths);
+    Ok(result.into())
+}
+
+/// `messageTokens`: an array of counts, one per message.
+fn counts(value: &JsValue) -> Result<Vec<usize>, JsOffloadError> {
+    let Some(array) = value.dyn_ref::<Array>() else {
+        return Err(OffloadError::InvalidArgument(format!(
+            "budget: messageTokens must be an array of counts, got {}",
+            kind_of(value)
+        ))
+        .into());
+    };
+    array
+        .iter()
+        .map(|n| count_arg(&n, "messageTokens[i]", 0))
+        .collect()
+}
+
+/// An optional array of strings (`undefined`: empty).
+fn string_list(value: &JsValue, name: &str) -> Result<Vec<String>, JsOffloadError> {
+    if value.is_undefined() {
+        return Ok(Vec::new());
+    }
+    let bad = || -> JsOffloadError {
+        OffloadError::InvalidArgument(format!(
+            "{name} must be an array of strings, got {}",
+            message_of(value)
+        ))
+        .into()
+    };
+    let array = value.dyn_ref::<Array>().ok_or_else(bad)?;
+    array
+        .iter()
+        .map(|s| s.dyn_ref::<js_sys::JsString>().map(js_text).ok_or_else(bad))
+        .collect()
+}
