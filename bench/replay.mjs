@@ -29,6 +29,9 @@ const RUNS = [
   { flags: ['--policy', 'materialize', '--max-inline-chars', '2000'], names: { materialize: 'materialize-2000' } },
   { flags: ['--policy', 'materialize', '--max-inline-chars', '1000'], names: { materialize: 'materialize-1000' } },
   { flags: ['--policy', 'materialize', '--tool', 'Read=never'], names: { materialize: 'materialize-read-inline' } },
+  // The budget at two triggers (tokens), after the Materializer at its defaults.
+  { flags: ['--policy', 'budget', '--trigger-tokens', '40000'], names: { budget: 'budget-40k' } },
+  { flags: ['--policy', 'budget', '--trigger-tokens', '10000'], names: { budget: 'budget-10k' } },
 ];
 
 log('replay: building the CLI (release)');
@@ -85,6 +88,7 @@ function legacy(p) {
     sufficiency: { all: [s.visible, s.used], new: [s.newVisible, s.newUsed] },
     artifacts: p.artifacts,
     needles: p.needles ? { recovered: p.needles.found, total: p.needles.total } : null,
+    plannedRewrites: p.plannedRewrites ?? null,
   };
 }
 function pct(part, whole) {
@@ -109,7 +113,7 @@ for (const [name, t] of Object.entries(totals)) {
     p1(t.cacheSavingPct),
     n(t.tokenCacheCost),
     p1(t.tokenCacheSavingPct),
-    `${t.stableTurns}/${t.laterTurns}`,
+    `${t.stableTurns}/${t.laterTurns}${t.plannedRewrites != null ? ` (${t.plannedRewrites} planned)` : ''}`,
     `${t.shrunk}/${t.results}`,
     ratio(t.sufficiency.all),
     ratio(t.sufficiency.new),
