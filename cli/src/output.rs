@@ -1,5 +1,7 @@
 //! Where the offloaded conversation goes: stdout, or a file that appears only once it
-//! is complete (written to a temporary file beside it, then renamed over it).
+//! is complete (written to a temporary file beside it, then renamed over it). An OUTPUT
+//! that exists and is not a regular file (`/dev/null`, a FIFO, a terminal) is written
+//! into directly, as a shell's `>` would: renaming over it would replace the device.
 
 use std::io::{self, BufWriter, Stdout, Write};
 use std::path::{Path, PathBuf};
@@ -19,6 +21,7 @@ pub struct Output {
 
 enum Sink {
     Stdout(BufWriter<Stdout>),
+    Special(BufWriter<std::fs::File>),
     File {
         temp: BufWriter<NamedTempFile>,
         path: PathBuf,
@@ -35,6 +38,18 @@ impl Output {
             });
         };
         let name = path.display().to_string();
+        // Metadata through symbolic links: a link to a device is written through too.
+        let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+        if special {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| CliError::failure(format!("{name}: cannot open: {e}")))?;
+            return Ok(Output {
+                sink: Sink::Special(BufWriter::with_capacity(BUFFER, file)),
+                name,
+            });
+        }
         let dir = match path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
@@ -55,6 +70,7 @@ impl Output {
     pub fn write(&mut self, bytes: &[u8]) -> Result<(), CliError> {
         let written = match &mut self.sink {
             Sink::Stdout(out) => out.write_all(bytes),
+            Sink::Special(out) => out.write_all(bytes),
             Sink::File { temp, .. } => temp.write_all(bytes),
         };
         written.map_err(|e| self.failure(e))
@@ -66,6 +82,7 @@ impl Output {
         let failure = |e: io::Error| CliError::failure(format!("{name}: {e}"));
         match self.sink {
             Sink::Stdout(mut out) => out.flush().map_err(failure),
+            Sink::Special(mut out) => out.flush().map_err(failure),
             Sink::File { temp, path } => {
                 let temp = temp.into_inner().map_err(|e| failure(e.into_error()))?;
                 temp.persist(&path).map_err(|e| failure(e.error))?;

@@ -249,3 +249,41 @@ fn json_summary_keys_and_values() {
     });
     assert_eq!(stderr(&out), stringify(&expected) + "\n");
 }
+
+/// `-o` naming a FIFO (as `/dev/null` or a terminal would be): written into, never
+/// replaced by a regular file renamed over it.
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_not_a_regular_file_is_written_into_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let (_tmp, root) = tempdir();
+    std::fs::write(root.join("in.json"), r#"[{"role":"user","content":"hi"}]"#).unwrap();
+    let fifo = root.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let out = run(
+        &root,
+        &["offload", "in.json", "--out", "art", "-o", "pipe"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        reader.join().unwrap(),
+        "[{\"role\":\"user\",\"content\":\"hi\"}]\n"
+    );
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    // No temporary file left beside it.
+    let names: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".tool-offload-"))
+        .collect();
+    assert_eq!(names, Vec::<String>::new());
+}
