@@ -37,3 +37,23 @@ export function loadCorpus(dir) {
   }
   return conversations;
 }
+
+/**
+ * `{ corpus, quick, json }` from the arguments a replay bench takes (`--corpus DIR`,
+ * `--quick`, `--json PATH`), `json` defaulting to `target/bench/<name>.json`; exits 2
+ * with the usage of `script` on anything else.
+ */
+export function replayArgs(argv, script, name) {
+  const a = { corpus: undefined, quick: false, json: join(repoRoot, `target/bench/${name}.json`) };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--corpus') a.corpus = argv[++i];
+    else if (arg === '--quick') a.quick = true;
+    else if (arg === '--json') a.json = argv[++i];
+    else {
+      console.error(`usage: node ${script} [--corpus DIR] [--quick] [--json PATH]`);
+      process.exit(2);
+    }
+  }
+  return a;
+}

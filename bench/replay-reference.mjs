@@ -35,9 +35,9 @@ import { dirname, join, resolve } from 'node:path';
 
 import { Materializer } from 'tool-offload';
 
-import { corpusDir, loadCorpus, repoRoot } from './corpus.mjs';
+import { corpusDir, loadCorpus, replayArgs } from './corpus.mjs';
 
-const args = parseArgs(process.argv.slice(2));
+const args = replayArgs(process.argv.slice(2), 'bench/replay-reference.mjs', 'replay-reference');
 const log = (...m) => console.error(...m);
 const started = performance.now();
 
@@ -716,18 +716,3 @@ const out = resolve(args.json);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
 log(`\nwrote ${out}`);
-
-function parseArgs(argv) {
-  const a = { corpus: undefined, quick: false, json: join(repoRoot, 'target/bench/replay-reference.json') };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--corpus') a.corpus = argv[++i];
-    else if (arg === '--quick') a.quick = true;
-    else if (arg === '--json') a.json = argv[++i];
-    else {
-      console.error('usage: node bench/replay-reference.mjs [--corpus DIR] [--quick] [--json PATH]');
-      process.exit(2);
-    }
-  }
-  return a;
-}

@@ -17,9 +17,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-import { corpusDir, repoRoot } from './corpus.mjs';
+import { corpusDir, repoRoot, replayArgs } from './corpus.mjs';
 
-const args = parseArgs(process.argv.slice(2));
+const args = replayArgs(process.argv.slice(2), 'bench/replay.mjs', 'replay');
 const log = (...m) => console.error(...m);
 const CACHE_READ = 0.1;
 const CACHE_WRITE = 1.25;
@@ -145,18 +145,3 @@ const out = resolve(args.json);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
 log(`\nwrote ${out}`);
-
-function parseArgs(argv) {
-  const a = { corpus: undefined, quick: false, json: join(repoRoot, 'target/bench/replay.json') };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--corpus') a.corpus = argv[++i];
-    else if (arg === '--quick') a.quick = true;
-    else if (arg === '--json') a.json = argv[++i];
-    else {
-      console.error('usage: node bench/replay.mjs [--corpus DIR] [--quick] [--json PATH]');
-      process.exit(2);
-    }
-  }
-  return a;
-}

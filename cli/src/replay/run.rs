@@ -210,38 +210,16 @@ fn materialize(
                 .map(|r| r.id.clone())
                 .zip(done.paths.clone()),
         );
-        let changed: Vec<(usize, Value)> = done
-            .messages
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, m)| match m {
-                Cow::Owned(m) => Some((i, m)),
-                Cow::Borrowed(_) => None,
-            })
-            .collect();
-        for (i, message) in changed {
-            serialised[i] = Serialised::new(stringify(&message));
-            sent[i] = message;
-        }
+        let changed = owned(done.messages);
+        replace(&mut sent, &mut serialised, changed);
         if let Some(options) = &budget {
             let done = runtime
                 .block_on(m.budget(&sent, options))
                 .map_err(failed(conversation.name))?;
             rewrites += usize::from(done.rewritten_from_message.is_some());
             artifacts.extend(done.stored.iter().map(|(r, p)| (r.id.clone(), p.clone())));
-            let changed: Vec<(usize, Value)> = done
-                .messages
-                .into_iter()
-                .enumerate()
-                .filter_map(|(i, m)| match m {
-                    Cow::Owned(m) => Some((i, m)),
-                    Cow::Borrowed(_) => None,
-                })
-                .collect();
-            for (i, message) in changed {
-                serialised[i] = Serialised::new(stringify(&message));
-                sent[i] = message;
-            }
+            let changed = owned(done.messages);
+            replace(&mut sent, &mut serialised, changed);
         }
         per_turn.push(tally.turn(at, &sent, serialised.clone()).chars as u64);
     }
@@ -263,6 +241,26 @@ fn materialize(
         needles: needles.transpose()?,
         rewrites,
     })
+}
+
+/// The messages a call rewrote (returned owned), with their indices.
+fn owned(messages: Vec<Cow<'_, Value>>) -> Vec<(usize, Value)> {
+    messages
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, m)| match m {
+            Cow::Owned(m) => Some((i, m)),
+            Cow::Borrowed(_) => None,
+        })
+        .collect()
+}
+
+/// `changed` put in place in `sent`, with their new serialisations.
+fn replace(sent: &mut [Value], serialised: &mut [Serialised], changed: Vec<(usize, Value)>) {
+    for (i, message) in changed {
+        serialised[i] = Serialised::new(stringify(&message));
+        sent[i] = message;
+    }
 }
 
 /// Looks for `count` lines of every artifact again with one grep each.
