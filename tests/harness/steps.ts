@@ -76,6 +76,16 @@ export interface MaterializerLike {
   ): Promise<string>;
   grepAll(pattern: string, options?: { context?: number; maxMatches?: number; ignoreCase?: boolean }): Promise<string>;
   exportConversation(messages: unknown[]): Promise<Record<string, unknown>>;
+  budget(
+    messages: unknown[],
+    options: Record<string, unknown>,
+  ): Promise<{
+    messages: unknown[];
+    cleared: { message: number; toolCallId: string; toolName: string; ref: string; chars: number }[];
+    rewrittenFromMessage: number | null;
+    refs: Ref[];
+    paths: string[];
+  }>;
   registerTools(registry: RegistryLike): void;
   stats(): { hits: number; inlined: number; savedChars: number };
 }
@@ -168,6 +178,7 @@ export interface Api {
   ToolRegistry: new (options?: Record<string, unknown>) => RegistryLike;
   registerTodoTools(registry: RegistryLike): void;
   Workspace: new (options: Record<string, unknown>) => WorkspaceLike;
+  estimateTokens(text: string): number;
 }
 
 /** A host: its API and IO, the real directory standing for `/` ('' in memory), and every file by virtual path. */
@@ -360,6 +371,32 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
             refs: r.refs.map(canonicalRef),
             paths: r.paths.map(rel),
             ...(r.unrecognized.length > 0 ? { unrecognized: r.unrecognized } : {}),
+          };
+          break;
+        }
+        case 'budget': {
+          // Each message counted as its JSON.stringify by core's estimate: the npm package
+          // counts them itself (the same way), the raw wasm takes the counts given.
+          const messageTokens = s.messages.map((m: unknown) => api.estimateTokens(JSON.stringify(m)));
+          const r = await main.budget(s.messages, {
+            triggerTokens: s.triggerTokens,
+            keepLast: s.keepLast,
+            clearAtLeastTokens: s.clearAtLeastTokens,
+            excludeTools: s.excludeTools,
+            messageTokens,
+          });
+          result = {
+            messages: r.messages as Json,
+            cleared: r.cleared.map(({ message, toolCallId, toolName, ref, chars }) => ({
+              message,
+              toolCallId,
+              toolName,
+              ref,
+              chars,
+            })),
+            rewrittenFromMessage: r.rewrittenFromMessage,
+            refs: r.refs.map(canonicalRef),
+            paths: r.paths.map(rel),
           };
           break;
         }

@@ -333,6 +333,53 @@ class Case {
     return index;
   }
 
+  /**
+   * budget(messages, opts) where every older result goes: `triggerTokens` 1 and
+   * `clearAtLeastTokens` 0, so the target (half the trigger) is never reached and each
+   * result before the last `keepLast` — not of `excludeTools`, not already a pointer, every
+   * one long enough that its pointer is shorter (asserted: ≥ 600 characters) — is
+   * cleared, oldest first; an inline one is stored first (as materializeMessages would
+   * name it). OpenAI Chat `role: "tool"` results with string content only.
+   */
+  budget(messages, opts) {
+    if (opts.triggerTokens !== 1 || opts.clearAtLeastTokens !== 0)
+      throw new Error(`${this.name}: budget oracle needs triggerTokens 1, clearAtLeastTokens 0`);
+    const names = new Map();
+    for (const m of messages) for (const c of m.tool_calls ?? []) names.set(c.id, c.function.name);
+    const results = messages.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
+    const older = results.slice(0, Math.max(0, results.length - (opts.keepLast ?? 3)));
+    const out = messages.slice();
+    const cleared = [];
+    const refs = [];
+    const paths = [];
+    for (const i of older) {
+      const m = messages[i];
+      const tool = names.get(m.tool_call_id) ?? 'tool';
+      const text = str(m.content);
+      if ((opts.excludeTools ?? []).includes(tool) || text.startsWith('[Earlier output of ')) continue;
+      if (text.length < 600) throw new Error(`${this.name}: budget oracle: result ${i} is too short to be sure`);
+      const id = m.tool_call_id;
+      const ref = refOf(this.conv, 'tool', `${id}.txt`);
+      this.refPaths.set(ref, `tool/${id}.txt`);
+      const path = `${this.artifactDir('tool')}/${id}.txt`;
+      this.files.set(path, text);
+      refs.push({
+        kind: 'artifact',
+        id: ref,
+        hint: { toolName: tool, toolCallId: id, ...measure(text), isJson: false },
+      });
+      paths.push(path);
+      const pointer = `[Earlier output of ${tool} (call ${id}, ${text.length.toLocaleString('en')} chars) cleared from the conversation; stored as ${ref}: context_read, context_grep]`;
+      out[i] = { ...m, content: pointer };
+      cleared.push({ message: i, toolCallId: id, toolName: tool, ref, chars: text.length });
+    }
+    return this.step(
+      'budget',
+      { messages, ...opts },
+      { messages: out, cleared, rewrittenFromMessage: cleared.length > 0 ? cleared[0].message : null, refs, paths },
+    );
+  }
+
   /** The bundle of `messages` (the messages of step `source`), whose artifacts are `refs`. */
   exportConversation(source, refs) {
     const artifacts = refs.map((ref) => {
@@ -1345,6 +1392,42 @@ const anthropic = () => [
   c.materialize('env', raw, { stored: redacted });
   c.grep('ctx://conv-1/tool/env.txt', 'REDACTED', { context: 0 });
   c.materialize('small', 'token ghp_0123456789abcdefghijABCDEFGHIJ012345');
+}
+
+{
+  const c = add(
+    new Case(
+      'budget',
+      'budget over an OpenAI Chat conversation of five bash results of ~1,500 characters, each under the limits so inline: past the trigger (1 token, clearing at least 0), every result before the last two becomes a pointer naming its artifact, stored first (the full text, read back byte for byte), oldest first; the first rewritten message is reported. Run again on its own output: nothing more changes (frozen). Excluded tools are never cleared; under the trigger nothing is.',
+    ),
+  );
+  const log = (i) => Array.from({ length: 40 }, (_, k) => `step_${i} line ${k}: compiling crate_${k}`).join('\n');
+  const messages = [
+    { role: 'system', content: 'You are a coding agent.' },
+    { role: 'user', content: 'Build every crate.' },
+  ];
+  for (let i = 0; i < 5; i++) {
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'bash', arguments: '{}' } }],
+    });
+    messages.push({ role: 'tool', tool_call_id: `call_${i}`, content: log(i) });
+  }
+  messages.push({ role: 'assistant', content: 'Built.' });
+  c.step(
+    'budget',
+    { messages, triggerTokens: 1000000 },
+    { messages, cleared: [], rewrittenFromMessage: null, refs: [], paths: [] },
+  );
+  c.step(
+    'budget',
+    { messages, triggerTokens: 1, clearAtLeastTokens: 0, excludeTools: ['bash'] },
+    { messages, cleared: [], rewrittenFromMessage: null, refs: [], paths: [] },
+  );
+  const first = c.budget(messages, { triggerTokens: 1, keepLast: 2, clearAtLeastTokens: 0 });
+  const after = c.steps[first].expect.messages;
+  c.budget(after, { triggerTokens: 1, keepLast: 2, clearAtLeastTokens: 0 });
 }
 
 // ---------------------------------------------------------------------------------

@@ -18,8 +18,9 @@ use tool_offload::{
     ToolOutputInput as MaterializeInput, ToolRegistry, Workspace, WorkspaceOptions,
 };
 use tool_offload_conformance::steps::{
-    self as s, bundle_result, files_under, imported_result, materialized, messages_result, offload,
-    run_workspace_call, workspace_options, Host, Op, Options, StepError, Vector, WorkspaceClock,
+    self as s, budget_result, bundle_result, files_under, imported_result, materialized,
+    messages_result, offload, run_workspace_call, workspace_options, Host, Op, Options, StepError,
+    Vector, WorkspaceClock,
 };
 use tool_offload_conformance::{Failing, Rooted};
 use tool_offload_core::json::LoneSurrogates;
@@ -345,6 +346,17 @@ impl TokioHost {
                 let done = self.main.materialize_messages(messages).await?;
                 let out = done.messages.into_iter().map(|m| m.into_owned()).collect();
                 messages_result(out, &done.refs, &done.paths, &done.unrecognized, &data)
+            }
+            Op::Budget { messages, options } => {
+                let done = self.main.budget(messages, options).await?;
+                let out = done.messages.into_iter().map(|m| m.into_owned()).collect();
+                budget_result(
+                    out,
+                    &done.cleared,
+                    done.rewritten_from_message,
+                    &done.stored,
+                    &data,
+                )
             }
             Op::Export { messages } => {
                 bundle_result(&self.main.export_conversation(messages).await?)

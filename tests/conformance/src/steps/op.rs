@@ -75,6 +75,14 @@ pub enum Op {
         /// `messages`.
         messages: Vec<Value>,
     },
+    /// `budget(messages, { triggerTokens, keepLast?, clearAtLeastTokens?, excludeTools? })`,
+    /// each message counted as its `JSON.stringify` by the estimate.
+    Budget {
+        /// `messages`.
+        messages: Vec<Value>,
+        /// The options.
+        options: tool_offload_core::materialize::BudgetOptions,
+    },
     /// `exportConversation(messages)`.
     Export {
         /// `messages`.
@@ -268,6 +276,28 @@ pub(super) fn parse_op(
         },
         Some("materializeMessages") => Op::Messages {
             messages: messages(),
+        },
+        Some("budget") => Op::Budget {
+            messages: messages(),
+            options: {
+                let n = |key: &str| step.get(key).map(|v| v.as_u64().expect("a count") as usize);
+                let mut o = tool_offload_core::materialize::BudgetOptions::new(
+                    n("triggerTokens").expect("budget: triggerTokens"),
+                );
+                o.keep_last = n("keepLast").unwrap_or(o.keep_last);
+                o.clear_at_least_tokens =
+                    n("clearAtLeastTokens").unwrap_or(o.clear_at_least_tokens);
+                o.exclude_tools = step
+                    .get("excludeTools")
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .map(|t| t.as_str().expect("a tool name").to_owned())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                o
+            },
         },
         Some("export") => Op::Export {
             messages: messages(),

@@ -61,6 +61,49 @@ pub fn materialized(done: &Materialized, output: &Value, root: &str) -> Value {
 
 /// The result of `materializeMessages`: `{ messages, refs, paths }`, and `unrecognized`
 /// when there are any.
+/// What `budget` resolves to, as the vectors pin it: the messages, the results cleared
+/// (`{ message, toolCallId, toolName, ref, chars }`: the token counts are each host's
+/// counter's), where the cached prefix was rewritten, and the artifacts stored.
+pub fn budget_result(
+    messages: Vec<Value>,
+    cleared: &[tool_offload_core::materialize::Cleared],
+    rewritten_from_message: Option<usize>,
+    stored: &[(ContextRef, String)],
+    root: &str,
+) -> Value {
+    let mut out = Map::new();
+    out.insert("messages".into(), Value::Array(messages));
+    let cleared: Vec<Value> = cleared
+        .iter()
+        .map(|c| {
+            let mut item = Map::new();
+            item.insert("message".into(), c.message.into());
+            item.insert("toolCallId".into(), c.tool_call_id.clone().into());
+            item.insert("toolName".into(), c.tool_name.clone().into());
+            item.insert("ref".into(), c.reference.clone().into());
+            item.insert("chars".into(), c.chars.into());
+            Value::Object(item)
+        })
+        .collect();
+    out.insert("cleared".into(), Value::Array(cleared));
+    out.insert(
+        "rewrittenFromMessage".into(),
+        rewritten_from_message.map_or(Value::Null, Value::from),
+    );
+    out.insert(
+        "refs".into(),
+        stored.iter().map(|(r, _)| context_ref(r)).collect(),
+    );
+    out.insert(
+        "paths".into(),
+        stored
+            .iter()
+            .map(|(_, p)| Value::from(relative(p, root)))
+            .collect(),
+    );
+    Value::Object(out)
+}
+
 pub fn messages_result(
     messages: Vec<Value>,
     refs: &[ContextRef],

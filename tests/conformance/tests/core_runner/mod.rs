@@ -8,9 +8,9 @@ use std::rc::Rc;
 
 use tool_offload::MemoryWriter;
 use tool_offload_conformance::steps::{
-    bundle_result, imported_result, materialized, messages_result, offload, run_workspace_call,
-    workspace_options, Handler, Host, Op, Options, RegistryOffload, StepError, Vector,
-    WorkspaceClock,
+    budget_result, bundle_result, imported_result, materialized, messages_result, offload,
+    run_workspace_call, workspace_options, Handler, Host, Op, Options, RegistryOffload, StepError,
+    Vector, WorkspaceClock,
 };
 use tool_offload_conformance::Failing;
 use tool_offload_core::gc::FileLifecycle;
@@ -313,6 +313,30 @@ impl<F: HostFs> Host for CoreHost<F> {
                     apply_edits(&mut out[index], edits);
                 }
                 messages_result(out, &done.refs, &done.paths, &done.unrecognized, DATA)
+            }
+            Op::Budget { messages, options } => {
+                let views: Vec<&Value> = messages.iter().collect();
+                let tokens: Vec<usize> = messages
+                    .iter()
+                    .map(|m| {
+                        tool_offload_core::estimate_tokens(&tool_offload_core::json::stringify(m))
+                    })
+                    .collect();
+                let done = self
+                    .materializer(None)?
+                    .budget(&views, &tokens, options, fs)
+                    .await?;
+                let mut out = messages.clone();
+                for (index, edits) in done.changed {
+                    apply_edits(&mut out[index], edits);
+                }
+                budget_result(
+                    out,
+                    &done.cleared,
+                    done.rewritten_from_message,
+                    &done.stored,
+                    DATA,
+                )
             }
             Op::Export { messages } => {
                 let bundle = self
