@@ -25,7 +25,12 @@ const CACHE_READ = 0.1;
 const CACHE_WRITE = 1.25;
 
 const RUNS = [
-  { flags: ['--policy', 'offload', '--policy', 'materialize', '--policy', 'headtail'], names: {} },
+  {
+    flags: ['--policy', 'offload', '--policy', 'materialize', '--policy', 'headtail'],
+    names: {},
+  },
+  // The peers' policies at their defaults: Anthropic's server-side clearing, Claude Code's persistence.
+  { flags: ['--policy', 'clear-tool-uses', '--policy', 'claude-code'], names: {} },
   { flags: ['--policy', 'materialize', '--max-inline-chars', '2000'], names: { materialize: 'materialize-2000' } },
   { flags: ['--policy', 'materialize', '--max-inline-chars', '1000'], names: { materialize: 'materialize-1000' } },
   { flags: ['--policy', 'materialize', '--tool', 'Read=never'], names: { materialize: 'materialize-read-inline' } },

@@ -283,3 +283,32 @@ fn the_budget_clears_old_results_and_reports_its_rewrites() {
     assert_eq!(b["artifacts"], m["artifacts"]);
     assert_eq!(b["needles"]["found"], b["needles"]["total"]);
 }
+
+#[test]
+fn the_peers_policies_are_replayed_beside_ours() {
+    let (_tmp, dir) = tempdir();
+    // Two results over Claude Code's 30,000 characters for Bash, two under.
+    let mut messages = conversation(2, 40_000).as_array().unwrap().clone();
+    messages.pop();
+    messages.extend(
+        conversation(2, 1_000).as_array().unwrap()[1..]
+            .iter()
+            .cloned(),
+    );
+    let p = write(&dir, "a.json", &Value::Array(messages));
+    let report = replay_json(
+        &dir,
+        &[&p, "--policy", "claude-code", "--policy", "clear-tool-uses"],
+    );
+    let policies = &report["totals"]["policies"];
+    assert_eq!(policies["claude-code"]["shrunk"], 2, "{policies}");
+    assert!(
+        policies["claude-code"]["chars"].as_u64().unwrap()
+            < policies["none"]["chars"].as_u64().unwrap() / 4
+    );
+    // Never past 100,000 tokens here: Anthropic's clearing does nothing.
+    assert_eq!(
+        policies["clear-tool-uses"]["chars"],
+        policies["none"]["chars"]
+    );
+}

@@ -22,6 +22,13 @@ pub enum Policy {
     /// The Materializer, then the budget: past --trigger-tokens, old results are
     /// cleared into pointers to their artifacts (restorably), down to half the trigger.
     Budget,
+    /// Anthropic's server-side clearing at its defaults (`clear_tool_uses_20250919`): past
+    /// 100,000 tokens, every tool result but the last 3 becomes `[cleared]` (for
+    /// comparison; nothing can read them back).
+    ClearToolUses,
+    /// Claude Code's persistence (2.1): a result over 30,000 characters (Bash) or 50,000
+    /// (other tools) is shown as a `<persisted-output>` block with its first 2,000.
+    ClaudeCode,
     /// No artifact: a result over 10,240 characters becomes its first and last 5,120
     /// (the plain head+tail cut many agents use), for comparison.
     Headtail,
@@ -35,6 +42,8 @@ impl Policy {
             Policy::Offload => "offload",
             Policy::Materialize => "materialize",
             Policy::Budget => "budget",
+            Policy::ClearToolUses => "clear-tool-uses",
+            Policy::ClaudeCode => "claude-code",
             Policy::Headtail => "headtail",
         }
     }

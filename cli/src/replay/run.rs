@@ -7,7 +7,8 @@ use std::path::Path;
 use tokio::runtime::Runtime;
 use tool_offload::core::json::LoneSurrogates;
 use tool_offload::core::replay::{
-    head_tail, pick_needles, recovered, Analysis, Figures, Serialised, Tally,
+    claude_code_persisted, clear_tool_uses, head_tail, pick_needles, recovered, tool_names,
+    Analysis, Figures, Serialised, Tally,
 };
 use tool_offload::core::BatchOptions;
 use tool_offload::json::stringify;
@@ -85,6 +86,18 @@ pub fn replay(
                 let sent = merged(conversation.messages, cut);
                 fixed(&analysis, policy, Cow::Owned(sent), &serialised)
             }
+            Policy::ClaudeCode => {
+                let names = tool_names(conversation.messages);
+                let shown: Vec<Option<Value>> = conversation
+                    .messages
+                    .iter()
+                    .map(|m| claude_code_persisted(m, &names))
+                    .collect();
+                let serialised = reuse(&raw, &shown);
+                let sent = merged(conversation.messages, shown);
+                fixed(&analysis, policy, Cow::Owned(sent), &serialised)
+            }
+            Policy::ClearToolUses => cleared_per_turn(conversation.messages, &analysis, &raw),
             Policy::Offload => offload(conversation, &analysis, args, &dir, &raw)?,
             Policy::Materialize | Policy::Budget => {
                 materialize(conversation, &analysis, args, policy, &dir, &raw, runtime)?
@@ -111,6 +124,32 @@ fn fixed(
         .collect();
     PolicyRun {
         policy,
+        figures: tally.finish(),
+        per_turn,
+        artifacts: 0,
+        needles: None,
+        rewrites: 0,
+    }
+}
+
+/// Anthropic's clearing as its server applies it: each turn, from the full history, every
+/// result but the last 3 cleared once the history is over 100,000 tokens.
+fn cleared_per_turn(messages: &[Value], analysis: &Analysis, raw: &[Serialised]) -> PolicyRun {
+    let tokens: Vec<usize> = raw.iter().map(Serialised::tokens).collect();
+    let mut tally = Tally::new(analysis);
+    let mut per_turn = Vec::new();
+    for &at in &analysis.turns {
+        let mut sent = messages[..at].to_vec();
+        let mut serialised = raw[..at].to_vec();
+        replace(
+            &mut sent,
+            &mut serialised,
+            clear_tool_uses(&messages[..at], &tokens[..at], 100_000, 3),
+        );
+        per_turn.push(tally.turn(at, &sent, serialised).chars as u64);
+    }
+    PolicyRun {
+        policy: Policy::ClearToolUses,
         figures: tally.finish(),
         per_turn,
         artifacts: 0,

@@ -223,7 +223,7 @@ pub(crate) fn plan_tool_results<V: JsonView>(
 
 /// Tool names by call id, from the calls in the conversation: Anthropic `tool_use`
 /// blocks, OpenAI Chat `tool_calls[].function.name`, OpenAI Responses `function_call`.
-fn tool_names<V: JsonView>(messages: &[V]) -> HashMap<String, String> {
+pub(crate) fn tool_names<V: JsonView>(messages: &[V]) -> HashMap<String, String> {
     let mut names = HashMap::new();
     let mut add = |id: Option<V>, name: Option<V>| {
         // An id with a lone surrogate is never a result's id (that is INVALID_ID), so it

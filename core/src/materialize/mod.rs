@@ -16,6 +16,7 @@ mod matcher;
 mod materializer;
 mod mcp;
 mod messages;
+pub(crate) use messages::tool_names;
 mod naming;
 #[cfg(test)]
 mod oracle;

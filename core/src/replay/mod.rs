@@ -12,6 +12,7 @@
 //! is visible when the identifier occurs ([`occurs`]) in what was sent for the result.
 
 mod analysis;
+mod anchors;
 mod head_tail;
 mod history;
 mod identifiers;
@@ -20,6 +21,7 @@ mod needles;
 mod tally;
 
 pub use analysis::{Analysis, Pair, ResultFacts};
+pub use anchors::{claude_code_persisted, clear_tool_uses, tool_names, CLEARED_PLACEHOLDER};
 pub use head_tail::{head_tail, HEAD_TAIL_KEEP, HEAD_TAIL_OVER};
 pub use history::{turn, Serialised, Turn};
 pub use identifiers::{identifiers, occurs, Kind as IdentifierKind, Words};
