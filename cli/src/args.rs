@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tool_offload::DEFAULT_THRESHOLD;
 
-use crate::values::{count, parse_tool_limit};
+pub use crate::limits::Limits;
+use crate::values::count;
 
 /// The exit codes, as every subcommand's help ends.
 macro_rules! exit_codes {
@@ -204,32 +205,6 @@ pub struct OffloadedFiles {
     /// placeholder whole), and nothing else in that directory is read.
     #[arg(long, value_name = "DIR")]
     pub offload_dir: Option<PathBuf>,
-}
-
-/// The Materializer's limits (`materialize`, `replay`).
-#[derive(Debug, Args)]
-pub struct Limits {
-    /// Outputs over this many characters (UTF-16 code units) are materialized (default
-    /// 4,000).
-    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
-    pub max_inline_chars: Option<usize>,
-    /// Outputs over this many UTF-8 bytes are materialized (default 16,384).
-    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
-    pub max_inline_bytes: Option<usize>,
-    /// One tool's limit, repeatable: NAME=never (always inline), NAME=always (always
-    /// materialized) or NAME=N (over N characters); NAME * is every other tool. E.g.
-    /// --tool Read=never --tool bash=8000.
-    #[arg(long = "tool", value_name = "NAME=LIMIT", value_parser = parse_tool_limit)]
-    pub tools: Vec<(String, tool_offload::ToolLimits)>,
-}
-
-impl Limits {
-    /// These limits set on `options` (the defaults where not given).
-    pub fn apply(&self, options: &mut tool_offload::MaterializerOptions) {
-        options.max_inline_chars = self.max_inline_chars.unwrap_or(options.max_inline_chars);
-        options.max_inline_bytes = self.max_inline_bytes.unwrap_or(options.max_inline_bytes);
-        options.tools = self.tools.clone();
-    }
 }
 
 /// Arguments of `tool-offload materialize`.

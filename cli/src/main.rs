@@ -21,6 +21,7 @@ mod gc;
 mod input;
 mod inputs;
 mod jsonl;
+mod limits;
 mod listing;
 mod location;
 mod mcp;

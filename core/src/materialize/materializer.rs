@@ -123,21 +123,6 @@ impl Materializer {
         self.page_chars().max(MIN_PAGE_CHARS)
     }
 
-    /// Whether an output of `text` must be materialized: over either limit.
-    pub fn exceeds_limits(&self, text: &str) -> bool {
-        self.measure_exceeds(&Measure::of(text), super::ANY_TOOL)
-    }
-
-    /// Whether an output of `text` from `tool` must be materialized: the tool's limits
-    /// ([`MaterializerOptions::tools`]).
-    pub fn exceeds_limits_for(&self, tool: &str, text: &str) -> bool {
-        self.measure_exceeds(&Measure::of(text), tool)
-    }
-
-    fn measure_exceeds(&self, m: &Measure, tool: &str) -> bool {
-        self.limits_for(tool).exceeded_by(m)
-    }
-
     /// Leave `output` inline when within both limits; otherwise write it (before
     /// returning) to `…/artifacts/tool/<toolCallId>.json|.txt` and return its summary
     /// and ref.
@@ -149,8 +134,15 @@ impl Materializer {
         output: &ToolOutputRef<'_>,
         io: &IO,
     ) -> Result<Materialized, OffloadError> {
-        self.materialize_as(ArtifactKind::Tool, output.tool_call_id, output, None, io)
-            .await
+        self.store_as(
+            ArtifactKind::Tool,
+            output.tool_call_id,
+            output,
+            None,
+            false,
+            io,
+        )
+        .await
     }
 
     /// [`Materializer::materialize`] for a host that already knows the text's length in
@@ -180,11 +172,12 @@ impl Materializer {
             crate::utf16_len(output.text),
             "the length given is the text's"
         );
-        self.materialize_as(
+        self.store_as(
             ArtifactKind::Tool,
             output.tool_call_id,
             output,
             Some(chars),
+            false,
             io,
         )
         .await
@@ -209,26 +202,14 @@ impl Materializer {
             text,
             was_value: false,
         };
-        self.materialize_as(ArtifactKind::Terminal, snippet_id, &output, None, io)
+        self.store_as(ArtifactKind::Terminal, snippet_id, &output, None, false, io)
             .await
     }
 
-    /// Materialize `output` as artifact `<stem>.<ext>` of `kind`; when a different
-    /// artifact already has that name, as `<stem>-1.<ext>`, `<stem>-2.<ext>`… (an
-    /// identical one is reused), so no artifact is ever overwritten.
-    pub(crate) async fn materialize_as<IO: FileWriter + FileReader + ?Sized>(
-        &self,
-        kind: ArtifactKind,
-        stem: &str,
-        output: &ToolOutputRef<'_>,
-        chars: Option<usize>,
-        io: &IO,
-    ) -> Result<Materialized, OffloadError> {
-        self.store_as(kind, stem, output, chars, false, io).await
-    }
-
-    /// [`Materializer::materialize_as`], and with `always` stored whatever its size (the
-    /// budget stores an inline result before it clears it).
+    /// Materialize `output` as artifact `<stem>.<ext>` of `kind` — with `always`, whatever
+    /// its size (the budget stores an inline result before it clears it); when a different
+    /// artifact already has that name, as `<stem>-1.<ext>`, `<stem>-2.<ext>`… (an identical
+    /// one is reused), so no artifact is ever overwritten.
     pub(crate) async fn store_as<IO: FileWriter + FileReader + ?Sized>(
         &self,
         kind: ArtifactKind,

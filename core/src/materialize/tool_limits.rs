@@ -140,6 +140,21 @@ impl super::Materializer {
         self.options().limits_for(tool, declared)
     }
 
+    /// Whether an output of `text` must be materialized: over either limit.
+    pub fn exceeds_limits(&self, text: &str) -> bool {
+        self.measure_exceeds(&Measure::of(text), super::ANY_TOOL)
+    }
+
+    /// Whether an output of `text` from `tool` must be materialized: the tool's limits
+    /// ([`MaterializerOptions::tools`]).
+    pub fn exceeds_limits_for(&self, tool: &str, text: &str) -> bool {
+        self.measure_exceeds(&Measure::of(text), tool)
+    }
+
+    pub(super) fn measure_exceeds(&self, m: &Measure, tool: &str) -> bool {
+        self.limits_for(tool).exceeded_by(m)
+    }
+
     /// The longest output that surely stays inline, whatever the tool.
     pub(crate) fn surely_inline_any(&self) -> usize {
         let mut names: Vec<String> = self

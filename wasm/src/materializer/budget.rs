@@ -3,23 +3,43 @@
 //! message: the npm wrapper counts each message's `JSON.stringify`), so a JS tokenizer
 //! never has to be called from wasm.
 
-use js_sys::{Array, Object};
+use js_sys::{Array, Object, Promise};
 use tool_offload_core::materialize::BudgetOptions;
 use tool_offload_core::{estimate_tokens, OffloadError};
 use wasm_bindgen::prelude::*;
 
 use super::io::ReadWrite;
 use super::options::Inner;
+use super::Materializer;
 use crate::abort::{self, Abort};
 use crate::convert::{count_arg, field, js_text, kind_of, number, options_arg};
 use crate::copy::Messages;
 use crate::error::{message_of, set, JsOffloadError};
+use crate::promise::spawn;
 
 /// The estimated tokens of `text` (core's calibrated estimate, meant never to undercount
 /// tool output; docs/tokens.md).
 #[wasm_bindgen(js_name = estimateTokens)]
 pub fn estimate_tokens_js(text: &str) -> usize {
     estimate_tokens(text)
+}
+
+#[wasm_bindgen]
+impl Materializer {
+    /// Clear old tool results when the history holds more than `options.triggerTokens`
+    /// tokens (`options.messageTokens`: one count per message): results before the last
+    /// `keepLast` (default 3), not of `excludeTools`, become pointers to their artifacts,
+    /// oldest first, down to half the trigger, if that saves `clearAtLeastTokens` (default
+    /// a tenth of the trigger). The npm package's `budget` counts the tokens itself.
+    #[wasm_bindgen(unchecked_return_type = "Promise<BudgetResult<object>>")]
+    pub fn budget(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "BudgetCallOptions")] options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        spawn(async move { Ok(budget(&inner, messages, options).await?) })
+    }
 }
 
 /// `budget(messages, options)`: `{ messages, cleared, tokensBefore, tokensAfter,

@@ -238,21 +238,6 @@ impl Materializer {
         )
     }
 
-    /// Clear old tool results when the history holds more than `options.triggerTokens`
-    /// tokens (`options.messageTokens`: one count per message): results before the last
-    /// `keepLast` (default 3), not of `excludeTools`, become pointers to their artifacts,
-    /// oldest first, down to half the trigger, if that saves `clearAtLeastTokens` (default
-    /// a tenth of the trigger). The npm package's `budget` counts the tokens itself.
-    #[wasm_bindgen(unchecked_return_type = "Promise<BudgetResult<object>>")]
-    pub fn budget(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "BudgetCallOptions")] options: JsValue,
-    ) -> Promise {
-        let inner = self.inner.clone();
-        spawn(async move { Ok(budget::budget(&inner, messages, options).await?) })
-    }
-
     /// One self-contained bundle of `messages` and every artifact of this conversation
     /// they refer to, each with its SHA-256; restore it with `importConversation`.
     /// `options.signal` (an `AbortSignal`) cancels it. Rejects with `REF_NOT_FOUND` when a
