@@ -79,6 +79,7 @@ mod create;
 mod direct;
 mod error;
 pub mod gc;
+pub mod identifiers;
 mod io;
 pub mod json;
 pub mod materialize;

@@ -4,10 +4,10 @@
 
 use std::collections::HashMap;
 
-use super::identifiers::{identifiers, occurs, Kind, Words};
 use super::messages::{
     assistant_text, content_text, is_assistant, message_text, results_in, turns, ResultAt,
 };
+use crate::identifiers::{identifiers, occurs, Kind, Words};
 use crate::json::stringify;
 use crate::Value;
 

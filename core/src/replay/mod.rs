@@ -15,16 +15,15 @@ mod analysis;
 mod anchors;
 mod head_tail;
 mod history;
-mod identifiers;
 mod messages;
 mod needles;
 mod tally;
 
+pub use crate::identifiers::{identifiers, occurs, Kind as IdentifierKind, Words};
 pub use analysis::{Analysis, Pair, ResultFacts};
 pub use anchors::{claude_code_persisted, clear_tool_uses, tool_names, CLEARED_PLACEHOLDER};
 pub use head_tail::{head_tail, HEAD_TAIL_KEEP, HEAD_TAIL_OVER};
 pub use history::{turn, Serialised, Turn};
-pub use identifiers::{identifiers, occurs, Kind as IdentifierKind, Words};
 pub use messages::{
     assistant_text, content_at, content_text, message_text, results_in, said, tool_call_values,
     turns, ResultAt,

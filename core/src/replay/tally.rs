@@ -2,8 +2,8 @@
 
 use super::analysis::Analysis;
 use super::history::{turn, Serialised, Turn};
-use super::identifiers::{occurs, Words};
 use super::messages::{content_at, content_text};
+use crate::identifiers::{occurs, Words};
 use crate::json::stringify;
 use crate::Value;
 

@@ -1,4 +1,5 @@
-//! Identifier-like strings: what preview sufficiency counts. One tokenizer: at each
+//! Identifier-like strings: what a summary's names list shows and what the replay's
+//! preview sufficiency counts. One tokenizer: at each
 //! position the kinds are tried in the order of [`Kind`], so every span of text is one
 //! identifier of one kind at most (a path is not also counted as its file name, its
 //! numbers or its snake_case segments). It is the JavaScript regular expression
@@ -101,45 +102,71 @@ fn run(s: &[u8], at: usize, keep: impl Fn(u8) -> bool) -> usize {
 /// that occurrence.
 ///
 /// ```
-/// use tool_offload_core::replay::{identifiers, IdentifierKind};
+/// use tool_offload_core::identifiers::{identifiers, Kind};
 /// let ids = identifiers("error[E0308] in src/main.rs:42 (parse_args, line 1234; see lib.rs)");
 /// let names: Vec<&str> = ids.iter().map(|(id, _)| id.as_str()).collect();
 /// assert_eq!(names, ["E0308", "src/main.rs", "parse_args", "1234", "lib.rs"]);
-/// assert_eq!(ids[1].1, IdentifierKind::Path);
+/// assert_eq!(ids[1].1, Kind::Path);
 /// ```
 pub fn identifiers(text: &str) -> Vec<(String, Kind)> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    let s = text.as_bytes();
-    let mut at = 0;
-    while at < s.len() {
-        let Some((kind, end)) = match_at(s, at) else {
-            at += 1;
-            continue;
-        };
-        let mut id = &text[at..end];
-        at = end;
-        let keep = match kind {
-            Kind::Path => {
-                id = &id[..id.len() - id.bytes().rev().take_while(|&b| b == b'.').count()];
-                id.bytes().any(|b| b.is_ascii_alphanumeric()) && id.bytes().any(|b| b == b'/')
-            }
-            Kind::Code => id.len() >= 4,
-            Kind::Identifier => {
-                id.len() >= 4 && (id.bytes().any(|b| b == b'_') || has_inner_capital(id))
-            }
-            Kind::File | Kind::Number => true,
-        };
-        if keep && seen.insert(id) {
+    for (range, kind) in spans(text) {
+        let id = &text[range];
+        if seen.insert(id) {
             out.push((id.to_owned(), kind));
         }
     }
     out
 }
 
-fn has_inner_capital(id: &str) -> bool {
-    id.as_bytes()
-        .windows(2)
+/// Every identifier of `text` where it occurs: its byte range and kind, in order (each
+/// span of text is one identifier at most).
+///
+/// ```
+/// use tool_offload_core::identifiers::{spans, Kind};
+/// let text = "see src/a.rs. then parse_args(src/a.rs)";
+/// let found: Vec<_> = spans(text).map(|(r, kind)| (&text[r], kind)).collect();
+/// assert_eq!(found, [("src/a.rs", Kind::Path), ("parse_args", Kind::Identifier), ("src/a.rs", Kind::Path)]);
+/// ```
+pub fn spans(text: &str) -> impl Iterator<Item = (std::ops::Range<usize>, Kind)> + '_ {
+    let s = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < s.len() {
+            let Some((kind, end)) = match_at(s, at) else {
+                at += 1;
+                continue;
+            };
+            let start = at;
+            at = end;
+            let id = &s[start..end];
+            let (keep, end) = match kind {
+                Kind::Path => {
+                    let end = end - id.iter().rev().take_while(|&&b| b == b'.').count();
+                    let id = &s[start..end];
+                    (
+                        id.iter().any(u8::is_ascii_alphanumeric) && id.contains(&b'/'),
+                        end,
+                    )
+                }
+                Kind::Code => (id.len() >= 4, end),
+                Kind::Identifier => (
+                    id.len() >= 4 && (id.contains(&b'_') || has_inner_capital(id)),
+                    end,
+                ),
+                Kind::File | Kind::Number => (true, end),
+            };
+            if keep {
+                return Some((start..end, kind));
+            }
+        }
+        None
+    })
+}
+
+fn has_inner_capital(id: &[u8]) -> bool {
+    id.windows(2)
         .any(|w| (w[0].is_ascii_lowercase() || w[0].is_ascii_digit()) && w[1].is_ascii_uppercase())
 }
 
@@ -238,7 +265,7 @@ fn code_at(s: &[u8], at: usize) -> Option<usize> {
 /// The word runs (`[A-Za-z0-9_]+`) of a text: what [`occurs`] checks first.
 ///
 /// ```
-/// use tool_offload_core::replay::{occurs, Words};
+/// use tool_offload_core::identifiers::{occurs, Words};
 /// let text = "panicked at src/lib.rs:51234";
 /// let words = Words::of(text);
 /// assert!(occurs(text, &words, "src/lib.rs"));
@@ -267,7 +294,19 @@ fn word_runs(text: &str) -> impl Iterator<Item = &str> {
 /// `[A-Za-z0-9_]` (so `123` is not in `51234`, nor `/src/a.rs` in `crate_1/src/a.rs`, but
 /// `src/a.rs` is in `/work/src/a.rs:42`). `words` are `text`'s [`Words`].
 pub fn occurs(text: &str, words: &Words<'_>, id: &str) -> bool {
-    if id.is_empty() || !word_runs(id).all(|w| words.0.contains(w)) {
+    !id.is_empty() && word_runs(id).all(|w| words.0.contains(w)) && occurs_whole(text, id)
+}
+
+/// Whether `id` occurs in `text` as a whole, as [`occurs`] says, without the word runs
+/// that make many lookups in one long text fast.
+///
+/// ```
+/// use tool_offload_core::identifiers::occurs_whole;
+/// assert!(occurs_whole("see /work/src/a.rs:42", "src/a.rs"));
+/// assert!(!occurs_whole("crate_1/src/a.rs", "/src/a.rs"));
+/// ```
+pub fn occurs_whole(text: &str, id: &str) -> bool {
+    if id.is_empty() {
         return false;
     }
     let (s, n) = (text.as_bytes(), id.len());
