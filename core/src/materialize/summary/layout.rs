@@ -4,31 +4,35 @@
 
 use std::ops::Range;
 
+use super::body::{body, numbered, shown_line};
 use super::lines::{Lines, READ_AHEAD};
+use super::names::listed;
 use super::SummaryInput;
+use crate::identifiers::occurs_whole;
 use crate::materialize::detect::{Level, RULES};
-use crate::materialize::plain::plain;
-use crate::materialize::text::{count, cut, MAX_PREVIEW_CHARS};
 use crate::utf16_len;
 
 /// Excerpts a summary shows at most (each a failure line with its context).
 pub const MAX_EXCERPTS: usize = 6;
-/// Line numbers listed at most after `more at lines`.
-const MAX_MORE: usize = 12;
+/// Lines shown at most when the failure words found are no error marker (`error
+/// handling` in prose): each alone, so the names and the ends keep their room.
+const MAX_MENTIONS: usize = 3;
 /// Outline entries a summary shows at most.
 pub const MAX_OUTLINE: usize = 40;
 
 /// What the body shows: excerpt line ranges (sorted, disjoint), which detections they
 /// show, and how many head and tail lines.
 #[derive(Default, Clone)]
-struct Plan {
+pub(super) struct Plan {
     /// Whether the format's lines are shown.
-    format: bool,
-    excerpts: Vec<Range<usize>>,
+    pub(super) format: bool,
+    pub(super) excerpts: Vec<Range<usize>>,
     /// Indices into the outline, in order.
-    outline: Vec<usize>,
-    head: usize,
-    tail: usize,
+    pub(super) outline: Vec<usize>,
+    /// Indices into the names, most frequent first.
+    pub(super) names: Vec<usize>,
+    pub(super) head: usize,
+    pub(super) tail: usize,
 }
 
 /// The body with the most that stays under `input.max_chars` once `frame`d; `Err` with
@@ -62,8 +66,15 @@ pub(super) fn fit(
     // Failures first, most telling first: with their context, or alone when that is
     // too long, or not at all (their line numbers are still listed).
     let mut added = 0;
-    for &k in lines.ranked.iter().take(READ_AHEAD) {
-        if added == MAX_EXCERPTS {
+    let excerpts = if lines.document { 0 } else { READ_AHEAD };
+    // Words alone (no error marker anywhere): a few lines, without context.
+    let mentions = lines
+        .ranked
+        .first()
+        .is_some_and(|&k| lines.found[k].level == Level::Mention);
+    let most = if mentions { MAX_MENTIONS } else { MAX_EXCERPTS };
+    for &k in lines.ranked.iter().take(excerpts) {
+        if added == most {
             break;
         }
         let d = &lines.found[k];
@@ -71,6 +82,7 @@ pub(super) fn fit(
             continue;
         }
         let (before, after) = RULES[usize::from(d.rule)].context;
+        let (before, after) = if mentions { (0, 0) } else { (before, after) };
         let wide = d.line.saturating_sub(before.into())
             ..(d.line + 1 + usize::from(after)).min(lines.len());
         for range in [wide, d.line..d.line + 1] {
@@ -96,9 +108,9 @@ pub(super) fn fit(
         for k in order.take(MAX_OUTLINE) {
             let (i, line, _) = entries[k];
             let cost = utf16_len(&numbered(i, line));
-            // At most a quarter of the limit: the outline is a map, not the content.
+            // At most an eighth of the limit: the outline is a map, not the content.
             if used + cost + OUTLINE_HEADER >= input.max_chars
-                || outline_used + cost > input.max_chars / 4
+                || outline_used + cost > input.max_chars / 8
             {
                 break;
             }
@@ -137,11 +149,18 @@ pub(super) fn fit(
             n /= 2;
         }
     };
-    if plan.outline.is_empty() {
+    // A document's names take the place of head and tail lines; a log's come after
+    // them, in room of their own: its ends hold the command and its verdict.
+    let outlined = !lines.outline.entries.is_empty();
+    if outlined {
+        add_names(input, lines, &mut plan, frame);
+    }
+    if plan.outline.is_empty() && plan.names.is_empty() {
         plan = ends_of(&plan, input.max_chars);
     } else {
         let without = Plan {
             outline: Vec::new(),
+            names: Vec::new(),
             ..plan.clone()
         };
         let length = utf16_len(&frame(&body(
@@ -149,8 +168,9 @@ pub(super) fn fit(
             lines,
             &ends_of(&without, input.max_chars),
         )));
-        // As many head and tail lines as fit beside the outline in that length.
-        let within = (length + 1).min(input.max_chars);
+        // As many head and tail lines as fit beside the outline and the names in that
+        // length, or in three fifths of the limit.
+        let within = (length + 1).min(input.max_chars * 3 / 5);
         let (mut low, mut high) = (0, most_head.max(most_tail));
         while low < high {
             let n = (low + high).div_ceil(2);
@@ -168,8 +188,54 @@ pub(super) fn fit(
         plan.head = low.min(most_head);
         plan.tail = low.min(most_tail);
     }
+    if !outlined {
+        add_names(input, lines, &mut plan, frame);
+    }
     Ok(fits(&plan).unwrap_or_else(|| frame(&body(input, lines, &plan))))
 }
+
+/// The names the rest of the summary does not show, heaviest first, in at most a
+/// quarter of the limit (an eighth for a log): a name is what a model goes on to use,
+/// and a line shows few.
+fn add_names(
+    input: &SummaryInput<'_>,
+    lines: &Lines<'_>,
+    plan: &mut Plan,
+    frame: &dyn Fn(&str) -> String,
+) {
+    let entries = &lines.names.entries;
+    if entries.is_empty() {
+        return;
+    }
+    let shown = body(input, lines, plan);
+    let mut used = plan_chars(input, lines, plan, frame) + NAMES_HEADER;
+    let mut spent = 0;
+    // A document's names are its map; a log's, a complement of its lines.
+    let share = if lines.outline.entries.is_empty() {
+        8
+    } else {
+        4
+    };
+    for (k, (name, line)) in entries.iter().enumerate() {
+        if occurs_whole(&shown, name) {
+            continue;
+        }
+        let cost = utf16_len(&listed(name, *line)) + 2;
+        if used + cost >= input.max_chars || spent + cost > input.max_chars / share {
+            break;
+        }
+        used += cost;
+        spent += cost;
+        plan.names.push(k);
+    }
+    while !plan.names.is_empty() && utf16_len(&frame(&body(input, lines, plan))) >= input.max_chars
+    {
+        plan.names.pop();
+    }
+}
+
+/// Room kept for the names' header line.
+const NAMES_HEADER: usize = 60;
 
 /// Room kept for the outline's header line.
 const OUTLINE_HEADER: usize = 60;
@@ -185,7 +251,7 @@ fn plan_chars(
 }
 
 /// Whether line `i` is inside one of `excerpts`.
-fn covered(excerpts: &[Range<usize>], i: usize) -> bool {
+pub(super) fn covered(excerpts: &[Range<usize>], i: usize) -> bool {
     excerpts.iter().any(|r| r.contains(&i))
 }
 
@@ -228,135 +294,4 @@ fn ends(input: &SummaryInput<'_>, lines: &Lines<'_>) -> (usize, usize) {
         .min(lines.len() - head)
         .min(within_bytes(&mut lines.last_down_to(head)));
     (head, tail)
-}
-
-/// A line as a summary shows it: as a terminal would, cut at [`MAX_PREVIEW_CHARS`].
-fn shown_line(line: &str) -> String {
-    cut(&plain(line), MAX_PREVIEW_CHARS)
-}
-
-fn body(input: &SummaryInput<'_>, lines: &Lines<'_>, plan: &Plan) -> String {
-    let m = input.measure;
-    let mut out = format!(
-        "Size: {}, {}, {}. JSON: {}.\n",
-        count(m.bytes, "byte"),
-        count(m.chars, "character"),
-        count(m.lines, "line"),
-        if input.is_json { "yes" } else { "no" }
-    );
-    if plan.format {
-        for line in &lines.format.lines {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
-    if lines.format.binary {
-        return out;
-    }
-    if let Some(&first) = lines.ranked.first() {
-        let found = lines.found.len();
-        out += &if lines.found[first].level == Level::Mention {
-            format!(
-                "--- failure words on {}; none is an error marker ---\n",
-                count(found, "line")
-            )
-        } else {
-            format!(
-                "--- errors: {} found; likely root cause at line {} ---\n",
-                count(found, "line"),
-                lines.found[first].line + 1
-            )
-        };
-        for (n, range) in plan.excerpts.iter().enumerate() {
-            if n > 0 {
-                out.push_str("...\n");
-            }
-            push_lines(&mut out, lines, range.clone());
-        }
-        let more: Vec<usize> = lines
-            .found
-            .iter()
-            .map(|d| d.line)
-            .filter(|&i| !covered(&plan.excerpts, i))
-            .collect();
-        if !more.is_empty() {
-            out.push_str("--- more at lines ");
-            for (n, i) in more.iter().take(MAX_MORE).enumerate() {
-                if n > 0 {
-                    out.push_str(", ");
-                }
-                out += &(i + 1).to_string();
-            }
-            out.push_str(if more.len() > MAX_MORE {
-                " … ---\n"
-            } else {
-                " ---\n"
-            });
-        }
-    }
-    if !plan.outline.is_empty() {
-        let all = lines.outline.entries.len();
-        let kind = lines.outline.kind;
-        out += &format!(
-            "--- outline: {}{} ---\n",
-            count(all, kind),
-            if plan.outline.len() < all {
-                format!(", {} shown", plan.outline.len())
-            } else {
-                String::new()
-            }
-        );
-        for &k in &plan.outline {
-            let (i, line, _) = lines.outline.entries[k];
-            out.push_str(&numbered(i, line));
-        }
-    }
-    if !lines.format.pretty.is_empty() {
-        if plan.head > 0 {
-            out += &format!(
-                "--- first {}, pretty-printed ---\n",
-                count(plan.head, "line")
-            );
-            for line in &lines.format.pretty[..plan.head] {
-                out.push_str(&shown_line(line));
-                out.push('\n');
-            }
-        }
-        return out;
-    }
-    if plan.head > 0 {
-        out += &format!("--- first {} ---\n", count(plan.head, "line"));
-        push_lines(&mut out, lines, 0..plan.head);
-    }
-    let omitted = lines.len() - plan.head - plan.tail;
-    if omitted > 0 {
-        out += &format!("--- {} omitted ---\n", count(omitted, "line"));
-    }
-    if plan.tail > 0 {
-        out += &format!("--- last {} ---\n", count(plan.tail, "line"));
-        push_lines(&mut out, lines, lines.len() - plan.tail..lines.len());
-    }
-    if let Some(t) = lines.trailer {
-        out += &format!(
-            "--- lines {}-{}: a {} block ({}), not shown ---\n",
-            lines.len() + 1,
-            lines.len() + t.lines,
-            t.name,
-            count(t.chars, "character")
-        );
-    }
-    out
-}
-
-/// Line `i` (0-based) as a summary shows it: numbered from 1, as [`shown_line`]
-/// shows it, with its newline.
-fn numbered(i: usize, line: &str) -> String {
-    format!("{}| {}\n", i + 1, shown_line(line))
-}
-
-/// Lines `range` of `lines`, [`numbered`].
-fn push_lines(out: &mut String, lines: &Lines<'_>, range: Range<usize>) {
-    for i in range {
-        out.push_str(&numbered(i, lines.get(i)));
-    }
 }

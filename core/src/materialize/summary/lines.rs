@@ -2,6 +2,7 @@
 //! into lines (megabytes of output have tens of thousands).
 
 use super::format::{format, Format};
+use super::names::{names, Names};
 use super::outline::{is_file_read, outline, Outline};
 use super::trailer::{trailer, Trailer};
 use crate::materialize::detect::{self, Detection};
@@ -31,6 +32,13 @@ pub(super) struct Lines<'a> {
     /// The boilerplate block the text ends with, if any: not among the lines above
     /// (`total` does not count it).
     pub(super) trailer: Option<Trailer>,
+    /// The names the text holds (none for JSON, whose shape shows its keys, nor for
+    /// binary data).
+    pub(super) names: Names,
+    /// Whether the text is a file's content with its shape (a file read with an
+    /// outline: a document, a source file): its error lines are what it says, not a
+    /// failure, and are named by line only.
+    pub(super) document: bool,
 }
 
 impl<'a> Lines<'a> {
@@ -50,12 +58,14 @@ impl<'a> Lines<'a> {
         let found = failures(text, &format);
         let ranked = detect::ranked(&found);
         let outline = outline(text);
+        let names = names_of(text, is_json, &format, &outline);
+        let document = !outline.entries.is_empty() && is_file_read(text);
         let mut around: Vec<(usize, &str)> = outline
             .entries
             .iter()
             .map(|&(i, line, _)| (i, line))
             .collect();
-        for &k in ranked.iter().take(READ_AHEAD) {
+        for &k in ranked.iter().take(if document { 0 } else { READ_AHEAD }) {
             let d = &found[k];
             let (before, after) = detect::RULES[usize::from(d.rule)].context;
             around.push((d.line, line_at(text, d.start, d.end)));
@@ -87,6 +97,8 @@ impl<'a> Lines<'a> {
             format,
             outline,
             trailer,
+            names,
+            document,
         }
     }
 
@@ -133,6 +145,8 @@ impl<'a> Lines<'a> {
         let found = failures(text, &format);
         let ranked = detect::ranked(&found);
         let outline = outline(text);
+        let names = names_of(text, is_json, &format, &outline);
+        let document = !outline.entries.is_empty() && is_file_read(text);
         Lines {
             total: all.len(),
             head: all.clone(),
@@ -143,7 +157,18 @@ impl<'a> Lines<'a> {
             format,
             outline,
             trailer,
+            names,
+            document,
         }
+    }
+}
+
+/// The names of `text`, unless it is JSON or binary data.
+fn names_of(text: &str, is_json: bool, format: &Format, outline: &Outline) -> Names {
+    if is_json || format.binary {
+        Names::default()
+    } else {
+        names(text, !outline.entries.is_empty())
     }
 }
 

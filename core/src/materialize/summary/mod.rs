@@ -2,11 +2,13 @@
 //! the failure first (the likely root cause and the other error lines, with context),
 //! then head and tail, and a `context_grep` hint that finds what was detected.
 
+mod body;
 mod format;
 #[cfg(test)]
 mod format_tests;
 mod layout;
 mod lines;
+mod names;
 mod outline;
 #[cfg(test)]
 mod tests;

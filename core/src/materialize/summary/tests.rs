@@ -61,7 +61,7 @@ fn every_limit_is_kept_and_the_pointer_names_the_origin_whenever_it_fits() {
         let rest = max_chars.saturating_sub(utf16_len(first) + 1);
         assert_eq!(s.len() > first.len(), rest > 40, "{max_chars}");
     }
-    for max_chars in 1000..6000 {
+    for max_chars in (1000..6000).step_by(7) {
         let s = summary(&input(&log, max_chars));
         assert!(utf16_len(&s) < max_chars, "{max_chars}: {}", utf16_len(&s));
     }
@@ -248,10 +248,10 @@ fn a_harness_trailer_is_named_not_shown() {
     let text = format!("{file}\n<system-reminder>\nWhenever you read a file, consider whether it is malware.\n</system-reminder>\n");
     let s = summary(&input(&text, 4000));
     assert!(
-        s.contains("--- last 40 lines ---\n261|    261→line 261 of the file\n"),
+        s.contains("--- last 40 lines ---\n261→line 261 of the file\n"),
         "{s}"
     );
-    assert!(s.contains("300|    300→line 300 of the file\n--- lines 301-304: a <system-reminder> block (96 characters), not shown ---\nIf you need more"), "{s}");
+    assert!(s.contains("300→line 300 of the file\n--- lines 301-304: a <system-reminder> block (96 characters), not shown ---\nIf you need more"), "{s}");
     assert!(
         s.contains("Size: 8,988 bytes, 8,388 characters, 304 lines."),
         "{s}"
@@ -269,16 +269,102 @@ fn a_read_document_shows_its_outline_by_line() {
         })
         .collect();
     let s = summary(&input(&doc, 4000));
-    assert!(s.contains("--- outline: 20 headings ---\n1|      1→# Chapter 1\n30|     30→## Section 30\n61|     61→# Chapter 61\n"), "{s}");
+    // The file's own line numbers are the lines': shown once.
+    assert!(
+        s.contains(
+            "--- outline: 20 headings ---\n1→# Chapter 1\n30→## Section 30\n61→# Chapter 61\n"
+        ),
+        "{s}"
+    );
     assert!(s.find("--- outline").unwrap() < s.find("--- first").unwrap());
     assert!(utf16_len(&s) < 4000);
     // Under a small limit the top-level headings come first.
     let s = summary(&input(&doc, 900));
-    // At most a quarter of the limit (225 units here): 8 of the 10 chapters.
-    assert!(s.contains("--- outline: 20 headings, 8 shown ---"), "{s}");
+    // At most an eighth of the limit (112 units here): 6 of the 10 chapters.
+    assert!(s.contains("--- outline: 20 headings, 6 shown ---"), "{s}");
     assert!(
-        s.contains("|    421→# Chapter 421\n") && !s.contains("Chapter 481"),
+        s.contains("\n301→# Chapter 301\n") && !s.contains("Chapter 361"),
         "{s}"
     );
     assert!(!s.contains("## Section"), "{s}");
+}
+
+/// A 400-line spec read through a file reader: prose naming files and functions, an
+/// error example in a fence, headings.
+fn spec() -> String {
+    (1..=400)
+        .map(|i| {
+            let body = match i {
+                1 => "# Pipeline Specification".to_owned(),
+                n if n % 50 == 0 => format!("## Stage {n}"),
+                120 => "Error: Cannot read wsd.json at /path/to/source/wsd.json".to_owned(),
+                n if n % 7 == 0 => format!("Stage {n} calls collect_files() from scripts/stage_{n}.py, then build_package.py."),
+                n => format!("Prose of line {n}, which says what the stage does in words."),
+            };
+            format!("{i:>6}→{body}\n")
+        })
+        .collect()
+}
+
+#[test]
+fn a_document_lists_its_names_with_their_first_line_files_first() {
+    let s = summary(&input(&spec(), 4000));
+    let header = "--- 37 of 60 names, most frequent first (line first seen) ---\n";
+    assert!(s.contains(header), "{s}");
+    let listed = s[s.find(header).unwrap() + header.len()..]
+        .lines()
+        .next()
+        .unwrap();
+    // Names used often enough rank alike, by first appearance; a path seen once
+    // outweighs an identifier seen twice. A quarter of the limit at most.
+    assert!(
+        listed.starts_with("collect_files (7), build_package.py (7), scripts/stage_7.py (7), scripts/stage_14.py (14), "),
+        "{listed}"
+    );
+    assert!(
+        listed.contains(", wsd.json (120), /path/to/source/wsd.json (120), "),
+        "{listed}"
+    );
+    assert_eq!(listed.matches("scripts/stage_").count(), 33, "{listed}");
+    assert!(utf16_len(listed) <= 1000);
+    assert!(s.find("--- outline").unwrap() < s.find(header).unwrap());
+    assert!(s.find(header).unwrap() < s.find("--- first").unwrap());
+    assert!(utf16_len(&s) < 4000);
+}
+
+#[test]
+fn a_documents_error_lines_are_named_by_line_not_shown() {
+    let s = summary(&input(&spec(), 4000));
+    assert!(
+        s.contains("--- the file's text names errors on 1 line: 120 ---\n--- outline"),
+        "{s}"
+    );
+    assert!(!s.contains("Cannot read"), "{s}");
+    // The same lines as a command's output (no file read): an excerpt.
+    let plain: String = spec().lines().map(|l| format!("{}\n", &l[9..])).collect();
+    let s = summary(&input(&plain, 4000));
+    assert!(s.contains("120| Error: Cannot read wsd.json"), "{s}");
+}
+
+#[test]
+fn failure_words_without_a_marker_show_three_lines_alone() {
+    let text: String = (1..=300)
+        .map(|i| match i % 40 {
+            0 => format!("Section {i} says what a failed upload does.\n"),
+            _ => format!("Ordinary prose on line {i}.\n"),
+        })
+        .collect();
+    let s = summary(&input(&text, 4000));
+    assert!(
+        s.contains("--- failure words on 7 lines; none is an error marker ---\n40| Section 40 says what a failed upload does.\n...\n80| Section 80"),
+        "{s}"
+    );
+    assert!(
+        s.contains("120| Section 120") && !s.contains("160| Section"),
+        "{s}"
+    );
+    assert!(
+        s.contains("--- more at lines 160, 200, 240, 280 ---"),
+        "{s}"
+    );
 }
