@@ -11,16 +11,23 @@
 //!   `Total output lines:`, `[... omitted N of M lines ...]` markers), read when the agent
 //!   re-ran a narrower command.
 //! - Message arrays ([`ours`]): results our offload or Materializer replaced by a
-//!   placeholder or a summary naming a ref, read when a later tool call names it.
+//!   placeholder or a summary naming a ref, read when a later tool call names it;
+//!   [`read_stats`], [`unread_refs`] and [`remind_unread`] give the same to a loop, turn
+//!   by turn.
 
 mod claude;
 mod codex;
 mod ours;
 mod text;
+mod unread;
 
 pub use claude::claude_code;
 pub use codex::codex;
 pub use ours::ours;
+pub use unread::{
+    read_stats, remind_unread, reminder_edit, unread_refs, unread_reminder, Reminded, ShownRef,
+    REMINDER_PREFIX,
+};
 
 /// One output shown in part.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -63,7 +63,7 @@ pub fn ours(messages: &[Value]) -> Session {
 
 /// What a later call would name to read the result: the file of a placeholder, or the
 /// first `ctx://` ref of a summary.
-fn pointer(text: &str) -> Option<&str> {
+pub(super) fn pointer(text: &str) -> Option<&str> {
     if is_placeholder(text) {
         // `[… ./tool-result-<id>.md]` or `[… /dir/<session>/<id>.md]`: the file's name.
         let path = &text[..text.len() - 1];
