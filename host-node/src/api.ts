@@ -44,6 +44,8 @@ export type {
   RegisteredTool,
   ResolvedMaterializerOptions,
   MaterializedMessages,
+  MaterializeMessagesOptions,
+  ShownRef,
   BudgetOptions as CoreBudgetOptions,
   BudgetResult,
   ClearedResult,

@@ -6,6 +6,7 @@ import type {
   ImportedConversation,
   ImportOptions as CoreImportOptions,
   MaterializedMessages,
+  MaterializeMessagesOptions,
   MaterializeResult,
   MaterializerOptions as CoreMaterializerOptions,
   OperationOptions,
@@ -61,11 +62,13 @@ export class Materializer extends wasm.Materializer {
 
   /**
    * Every tool result over the limits gets its summary as content; content that already
-   * is a summary is left alone, so this can run on every turn.
+   * is a summary is left alone, so this can run on every turn. With `remindUnread`, one
+   * line at the end of the last user turn names the results that reported errors and
+   * that the model never read back.
    */
   override async materializeMessages<M extends object>(
     messages: readonly M[],
-    options?: OperationOptions,
+    options?: MaterializeMessagesOptions,
   ): Promise<MaterializedMessages<M>> {
     // Messages an earlier call returned unchanged, and that still read the same, are not
     // walked again (see SeenMessages for what "the same" covers); when every message is
@@ -180,10 +183,16 @@ export class Materializer extends wasm.Materializer {
 /** The stand-in for a remembered message that names no tool, or whose calls went over with others. */
 const EMPTY: object = Object.freeze({});
 
-/** Whether `options` asks for nothing core must check: absent, or a signal that has not fired. */
-function quietOptions(options: OperationOptions | undefined): boolean {
+/**
+ * Whether `options` asks for nothing core must check: absent, or a signal that has not
+ * fired, and no reminder.
+ */
+function quietOptions(options: MaterializeMessagesOptions | undefined): boolean {
   if (options === undefined || options === null) return true;
   if (typeof options !== 'object') return false;
+  // The reminder reads every tool call of the history, which the remembered messages'
+  // stand-ins leave out.
+  if (options.remindUnread !== undefined) return false;
   const signal: unknown = options.signal;
   if (signal === undefined || signal === null) return true;
   return (

@@ -59,8 +59,8 @@ use std::path::{Path, PathBuf};
 pub use budget::Budget;
 pub use lifecycle::{gc_dir, gc_dir_with, now_ms};
 pub use materializer::{
-    import_conversation, import_conversation_with, GrepOptions, MaterializedMessages, Materializer,
-    MaterializerOptions, ToolOutputInput,
+    import_conversation, import_conversation_with, GrepOptions, MaterializeMessagesOptions,
+    MaterializedMessages, Materializer, MaterializerOptions, ToolOutputInput,
 };
 #[cfg(feature = "object-store")]
 pub use object_store_io::{ObjectStoreIo, ObjectStoreIoError};

@@ -66,7 +66,10 @@ export interface MaterializerLike {
   materializeTerminal(snippetId: string, text: string): Promise<Materialized>;
   materializeMessages(
     messages: unknown[],
+    options?: { remindUnread?: boolean },
   ): Promise<{ messages: unknown[]; refs: Ref[]; paths: string[]; unrecognized: string[] }>;
+  readStats(messages: unknown[]): { ref: string; toolCallId: string; reads: number; errors: boolean }[];
+  unreadRefs(messages: unknown[]): string[];
   read(ref: string, options?: { offset?: number; part?: number; limit?: number; path?: string }): Promise<string>;
   tail(ref: string, lines?: number): Promise<string>;
   grep(
@@ -364,8 +367,17 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
               ? await other.grepAll(s.pattern, opts(['context', 'maxMatches', 'ignoreCase']))
               : await other.grep(s.ref, s.pattern, opts(['context', 'maxMatches', 'ignoreCase']));
           break;
+        case 'readStats':
+          result = main.readStats(s.messages) as Json;
+          break;
+        case 'unreadRefs':
+          result = main.unreadRefs(s.messages) as Json;
+          break;
         case 'materializeMessages': {
-          const r = await main.materializeMessages(s.messages);
+          const r = await main.materializeMessages(
+            s.messages,
+            s.remindUnread === undefined ? undefined : { remindUnread: s.remindUnread },
+          );
           result = {
             messages: r.messages as Json,
             refs: r.refs.map(canonicalRef),

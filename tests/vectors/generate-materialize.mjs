@@ -112,12 +112,7 @@ class Case {
   }
   /** `{"$core": text}` for expectation `path` of the step being added, text kept from the last bless. */
   core(path, check) {
-    let old = previous.get(this.name)?.steps?.[this.steps.length]?.expect;
-    for (const key of path) old = old?.[key];
-    const text = old !== null && typeof old === 'object' && '$core' in old ? old.$core : null;
-    if (text === null) checks.pending++;
-    else check(text);
-    return { $core: text };
+    return coreAt(this, this.steps.length, path, check);
   }
   artifactDir(kind, userData = '') {
     return `${userData ? `${userData}/` : ''}context/${this.conv}/artifacts/${kind}`;
@@ -480,6 +475,16 @@ function buildLog(n, errors = {}) {
 /** `n` numbered log lines. */
 const numbered = (n, width = 0) =>
   Array.from({ length: n }, (_, i) => `${String(i + 1).padStart(width, '0')} INFO step ${i + 1} done`).join('\n');
+
+/** `{"$core": text}` for expectation `path` of step `index` of case `c`, text kept from the last bless. */
+function coreAt(c, index, path, check) {
+  let old = previous.get(c.name)?.steps?.[index]?.expect;
+  for (const key of path) old = old?.[key];
+  const text = old !== null && typeof old === 'object' && '$core' in old ? old.$core : null;
+  if (text === null) checks.pending++;
+  else check(text);
+  return { $core: text };
+}
 
 const cases = [];
 const add = (c) => (cases.push(c), c);
@@ -1428,6 +1433,47 @@ const anthropic = () => [
   const first = c.budget(messages, { triggerTokens: 1, keepLast: 2, clearAtLeastTokens: 0 });
   const after = c.steps[first].expect.messages;
   c.budget(after, { triggerTokens: 1, keepLast: 2, clearAtLeastTokens: 0 });
+}
+
+{
+  const c = add(
+    new Case(
+      'unread',
+      'What the model read back: materializeMessages with remindUnread over an Anthropic conversation whose two bash results are over the limits (a build log with an error, a clean test log) adds one text part to the last user message naming the unread result that reported errors; readStats, after a context_grep of the build log, counts one read of it and none of the test log; unreadRefs names the test log.',
+    ),
+  );
+  const call = (id, name, input) => ({ role: 'assistant', content: [{ type: 'tool_use', id, name, input }] });
+  const result = (id, content) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] });
+  const messages = [
+    { role: 'user', content: 'Build it and run the tests.' },
+    call('t_build', 'bash', { command: 'cargo build' }),
+    result('t_build', buildLog(600, { 300: 'error[E0308]: mismatched types' })),
+    call('t_test', 'bash', { command: 'cargo test' }),
+    result('t_test', numbered(600)),
+  ];
+  const i = c.materializeMessages(messages);
+  const { op, expect } = c.steps[i];
+  const last = expect.messages.length - 1;
+  const text = coreAt(c, i, ['messages', last, 'content', 1, 'text'], (t) => {
+    if (!t.startsWith('[Not read yet: ctx://conv-1/tool/t_build.txt — ')) throw new Error(`unread: ${t}`);
+  });
+  expect.messages[last] = {
+    ...expect.messages[last],
+    content: [...expect.messages[last].content, { type: 'text', text }],
+  };
+  c.steps[i] = { op, messages, remindUnread: true, expect };
+  const build = refOf(c.conv, 'tool', 't_build.txt');
+  const test = refOf(c.conv, 'tool', 't_test.txt');
+  const later = [
+    ...messages.map((_, k) => from(i, 'messages', k)),
+    call('t_grep', 'context_grep', { ref: build, pattern: 'error', ignore_case: true }),
+    result('t_grep', '300| error[E0308]: mismatched types'),
+  ];
+  c.step('readStats', { messages: later }, [
+    { ref: build, toolCallId: 't_build', reads: 1, errors: true },
+    { ref: test, toolCallId: 't_test', reads: 0, errors: false },
+  ]);
+  c.step('unreadRefs', { messages: later }, [test]);
 }
 
 // ---------------------------------------------------------------------------------

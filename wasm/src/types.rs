@@ -471,6 +471,11 @@ extern "C" {
     #[wasm_bindgen(typescript_type = "OperationOptions")]
     pub type OperationOptions;
 
+    /// `MaterializeMessagesOptions` as a Rust type, so the parameter is typed
+    /// `options?: MaterializeMessagesOptions`.
+    #[wasm_bindgen(typescript_type = "MaterializeMessagesOptions")]
+    pub type MaterializeMessagesOptions;
+
     /// `DefinitionsOptions` as a Rust type, so the parameter is typed `options?: DefinitionsOptions`.
     #[wasm_bindgen(typescript_type = "DefinitionsOptions")]
     pub type DefinitionsOptions;

@@ -13,14 +13,15 @@ use std::sync::{Arc, Mutex};
 
 use tool_offload::tools::{ToolDefinition, ToolFormat, ToolOutput};
 use tool_offload::{
-    import_conversation, register_todo_tools, GrepOptions, Materializer, MaterializerOptions,
-    PostgresIndex, RegistryOffload as TokioOffload, TokioFileWriter,
-    ToolOutputInput as MaterializeInput, ToolRegistry, Workspace, WorkspaceOptions,
+    import_conversation, register_todo_tools, GrepOptions, MaterializeMessagesOptions,
+    Materializer, MaterializerOptions, PostgresIndex, RegistryOffload as TokioOffload,
+    TokioFileWriter, ToolOutputInput as MaterializeInput, ToolRegistry, Workspace,
+    WorkspaceOptions,
 };
 use tool_offload_conformance::steps::{
     self as s, budget_result, bundle_result, files_under, imported_result, materialized,
-    messages_result, offload, run_workspace_call, workspace_options, Host, Op, Options, StepError,
-    Vector, WorkspaceClock,
+    messages_result, offload, read_stats_result, run_workspace_call, workspace_options, Host, Op,
+    Options, StepError, Vector, WorkspaceClock,
 };
 use tool_offload_conformance::{Failing, Rooted};
 use tool_offload_core::json::LoneSurrogates;
@@ -342,11 +343,21 @@ impl TokioHost {
                 };
                 Value::String(page)
             }
-            Op::Messages { messages } => {
-                let done = self.main.materialize_messages(messages).await?;
+            Op::Messages {
+                messages,
+                remind_unread,
+            } => {
+                let mut options = MaterializeMessagesOptions::default();
+                options.remind_unread = *remind_unread;
+                let done = self
+                    .main
+                    .materialize_messages_with(messages, &options)
+                    .await?;
                 let out = done.messages.into_iter().map(|m| m.into_owned()).collect();
                 messages_result(out, &done.refs, &done.paths, &done.unrecognized, &data)
             }
+            Op::ReadStats { messages } => read_stats_result(&self.main.read_stats(messages)),
+            Op::UnreadRefs { messages } => Value::from(self.main.unread_refs(messages)),
             Op::Budget { messages, options } => {
                 let done = self.main.budget(messages, options).await?;
                 let out = done.messages.into_iter().map(|m| m.into_owned()).collect();

@@ -20,14 +20,16 @@ use crate::promise::spawn;
 use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
 
-/// `materializeMessages(messages)`: `{ messages, refs, paths }`, unchanged messages as
-/// the same objects, changed ones as deep copies.
+/// `materializeMessages(messages, options?)`: `{ messages, refs, paths }`, unchanged
+/// messages as the same objects, changed ones as deep copies; with
+/// `options.remindUnread`, the unread reminder at the end of the last user turn.
 pub(crate) async fn materialize_messages(
     inner: &Inner,
     messages: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
     let abort = operation_abort(&options)?;
+    let remind = super::reads::remind_option(&options)?;
     let given = Messages::of(&messages)?;
     let io = ReadWrite::aborting(inner, abort.as_ref());
     let done = inner
@@ -37,6 +39,9 @@ pub(crate) async fn materialize_messages(
         .map_err(|e| Messages::error(e, &io, abort.as_ref()))?;
     abort::check(abort.as_ref())?;
     let out = given.edited(&done.changed)?;
+    if remind {
+        super::reads::remind(&out)?;
+    }
     let summaries = done.changed.iter().flat_map(|(_, edits)| edits);
     if let Some(logger) = &inner.logger {
         for ((reference, path), (_, summary)) in done.refs.iter().zip(&done.paths).zip(summaries) {

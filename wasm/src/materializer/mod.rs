@@ -11,6 +11,7 @@ pub(crate) use options::{io_options, logger_arg};
 pub(crate) use output::{call_logger, stringify};
 mod output;
 mod read_back;
+mod reads;
 mod tool_limits;
 mod tools;
 mod types;
@@ -25,7 +26,7 @@ use wasm_bindgen::prelude::*;
 use crate::convert::{field, id_arg, kind_of, optional_string, options_arg, page_arg};
 use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;
-use crate::types::{Count, GrepOptions, OperationOptions, ReadOptions};
+use crate::types::{Count, GrepOptions, MaterializeMessagesOptions, OperationOptions, ReadOptions};
 use options::{parse_options, ref_arg, Inner};
 use output::{materialize, MaterializeInput};
 pub(crate) use read_back::grep_args;
@@ -223,13 +224,14 @@ impl Materializer {
     /// summary as content. Content that already is a summary is left alone, so this can
     /// run on every turn. Resolves to `{ messages, refs, paths }`: unchanged messages are
     /// the same objects, changed ones deep copies. `options.signal` (an `AbortSignal`)
-    /// cancels it. Rejects with `INVALID_MESSAGE`, `INVALID_ID` (before anything is
-    /// written), `WRITE_FAILED` or `ABORTED`.
+    /// cancels it; `options.remindUnread` adds the unread reminder at the end of the last
+    /// user turn. Rejects with `INVALID_MESSAGE`, `INVALID_ID` (before anything is
+    /// written), `WRITE_FAILED`, `INVALID_ARGUMENT` or `ABORTED`.
     #[wasm_bindgen(js_name = materializeMessages, unchecked_return_type = "Promise<MaterializedMessages<object>>")]
     pub fn materialize_messages(
         &self,
         #[wasm_bindgen(unchecked_param_type = "readonly object[]")] messages: JsValue,
-        options: Option<OperationOptions>,
+        options: Option<MaterializeMessagesOptions>,
     ) -> Promise {
         let inner = self.inner.clone();
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);

@@ -21,6 +21,28 @@ export interface MaterializedMessages<M = object> {
   unrecognized: string[];
 }
 
+/** Options of `materializeMessages`. */
+export interface MaterializeMessagesOptions extends OperationOptions {
+  /**
+   * Add one line at the end of the last user turn naming the results that reported
+   * errors and that no later tool call read back (`[Not read yet: ctx://… — …]`); the same
+   * unread refs give the same line, and earlier messages are never touched.
+   */
+  remindUnread?: boolean;
+}
+
+/** A result shown by reference, and how often the model read it back (`readStats`). */
+export interface ShownRef {
+  /** The ref (`ctx://…`), or the file an offload placeholder names (`tool-result-<id>.md`). */
+  ref: string;
+  /** The tool call whose result it stands for. */
+  toolCallId: string;
+  /** Later tool calls whose input names it. */
+  reads: number;
+  /** Whether the result reported errors (its summary found error lines, or it is `is_error`). */
+  errors: boolean;
+}
+
 /** Options of `budget` (docs/materializer.md, "The budget"). */
 export interface BudgetOptions {
   /** Clear only when the history holds more tokens than this. */

@@ -70,8 +70,20 @@ pub enum Op {
         /// As in `Read`.
         user_data: Option<String>,
     },
-    /// `materializeMessages(messages)`.
+    /// `materializeMessages(messages, { remindUnread? })`.
     Messages {
+        /// `messages`.
+        messages: Vec<Value>,
+        /// `remindUnread` (false).
+        remind_unread: bool,
+    },
+    /// `readStats(messages)`.
+    ReadStats {
+        /// `messages`.
+        messages: Vec<Value>,
+    },
+    /// `unreadRefs(messages)`.
+    UnreadRefs {
         /// `messages`.
         messages: Vec<Value>,
     },
@@ -275,6 +287,16 @@ pub(super) fn parse_op(
             user_data,
         },
         Some("materializeMessages") => Op::Messages {
+            messages: messages(),
+            remind_unread: step
+                .get("remindUnread")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        },
+        Some("readStats") => Op::ReadStats {
+            messages: messages(),
+        },
+        Some("unreadRefs") => Op::UnreadRefs {
             messages: messages(),
         },
         Some("budget") => Op::Budget {

@@ -61,6 +61,21 @@ pub fn materialized(done: &Materialized, output: &Value, root: &str) -> Value {
 
 /// The result of `materializeMessages`: `{ messages, refs, paths }`, and `unrecognized`
 /// when there are any.
+/// What `readStats` returns: `[{ ref, toolCallId, reads, errors }]`.
+pub fn read_stats_result(stats: &[tool_offload_core::audit::ShownRef]) -> Value {
+    stats
+        .iter()
+        .map(|s| {
+            let mut item = Map::new();
+            item.insert("ref".into(), s.reference.clone().into());
+            item.insert("toolCallId".into(), s.call_id.clone().into());
+            item.insert("reads".into(), s.reads.into());
+            item.insert("errors".into(), s.errors.into());
+            Value::Object(item)
+        })
+        .collect()
+}
+
 /// What `budget` resolves to, as the vectors pin it: the messages, the results cleared
 /// (`{ message, toolCallId, toolName, ref, chars }`: the token counts are each host's
 /// counter's), where the cached prefix was rewritten, and the artifacts stored.

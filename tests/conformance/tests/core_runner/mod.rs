@@ -9,8 +9,8 @@ use std::rc::Rc;
 use tool_offload::MemoryWriter;
 use tool_offload_conformance::steps::{
     budget_result, bundle_result, imported_result, materialized, messages_result, offload,
-    run_workspace_call, workspace_options, Handler, Host, Op, Options, RegistryOffload, StepError,
-    Vector, WorkspaceClock,
+    read_stats_result, run_workspace_call, workspace_options, Handler, Host, Op, Options,
+    RegistryOffload, StepError, Vector, WorkspaceClock,
 };
 use tool_offload_conformance::Failing;
 use tool_offload_core::gc::FileLifecycle;
@@ -302,7 +302,10 @@ impl<F: HostFs> Host for CoreHost<F> {
                 };
                 Value::String(page)
             }
-            Op::Messages { messages } => {
+            Op::Messages {
+                messages,
+                remind_unread,
+            } => {
                 let views: Vec<&Value> = messages.iter().collect();
                 let done = self
                     .materializer(None)?
@@ -312,7 +315,18 @@ impl<F: HostFs> Host for CoreHost<F> {
                 for (index, edits) in done.changed {
                     apply_edits(&mut out[index], edits);
                 }
+                if *remind_unread {
+                    tool_offload_core::audit::remind_unread(&mut out);
+                }
                 messages_result(out, &done.refs, &done.paths, &done.unrecognized, DATA)
+            }
+            Op::ReadStats { messages } => {
+                let views: Vec<&Value> = messages.iter().collect();
+                read_stats_result(&tool_offload_core::audit::read_stats(&views))
+            }
+            Op::UnreadRefs { messages } => {
+                let views: Vec<&Value> = messages.iter().collect();
+                Value::from(tool_offload_core::audit::unread_refs(&views))
             }
             Op::Budget { messages, options } => {
                 let views: Vec<&Value> = messages.iter().collect();
