@@ -175,7 +175,7 @@ impl Materializer {
         if tokens_before <= options.trigger_tokens {
             return Ok(done);
         }
-        let results = plan_tool_results(messages, &mut Vec::new(), &|_| true, &|_, _| true)?;
+        let results = plan_tool_results(messages, &mut Vec::new(), false, &|_| true, &|_, _| true)?;
         let older = results.len().saturating_sub(options.keep_last);
         let target = options.trigger_tokens / 2;
         let mut chosen = Vec::new();

@@ -86,7 +86,10 @@ impl Materializer {
         let mut done = MessagesMaterialized::default();
         let planned = self.plan(messages, &mut done.unrecognized)?;
         let all: Vec<&Planned> = planned.iter().collect();
-        let stored = self.store_planned(&all, false, io).await?;
+        // Under a message budget some are planned though within their limits: stored
+        // whatever their size.
+        let always = self.options().message_budget_chars.is_some();
+        let stored = self.store_planned(&all, always, io).await?;
         for (p, stored) in planned.iter().zip(stored) {
             let Materialized::Artifact {
                 summary,
@@ -138,12 +141,26 @@ impl Materializer {
         messages: &[V],
         unrecognized: &mut Vec<String>,
     ) -> Result<Vec<Planned>, OffloadError> {
+        let over = self.plan_over_limits(messages, unrecognized)?;
+        match self.options().message_budget_chars {
+            None => Ok(over),
+            Some(budget) => self.plan_within_message_budget(messages, budget),
+        }
+    }
+
+    /// The results over their tool's limits.
+    fn plan_over_limits<V: JsonView>(
+        &self,
+        messages: &[V],
+        unrecognized: &mut Vec<String>,
+    ) -> Result<Vec<Planned>, OffloadError> {
         // Small text stays inline, whatever the tool, without being copied out of the
         // host to be measured.
         let inline = self.surely_inline_any();
         plan_tool_results(
             messages,
             unrecognized,
+            false,
             &|text| !text.utf16_len_at_most(inline),
             &|text, tool| {
                 self.exceeds_limits_for(tool, text)
@@ -156,13 +173,16 @@ impl Materializer {
 
 /// Every tool result of `messages` whose content `may_keep` (cheaply, before it is
 /// copied out of the host) and `keep` (as text, with the tool's name) — checked, its tool
-/// name found; nothing written. Items of no shape we know go to `unrecognized`.
+/// name found; nothing written. Items of no shape we know go to `unrecognized`. With
+/// `skip_bad_ids`, a kept result whose id cannot name a file is left out instead of
+/// failing the call.
 ///
 /// # Errors
 /// `INVALID_MESSAGE`, `INVALID_ID`.
 pub(crate) fn plan_tool_results<V: JsonView>(
     messages: &[V],
     unrecognized: &mut Vec<String>,
+    skip_bad_ids: bool,
     may_keep: &dyn Fn(&V::Text) -> bool,
     keep: &dyn Fn(&str, &str) -> bool,
 ) -> Result<Vec<Planned>, OffloadError> {
@@ -207,7 +227,10 @@ pub(crate) fn plan_tool_results<V: JsonView>(
             if !keep(&text, &tool_name) {
                 continue;
             }
-            let id = id?;
+            let id = match id {
+                Err(_) if skip_bad_ids => continue,
+                id => id?,
+            };
             planned.push(Planned {
                 message: index,
                 slot,

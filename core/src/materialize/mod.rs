@@ -15,6 +15,7 @@ mod long_line;
 mod matcher;
 mod materializer;
 mod mcp;
+mod message_budget;
 mod messages;
 pub(crate) use messages::tool_names;
 mod naming;

@@ -28,6 +28,10 @@ pub struct MaterializerOptions {
     /// passwords in assignments and URLs) by `[REDACTED:<kind>]` before an output is
     /// written or summarised (see [`crate::redact`]). Off by default.
     pub redact: bool,
+    /// When the fresh results of one message (within their limits, not yet summaries)
+    /// together hold more UTF-16 units than this, `materialize_messages` materializes the
+    /// largest first until the rest fit (Claude Code uses 200,000). Off by default.
+    pub message_budget_chars: Option<usize>,
 }
 
 impl MaterializerOptions {
@@ -48,6 +52,7 @@ impl MaterializerOptions {
             offload_dir: None,
             tools: Vec::new(),
             redact: false,
+            message_budget_chars: None,
         }
     }
 }

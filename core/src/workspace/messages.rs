@@ -95,6 +95,7 @@ impl Workspace {
         let planned = plan_tool_results(
             messages,
             &mut unrecognized,
+            false,
             &|text| !(by_estimate && text.utf16_len_at_most(most_chars)),
             &|text, _| !is_knowledge_list(text),
         )?;

@@ -1,0 +1,202 @@
+//! The message budget (`message_budget_chars`): when the fresh results of one message
+//! (not yet summaries, within their tool's limits) together exceed it, the largest are
+//! materialized first until the rest fit. Parallel tool calls can each stay under the
+//! per-result limit and still flood one turn; this caps the turn. Deciding by the fresh
+//! results alone makes it idempotent: on the next turn the rest still fit, so the message
+//! never changes again.
+
+use super::materializer::Materializer;
+use super::messages::{plan_tool_results, Planned};
+use super::summary::summary_ref;
+use super::tool_limits::MaterializeWhen;
+use crate::view::JsonView;
+use crate::{utf16_len, OffloadError};
+
+impl Materializer {
+    /// What to materialize in `messages` under a message budget of `budget` UTF-16 units:
+    /// the results over their limits (as without it), and in each message the largest
+    /// fresh ones (the first of equals first) until the fresh ones left inline total at
+    /// most `budget`. Results of tools that are never materialized, summaries, read-back
+    /// pages and results whose id cannot name a file are never picked for the budget.
+    ///
+    /// # Errors
+    /// As [`Materializer::materialize_messages`]: `INVALID_MESSAGE`, `INVALID_ID` (for a
+    /// result over its limits).
+    pub(super) fn plan_within_message_budget<V: JsonView>(
+        &self,
+        messages: &[V],
+        budget: usize,
+    ) -> Result<Vec<Planned>, OffloadError> {
+        let fresh =
+            plan_tool_results(messages, &mut Vec::new(), true, &|_| true, &|text, tool| {
+                self.limits_for(tool).when != Some(MaterializeWhen::Never)
+                    && summary_ref(text).is_none()
+                    && !super::is_read_back_page(text)
+            })?;
+        let over: Vec<bool> = fresh
+            .iter()
+            .map(|p| self.exceeds_limits_for(&p.tool_name, &p.text))
+            .collect();
+        let mut picked = over.clone();
+        let mut start = 0;
+        while start < fresh.len() {
+            let message = fresh[start].message;
+            let end = start
+                + fresh[start..]
+                    .iter()
+                    .take_while(|p| p.message == message)
+                    .count();
+            let chars: Vec<usize> = fresh[start..end]
+                .iter()
+                .map(|p| utf16_len(&p.text))
+                .collect();
+            let mut inline: usize = (start..end)
+                .filter(|&k| !over[k])
+                .map(|k| chars[k - start])
+                .sum();
+            while inline > budget {
+                // The largest still inline; of equals, the first.
+                let Some(k) = (start..end)
+                    .filter(|&k| !picked[k])
+                    .max_by_key(|&k| (chars[k - start], std::cmp::Reverse(k)))
+                else {
+                    break;
+                };
+                picked[k] = true;
+                inline -= chars[k - start];
+            }
+            start = end;
+        }
+        Ok(fresh
+            .into_iter()
+            .zip(picked)
+            .filter_map(|(p, picked)| picked.then_some(p))
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use futures_executor::block_on;
+    use serde_json::{json, Value};
+
+    use crate::materialize::{
+        MaterializeWhen, Materializer, MaterializerOptions, MessagesMaterialized, ToolLimits,
+    };
+    use crate::{apply_edits, MemoryWriter};
+
+    fn result(id: &str, chars: usize) -> Value {
+        let text: String = (0..chars / 10).map(|i| format!("line {i:04}\n")).collect();
+        json!({"type": "tool_result", "tool_use_id": id, "content": text})
+    }
+
+    fn turn(results: Vec<Value>) -> Vec<Value> {
+        let calls: Vec<Value> = results
+            .iter()
+            .map(|r| json!({"type": "tool_use", "id": r["tool_use_id"], "name": "bash", "input": {}}))
+            .collect();
+        vec![
+            json!({"role": "assistant", "content": calls}),
+            json!({"role": "user", "content": results}),
+        ]
+    }
+
+    fn run(m: &Materializer, messages: &[Value]) -> (MessagesMaterialized, Vec<Value>) {
+        let views: Vec<&Value> = messages.iter().collect();
+        let done = block_on(m.materialize_messages(&views, &MemoryWriter::new())).unwrap();
+        let mut out = messages.to_vec();
+        for (index, edits) in done.changed.clone() {
+            apply_edits(&mut out[index], edits);
+        }
+        (done, out)
+    }
+
+    fn ids(done: &MessagesMaterialized) -> Vec<String> {
+        done.refs
+            .iter()
+            .map(|r| r.hint.tool_call_id.clone())
+            .collect()
+    }
+
+    fn materializer(budget: Option<usize>) -> Materializer {
+        let mut options = MaterializerOptions::new("/d", "c1", "/");
+        options.message_budget_chars = budget;
+        Materializer::new(options).unwrap()
+    }
+
+    #[test]
+    fn the_largest_fresh_results_go_until_the_rest_fit() {
+        // Five results under the 4,000 limit: 3,500 + 3,000 + 3,500 + 1,000 + 2,000 = 13,000.
+        let messages = turn(vec![
+            result("a", 3500),
+            result("b", 3000),
+            result("c", 3500),
+            result("d", 1000),
+            result("e", 2000),
+        ]);
+        let (done, _) = run(&materializer(None), &messages);
+        assert!(done.refs.is_empty(), "off by default");
+        // Budget 6,000: a (3,500, the first of equals), then c: 6,000 left fit.
+        let m = materializer(Some(6000));
+        let (done, out) = run(&m, &messages);
+        assert_eq!(ids(&done), ["a", "c"]);
+        // Budget 5,999: b (3,000) too, and the refs come in walk order.
+        let (done, _) = run(&materializer(Some(5999)), &messages);
+        assert_eq!(ids(&done), ["a", "b", "c"]);
+        // Idempotent: the rest fit, the summaries are not fresh.
+        let (again, _) = run(&m, &out);
+        assert!(again.refs.is_empty() && again.changed.is_empty());
+        // Exactly at the budget: nothing.
+        let (done, _) = run(&materializer(Some(13_000)), &messages);
+        assert!(done.refs.is_empty());
+        let (done, _) = run(&materializer(Some(12_999)), &messages);
+        assert_eq!(ids(&done), ["a"]);
+    }
+
+    #[test]
+    fn results_over_their_limits_go_anyway_and_count_for_nothing() {
+        let messages = turn(vec![
+            result("big", 9000),
+            result("x", 3000),
+            result("y", 3000),
+        ]);
+        let (done, _) = run(&materializer(Some(5000)), &messages);
+        assert_eq!(ids(&done), ["big", "x"]);
+    }
+
+    #[test]
+    fn never_materialized_tools_and_other_messages_are_left_alone() {
+        let mut options = MaterializerOptions::new("/d", "c1", "/");
+        options.message_budget_chars = Some(4000);
+        options.tools = vec![(
+            "bash".into(),
+            ToolLimits {
+                materialize: Some(MaterializeWhen::Never),
+                ..ToolLimits::default()
+            },
+        )];
+        let m = Materializer::new(options).unwrap();
+        let messages = turn(vec![result("a", 3500), result("b", 3500)]);
+        let (done, _) = run(&m, &messages);
+        assert!(done.refs.is_empty());
+        // Per message: two messages of 3,500 each stay under a 4,000 budget.
+        let mut two = turn(vec![result("a", 3500)]);
+        two.extend(turn(vec![result("b", 3500)]));
+        let (done, _) = run(&materializer(Some(4000)), &two);
+        assert!(done.refs.is_empty());
+    }
+
+    #[test]
+    fn an_unusable_id_under_the_limits_stays_inline() {
+        let messages = turn(vec![result("../x", 3500), result("ok", 3500)]);
+        let (done, _) = run(&materializer(Some(1000)), &messages);
+        assert_eq!(ids(&done), ["ok"]);
+        // Over its limits it is refused, as without a budget.
+        let bad = turn(vec![result("../x", 9000)]);
+        let views: Vec<&Value> = bad.iter().collect();
+        let err =
+            block_on(materializer(Some(1000)).materialize_messages(&views, &MemoryWriter::new()))
+                .unwrap_err();
+        assert_eq!(err.code().as_str(), "INVALID_ID");
+    }
+}
