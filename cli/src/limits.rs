@@ -19,6 +19,11 @@ pub struct Limits {
     /// --tool Read=never --tool bash=8000.
     #[arg(long = "tool", value_name = "NAME=LIMIT", value_parser = parse_tool_limit)]
     pub tools: Vec<(String, tool_offload::ToolLimits)>,
+    /// When the fresh results of one message (each within its limits) together hold more
+    /// characters than this, the largest are materialized first until the rest fit
+    /// (default: off; Claude Code uses 200,000).
+    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
+    pub message_budget_chars: Option<usize>,
 }
 
 impl Limits {
@@ -27,5 +32,6 @@ impl Limits {
         options.max_inline_chars = self.max_inline_chars.unwrap_or(options.max_inline_chars);
         options.max_inline_bytes = self.max_inline_bytes.unwrap_or(options.max_inline_bytes);
         options.tools = self.tools.clone();
+        options.message_budget_chars = self.message_budget_chars;
     }
 }

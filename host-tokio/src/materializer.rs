@@ -36,6 +36,10 @@ pub struct MaterializerOptions {
     /// Replace well-known secrets by `[REDACTED:<kind>]` before an output is written or
     /// summarised (see core's [`redact`](tool_offload_core::redact)).
     pub redact: bool,
+    /// When the fresh results of one message together hold more UTF-16 units than this,
+    /// [`Materializer::materialize_messages`] materializes the largest first until the
+    /// rest fit (off by default; Claude Code uses 200,000).
+    pub message_budget_chars: Option<usize>,
 }
 
 impl MaterializerOptions {
@@ -52,6 +56,7 @@ impl MaterializerOptions {
             offload_dir: None,
             tools: Vec::new(),
             redact: false,
+            message_budget_chars: None,
         }
     }
 }
@@ -145,6 +150,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             },
             tools: options.tools,
             redact: options.redact,
+            message_budget_chars: options.message_budget_chars,
         })?;
         Ok(Materializer { core, io })
     }

@@ -26,6 +26,7 @@ export interface Vector {
     snippetLines?: number;
     snippetBytes?: number;
     offloadDir?: string;
+    messageBudgetChars?: number;
   };
   steps: Step[];
   files: Record<string, string>;

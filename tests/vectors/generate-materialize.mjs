@@ -275,8 +275,31 @@ class Case {
             : Array.isArray(m.content)
               ? m.content.flatMap((b, j) => (b?.type === 'tool_result' ? [[j, 'content', b.tool_use_id, null]] : []))
               : [];
+      // The message budget: the fresh results within their limits, largest first (the
+      // first of equals), materialized until the rest fit.
+      const budgetPicks = new Set();
+      const budget = this.options.messageBudgetChars;
+      if (budget !== undefined) {
+        const fresh = slots.flatMap(([block, field, id, form, ownName], k) => {
+          const holder = block === null ? m : m.content[block];
+          const value = str(form === null ? holder[field] : holder[field].value);
+          const typed = contentParts(value);
+          const text = typeof value === 'string' ? value : typed !== null ? typed.joined : JSON.stringify(value);
+          const tool = ownName ?? names.get(id) ?? 'tool';
+          const never = (this.options.tools?.[tool] ?? this.options.tools?.['*'])?.materialize === 'never';
+          return !never && this.staysInline(tool, measure(text)) ? [{ k, chars: text.length }] : [];
+        });
+        let inline = fresh.reduce((n, f) => n + f.chars, 0);
+        while (inline > budget) {
+          const left = fresh.filter((f) => !budgetPicks.has(f.k));
+          if (left.length === 0) break;
+          const largest = left.reduce((a, b) => (b.chars > a.chars ? b : a));
+          budgetPicks.add(largest.k);
+          inline -= largest.chars;
+        }
+      }
       let copy = m;
-      for (const [block, field, id, form, ownName] of slots) {
+      for (const [k, [block, field, id, form, ownName]] of slots.entries()) {
         const holder = block === null ? m : m.content[block];
         const raw = form === null ? holder[field] : holder[field].value;
         const value = str(raw);
@@ -289,7 +312,7 @@ class Case {
         const others = typed === null ? [] : typed.others;
         const text = typeof value === 'string' ? value : parts !== null ? parts : JSON.stringify(value);
         const { chars, bytes } = measure(text);
-        if (this.staysInline(ownName ?? names.get(id) ?? 'tool', { chars, bytes })) continue;
+        if (!budgetPicks.has(k) && this.staysInline(ownName ?? names.get(id) ?? 'tool', { chars, bytes })) continue;
         let stem = id;
         for (let n = 1; taken.has(stem) && taken.get(stem) !== text; n++) stem = `${id}-${n}`;
         taken.set(stem, text);
@@ -1474,6 +1497,39 @@ const anthropic = () => [
     { ref: test, toolCallId: 't_test', reads: 0, errors: false },
   ]);
   c.step('unreadRefs', { messages: later }, [test]);
+}
+
+{
+  const c = add(
+    new Case(
+      'message-budget',
+      'messageBudgetChars 6,000: one Anthropic message with five results under the 4,000-character limit (3,500, 3,000, 3,500, 1,000 and 2,000: 13,000 in all) materializes the largest first, the first of equals first, until the rest fit (the two of 3,500); an OpenAI Chat turn of two 2,500-character results (5,000) stays as it is, as does a later message; run again on its output, nothing changes (the summaries are not fresh).',
+      { messageBudgetChars: 6000 },
+    ),
+  );
+  const text = (n) => Array.from({ length: n / 10 }, (_, i) => `row ${String(i).padStart(5, '0')}`).join('\n');
+  const block = (id, n) => ({ type: 'tool_result', tool_use_id: id, content: text(n) });
+  const messages = [
+    { role: 'user', content: 'Look at all five.' },
+    {
+      role: 'assistant',
+      content: ['a', 'b', 'c', 'd', 'e'].map((id) => ({ type: 'tool_use', id, name: 'bash', input: {} })),
+    },
+    {
+      role: 'user',
+      content: [block('a', 3500), block('b', 3000), block('c', 3500), block('d', 1000), block('e', 2000)],
+    },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: ['f', 'g'].map((id) => ({ id, type: 'function', function: { name: 'bash', arguments: '{}' } })),
+    },
+    { role: 'tool', tool_call_id: 'f', content: text(2500) },
+    { role: 'tool', tool_call_id: 'g', content: text(2500) },
+  ];
+  const first = c.materializeMessages(messages);
+  const again = messages.map((_, k) => from(first, 'messages', k));
+  c.step('materializeMessages', { messages: again }, { messages: again, refs: [], paths: [] });
 }
 
 // ---------------------------------------------------------------------------------

@@ -289,6 +289,12 @@ export interface MaterializerOptions {
    * `[REDACTED:<kind>]` before an output is written or summarised (default false).
    */
   redact?: boolean;
+  /**
+   * When the fresh results of one message (within their limits, not yet summaries)
+   * together hold more UTF-16 code units than this, `materializeMessages` materializes
+   * the largest first until the rest fit (default: off; Claude Code uses 200,000).
+   */
+  messageBudgetChars?: number;
   /** Where artifacts are written. */
   writer: FileWriter;
   /** Where artifacts are read back from (default: `writer`, when it has `readFile`). */
@@ -312,6 +318,7 @@ export interface ResolvedMaterializerOptions {
   offloadDir?: string;
   tools?: Record<string, ToolLimits>;
   redact?: boolean;
+  messageBudgetChars?: number;
 }
 
 /** One tool's entry in `MaterializerOptions.tools`. */

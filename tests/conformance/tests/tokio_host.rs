@@ -104,6 +104,7 @@ impl TokioHost {
         options.snippet_bytes = o.snippet_bytes;
         options.tools = o.tools.clone();
         options.redact = o.redact;
+        options.message_budget_chars = o.message_budget_chars;
         options.offload_dir = o
             .offload_dir
             .as_ref()

@@ -61,6 +61,10 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
     core.offload_dir = optional_string(options, "offloadDir", "options.offloadDir")?;
     core.tools = super::tool_limits::tools_arg(options)?;
     core.redact = bool_arg(&field(options, "redact"), "options.redact")? == Some(true);
+    let budget = field(options, "messageBudgetChars");
+    if !budget.is_undefined() {
+        core.message_budget_chars = Some(count_arg(&budget, "options.messageBudgetChars", 0)?);
+    }
     let (writer, reader) = io_options(options)?;
     Ok(Inner {
         core: CoreMaterializer::new(core)?,
@@ -141,6 +145,9 @@ pub(crate) fn options_js(options: &CoreOptions) -> JsValue {
     }
     if options.redact {
         set(&js, "redact", &JsValue::TRUE);
+    }
+    if let Some(budget) = options.message_budget_chars {
+        set(&js, "messageBudgetChars", &number(budget));
     }
     if !options.tools.is_empty() {
         set(&js, "tools", &super::tool_limits::tools_js(&options.tools));

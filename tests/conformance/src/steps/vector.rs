@@ -45,6 +45,8 @@ pub struct Options {
     pub tools: Vec<(String, ToolLimits)>,
     /// `options.redact`, default false.
     pub redact: bool,
+    /// `options.messageBudgetChars`, default none.
+    pub message_budget_chars: Option<usize>,
 }
 
 /// Every vector, sorted by file name.
@@ -127,6 +129,7 @@ impl Vector {
                 })
                 .unwrap_or_default(),
             redact: o["redact"].as_bool().unwrap_or(false),
+            message_budget_chars: o["messageBudgetChars"].as_u64().map(|n| n as usize),
         }
     }
 

@@ -119,6 +119,7 @@ impl<F: HostFs> CoreHost<F> {
             offload_dir: o.offload_dir.clone(),
             tools: o.tools.clone(),
             redact: o.redact,
+            message_budget_chars: o.message_budget_chars,
         })
     }
 
