@@ -577,6 +577,51 @@ fn materialize_with_per_tool_limits() {
     );
 }
 
+/// `--message-budget-chars N` materializes the largest results of a message that are each
+/// within the limits once together they exceed N.
+#[test]
+fn materialize_with_a_message_budget() {
+    let (_tmp, root) = tempdir();
+    let result = |id: &str, n: usize| json!({"type": "tool_result", "tool_use_id": id, "content": "y".repeat(n)});
+    let conversation = json!([
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "a", "name": "bash", "input": {}},
+            {"type": "tool_use", "id": "b", "name": "bash", "input": {}}
+        ]},
+        {"role": "user", "content": [result("a", 3000), result("b", 3500)]},
+    ]);
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation)).unwrap();
+    let materialize = |extra: &[&str]| {
+        let mut args = vec!["materialize", "conv-1.json", "--user-data", "data"];
+        args.extend_from_slice(extra);
+        run(&root, &args, b"")
+    };
+    let out = materialize(&[]);
+    assert_eq!(parse(stdout(&out).trim_end()).unwrap(), conversation);
+    let out = materialize(&["--message-budget-chars", "5000"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let messages = parse(stdout(&out).trim_end()).unwrap();
+    let content = |k: usize| {
+        messages[1]["content"][k]["content"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(content(0), "y".repeat(3000));
+    assert!(
+        content(1).starts_with("[Output of bash (call b) stored as"),
+        "{}",
+        content(1)
+    );
+    let out = materialize(&["--message-budget-chars", "-1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("must be a non-negative integer, got -1"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// A negative or non-numeric count gets our message, not clap's "unexpected argument".
 #[test]
 fn counts_that_are_not_counts_are_named() {
