@@ -29,8 +29,9 @@ const RUNS = [
     flags: ['--policy', 'offload', '--policy', 'materialize', '--policy', 'headtail'],
     names: {},
   },
-  // The peers' policies at their defaults: Anthropic's server-side clearing, Claude Code's persistence.
-  { flags: ['--policy', 'clear-tool-uses', '--policy', 'claude-code'], names: {} },
+  // The peers' policies at their defaults: Anthropic's server-side clearing, Claude Code's
+  // persistence, the OpenAI Agents SDK's tool-output trimmer.
+  { flags: ['--policy', 'clear-tool-uses', '--policy', 'claude-code', '--policy', 'agents-trimmer'], names: {} },
   { flags: ['--policy', 'materialize', '--max-inline-chars', '2000'], names: { materialize: 'materialize-2000' } },
   { flags: ['--policy', 'materialize', '--max-inline-chars', '1000'], names: { materialize: 'materialize-1000' } },
   { flags: ['--policy', 'materialize', '--tool', 'Read=never'], names: { materialize: 'materialize-read-inline' } },

@@ -312,3 +312,36 @@ fn the_peers_policies_are_replayed_beside_ours() {
         policies["none"]["chars"]
     );
 }
+
+#[test]
+fn the_agents_sdk_trimmer_cuts_results_older_than_two_user_turns() {
+    let (_tmp, dir) = tempdir();
+    let one_turn = write(&dir, "a.json", &conversation(2, 2_000));
+    let report = replay_json(&dir, &[&one_turn, "--policy", "agents-trimmer"]);
+    let policies = &report["totals"]["policies"];
+    // One user turn: nothing is older than the last two.
+    assert_eq!(
+        policies["agents-trimmer"]["chars"],
+        policies["none"]["chars"]
+    );
+    let mut messages = conversation(2, 2_000).as_array().unwrap().clone();
+    for text in ["and the tests?", "and the docs?"] {
+        messages.push(json!({"role": "user", "content": text}));
+        messages.push(json!({"role": "assistant", "content": "Done."}));
+    }
+    let later = write(&dir, "b.json", &Value::Array(messages));
+    let report = replay_json(&dir, &[&later, "--policy", "agents-trimmer"]);
+    let policies = &report["totals"]["policies"];
+    let (trimmed, none) = (
+        policies["agents-trimmer"]["chars"].as_u64().unwrap(),
+        policies["none"]["chars"].as_u64().unwrap(),
+    );
+    // The last turn sends both 2,000-character results as 200-character previews.
+    assert!(none - trimmed > 2 * 1_700, "{trimmed} {none}");
+    assert!(
+        policies["agents-trimmer"]["prefixStableTurns"]
+            .as_u64()
+            .unwrap()
+            < policies["none"]["prefixStableTurns"].as_u64().unwrap()
+    );
+}

@@ -32,6 +32,10 @@ pub enum Policy {
     /// No artifact: a result over 10,240 characters becomes its first and last 5,120
     /// (the plain head+tail cut many agents use), for comparison.
     Headtail,
+    /// The OpenAI Agents SDK's `ToolOutputTrimmer` at its defaults, before every model
+    /// call: results older than the last 2 user turns over 500 characters become a
+    /// `[Trimmed: …]` line and their first 200 (for comparison; nothing can read them back).
+    AgentsTrimmer,
 }
 
 impl Policy {
@@ -45,6 +49,7 @@ impl Policy {
             Policy::ClearToolUses => "clear-tool-uses",
             Policy::ClaudeCode => "claude-code",
             Policy::Headtail => "headtail",
+            Policy::AgentsTrimmer => "agents-trimmer",
         }
     }
 }

@@ -7,8 +7,8 @@ use std::path::Path;
 use tokio::runtime::Runtime;
 use tool_offload::core::json::LoneSurrogates;
 use tool_offload::core::replay::{
-    claude_code_persisted, clear_tool_uses, head_tail, pick_needles, recovered, tool_names,
-    Analysis, Figures, Serialised, Tally,
+    agents_trimmed, claude_code_persisted, clear_tool_uses, head_tail, pick_needles, recovered,
+    tool_names, Analysis, Figures, Serialised, Tally,
 };
 use tool_offload::core::BatchOptions;
 use tool_offload::json::stringify;
@@ -98,6 +98,7 @@ pub fn replay(
                 fixed(&analysis, policy, Cow::Owned(sent), &serialised)
             }
             Policy::ClearToolUses => cleared_per_turn(conversation.messages, &analysis, &raw),
+            Policy::AgentsTrimmer => trimmed_per_turn(conversation.messages, &analysis, &raw),
             Policy::Offload => offload(conversation, &analysis, args, &dir, &raw)?,
             Policy::Materialize | Policy::Budget => {
                 materialize(conversation, &analysis, args, policy, &dir, &raw, runtime)?
@@ -150,6 +151,27 @@ fn cleared_per_turn(messages: &[Value], analysis: &Analysis, raw: &[Serialised])
     }
     PolicyRun {
         policy: Policy::ClearToolUses,
+        figures: tally.finish(),
+        per_turn,
+        artifacts: 0,
+        needles: None,
+        rewrites: 0,
+    }
+}
+
+/// The Agents SDK's trimmer as it runs: before every model call, over the full history
+/// the loop keeps.
+fn trimmed_per_turn(messages: &[Value], analysis: &Analysis, raw: &[Serialised]) -> PolicyRun {
+    let mut tally = Tally::new(analysis);
+    let mut per_turn = Vec::new();
+    for &at in &analysis.turns {
+        let mut sent = messages[..at].to_vec();
+        let mut serialised = raw[..at].to_vec();
+        replace(&mut sent, &mut serialised, agents_trimmed(&messages[..at]));
+        per_turn.push(tally.turn(at, &sent, serialised).chars as u64);
+    }
+    PolicyRun {
+        policy: Policy::AgentsTrimmer,
         figures: tally.finish(),
         per_turn,
         artifacts: 0,

@@ -1,5 +1,6 @@
 //! What the best-known peers do, as policies to replay beside ours: Anthropic's
-//! server-side tool-result clearing and Claude Code's persistence of large outputs.
+//! server-side tool-result clearing, Claude Code's persistence of large outputs and the
+//! OpenAI Agents SDK's tool-output trimmer.
 
 use std::collections::HashMap;
 
@@ -48,14 +49,7 @@ pub fn clear_tool_uses(
             _ => by_message.push((at.message, vec![(at.slot, CLEARED_PLACEHOLDER.into())])),
         }
     }
-    by_message
-        .into_iter()
-        .map(|(i, edits)| {
-            let mut message = history[i].clone();
-            apply_edits(&mut message, edits);
-            (i, message)
-        })
-        .collect()
+    edited(history, by_message)
 }
 
 /// Claude Code's persistence of large outputs (2.1): a result over 30,000 characters
@@ -102,6 +96,84 @@ pub fn claude_code_persisted(message: &Value, names: &HashMap<String, String>) -
     let mut shown = message.clone();
     apply_edits(&mut shown, edits);
     Some(shown)
+}
+
+/// The OpenAI Agents SDK's `ToolOutputTrimmer` at its defaults (`agents.extensions`:
+/// `recent_turns` 2, `max_output_chars` 500, `preview_chars` 200), applied to the history
+/// of one turn as the SDK's `call_model_input_filter` is, before every model call: every
+/// tool result before the second-last user message (a real user turn: a message holding
+/// only tool results is not one) longer than 500 characters becomes `[Trimmed: <tool>
+/// output — <n> chars → 200 char preview]` and its first 200 characters, then `...`,
+/// when that is shorter. Lengths are UTF-16 units here (the SDK counts code points).
+/// Returns the messages that change, by index.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::replay::agents_trimmed;
+/// let user = |text: &str| json!({"role": "user", "content": text});
+/// let call = json!({"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{}"}}]});
+/// let result = json!({"role": "tool", "tool_call_id": "c1", "content": "y".repeat(600)});
+/// let history = [user("find it"), call, result, user("and now?"), user("go on")];
+/// let changed = agents_trimmed(&history);
+/// assert_eq!(changed[0].0, 2);
+/// let text = changed[0].1["content"].as_str().unwrap();
+/// assert!(text.starts_with("[Trimmed: search output — 600 chars → 200 char preview]\nyyy"));
+/// assert!(text.ends_with("y..."));
+/// assert!(agents_trimmed(&history[..4]).is_empty(), "within the last two user turns");
+/// ```
+pub fn agents_trimmed(history: &[Value]) -> Vec<(usize, Value)> {
+    const RECENT_TURNS: usize = 2;
+    const MAX_OUTPUT_CHARS: usize = 500;
+    const PREVIEW_CHARS: usize = 200;
+    let results = results_in(history);
+    let is_result = |i: usize| results.iter().any(|(at, _)| at.message == i);
+    let boundary = (0..history.len())
+        .rev()
+        .filter(|&i| {
+            history[i].get("role").and_then(Value::as_str) == Some("user") && !is_result(i)
+        })
+        .nth(RECENT_TURNS - 1)
+        .unwrap_or(0);
+    let names = tool_names(history);
+    let mut by_message: Vec<(usize, Vec<(crate::Slot, String)>)> = Vec::new();
+    for (i, message) in history.iter().enumerate().take(boundary) {
+        let mut edits = Vec::new();
+        for found in tool_results(&message, At::Alone, 0, &mut Vec::new()).unwrap_or_default() {
+            let text = content_text(found.content);
+            let chars = crate::utf16_len(&text);
+            if chars <= MAX_OUTPUT_CHARS {
+                continue;
+            }
+            let id = found.id().unwrap_or_default();
+            let name = names.get(&id).map_or("unknown_tool", String::as_str);
+            let preview: String = text.chars().take(PREVIEW_CHARS).collect();
+            let summary = format!(
+                "[Trimmed: {name} output — {chars} chars → {PREVIEW_CHARS} char preview]\n{preview}..."
+            );
+            if crate::utf16_len(&summary) < chars {
+                edits.push((found.slot, summary));
+            }
+        }
+        if !edits.is_empty() {
+            by_message.push((i, edits));
+        }
+    }
+    edited(history, by_message)
+}
+
+/// The messages of `history` that `by_message` edits, by index, edited.
+fn edited(
+    history: &[Value],
+    by_message: Vec<(usize, Vec<(crate::Slot, String)>)>,
+) -> Vec<(usize, Value)> {
+    by_message
+        .into_iter()
+        .map(|(i, edits)| {
+            let mut message = history[i].clone();
+            apply_edits(&mut message, edits);
+            (i, message)
+        })
+        .collect()
 }
 
 /// Tool names by call id, from the calls in `messages` (Anthropic `tool_use`, OpenAI Chat

@@ -21,7 +21,9 @@ mod tally;
 
 pub use crate::identifiers::{identifiers, occurs, Kind as IdentifierKind, Words};
 pub use analysis::{Analysis, Pair, ResultFacts};
-pub use anchors::{claude_code_persisted, clear_tool_uses, tool_names, CLEARED_PLACEHOLDER};
+pub use anchors::{
+    agents_trimmed, claude_code_persisted, clear_tool_uses, tool_names, CLEARED_PLACEHOLDER,
+};
 pub use head_tail::{head_tail, HEAD_TAIL_KEEP, HEAD_TAIL_OVER};
 pub use history::{turn, Serialised, Turn};
 pub use messages::{
