@@ -24,6 +24,15 @@ pub struct Limits {
     /// (default: off; Claude Code uses 200,000).
     #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
     pub message_budget_chars: Option<usize>,
+    /// The model's context window in tokens: a result is materialized when its estimated
+    /// tokens exceed --result-share of what the messages before it leave free (default:
+    /// off).
+    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
+    pub context_window_tokens: Option<usize>,
+    /// With --context-window-tokens: the share of the free window one inline result may
+    /// take, over 0 and at most 1.
+    #[arg(long, value_name = "X", default_value_t = 0.25, value_parser = share, requires = "context_window_tokens")]
+    pub result_share: f64,
 }
 
 impl Limits {
@@ -33,5 +42,21 @@ impl Limits {
         options.max_inline_bytes = self.max_inline_bytes.unwrap_or(options.max_inline_bytes);
         options.tools = self.tools.clone();
         options.message_budget_chars = self.message_budget_chars;
+        options.context_window =
+            self.context_window_tokens
+                .map(|tokens| tool_offload::ContextWindow {
+                    tokens,
+                    result_share: self.result_share,
+                });
+    }
+}
+
+/// A share of a window: a number over 0 and at most 1.
+fn share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
+        _ => Err(format!(
+            "must be a number over 0 and at most 1, got {text:?}"
+        )),
     }
 }

@@ -622,6 +622,49 @@ fn materialize_with_a_message_budget() {
     );
 }
 
+/// `--context-window-tokens N [--result-share X]`: a result over its share of what the
+/// messages before it leave free is materialized; a share out of (0, 1] is refused.
+#[test]
+fn materialize_with_a_context_window() {
+    let (_tmp, root) = tempdir();
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation())).unwrap();
+    let materialize = |extra: &[&str]| {
+        let mut args = vec![
+            "materialize",
+            "conv-1.json",
+            "--user-data",
+            "data",
+            "--max-inline-chars",
+            "10000000",
+            "--max-inline-bytes",
+            "10000000",
+        ];
+        args.extend_from_slice(extra);
+        run(&root, &args, b"")
+    };
+    let out = materialize(&[]);
+    assert_eq!(parse(stdout(&out).trim_end()).unwrap(), conversation());
+    // The log is tens of thousands of tokens: over a quarter of a 100,000-token window.
+    let out = materialize(&["--context-window-tokens", "100000"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let messages = parse(stdout(&out).trim_end()).unwrap();
+    let content = messages[1]["content"][0]["content"].as_str().unwrap();
+    assert!(
+        content.starts_with("[Output of bash (call call_log) stored as"),
+        "{content}"
+    );
+    // All of a million-token window may be taken: it stays.
+    let out = materialize(&["--context-window-tokens", "1000000", "--result-share", "1"]);
+    assert_eq!(parse(stdout(&out).trim_end()).unwrap(), conversation());
+    let out = materialize(&["--context-window-tokens", "1000", "--result-share", "1.5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("must be a number over 0 and at most 1, got \"1.5\""),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// A negative or non-numeric count gets our message, not clap's "unexpected argument".
 #[test]
 fn counts_that_are_not_counts_are_named() {

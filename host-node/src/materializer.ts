@@ -74,7 +74,7 @@ export class Materializer extends wasm.Materializer {
     // walked again (see SeenMessages for what "the same" covers); when every message is
     // such, wasm is not entered at all. Only with no signal or one that has not fired:
     // anything else is core's to check and report.
-    if (!Array.isArray(messages) || !quietOptions(options)) {
+    if (!Array.isArray(messages) || !quietOptions(options) || this.#windowed) {
       return super.materializeMessages(messages, options) as Promise<MaterializedMessages<M>>;
     }
     const seen = this.#seen;
@@ -154,6 +154,8 @@ export class Materializer extends wasm.Materializer {
   }
 
   readonly #seen = new SeenMessages();
+  /** With a context window, a result's fate depends on every message before it. */
+  readonly #windowed = this.options.contextWindow !== undefined;
 
   /**
    * The definitions of `context_read`, `context_tail` and `context_grep` as the `tools`

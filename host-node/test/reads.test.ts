@@ -89,3 +89,39 @@ test('messageBudgetChars materializes the largest fresh results of a message', a
     ['b'],
   );
 });
+
+test('contextWindow: a result may take a share of what the history before it leaves', async () => {
+  const log = (n: number): string =>
+    Array.from({ length: n / 10 }, (_, i) => `line ${String(i).padStart(4, '0')}\n`).join('');
+  const turn = (id: string, n: number): object[] => [
+    { role: 'assistant', content: [{ type: 'tool_use', id, name: 'bash', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: log(n) }] },
+  ];
+  const m = new Materializer({
+    userData: freshDir('reads'),
+    conversationId: 'c1',
+    maxInlineChars: 1_000_000,
+    maxInlineBytes: 4_000_000,
+    contextWindow: { tokens: 20_000 },
+  });
+  assert.deepEqual(m.options.contextWindow, { tokens: 20_000, resultShare: 0.25 });
+  const history = [...turn('big', 20_000), ...turn('small', 1_000)];
+  const first = await m.materializeMessages(history);
+  assert.deepEqual(
+    first.refs.map((r) => r.hint.toolCallId),
+    ['big'],
+  );
+  // The same messages again, and a late result: the seen-message cache is not used, the
+  // decisions before it do not change.
+  const second = await m.materializeMessages([...first.messages, ...turn('late', 12_000)]);
+  assert.deepEqual(
+    second.refs.map((r) => r.hint.toolCallId),
+    ['late'],
+  );
+  for (const bad of [{ tokens: 10, resultShare: 2 }, { tokens: 10, resultShare: 0 }, { resultShare: 0.5 }, 'big']) {
+    assert.throws(
+      () => new Materializer({ userData: freshDir('reads'), conversationId: 'c1', contextWindow: bad as never }),
+      (e: unknown) => e instanceof OffloadError && e.code === 'INVALID_ARGUMENT' && /contextWindow/.test(e.message),
+    );
+  }
+});

@@ -70,8 +70,9 @@ pub use tokio_postgres;
 pub use tool_offload_core as core;
 pub use tool_offload_core::gc::{FileLifecycle, FileStat, GcOptions, GcReport};
 pub use tool_offload_core::materialize::{
-    format_legacy_tool_record, BudgetOptions, Cleared, ContextRef, ImportedConversation,
-    LegacyToolRecord, MaterializeStats, MaterializeWhen, Materialized, RefHint, ToolLimits,
+    format_legacy_tool_record, BudgetOptions, Cleared, ContextRef, ContextWindow,
+    ImportedConversation, LegacyToolRecord, MaterializeStats, MaterializeWhen, Materialized,
+    RefHint, ToolLimits,
 };
 pub use tool_offload_core::tools;
 pub use tool_offload_core::workspace::{IndexFuture, RecordIndex};

@@ -12,7 +12,7 @@ use tool_offload_core::{apply_edits, audit, FileReader, FileWriter, OffloadError
 use crate::{utf8, working_dir_for, TokioFileWriter};
 
 /// Where artifacts go and when outputs go there.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MaterializerOptions {
     /// Root directory; artifacts go under `<user_data>/context/<conversation_id>/artifacts/`.
     pub user_data: PathBuf,
@@ -40,6 +40,11 @@ pub struct MaterializerOptions {
     /// [`Materializer::materialize_messages`] materializes the largest first until the
     /// rest fit (off by default; Claude Code uses 200,000).
     pub message_budget_chars: Option<usize>,
+    /// The model's window: in [`Materializer::materialize_messages`], a result is
+    /// materialized when its estimated tokens exceed a share of what the messages before
+    /// it leave free (see core's
+    /// [`ContextWindow`](tool_offload_core::materialize::ContextWindow)). Off by default.
+    pub context_window: Option<materialize::ContextWindow>,
 }
 
 impl MaterializerOptions {
@@ -57,6 +62,7 @@ impl MaterializerOptions {
             tools: Vec::new(),
             redact: false,
             message_budget_chars: None,
+            context_window: None,
         }
     }
 }
@@ -151,6 +157,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             tools: options.tools,
             redact: options.redact,
             message_budget_chars: options.message_budget_chars,
+            context_window: options.context_window,
         })?;
         Ok(Materializer { core, io })
     }

@@ -27,6 +27,7 @@ export interface Vector {
     snippetBytes?: number;
     offloadDir?: string;
     messageBudgetChars?: number;
+    contextWindow?: { tokens: number; resultShare?: number };
   };
   steps: Step[];
   files: Record<string, string>;

@@ -312,7 +312,9 @@ class Case {
         const others = typed === null ? [] : typed.others;
         const text = typeof value === 'string' ? value : parts !== null ? parts : JSON.stringify(value);
         const { chars, bytes } = measure(text);
-        if (!budgetPicks.has(k) && this.staysInline(ownName ?? names.get(id) ?? 'tool', { chars, bytes })) continue;
+        const byWindow = this.windowPicks?.has(id) ?? false;
+        if (!budgetPicks.has(k) && !byWindow && this.staysInline(ownName ?? names.get(id) ?? 'tool', { chars, bytes }))
+          continue;
         let stem = id;
         for (let n = 1; taken.has(stem) && taken.get(stem) !== text; n++) stem = `${id}-${n}`;
         taken.set(stem, text);
@@ -1527,6 +1529,30 @@ const anthropic = () => [
     { role: 'tool', tool_call_id: 'f', content: text(2500) },
     { role: 'tool', tool_call_id: 'g', content: text(2500) },
   ];
+  const first = c.materializeMessages(messages);
+  const again = messages.map((_, k) => from(first, 'messages', k));
+  c.step('materializeMessages', { messages: again }, { messages: again, refs: [], paths: [] });
+}
+
+{
+  const c = add(
+    new Case(
+      'context-window',
+      "contextWindow { tokens: 20,000 } (a result may take a quarter of what the messages before it leave free) with limits too high to matter: a 20,000-character log (about 12,000 estimated tokens, over 5,000) is materialized; a 1,000-character one after it (about 600, under the ~2,000 left) stays; a 12,000-character one after both (about 7,200) is materialized. The decisions are the test author's, with wide margins: the estimate is core's. Run again on the output: nothing changes.",
+      { maxInlineChars: 1000000, maxInlineBytes: 4000000, contextWindow: { tokens: 20000 } },
+    ),
+  );
+  c.windowPicks = new Set(['big', 'late']);
+  const log = (n) => Array.from({ length: n / 10 }, (_, i) => `line ${String(i).padStart(4, '0')}`).join('\n') + '\n';
+  const messages = [];
+  for (const [id, n] of [
+    ['big', 20000],
+    ['small', 1000],
+    ['late', 12000],
+  ]) {
+    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'bash', input: {} }] });
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: log(n) }] });
+  }
   const first = c.materializeMessages(messages);
   const again = messages.map((_, k) => from(first, 'messages', k));
   c.step('materializeMessages', { messages: again }, { messages: again, refs: [], paths: [] });

@@ -295,6 +295,12 @@ export interface MaterializerOptions {
    * the largest first until the rest fit (default: off; Claude Code uses 200,000).
    */
   messageBudgetChars?: number;
+  /**
+   * The model's window, for `materializeMessages`: a result is materialized when its
+   * estimated tokens exceed `resultShare` (default 0.25) of what the messages before it
+   * leave free of `tokens` (default: off).
+   */
+  contextWindow?: { tokens: number; resultShare?: number };
   /** Where artifacts are written. */
   writer: FileWriter;
   /** Where artifacts are read back from (default: `writer`, when it has `readFile`). */
@@ -319,6 +325,7 @@ export interface ResolvedMaterializerOptions {
   tools?: Record<string, ToolLimits>;
   redact?: boolean;
   messageBudgetChars?: number;
+  contextWindow?: { tokens: number; resultShare: number };
 }
 
 /** One tool's entry in `MaterializerOptions.tools`. */

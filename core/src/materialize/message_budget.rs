@@ -1,41 +1,61 @@
-//! The message budget (`message_budget_chars`): when the fresh results of one message
-//! (not yet summaries, within their tool's limits) together exceed it, the largest are
-//! materialized first until the rest fit. Parallel tool calls can each stay under the
-//! per-result limit and still flood one turn; this caps the turn. Deciding by the fresh
-//! results alone makes it idempotent: on the next turn the rest still fit, so the message
-//! never changes again.
+//! Limits relative to the conversation, for `materialize_messages`: the message budget
+//! (`message_budget_chars`: when the fresh results of one message, not yet summaries and
+//! within their tool's limits, together exceed it, the largest are materialized first
+//! until the rest fit — parallel calls can each stay under the per-result limit and still
+//! flood one turn) and the context window (`context_window`: a result may take only a
+//! share of what the messages before it leave free). Both decide by fresh results and
+//! what comes before them, so a message never changes again on a later turn.
 
 use super::materializer::Materializer;
 use super::messages::{plan_tool_results, Planned};
 use super::summary::summary_ref;
 use super::tool_limits::MaterializeWhen;
-use crate::view::JsonView;
-use crate::{utf16_len, OffloadError};
+use crate::view::{JsonView, Text};
+use crate::{estimate_tokens, utf16_len, OffloadError};
 
 impl Materializer {
-    /// What to materialize in `messages` under a message budget of `budget` UTF-16 units:
-    /// the results over their limits (as without it), and in each message the largest
-    /// fresh ones (the first of equals first) until the fresh ones left inline total at
-    /// most `budget`. Results of tools that are never materialized, summaries, read-back
+    /// What to materialize in `messages` under the message budget and the context window:
+    /// the results over their limits (as without them) or over their share of the window,
+    /// and in each message the largest fresh ones (the first of equals first) until the
+    /// fresh ones left inline total at most the budget. Results of tools that are never materialized, summaries, read-back
     /// pages and results whose id cannot name a file are never picked for the budget.
     ///
     /// # Errors
     /// As [`Materializer::materialize_messages`]: `INVALID_MESSAGE`, `INVALID_ID` (for a
     /// result over its limits).
-    pub(super) fn plan_within_message_budget<V: JsonView>(
+    pub(super) fn plan_fresh<V: JsonView>(
         &self,
         messages: &[V],
-        budget: usize,
     ) -> Result<Vec<Planned>, OffloadError> {
+        let budget = self.options().message_budget_chars.unwrap_or(usize::MAX);
         let fresh =
             plan_tool_results(messages, &mut Vec::new(), true, &|_| true, &|text, tool| {
                 self.limits_for(tool).when != Some(MaterializeWhen::Never)
                     && summary_ref(text).is_none()
                     && !super::is_read_back_page(text)
             })?;
+        // The tokens each result may hold inline: a share of what the messages before
+        // it leave free of the window.
+        let room: Option<Vec<usize>> = self.options().context_window.map(|window| {
+            let mut before = 0;
+            messages
+                .iter()
+                .map(|m| {
+                    let limit = window.limit_after(before);
+                    let text = m.text().map(|t| estimate_tokens(&t.to_str()));
+                    before += text.unwrap_or(0);
+                    limit
+                })
+                .collect()
+        });
         let over: Vec<bool> = fresh
             .iter()
-            .map(|p| self.exceeds_limits_for(&p.tool_name, &p.text))
+            .map(|p| {
+                self.exceeds_limits_for(&p.tool_name, &p.text)
+                    || room
+                        .as_ref()
+                        .is_some_and(|room| estimate_tokens(&p.text) > room[p.message])
+            })
             .collect();
         let mut picked = over.clone();
         let mut start = 0;
@@ -198,5 +218,40 @@ mod tests {
             block_on(materializer(Some(1000)).materialize_messages(&views, &MemoryWriter::new()))
                 .unwrap_err();
         assert_eq!(err.code().as_str(), "INVALID_ID");
+    }
+
+    #[test]
+    fn a_result_may_take_a_share_of_the_window_the_history_before_it_leaves() {
+        use crate::materialize::ContextWindow;
+        let mut options = MaterializerOptions::new("/d", "c1", "/");
+        options.max_inline_chars = 1_000_000;
+        options.max_inline_bytes = 4_000_000;
+        options.context_window = Some(ContextWindow::new(20_000));
+        let m = Materializer::new(options.clone()).unwrap();
+        // 20,000 characters: 12,000 estimated tokens, over a quarter of the window.
+        let mut messages = turn(vec![result("big", 20_000)]);
+        // 1,000 characters after it: 600 tokens, within a quarter of what is left (~2,000).
+        messages.extend(turn(vec![result("small", 1_000)]));
+        // 12,000 characters: 7,200 tokens, over a quarter of what the two before left.
+        messages.extend(turn(vec![result("late", 12_000)]));
+        let (done, out) = run(&m, &messages);
+        assert_eq!(ids(&done), ["big", "late"]);
+        let (again, _) = run(&m, &out);
+        assert!(
+            again.refs.is_empty(),
+            "stable: the history before a result never grows"
+        );
+        // Without the window, all stay inline at these limits.
+        options.context_window = None;
+        let (done, _) = run(&Materializer::new(options.clone()).unwrap(), &messages);
+        assert!(done.refs.is_empty());
+        for share in [0.0, -0.5, 1.5, f64::NAN] {
+            options.context_window = Some(ContextWindow {
+                tokens: 10,
+                result_share: share,
+            });
+            let err = Materializer::new(options.clone()).unwrap_err();
+            assert_eq!(err.code().as_str(), "INVALID_ARGUMENT", "{share}");
+        }
     }
 }

@@ -86,9 +86,10 @@ impl Materializer {
         let mut done = MessagesMaterialized::default();
         let planned = self.plan(messages, &mut done.unrecognized)?;
         let all: Vec<&Planned> = planned.iter().collect();
-        // Under a message budget some are planned though within their limits: stored
-        // whatever their size.
-        let always = self.options().message_budget_chars.is_some();
+        // Under a message budget or a window some are planned though within their
+        // limits: stored whatever their size.
+        let o = self.options();
+        let always = o.message_budget_chars.is_some() || o.context_window.is_some();
         let stored = self.store_planned(&all, always, io).await?;
         for (p, stored) in planned.iter().zip(stored) {
             let Materialized::Artifact {
@@ -142,10 +143,11 @@ impl Materializer {
         unrecognized: &mut Vec<String>,
     ) -> Result<Vec<Planned>, OffloadError> {
         let over = self.plan_over_limits(messages, unrecognized)?;
-        match self.options().message_budget_chars {
-            None => Ok(over),
-            Some(budget) => self.plan_within_message_budget(messages, budget),
+        let o = self.options();
+        if o.message_budget_chars.is_none() && o.context_window.is_none() {
+            return Ok(over);
         }
+        self.plan_fresh(messages)
     }
 
     /// The results over their tool's limits.

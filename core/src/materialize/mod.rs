@@ -74,6 +74,6 @@ pub use summary::{
 pub(crate) use text::count;
 pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use types::{
-    output_text, ArtifactKind, ContextRef, MaterializeStats, Materialized, MaterializerOptions,
-    RefHint, ToolOutputRef,
+    output_text, ArtifactKind, ContextRef, ContextWindow, MaterializeStats, Materialized,
+    MaterializerOptions, RefHint, ToolOutputRef,
 };

@@ -1,7 +1,7 @@
 //! The Materializer's data: options, the output to consider, refs and outcomes.
 
 /// Where artifacts live and when outputs go there.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MaterializerOptions {
     /// Root directory; artifacts go under `<user_data>/context/<conversation_id>/artifacts/`.
     pub user_data: String,
@@ -32,6 +32,48 @@ pub struct MaterializerOptions {
     /// together hold more UTF-16 units than this, `materialize_messages` materializes the
     /// largest first until the rest fit (Claude Code uses 200,000). Off by default.
     pub message_budget_chars: Option<usize>,
+    /// The model's window: in `materialize_messages`, a result is materialized when its
+    /// estimated tokens exceed a share of what the messages before it leave free. Off by
+    /// default.
+    pub context_window: Option<ContextWindow>,
+}
+
+/// A model's context window, for [`MaterializerOptions::context_window`]: a fresh result
+/// in message `i` is materialized when its estimated tokens
+/// ([`estimate_tokens`](crate::estimate_tokens)) exceed `result_share` of what
+/// `tokens` leaves free after the messages before it (each counted as its
+/// `JSON.stringify`). The messages before a result never grow, so the decision never
+/// changes on a later turn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContextWindow {
+    /// The window, in tokens.
+    pub tokens: usize,
+    /// The share of the free window one inline result may take (0 < share ≤ 1; 0.25 by
+    /// default).
+    pub result_share: f64,
+}
+
+impl ContextWindow {
+    /// A window of `tokens` with the default share, a quarter.
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::ContextWindow;
+    /// let w = ContextWindow::new(200_000);
+    /// assert_eq!((w.tokens, w.result_share), (200_000, 0.25));
+    /// assert_eq!(w.limit_after(40_000), 40_000);
+    /// assert_eq!(w.limit_after(250_000), 0);
+    /// ```
+    pub fn new(tokens: usize) -> Self {
+        ContextWindow {
+            tokens,
+            result_share: 0.25,
+        }
+    }
+
+    /// The most tokens one inline result may hold after `before` tokens of history.
+    pub fn limit_after(&self, before: usize) -> usize {
+        (self.tokens.saturating_sub(before) as f64 * self.result_share) as usize
+    }
 }
 
 impl MaterializerOptions {
@@ -53,6 +95,7 @@ impl MaterializerOptions {
             tools: Vec::new(),
             redact: false,
             message_budget_chars: None,
+            context_window: None,
         }
     }
 }

@@ -105,6 +105,7 @@ impl TokioHost {
         options.tools = o.tools.clone();
         options.redact = o.redact;
         options.message_budget_chars = o.message_budget_chars;
+        options.context_window = o.context_window;
         options.offload_dir = o
             .offload_dir
             .as_ref()

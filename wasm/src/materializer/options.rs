@@ -65,6 +65,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
     if !budget.is_undefined() {
         core.message_budget_chars = Some(count_arg(&budget, "options.messageBudgetChars", 0)?);
     }
+    core.context_window = context_window_arg(&field(options, "contextWindow"))?;
     let (writer, reader) = io_options(options)?;
     Ok(Inner {
         core: CoreMaterializer::new(core)?,
@@ -149,8 +150,52 @@ pub(crate) fn options_js(options: &CoreOptions) -> JsValue {
     if let Some(budget) = options.message_budget_chars {
         set(&js, "messageBudgetChars", &number(budget));
     }
+    if let Some(window) = options.context_window {
+        let o = Object::new();
+        set(&o, "tokens", &number(window.tokens));
+        set(&o, "resultShare", &JsValue::from_f64(window.result_share));
+        set(&js, "contextWindow", &o);
+    }
     if !options.tools.is_empty() {
         set(&js, "tools", &super::tool_limits::tools_js(&options.tools));
     }
     js.into()
+}
+
+/// `options.contextWindow`: `{ tokens, resultShare? }` (core checks the share), or none.
+fn context_window_arg(
+    value: &JsValue,
+) -> Result<Option<tool_offload_core::materialize::ContextWindow>, JsOffloadError> {
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    if !value.is_object() {
+        return Err(OffloadError::InvalidArgument(format!(
+            "options.contextWindow must be an object {{ tokens, resultShare? }}, got {}",
+            kind_of(value)
+        ))
+        .into());
+    }
+    let tokens = field(value, "tokens");
+    if tokens.is_undefined() {
+        return Err(OffloadError::InvalidArgument(
+            "options.contextWindow.tokens is required".into(),
+        )
+        .into());
+    }
+    let mut window = tool_offload_core::materialize::ContextWindow::new(count_arg(
+        &tokens,
+        "options.contextWindow.tokens",
+        0,
+    )?);
+    let share = field(value, "resultShare");
+    if !share.is_undefined() {
+        window.result_share = share.as_f64().ok_or_else(|| {
+            OffloadError::InvalidArgument(format!(
+                "contextWindow.resultShare must be a number over 0 and at most 1, got {}",
+                kind_of(&share)
+            ))
+        })?;
+    }
+    Ok(Some(window))
 }

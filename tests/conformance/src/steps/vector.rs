@@ -27,7 +27,7 @@ pub struct Vector {
 }
 
 /// The materializer's options: the conversation and the limits (defaults filled in).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// `options.conversationId`.
     pub conversation_id: String,
@@ -47,6 +47,8 @@ pub struct Options {
     pub redact: bool,
     /// `options.messageBudgetChars`, default none.
     pub message_budget_chars: Option<usize>,
+    /// `options.contextWindow`: `{ tokens, resultShare? }`, default none.
+    pub context_window: Option<tool_offload_core::materialize::ContextWindow>,
 }
 
 /// Every vector, sorted by file name.
@@ -130,6 +132,14 @@ impl Vector {
                 .unwrap_or_default(),
             redact: o["redact"].as_bool().unwrap_or(false),
             message_budget_chars: o["messageBudgetChars"].as_u64().map(|n| n as usize),
+            context_window: o["contextWindow"]["tokens"].as_u64().map(|tokens| {
+                let mut window =
+                    tool_offload_core::materialize::ContextWindow::new(tokens as usize);
+                if let Some(share) = o["contextWindow"]["resultShare"].as_f64() {
+                    window.result_share = share;
+                }
+                window
+            }),
         }
     }
 

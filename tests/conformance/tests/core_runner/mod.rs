@@ -120,6 +120,7 @@ impl<F: HostFs> CoreHost<F> {
             tools: o.tools.clone(),
             redact: o.redact,
             message_budget_chars: o.message_budget_chars,
+            context_window: o.context_window,
         })
     }
 
