@@ -75,12 +75,14 @@ pub(super) fn pointer(text: &str) -> Option<&str> {
         .iter()
         .position(|b| b.is_ascii_whitespace() || b"\"'`)]>,;".contains(b))
         .map_or(text.len(), |n| at + n);
-    let dots = text.as_bytes()[at..end]
+    // Sentence punctuation after a ref is not part of it (`….txt.`, the budget's
+    // `stored as ctx://….txt: context_read`).
+    let trailing = text.as_bytes()[at..end]
         .iter()
         .rev()
-        .take_while(|&&b| b == b'.')
+        .take_while(|&&b| b == b'.' || b == b':')
         .count();
-    Some(&text[at..end - dots])
+    Some(&text[at..end - trailing])
 }
 
 /// The tool-call id of the result: in its block (`tool_use_id`), or in the message

@@ -127,3 +127,16 @@ fn placeholders_are_read_by_their_file() {
     );
     assert!(unread_refs(&views(&messages)).is_empty());
 }
+
+#[test]
+fn a_budget_pointer_is_read_by_its_ref() {
+    let pointer = "[Earlier output of bash (call t1, 48,211 chars) cleared from the conversation; stored as ctx://c1/tool/t1.txt: context_read, context_grep]";
+    let messages = vec![
+        call("t1", "bash", json!({})),
+        result("t1", pointer),
+        call("r1", "context_read", json!({"ref": "ctx://c1/tool/t1.txt"})),
+    ];
+    let stats = read_stats(&views(&messages));
+    assert_eq!(stats[0].reference, "ctx://c1/tool/t1.txt");
+    assert_eq!(stats[0].reads, 1);
+}
