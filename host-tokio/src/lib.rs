@@ -49,6 +49,7 @@ mod materializer;
 mod object_store_io;
 mod read_back;
 mod read_tools;
+mod reads;
 mod registry;
 mod stale;
 mod workspace;
@@ -59,11 +60,12 @@ use std::path::{Path, PathBuf};
 pub use budget::Budget;
 pub use lifecycle::{gc_dir, gc_dir_with, now_ms};
 pub use materializer::{
-    import_conversation, import_conversation_with, GrepOptions, MaterializeMessagesOptions,
-    MaterializedMessages, Materializer, MaterializerOptions, ToolOutputInput,
+    import_conversation, import_conversation_with, GrepOptions, MaterializedMessages, Materializer,
+    MaterializerOptions, ToolOutputInput,
 };
 #[cfg(feature = "object-store")]
 pub use object_store_io::{ObjectStoreIo, ObjectStoreIoError};
+pub use reads::MaterializeMessagesOptions;
 pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
 #[cfg(feature = "postgres")]
 pub use tokio_postgres;

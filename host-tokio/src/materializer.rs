@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use tool_offload_core::materialize::{
     self, ContextRef, ImportedConversation, MaterializeStats, Materialized, ToolOutputRef,
 };
-use tool_offload_core::{apply_edits, audit, FileReader, FileWriter, OffloadError, Value};
+use tool_offload_core::{apply_edits, FileReader, FileWriter, OffloadError, Value};
 
 use crate::{utf8, working_dir_for, TokioFileWriter};
 
@@ -213,7 +213,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         &self,
         messages: &'a [Value],
     ) -> Result<MaterializedMessages<'a>, OffloadError> {
-        self.materialize_messages_with(messages, &MaterializeMessagesOptions::default())
+        self.materialize_messages_with(messages, &crate::MaterializeMessagesOptions::default())
             .await
     }
 
@@ -227,7 +227,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     pub async fn materialize_messages_with<'a>(
         &self,
         messages: &'a [Value],
-        options: &MaterializeMessagesOptions,
+        options: &crate::MaterializeMessagesOptions,
     ) -> Result<MaterializedMessages<'a>, OffloadError> {
         let views: Vec<&Value> = messages.iter().collect();
         let done = self.core.materialize_messages(&views, &self.io).await?;
@@ -241,17 +241,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             trace_artifact(reference, path);
         }
         if options.remind_unread {
-            let mut all: Vec<Value> = out.iter().map(|m| m.as_ref().clone()).collect();
-            let before = all.len();
-            if audit::remind_unread(&mut all) {
-                if let Some(last) = all.pop() {
-                    if all.len() == before {
-                        out.push(Cow::Owned(last));
-                    } else if let Some(slot) = out.last_mut() {
-                        *slot = Cow::Owned(last);
-                    }
-                }
-            }
+            crate::reads::remind(&mut out);
         }
         Ok(MaterializedMessages {
             messages: out,
@@ -272,27 +262,6 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             .await
     }
 
-    /// Every result of `messages` shown by reference (a summary's `ctx://` ref, a budget
-    /// pointer, an offload placeholder's file), in order, with the later tool calls that
-    /// read it back ([`audit::read_stats`]).
-    ///
-    /// ```
-    /// # use tool_offload::{Materializer, MaterializerOptions};
-    /// # let m = Materializer::new(MaterializerOptions::new("/tmp/x", "c1")).unwrap();
-    /// let messages = [serde_json::json!({"role": "tool", "tool_call_id": "c1",
-    ///     "content": "[Content offloaded to: ./tool-result-c1.md]"})];
-    /// assert_eq!(m.read_stats(&messages)[0].reads, 0);
-    /// assert_eq!(m.unread_refs(&messages), ["tool-result-c1.md"]);
-    /// ```
-    pub fn read_stats(&self, messages: &[Value]) -> Vec<audit::ShownRef> {
-        audit::read_stats(&messages.iter().collect::<Vec<_>>())
-    }
-
-    /// The refs of `messages` no later tool call read, in the order they were shown.
-    pub fn unread_refs(&self, messages: &[Value]) -> Vec<String> {
-        audit::unread_refs(&messages.iter().collect::<Vec<_>>())
-    }
-
     /// Counts over this materializer's lifetime.
     pub fn stats(&self) -> MaterializeStats {
         self.core.stats()
@@ -311,27 +280,6 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     /// The writer-and-reader in use.
     pub fn io(&self) -> &IO {
         &self.io
-    }
-}
-
-/// Options of [`Materializer::materialize_messages_with`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct MaterializeMessagesOptions {
-    /// Name the unread results that reported errors at the end of the last user turn.
-    pub remind_unread: bool,
-}
-
-impl MaterializeMessagesOptions {
-    /// The options with the unread reminder on.
-    ///
-    /// ```
-    /// assert!(tool_offload::MaterializeMessagesOptions::reminding().remind_unread);
-    /// ```
-    pub fn reminding() -> Self {
-        MaterializeMessagesOptions {
-            remind_unread: true,
-        }
     }
 }
 

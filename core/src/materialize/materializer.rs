@@ -69,21 +69,8 @@ impl Materializer {
                 reason,
             });
         }
-        if let Some(window) = options.context_window {
-            let share = window.result_share;
-            if !(share > 0.0 && share <= 1.0) {
-                // Printed as JavaScript prints it (std's float formatting would add 10 KB
-                // to the wasm for this one message).
-                let shown = match serde_json::Number::from_f64(share) {
-                    Some(n) => crate::json::stringify(&crate::Value::Number(n)),
-                    None if share.is_nan() => "NaN".to_owned(),
-                    None if share > 0.0 => "Infinity".to_owned(),
-                    None => "-Infinity".to_owned(),
-                };
-                return Err(OffloadError::InvalidArgument(format!(
-                    "contextWindow.resultShare must be a number over 0 and at most 1, got {shown}"
-                )));
-            }
+        if let Some(window) = &options.context_window {
+            window.check()?;
         }
         let root = resolve(&options.cwd, &options.user_data)?;
         let artifacts = join(

@@ -142,6 +142,9 @@ impl Materializer {
         messages: &[V],
         unrecognized: &mut Vec<String>,
     ) -> Result<Vec<Planned>, OffloadError> {
+        // Always walked first: it reports unrecognized items and refuses a result over
+        // its limits whose id cannot name a file, which the walk of fresh results (ids
+        // unchecked there) must not let through.
         let over = self.plan_over_limits(messages, unrecognized)?;
         let o = self.options();
         if o.message_budget_chars.is_none() && o.context_window.is_none() {

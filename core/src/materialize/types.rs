@@ -70,6 +70,32 @@ impl ContextWindow {
         }
     }
 
+    /// `INVALID_ARGUMENT` unless `result_share` is over 0 and at most 1.
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::ContextWindow;
+    /// let bad = ContextWindow { tokens: 10, result_share: 1.5 };
+    /// assert_eq!(bad.check().unwrap_err().to_string(), "invalid argument: contextWindow.resultShare must be a number over 0 and at most 1, got 1.5");
+    /// assert!(ContextWindow::new(10).check().is_ok());
+    /// ```
+    pub fn check(&self) -> Result<(), crate::OffloadError> {
+        let share = self.result_share;
+        if share > 0.0 && share <= 1.0 {
+            return Ok(());
+        }
+        // Printed as JavaScript prints it (std's float formatting would add 10 KB to the
+        // wasm for this one message).
+        let shown = match serde_json::Number::from_f64(share) {
+            Some(n) => crate::json::stringify(&crate::Value::Number(n)),
+            None if share.is_nan() => "NaN".to_owned(),
+            None if share > 0.0 => "Infinity".to_owned(),
+            None => "-Infinity".to_owned(),
+        };
+        Err(crate::OffloadError::InvalidArgument(format!(
+            "contextWindow.resultShare must be a number over 0 and at most 1, got {shown}"
+        )))
+    }
+
     /// The most tokens one inline result may hold after `before` tokens of history.
     pub fn limit_after(&self, before: usize) -> usize {
         (self.tokens.saturating_sub(before) as f64 * self.result_share) as usize
