@@ -6,46 +6,20 @@
 // Kinds: 0 undefined (or a function or symbol, which JSON.stringify omits), 1 null,
 // 2 boolean, 3 number or bigint, 4 string (plus 8 × (i + 1) when it is NAMES[i]),
 // 5 array, 6 object; 7 (THREW) for a read that threw.
-const NAMES = [
-  'role',
-  'type',
-  'content',
-  'tool_call_id',
-  'call_id',
-  'output',
-  'tool_use_id',
-  'tool_calls',
-  'id',
-  'name',
-  'function',
-  'tool',
-  'function_call_output',
-  'tool_result',
-  'function_call',
-  'tool_use',
-  // The AI SDK's, Agents SDK's and LangChain's shapes, and text parts.
-  'toolCallId',
-  'toolName',
-  'callId',
-  'kwargs',
-  'data',
-  'value',
-  'function_call_result',
-  'constructor',
-  'tool-result',
-  'ToolMessage',
-  'text',
-  // Common block and item types, so checking them for a result's name costs no call.
-  'image',
-  'thinking',
-  'message',
-  'reasoning',
-];
+// The names core reads in messages and compares their values with: wasm/src/view.rs's
+// NAMES, given once by viewNames before the first read, so the list is declared once.
+let NAMES = [];
 let held;
 const THREW = 7;
 
-const NAME_INDEX = new Map(NAMES.map((name, i) => [name, i]));
-const LONGEST_NAME = Math.max(...NAMES.map((name) => name.length));
+let NAME_INDEX = new Map();
+let LONGEST_NAME = 0;
+
+export function viewNames(names) {
+  NAMES = names;
+  NAME_INDEX = new Map(names.map((name, i) => [name, i]));
+  LONGEST_NAME = Math.max(...names.map((name) => name.length));
+}
 
 export function kindOf(v) {
   switch (typeof v) {

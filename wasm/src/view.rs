@@ -57,10 +57,12 @@ extern "C" {
     fn view_held() -> JsValue;
     #[wasm_bindgen(js_name = viewIs)]
     fn view_is(value: &JsValue, name: i32, named: Option<&str>) -> bool;
+    #[wasm_bindgen(js_name = viewNames)]
+    fn view_names(names: Array);
 }
 
-/// view.js's `NAMES`: the names core reads in messages, and the strings it compares
-/// their values with.
+/// The names core reads in messages, and the strings it compares their values with;
+/// view.js receives them once (`viewNames`) and names fields by index into them.
 const NAMES: [&str; 31] = [
     "role",
     "type",
@@ -101,8 +103,18 @@ const NAMES: [&str; 31] = [
 const _: () = assert!(NAMES.len() <= 31);
 
 thread_local! {
-    /// NAMES as JS strings, made once: the value of a string read as one of them.
-    static NAME_VALUES: Vec<JsValue> = NAMES.iter().map(|n| JsValue::from_str(n)).collect();
+    /// NAMES as JS strings, made once and given to view.js: the value of a string read
+    /// as one of them.
+    static NAME_VALUES: Vec<JsValue> = {
+        let values: Vec<JsValue> = NAMES.iter().map(|n| JsValue::from_str(n)).collect();
+        view_names(values.iter().collect());
+        values
+    };
+}
+
+/// Give view.js its names before its first read (once per thread).
+fn names_given() {
+    NAME_VALUES.with(|_| ());
 }
 
 /// The index of `name` in [`NAMES`], so it crosses as a number; -1 for any other,
@@ -164,6 +176,7 @@ fn name_from(code: u8) -> i8 {
 impl JsView {
     /// A view of `value`.
     pub(crate) fn new(value: JsValue) -> Self {
+        names_given();
         let code = kind_of(&value);
         JsView {
             value,
@@ -174,6 +187,7 @@ impl JsView {
 
     /// Views of every item of `array` (a JS array), one call each.
     pub(crate) fn items(array: &Array) -> Vec<JsView> {
+        names_given();
         (0..array.length())
             .map(|i| match read(view_item(array, i)) {
                 Ok(code) => JsView {
