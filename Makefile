@@ -25,7 +25,7 @@ NODE_TEST := node --import tsx --test
 WASM_GZ_BUDGET := 280000
 FUZZ_SECONDS ?= 60
 
-.PHONY: help setup build www demo test test-rust test-node test-browser lint format bench bench-memory fuzz clean
+.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint format bench bench-memory fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -33,14 +33,20 @@ help: ## List the targets
 setup: ## Install the wasm32 target, wasm-bindgen-cli (Cargo.lock version) and npm deps
 	@bash scripts/setup.sh
 
-build: setup ## Build the Rust workspace and the npm package (wasm + ESM + CJS); fails over WASM_GZ_BUDGET
-	cargo build --workspace --quiet
+setup-test: setup ## setup, plus what only the tests need: Chromium, moto (S3) and PostgreSQL
+	@bash scripts/setup.sh --test
+
+package: setup ## Build the npm package (wasm + ESM + CJS); fails over WASM_GZ_BUDGET
 	node host-node/scripts/build.mjs --gz-budget=$(WASM_GZ_BUDGET)
+
+build: package ## Build the Rust workspace and the npm package
+	cargo build --workspace --quiet
 
 www: build ## Build the browser playground (www/) into out/www: a static site, serve it from anywhere
 	node www/build.mjs
 
-demo: build ## Offload the bundled sample, run the agent, materialize and workspace loops (npm package and Rust host), then replay a bundled session
+# The demo builds only what it runs: the npm package, then `cargo run` of two crates.
+demo: package ## Offload the bundled sample, run the agent, materialize and workspace loops (npm package and Rust host), then replay a bundled session
 	@rm -rf out/demo
 	@node examples/direct-offload.mjs out/demo
 	@echo
@@ -80,15 +86,15 @@ format: setup ## Format Rust (rustfmt) and TypeScript/JavaScript (prettier, pinn
 	rustfmt --edition 2021 fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	node_modules/.bin/prettier --write --log-level warn .
 
-test-rust: build ## Rust unit, doc and conformance tests
+test-rust: build setup-test ## Rust unit, doc and conformance tests
 	rm -f target/conformance/core-native.json target/conformance/tokio.json target/conformance/object-store.json target/conformance/object-store-s3.json
 	cargo test --workspace --quiet
 
-test-node: build ## wasm build and npm package tests under Node
+test-node: build setup-test ## wasm build and npm package tests under Node
 	rm -f target/conformance/wasm.json target/conformance/npm.json target/conformance/npm-s3.json
 	$(NODE_TEST) host-node/test/*.test.ts tests/replay/*.test.mjs
 
-test-browser: build ## In headless Chromium: the wasm crate's wasm-bindgen tests, vectors on OPFS, bundlers (docs/browser.md)
+test-browser: build setup-test ## In headless Chromium: the wasm crate's wasm-bindgen tests, vectors on OPFS, bundlers (docs/browser.md)
 	bash scripts/check-wasm-snippets.sh
 	cd wasm && CHROMEDRIVER=$$(command -v chromedriver) \
 	  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
@@ -99,7 +105,7 @@ test-browser: build ## In headless Chromium: the wasm crate's wasm-bindgen tests
 # `make bench CORPUS=DIR` points the corpus benches at DIR (default ../shared/corpus, else a
 # generated stand-in); `make bench QUICK=1` runs only what the targets table needs, with fewer
 # iterations (~2-4 min instead of ~6-9 min after the build).
-bench: build ## Benchmarks (numbers, not pass/fail), ending with issue 10's targets table; see bench/README.md
+bench: build setup-test ## Benchmarks (numbers, not pass/fail), ending with issue 10's targets table; see bench/README.md
 ifndef QUICK
 	cargo bench --quiet -p tool-offload --bench direct
 	cargo bench --quiet -p tool-offload --bench import

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what building and testing need, idempotently: the wasm32 target,
+# Installs what building and the demo need, idempotently: the wasm32 target,
 # wasm-bindgen-cli at exactly the Cargo.lock version of wasm-bindgen, and npm deps.
+# With --test, also what only the tests need: Chromium and its WebDriver, moto's S3
+# server and PostgreSQL (a fresh machine's `make demo` installs none of them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +24,14 @@ if [ "$have" != "$want" ]; then
   wasm-bindgen --version | grep -qx "wasm-bindgen $want" || { echo "setup: wasm-bindgen $want did not install"; exit 1; }
 fi
 
+# npm ci only when the lockfile changed since the last install.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund
+fi
+
+[ "${1:-}" = --test ] || exit 0
+
 # Headless Chromium and its WebDriver for the browser tests (make test-browser, the
 # wasm crate's wasm-bindgen tests). Debian's packages; never a downloaded browser.
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
@@ -33,12 +43,6 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   else
     echo "setup: no apt-get here; install chromium and chromedriver for the browser tests" >&2
   fi
-fi
-
-# npm ci only when the lockfile changed since the last install.
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm ci"
-  npm ci --no-audit --no-fund
 fi
 
 # A real S3-compatible server for ObjectStoreIo's tests (host-tokio/tests/object_store_s3.rs):
