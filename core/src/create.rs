@@ -3,6 +3,9 @@
 
 use crate::{CreateOutcome, FileReader, FileWriter, IoError, OffloadError};
 
+/// The suffix of the marker a removed artifact leaves.
+pub const REMOVED_SUFFIX: &str = ".removed";
+
 /// Candidate names tried before giving up: a writer that reports every name as taken
 /// (or a directory holding that many different files of one id) must end, not hang.
 pub const MAX_NAME_ATTEMPTS: u32 = 10_000;
@@ -96,7 +99,7 @@ where
     D: ?Sized,
     IO: FileWriter<D> + FileReader + ?Sized,
 {
-    let marker = format!("{path}{}", crate::gc::REMOVED_SUFFIX);
+    let marker = format!("{path}{}", REMOVED_SUFFIX);
     match io.size(&marker).await {
         Ok(Some(_)) => Ok(Creation::Taken),
         // A marker that cannot be looked for (a write-only store, a server gone) is taken

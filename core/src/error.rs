@@ -177,7 +177,7 @@ pub enum OffloadError {
     /// See [`ErrorCode::InvalidPattern`].
     #[error(
         "invalid pattern {}: {reason}",
-        crate::materialize::pattern::shown(pattern)
+        crate::materialize::pattern_limit::shown(pattern)
     )]
     InvalidPattern {
         /// The pattern as given (the message shows the start of one over the length limit).

@@ -295,8 +295,7 @@ fn index_of(root: &str, path: &str) -> Option<String> {
     ))
 }
 
-/// The suffix of the marker a removed artifact leaves.
-pub const REMOVED_SUFFIX: &str = ".removed";
+pub use crate::create::REMOVED_SUFFIX;
 
 /// How `keep` names the file at `path` if it is one of ours: a materialized artifact
 /// (`<root>/context/<conv>/artifacts/<kind>/<file>`, named by its ref) or a batch file

@@ -11,11 +11,16 @@ use super::types::{
 use crate::create::create_at_free_name;
 use crate::path::{join, resolve};
 use crate::{FileReader, FileWriter, OffloadError};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Read-back pages are never cut below this many UTF-16 units (see
 /// [`Materializer::page_chars`]).
 pub const MIN_PAGE_CHARS: usize = 1000;
+
+/// Line indexes built on read, by artifact path.
+pub(super) type IndexCache = Mutex<HashMap<String, Arc<LineIndex>>>;
 
 /// Moves tool outputs over the inline limits into artifacts of one conversation, and
 /// reads them back for the model.
@@ -45,7 +50,7 @@ pub struct Materializer {
     inlined: AtomicU64,
     saved_chars: AtomicU64,
     /// Line indexes of artifacts read back, by path (see [`super::line_index`]).
-    pub(super) line_indexes: super::read_back::IndexCache,
+    pub(super) line_indexes: IndexCache,
     /// The artifact directories (one bit per [`ArtifactKind`]), then their line index
     /// directories (the same bits shifted by 3), this materializer has made: later
     /// artifacts skip the `mkdir` (in Node a recursive `mkdir` of an existing directory

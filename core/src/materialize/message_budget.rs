@@ -9,7 +9,7 @@
 use super::materializer::Materializer;
 use super::messages::{plan_tool_results, Planned};
 use super::summary::summary_ref;
-use super::tool_limits::MaterializeWhen;
+use super::types::MaterializeWhen;
 use crate::view::{JsonView, Text};
 use crate::{estimate_tokens, utf16_len, OffloadError};
 

@@ -23,6 +23,7 @@ mod naming;
 mod oracle;
 mod page;
 pub(crate) mod pattern;
+pub(crate) mod pattern_limit;
 mod plain;
 #[cfg(test)]
 mod ranged_tests;
@@ -38,7 +39,6 @@ mod scan;
 mod source;
 mod tail;
 mod tool_limits;
-pub use tool_limits::{MaterializeWhen, ToolLimits, ANY_TOOL};
 mod windows;
 pub use reference::{artifact_ref, clean_ref, ref_conversation, MAX_REF_SEGMENT_CHARS};
 mod summary;
@@ -56,7 +56,8 @@ pub use mcp::{call_tool_result_text, mime_type};
 pub use messages::MessagesMaterialized;
 pub(crate) use messages::{plan_tool_results, Planned};
 pub use naming::{continuation, Continuation};
-pub use pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES, MAX_PATTERN_CHARS};
+pub use pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES};
+pub use pattern_limit::MAX_PATTERN_CHARS;
 pub use plain::plain;
 pub(crate) use read::Naming;
 pub use read::{grep_page, is_read_back_page, read_page, tail_page};
@@ -74,6 +75,6 @@ pub use summary::{
 pub(crate) use text::count;
 pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use types::{
-    output_text, ArtifactKind, ContextRef, ContextWindow, MaterializeStats, Materialized,
-    MaterializerOptions, RefHint, ToolOutputRef,
+    output_text, ArtifactKind, ContextRef, ContextWindow, MaterializeStats, MaterializeWhen,
+    Materialized, MaterializerOptions, RefHint, ToolLimits, ToolOutputRef, ANY_TOOL,
 };

@@ -4,15 +4,11 @@
 //! throws on huge patterns; running the same engine in core also means a pattern finds
 //! the same rows from Node, the browser and Rust.
 
-use super::text::{byte_index_at, thousands};
+use super::pattern_limit::MAX_PATTERN_CHARS;
+use super::text::thousands;
 use crate::{utf16_len, OffloadError};
 
 use regex_lite as engine;
-
-/// Longest pattern accepted, in characters (UTF-16 code units). A search pattern a
-/// model writes is a few dozen characters; 1000 leaves room for long alternations
-/// while keeping parsing and the error message small.
-pub const MAX_PATTERN_CHARS: usize = 1000;
 
 /// Bound on the compiled pattern, in bytes of the engine's program. Search time is
 /// proportional to program size times text length, and counted repetitions
@@ -226,23 +222,6 @@ pub fn compile_pattern(pattern: &str, ignore_case: bool) -> Result<Pattern, Offl
             }
         })
         .map_err(|e| invalid(e.to_string()))
-}
-
-/// Characters of a pattern over [`MAX_PATTERN_CHARS`] shown in its error message: the
-/// message goes back to the model, which needs the start, not 60 KB of its own input.
-const SHOWN_CHARS: usize = 100;
-
-/// `pattern` for an error message: quoted, and cut when over the length limit.
-pub(crate) fn shown(pattern: &str) -> String {
-    let len = utf16_len(pattern);
-    if len <= MAX_PATTERN_CHARS {
-        return format!("{pattern:?}");
-    }
-    let kept = &pattern[..byte_index_at(pattern, SHOWN_CHARS)];
-    format!(
-        "{kept:?} …[cut: {} more characters]",
-        thousands(len - utf16_len(kept))
-    )
 }
 
 #[cfg(test)]

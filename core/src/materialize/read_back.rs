@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::grep::{grep_counted, Found};
 use super::line_index::{LineIndex, INDEX_STEP};
@@ -20,9 +20,6 @@ use crate::{FileReader, FileWriter, OffloadError};
 
 /// Line indexes kept in memory by one materializer, at most.
 pub const CACHED_INDEXES: usize = 64;
-
-/// Line indexes built on read, by artifact path.
-pub(super) type IndexCache = Mutex<HashMap<String, Arc<LineIndex>>>;
 
 /// An artifact being read: held whole when small, else read by range.
 pub(super) enum Artifact<'a, R: ?Sized> {
@@ -321,7 +318,7 @@ pub(super) async fn missing<R: FileReader + ?Sized>(
     path: &str,
     reader: &R,
 ) -> OffloadError {
-    let marker = format!("{path}{}", crate::gc::REMOVED_SUFFIX);
+    let marker = format!("{path}{}", crate::create::REMOVED_SUFFIX);
     match reader.size(&marker).await {
         Ok(Some(_)) => OffloadError::RefRemoved(reference.into()),
         _ => OffloadError::RefNotFound(reference.into()),

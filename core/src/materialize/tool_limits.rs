@@ -5,46 +5,7 @@
 //! the materializer's own limits.
 
 use super::text::Measure;
-use super::types::MaterializerOptions;
-
-/// When a tool's outputs are materialized, whatever their size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MaterializeWhen {
-    /// Never: every output stays inline.
-    Never,
-    /// Always: every output becomes an artifact and its summary.
-    Always,
-}
-
-/// One tool's entry in [`MaterializerOptions::tools`]: each field given overrides the
-/// `"*"` entry's, which overrides the materializer's own limits.
-///
-/// ```
-/// use tool_offload_core::materialize::{Materializer, MaterializerOptions, MaterializeWhen, ToolLimits};
-/// let mut options = MaterializerOptions::new("/d", "c", "/");
-/// options.tools = vec![
-///     ("Read".into(), ToolLimits { materialize: Some(MaterializeWhen::Never), ..ToolLimits::default() }),
-///     ("*".into(), ToolLimits { max_inline_chars: Some(2000), ..ToolLimits::default() }),
-///     ("bash".into(), ToolLimits { max_inline_chars: Some(8000), ..ToolLimits::default() }),
-/// ];
-/// let m = Materializer::new(options).unwrap();
-/// let text = "x".repeat(5000);
-/// assert!(!m.exceeds_limits_for("Read", &text));
-/// assert!(!m.exceeds_limits_for("bash", &text));
-/// assert!(m.exceeds_limits_for("grep", &text)); // "*": 2,000
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ToolLimits {
-    /// Outputs over this many UTF-16 code units are materialized.
-    pub max_inline_chars: Option<usize>,
-    /// Outputs over this many UTF-8 bytes are materialized.
-    pub max_inline_bytes: Option<usize>,
-    /// Whatever the size: never, or always.
-    pub materialize: Option<MaterializeWhen>,
-}
-
-/// The name of the entry that applies to every tool without its own.
-pub const ANY_TOOL: &str = "*";
+use super::types::{MaterializeWhen, MaterializerOptions, ToolLimits, ANY_TOOL};
 
 /// The limits that apply to one tool's outputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -25,7 +25,7 @@ mod todo;
 use std::future::Future;
 
 pub use offload::{ResultOffload, DEFAULT_THRESHOLD_CHARS};
-pub use policy::{Finished, NoMaterializer, ResultMaterializer, ResultPolicy};
+pub use policy::{NoMaterializer, ResultMaterializer, ResultPolicy};
 pub use todo::{register_todo_tools, Todo, TodoList, TodoStatus, TODO_READ, TODO_WRITE};
 
 use crate::{Map, Value};
@@ -243,6 +243,17 @@ impl ToolResult {
         }
         Value::Object(out)
     }
+}
+
+/// A result after the policy: `replaced` tells whether its content is new (a
+/// placeholder or a summary), so a host may hand back its own copy of the original
+/// content otherwise (the npm package's JS string, lone surrogates and all).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// The result for the loop.
+    pub result: ToolResult,
+    /// Whether `result.content` was replaced.
+    pub replaced: bool,
 }
 
 /// Why a tool could not be registered.

@@ -4,7 +4,7 @@
 
 use std::future::Future;
 
-use super::{ResultOffload, ToolResult};
+use super::{Finished, ResultOffload, ToolResult};
 use crate::materialize::{summary_ref, Materialized, Materializer, ToolOutputRef};
 use crate::{FileReader, FileWriter, OffloadError};
 
@@ -93,17 +93,6 @@ pub enum ResultPolicy<W, M> {
     /// Results over the materializer's limits are written to an artifact and replaced by
     /// its summary.
     Materialize(M),
-}
-
-/// A result after the policy: `replaced` tells whether its content is new (a
-/// placeholder or a summary), so a host may hand back its own copy of the original
-/// content otherwise (the npm package's JS string, lone surrogates and all).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finished {
-    /// The result for the loop.
-    pub result: ToolResult,
-    /// Whether `result.content` was replaced.
-    pub replaced: bool,
 }
 
 impl<W, M> ResultPolicy<W, M> {

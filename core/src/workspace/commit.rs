@@ -1,12 +1,11 @@
 //! Storing one knowledge artifact: its content, then its record (the commit point), as
 //! one unit under concurrency; the naming rule for a taken id.
 
-use super::io_types::{Known, Stored};
+use super::io_types::{Content, Stored};
 use super::record::{KnowledgeRecord, KnowledgeType};
 use super::store::Workspace;
 use super::time::iso8601;
 use crate::create::{create_unless_taken, Creation, MAX_NAME_ATTEMPTS};
-use crate::materialize::{sha256_hex, Measure};
 use crate::path::join;
 use crate::{CreateOutcome, FileReader, FileWriter, Map, OffloadError, Value};
 
@@ -215,28 +214,6 @@ impl Workspace {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .insert(record.id.clone(), record);
-    }
-}
-
-/// A content to store, measured and hashed once (by the host when it knows how).
-pub(super) struct Content<'a> {
-    pub text: &'a str,
-    pub kind: KnowledgeType,
-    pub measure: Measure,
-    pub sha256: String,
-}
-
-impl<'a> Content<'a> {
-    pub(super) fn new(text: &'a str, kind: KnowledgeType, known: &Known) -> Self {
-        Content {
-            text,
-            kind,
-            measure: match known.chars {
-                Some(chars) => Measure::with_chars(text, chars),
-                None => Measure::of(text),
-            },
-            sha256: known.sha256.clone().unwrap_or_else(|| sha256_hex(text)),
-        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::decide::Decision;
 use super::record::{KnowledgeRecord, KnowledgeType};
+use crate::materialize::{sha256_hex, Measure};
 use crate::{Map, OffloadError, Value};
 
 /// A host's token counter (JS `countTokens`, a Rust tokenizer): tokens in a text.
@@ -110,4 +111,26 @@ pub struct Knowledge {
     pub record: KnowledgeRecord,
     /// Its content.
     pub content: String,
+}
+
+/// A content to store, measured and hashed once (by the host when it knows how).
+pub(super) struct Content<'a> {
+    pub text: &'a str,
+    pub kind: KnowledgeType,
+    pub measure: Measure,
+    pub sha256: String,
+}
+
+impl<'a> Content<'a> {
+    pub(super) fn new(text: &'a str, kind: KnowledgeType, known: &Known) -> Self {
+        Content {
+            text,
+            kind,
+            measure: match known.chars {
+                Some(chars) => Measure::with_chars(text, chars),
+                None => Measure::of(text),
+            },
+            sha256: known.sha256.clone().unwrap_or_else(|| sha256_hex(text)),
+        }
+    }
 }

@@ -39,6 +39,7 @@ mod options;
 mod query;
 mod read;
 mod record;
+mod record_index;
 mod search;
 mod store;
 mod time;
@@ -46,7 +47,6 @@ mod tools;
 
 pub use bundle::{WORKSPACE_BUNDLE_FORMAT, WORKSPACE_BUNDLE_VERSION};
 pub use decide::{estimate_tokens, Decision, DecisionReason};
-pub use index::{IndexFuture, RecordIndex};
 pub use io_types::{
     Knowledge, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
 };
@@ -61,6 +61,7 @@ pub use record::{
     parse_json, JsonParser, KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE,
     TOOL_RESULT_PREFIX,
 };
+pub use record_index::{IndexFuture, RecordIndex};
 pub use store::Workspace;
 pub use time::iso8601;
 pub use tools::{

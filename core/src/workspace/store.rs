@@ -4,15 +4,14 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::commit::Content;
 use super::decide::{estimate_tokens, need_offload, Decision};
-use super::index::RecordIndex;
 use super::io_types::{
-    KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
+    Content, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
 };
 use super::knowledge_list::{is_knowledge_list, knowledge_list};
 use super::options::{WorkspaceOptions, MIN_INLINE_LIMIT};
 use super::record::{KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE, TOOL_RESULT_PREFIX};
+use super::record_index::RecordIndex;
 use crate::materialize::{ArtifactKind, Materializer, MaterializerOptions};
 use crate::path::join;
 use crate::{FileReader, FileWriter, Map, OffloadError, Value};

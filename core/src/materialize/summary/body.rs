@@ -2,9 +2,9 @@
 
 use std::ops::Range;
 
-use super::layout::{covered, Plan};
 use super::lines::Lines;
 use super::names::listed;
+use super::plan::{covered, Plan};
 use super::SummaryInput;
 use crate::materialize::detect::{gutter, Level};
 use crate::materialize::plain::plain;

@@ -2,11 +2,10 @@
 //! (never dropped for head or tail lines), then head and tail with what the rest
 //! leaves.
 
-use std::ops::Range;
-
 use super::body::{body, numbered, shown_line};
 use super::lines::{Lines, READ_AHEAD};
 use super::names::listed;
+use super::plan::{covered, insert, Plan};
 use super::SummaryInput;
 use crate::identifiers::occurs_whole;
 use crate::materialize::detect::{Level, RULES};
@@ -19,21 +18,6 @@ pub const MAX_EXCERPTS: usize = 6;
 const MAX_MENTIONS: usize = 3;
 /// Outline entries a summary shows at most.
 pub const MAX_OUTLINE: usize = 40;
-
-/// What the body shows: excerpt line ranges (sorted, disjoint), which detections they
-/// show, and how many head and tail lines.
-#[derive(Default, Clone)]
-pub(super) struct Plan {
-    /// Whether the format's lines are shown.
-    pub(super) format: bool,
-    pub(super) excerpts: Vec<Range<usize>>,
-    /// Indices into the outline, in order.
-    pub(super) outline: Vec<usize>,
-    /// Indices into the names, most frequent first.
-    pub(super) names: Vec<usize>,
-    pub(super) head: usize,
-    pub(super) tail: usize,
-}
 
 /// The body with the most that stays under `input.max_chars` once `frame`d; `Err` with
 /// the frame around the emptiest body when nothing fits.
@@ -248,26 +232,6 @@ fn plan_chars(
     frame: &dyn Fn(&str) -> String,
 ) -> usize {
     utf16_len(&frame(&body(input, lines, plan)))
-}
-
-/// Whether line `i` is inside one of `excerpts`.
-pub(super) fn covered(excerpts: &[Range<usize>], i: usize) -> bool {
-    excerpts.iter().any(|r| r.contains(&i))
-}
-
-/// `range` added to the sorted, disjoint `excerpts`, merged with any it overlaps or
-/// touches.
-fn insert(excerpts: &mut Vec<Range<usize>>, range: Range<usize>) {
-    let mut merged = range;
-    excerpts.retain(|r| {
-        let apart = r.end < merged.start || merged.end < r.start;
-        if !apart {
-            merged = merged.start.min(r.start)..merged.end.max(r.end);
-        }
-        apart
-    });
-    let at = excerpts.partition_point(|r| r.start < merged.start);
-    excerpts.insert(at, merged);
 }
 
 /// Head and tail lines at most: `snippet_lines` each, fewer when the text is short (the

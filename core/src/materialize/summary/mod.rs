@@ -10,6 +10,7 @@ mod layout;
 mod lines;
 mod names;
 mod outline;
+mod plan;
 #[cfg(test)]
 mod tests;
 mod trailer;
