@@ -8,7 +8,7 @@ use js_sys::{Function, Promise, Reflect};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::kind_of;
+use crate::args::kind_of;
 use crate::error::JsOffloadError;
 
 #[wasm_bindgen(module = "/js/promises.js")]
@@ -34,7 +34,7 @@ impl Abort {
             return Ok(None);
         }
         let signal =
-            Reflect::get(options, &crate::convert::key("signal")).unwrap_or(JsValue::UNDEFINED);
+            Reflect::get(options, &crate::keys::key("signal")).unwrap_or(JsValue::UNDEFINED);
         if signal.is_undefined() || signal.is_null() {
             return Ok(None);
         }
@@ -46,7 +46,7 @@ impl Abort {
             .into());
         }
         let watch = watch_abort(&signal);
-        let get = |name: &'static str| crate::convert::field(&watch, name);
+        let get = |name: &'static str| crate::keys::field(&watch, name);
         let abort = Abort {
             promise: get("promise").unchecked_into(),
             dispose: get("dispose").unchecked_into(),
@@ -63,7 +63,7 @@ impl Abort {
 
     /// Whether the signal has fired.
     pub(crate) fn aborted(&self) -> bool {
-        Reflect::get(&self.signal, &crate::convert::key("aborted"))
+        Reflect::get(&self.signal, &crate::keys::key("aborted"))
             .ok()
             .and_then(|a| a.as_bool())
             .unwrap_or(false)
@@ -72,7 +72,7 @@ impl Abort {
     /// `ABORTED`, with the signal's reason as `cause`, once the signal has fired.
     pub(crate) fn check(&self) -> Result<(), JsOffloadError> {
         if self.aborted() {
-            let reason = Reflect::get(&self.signal, &crate::convert::key("reason")).ok();
+            let reason = Reflect::get(&self.signal, &crate::keys::key("reason")).ok();
             return Err(JsOffloadError::with_cause(OffloadError::Aborted, reason));
         }
         Ok(())

@@ -5,9 +5,11 @@ use tool_offload_core::{BatchOptions, BatchPlan, OffloadError, DEFAULT_THRESHOLD
 use wasm_bindgen::prelude::*;
 
 use crate::abort::{self, unless_aborted, Abort};
-use crate::convert::{count_arg, key, string_arg, strings, working_dir};
+use crate::args::{count_arg, string_arg, working_dir};
+use crate::convert::strings;
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
+use crate::keys::key;
 use crate::promise::spawn;
 use crate::view::{take_thrown, JsView};
 use crate::writer::JsFileWriter;

@@ -31,7 +31,7 @@ pub(crate) fn copy_with_edits(
         .iter()
         .map(|(s, _)| s.block.map_or(-1, |b| b as i32))
         .collect();
-    let name = |key: &'static str| crate::convert::key(key);
+    let name = |key: &'static str| crate::keys::key(key);
     let holders: Array = edits
         .iter()
         .map(|(s, _)| s.holder.map_or(JsValue::UNDEFINED, name))
@@ -85,7 +85,7 @@ impl Messages {
         let Some(array) = messages.dyn_ref::<Array>() else {
             return Err(OffloadError::InvalidArgument(format!(
                 "messages must be an array, got {}",
-                crate::convert::kind_of(messages)
+                crate::args::kind_of(messages)
             ))
             .into());
         };

@@ -4,7 +4,7 @@ use js_sys::Promise;
 use tool_offload_core::{DirectPlan, OffloadError};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{id_arg, string_arg, working_dir};
+use crate::args::{id_arg, string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;

@@ -100,7 +100,7 @@ impl From<JsOffloadError> for JsValue {
 
 pub(crate) fn set(target: &JsValue, key: &'static str, value: &JsValue) {
     // Setting a property on a fresh plain object or Error cannot fail.
-    let _ = js_sys::Reflect::set(target, &crate::convert::key(key), value);
+    let _ = js_sys::Reflect::set(target, &crate::keys::key(key), value);
 }
 
 /// The message of a thrown JS value, whatever was thrown: an `Error`'s message, a
@@ -124,7 +124,7 @@ pub(crate) fn message_js(thrown: &JsValue) -> js_sys::JsString {
 
 /// JavaScript's `String(value)`, for any value. Never throws.
 pub(crate) fn string_of(value: &JsValue) -> js_sys::JsString {
-    let to_string = js_sys::Reflect::get(&js_sys::global(), &crate::convert::key("String"))
+    let to_string = js_sys::Reflect::get(&js_sys::global(), &crate::keys::key("String"))
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     to_string

@@ -8,8 +8,10 @@ use wasm_bindgen::prelude::*;
 
 use js_sys::Promise;
 
-use crate::convert::{bool_arg, field, number, options_arg, string_arg, to_value, u64_arg};
+use crate::args::{bool_arg, options_arg, string_arg, u64_arg};
+use crate::convert::{number, to_value};
 use crate::error::{set, JsOffloadError};
+use crate::keys::field;
 use crate::materializer::ReadWrite;
 use crate::promise::spawn;
 use crate::reader::JsFileReader;

@@ -32,7 +32,7 @@ impl JsIo {
 
     /// `target[name]` when it is a function.
     pub(crate) fn method(target: &JsValue, name: &'static str) -> Option<Function> {
-        js_sys::Reflect::get(target, &crate::convert::key(name))
+        js_sys::Reflect::get(target, &crate::keys::key(name))
             .ok()
             .and_then(|f| f.dyn_into::<Function>().ok())
     }

@@ -18,6 +18,7 @@
 //! those behave, and fail, as the engine's.
 
 mod abort;
+mod args;
 mod batch;
 mod convert;
 mod copy;
@@ -25,6 +26,7 @@ mod direct;
 mod error;
 mod gc;
 mod js_io;
+mod keys;
 mod materializer;
 mod object_key;
 mod promise;

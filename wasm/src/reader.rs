@@ -10,7 +10,7 @@ use js_sys::{Array, Function, Uint8Array};
 use tool_offload_core::{safe_count, FileReader, IoError, OffloadError};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::kind_of;
+use crate::args::kind_of;
 use crate::error::message_of;
 use crate::js_io::JsIo;
 

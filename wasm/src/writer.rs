@@ -8,7 +8,7 @@ use tool_offload_core::{
 };
 use wasm_bindgen::prelude::*;
 
-use crate::convert::kind_of;
+use crate::args::kind_of;
 use crate::js_io::JsIo;
 use crate::reader::JsFileReader;
 
@@ -177,7 +177,7 @@ impl FileLifecycle for JsFileWriter {
         if value.is_undefined() || value.is_null() {
             return Ok(None);
         }
-        let field = |name: &'static str| crate::convert::field(&value, name);
+        let field = |name: &'static str| crate::keys::field(&value, name);
         let count = |name: &'static str| field(name).as_f64().and_then(safe_count);
         let is_dir = field("isDir").as_bool();
         let link = field("isLink");

@@ -12,9 +12,11 @@ use super::io::ReadWrite;
 use super::options::Inner;
 use super::Materializer;
 use crate::abort::{self, Abort};
-use crate::convert::{count_arg, field, js_text, kind_of, number, options_arg};
+use crate::args::{count_arg, kind_of, options_arg};
+use crate::convert::{js_text, number};
 use crate::copy::Messages;
 use crate::error::{message_of, set, JsOffloadError};
+use crate::keys::field;
 use crate::promise::spawn;
 
 /// The estimated tokens of `text` (core's calibrated estimate, meant never to undercount

@@ -7,8 +7,10 @@ use wasm_bindgen::prelude::*;
 
 use super::io::ReadWrite;
 use super::options::Inner;
-use crate::convert::{field, id_arg, kind_of, optional_string, string_arg, to_js, to_value};
+use crate::args::{id_arg, kind_of, optional_string, string_arg};
+use crate::convert::{to_js, to_value};
 use crate::error::JsOffloadError;
+use crate::keys::field;
 use crate::promise::spawn;
 
 /// `result` with its text and `structuredContent` materialized where over the limits (a

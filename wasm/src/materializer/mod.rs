@@ -23,8 +23,9 @@ use tool_offload_core::materialize::DEFAULT_LINES;
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{field, id_arg, kind_of, optional_string, options_arg, page_arg};
+use crate::args::{id_arg, kind_of, optional_string, options_arg, page_arg};
 use crate::error::{set, JsOffloadError};
+use crate::keys::field;
 use crate::promise::spawn;
 use crate::types::{Count, GrepOptions, MaterializeMessagesOptions, OperationOptions, ReadOptions};
 use options::{parse_options, ref_arg, Inner};

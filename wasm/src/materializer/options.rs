@@ -7,10 +7,10 @@ use tool_offload_core::materialize::{
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{
-    bool_arg, count_arg, field, id_arg, kind_of, number, optional_string, string_arg, working_dir,
-};
+use crate::args::{bool_arg, count_arg, id_arg, kind_of, optional_string, string_arg, working_dir};
+use crate::convert::number;
 use crate::error::{set, JsOffloadError};
+use crate::keys::field;
 use crate::reader::JsFileReader;
 use crate::view::has_lone_surrogate;
 use crate::writer::JsFileWriter;

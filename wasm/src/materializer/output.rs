@@ -8,9 +8,10 @@ use wasm_bindgen::prelude::*;
 
 use super::io::{Original, ReadWrite};
 use super::options::Inner;
-use crate::convert::{field, number};
-use crate::convert::{id_arg, kind_of, string_arg};
+use crate::args::{id_arg, kind_of, string_arg};
+use crate::convert::number;
 use crate::error::{message_of, set, JsOffloadError};
+use crate::keys::field;
 use crate::view::JsView;
 
 /// One `materialize` input, read from JS.

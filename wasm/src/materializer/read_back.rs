@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::io::ReadWrite;
 use super::options::Inner;
-use crate::convert::string_arg;
+use crate::args::string_arg;
 use crate::error::JsOffloadError;
 
 /// A read-back, its arguments validated.
@@ -80,7 +80,8 @@ pub(crate) fn grep_args(
     pattern: &JsValue,
     options: &JsValue,
 ) -> Result<(Pattern, usize, usize), JsOffloadError> {
-    use crate::convert::{bool_arg, field, options_arg, page_arg};
+    use crate::args::{bool_arg, options_arg, page_arg};
+    use crate::keys::field;
     use tool_offload_core::materialize::{DEFAULT_CONTEXT, DEFAULT_MAX_MATCHES};
     options_arg(options)?;
     let context = page_arg(

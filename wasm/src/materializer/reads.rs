@@ -9,9 +9,11 @@ use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
 use super::Materializer;
-use crate::convert::{field, kind_of, strings, to_js, to_value};
+use crate::args::kind_of;
+use crate::convert::{strings, to_js, to_value};
 use crate::copy::Messages;
 use crate::error::{set, JsOffloadError};
+use crate::keys::field;
 
 #[wasm_bindgen]
 impl Materializer {

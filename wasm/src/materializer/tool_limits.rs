@@ -5,8 +5,10 @@ use tool_offload_core::materialize::{MaterializeWhen, ToolLimits};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{field, kind_of, number, u64_arg};
+use crate::args::{kind_of, u64_arg};
+use crate::convert::number;
 use crate::error::{set, JsOffloadError};
+use crate::keys::field;
 
 /// `options.tools`: `{ [toolName]: { maxInlineChars?, maxInlineBytes?, materialize? } }`,
 /// in the object's key order; none when absent.

@@ -8,8 +8,8 @@ use wasm_bindgen::prelude::*;
 
 use super::io::ReadWrite;
 use super::options::Inner;
-use crate::convert::field;
 use crate::convert::to_value;
+use crate::keys::field;
 use crate::registry::{tool_handler, ToolRegistry};
 use crate::view::has_lone_surrogate;
 

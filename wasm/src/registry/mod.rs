@@ -7,19 +7,23 @@ use std::rc::Rc;
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use tool_offload_core::materialize::ToolOutputRef;
 use tool_offload_core::tools::{
-    RegisterError, ResultMaterializer, ResultOffload, ResultPolicy, ToolDefinition, ToolFormat,
-    ToolOutput, ToolRegistry as CoreRegistry, ToolResult,
+    RegisterError, ResultMaterializer, ResultPolicy, ToolOutput, ToolRegistry as CoreRegistry,
+    ToolResult,
 };
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{
-    count_arg, field, id_string, key, options_arg, string_arg, to_js, to_value, working_dir,
-};
+use crate::args::{id_string, string_arg};
+use crate::convert::to_js;
 use crate::error::{message_js, message_of, set, JsOffloadError};
+use crate::keys::{field, key};
 use crate::promise::spawn;
 use crate::types::DefinitionsOptions;
 use crate::writer::JsFileWriter;
+
+mod arguments;
+pub(crate) use arguments::definitions_js;
+use arguments::{materialize_option, offload_option, tool_definition};
 
 /// `options.materialize` is an object whose `materialize({ toolCallId, toolName,
 /// output })` resolves to `{ inline, content }` (a `Materializer`).
@@ -324,107 +328,4 @@ async fn call_handler(
 /// `{ type: "tool_result", tool_use_id, content, is_error?: true }` as a JS object.
 pub(crate) fn tool_result_to_js(result: &ToolResult) -> JsValue {
     to_js(&result.to_value())
-}
-
-fn tool_definition(definition: &JsValue) -> Result<ToolDefinition, JsOffloadError> {
-    let invalid =
-        |reason: &str| JsOffloadError::from(RegisterError::InvalidDefinition(reason.into()));
-    if !definition.is_object() {
-        return Err(invalid(
-            "definition must be an object with name, description and input_schema",
-        ));
-    }
-    let field = |name: &'static str| field(definition, name);
-    let name = field("name")
-        .as_string()
-        .ok_or_else(|| invalid("name must be a string"))?;
-    let description = field("description");
-    let description = if description.is_undefined() {
-        String::new()
-    } else {
-        description
-            .as_string()
-            .ok_or_else(|| invalid("description must be a string"))?
-    };
-    // Core checks the name first, then that the schema is an object.
-    let schema = field("input_schema");
-    Ok(ToolDefinition::new(
-        name,
-        description,
-        to_value(&schema, "input_schema")?,
-    ))
-}
-
-fn materialize_option(options: &JsValue) -> Result<Option<Object>, JsOffloadError> {
-    if !options.is_object() {
-        return Ok(None);
-    }
-    let materializer = field(options, "materialize");
-    if materializer.is_undefined() || materializer.is_null() {
-        return Ok(None);
-    }
-    let has_method =
-        Reflect::get(&materializer, &key("materialize")).is_ok_and(|m| m.is_function());
-    if !has_method {
-        return Err(OffloadError::InvalidArgument(
-            "options.materialize must be a Materializer (an object with a materialize method)"
-                .into(),
-        )
-        .into());
-    }
-    Ok(Some(materializer.unchecked_into()))
-}
-
-fn offload_option(
-    options: &JsValue,
-) -> Result<Option<(ResultOffload, JsFileWriter)>, JsOffloadError> {
-    if options.is_undefined() || options.is_null() {
-        return Ok(None);
-    }
-    let offload = field(options, "offload");
-    if offload.is_undefined() || offload.is_null() {
-        return Ok(None);
-    }
-    let field = |name: &'static str| field(&offload, name);
-    let output_dir = string_arg(&field("outputDir"), |kind| {
-        OffloadError::InvalidArgument(format!("offload.outputDir must be a string, got {kind}"))
-    })?;
-    let session_id = id_string(&field("sessionId"), "sessionId", |kind| {
-        OffloadError::InvalidArgument(format!("offload.sessionId must be a string, got {kind}"))
-    })?;
-    let cwd = working_dir(&offload, &output_dir)?;
-    let mut middleware = ResultOffload::new(output_dir, session_id, cwd);
-    let threshold = field("thresholdChars");
-    middleware.threshold_chars = count_arg(
-        &threshold,
-        "offload.thresholdChars",
-        middleware.threshold_chars,
-    )?;
-    middleware.validate()?;
-    Ok(Some((middleware, JsFileWriter::new(&field("writer"))?)))
-}
-
-/// `options.format`, the Anthropic format when absent.
-/// `definitions` as the `tools` array of `options.format` (every `getToolDefinitions`).
-pub(crate) fn definitions_js<'a>(
-    definitions: impl IntoIterator<Item = &'a tool_offload_core::tools::ToolDefinition>,
-    options: &JsValue,
-) -> Result<Array, JsValue> {
-    let format = tool_format(options).map_err(JsValue::from)?;
-    Ok(definitions
-        .into_iter()
-        .map(|d| to_js(&d.to_format(format)))
-        .collect())
-}
-
-pub(crate) fn tool_format(options: &JsValue) -> Result<ToolFormat, JsOffloadError> {
-    options_arg(options)?;
-    let format = field(options, "format");
-    if format.is_undefined() {
-        return Ok(ToolFormat::default());
-    }
-    let name = string_arg(&format, |kind| {
-        OffloadError::InvalidArgument(format!("options.format must be a string, got {kind}"))
-    })?;
-    Ok(ToolFormat::parse(&name)?)
 }

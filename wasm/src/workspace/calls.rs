@@ -11,10 +11,13 @@ use wasm_bindgen::prelude::*;
 
 use super::options::Inner;
 use crate::abort::{self, unless_aborted, Abort};
-use crate::convert::{field, from_parsed, id_arg, kind_of, number, options_arg, page_arg};
-use crate::convert::{optional_string, string_arg, strings, to_js, to_value};
+use crate::args::{id_arg, kind_of, options_arg, page_arg};
+use crate::args::{optional_string, string_arg};
+use crate::convert::{from_parsed, number};
+use crate::convert::{strings, to_js, to_value};
 use crate::copy::Messages;
 use crate::error::{set, JsOffloadError};
+use crate::keys::field;
 use crate::materializer::{stringify, Original, ReadWrite};
 
 /// A content: a string as is (written as the caller's JS string), anything else as its

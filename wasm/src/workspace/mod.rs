@@ -13,7 +13,8 @@ use tool_offload_core::materialize::DEFAULT_LINES;
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{id_arg, optional_string, options_arg, page_arg, strings, to_js};
+use crate::args::{id_arg, optional_string, options_arg, page_arg};
+use crate::convert::{strings, to_js};
 use crate::error::JsOffloadError;
 use crate::materializer::ReadWrite;
 use crate::promise::spawn;

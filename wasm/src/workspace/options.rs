@@ -9,10 +9,9 @@ use tool_offload_core::workspace::{
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{
-    bool_arg, count_arg, field, id_arg, kind_of, optional_string, string_arg, working_dir,
-};
+use crate::args::{bool_arg, count_arg, id_arg, kind_of, optional_string, string_arg, working_dir};
 use crate::error::{message_of, set, JsOffloadError};
+use crate::keys::field;
 use crate::materializer::{io_options, logger_arg};
 use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
