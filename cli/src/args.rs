@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use tool_offload::DEFAULT_THRESHOLD;
 
 pub use crate::limits::Limits;
+pub use crate::read::From;
 use crate::values::count;
 
 /// The exit codes, as every subcommand's help ends.
@@ -120,19 +121,6 @@ pub enum Command {
         after_help = "Example:\n  tool-offload import bundle.json --user-data /srv/agent -o messages.json"
     )]
     Import(ImportArgs),
-}
-
-/// What an input holds (`--from`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum From {
-    /// Told from the content, and said on stderr.
-    Auto,
-    /// A JSON array of messages (Anthropic, OpenAI Chat or OpenAI Responses items).
-    Messages,
-    /// A Claude Code session log (~/.claude/projects/<project>/<session>.jsonl).
-    ClaudeCode,
-    /// A Codex CLI rollout (~/.codex/sessions/…/rollout-*.jsonl).
-    Codex,
 }
 
 /// Arguments of `tool-offload offload`.
@@ -368,10 +356,10 @@ pub struct GcArgs {
     #[arg(value_name = "DIR|URL")]
     pub dir: PathBuf,
     /// Remove artifacts last written longer ago than this (e.g. 7d, 12h).
-    #[arg(long, value_name = "DURATION", value_parser = crate::gc::duration_ms)]
+    #[arg(long, value_name = "DURATION", value_parser = crate::values::duration_ms)]
     pub older_than: Option<u64>,
     /// Then remove the least recently written until ours take at most this (e.g. 1G).
-    #[arg(long, value_name = "SIZE", value_parser = crate::gc::size_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = crate::values::size_bytes)]
     pub max_size: Option<u64>,
     /// Conversations still in use: nothing they refer to is removed (messages, Claude
     /// Code logs or Codex rollouts; repeat for several).

@@ -25,6 +25,7 @@ mod limits;
 mod listing;
 mod location;
 mod mcp;
+mod message_array;
 mod output;
 mod progress;
 mod read;

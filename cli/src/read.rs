@@ -3,14 +3,28 @@
 
 use std::fmt;
 
+use clap::ValueEnum;
+
 use tool_offload::core::transcript::{self, ClaudeCode, Codex, Format};
 use tool_offload::json::{self, LoneSurrogates};
 use tool_offload::Value;
 
-use crate::args::From;
-use crate::array::parse;
 use crate::error::CliError;
 use crate::input::Input;
+use crate::message_array::parse;
+
+/// What an input holds (`--from`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum From {
+    /// Told from the content, and said on stderr.
+    Auto,
+    /// A JSON array of messages (Anthropic, OpenAI Chat or OpenAI Responses items).
+    Messages,
+    /// A Claude Code session log (~/.claude/projects/<project>/<session>.jsonl).
+    ClaudeCode,
+    /// A Codex CLI rollout (~/.codex/sessions/…/rollout-*.jsonl).
+    Codex,
+}
 
 /// A conversation read from an input.
 pub struct Conversation {

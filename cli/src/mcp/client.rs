@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use super::context::ContextTools;
 use super::intercept::{self, Local, Route};
 use super::line::{self, Message, Unparsed};
-use super::proxy::{log, Relay, UpstreamLine};
+use super::relay::{log, Relay, UpstreamLine};
 use super::rpc::{error_line, result_line, RequestId};
 
 /// Read the client's messages until stdin closes.

@@ -9,6 +9,7 @@ mod ids;
 mod intercept;
 mod line;
 mod proxy;
+mod relay;
 mod result;
 mod rpc;
 mod serve;

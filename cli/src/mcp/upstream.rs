@@ -12,7 +12,7 @@ use tokio::sync::watch;
 
 use super::intercept::{self, Pending};
 use super::line::{self, Message, Unparsed};
-use super::proxy::{log, quoted, Relay, EXIT_GRACE};
+use super::relay::{log, quoted, Relay, EXIT_GRACE};
 use super::result::materialize_result;
 
 /// Read the upstream's messages until its stdout closes, then fail what is pending.
