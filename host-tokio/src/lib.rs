@@ -51,6 +51,7 @@ mod read_back;
 mod read_tools;
 mod reads;
 mod registry;
+mod remind;
 mod stale;
 mod workspace;
 mod writer;
@@ -65,8 +66,8 @@ pub use materializer::{
 };
 #[cfg(feature = "object-store")]
 pub use object_store_io::{ObjectStoreIo, ObjectStoreIoError};
-pub use reads::MaterializeMessagesOptions;
 pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
+pub use remind::MaterializeMessagesOptions;
 #[cfg(feature = "postgres")]
 pub use tokio_postgres;
 pub use tool_offload_core as core;

@@ -9,6 +9,7 @@ use tool_offload_core::materialize::{
 };
 use tool_offload_core::{apply_edits, FileReader, FileWriter, OffloadError, Value};
 
+use crate::remind::{remind, MaterializeMessagesOptions};
 use crate::{utf8, working_dir_for, TokioFileWriter};
 
 /// Where artifacts go and when outputs go there.
@@ -213,7 +214,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         &self,
         messages: &'a [Value],
     ) -> Result<MaterializedMessages<'a>, OffloadError> {
-        self.materialize_messages_with(messages, &crate::MaterializeMessagesOptions::default())
+        self.materialize_messages_with(messages, &MaterializeMessagesOptions::default())
             .await
     }
 
@@ -227,7 +228,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     pub async fn materialize_messages_with<'a>(
         &self,
         messages: &'a [Value],
-        options: &crate::MaterializeMessagesOptions,
+        options: &MaterializeMessagesOptions,
     ) -> Result<MaterializedMessages<'a>, OffloadError> {
         let views: Vec<&Value> = messages.iter().collect();
         let done = self.core.materialize_messages(&views, &self.io).await?;
@@ -241,7 +242,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             trace_artifact(reference, path);
         }
         if options.remind_unread {
-            crate::reads::remind(&mut out);
+            remind(&mut out);
         }
         Ok(MaterializedMessages {
             messages: out,
