@@ -45,7 +45,8 @@ pub use direct::offload_tool_result;
 pub use error::{error_codes, offload_error_class};
 pub use gc::gc_directory;
 pub use materializer::{
-    estimate_tokens_js, format_legacy_tool_record, import_conversation, Materializer,
+    estimate_tokens_js, format_legacy_tool_record, import_conversation, mcp_resource_template,
+    mime_type_of, Materializer,
 };
 pub use object_key::{decode_key_segment, object_key, parse_key_prefix};
 pub use registry::ToolRegistry;

@@ -153,3 +153,12 @@ export interface MaterializeLogEntry extends RefHint {
   /** Length of the summary, in UTF-16 code units. */
   summaryChars: number;
 }
+
+/** The MCP resource template artifacts are advertised under (`mcpResourceTemplate()`). */
+export interface McpResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+}

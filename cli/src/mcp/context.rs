@@ -7,7 +7,10 @@ use std::sync::Arc;
 use rmcp::model::ErrorData;
 use serde_json::{json, Value};
 use tool_offload::core::materialize::CONTEXT_GREP;
-use tool_offload::core::materialize::{CONTEXT_READ, CONTEXT_TAIL};
+use tool_offload::core::materialize::{
+    mime_type, CONTEXT_READ, CONTEXT_TAIL, RESOURCE_DESCRIPTION, RESOURCE_NAME, RESOURCE_TEMPLATE,
+    RESOURCE_TITLE,
+};
 use tool_offload::core::FileReader;
 use tool_offload::tools::ToolFormat;
 use tool_offload::Materializer;
@@ -20,9 +23,6 @@ pub const DEFAULT_MAX_RESOURCE_BYTES: u64 = 1 << 20;
 
 /// Resources listed per `resources/list` page.
 pub const RESOURCES_PAGE: usize = 100;
-
-/// The artifacts' resource template (as `tool-offload/mcp` registers it).
-pub const RESOURCE_TEMPLATE: &str = "ctx://{conversation}/{kind}/{file}";
 
 /// Lines asked for on the first page of a large resource (the page stops earlier at
 /// the materializer's inline limit).
@@ -72,9 +72,9 @@ impl ContextTools {
     pub fn resource_template(&self) -> Value {
         json!({
             "uriTemplate": RESOURCE_TEMPLATE,
-            "name": "tool-offload-artifacts",
-            "title": "Stored tool outputs",
-            "description": "Full tool outputs stored by tool-offload, named by the ctx:// refs in summaries.",
+            "name": RESOURCE_NAME,
+            "title": RESOURCE_TITLE,
+            "description": RESOURCE_DESCRIPTION,
             "mimeType": "text/plain",
         })
     }
@@ -102,12 +102,7 @@ impl ContextTools {
             .take(RESOURCES_PAGE)
             .map(|uri| {
                 let name = uri.rsplit('/').next().unwrap_or(uri);
-                let mime = if name.ends_with(".json") {
-                    "application/json"
-                } else {
-                    "text/plain"
-                };
-                json!({ "uri": uri, "name": name, "mimeType": mime })
+                json!({ "uri": uri, "name": name, "mimeType": mime_type(uri) })
             })
             .collect();
         let mut result = json!({ "resources": page });
@@ -155,8 +150,6 @@ impl ContextTools {
         }))
     }
 }
-
-pub use tool_offload::core::materialize::mime_type;
 
 #[cfg(test)]
 mod tests {

@@ -11,6 +11,18 @@ use super::types::{output_text, ContextRef, Materialized, ToolOutputRef};
 use super::Materializer;
 use crate::{FileReader, FileWriter, OffloadError};
 
+/// The MCP resource template artifacts are advertised under, by the CLI's MCP proxy and
+/// the npm package's `tool-offload/mcp` alike (with [`RESOURCE_NAME`],
+/// [`RESOURCE_TITLE`] and [`RESOURCE_DESCRIPTION`]).
+pub const RESOURCE_TEMPLATE: &str = "ctx://{conversation}/{kind}/{file}";
+/// The name of the artifacts' resource template.
+pub const RESOURCE_NAME: &str = "tool-offload-artifacts";
+/// The title of the artifacts' resource template.
+pub const RESOURCE_TITLE: &str = "Stored tool outputs";
+/// The description of the artifacts' resource template.
+pub const RESOURCE_DESCRIPTION: &str =
+    "Full tool outputs stored by tool-offload, named by the ctx:// refs in summaries.";
+
 /// The MIME type of an artifact, by its ref's extension: `application/json` for `.json`,
 /// else `text/plain`.
 ///

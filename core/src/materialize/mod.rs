@@ -52,7 +52,10 @@ pub use json_read::MAX_JSON_PATH_BYTES;
 pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
 pub use line_index::INDEX_STEP;
 pub use materializer::{Materializer, MIN_PAGE_CHARS};
-pub use mcp::{call_tool_result_text, mime_type};
+pub use mcp::{
+    call_tool_result_text, mime_type, RESOURCE_DESCRIPTION, RESOURCE_NAME, RESOURCE_TEMPLATE,
+    RESOURCE_TITLE,
+};
 pub use messages::MessagesMaterialized;
 pub(crate) use messages::{plan_tool_results, Planned};
 pub use naming::{continuation, Continuation};

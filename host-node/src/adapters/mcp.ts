@@ -26,11 +26,14 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
+import { mcpResourceTemplate, mimeType } from '../../wasm/tool_offload_wasm.js';
 import type { Materializer } from '../materializer.js';
 import { readBack } from './read-back.js';
 
-/** The artifacts' resource template, as `tool-offload mcp proxy` advertises it. */
-export const RESOURCE_TEMPLATE = 'ctx://{conversation}/{kind}/{file}';
+/** The artifacts' resource template, as `tool-offload mcp proxy` advertises it (core's). */
+const TEMPLATE = mcpResourceTemplate();
+/** The artifacts' resource template's URI, `ctx://{conversation}/{kind}/{file}`. */
+export const RESOURCE_TEMPLATE = TEMPLATE.uriTemplate;
 
 /** What {@link materializeCallToolResult} needs to know about the call. */
 export interface CallToolResultOptions {
@@ -91,18 +94,14 @@ export function registerContextTools(server: McpServer, materializer: Materializ
     );
   }
   server.registerResource(
-    'tool-offload-artifacts',
+    TEMPLATE.name,
     new ResourceTemplate(RESOURCE_TEMPLATE, { list: undefined }),
-    {
-      title: 'Stored tool outputs',
-      description: 'Full tool outputs stored by tool-offload, named by the ctx:// refs in summaries.',
-      mimeType: 'text/plain',
-    },
+    { title: TEMPLATE.title, description: TEMPLATE.description, mimeType: TEMPLATE.mimeType },
     async (uri) => ({
       contents: [
         {
           uri: uri.href,
-          mimeType: uri.href.endsWith('.json') ? 'application/json' : 'text/plain',
+          mimeType: mimeType(uri.href),
           text: await materializer.read(uri.href),
         },
       ],

@@ -1,7 +1,10 @@
 //! `materializeCallToolResult`: an MCP `CallToolResult` through core's rewrite, for
 //! `tool-offload/mcp`.
 
-use js_sys::Promise;
+use js_sys::{Object, Promise};
+use tool_offload_core::materialize::{
+    mime_type, RESOURCE_DESCRIPTION, RESOURCE_NAME, RESOURCE_TEMPLATE, RESOURCE_TITLE,
+};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
@@ -9,9 +12,33 @@ use super::io::ReadWrite;
 use super::options::Inner;
 use crate::args::{id_arg, kind_of, optional_string, string_arg};
 use crate::convert::{to_js, to_value};
-use crate::error::JsOffloadError;
+use crate::error::{set, JsOffloadError};
 use crate::keys::field;
 use crate::promise::spawn;
+
+/// The artifacts' MCP resource template, `{ uriTemplate, name, title, description,
+/// mimeType }`, as the CLI's MCP proxy advertises it.
+#[wasm_bindgen(js_name = mcpResourceTemplate, unchecked_return_type = "McpResourceTemplate")]
+pub fn mcp_resource_template() -> JsValue {
+    let template: JsValue = Object::new().into();
+    for (key, value) in [
+        ("uriTemplate", RESOURCE_TEMPLATE),
+        ("name", RESOURCE_NAME),
+        ("title", RESOURCE_TITLE),
+        ("description", RESOURCE_DESCRIPTION),
+        ("mimeType", "text/plain"),
+    ] {
+        set(&template, key, &JsValue::from_str(value));
+    }
+    template
+}
+
+/// The MIME type of the artifact `reference` names: `application/json` for `.json`, else
+/// `text/plain`.
+#[wasm_bindgen(js_name = mimeType)]
+pub fn mime_type_of(reference: &str) -> String {
+    mime_type(reference).into()
+}
 
 /// `result` with its text and `structuredContent` materialized where over the limits (a
 /// new object), or `result` itself when nothing was.

@@ -6,6 +6,7 @@ mod conversation;
 mod io;
 mod mcp;
 pub(crate) use io::{Original, ReadWrite};
+pub use mcp::{mcp_resource_template, mime_type_of};
 mod options;
 pub(crate) use options::{io_options, logger_arg};
 pub(crate) use output::{call_logger, stringify};
