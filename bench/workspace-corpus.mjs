@@ -4,7 +4,7 @@
 //   node bench/workspace-corpus.mjs [--corpus DIR]
 //
 // Each conversation goes through `offloadMessages` once, with a Workspace of its own on
-// disk (inlineLimit 40,000, tokenThreshold 2,000, the ⌈length / 4⌉ estimate). Tool-result
+// disk (inlineLimit 40,000, tokenThreshold 2,000, the token estimate). Tool-result
 // characters are UTF-16 units of every tool result's content (a string, or its text
 // parts), before and after. Writes target/bench/workspace-corpus.json; numbers, not
 // pass/fail.
@@ -70,7 +70,7 @@ async function run(inlineLimit) {
 }
 
 const runs = [];
-console.log(`Workspace over ${source} (tokenThreshold 2,000, the ⌈length / 4⌉ estimate):`);
+console.log(`Workspace over ${source} (tokenThreshold 2,000, the token estimate):`);
 for (const inlineLimit of [40000, 8000]) {
   const r = await run(inlineLimit);
   runs.push(r);

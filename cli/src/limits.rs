@@ -15,8 +15,8 @@ pub struct Limits {
     #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
     pub max_inline_bytes: Option<usize>,
     /// One tool's limit, repeatable: NAME=never (always inline), NAME=always (always
-    /// materialized) or NAME=N (over N characters); NAME * is every other tool. E.g.
-    /// --tool Read=never --tool bash=8000.
+    /// materialized), NAME=N (over N characters) or NAME=Nt (over N estimated tokens);
+    /// NAME * is every other tool. E.g. --tool Read=never --tool bash=8000 --tool grep=1000t.
     #[arg(long = "tool", value_name = "NAME=LIMIT", value_parser = parse_tool_limit)]
     pub tools: Vec<(String, tool_offload::ToolLimits)>,
     /// When the fresh results of one message (each within its limits) together hold more

@@ -1,12 +1,12 @@
 //! Values of flags that clap cannot parse alone: counts with our message, tool limits,
 //! durations and sizes.
 
-/// `NAME=never`, `NAME=always` or `NAME=N` (characters), for `--tool`.
+/// `NAME=never`, `NAME=always`, `NAME=N` (characters) or `NAME=Nt` (tokens), for `--tool`.
 pub fn parse_tool_limit(arg: &str) -> Result<(String, tool_offload::ToolLimits), String> {
     use tool_offload::{MaterializeWhen, ToolLimits};
     let (name, limit) = arg
         .rsplit_once('=')
-        .ok_or_else(|| format!("expected NAME=never|always|N, got {arg:?}"))?;
+        .ok_or_else(|| format!("expected NAME=never|always|N|Nt, got {arg:?}"))?;
     if name.is_empty() {
         return Err(format!("expected a tool name before '=', got {arg:?}"));
     }
@@ -19,12 +19,23 @@ pub fn parse_tool_limit(arg: &str) -> Result<(String, tool_offload::ToolLimits),
             materialize: Some(MaterializeWhen::Always),
             ..ToolLimits::default()
         },
-        n => ToolLimits {
-            max_inline_chars: Some(n.parse().map_err(|_| {
-                format!("expected never, always or a number of characters after '=', got {limit:?}")
-            })?),
-            ..ToolLimits::default()
-        },
+        n => {
+            let number = |digits: &str| {
+                digits.parse::<usize>().map_err(|_| {
+                    format!("expected never, always, a number of characters or of tokens (2000t) after '=', got {limit:?}")
+                })
+            };
+            match n.strip_suffix('t') {
+                Some(tokens) => ToolLimits {
+                    max_inline_tokens: Some(number(tokens)?),
+                    ..ToolLimits::default()
+                },
+                None => ToolLimits {
+                    max_inline_chars: Some(number(n)?),
+                    ..ToolLimits::default()
+                },
+            }
+        }
     };
     Ok((name.to_owned(), limits))
 }
@@ -122,5 +133,22 @@ mod tests {
         assert_eq!(size_bytes("3mb"), Ok(3 << 20));
         assert!(size_bytes("1X").is_err());
         assert!(size_bytes("99999999999999T").is_err());
+    }
+
+    #[test]
+    fn tool_limits_in_characters_or_tokens() {
+        let (name, limits) = parse_tool_limit("grep=1000t").unwrap();
+        assert_eq!(
+            (name.as_str(), limits.max_inline_tokens),
+            ("grep", Some(1000))
+        );
+        assert_eq!(limits.max_inline_chars, None);
+        let (_, limits) = parse_tool_limit("*=2000").unwrap();
+        assert_eq!(
+            (limits.max_inline_chars, limits.max_inline_tokens),
+            (Some(2000), None)
+        );
+        assert!(parse_tool_limit("grep=t").is_err());
+        assert!(parse_tool_limit("grep=10x").is_err());
     }
 }

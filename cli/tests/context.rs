@@ -571,7 +571,7 @@ fn materialize_with_per_tool_limits() {
     let out = materialize("bash=sometimes");
     assert_ne!(out.status.code(), Some(0));
     assert!(
-        stderr(&out).contains("expected never, always or a number"),
+        stderr(&out).contains("expected never, always, a number of characters or of tokens"),
         "{}",
         stderr(&out)
     );

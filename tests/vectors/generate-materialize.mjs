@@ -129,8 +129,10 @@ class Case {
   }
 
   /** A tool output (string, Txt or JSON value): inline, materialized, or INVALID_ID. */
-  /** `stored`: the text core stores instead (with `redact`: the output, secrets replaced). */
-  materialize(toolCallId, output, { toolName = 'bash', serverName, expectError, stored } = {}) {
+  /** `stored`: the text core stores instead (with `redact`: the output, secrets replaced).
+   * `overTokens`: the test author's reading of core's token estimate against the tool's
+   * `maxInlineTokens` (cases leave wide margins), which this oracle does not compute. */
+  materialize(toolCallId, output, { toolName = 'bash', serverName, expectError, stored, overTokens } = {}) {
     const inputs = { toolCallId, toolName, ...(serverName !== undefined ? { serverName } : {}), output };
     const isString = typeof output === 'string' || output instanceof Txt;
     const parts = textParts(output);
@@ -144,7 +146,7 @@ class Case {
       output,
       isJson ? 'json' : 'txt',
       isJson,
-      { toolName, serverName },
+      { toolName, serverName, overTokens },
       expectError,
     );
   }
@@ -163,7 +165,7 @@ class Case {
   }
   /** Whether an output of `m` from `tool` stays inline: the `tools` entry of the tool,
    * else of "*", field by field, over the materializer's own limits. */
-  staysInline(tool, m) {
+  staysInline(tool, m, overTokens) {
     const tools = this.options.tools ?? {};
     const pick = (key) => tools[tool]?.[key] ?? tools['*']?.[key];
     const when = pick('materialize');
@@ -171,14 +173,17 @@ class Case {
     if (when === 'always') return false;
     const chars = pick('maxInlineChars') ?? this.limits.maxInlineChars;
     const bytes = pick('maxInlineBytes') ?? this.limits.maxInlineBytes;
-    return m.chars <= chars && m.bytes <= bytes;
+    const tokens = pick('maxInlineTokens');
+    if ((tokens !== undefined && m.chars > tokens / 2) !== (overTokens !== undefined))
+      throw new Error(`${this.name}: say overTokens exactly when the estimate decides (${tool})`);
+    return m.chars <= chars && m.bytes <= bytes && !overTokens;
   }
-  #store(kind, inputs, id, text, output, ext, isJson, { toolName, serverName }, expectError) {
+  #store(kind, inputs, id, text, output, ext, isJson, { toolName, serverName, overTokens }, expectError) {
     const op = kind === 'tool' ? 'materialize' : 'terminal';
     const m = measure(text);
     // The id is checked whatever the size (room for the shortest extension), then
     // again with the actual extension once the output is to be written.
-    const inline = this.staysInline(toolName, m);
+    const inline = this.staysInline(toolName, m, overTokens);
     if (idProblem(id, 'txt') || (!inline && idProblem(id, ext))) {
       if (expectError !== 'INVALID_ID') throw new Error(`${this.name}: ${id} is an invalid id`);
       return this.fail(op, inputs, 'INVALID_ID');
@@ -1389,6 +1394,21 @@ const anthropic = () => [
       ],
     },
   ]);
+}
+
+{
+  const c = add(
+    new Case(
+      'tool-limits-tokens',
+      "A tools entry's maxInlineTokens materializes what core's token estimate puts over it, beside the character and byte limits (\"*\" here): 1,900 letters (about 520 estimated tokens) stay inline under 1,000 tokens, 1,500 characters of digits and tabs (about 2,000) are materialized though under 2,000 characters, and a text of at most half the limit in UTF-16 units is never estimated. The decisions near the estimate are the test author's, with wide margins.",
+      { tools: { '*': { maxInlineChars: 2000 }, tok: { maxInlineTokens: 1000 } } },
+    ),
+  );
+  c.materialize('t1', rep('y', 1900), { toolName: 'tok', overTokens: false });
+  c.materialize('t2', rep('1\t', 750), { toolName: 'tok', overTokens: true });
+  c.materialize('t3', rep('1\t', 250), { toolName: 'tok' });
+  c.materialize('t4', rep('1\t', 750), { toolName: 'other' });
+  c.materialize('t5', rep('y', 2001), { toolName: 'tok', overTokens: false });
 }
 
 {

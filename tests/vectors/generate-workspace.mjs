@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StepCase, here, previousVectors } from './shared.mjs';
+import { StepCase, estimateTokens, here, previousVectors } from './shared.mjs';
 
 const previous = previousVectors('workspace');
 const NOW = Date.UTC(2026, 10, 25, 9, 30, 0, 123);
@@ -72,7 +72,7 @@ class Case extends StepCase {
     if (typeof input.content === 'string' && isList(given))
       return this.ws('offloadToolResult', input, { offloaded: false, content: input.content });
     const reason = this.decide(input, given, counter);
-    if (reason === 'flag_false' || reason === 'under_threshold')
+    if (reason === 'flag_false' || reason === 'tool_never' || reason === 'under_threshold')
       return this.ws('offloadToolResult', input, { offloaded: false, content: input.content, reason });
     // A reused call id with another content takes the next free name: -1, -2, …
     let id = `tool_result_${input.toolCallId}`;
@@ -93,9 +93,20 @@ class Case extends StepCase {
     const flag = input.metadata?.offload;
     if (flag === false) return 'flag_false';
     if (flag === true) return 'flag_true';
+    const tools = this.o.tools ?? {};
+    const own = tools[input.toolName];
+    const pick = (key) => own?.[key] ?? tools['*']?.[key];
+    const byEntry = (when) => (when === 'never' ? 'tool_never' : 'tool_always');
+    if (own?.materialize !== undefined) return byEntry(own.materialize);
     if (this.o.offloadTools.includes(input.toolName)) return 'listed_tool';
-    const tokens = this.o.countTokens === 'words' ? text.split(' ').length : Math.ceil(text.length / 4);
-    return tokens > this.o.tokenThreshold ? 'over_threshold' : 'under_threshold';
+    if (tools['*']?.materialize !== undefined) return byEntry(tools['*'].materialize);
+    if (
+      text.length > (pick('maxInlineChars') ?? Infinity) ||
+      Buffer.byteLength(text) > (pick('maxInlineBytes') ?? Infinity)
+    )
+      return 'over_tool_limit';
+    const tokens = this.o.countTokens === 'words' ? text.split(' ').length : estimateTokens(text);
+    return tokens > (pick('maxInlineTokens') ?? this.o.tokenThreshold) ? 'over_threshold' : 'under_threshold';
   }
   /** `add`'s metadata: the caller's, then the workspace's scope where the caller set none. */
   scoped(metadata) {
@@ -167,18 +178,50 @@ const log = (lines, errorAt = []) =>
   const c = add(
     new Case(
       'decisions',
-      'need_offload: metadata.offload false never stores, true always, a listed tool always, else more than tokenThreshold tokens (⌈length / 4⌉, or a custom counter): exactly at the threshold stays, one over is stored.',
+      "need_offload: metadata.offload false never stores, true always, a listed tool always, else more than tokenThreshold tokens (core's estimate, or a custom counter): exactly at the threshold stays, one over is stored (35 letters are 10 estimated tokens, 36 are 11).",
     ),
   );
   c.workspace({ offloadTools: ['web_fetch'], tokenThreshold: 10, taskId: 't1' });
   c.offload({ toolCallId: 'listed', toolName: 'web_fetch', content: 'tiny page' });
   c.offload({ toolCallId: 'forced', toolName: 'ls', content: 'a.txt', metadata: { offload: true, retry: 1 } });
   c.offload({ toolCallId: 'never', toolName: 'web_fetch', content: text(400), metadata: { offload: false } });
-  c.offload({ toolCallId: 'at', toolName: 'cat', content: text(40) });
-  c.offload({ toolCallId: 'over', toolName: 'cat', content: text(41) });
+  c.offload({ toolCallId: 'at', toolName: 'cat', content: text(35) });
+  c.offload({ toolCallId: 'over', toolName: 'cat', content: text(36) });
   c.workspace({ tokenThreshold: 3, countTokens: 'words' });
   c.offload({ toolCallId: 'w3', toolName: 'echo', content: 'alpha beta gamma' });
   c.offload({ toolCallId: 'w4', toolName: 'echo', content: 'alpha beta gamma delta' });
+}
+{
+  const c = add(
+    new Case(
+      'tool-limits',
+      'Per-tool limits (options.tools, the Materializer\'s entries): a tool\'s own entry decides before offloadTools ("never" keeps even a listed tool\'s result, "always" stores any), the "*" entry after it; maxInlineChars and maxInlineBytes store what is over them (over_tool_limit); maxInlineTokens replaces tokenThreshold for its tool, by the same estimate or counter.',
+    ),
+  );
+  c.workspace({
+    offloadTools: ['web_fetch', 'ls'],
+    tokenThreshold: 200,
+    tools: {
+      web_fetch: { materialize: 'never' },
+      crawl: { materialize: 'always' },
+      bash: { maxInlineTokens: 100 },
+      grep: { maxInlineChars: 30 },
+      '*': { maxInlineBytes: 600 },
+    },
+  });
+  c.offload({ toolCallId: 'f1', toolName: 'web_fetch', content: text(400) });
+  c.offload({ toolCallId: 'c1', toolName: 'crawl', content: 'ok' });
+  c.offload({ toolCallId: 'l1', toolName: 'ls', content: 'a.txt' });
+  c.offload({ toolCallId: 'b1', toolName: 'bash', content: text(360) });
+  c.offload({ toolCallId: 'b2', toolName: 'bash', content: text(361) });
+  c.offload({ toolCallId: 'g1', toolName: 'grep', content: text(31) });
+  c.offload({ toolCallId: 'g2', toolName: 'grep', content: text(30) });
+  c.offload({ toolCallId: 'e1', toolName: 'cat', content: '€'.repeat(201) });
+  c.offload({ toolCallId: 'e2', toolName: 'cat', content: '€'.repeat(200) });
+  c.offload({ toolCallId: 'f2', toolName: 'web_fetch', content: 'x', metadata: { offload: true } });
+  c.workspace({ tools: { '*': { materialize: 'never' } }, offloadTools: ['web_fetch'] });
+  c.offload({ toolCallId: 'n1', toolName: 'cat', content: text(9000) });
+  c.offload({ toolCallId: 'n2', toolName: 'web_fetch', content: 'tiny' });
 }
 {
   const c = add(

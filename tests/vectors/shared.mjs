@@ -173,3 +173,74 @@ export class StepCase {
     return { name: this.name, description: this.description, steps: this.steps, files: Object.fromEntries(files) };
   }
 }
+
+/**
+ * Core's token estimate (`estimate_tokens`, docs/tokens.md "The rule") written again from
+ * the rule, as the oracle of the vectors that decide by it: eighths of a token over UTF-16
+ * code units of six classes, rounded up.
+ */
+export function estimateTokens(text) {
+  const letter = (c) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  const upper = (c) => c >= 65 && c <= 90;
+  const digit = (c) => c >= 48 && c <= 57;
+  const blank = (c) => c === 32 || c === 9 || c === 10 || c === 13;
+  const n = text.length;
+  let eighths = 0;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (letter(c)) {
+      const spaced = i > 0 && text.charCodeAt(i - 1) === 32;
+      let start = i;
+      let first = true;
+      i++;
+      for (;;) {
+        const more = i < n && letter(text.charCodeAt(i));
+        if (!more || (upper(text.charCodeAt(i)) && !upper(text.charCodeAt(i - 1)))) {
+          const len = i - start;
+          eighths += first && spaced ? 8 * Math.ceil(len / 10) : 11 * Math.ceil(len / 5);
+          if (!more) break;
+          start = i;
+          first = false;
+        }
+        i++;
+      }
+    } else if (digit(c)) {
+      let end = i;
+      while (end < n && digit(text.charCodeAt(end))) end++;
+      eighths += 12 * Math.ceil((end - i) / 3);
+      i = end;
+    } else if (blank(c)) {
+      let end = i;
+      let afterNewline = -1;
+      while (end < n && blank(text.charCodeAt(end))) {
+        const b = text.charCodeAt(end);
+        if (b === 10 || b === 13) afterNewline = end + 1;
+        end++;
+      }
+      if (afterNewline >= 0) eighths += 8;
+      const blanks = afterNewline >= 0 ? afterNewline : i;
+      if (end > blanks) {
+        if (end === n) eighths += 5;
+        else {
+          if (end - blanks >= 2 || text.charCodeAt(blanks) === 9) eighths += 5;
+          if (digit(text.charCodeAt(end))) eighths += 5;
+        }
+      }
+      i = end;
+    } else if (c < 128) {
+      let end = i;
+      while (end < n) {
+        const b = text.charCodeAt(end);
+        if (b >= 128 || letter(b) || digit(b) || blank(b)) break;
+        end++;
+      }
+      if (!(end - i === 1 && end < n && letter(text.charCodeAt(end)))) eighths += 5;
+      i = end;
+    } else {
+      eighths += 8;
+      i++;
+    }
+  }
+  return Math.ceil(eighths / 8);
+}

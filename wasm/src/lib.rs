@@ -35,6 +35,7 @@ mod registry;
 mod settle;
 mod temp;
 mod todo;
+mod tool_limits;
 mod types;
 mod view;
 mod workspace;

@@ -73,12 +73,18 @@ export interface ResolvedMaterializerOptions {
   contextWindow?: { tokens: number; resultShare: number };
 }
 
-/** One tool's entry in `MaterializerOptions.tools`. */
+/** One tool's entry in `MaterializerOptions.tools` and `WorkspaceOptions.tools`. */
 export interface ToolLimits {
   /** This tool's outputs over this many UTF-16 code units are materialized. */
   maxInlineChars?: number;
   /** This tool's outputs over this many UTF-8 bytes are materialized. */
   maxInlineBytes?: number;
+  /**
+   * This tool's outputs over this many tokens are materialized: by `estimateTokens` in a
+   * Materializer; by `countTokens` (else the estimate) in a Workspace, where it replaces
+   * `tokenThreshold`.
+   */
+  maxInlineTokens?: number;
   /** Whatever the size: `"never"` (always inline) or `"always"` (always an artifact). */
   materialize?: 'never' | 'always';
 }

@@ -14,11 +14,18 @@ export interface WorkspaceOptions {
   inlineLimit?: number;
   /** Tools whose results are always stored. */
   offloadTools?: string[];
+  /**
+   * Per-tool limits by tool name (`"*"`: every tool without its own entry): `materialize:
+   * "never"` or `"always"` stores never or always, `maxInlineChars`/`maxInlineBytes` store
+   * what is over them, `maxInlineTokens` replaces `tokenThreshold`. A tool's own entry comes
+   * before `offloadTools`, the `"*"` entry after it.
+   */
+  tools?: Record<string, ToolLimits>;
   /** Results over this many tokens are stored (default 2000). */
   tokenThreshold?: number;
   /** Replace well-known secrets by `[REDACTED:<kind>]` before a content is measured, hashed or written (default false; the Materializer's `redact`). */
   redact?: boolean;
-  /** Counts a text's tokens (plug in a real tokenizer); default: ⌈UTF-16 length / 4⌉. Must return a non-negative integer. */
+  /** Counts a text's tokens (plug in a real tokenizer); default: `estimateTokens` (docs/tokens.md). Must return a non-negative integer. */
   countTokens?: (text: string) => number;
   /** The clock for `created_at`, ms since the epoch or a `Date` (default `Date.now`). */
   now?: () => number | Date;
@@ -48,8 +55,16 @@ export interface WorkspaceLogEntry {
   replaced?: boolean;
 }
 
-/** Which rule decided: `metadata.offload` false or true, a tool in `offloadTools`, or the token threshold. */
-export type OffloadReason = 'flag_false' | 'flag_true' | 'listed_tool' | 'over_threshold' | 'under_threshold';
+/** Which rule decided: `metadata.offload` false or true, a `tools` entry's `never` or `always`, a tool in `offloadTools`, a `tools` entry's size limit, or the token threshold. */
+export type OffloadReason =
+  | 'flag_false'
+  | 'flag_true'
+  | 'tool_never'
+  | 'tool_always'
+  | 'listed_tool'
+  | 'over_tool_limit'
+  | 'over_threshold'
+  | 'under_threshold';
 
 /** Any knowledge to `add`. */
 export interface KnowledgeInput {

@@ -19,6 +19,10 @@ pub const INDEX_STEP: u64 = 1 << 20;
 /// The first line of an index file, naming its format.
 const MAGIC: &str = "tool-offload line index 1";
 
+/// Line indexes built on read, by artifact path (a Materializer's cache).
+pub(crate) type IndexCache =
+    std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<LineIndex>>>;
+
 /// An artifact's line count and sparse line starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct LineIndex {

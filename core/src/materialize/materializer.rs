@@ -1,6 +1,6 @@
 //! The [`Materializer`]: decides what stays inline, writes artifacts, reads them back.
 
-use super::line_index::{LineIndex, INDEX_STEP};
+use super::line_index::{IndexCache, LineIndex, INDEX_STEP};
 use super::reference::{self, unsafe_ref_component};
 use super::summary::{summary, SummaryInput};
 use super::text::{line_count, Measure};
@@ -11,16 +11,11 @@ use super::types::{
 use crate::create::create_at_free_name;
 use crate::path::{join, resolve};
 use crate::{FileReader, FileWriter, OffloadError};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
 
 /// Read-back pages are never cut below this many UTF-16 units (see
 /// [`Materializer::page_chars`]).
 pub const MIN_PAGE_CHARS: usize = 1000;
-
-/// Line indexes built on read, by artifact path.
-pub(super) type IndexCache = Mutex<HashMap<String, Arc<LineIndex>>>;
 
 /// Moves tool outputs over the inline limits into artifacts of one conversation, and
 /// reads them back for the model.
@@ -265,7 +260,7 @@ impl Materializer {
         };
         // A page our read-back tools returned is bounded and stored already: never
         // stored again, whatever its size (a knowledge page can be over these limits).
-        if !(always || self.measure_exceeds(&measure, output.tool_name))
+        if !(always || self.measure_exceeds(&measure, output.text, output.tool_name))
             || super::is_read_back_page(output.text)
         {
             self.inlined.fetch_add(1, Ordering::Relaxed);

@@ -6,33 +6,90 @@
 
 use super::text::Measure;
 use super::types::{MaterializeWhen, MaterializerOptions, ToolLimits, ANY_TOOL};
+use crate::estimate_tokens;
+
+/// The entries of a `tools` option that apply to one tool: its own and the `"*"` entry.
+/// One resolution for the Materializer and the Workspace.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ToolEntries<'a> {
+    own: Option<&'a ToolLimits>,
+    any: Option<&'a ToolLimits>,
+}
+
+impl<'a> ToolEntries<'a> {
+    /// `tool`'s entries in `tools`.
+    pub(crate) fn of(tools: &'a [(String, ToolLimits)], tool: &str) -> Self {
+        let entry = |name: &str| tools.iter().find(|(n, _)| n == name).map(|(_, l)| l);
+        ToolEntries {
+            own: entry(tool),
+            any: entry(ANY_TOOL),
+        }
+    }
+
+    /// A limit: the tool's own entry's, else the `"*"` entry's.
+    pub(crate) fn pick(&self, field: fn(&ToolLimits) -> Option<usize>) -> Option<usize> {
+        self.own
+            .and_then(field)
+            .or_else(|| self.any.and_then(field))
+    }
+
+    /// Whether the tool's own entry sets `field`.
+    fn own_sets(&self, field: fn(&ToolLimits) -> Option<usize>) -> bool {
+        self.own.and_then(field).is_some()
+    }
+
+    /// `never` or `always`, if the tool's own entry says so.
+    pub(crate) fn own_when(&self) -> Option<MaterializeWhen> {
+        self.own.and_then(|l| l.materialize)
+    }
+
+    /// `never` or `always`, if an entry says so (the tool's own first).
+    pub(crate) fn when(&self) -> Option<MaterializeWhen> {
+        self.own
+            .and_then(|l| l.materialize)
+            .or_else(|| self.any.and_then(|l| l.materialize))
+    }
+}
 
 /// The limits that apply to one tool's outputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Limits {
     pub(crate) chars: usize,
     pub(crate) bytes: usize,
+    /// Tokens by [`estimate_tokens`], when a `tools` entry sets them.
+    pub(crate) tokens: Option<usize>,
     pub(crate) when: Option<MaterializeWhen>,
 }
 
 impl Limits {
-    /// Whether an output of `measure` is materialized under these limits.
-    pub(crate) fn exceeded_by(&self, measure: &Measure) -> bool {
+    /// Whether an output `text` of `measure` is materialized under these limits. Tokens
+    /// are estimated only when the text could hold more than the limit (the estimate
+    /// gives at most two tokens per UTF-16 unit).
+    pub(crate) fn exceeded_by(&self, measure: &Measure, text: &str) -> bool {
         match self.when {
             Some(MaterializeWhen::Never) => false,
             Some(MaterializeWhen::Always) => true,
-            None => measure.chars > self.chars || measure.bytes > self.bytes,
+            None => {
+                measure.chars > self.chars
+                    || measure.bytes > self.bytes
+                    || self.tokens.is_some_and(|limit| {
+                        measure.chars > limit / 2 && estimate_tokens(text) > limit
+                    })
+            }
         }
     }
 
     /// The longest output in UTF-16 units that surely stays inline (UTF-8 takes at most
-    /// 3 bytes per unit), so shorter text is not copied out of a host to be measured;
-    /// 0 when outputs of any size may be materialized.
+    /// 3 bytes per unit, the estimate at most 2 tokens), so shorter text is not copied
+    /// out of a host to be measured; 0 when outputs of any size may be materialized.
     pub(crate) fn surely_inline(&self) -> usize {
         match self.when {
             Some(MaterializeWhen::Never) => usize::MAX,
             Some(MaterializeWhen::Always) => 0,
-            None => self.chars.min(self.bytes / 3),
+            None => self
+                .chars
+                .min(self.bytes / 3)
+                .min(self.tokens.map_or(usize::MAX, |t| t / 2)),
         }
     }
 }
@@ -42,23 +99,20 @@ impl MaterializerOptions {
     /// itself (`declared` characters: MCP's `_meta["anthropic/maxResultSizeChars"]`),
     /// else the `"*"` entry's, else these options' own.
     pub(crate) fn limits_for(&self, tool: &str, declared: Option<usize>) -> Limits {
-        let entry = |name: &str| self.tools.iter().find(|(n, _)| n == name).map(|(_, l)| l);
-        let (own, any) = (entry(tool), entry(ANY_TOOL));
-        let pick = |f: fn(&ToolLimits) -> Option<usize>, default: usize| {
-            own.and_then(f)
-                .or_else(|| any.and_then(f))
-                .unwrap_or(default)
-        };
-        let chars = match (own.and_then(|l| l.max_inline_chars), declared) {
-            (None, Some(declared)) => declared,
-            _ => pick(|l| l.max_inline_chars, self.max_inline_chars),
+        let entries = ToolEntries::of(&self.tools, tool);
+        let chars = match declared {
+            Some(declared) if !entries.own_sets(|l| l.max_inline_chars) => declared,
+            _ => entries
+                .pick(|l| l.max_inline_chars)
+                .unwrap_or(self.max_inline_chars),
         };
         Limits {
             chars,
-            bytes: pick(|l| l.max_inline_bytes, self.max_inline_bytes),
-            when: own
-                .and_then(|l| l.materialize)
-                .or_else(|| any.and_then(|l| l.materialize)),
+            bytes: entries
+                .pick(|l| l.max_inline_bytes)
+                .unwrap_or(self.max_inline_bytes),
+            tokens: entries.pick(|l| l.max_inline_tokens),
+            when: entries.when(),
         }
     }
 }
@@ -103,17 +157,17 @@ impl super::Materializer {
 
     /// Whether an output of `text` must be materialized: over either limit.
     pub fn exceeds_limits(&self, text: &str) -> bool {
-        self.measure_exceeds(&Measure::of(text), super::ANY_TOOL)
+        self.measure_exceeds(&Measure::of(text), text, super::ANY_TOOL)
     }
 
     /// Whether an output of `text` from `tool` must be materialized: the tool's limits
     /// ([`MaterializerOptions::tools`]).
     pub fn exceeds_limits_for(&self, tool: &str, text: &str) -> bool {
-        self.measure_exceeds(&Measure::of(text), tool)
+        self.measure_exceeds(&Measure::of(text), text, tool)
     }
 
-    pub(super) fn measure_exceeds(&self, m: &Measure, tool: &str) -> bool {
-        self.limits_for(tool).exceeded_by(m)
+    pub(super) fn measure_exceeds(&self, m: &Measure, text: &str, tool: &str) -> bool {
+        self.limits_for(tool).exceeded_by(m, text)
     }
 
     /// The longest output that surely stays inline, whatever the tool.
@@ -172,5 +226,62 @@ mod tests {
         assert_eq!(at("declared").chars, 50);
         // The cheap pre-check of materializeMessages sees the smallest limit.
         assert_eq!(m.surely_inline_any(), 50);
+    }
+
+    /// A tool's token limit counts by the estimate, over its character and byte limits,
+    /// and lowers the length that surely stays inline to half of it.
+    #[test]
+    fn a_token_limit_materializes_what_the_estimate_puts_over_it() {
+        let mut options = MaterializerOptions::new("/d", "c", "/");
+        options.tools = vec![(
+            "bash".into(),
+            ToolLimits {
+                max_inline_tokens: Some(99),
+                ..ToolLimits::default()
+            },
+        )];
+        let m = Materializer::new(options).unwrap();
+        // 198 digits are 99 tokens by the estimate (12 eighths per 3), 201 are 101.
+        assert_eq!(estimate_tokens(&"1".repeat(198)), 99);
+        assert_eq!(estimate_tokens(&"1".repeat(201)), 101);
+        assert!(!m.exceeds_limits_for("bash", &"1".repeat(198)));
+        assert!(m.exceeds_limits_for("bash", &"1".repeat(201)));
+        assert!(
+            !m.exceeds_limits_for("ls", &"1".repeat(201)),
+            "only bash's entry"
+        );
+        // Tabs between digits are among the costliest text: more tokens than units.
+        let dense = "1\t".repeat(45);
+        assert!(estimate_tokens(&dense) > 99);
+        assert!(m.exceeds_limits_for("bash", &dense));
+        assert_eq!(m.surely_inline_any(), 49);
+    }
+
+    /// `surely_inline`'s bound: the estimate never gives more than two tokens per UTF-16
+    /// unit, whatever the mix of letters, digits, blanks, newlines, symbols and wide
+    /// characters.
+    #[test]
+    fn the_estimate_gives_at_most_two_tokens_per_utf16_unit() {
+        let pieces = [
+            "a", "B", "1", " ", "\t", "\n", "\r", "-", "é", "😀", "ab", "\n\t",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 12) as usize;
+            let mut s = seed;
+            for _ in 0..len {
+                text.push_str(pieces[(s % pieces.len() as u64) as usize]);
+                s /= pieces.len() as u64;
+                if s == 0 {
+                    s = seed.rotate_left(17) | 1;
+                }
+            }
+            let units = crate::utf16_len(&text);
+            assert!(estimate_tokens(&text) <= 2 * units, "{text:?}");
+        }
     }
 }

@@ -285,8 +285,9 @@ pub enum MaterializeWhen {
     Always,
 }
 
-/// One tool's entry in [`MaterializerOptions::tools`]: each field given overrides the
-/// `"*"` entry's, which overrides the materializer's own limits.
+/// One tool's entry in [`MaterializerOptions::tools`] (and the Workspace's
+/// [`tools`](crate::workspace::WorkspaceOptions::tools)): each field given overrides the
+/// `"*"` entry's, which overrides the options' own limits.
 ///
 /// ```
 /// use tool_offload_core::materialize::{Materializer, MaterializerOptions, MaterializeWhen, ToolLimits};
@@ -308,6 +309,10 @@ pub struct ToolLimits {
     pub max_inline_chars: Option<usize>,
     /// Outputs over this many UTF-8 bytes are materialized.
     pub max_inline_bytes: Option<usize>,
+    /// Outputs over this many tokens are materialized: by
+    /// [`estimate_tokens`](crate::estimate_tokens) in a Materializer, by the host's
+    /// counter (else its estimate) in a Workspace, where it replaces `token_threshold`.
+    pub max_inline_tokens: Option<usize>,
     /// Whatever the size: never, or always.
     pub materialize: Option<MaterializeWhen>,
 }

@@ -1,18 +1,7 @@
 //! Whether a tool result is stored: `need_offload`.
 
 use super::WorkspaceOptions;
-
-/// The token estimate used without a `countTokens`: ⌈UTF-16 length / 4⌉.
-///
-/// ```
-/// use tool_offload_core::workspace::estimate_tokens;
-/// assert_eq!(estimate_tokens(0), 0);
-/// assert_eq!(estimate_tokens(8), 2);
-/// assert_eq!(estimate_tokens(9), 3);
-/// ```
-pub fn estimate_tokens(chars: usize) -> usize {
-    chars.div_ceil(4)
-}
+use crate::materialize::{MaterializeWhen, ToolEntries};
 
 /// Why a result is stored or not, in the order the rules are tried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,8 +10,14 @@ pub enum DecisionReason {
     FlagFalse,
     /// `metadata.offload === true`.
     FlagTrue,
+    /// The tool's `tools` entry (or the `"*"` entry) says `materialize: "never"`.
+    ToolNever,
+    /// The tool's `tools` entry (or the `"*"` entry) says `materialize: "always"`.
+    ToolAlways,
     /// The tool is in `offload_tools`.
     ListedTool,
+    /// More UTF-16 units or bytes than the tool's `tools` entry allows.
+    OverToolLimit,
     /// More tokens than `token_threshold`.
     OverThreshold,
     /// At most `token_threshold` tokens.
@@ -30,13 +25,17 @@ pub enum DecisionReason {
 }
 
 impl DecisionReason {
-    /// The reason as logged: `"flag_false"`, `"flag_true"`, `"listed_tool"`,
-    /// `"over_threshold"`, `"under_threshold"`.
+    /// The reason as logged: `"flag_false"`, `"flag_true"`, `"tool_never"`,
+    /// `"tool_always"`, `"listed_tool"`, `"over_tool_limit"`, `"over_threshold"`,
+    /// `"under_threshold"`.
     pub fn as_str(self) -> &'static str {
         match self {
             DecisionReason::FlagFalse => "flag_false",
             DecisionReason::FlagTrue => "flag_true",
+            DecisionReason::ToolNever => "tool_never",
+            DecisionReason::ToolAlways => "tool_always",
             DecisionReason::ListedTool => "listed_tool",
+            DecisionReason::OverToolLimit => "over_tool_limit",
             DecisionReason::OverThreshold => "over_threshold",
             DecisionReason::UnderThreshold => "under_threshold",
         }
@@ -55,8 +54,18 @@ pub struct Decision {
     pub tokens: Option<usize>,
 }
 
-/// Decide: `flag` false never stores; `flag` true or a listed tool always does; else
-/// more than `token_threshold` tokens does. `tokens` is called at most once.
+/// A result to decide on: its text, and its length in UTF-16 units when the host knows it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ResultText<'a> {
+    pub text: &'a str,
+    pub chars: Option<usize>,
+}
+
+/// Decide: `flag` false never stores and `flag` true always does; then the tool's own
+/// `tools` entry saying `never` or `always`; then a tool in `offload_tools` is stored;
+/// then the `"*"` entry's `never` or `always`; then more UTF-16 units or bytes than the
+/// entries allow are stored; else more tokens than their `max_inline_tokens` (else
+/// `token_threshold`). `tokens` is called at most once.
 ///
 /// # Errors
 /// Whatever `tokens` returns (a host's token counter that failed).
@@ -64,6 +73,7 @@ pub(crate) fn need_offload<E>(
     options: &WorkspaceOptions,
     tool_name: &str,
     flag: Option<bool>,
+    result: ResultText<'_>,
     tokens: impl FnOnce() -> Result<usize, E>,
 ) -> Result<Decision, E> {
     let decided = |offload, reason| Decision {
@@ -71,15 +81,37 @@ pub(crate) fn need_offload<E>(
         reason,
         tokens: None,
     };
-    Ok(match flag {
-        Some(false) => decided(false, DecisionReason::FlagFalse),
-        Some(true) => decided(true, DecisionReason::FlagTrue),
-        None if options.offload_tools.iter().any(|t| t == tool_name) => {
-            decided(true, DecisionReason::ListedTool)
-        }
-        None => {
+    let entries = ToolEntries::of(&options.tools, tool_name);
+    let over_size = || {
+        entries
+            .pick(|l| l.max_inline_bytes)
+            .is_some_and(|b| result.text.len() > b)
+            || entries.pick(|l| l.max_inline_chars).is_some_and(|c| {
+                result
+                    .chars
+                    .unwrap_or_else(|| crate::utf16_len(result.text))
+                    > c
+            })
+    };
+    let by_entry = |when| match when {
+        MaterializeWhen::Never => decided(false, DecisionReason::ToolNever),
+        MaterializeWhen::Always => decided(true, DecisionReason::ToolAlways),
+    };
+    let listed = options.offload_tools.iter().any(|t| t == tool_name);
+    Ok(match (flag, entries.own_when(), listed, entries.when()) {
+        (Some(false), ..) => decided(false, DecisionReason::FlagFalse),
+        (Some(true), ..) => decided(true, DecisionReason::FlagTrue),
+        // The tool's own entry, then the list, then the "*" entry.
+        (None, Some(when), ..) => by_entry(when),
+        (None, None, true, _) => decided(true, DecisionReason::ListedTool),
+        (None, None, false, Some(when)) => by_entry(when),
+        (None, None, false, None) if over_size() => decided(true, DecisionReason::OverToolLimit),
+        (None, None, false, None) => {
             let tokens = tokens()?;
-            let over = tokens > options.token_threshold;
+            let threshold = entries
+                .pick(|l| l.max_inline_tokens)
+                .unwrap_or(options.token_threshold);
+            let over = tokens > threshold;
             Decision {
                 offload: over,
                 reason: if over {
@@ -93,15 +125,40 @@ pub(crate) fn need_offload<E>(
     })
 }
 
+/// A length in UTF-16 units up to which no result is stored by the estimate and the
+/// `tools` entries, whatever its tool (without a token counter and listed tools): shorter
+/// results need not be copied out of a host to be decided. The least limit of any entry
+/// bounds every tool's, so this never says more than is sure; 0 when some tool stores any.
+pub(crate) fn surely_kept_chars(options: &WorkspaceOptions) -> usize {
+    // The estimate gives at most two tokens per UTF-16 unit.
+    let mut most = options.token_threshold / 2;
+    for (_, limits) in &options.tools {
+        if limits.materialize == Some(MaterializeWhen::Always) {
+            return 0;
+        }
+        let tokens = limits.max_inline_tokens.map_or(usize::MAX, |t| t / 2);
+        let chars = limits.max_inline_chars.unwrap_or(usize::MAX);
+        let bytes = limits.max_inline_bytes.map_or(usize::MAX, |b| b / 3);
+        most = most.min(tokens).min(chars).min(bytes);
+    }
+    most
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::materialize::ToolLimits;
+
+    const TEXT: ResultText<'static> = ResultText {
+        text: "output",
+        chars: None,
+    };
 
     fn decide(flag: Option<bool>, tool: &str, tokens: usize) -> Decision {
         let mut options = WorkspaceOptions::new("/r", "/");
         options.offload_tools = vec!["web_fetch".into()];
         options.token_threshold = 100;
-        need_offload::<()>(&options, tool, flag, || Ok(tokens)).unwrap()
+        need_offload::<()>(&options, tool, flag, TEXT, || Ok(tokens)).unwrap()
     }
 
     #[test]
@@ -136,11 +193,141 @@ mod tests {
     fn tokens_are_counted_only_when_the_threshold_decides() {
         let options = WorkspaceOptions::new("/r", "/");
         let failing = || Err("tokenizer down");
-        assert!(need_offload(&options, "ls", Some(true), failing).is_ok());
+        assert!(need_offload(&options, "ls", Some(true), TEXT, failing).is_ok());
         assert_eq!(
-            need_offload(&options, "ls", None, failing),
+            need_offload(&options, "ls", None, TEXT, failing),
             Err("tokenizer down")
         );
+    }
+
+    fn with_tools(tools: &[(&str, ToolLimits)]) -> WorkspaceOptions {
+        let mut options = WorkspaceOptions::new("/r", "/");
+        options.offload_tools = vec!["web_fetch".into()];
+        options.token_threshold = 100;
+        options.tools = tools
+            .iter()
+            .map(|(n, l)| (n.to_string(), l.clone()))
+            .collect();
+        options
+    }
+
+    fn decided(options: &WorkspaceOptions, tool: &str, text: &str, tokens: usize) -> Decision {
+        let result = ResultText { text, chars: None };
+        need_offload::<()>(options, tool, None, result, || Ok(tokens)).unwrap()
+    }
+
+    fn when(materialize: MaterializeWhen) -> ToolLimits {
+        ToolLimits {
+            materialize: Some(materialize),
+            ..ToolLimits::default()
+        }
+    }
+
+    #[test]
+    fn a_tools_own_entry_comes_before_the_list_and_the_star_entry_after_it() {
+        let options = with_tools(&[
+            ("web_fetch", when(MaterializeWhen::Never)),
+            ("Read", when(MaterializeWhen::Never)),
+            ("*", when(MaterializeWhen::Always)),
+        ]);
+        let fetch = decided(&options, "web_fetch", "x", 1000);
+        assert_eq!(
+            (fetch.offload, fetch.reason),
+            (false, DecisionReason::ToolNever)
+        );
+        let read = decided(&options, "Read", "x", 1000);
+        assert_eq!((read.offload, read.tokens), (false, None));
+        let ls = decided(&options, "ls", "x", 0);
+        assert_eq!((ls.offload, ls.reason), (true, DecisionReason::ToolAlways));
+        let star_never = with_tools(&[("*", when(MaterializeWhen::Never))]);
+        let listed = decided(&star_never, "web_fetch", "x", 0);
+        assert_eq!(
+            (listed.offload, listed.reason),
+            (true, DecisionReason::ListedTool)
+        );
+        assert!(!decided(&star_never, "ls", "x", 1000).offload);
+        // The flag still wins.
+        let result = ResultText {
+            text: "x",
+            chars: None,
+        };
+        let flagged = need_offload::<()>(&options, "Read", Some(true), result, || Ok(0));
+        assert_eq!(flagged.unwrap().reason, DecisionReason::FlagTrue);
+    }
+
+    #[test]
+    fn a_tools_size_and_token_limits_replace_the_threshold() {
+        let options = with_tools(&[
+            (
+                "bash",
+                ToolLimits {
+                    max_inline_tokens: Some(10),
+                    ..ToolLimits::default()
+                },
+            ),
+            (
+                "grep",
+                ToolLimits {
+                    max_inline_chars: Some(3),
+                    ..ToolLimits::default()
+                },
+            ),
+            (
+                "*",
+                ToolLimits {
+                    max_inline_bytes: Some(5),
+                    ..ToolLimits::default()
+                },
+            ),
+        ]);
+        let bash = decided(&options, "bash", "ab", 11);
+        assert_eq!((bash.offload, bash.tokens), (true, Some(11)));
+        assert!(!decided(&options, "bash", "ab", 10).offload);
+        let grep = decided(&options, "grep", "abcd", 0);
+        assert_eq!(
+            (grep.offload, grep.reason),
+            (true, DecisionReason::OverToolLimit)
+        );
+        assert!(!decided(&options, "grep", "abc", 0).offload);
+        // "é" is two bytes: 3 of them are 6 bytes, over the "*" entry's 5.
+        assert!(decided(&options, "ls", "ééé", 0).offload);
+        assert!(!decided(&options, "ls", "éé", 0).offload);
+        assert!(!decided(&options, "ls", "éé", 100).offload, "threshold 100");
+    }
+
+    #[test]
+    fn results_up_to_the_surely_kept_length_are_never_stored() {
+        assert_eq!(surely_kept_chars(&with_tools(&[])), 50);
+        let limits = with_tools(&[
+            (
+                "bash",
+                ToolLimits {
+                    max_inline_tokens: Some(10),
+                    ..ToolLimits::default()
+                },
+            ),
+            ("Read", when(MaterializeWhen::Never)),
+        ]);
+        assert_eq!(surely_kept_chars(&limits), 5);
+        let bytes = with_tools(&[(
+            "*",
+            ToolLimits {
+                max_inline_bytes: Some(30),
+                ..ToolLimits::default()
+            },
+        )]);
+        assert_eq!(surely_kept_chars(&bytes), 10);
+        let always = with_tools(&[("x", when(MaterializeWhen::Always))]);
+        assert_eq!(surely_kept_chars(&always), 0);
+        // At that length no tool stores by the estimate, whatever the text.
+        for tool in ["bash", "ls", "Read"] {
+            for at in ["1\t1\t1", "aBcDe", "\n\t1\n\t"] {
+                let tokens = crate::estimate_tokens(at);
+                assert!(!decided(&limits, tool, at, tokens).offload, "{tool} {at:?}");
+            }
+        }
+        let dense = "1\t".repeat(4);
+        assert!(decided(&limits, "bash", &dense, crate::estimate_tokens(&dense)).offload);
     }
 
     #[test]
@@ -148,7 +335,10 @@ mod tests {
         let all = [
             DecisionReason::FlagFalse,
             DecisionReason::FlagTrue,
+            DecisionReason::ToolNever,
+            DecisionReason::ToolAlways,
             DecisionReason::ListedTool,
+            DecisionReason::OverToolLimit,
             DecisionReason::OverThreshold,
             DecisionReason::UnderThreshold,
         ];
@@ -158,7 +348,10 @@ mod tests {
             [
                 "flag_false",
                 "flag_true",
+                "tool_never",
+                "tool_always",
                 "listed_tool",
+                "over_tool_limit",
                 "over_threshold",
                 "under_threshold"
             ]

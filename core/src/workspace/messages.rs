@@ -1,6 +1,6 @@
 //! `offload_messages`: [`Workspace::offload_tool_result`] over a whole conversation.
 
-use super::decide::Decision;
+use super::decide::{surely_kept_chars, Decision};
 use super::io_types::{TokenCounter, ToolResultInput, ToolResultOffload};
 use super::knowledge_list::is_knowledge_list;
 use super::store::Workspace;
@@ -87,10 +87,10 @@ impl Workspace {
         count_tokens: Option<&TokenCounter<'_>>,
     ) -> Result<(Vec<(Planned, Option<Decision>)>, Vec<String>), OffloadError> {
         let options = &self.options;
-        // Without a counter or listed tools, only results over the threshold's
-        // estimate can be stored: the rest are not copied out of the host.
+        // Without a counter or listed tools, only results over the thresholds' estimate
+        // (or a tool's size limits) can be stored: the rest are not copied out of the host.
         let by_estimate = count_tokens.is_none() && options.offload_tools.is_empty();
-        let most_chars = options.token_threshold.saturating_mul(4);
+        let most_chars = surely_kept_chars(options);
         let mut unrecognized = Vec::new();
         let planned = plan_tool_results(
             messages,

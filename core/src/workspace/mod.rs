@@ -46,7 +46,7 @@ mod time;
 mod tools;
 
 pub use bundle::{WORKSPACE_BUNDLE_FORMAT, WORKSPACE_BUNDLE_VERSION};
-pub use decide::{estimate_tokens, Decision, DecisionReason};
+pub use decide::{Decision, DecisionReason};
 pub use io_types::{
     Knowledge, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
 };

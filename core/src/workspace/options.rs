@@ -8,8 +8,9 @@ pub const DEFAULT_INLINE_LIMIT: usize = 40_000;
 /// The smallest `inline_limit` accepted: a `<knowledge_list>` needs room for its
 /// attributes and a few summary lines.
 pub const MIN_INLINE_LIMIT: usize = 2_000;
-/// A tool result over this many tokens is stored (offloaded) by default: about 8,000
-/// characters by the estimate, a fifth of the inline limit. Smaller results are cheap to
+/// A tool result over this many tokens is stored (offloaded) by default: about 7,000
+/// characters of source or prose by [`estimate_tokens`](crate::estimate_tokens) (5,000 of
+/// a log or CSV), under a fifth of the inline limit. Smaller results are cheap to
 /// keep in the conversation and rarely worth finding again; larger ones are what an
 /// agent later wants to query, page and grep, even while they still fit inline.
 pub const DEFAULT_TOKEN_THRESHOLD: usize = 2_000;
@@ -42,6 +43,12 @@ pub struct WorkspaceOptions {
     pub inline_limit: usize,
     /// Tools whose results are always stored.
     pub offload_tools: Vec<String>,
+    /// Per-tool limits by tool name (exact), `"*"` for every tool without its own entry,
+    /// as the Materializer's ([`ToolLimits`](crate::materialize::ToolLimits)): `never`
+    /// or `always` stores, `max_inline_chars`/`max_inline_bytes` store what is over them,
+    /// and `max_inline_tokens` replaces `token_threshold`. A tool's own entry comes
+    /// before `offload_tools`, the `"*"` entry after it. Empty by default.
+    pub tools: Vec<(String, crate::materialize::ToolLimits)>,
     /// Results over this many tokens are stored (default [`DEFAULT_TOKEN_THRESHOLD`]).
     pub token_threshold: usize,
     /// Replace well-known secrets by `[REDACTED:<kind>]` before a content is measured,
@@ -64,6 +71,7 @@ impl WorkspaceOptions {
             session_id: None,
             inline_limit: DEFAULT_INLINE_LIMIT,
             offload_tools: Vec::new(),
+            tools: Vec::new(),
             token_threshold: DEFAULT_TOKEN_THRESHOLD,
             redact: false,
             parse_json: super::parse_json,

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::decide::{estimate_tokens, need_offload, Decision};
+use super::decide::{need_offload, Decision, ResultText};
 use super::io_types::{
     Content, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
 };
@@ -119,7 +119,7 @@ impl Workspace {
     }
 
     /// Decide whether a result of `tool_name` is stored (see [`Decision`]); the token
-    /// count comes from `count_tokens` when given, else [`estimate_tokens`] of `chars`.
+    /// count comes from `count_tokens` when given, else [`estimate_tokens`](crate::estimate_tokens).
     ///
     /// # Errors
     /// The counter's own error.
@@ -130,10 +130,17 @@ impl Workspace {
         text: &str,
         count_tokens: Option<&TokenCounter<'_>>,
     ) -> Result<Decision, OffloadError> {
-        need_offload(&self.options, tool_name, flag, || match count_tokens {
-            Some(count) => count(text),
-            None => Ok(estimate_tokens(crate::utf16_len(text))),
-        })
+        let result = ResultText { text, chars: None };
+        need_offload(
+            &self.options,
+            tool_name,
+            flag,
+            result,
+            || match count_tokens {
+                Some(count) => count(text),
+                None => Ok(crate::estimate_tokens(text)),
+            },
+        )
     }
 
     /// Store `input` as knowledge artifact `input.id`, durable before this returns; the
@@ -226,18 +233,18 @@ impl Workspace {
             return Ok(None);
         }
         let flag = input.metadata.get("offload").and_then(Value::as_bool);
+        let result = ResultText {
+            text: input.text,
+            chars: input.known.chars,
+        };
         need_offload(
             &self.options,
             input.tool_name,
             flag,
+            result,
             || match count_tokens {
                 Some(count) => count(input.text),
-                None => Ok(estimate_tokens(
-                    input
-                        .known
-                        .chars
-                        .unwrap_or_else(|| crate::utf16_len(input.text)),
-                )),
+                None => Ok(crate::estimate_tokens(input.text)),
             },
         )
         .map(Some)

@@ -115,9 +115,14 @@ fn decisions_follow_flags_list_and_threshold_with_a_custom_counter() {
             done.decision.unwrap().reason
         };
     use DecisionReason::*;
+    // 35 letters are 10 estimated tokens, 36 are 11.
     assert_eq!(
-        decide("ls", &"a".repeat(40), json!({}), None),
+        decide("ls", &"a".repeat(35), json!({}), None),
         UnderThreshold
+    );
+    assert_eq!(
+        decide("ls", &"a".repeat(36), json!({}), None),
+        OverThreshold
     );
     assert_eq!(
         decide("ls", &"a".repeat(41), json!({"offload": false}), None),

@@ -53,12 +53,15 @@ pub struct WorkspaceOptions {
     pub inline_limit: usize,
     /// Tools whose results are always stored.
     pub offload_tools: Vec<String>,
+    /// Per-tool limits by tool name, `"*"` for every other tool (see core's
+    /// [`WorkspaceOptions::tools`](tool_offload_core::workspace::WorkspaceOptions::tools)).
+    pub tools: Vec<(String, tool_offload_core::materialize::ToolLimits)>,
     /// Results over this many tokens are stored.
     pub token_threshold: usize,
     /// Replace well-known secrets by `[REDACTED:<kind>]` before a content is stored
     /// (see core's [`redact`](tool_offload_core::redact)).
     pub redact: bool,
-    /// Counts tokens; `None`: the estimate ⌈UTF-16 length / 4⌉.
+    /// Counts tokens; `None`: core's [`estimate_tokens`](tool_offload_core::estimate_tokens).
     pub count_tokens: Option<CountTokens>,
     /// The clock for `created_at`; `None`: the system clock.
     pub now: Option<Clock>,
@@ -76,6 +79,7 @@ impl WorkspaceOptions {
             session_id: None,
             inline_limit: defaults.inline_limit,
             offload_tools: Vec::new(),
+            tools: Vec::new(),
             token_threshold: defaults.token_threshold,
             redact: false,
             count_tokens: None,
@@ -177,6 +181,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
             session_id: options.session_id,
             inline_limit: options.inline_limit,
             offload_tools: options.offload_tools,
+            tools: options.tools,
             token_threshold: options.token_threshold,
             redact: options.redact,
             parse_json: core_ws::parse_json,

@@ -185,6 +185,7 @@ fn tokio_options(core: tool_offload_core::workspace::WorkspaceOptions) -> Worksp
         session_id: core.session_id,
         inline_limit: core.inline_limit,
         offload_tools: core.offload_tools,
+        tools: core.tools,
         token_threshold: core.token_threshold,
         redact: core.redact,
         ..WorkspaceOptions::new(core.root)

@@ -13,7 +13,6 @@ pub(crate) use output::{call_logger, stringify};
 mod output;
 mod read_back;
 mod reads;
-mod tool_limits;
 mod tools;
 mod types;
 

@@ -59,7 +59,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
         core.snippet_bytes = Some(count_arg(&snippet_bytes, "options.snippetBytes", 0)?);
     }
     core.offload_dir = optional_string(options, "offloadDir", "options.offloadDir")?;
-    core.tools = super::tool_limits::tools_arg(options)?;
+    core.tools = crate::tool_limits::tools_arg(options)?;
     core.redact = bool_arg(&field(options, "redact"), "options.redact")? == Some(true);
     let budget = field(options, "messageBudgetChars");
     if !budget.is_undefined() {
@@ -157,7 +157,7 @@ pub(crate) fn options_js(options: &CoreOptions) -> JsValue {
         set(&js, "contextWindow", &o);
     }
     if !options.tools.is_empty() {
-        set(&js, "tools", &super::tool_limits::tools_js(&options.tools));
+        set(&js, "tools", &crate::tool_limits::tools_js(&options.tools));
     }
     js.into()
 }

@@ -49,6 +49,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
         session_id: None,
         inline_limit: DEFAULT_INLINE_LIMIT,
         offload_tools: Vec::new(),
+        tools: crate::tool_limits::tools_arg(options)?,
         token_threshold: DEFAULT_TOKEN_THRESHOLD,
         redact: false,
         parse_json: engine_parse,

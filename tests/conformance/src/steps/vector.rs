@@ -108,28 +108,7 @@ impl Vector {
             snippet_lines: num("snippetLines", 40),
             snippet_bytes: o["snippetBytes"].as_u64().map(|n| n as usize),
             offload_dir: o["offloadDir"].as_str().map(str::to_owned),
-            tools: o["tools"]
-                .as_object()
-                .map(|tools| {
-                    tools
-                        .iter()
-                        .map(|(name, t)| {
-                            let count = |k: &str| t[k].as_u64().map(|n| n as usize);
-                            let materialize = match t["materialize"].as_str() {
-                                Some("never") => Some(MaterializeWhen::Never),
-                                Some("always") => Some(MaterializeWhen::Always),
-                                _ => None,
-                            };
-                            let limits = ToolLimits {
-                                max_inline_chars: count("maxInlineChars"),
-                                max_inline_bytes: count("maxInlineBytes"),
-                                materialize,
-                            };
-                            (name.clone(), limits)
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
+            tools: tool_limits(&o["tools"]),
             redact: o["redact"].as_bool().unwrap_or(false),
             message_budget_chars: o["messageBudgetChars"].as_u64().map(|n| n as usize),
             context_window: o["contextWindow"]["tokens"].as_u64().map(|tokens| {
@@ -209,4 +188,30 @@ impl Vector {
         std::fs::write(&self.path, text.as_bytes()).expect("write blessed vector");
         Ok(())
     }
+}
+
+/// A `tools` option (`{ [name]: { maxInlineChars?, maxInlineBytes?, maxInlineTokens?,
+/// materialize? } }`) of a Materializer or a Workspace, in key order.
+pub(super) fn tool_limits(tools: &Value) -> Vec<(String, ToolLimits)> {
+    let Some(tools) = tools.as_object() else {
+        return Vec::new();
+    };
+    tools
+        .iter()
+        .map(|(name, t)| {
+            let count = |k: &str| t[k].as_u64().map(|n| n as usize);
+            let materialize = match t["materialize"].as_str() {
+                Some("never") => Some(MaterializeWhen::Never),
+                Some("always") => Some(MaterializeWhen::Always),
+                _ => None,
+            };
+            let limits = ToolLimits {
+                max_inline_chars: count("maxInlineChars"),
+                max_inline_bytes: count("maxInlineBytes"),
+                max_inline_tokens: count("maxInlineTokens"),
+                materialize,
+            };
+            (name.clone(), limits)
+        })
+        .collect()
 }

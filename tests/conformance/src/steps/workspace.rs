@@ -2,7 +2,7 @@
 //! tokio host's, with its SQLite index, or a bare one in memory).
 //!
 //! `{ op: "workspace", options }` makes the vector's workspace under `/data`: `namespace`,
-//! `agentId`, `taskId`, `sessionId`, `inlineLimit`, `offloadTools`, `tokenThreshold`,
+//! `agentId`, `taskId`, `sessionId`, `inlineLimit`, `offloadTools`, `tools`, `tokenThreshold`,
 //! `now` (ms; the clock of every later call) and `countTokens: "words"` (tokens are the
 //! space-separated words). `{ op: "ws", call, … }` calls one of its methods with the
 //! step's fields as the JS method takes them.
@@ -46,6 +46,7 @@ pub fn workspace_options(step: &Value, root: &str) -> (WorkspaceOptions, Workspa
             .filter_map(|t| t.as_str().map(str::to_owned))
             .collect();
     }
+    options.tools = super::vector::tool_limits(&o["tools"]);
     let clock = WorkspaceClock {
         now: o.get("now").and_then(Value::as_f64).unwrap_or(0.0),
         count_words: o.get("countTokens").and_then(Value::as_str) == Some("words"),

@@ -1,4 +1,5 @@
-//! `options.tools` of a `Materializer`: per-tool limits, read from JS and shown back.
+//! `options.tools` of a `Materializer` or a `Workspace`: per-tool limits, read from JS
+//! and shown back.
 
 use js_sys::{Object, Reflect};
 use tool_offload_core::materialize::{MaterializeWhen, ToolLimits};
@@ -10,7 +11,8 @@ use crate::convert::number;
 use crate::error::{set, JsOffloadError};
 use crate::keys::field;
 
-/// `options.tools`: `{ [toolName]: { maxInlineChars?, maxInlineBytes?, materialize? } }`,
+/// `options.tools`: `{ [toolName]: { maxInlineChars?, maxInlineBytes?, maxInlineTokens?,
+/// materialize? } }`,
 /// in the object's key order; none when absent.
 pub(crate) fn tools_arg(options: &JsValue) -> Result<Vec<(String, ToolLimits)>, JsOffloadError> {
     let tools = field(options, "tools");
@@ -68,6 +70,7 @@ pub(crate) fn tools_arg(options: &JsValue) -> Result<Vec<(String, ToolLimits)>, 
         let limits = ToolLimits {
             max_inline_chars: count("maxInlineChars")?,
             max_inline_bytes: count("maxInlineBytes")?,
+            max_inline_tokens: count("maxInlineTokens")?,
             materialize,
         };
         out.push((name, limits));
@@ -85,6 +88,9 @@ pub(crate) fn tools_js(tools: &[(String, ToolLimits)]) -> JsValue {
         }
         if let Some(n) = limits.max_inline_bytes {
             set(&entry, "maxInlineBytes", &number(n));
+        }
+        if let Some(n) = limits.max_inline_tokens {
+            set(&entry, "maxInlineTokens", &number(n));
         }
         if let Some(when) = limits.materialize {
             let when = match when {
