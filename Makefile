@@ -78,6 +78,7 @@ lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contr
 	node_modules/.bin/prettier --check --log-level warn .
 	rustfmt --edition 2021 --check fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	cargo clippy -p tool-offload --features tokenizer --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 	bash scripts/check-core-deps.sh
 	bash scripts/check-wasm-snippets.sh
@@ -92,6 +93,8 @@ format: setup ## Format Rust (rustfmt) and TypeScript/JavaScript (prettier, pinn
 test-rust: build setup-test ## Rust unit, doc and conformance tests
 	rm -f target/conformance/core-native.json target/conformance/tokio.json target/conformance/object-store.json target/conformance/object-store-s3.json
 	cargo test --workspace --quiet
+	cargo test --quiet -p tool-offload --features tokenizer --test tokenizer
+	cargo test --quiet -p tool-offload --features tokenizer --doc token_counter
 
 test-node: build setup-test ## wasm build and npm package tests under Node
 	rm -f target/conformance/wasm.json target/conformance/npm.json target/conformance/npm-s3.json
@@ -114,6 +117,7 @@ ifndef QUICK
 	cargo bench --quiet -p tool-offload --bench import
 	cargo bench --quiet -p tool-offload --features postgres --bench workspace
 	cargo bench --quiet -p tool-offload --features object-store --bench object_store
+	cargo bench --quiet -p tool-offload --features tokenizer --bench tokens
 	node --import tsx bench/s3.ts
 	node bench/direct.mjs
 endif

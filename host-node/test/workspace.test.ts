@@ -224,8 +224,11 @@ test('bad options and callbacks are typed errors', async () => {
       throw new Error('tokenizer down');
     },
   });
+  // A result of at most tokenThreshold bytes cannot be over it: the counter is not asked.
+  const short = await throwing.offloadToolResult({ toolCallId: 'c', toolName: 't', content: 'x' });
+  assert.equal(short.offloaded, false);
   const error = await rejected(
-    throwing.offloadToolResult({ toolCallId: 'c', toolName: 't', content: 'x' }),
+    throwing.offloadToolResult({ toolCallId: 'c', toolName: 't', content: 'x'.repeat(2001) }),
     'INVALID_ARGUMENT',
   );
   assert.match(error.message, /countTokens threw: tokenizer down/);

@@ -53,6 +53,8 @@ mod reads;
 mod registry;
 mod remind;
 mod stale;
+#[cfg(feature = "tokenizer")]
+mod tokens;
 mod workspace;
 mod writer;
 
@@ -68,6 +70,8 @@ pub use materializer::{
 pub use object_store_io::{ObjectStoreIo, ObjectStoreIoError};
 pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
 pub use remind::MaterializeMessagesOptions;
+#[cfg(feature = "tokenizer")]
+pub use tokens::{token_counter, Vocabulary};
 #[cfg(feature = "postgres")]
 pub use tokio_postgres;
 pub use tool_offload_core as core;

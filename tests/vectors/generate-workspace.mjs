@@ -105,8 +105,11 @@ class Case extends StepCase {
       Buffer.byteLength(text) > (pick('maxInlineBytes') ?? Infinity)
     )
       return 'over_tool_limit';
+    const threshold = pick('maxInlineTokens') ?? this.o.tokenThreshold;
+    // A host's tokenizer never counts more tokens than bytes: not asked up to the threshold.
+    if (this.o.countTokens === 'words' && Buffer.byteLength(text) <= threshold) return 'under_threshold';
     const tokens = this.o.countTokens === 'words' ? text.split(' ').length : estimateTokens(text);
-    return tokens > (pick('maxInlineTokens') ?? this.o.tokenThreshold) ? 'over_threshold' : 'under_threshold';
+    return tokens > threshold ? 'over_threshold' : 'under_threshold';
   }
   /** `add`'s metadata: the caller's, then the workspace's scope where the caller set none. */
   scoped(metadata) {

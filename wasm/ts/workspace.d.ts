@@ -25,7 +25,11 @@ export interface WorkspaceOptions {
   tokenThreshold?: number;
   /** Replace well-known secrets by `[REDACTED:<kind>]` before a content is measured, hashed or written (default false; the Materializer's `redact`). */
   redact?: boolean;
-  /** Counts a text's tokens (plug in a real tokenizer); default: `estimateTokens` (docs/tokens.md). Must return a non-negative integer. */
+  /**
+   * Counts a text's tokens (plug in a real tokenizer); default: `estimateTokens` (docs/tokens.md). Must return a
+   * non-negative integer, and never more tokens than the text has UTF-8 bytes: it is asked only for results longer
+   * in bytes than the threshold.
+   */
   countTokens?: (text: string) => number;
   /** The clock for `created_at`, ms since the epoch or a `Date` (default `Date.now`). */
   now?: () => number | Date;

@@ -59,13 +59,18 @@ pub struct Decision {
 pub(crate) struct ResultText<'a> {
     pub text: &'a str,
     pub chars: Option<usize>,
+    /// Whether tokens come from the host's tokenizer, which never counts more tokens
+    /// than UTF-8 bytes (every token is at least one byte): a text of at most the
+    /// threshold in bytes is then under it without being counted.
+    pub counted: bool,
 }
 
 /// Decide: `flag` false never stores and `flag` true always does; then the tool's own
 /// `tools` entry saying `never` or `always`; then a tool in `offload_tools` is stored;
 /// then the `"*"` entry's `never` or `always`; then more UTF-16 units or bytes than the
 /// entries allow are stored; else more tokens than their `max_inline_tokens` (else
-/// `token_threshold`). `tokens` is called at most once.
+/// `token_threshold`). `tokens` is called at most once, and not at all when a host's
+/// count could not reach the threshold.
 ///
 /// # Errors
 /// Whatever `tokens` returns (a host's token counter that failed).
@@ -107,10 +112,13 @@ pub(crate) fn need_offload<E>(
         (None, None, false, Some(when)) => by_entry(when),
         (None, None, false, None) if over_size() => decided(true, DecisionReason::OverToolLimit),
         (None, None, false, None) => {
-            let tokens = tokens()?;
             let threshold = entries
                 .pick(|l| l.max_inline_tokens)
                 .unwrap_or(options.token_threshold);
+            if result.counted && result.text.len() <= threshold {
+                return Ok(decided(false, DecisionReason::UnderThreshold));
+            }
+            let tokens = tokens()?;
             let over = tokens > threshold;
             Decision {
                 offload: over,
@@ -152,6 +160,7 @@ mod tests {
     const TEXT: ResultText<'static> = ResultText {
         text: "output",
         chars: None,
+        counted: false,
     };
 
     fn decide(flag: Option<bool>, tool: &str, tokens: usize) -> Decision {
@@ -212,7 +221,11 @@ mod tests {
     }
 
     fn decided(options: &WorkspaceOptions, tool: &str, text: &str, tokens: usize) -> Decision {
-        let result = ResultText { text, chars: None };
+        let result = ResultText {
+            text,
+            chars: None,
+            counted: false,
+        };
         need_offload::<()>(options, tool, None, result, || Ok(tokens)).unwrap()
     }
 
@@ -248,6 +261,7 @@ mod tests {
         assert!(!decided(&star_never, "ls", "x", 1000).offload);
         // The flag still wins.
         let result = ResultText {
+            counted: false,
             text: "x",
             chars: None,
         };
@@ -328,6 +342,31 @@ mod tests {
         }
         let dense = "1\t".repeat(4);
         assert!(decided(&limits, "bash", &dense, crate::estimate_tokens(&dense)).offload);
+    }
+
+    #[test]
+    fn a_hosts_count_is_asked_only_past_the_threshold_in_bytes() {
+        let options = with_tools(&[]);
+        let decide = |text: &str| {
+            let result = ResultText {
+                text,
+                chars: None,
+                counted: true,
+            };
+            let mut asked = false;
+            let decision = need_offload::<()>(&options, "ls", None, result, || {
+                asked = true;
+                Ok(text.len())
+            })
+            .unwrap();
+            (decision.offload, decision.tokens, asked)
+        };
+        // The threshold is 100 tokens.
+        assert_eq!(decide(&"a".repeat(100)), (false, None, false));
+        assert_eq!(decide(&"a".repeat(101)), (true, Some(101), true));
+        // "é" is 2 bytes: 51 of them may hold 102 tokens.
+        assert_eq!(decide(&"é".repeat(50)), (false, None, false));
+        assert!(decide(&"é".repeat(51)).2);
     }
 
     #[test]

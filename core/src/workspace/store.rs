@@ -130,7 +130,11 @@ impl Workspace {
         text: &str,
         count_tokens: Option<&TokenCounter<'_>>,
     ) -> Result<Decision, OffloadError> {
-        let result = ResultText { text, chars: None };
+        let result = ResultText {
+            text,
+            chars: None,
+            counted: count_tokens.is_some(),
+        };
         need_offload(
             &self.options,
             tool_name,
@@ -236,6 +240,7 @@ impl Workspace {
         let result = ResultText {
             text: input.text,
             chars: input.known.chars,
+            counted: count_tokens.is_some(),
         };
         need_offload(
             &self.options,

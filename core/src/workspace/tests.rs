@@ -150,6 +150,13 @@ fn decisions_follow_flags_list_and_threshold_with_a_custom_counter() {
         "the counter is not needed"
     );
     input.tool_name = "ls";
+    let done = block_on(ws.offload_tool_result(&input, Some(failing), NOW, &io2)).unwrap();
+    assert_eq!(
+        (done.offloaded, done.decision.unwrap().tokens),
+        (false, None),
+        "4 bytes cannot hold 11 tokens: not counted"
+    );
+    input.text = "more than ten bytes";
     let err = block_on(ws.offload_tool_result(&input, Some(failing), NOW, &io2)).unwrap_err();
     assert_eq!(err.code(), ErrorCode::InvalidArgument);
 }

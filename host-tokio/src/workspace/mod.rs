@@ -61,7 +61,10 @@ pub struct WorkspaceOptions {
     /// Replace well-known secrets by `[REDACTED:<kind>]` before a content is stored
     /// (see core's [`redact`](tool_offload_core::redact)).
     pub redact: bool,
-    /// Counts tokens; `None`: core's [`estimate_tokens`](tool_offload_core::estimate_tokens).
+    /// Counts tokens (exactly with the feature `tokenizer`'s
+    /// `token_counter`); `None`: core's
+    /// [`estimate_tokens`](tool_offload_core::estimate_tokens). Asked only for results
+    /// longer in UTF-8 bytes than the threshold: it must not count more tokens than bytes.
     pub count_tokens: Option<CountTokens>,
     /// The clock for `created_at`; `None`: the system clock.
     pub now: Option<Clock>,
