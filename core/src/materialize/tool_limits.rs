@@ -284,4 +284,20 @@ mod tests {
             assert!(estimate_tokens(&text) <= 2 * units, "{text:?}");
         }
     }
+
+    /// Exactly at a limit stays inline, one over is materialized, for characters and for
+    /// bytes alike; the length that surely stays inline is bounded by a third of the bytes.
+    #[test]
+    fn limits_are_inclusive_and_bytes_bound_the_surely_inline_length() {
+        let mut options = MaterializerOptions::new("/d", "c", "/");
+        options.max_inline_chars = 100;
+        options.max_inline_bytes = 150;
+        let m = Materializer::new(options).unwrap();
+        assert!(!m.exceeds_limits(&"x".repeat(100)));
+        assert!(m.exceeds_limits(&"x".repeat(101)));
+        // "é" is 2 bytes: 75 are 150 bytes (inline), 76 are 152 (over, under 100 chars).
+        assert!(!m.exceeds_limits(&"é".repeat(75)));
+        assert!(m.exceeds_limits(&"é".repeat(76)));
+        assert_eq!(m.surely_inline_any(), 50);
+    }
 }

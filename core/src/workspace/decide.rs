@@ -306,6 +306,10 @@ mod tests {
         // "é" is two bytes: 3 of them are 6 bytes, over the "*" entry's 5.
         assert!(decided(&options, "ls", "ééé", 0).offload);
         assert!(!decided(&options, "ls", "éé", 0).offload);
+        assert!(
+            !decided(&options, "ls", "abcde", 0).offload,
+            "exactly 5 bytes"
+        );
         assert!(!decided(&options, "ls", "éé", 100).offload, "threshold 100");
     }
 
