@@ -1,4 +1,6 @@
-//! The injected IO: the only way bytes leave the core.
+//! The injected IO, the whole contract: the only way bytes leave the core. Writing
+//! ([`FileWriter`]), reading back ([`FileReader`]) and, for retention,
+//! [`FileLifecycle`].
 
 use std::future::Future;
 
@@ -254,4 +256,51 @@ pub fn clamp_range(start: u64, end: u64, len: usize) -> std::ops::Range<usize> {
     let clamp = |n: u64| usize::try_from(n).map_or(len, |n| n.min(len));
     let start = clamp(start);
     start..clamp(end).max(start)
+}
+
+/// What [`FileLifecycle::stat`] tells about a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileStat {
+    /// Size in bytes (0 for a directory).
+    pub size: u64,
+    /// Last modification, milliseconds since the Unix epoch.
+    pub modified_ms: u64,
+    /// Whether it is a directory.
+    pub is_dir: bool,
+    /// Whether the path itself is a symbolic link (a stat that does not follow links
+    /// says so; `is_dir` and `size` are then the link's, not its target's). Retention
+    /// never follows one: it does not descend into a linked directory, removes nothing
+    /// through a link and leaves the link alone (none of ours is a link).
+    pub is_link: bool,
+}
+
+/// The part of the IO contract retention needs: a file's size and age, and removing it.
+///
+/// ```
+/// use tool_offload_core::{FileLifecycle, FileWriter, MemoryWriter};
+/// let fs = MemoryWriter::new();
+/// futures_executor::block_on(async {
+///     fs.mkdir("/a").await.unwrap();
+///     fs.write_file("/a/x.txt", "hi").await.unwrap();
+///     assert_eq!(fs.stat("/a/x.txt").await.unwrap().unwrap().size, 2);
+///     assert!(fs.stat("/a").await.unwrap().unwrap().is_dir);
+///     fs.remove("/a/x.txt").await.unwrap();
+///     assert_eq!(fs.stat("/a/x.txt").await.unwrap(), None);
+///     fs.remove("/a/x.txt").await.unwrap(); // already gone: fine
+/// });
+/// ```
+pub trait FileLifecycle {
+    /// Size, modification time and kind of `path`, or `None` when nothing is there.
+    fn stat(&self, path: &str) -> impl Future<Output = Result<Option<FileStat>, IoError>>;
+    /// Remove the file at `path`; nothing there is not an error.
+    fn remove(&self, path: &str) -> impl Future<Output = Result<(), IoError>>;
+}
+
+impl<L: FileLifecycle + ?Sized> FileLifecycle for &L {
+    fn stat(&self, path: &str) -> impl Future<Output = Result<Option<FileStat>, IoError>> {
+        (**self).stat(path)
+    }
+    fn remove(&self, path: &str) -> impl Future<Output = Result<(), IoError>> {
+        (**self).remove(path)
+    }
 }

@@ -108,8 +108,9 @@ pub use batch::{
 pub use create::MAX_NAME_ATTEMPTS;
 pub use direct::{offload_tool_result, offload_tool_result_through, DirectOffload, DirectPlan};
 pub use error::{ErrorCode, OffloadError};
-pub use gc::{FileLifecycle, FileStat};
-pub use io::{clamp_range, CreateOutcome, FileReader, FileWriter, IoError};
+pub use io::{
+    clamp_range, CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoError,
+};
 pub use memory::MemoryWriter;
 pub use message::{apply_edits, joined_texts, Form, Slot};
 pub use placeholder::{

@@ -75,7 +75,7 @@ pub use tokens::{token_counter, Vocabulary};
 #[cfg(feature = "postgres")]
 pub use tokio_postgres;
 pub use tool_offload_core as core;
-pub use tool_offload_core::gc::{FileLifecycle, FileStat, GcOptions, GcReport};
+pub use tool_offload_core::gc::{GcOptions, GcReport};
 pub use tool_offload_core::materialize::{
     format_legacy_tool_record, BudgetOptions, Cleared, ContextRef, ContextWindow,
     ImportedConversation, LegacyToolRecord, MaterializeStats, MaterializeWhen, Materialized,
@@ -87,6 +87,7 @@ pub use tool_offload_core::{
     json, utf16_len, Batch, BatchOffload, CreateOutcome, DirectOffload, ErrorCode, FileReader,
     FileWriter, IoError, MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,
 };
+pub use tool_offload_core::{FileLifecycle, FileStat};
 pub use workspace::{
     Clock, CountTokens, OffloadedMessages, ToolResultCall, Workspace, WorkspaceOptions,
 };

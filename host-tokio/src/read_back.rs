@@ -1,8 +1,8 @@
 //! The [`Materializer`]'s read-back for Rust users: pages of an artifact by ref, by JSON
 //! path, its tail, grep in one artifact or all of them (core's pages, on this host's IO).
 
-use tool_offload_core::gc::FileLifecycle;
 use tool_offload_core::materialize;
+use tool_offload_core::FileLifecycle;
 use tool_offload_core::{FileReader, FileWriter, OffloadError};
 
 use crate::{GrepOptions, Materializer};

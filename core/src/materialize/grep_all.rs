@@ -7,7 +7,7 @@ use super::reference::{encode, mint, SCHEME};
 use super::text::count;
 use super::types::ArtifactKind;
 use super::{Materializer, Pattern};
-use crate::gc::FileLifecycle;
+use crate::io::FileLifecycle;
 use crate::path::join;
 use crate::{utf16_len, FileReader, OffloadError};
 

@@ -3,7 +3,7 @@
 //! hosts only hand over the call and their reader.
 
 use super::{compile_pattern, Materializer};
-use crate::gc::FileLifecycle;
+use crate::io::FileLifecycle;
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::view::js_string;
 use crate::{FileReader, Value};

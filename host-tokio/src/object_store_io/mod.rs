@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
-use tool_offload_core::gc::{FileLifecycle, FileStat};
 use tool_offload_core::object_key::decode_key_segment;
 use tool_offload_core::{CreateOutcome, FileReader, FileWriter, IoError};
+use tool_offload_core::{FileLifecycle, FileStat};
 
 pub use keys::ObjectStoreIoError;
 

@@ -13,7 +13,6 @@ use tool_offload_conformance::steps::{
     RegistryOffload, StepError, Vector, WorkspaceClock,
 };
 use tool_offload_conformance::Failing;
-use tool_offload_core::gc::FileLifecycle;
 use tool_offload_core::json::LoneSurrogates;
 use tool_offload_core::materialize::{
     compile_pattern, import_conversation, register_read_tools, Materializer, MaterializerOptions,
@@ -24,6 +23,7 @@ use tool_offload_core::tools::{
     ToolOutput,
 };
 use tool_offload_core::workspace::{register_knowledge_tools, Workspace};
+use tool_offload_core::FileLifecycle;
 use tool_offload_core::{apply_edits, OffloadError, Value};
 use tool_offload_core::{FileReader, FileWriter};
 
