@@ -4,6 +4,8 @@
 // target/conformance/<host>.json for cross-host.mjs. No Node API here: the browser host
 // (tests/browser/) runs this very module in Chromium; files and records are node-io.ts.
 
+import type { RefHint } from '../../host-node/wasm/tool_offload_wasm.js';
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export interface Step {
@@ -44,15 +46,7 @@ export interface ReadWriter {
 interface Ref {
   kind: string;
   id: string;
-  hint: {
-    toolName: string;
-    serverName?: string;
-    toolCallId: string;
-    bytes: number;
-    chars: number;
-    lines: number;
-    isJson: boolean;
-  };
+  hint: RefHint;
 }
 
 type Materialized = { inline: boolean; content: unknown; ref?: Ref; path?: string };
