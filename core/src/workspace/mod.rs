@@ -74,4 +74,8 @@ mod collision_tests;
 #[cfg(test)]
 mod corrupt_tests;
 #[cfg(test)]
+mod messages_tests;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tools_tests;
