@@ -39,7 +39,7 @@ mod scan;
 mod source;
 mod tail;
 mod tool_limits;
-pub(crate) use tool_limits::ToolEntries;
+pub(crate) use tool_limits::{Limits, ToolEntries};
 mod windows;
 pub use reference::{artifact_ref, clean_ref, ref_conversation, MAX_REF_SEGMENT_CHARS};
 mod summary;

@@ -1,7 +1,7 @@
 //! Whether a tool result is stored: `need_offload`.
 
 use super::WorkspaceOptions;
-use crate::materialize::{MaterializeWhen, ToolEntries};
+use crate::materialize::{Limits, MaterializeWhen, ToolEntries, ToolLimits};
 
 /// Why a result is stored or not, in the order the rules are tried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,19 +135,24 @@ pub(crate) fn need_offload<E>(
 
 /// A length in UTF-16 units up to which no result is stored by the estimate and the
 /// `tools` entries, whatever its tool (without a token counter and listed tools): shorter
-/// results need not be copied out of a host to be decided. The least limit of any entry
-/// bounds every tool's, so this never says more than is sure; 0 when some tool stores any.
+/// results need not be copied out of a host to be decided. Each entry, and the defaults,
+/// bound it as the Materializer's limits do ([`Limits::surely_inline`]); every tool's
+/// limits are made of theirs, so the least of them never says more than is sure; 0 when
+/// some tool stores any.
 pub(crate) fn surely_kept_chars(options: &WorkspaceOptions) -> usize {
-    // The estimate gives at most two tokens per UTF-16 unit.
-    let mut most = options.token_threshold / 2;
-    for (_, limits) in &options.tools {
-        if limits.materialize == Some(MaterializeWhen::Always) {
-            return 0;
+    let threshold = options.token_threshold;
+    let entry = |l: &ToolLimits| {
+        Limits {
+            chars: l.max_inline_chars.unwrap_or(usize::MAX),
+            bytes: l.max_inline_bytes.unwrap_or(usize::MAX),
+            tokens: Some(l.max_inline_tokens.unwrap_or(threshold)),
+            when: l.materialize,
         }
-        let tokens = limits.max_inline_tokens.map_or(usize::MAX, |t| t / 2);
-        let chars = limits.max_inline_chars.unwrap_or(usize::MAX);
-        let bytes = limits.max_inline_bytes.map_or(usize::MAX, |b| b / 3);
-        most = most.min(tokens).min(chars).min(bytes);
+        .surely_inline()
+    };
+    let mut most = entry(&ToolLimits::default());
+    for (_, limits) in &options.tools {
+        most = most.min(entry(limits));
     }
     most
 }
@@ -155,7 +160,6 @@ pub(crate) fn surely_kept_chars(options: &WorkspaceOptions) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::materialize::ToolLimits;
 
     const TEXT: ResultText<'static> = ResultText {
         text: "output",
