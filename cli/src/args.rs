@@ -248,6 +248,10 @@ pub struct ReadArgs {
     /// For a line split into parts (57.1, 57.2, …), the part to start at.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = count, allow_negative_numbers = true)]
     pub part: usize,
+    /// Start at this character of the line instead (0-based, UTF-16 units): a grep
+    /// window labelled 57.3@4010 is `--offset 56 --char 4010`.
+    #[arg(long = "char", value_name = "N", value_parser = count, allow_negative_numbers = true)]
+    pub at_char: Option<usize>,
     /// Lines to show at most.
     #[arg(long, value_name = "N", default_value_t = tool_offload::core::materialize::DEFAULT_LINES, value_parser = count, allow_negative_numbers = true)]
     pub limit: usize,

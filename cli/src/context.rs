@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::json;
 use tokio::runtime::Runtime;
-use tool_offload::core::materialize::{clean_ref, continuation, ref_conversation};
+use tool_offload::core::materialize::{clean_ref, continuation, ref_conversation, Within};
 use tool_offload::core::transcript::Format;
 use tool_offload::json::stringify;
 use tool_offload::{GrepOptions, Materializer, MaterializerOptions, OffloadError, Value};
@@ -197,14 +197,15 @@ fn write_page(page: &str) -> Result<(), CliError> {
 /// prints the next page.
 pub fn read(args: &ReadArgs) -> Result<(), CliError> {
     let m = reader(&args.store, &args.offloaded, &args.reference)?;
-    let (offset, part, limit) = (args.offset, args.part, args.limit);
+    let (offset, limit) = (args.offset, args.limit);
+    let within = args.at_char.map_or(Within::Part(args.part), Within::Char);
     let page = runtime()?.block_on(async {
         match &args.path {
             Some(path) => {
-                m.read_json(&args.reference, path, offset, part, limit)
+                m.read_json(&args.reference, path, offset, within, limit)
                     .await
             }
-            None => m.read_from(&args.reference, offset, part, limit).await,
+            None => m.read_from(&args.reference, offset, within, limit).await,
         }
     });
     // `--json` prints the page exactly as the model's tool returns it.

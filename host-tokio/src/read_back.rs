@@ -23,8 +23,9 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         self.core().read(reference, offset, limit, self.io()).await
     }
 
-    /// [`Materializer::read`] from part `part` (1-based) of line `offset + 1`, for a
-    /// line too long for one page (shown as parts `57.1`, `57.2`…).
+    /// [`Materializer::read`] from inside line `offset + 1`, for a line too long for one
+    /// page: from part `part` (1-based; a number is a part, shown as `57.1`, `57.2`…) or
+    /// from a character ([`materialize::Within::Char`]: a grep window's `57.3@4010`).
     ///
     /// # Errors
     /// As [`Materializer::read`].
@@ -32,16 +33,17 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         &self,
         reference: &str,
         offset: usize,
-        part: usize,
+        within: impl Into<materialize::Within>,
         limit: usize,
     ) -> Result<String, OffloadError> {
         self.core()
-            .read_from(reference, offset, part, limit, self.io())
+            .read_from(reference, offset, within, limit, self.io())
             .await
     }
 
     /// What the JSON path `path` (`$.items[10]`, `/items/10`) selects in the artifact,
-    /// pretty-printed, lines `offset..offset + limit` from part `part` of the first.
+    /// pretty-printed, lines `offset..offset + limit` from part `part` (or a
+    /// [`materialize::Within::Char`]) of the first.
     ///
     /// # Errors
     /// As [`Materializer::read`]; `INVALID_ARGUMENT` for a malformed path, one that
@@ -51,11 +53,11 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         reference: &str,
         path: &str,
         offset: usize,
-        part: usize,
+        within: impl Into<materialize::Within>,
         limit: usize,
     ) -> Result<String, OffloadError> {
         self.core()
-            .read_json(reference, path, offset, part, limit, self.io())
+            .read_json(reference, path, offset, within, limit, self.io())
             .await
     }
 

@@ -352,7 +352,7 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
           result = materialized(await main.materializeTerminal(s.snippetId, s.text));
           break;
         case 'read':
-          result = await other.read(s.ref, opts(['offset', 'part', 'limit', 'path']));
+          result = await other.read(s.ref, opts(['offset', 'part', 'char', 'limit', 'path']));
           break;
         case 'tail':
           result = await other.tail(s.ref, s.lines);

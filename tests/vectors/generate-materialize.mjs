@@ -741,7 +741,7 @@ const add = (c) => (cases.push(c), c);
   const c = add(
     new Case(
       'read-huge-line',
-      'A line of 5000 units between two short ones is read as parts 2.1, 2.2, 2.3 (2000 units each at most); offset counts lines (offset 2 is line 3, whatever the parts before) and part starts inside a line; a page holds what fits; grep finds a token in the middle part; a surrogate pair on a part boundary is never split.',
+      'A line of 5000 units between two short ones is read as parts 2.1, 2.2, 2.3 (2000 units each at most); offset counts lines (offset 2 is line 3, whatever the parts before) and part starts inside a line; a page holds what fits; grep finds a token in the middle part and labels its window with the character it starts at (2.2@2300), which char reads from (char wins over part; past the end of the line a page says so); a surrogate pair on a part boundary is never split.',
     ),
   );
   const ref = c.materialize(
@@ -755,6 +755,10 @@ const add = (c) => (cases.push(c), c);
   c.read(ref, { offset: 3 });
   c.tail(ref, { lines: 2 });
   c.grep(ref, 'NEEDLE', { context: 0 });
+  // The grep window's label `2.2@2300` read back from that character; past the line's end.
+  c.read(ref, { offset: 1, char: 2300, limit: 1 });
+  c.read(ref, { offset: 1, char: 2000, part: 3, limit: 1 });
+  c.read(ref, { offset: 1, char: 5006 });
   const pair = c.materialize('call_pair', new Txt([['a', 1999], '😀', ['b', 2500]]));
   c.read(pair, { limit: 1 });
   c.read(pair, { offset: 0, part: 2, limit: 1 });

@@ -95,6 +95,12 @@ export interface ReadOptions {
   offset?: number;
   /** For a line over 2000 characters, shown as parts 57.1, 57.2…: the part to start at (default 1). */
   part?: number;
+  /**
+   * Start at this character of the line instead (UTF-16 units, 0-based; wins over
+   * `part`): a grep window labelled `57.3@4010` is `{ offset: 56, char: 4010 }`. Past the
+   * line's end, the page starts at the next line.
+   */
+  char?: number;
   /** Lines at most (default 200). */
   limit?: number;
   /**

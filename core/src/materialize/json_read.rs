@@ -2,7 +2,7 @@
 //! selects in a JSON artifact, pretty-printed and paged like any read, so a model never
 //! pages through a megabyte of minified JSON to reach one member.
 
-use super::read::Naming;
+use super::read::{Naming, Within};
 use super::Materializer;
 use crate::json::{is_json_document, pretty_head, JsonPath};
 use crate::{FileReader, OffloadError};
@@ -14,7 +14,7 @@ impl Materializer {
     /// What `path` (see [`JsonPath`]) selects in the JSON artifact `reference` names,
     /// pretty-printed as `JSON.stringify(value, null, 2)` lays it out, and paged like
     /// [`Materializer::read_from`]: lines `offset..offset + limit` of the selection
-    /// (0-based), from part `part` of the first.
+    /// (0-based), from part `part` (or [`Within::Char`]) of the first.
     ///
     /// # Errors
     /// As [`Materializer::read`]; `INVALID_ARGUMENT` for a malformed path, a path that
@@ -41,8 +41,20 @@ impl Materializer {
         reference: &str,
         path: &str,
         offset: usize,
-        part: usize,
+        within: impl Into<Within>,
         limit: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        self.json_page(reference, path, (offset, within.into(), limit), reader)
+            .await
+    }
+
+    /// [`Materializer::read_json`], one instance whatever says where it starts.
+    async fn json_page<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        path: &str,
+        (offset, within, limit): (usize, Within, usize),
         reader: &R,
     ) -> Result<String, OffloadError> {
         let path = JsonPath::parse(path).map_err(OffloadError::InvalidArgument)?;
@@ -88,7 +100,7 @@ impl Materializer {
             reference,
             path: &shown,
         };
-        self.read_held::<R>(pretty, naming, (offset, part, limit))
+        self.read_held::<R>(pretty, naming, (offset, within, limit))
             .await
     }
 }

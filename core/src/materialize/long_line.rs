@@ -15,6 +15,8 @@ pub(super) struct LongLine {
     pending: Vec<u8>,
     /// Parts shown so far.
     parts: usize,
+    /// UTF-16 units of the line shown so far.
+    shown: usize,
 }
 
 impl LongLine {
@@ -24,6 +26,7 @@ impl LongLine {
             text: String::new(),
             pending: Vec::new(),
             parts: 0,
+            shown: 0,
         }
     }
 
@@ -68,7 +71,14 @@ impl LongLine {
             }
             let cut = next_cut(settled, rows.row_chars);
             self.parts += 1;
-            let flow = rows.emit(&self.start, Some(self.parts), &self.text[..cut], visitor);
+            let at = self.shown;
+            self.shown += utf16_len(&self.text[..cut]);
+            let flow = rows.emit(
+                &self.start,
+                (Some(self.parts), at),
+                &self.text[..cut],
+                visitor,
+            );
             self.text.drain(..cut);
             flow?;
         }
@@ -88,13 +98,15 @@ impl LongLine {
         }
         rows.next_line += 1;
         if self.parts == 0 && utf16_len(&self.text) <= rows.row_chars {
-            return rows.emit(&self.start, None, &self.text, visitor);
+            return rows.emit(&self.start, (None, 0), &self.text, visitor);
         }
         let mut rest: &str = &self.text;
         while !rest.is_empty() {
             let cut = next_cut(rest, rows.row_chars);
             self.parts += 1;
-            rows.emit(&self.start, Some(self.parts), &rest[..cut], visitor)?;
+            let at = self.shown;
+            self.shown += utf16_len(&rest[..cut]);
+            rows.emit(&self.start, (Some(self.parts), at), &rest[..cut], visitor)?;
             rest = &rest[cut..];
         }
         ControlFlow::Continue(())

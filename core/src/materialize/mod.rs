@@ -64,7 +64,7 @@ pub use pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES};
 pub use pattern_limit::MAX_PATTERN_CHARS;
 pub use plain::plain;
 pub(crate) use read::Naming;
-pub use read::{grep_page, is_read_back_page, read_page, tail_page};
+pub use read::{grep_page, is_read_back_page, read_page, tail_page, Within};
 pub use read_back::CACHED_INDEXES;
 pub use read_tools::{
     read_tool_definitions, register_read_tools, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL,

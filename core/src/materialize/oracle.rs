@@ -6,7 +6,7 @@
 //! inline limit — so reading can never produce a result that would be materialized.
 
 use super::grep::Matcher;
-use super::read::{row_chars, Named};
+use super::read::{row_chars, Named, Within};
 use super::text::{count, rows_of, thousands, Row};
 use crate::utf16_len;
 
@@ -24,17 +24,36 @@ pub fn read_page(
     text: &str,
     reference: &str,
     offset: usize,
-    part: usize,
+    within: Within,
     limit: usize,
     max_chars: usize,
 ) -> String {
     let named = Named::new(reference, 2, max_chars);
-    let rows = rows_of(text, row_chars(max_chars, named.room));
+    let mut rows = rows_of(text, row_chars(max_chars, named.room));
     let lines = text.lines().count();
     let first_line = offset.saturating_add(1);
-    let start = rows
-        .iter()
-        .position(|r| r.line > first_line || (r.line == first_line && r.part.unwrap_or(1) >= part));
+    let start = rows.iter().position(|r| {
+        r.line > first_line
+            || (r.line == first_line
+                && match within {
+                    Within::Part(part) => r.part.unwrap_or(1) >= part,
+                    Within::Char(at) => at <= r.start || at < r.start + utf16_len(r.text),
+                })
+    });
+    if let (Within::Char(at), true) = (within, offset < lines) {
+        if start.is_none_or(|s| rows[s].line > first_line) {
+            let chars: usize = rows
+                .iter()
+                .filter(|r| r.line == first_line)
+                .map(|r| utf16_len(r.text))
+                .sum();
+            return format!(
+                "[{}: char {at} is past the end of line {first_line}: {}.]",
+                named.title,
+                count(chars, "character")
+            );
+        }
+    }
     let Some(start) = start.filter(|_| offset < lines) else {
         return if lines == 0 {
             format!("[{}: empty.]", named.title)
@@ -52,12 +71,22 @@ pub fn read_page(
         .iter()
         .position(|r| r.line > last_line)
         .map_or(rows.len(), |n| start + n);
+    // A page from a character inside its first row shows that row from there.
+    let mut first_label = None;
+    if let (Within::Char(at), true) = (within, rows[start].line == first_line) {
+        let row = &mut rows[start];
+        if at > row.start {
+            let skip = super::text::byte_index_at(row.text, at - row.start);
+            first_label = Some(row.label_at(row.start + utf16_len(&row.text[..skip])));
+            row.text = &row.text[skip..];
+        }
+    }
     page(
         &rows,
         start..end,
         lines,
         &named,
-        max_chars,
+        (max_chars, first_label),
         Direction::Forward,
     )
 }
@@ -82,7 +111,7 @@ pub fn tail_page(text: &str, reference: &str, count: usize, max_chars: usize) ->
         start..rows.len(),
         lines,
         &named,
-        max_chars,
+        (max_chars, None),
         Direction::Backward,
     )
 }
@@ -191,12 +220,16 @@ fn page(
     range: std::ops::Range<usize>,
     lines: usize,
     named: &Named<'_>,
-    max_chars: usize,
+    (max_chars, first_label): (usize, Option<String>),
     direction: Direction,
 ) -> String {
     let (title, arg) = (named.title, &named.arg);
     let budget = max_chars.saturating_sub(named.room);
-    let numbered_rows: Vec<String> = rows[range.clone()].iter().map(numbered).collect();
+    let mut numbered_rows: Vec<String> = rows[range.clone()].iter().map(numbered).collect();
+    let label = |i: usize| rows[i].label();
+    if let (Some(first), Some(custom)) = (numbered_rows.first_mut(), &first_label) {
+        *first = format!("{custom}| {}\n", rows[range.start].text);
+    }
     // Take rows from the kept end until the budget is used; always at least one row, so
     // paging progresses (a row is at most 2000 units).
     let mut taken = 0;
@@ -226,12 +259,11 @@ fn page(
     } else if start == end {
         format!("[{title}: nothing to show.]")
     } else {
-        let shown = format!(
-            "lines {}-{} of {}",
-            rows[start].label(),
-            rows[end - 1].label(),
-            thousands(lines)
-        );
+        let first = match (start == range.start, first_label) {
+            (true, Some(custom)) => custom,
+            _ => label(start),
+        };
+        let shown = format!("lines {first}-{} of {}", label(end - 1), thousands(lines));
         match rows.get(end) {
             None => format!("[{title}: {shown}, the end.]"),
             Some(next) => {

@@ -2,33 +2,35 @@
 //! header naming the lines shown and how to go on.
 
 use super::naming::Named;
-use super::text::{thousands, Row};
+use super::text::{byte_index_at, thousands, Row};
+use crate::utf16_len;
 
 /// A row as a page holds it: its numbers and its numbered text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct OwnedRow {
     pub(crate) line: usize,
     pub(crate) part: Option<usize>,
+    /// `57.2` (or `57.2@4010` for a row shown from inside).
+    label: String,
     /// `57.2| text` and a newline.
     pub(crate) numbered: String,
 }
 
 impl OwnedRow {
     pub(crate) fn of(row: &Row<'_>) -> Self {
+        Self::from(row, 0)
+    }
+
+    /// `row` shown from its `skip`-th UTF-16 unit on (a char boundary).
+    pub(crate) fn from(row: &Row<'_>, skip: usize) -> Self {
+        let from = byte_index_at(row.text, skip);
+        let label = row.label_at(row.start + utf16_len(&row.text[..from]));
         OwnedRow {
             line: row.line,
             part: row.part,
-            numbered: format!("{}| {}\n", row.label(), row.text),
+            numbered: format!("{label}| {}\n", &row.text[from..]),
+            label,
         }
-    }
-
-    fn label(&self) -> String {
-        Row {
-            line: self.line,
-            part: self.part,
-            text: "",
-        }
-        .label()
     }
 }
 
@@ -46,8 +48,8 @@ pub(crate) fn assemble(
     };
     let shown_lines = format!(
         "lines {}-{} of {}{}",
-        first.label(),
-        last.label(),
+        first.label,
+        last.label,
         thousands(lines),
         named.at()
     );

@@ -5,7 +5,7 @@
 use super::grep::{grep_in, RowTest};
 use super::line_index::LineIndex;
 use super::oracle;
-use super::read::{read_in, tail_in};
+use super::read::{read_in, tail_in, Within};
 use super::source::{ready, Text};
 
 /// A small deterministic generator (xorshift64*).
@@ -59,15 +59,19 @@ fn streamed_pages_equal_the_oracle_for_every_chunk_size() {
         let max_chars = [250, 260, 300, 1000, 4000][rng.below(5)];
         let source = chunked(&text, chunk);
         let index = LineIndex::of(text.as_bytes());
-        let (offset, part, limit) = (rng.below(30), 1 + rng.below(4), rng.below(12));
+        let (offset, limit) = (rng.below(30), rng.below(12));
+        let within = match rng.below(2) {
+            0 => Within::Part(1 + rng.below(4)),
+            _ => Within::Char(rng.below(600)),
+        };
         let streamed = ready(read_in(
             &source,
             &index,
             "r",
-            (offset, part, limit),
+            (offset, within, limit),
             max_chars,
         ));
-        let expected = oracle::read_page(&text, "r", offset, part, limit, max_chars);
+        let expected = oracle::read_page(&text, "r", offset, within, limit, max_chars);
         assert_eq!(
             streamed.unwrap(),
             expected,
@@ -142,10 +146,10 @@ fn bytes_that_are_not_utf8_read_as_replacement_chars_across_chunk_edges() {
     for chunk in 1..12 {
         let source = Text { text: bytes, chunk };
         let index = LineIndex::of(bytes);
-        let streamed = ready(read_in(&source, &index, "r", (0, 1, 10), 4000)).unwrap();
+        let streamed = ready(read_in(&source, &index, "r", (0, 1.into(), 10), 4000)).unwrap();
         assert_eq!(
             streamed,
-            oracle::read_page(&lossy, "r", 0, 1, 10, 4000),
+            oracle::read_page(&lossy, "r", 0, Within::Part(1), 10, 4000),
             "chunk {chunk}"
         );
         let streamed = ready(tail_in(&source, &index, "r", 2, 4000)).unwrap();

@@ -41,8 +41,32 @@ pub fn read_page(
 ) -> String {
     let source = Text::new(text.as_bytes());
     let index = LineIndex::of(text.as_bytes());
-    let page = read_in(&source, &index, reference, (offset, part, limit), max_chars);
+    let request = (offset, Within::Part(part), limit);
+    let page = read_in(&source, &index, reference, request, max_chars);
     in_memory(ready(page))
+}
+
+/// Where a read page starts inside its first line: at a part (1-based, `57.3` is part
+/// 3), or at a character (a UTF-16 offset in the line, as a grep window's `57.3@4010`
+/// names it). A number is a part, so `read_from(r, 56, 3, 200)` reads as before.
+///
+/// ```
+/// use tool_offload_core::materialize::Within;
+/// assert_eq!(Within::from(3), Within::Part(3));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Within {
+    /// From part `n` (1-based) of a line split into parts; 1 is the line's start.
+    Part(usize),
+    /// From the character `n` UTF-16 units into the line (0 is its start); past the
+    /// line's end, the page starts at the next line.
+    Char(usize),
+}
+
+impl From<usize> for Within {
+    fn from(part: usize) -> Self {
+        Within::Part(part)
+    }
 }
 
 /// The last `count` lines of `text`, as much of their end as fits in `max_chars`.
@@ -97,7 +121,7 @@ pub(crate) async fn read_in<'a, S: Source>(
     source: &S,
     index: &LineIndex,
     reference: impl Into<Naming<'a>>,
-    (offset, part, limit): (usize, usize, usize),
+    (offset, within, limit): (usize, Within, usize),
     max_chars: usize,
 ) -> Result<String, OffloadError> {
     let named = Named::new(reference, 2, max_chars);
@@ -105,11 +129,12 @@ pub(crate) async fn read_in<'a, S: Source>(
     let first_line = offset.saturating_add(1);
     let mut page = ForwardPage {
         first_line,
-        part,
+        within,
         // At least one line: a page that shows nothing would point back at itself.
         last_line: offset.saturating_add(limit.max(1)),
         budget: max_chars.saturating_sub(named.room),
         started: false,
+        line_chars: 0,
         shown: Vec::new(),
         used: 0,
         next: None,
@@ -122,6 +147,16 @@ pub(crate) async fn read_in<'a, S: Source>(
             &mut page,
         )
         .await?;
+    }
+    if let (Within::Char(at), true) = (within, offset < lines) {
+        if !page.started {
+            return Ok(format!(
+                "[{}: char {at} is past the end of line {first_line}: {}{}.]",
+                named.title,
+                count(page.line_chars, "character"),
+                named.at()
+            ));
+        }
     }
     if !page.started {
         return Ok(if lines == 0 {
@@ -138,14 +173,16 @@ pub(crate) async fn read_in<'a, S: Source>(
     Ok(assemble(&page.shown, page.next.as_ref(), lines, &named))
 }
 
-/// Collects the rows of a `read` page: from row (`first_line`, `part`) while they are on
+/// Collects the rows of a `read` page: from (`first_line`, `within`) while they are on
 /// lines up to `last_line` and fit, and the row after them.
 struct ForwardPage {
     first_line: usize,
-    part: usize,
+    within: Within,
     last_line: usize,
     budget: usize,
     started: bool,
+    /// UTF-16 units of the first line's rows passed before the page started.
+    line_chars: usize,
     shown: Vec<OwnedRow>,
     used: usize,
     next: Option<OwnedRow>,
@@ -157,15 +194,32 @@ impl Visitor for ForwardPage {
     }
 
     fn row(&mut self, row: &Row<'_>, _: usize, _: &LineStart) -> ControlFlow<()> {
+        let mut skip = 0;
         if !self.started {
-            let at_start = row.line > self.first_line
-                || (row.line == self.first_line && row.part.unwrap_or(1) >= self.part);
-            if !at_start {
+            if row.line == self.first_line {
+                match self.within {
+                    Within::Part(part) if row.part.unwrap_or(1) < part => {
+                        return ControlFlow::Continue(())
+                    }
+                    Within::Char(at) if at > row.start => {
+                        skip = at - row.start;
+                        let len = utf16_len(row.text);
+                        if skip >= len {
+                            self.line_chars += len;
+                            return ControlFlow::Continue(());
+                        }
+                    }
+                    _ => {}
+                }
+            } else if row.line < self.first_line {
                 return ControlFlow::Continue(());
+            } else if let Within::Char(_) = self.within {
+                // The first line ended before its character: nothing to show.
+                return ControlFlow::Break(());
             }
             self.started = true;
         }
-        let row = OwnedRow::of(row);
+        let row = OwnedRow::from(row, skip);
         let len = utf16_len(&row.numbered);
         if row.line > self.last_line || (!self.shown.is_empty() && self.used + len > self.budget) {
             self.next = Some(row);
@@ -213,6 +267,7 @@ pub fn is_read_back_page(text: &str) -> bool {
             || rest == "empty."
             || rest == "nothing to show."
             || rest.strip_prefix("offset ").is_some_and(|r| digits(r) > 0)
+            || rest.strip_prefix("char ").is_some_and(|r| digits(r) > 0)
             || ["text; metadata {", "json; metadata {"]
                 .iter()
                 .any(|k| rest.starts_with(k)))

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::grep::{grep_counted, Found};
 use super::line_index::{LineIndex, INDEX_STEP};
-use super::read::{read_in, tail_in, Naming};
+use super::read::{read_in, tail_in, Naming, Within};
 use super::source::{InFile, Source, CHUNK_BYTES, PAGE_CHUNK_BYTES, SCAN_CHUNK_BYTES};
 use super::Materializer;
 use crate::path::join;
@@ -67,8 +67,22 @@ impl Materializer {
         self.read_from(reference, offset, 1, limit, reader).await
     }
 
-    /// [`Materializer::read`] starting at part `part` (1-based) of line `offset + 1`:
-    /// how a page continues inside a line too long for one page.
+    /// [`Materializer::read`] starting inside line `offset + 1`: at part `part`
+    /// (1-based; a number is a part) or at a character ([`Within::Char`], a grep
+    /// window's `57.3@4010`): how a page continues inside a line too long for one page.
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::{Materializer, MaterializerOptions, ToolOutputRef, Within};
+    /// use tool_offload_core::MemoryWriter;
+    /// use futures_executor::block_on;
+    /// let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+    /// let io = MemoryWriter::new();
+    /// let text = format!("{}NEEDLE{}", "a".repeat(5000), "b".repeat(5000));
+    /// let output = ToolOutputRef { tool_call_id: "q", tool_name: "t", server_name: None, text: &text, was_value: false };
+    /// block_on(m.materialize(&output, &io)).unwrap();
+    /// let page = block_on(m.read_from("ctx://c/tool/q.txt", 0, Within::Char(5000), 1, &io)).unwrap();
+    /// assert!(page.contains("\n1.3@5000| NEEDLEbbb"));
+    /// ```
     ///
     /// # Errors
     /// As [`Materializer::read`].
@@ -76,11 +90,11 @@ impl Materializer {
         &self,
         reference: &str,
         offset: usize,
-        part: usize,
+        within: impl Into<Within>,
         limit: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
-        let request = (offset, part, limit);
+        let request = (offset, within.into(), limit);
         let reference = super::reference::clean_ref(reference);
         self.read_named(reference, reference.into(), request, reader)
             .await
@@ -91,7 +105,7 @@ impl Materializer {
         &self,
         reference: &str,
         naming: Naming<'_>,
-        request: (usize, usize, usize),
+        request: (usize, Within, usize),
         reader: &R,
     ) -> Result<String, OffloadError> {
         let artifact = self.open(reference, reader, PAGE_CHUNK_BYTES).await?;
@@ -105,7 +119,7 @@ impl Materializer {
         &self,
         text: Vec<u8>,
         naming: Naming<'_>,
-        request: (usize, usize, usize),
+        request: (usize, Within, usize),
     ) -> Result<String, OffloadError> {
         let index = LineIndex::of(&text);
         let artifact: Artifact<'_, R> = Artifact::Whole(text);

@@ -1,4 +1,6 @@
 //! Pages of `read`, `tail` and `grep` over text in memory.
+use super::super::line_index::LineIndex;
+use super::super::source::{ready, Text};
 use super::*;
 use crate::materialize::thousands;
 
@@ -196,4 +198,45 @@ fn a_part_label_names_the_same_characters_in_read_and_grep() {
             );
         }
     }
+}
+
+/// A grep window's `57.3@4010` label, read back with `Within::Char`, starts at exactly
+/// that character, and the page goes on with the line's next part.
+#[test]
+fn a_character_offset_reads_from_that_character() {
+    let line: String = (0..3000).map(|i| format!("{i:04},")).collect();
+    let text = format!("head\n{line}\ntail\n");
+    let needle = "1234,";
+    let at = utf16_len(&line[..line.find(needle).unwrap()]);
+    let source = Text::new(text.as_bytes());
+    let index = LineIndex::of(text.as_bytes());
+    let read = |within| ready(read_in(&source, &index, "r", (1, within, 1), 4000)).unwrap();
+    let page = read(Within::Char(at));
+    let (header, body) = page.split_once('\n').unwrap();
+    let part = at / super::super::naming::part_chars("r", 4000) + 1;
+    assert!(
+        body.starts_with(&format!("2.{part}@{at}| {needle}")),
+        "{body}"
+    );
+    assert!(
+        header.starts_with(&format!("[r: lines 2.{part}@{at}-")),
+        "{header}"
+    );
+    // The rest of that part; the next page goes on with the line's next part.
+    assert!(
+        header.ends_with(&format!("context_read(\"r\", 1, part={})]", part + 1)),
+        "{header}"
+    );
+    assert!(utf16_len(&page) <= 4000);
+    // At a part's start the label is the part's; past the line's end, the next line.
+    assert!(read(Within::Char(0)).contains("\n2.1| 0000,"));
+    assert_eq!(
+        read(Within::Char(line.len() + 5)),
+        "[r: char 15005 is past the end of line 2: 15,000 characters.]"
+    );
+    let last = ready(read_in(&source, &index, "r", (2, Within::Char(4), 1), 4000)).unwrap();
+    assert_eq!(last, "[r: char 4 is past the end of line 3: 4 characters.]");
+    assert!(is_read_back_page(&last));
+    // A number is a part, as before.
+    assert_eq!(read(Within::Part(2)), read(2.into()));
 }

@@ -2,7 +2,7 @@
 //! definitions and argument checks live here so every host registers the same tools;
 //! hosts only hand over the call and their reader.
 
-use super::{compile_pattern, Materializer};
+use super::{compile_pattern, Materializer, Within};
 use crate::io::FileLifecycle;
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::view::js_string;
@@ -25,7 +25,7 @@ pub const DEFAULT_MAX_MATCHES: usize = 50;
 /// A checked call of one of the read-back tools.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReadCall {
-    /// `context_read({ ref, offset?, part?, limit?, path? })`.
+    /// `context_read({ ref, offset?, part?, char?, limit?, path? })`.
     Read {
         /// The artifact's ref.
         reference: String,
@@ -34,8 +34,9 @@ pub enum ReadCall {
         path: Option<String>,
         /// First line, 0-based.
         offset: usize,
-        /// Part of that line to start at, 1-based (for lines split into parts).
-        part: usize,
+        /// Where in that line to start: a part (1-based, for lines split into parts), or
+        /// a character offset (`char`, which wins when both are given).
+        within: Within,
         /// Lines at most.
         limit: usize,
     },
@@ -114,7 +115,10 @@ impl ReadCall {
                 reference,
                 path: optional_string(input, "path")?,
                 offset: count(input, "offset", 0)?,
-                part: count(input, "part", 1)?,
+                within: match input.get("char") {
+                    None | Some(Value::Null) => Within::Part(count(input, "part", 1)?),
+                    Some(_) => Within::Char(count(input, "char", 0)?),
+                },
                 limit: count(input, "limit", DEFAULT_LINES)?,
             },
             CONTEXT_TAIL => ReadCall::Tail {
@@ -158,15 +162,15 @@ impl Materializer {
                 reference,
                 path,
                 offset,
-                part,
+                within,
                 limit,
             })) => match path {
                 Some(path) => {
-                    self.read_json(&reference, &path, offset, part, limit, reader)
+                    self.read_json(&reference, &path, offset, within, limit, reader)
                         .await
                 }
                 None => {
-                    self.read_from(&reference, offset, part, limit, reader)
+                    self.read_from(&reference, offset, within, limit, reader)
                         .await
                 }
             },
@@ -226,6 +230,7 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
                     REF,
                     ("offset", "integer", Some(0), "First line to show, 0-based (default 0): line 57 is offset 56."),
                     ("part", "integer", Some(1), "For a line over 2000 characters, shown as parts 57.1, 57.2, …: the part to start at (default 1)."),
+                    ("char", "integer", Some(0), "Start at this character of the line instead (0-based): a grep window labelled 57.3@4010 starts at offset 56, char 4010."),
                     ("limit", "integer", Some(1), "Lines to show at most (default 200)."),
                     ("path", "string", None, "JSON only: show what this JSONPath selects, e.g. \"$.items[0:5].id\" (offset and limit page through it)."),
                 ],

@@ -105,13 +105,14 @@ impl Rows {
     pub(super) fn emit(
         &mut self,
         start: &LineStart,
-        part: Option<usize>,
+        (part, at): (Option<usize>, usize),
         text: &str,
         visitor: &mut (dyn Visitor + Send),
     ) -> ControlFlow<()> {
         let row = Row {
             line: start.line,
             part,
+            start: at,
             text,
         };
         self.next_row += 1;
@@ -134,13 +135,14 @@ impl Rows {
         }
         let text = String::from_utf8_lossy(bytes);
         if bytes.len() <= self.row_chars || utf16_len(&text) <= self.row_chars {
-            return self.emit(&start, None, &text, visitor);
+            return self.emit(&start, (None, 0), &text, visitor);
         }
         let mut rest: &str = &text;
-        let mut part = 1;
+        let (mut part, mut at) = (1, 0);
         while !rest.is_empty() {
             let cut = next_cut(rest, self.row_chars);
-            self.emit(&start, Some(part), &rest[..cut], visitor)?;
+            self.emit(&start, (Some(part), at), &rest[..cut], visitor)?;
+            at += utf16_len(&rest[..cut]);
             rest = &rest[cut..];
             part += 1;
         }

@@ -57,6 +57,8 @@ pub struct Row<'a> {
     pub line: usize,
     /// 1-based part number when the line is split, else `None`.
     pub part: Option<usize>,
+    /// UTF-16 units of its line before the row: 0 for a whole line or a first part.
+    pub start: usize,
     /// The text of the row.
     pub text: &'a str,
 }
@@ -67,6 +69,22 @@ impl Row<'_> {
         match self.part {
             Some(part) => format!("{}.{part}", self.line),
             None => self.line.to_string(),
+        }
+    }
+
+    /// The label of this row's text from `at` UTF-16 units into its line: `57.3` at the
+    /// row's start, `57.3@4010` inside it (the offset `context_read`'s `char` takes).
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::Row;
+    /// let row = Row { line: 57, part: Some(3), start: 4000, text: "…" };
+    /// assert_eq!(row.label_at(4000), "57.3");
+    /// assert_eq!(row.label_at(4010), "57.3@4010");
+    /// ```
+    pub fn label_at(&self, at: usize) -> String {
+        match at == self.start {
+            true => self.label(),
+            false => format!("{}@{at}", self.label()),
         }
     }
 }
@@ -87,12 +105,14 @@ pub fn rows_of(text: &str, row_chars: usize) -> Vec<Row<'_>> {
             rows.push(Row {
                 line: i + 1,
                 part: None,
+                start: 0,
                 text: line,
             });
             continue;
         }
         let mut rest = line;
         let mut part = 1;
+        let mut start = 0;
         while !rest.is_empty() {
             // At least one char, so an astral char never stalls a 1-unit split.
             let cut = match byte_index_at(rest, row_chars) {
@@ -102,8 +122,10 @@ pub fn rows_of(text: &str, row_chars: usize) -> Vec<Row<'_>> {
             rows.push(Row {
                 line: i + 1,
                 part: Some(part),
+                start,
                 text: &rest[..cut],
             });
+            start += utf16_len(&rest[..cut]);
             rest = &rest[cut..];
             part += 1;
         }

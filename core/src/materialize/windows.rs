@@ -11,9 +11,10 @@ pub const WINDOW_CHARS: usize = 200;
 /// `row` as grep shows it, newline-terminated (or nothing). `spans` are where the
 /// pattern matches in it (byte ranges, in order), `None` when the matcher cannot say.
 /// - A whole line, or any row whose matches are unknown: `57| text`.
-/// - A part that matched: `57.3| …text…`, one such line per window of [`WINDOW_CHARS`]
-///   on each side of its matches (overlapping windows merged; `…` where the part goes
-///   on), as many as the whole part would take.
+/// - A part that matched: `57.3@4010| …text…`, one such line per window of
+///   [`WINDOW_CHARS`] on each side of its matches (overlapping windows merged; `…` where
+///   the part goes on; `@4010` the UTF-16 offset in the line where the window starts,
+///   left out at the part's start), as many as the whole part would take.
 /// - A part that did not match (context around a match in the same long line, or in a
 ///   neighbour): nothing — the window already shows what surrounds the match.
 pub(crate) fn shown_row(row: &Row<'_>, spans: Option<Vec<(usize, usize)>>) -> String {
@@ -24,11 +25,15 @@ pub(crate) fn shown_row(row: &Row<'_>, spans: Option<Vec<(usize, usize)>>) -> St
     if spans.is_empty() {
         return String::new();
     }
-    let label = row.label();
-    let budget = utf16_len(row.text) + label.len() + 3;
+    let budget = utf16_len(row.text) + row.label().len() + 3;
     let mut out = String::new();
     let mut used = 0;
+    // Where each window starts in the line, counted on from the previous one.
+    let (mut at, mut counted) = (row.start, 0);
     for (start, end) in merged(row.text, &spans) {
+        at += utf16_len(&row.text[counted..start]);
+        counted = start;
+        let label = row.label_at(at);
         let mut window = String::with_capacity(label.len() + end - start + 10);
         window.push_str(&label);
         window.push_str(if start > 0 { "| …" } else { "| " });
@@ -94,6 +99,7 @@ mod tests {
         Row {
             line: 1,
             part: Some(3),
+            start: 4000,
             text,
         }
     }
@@ -105,7 +111,7 @@ mod tests {
         let shown = shown_row(&part(&text), Some(vec![(at, at + 6)]));
         assert_eq!(
             shown,
-            format!("1.3| …{}NEEDLE{}…\n", "a".repeat(200), "b".repeat(200))
+            format!("1.3@4300| …{}NEEDLE{}…\n", "a".repeat(200), "b".repeat(200))
         );
         assert_eq!(shown_row(&part(&text), Some(vec![])), "");
         // Unknown matches (a row test): the whole row, as before.
@@ -113,6 +119,7 @@ mod tests {
         let line = Row {
             line: 7,
             part: None,
+            start: 0,
             text: "short",
         };
         assert_eq!(shown_row(&line, Some(vec![(0, 1)])), "7| short\n");
@@ -126,7 +133,7 @@ mod tests {
         let lines: Vec<&str> = shown.lines().collect();
         assert_eq!(lines.len(), 2);
         assert!(lines[0].starts_with("1.3| X---") && lines[0].ends_with("---…"));
-        assert!(lines[1].starts_with("1.3| …---") && lines[1].ends_with("---X"));
+        assert!(lines[1].starts_with("1.3@5102| …---") && lines[1].ends_with("---X"));
         assert!(utf16_len(&shown) <= utf16_len(&text) + 8);
     }
 
@@ -137,7 +144,7 @@ mod tests {
         let shown = shown_row(&part(&text), Some(vec![(at, at + 1)]));
         assert_eq!(
             shown,
-            format!("1.3| …{}M{}…\n", "😀".repeat(100), "😀".repeat(100))
+            format!("1.3@4100| …{}M{}…\n", "😀".repeat(100), "😀".repeat(100))
         );
     }
 }

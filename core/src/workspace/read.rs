@@ -5,7 +5,7 @@ use super::io_types::Knowledge;
 use super::query::{OffloadInfo, Query};
 use super::record::{KnowledgeRecord, TOOL_RESULT_CONTEXT_TYPE};
 use super::store::Workspace;
-use crate::materialize::{artifact_ref, ArtifactKind, Naming, Pattern};
+use crate::materialize::{artifact_ref, ArtifactKind, Naming, Pattern, Within};
 use crate::{FileReader, IoError, OffloadError, Value};
 
 impl Workspace {
@@ -284,20 +284,36 @@ impl Workspace {
         self.get_by_lines_from(id, (start, 1), end, reader).await
     }
 
-    /// [`Workspace::get_by_lines`] starting at part `part` (1-based) of line `start`:
-    /// how a page continues inside a line too long for one page (the `part=` its
-    /// header names).
+    /// [`Workspace::get_by_lines`] starting inside line `start`: at part `part`
+    /// (1-based; a number is a part) or at a character ([`Within::Char`], a grep
+    /// window's `57.3@4010`): how a page continues inside a line too long for one page
+    /// (the `part=` its header names).
     ///
     /// # Errors
     /// As [`Workspace::get_by_lines`]; `INVALID_ARGUMENT` for `part` 0.
     pub async fn get_by_lines_from<R: FileReader + ?Sized>(
         &self,
         id: &str,
-        (start, part): (usize, usize),
+        (start, within): (usize, impl Into<Within>),
         end: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
-        if start == 0 || end < start || part == 0 {
+        self.by_lines(id, (start, within.into()), end, reader).await
+    }
+
+    /// [`Workspace::get_by_lines_from`], one instance whatever says where it starts.
+    async fn by_lines<R: FileReader + ?Sized>(
+        &self,
+        id: &str,
+        (start, within): (usize, Within),
+        end: usize,
+        reader: &R,
+    ) -> Result<String, OffloadError> {
+        if start == 0 || end < start || within == Within::Part(0) {
+            let part = match within {
+                Within::Part(part) => part,
+                Within::Char(_) => 1,
+            };
             return Err(OffloadError::InvalidArgument(format!(
                 "lines and parts are 1-based and end >= start, got lines {start}..{end}, part {part}"
             )));
@@ -306,7 +322,7 @@ impl Workspace {
         let lines = end - start + 1;
         let naming = Naming::Knowledge { id, lines };
         self.materializer
-            .read_named(&reference, naming, (start - 1, part, lines), reader)
+            .read_named(&reference, naming, (start - 1, within, lines), reader)
             .await
     }
 

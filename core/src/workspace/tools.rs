@@ -7,7 +7,7 @@ use super::record::KnowledgeRecord;
 use super::store::Workspace;
 use crate::materialize::read_tools::{count, flag, object_schema, register_all, string, Property};
 use crate::materialize::{
-    compile_pattern, thousands, DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
+    compile_pattern, thousands, Within, DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
 };
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::{utf16_len, FileReader, Map, OffloadError, Value};
@@ -82,6 +82,7 @@ pub fn knowledge_tool_definitions() -> [ToolDefinition; 5] {
                     ("start_line", "integer", Some(1), "First line to show, 1-based."),
                     ("end_line", "integer", Some(1), "Last line to show (default start_line + 199)."),
                     ("part", "integer", Some(1), "For a line over 2000 characters, shown as parts 57.1, 57.2, …: the part of start_line to begin at (default 1)."),
+                    ("char", "integer", Some(0), "Begin at this character of start_line instead (0-based): a grep window labelled 57.3@4010 is start_line 57, char 4010."),
                 ],
                 &["id", "start_line"],
             ),
@@ -210,8 +211,11 @@ impl Workspace {
                     "end_line",
                     start.saturating_add(DEFAULT_LINES - 1)
                 ));
-                let part = arg!(count(input, "part", 1));
-                self.get_by_lines_from(&id, (start, part), end, reader)
+                let within = match input.get("char") {
+                    None | Some(Value::Null) => Within::Part(arg!(count(input, "part", 1))),
+                    Some(_) => Within::Char(arg!(count(input, "char", 0))),
+                };
+                self.get_by_lines_from(&id, (start, within), end, reader)
                     .await?
             }
             GREP_KNOWLEDGE => {

@@ -300,15 +300,18 @@ impl TokioHost {
                 reference,
                 path,
                 offset,
-                part,
+                within,
                 limit,
                 user_data,
             } => {
                 let other = self.with(user_data)?;
                 let m = other.as_ref().unwrap_or(&self.main);
                 let page = match path {
-                    Some(path) => m.read_json(reference, path, *offset, *part, *limit).await?,
-                    None => m.read_from(reference, *offset, *part, *limit).await?,
+                    Some(path) => {
+                        m.read_json(reference, path, *offset, *within, *limit)
+                            .await?
+                    }
+                    None => m.read_from(reference, *offset, *within, *limit).await?,
                 };
                 Value::String(page)
             }

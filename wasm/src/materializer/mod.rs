@@ -19,7 +19,7 @@ mod types;
 use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise};
-use tool_offload_core::materialize::DEFAULT_LINES;
+use tool_offload_core::materialize::{Within, DEFAULT_LINES};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
@@ -92,7 +92,8 @@ impl Materializer {
 
     /// Lines `offset..offset + limit` (0-based; defaults 0 and 200) of the artifact
     /// `ref` (or, with `path`, of what that JSON path selects in it, pretty-printed),
-    /// starting at part `part` (default 1) of a line split into parts,
+    /// starting at part `part` (default 1) of a line split into parts, or at its
+    /// character `char` (0-based, a grep window's `57.3@4010`; wins over `part`),
     /// numbered, with a header; never longer than `maxInlineChars`. Rejects with
     /// `REF_OUT_OF_SCOPE`, `REF_NOT_FOUND`, `READ_FAILED` or `INVALID_ARGUMENT`.
     #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
@@ -106,7 +107,12 @@ impl Materializer {
             let reference = ref_arg(&reference)?;
             options_arg(&options)?;
             let offset = page_arg(&field(&options, "offset"), "options.offset", 0)?;
-            let part = page_arg(&field(&options, "part"), "options.part", 1)?;
+            let within = match field(&options, "char") {
+                at if at.is_undefined() => {
+                    Within::Part(page_arg(&field(&options, "part"), "options.part", 1)?)
+                }
+                at => Within::Char(page_arg(&at, "options.char", 0)?),
+            };
             let limit = page_arg(&field(&options, "limit"), "options.limit", DEFAULT_LINES)?;
             let path = optional_string(&options, "path", "options.path")?;
             Ok::<_, JsOffloadError>((
@@ -114,7 +120,7 @@ impl Materializer {
                 ReadBack::Read {
                     path,
                     offset,
-                    part,
+                    within,
                     limit,
                 },
             ))

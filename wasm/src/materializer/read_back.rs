@@ -1,6 +1,6 @@
 //! `read`, `tail` and `grep` for JS: core's pages, and core's pattern engine for grep.
 
-use tool_offload_core::materialize::{compile_pattern, Pattern};
+use tool_offload_core::materialize::{compile_pattern, Pattern, Within};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
@@ -14,7 +14,7 @@ pub(crate) enum ReadBack {
     Read {
         path: Option<String>,
         offset: usize,
-        part: usize,
+        within: Within,
         limit: usize,
     },
     Tail {
@@ -44,18 +44,21 @@ pub(crate) async fn read_back(
         ReadBack::Read {
             path: Some(path),
             offset,
-            part,
+            within,
             limit,
         } => {
-            core.read_json(reference, &path, offset, part, limit, reader)
+            core.read_json(reference, &path, offset, within, limit, reader)
                 .await
         }
         ReadBack::Read {
             path: None,
             offset,
-            part,
+            within,
             limit,
-        } => core.read_from(reference, offset, part, limit, reader).await,
+        } => {
+            core.read_from(reference, offset, within, limit, reader)
+                .await
+        }
         ReadBack::Tail { lines } => core.tail(reference, lines, reader).await,
         ReadBack::Grep {
             pattern,

@@ -1,6 +1,7 @@
 //! The steps of a vector: [`Op`] and its parsing, inputs resolved.
 
 use tool_offload_core::json::LoneSurrogates;
+use tool_offload_core::materialize::Within;
 use tool_offload_core::Value;
 
 use super::expand::resolve;
@@ -39,8 +40,8 @@ pub enum Op {
         path: Option<String>,
         /// `offset` (0).
         offset: usize,
-        /// `part` (1).
-        part: usize,
+        /// `char` when given, else `part` (1).
+        within: Within,
         /// `limit` (200).
         limit: usize,
         /// A user-data directory relative to the root, for another materializer.
@@ -266,7 +267,10 @@ pub(super) fn parse_op(
             reference: s("ref"),
             path: opt_s("path"),
             offset: n("offset", 0),
-            part: n("part", 1),
+            within: match step.get("char") {
+                Some(_) => Within::Char(n("char", 0)),
+                None => Within::Part(n("part", 1)),
+            },
             limit: n("limit", 200),
             user_data,
         },

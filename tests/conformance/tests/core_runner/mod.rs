@@ -255,17 +255,17 @@ impl<F: HostFs> Host for CoreHost<F> {
                 reference,
                 path,
                 offset,
-                part,
+                within,
                 limit,
                 user_data,
             } => {
                 let m = self.materializer(user_data.as_deref())?;
                 let page = match path {
                     Some(path) => {
-                        m.read_json(reference, path, *offset, *part, *limit, fs)
+                        m.read_json(reference, path, *offset, *within, *limit, fs)
                             .await?
                     }
-                    None => m.read_from(reference, *offset, *part, *limit, fs).await?,
+                    None => m.read_from(reference, *offset, *within, *limit, fs).await?,
                 };
                 Value::String(page)
             }
