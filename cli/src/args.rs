@@ -152,6 +152,10 @@ pub struct OffloadArgs {
     /// Offload tool results of at least this many characters (UTF-16 code units).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_THRESHOLD, value_parser = count, allow_negative_numbers = true)]
     pub threshold: usize,
+    /// Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
+    /// passwords) by [REDACTED:<kind>] in the files written.
+    #[arg(long)]
+    pub redact: bool,
 
     /// Write the offloaded conversation to OUTPUT instead of stdout (`-`); the file
     /// appears only once complete. With several inputs OUTPUT is a directory (created

@@ -91,18 +91,11 @@ fn materialize_then_read_tail_grep_give_the_tools_pages() {
     );
 
     let data = root.join("data");
-    let cases: [(&[&str], &str, Value); 4] = [
+    let cases: [(&[&str], &str, Value); 3] = [
         (
             &["read", REF, "--offset", "1230", "--limit", "10"],
             "context_read",
             json!({"ref": REF, "offset": 1230, "limit": 10}),
-        ),
-        (
-            &[
-                "read", REF, "--offset", "1230", "--char", "10", "--limit", "10",
-            ],
-            "context_read",
-            json!({"ref": REF, "offset": 1230, "char": 10, "limit": 10}),
         ),
         (
             &["tail", REF, "-n", "5"],
@@ -126,13 +119,6 @@ fn materialize_then_read_tail_grep_give_the_tools_pages() {
             &format!("tool-offload read {REF} --offset 1240 --limit 10 --user-data data"),
         );
         assert_eq!(stdout(&out), expected + "\n", "{args:?}");
-        if args.contains(&"--char") {
-            assert!(
-                stdout(&out).contains("\n1231@10|  compiling module number 1230"),
-                "{}",
-                stdout(&out)
-            );
-        }
     }
     // That command prints the page after it.
     let out = run(

@@ -2,7 +2,7 @@
 
 use crate::message::{check_session_id, tool_results, with_contents, At};
 use crate::path::{join, resolve};
-use crate::plan::{edits, write_offloads, PlannedOffload};
+use crate::plan::{edits, redact_offloads, write_offloads, PlannedOffload};
 use crate::view::{JsonView, Text};
 use crate::{direct_placeholder, utf16_len, FileWriter, OffloadError, Value};
 
@@ -86,7 +86,67 @@ where
     V: JsonView,
     W: FileWriter<<V::Text as Text>::Data> + ?Sized,
 {
-    let plan = DirectPlan::new(&view, session_id, output_dir, cwd)?;
+    let options = DirectOptions::new(session_id, output_dir, cwd);
+    offload_tool_result_with(message, view, &options, writer).await
+}
+
+/// Options of [`offload_tool_result_with`].
+///
+/// ```
+/// use tool_offload_core::DirectOptions;
+/// let options = DirectOptions { redact: true, ..DirectOptions::new("s1", "out", "/srv") };
+/// assert_eq!(options.session_id, "s1");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DirectOptions<'a> {
+    /// The files go to `<output_dir>/<session_id>/`.
+    pub session_id: &'a str,
+    /// Directory for the session's directory; relative paths resolve against `cwd`.
+    pub output_dir: &'a str,
+    /// Absolute working directory.
+    pub cwd: &'a str,
+    /// Replace well-known secrets before anything is written ([`redact_offloads`]).
+    pub redact: bool,
+}
+
+impl<'a> DirectOptions<'a> {
+    /// Options without redaction.
+    pub fn new(session_id: &'a str, output_dir: &'a str, cwd: &'a str) -> Self {
+        DirectOptions {
+            session_id,
+            output_dir,
+            cwd,
+            redact: false,
+        }
+    }
+}
+
+/// [`offload_tool_result_through`] with [`DirectOptions`]: with `redact`, the files hold
+/// the content with its secrets replaced by `[REDACTED:<kind>]`.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::{offload_tool_result_with, DirectOptions, MemoryWriter};
+/// let message = json!({"role": "tool", "tool_call_id": "c1", "content": "token ghp_0123456789abcdefghijABCDEFGHIJ012345"});
+/// let writer = MemoryWriter::new();
+/// let options = DirectOptions { redact: true, ..DirectOptions::new("s", "/o", "/") };
+/// futures_executor::block_on(offload_tool_result_with(&message, &message, &options, &writer)).unwrap();
+/// assert_eq!(writer.read("/o/s/c1.md").unwrap(), "token [REDACTED:github-token]");
+/// ```
+pub async fn offload_tool_result_with<V, W>(
+    message: &Value,
+    view: V,
+    options: &DirectOptions<'_>,
+    writer: &W,
+) -> Result<DirectOffload, OffloadError>
+where
+    V: JsonView,
+    W: FileWriter<<V::Text as Text>::Data> + ?Sized,
+{
+    let mut plan = DirectPlan::new(&view, options.session_id, options.output_dir, options.cwd)?;
+    if options.redact {
+        plan.redact();
+    }
     plan.write(writer).await?;
     let files = plan.files();
     Ok(DirectOffload {
@@ -173,6 +233,11 @@ impl<T: Text> DirectPlan<T> {
             offloads,
             freed_chars,
         })
+    }
+
+    /// Replace well-known secrets in every content to write ([`redact_offloads`]).
+    pub fn redact(&mut self) {
+        redact_offloads(&mut self.offloads);
     }
 
     /// Create the session directory and write every file, in order.

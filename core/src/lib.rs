@@ -106,7 +106,10 @@ pub use batch::{
     BatchOptions, BatchPlan, PlannedMessage, DEFAULT_THRESHOLD,
 };
 pub use create::MAX_NAME_ATTEMPTS;
-pub use direct::{offload_tool_result, offload_tool_result_through, DirectOffload, DirectPlan};
+pub use direct::{
+    offload_tool_result, offload_tool_result_through, offload_tool_result_with, DirectOffload,
+    DirectOptions, DirectPlan,
+};
 pub use error::{ErrorCode, OffloadError};
 pub use io::{
     clamp_range, CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoError,
@@ -116,7 +119,7 @@ pub use message::{apply_edits, joined_texts, Form, Slot};
 pub use placeholder::{
     batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,
 };
-pub use plan::PlannedOffload;
+pub use plan::{redact_offloads, PlannedOffload};
 pub use serde_json::{Map, Value};
 pub use text::{count_in_range, js_trim, safe_count, utf16_len, MAX_COUNT};
 pub use tokens::estimate_tokens;

@@ -31,6 +31,30 @@ pub fn edits<T>(offloads: &[PlannedOffload<T>]) -> Vec<(Slot, String)> {
         .collect()
 }
 
+/// Replace well-known secrets in the planned contents (the `redact` option of direct
+/// and batch offload, the rules of [`redact`](crate::redact::redact)): a content that
+/// holds any is written with them replaced by `[REDACTED:<kind>]`. The message's
+/// placeholder and sizes do not change: they describe what left the conversation. Host
+/// texts are read into Rust only here, and only with `redact` on.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::{redact_offloads, DirectPlan};
+/// let message = json!({"role": "tool", "tool_call_id": "c1", "content": "key AKIAIOSFODNN7EXAMPLE"});
+/// let mut plan = DirectPlan::new(&&message, "s", "/o", "/").unwrap();
+/// redact_offloads(&mut plan.offloads);
+/// assert_eq!(plan.offloads[0].text, "key [REDACTED:aws-access-key]");
+/// ```
+pub fn redact_offloads<T: Text>(offloads: &mut [PlannedOffload<T>]) {
+    for offload in offloads {
+        let redacted = match crate::redact::redact(&offload.text.to_str()).text {
+            std::borrow::Cow::Owned(text) => text,
+            std::borrow::Cow::Borrowed(_) => continue,
+        };
+        offload.text = T::from_owned(redacted);
+    }
+}
+
 /// Create `dir` (when given) and write every planned file, in order, replacing what is
 /// there (direct offload's rule: a repeated id overwrites).
 pub(crate) async fn write_offloads<T, W>(

@@ -66,10 +66,18 @@ pub trait Text {
     /// WHATWG UTF-8 encoder (`TextEncoder`, Node's `fs`) writes it: same length in
     /// UTF-16 units, 3 bytes.
     fn to_str(&self) -> Cow<'_, str>;
+    /// `text` as this host's text: what is written in place of the original when it
+    /// changed (redaction).
+    fn from_owned(text: String) -> Self
+    where
+        Self: Sized;
 }
 
 impl Text for Cow<'_, str> {
     type Data = str;
+    fn from_owned(text: String) -> Self {
+        Cow::Owned(text)
+    }
     fn data(&self) -> &str {
         self
     }

@@ -35,6 +35,8 @@ setDefaultSha256((utf8) => createHash('sha256').update(utf8).digest('hex'));
 export interface OffloadToFileOptions {
   sessionId: string;
   outputDir: string;
+  /** Replace well-known secrets by `[REDACTED:<kind>]` in the file written (default false). */
+  redact?: boolean;
 }
 
 /**
@@ -51,5 +53,6 @@ export function offloadToolResultToFile<M extends object>(
   options: OffloadToFileOptions,
 ): Promise<OffloadResult<M>> {
   // Validation of both fields (including a missing options object) happens in core.
-  return offloadToolResult(message, options?.sessionId, options?.outputDir, new NodeFileWriter());
+  const redact = options?.redact;
+  return offloadToolResult(message, options?.sessionId, options?.outputDir, new NodeFileWriter(), { redact });
 }

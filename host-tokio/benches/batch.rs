@@ -186,6 +186,7 @@ fn batch_with(
             output_dir: &dir,
             cwd: "/bench",
             threshold,
+            redact: false,
         };
         let done =
             futures_executor::block_on(core::offload_tool_results(&c.messages, &options, writer))
@@ -203,6 +204,7 @@ async fn tokio_batch(conversations: &[Conversation], root: &Path, threshold: usi
         let options = OffloadOptions {
             output_dir: root.join(&c.name),
             threshold,
+            redact: false,
         };
         let done = tool_offload::offload_tool_results(&c.messages, &options, &writer)
             .await
@@ -279,6 +281,7 @@ fn planned_files(conversations: &[Conversation], threshold: usize) -> Vec<Files>
                 output_dir: "/o",
                 cwd: "/",
                 threshold,
+                redact: false,
             };
             let done = futures_executor::block_on(core::offload_tool_results(
                 &c.messages,
@@ -348,6 +351,7 @@ fn main() {
             output_dir: "/o",
             cwd: "/",
             threshold: usize::MAX,
+            redact: false,
         };
         let done = futures_executor::block_on(core::offload_tool_results(
             &c.messages,

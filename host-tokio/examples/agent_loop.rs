@@ -42,6 +42,7 @@ async fn main() -> Result<(), Error> {
         output_dir: output_dir.clone().into(),
         session_id: text(&script, "sessionId")?.to_owned(),
         threshold_chars: registry_threshold,
+        redact: false,
     })?;
     register_todo_tools(&mut registry)?;
 

@@ -114,9 +114,42 @@ pub async fn offload_tool_result<W: FileWriter + ?Sized>(
     output_dir: impl AsRef<Path>,
     writer: &W,
 ) -> Result<DirectOffload, OffloadError> {
-    let output_dir = utf8(output_dir.as_ref(), "output directory")?;
+    direct(message, session_id, output_dir.as_ref(), writer, false).await
+}
+
+/// [`offload_tool_result`] replacing well-known secrets by `[REDACTED:<kind>]` in the
+/// files it writes (the message's placeholders are as without it).
+///
+/// ```no_run
+/// # async fn demo(message: serde_json::Value) -> Result<(), tool_offload::OffloadError> {
+/// use tool_offload::{offload_tool_result_redacted, TokioFileWriter};
+/// let done = offload_tool_result_redacted(&message, "s1", "out", &TokioFileWriter::new()).await?;
+/// # Ok(()) }
+/// ```
+pub async fn offload_tool_result_redacted<W: FileWriter + ?Sized>(
+    message: &Value,
+    session_id: &str,
+    output_dir: impl AsRef<Path>,
+    writer: &W,
+) -> Result<DirectOffload, OffloadError> {
+    direct(message, session_id, output_dir.as_ref(), writer, true).await
+}
+
+/// Direct offload with `output_dir` resolved against the process's working directory.
+async fn direct<W: FileWriter + ?Sized>(
+    message: &Value,
+    session_id: &str,
+    output_dir: &Path,
+    writer: &W,
+    redact: bool,
+) -> Result<DirectOffload, OffloadError> {
+    let output_dir = utf8(output_dir, "output directory")?;
     let cwd = working_dir_for(output_dir)?;
-    tool_offload_core::offload_tool_result(message, session_id, output_dir, &cwd, writer).await
+    let options = tool_offload_core::DirectOptions {
+        redact,
+        ..tool_offload_core::DirectOptions::new(session_id, output_dir, &cwd)
+    };
+    tool_offload_core::offload_tool_result_with(message, message, &options, writer).await
 }
 
 /// [`offload_tool_result`] with a [`TokioFileWriter`].
@@ -148,6 +181,8 @@ pub struct OffloadOptions {
     pub output_dir: PathBuf,
     /// Offload content of at least this many UTF-16 code units (empty content never).
     pub threshold: usize,
+    /// Replace well-known secrets by `[REDACTED:<kind>]` in the files written.
+    pub redact: bool,
 }
 
 impl OffloadOptions {
@@ -156,6 +191,7 @@ impl OffloadOptions {
         OffloadOptions {
             output_dir: output_dir.into(),
             threshold: DEFAULT_THRESHOLD,
+            redact: false,
         }
     }
 }
@@ -185,6 +221,7 @@ pub async fn offload_tool_results<'a, W: FileWriter + FileReader + ?Sized>(
         output_dir,
         cwd: &cwd,
         threshold: options.threshold,
+        redact: options.redact,
     };
     tool_offload_core::offload_tool_results(messages, &options, writer).await
 }

@@ -35,6 +35,8 @@ pub struct RegistryOffload {
     pub session_id: String,
     /// Offload results of at least this many UTF-16 code units.
     pub threshold_chars: usize,
+    /// Replace well-known secrets in what is written (`[REDACTED:<kind>]`).
+    pub redact: bool,
 }
 
 impl RegistryOffload {
@@ -44,6 +46,7 @@ impl RegistryOffload {
             output_dir: output_dir.into(),
             session_id: session_id.into(),
             threshold_chars: tools::DEFAULT_THRESHOLD_CHARS,
+            redact: false,
         }
     }
 }
@@ -122,6 +125,7 @@ impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
         let mut middleware =
             ResultOffload::new(output_dir, options.session_id, working_dir_for(output_dir)?);
         middleware.threshold_chars = options.threshold_chars;
+        middleware.redact = options.redact;
         middleware.validate()?;
         Ok(ToolRegistry {
             tools: tools::ToolRegistry::new(),

@@ -4,9 +4,10 @@ use js_sys::Promise;
 use tool_offload_core::{DirectPlan, OffloadError};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{id_arg, string_arg, working_dir};
+use crate::args::{bool_arg, id_arg, string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
+use crate::keys::field;
 use crate::promise::spawn;
 use crate::types::OffloadOptions;
 use crate::view::{take_thrown, JsView};
@@ -43,16 +44,20 @@ async fn run(
         OffloadError::InvalidArgument(format!("outputDir must be a string, got {kind}"))
     })?;
     let cwd = working_dir(&options, &output_dir)?;
+    let redact = bool_arg(&field(&options, "redact"), "options.redact")? == Some(true);
     let writer = JsFileWriter::new(&writer)?;
 
     take_thrown();
-    let plan = DirectPlan::new(
+    let mut plan = DirectPlan::new(
         &JsView::new(message.clone()),
         &session_id,
         &output_dir,
         &cwd,
     )
     .map_err(|e| JsOffloadError::with_cause(e, take_thrown()))?;
+    if redact {
+        plan.redact();
+    }
     // The copy can fail on JS values, so it is made before anything is written.
     let copy = copy_with_edits(&message, &plan.edits())?;
     plan.write(&writer)

@@ -242,6 +242,10 @@ impl Text for JsText {
         self.len
     }
 
+    fn from_owned(text: String) -> Self {
+        JsText::new(JsString::from(text.as_str()))
+    }
+
     fn to_str(&self) -> std::borrow::Cow<'_, str> {
         // wasm-bindgen converts with the engine's TextEncoder: lone surrogates become
         // U+FFFD, the very bytes Node's fs writes for the JS string.

@@ -119,6 +119,12 @@ export type Message = AnthropicMessage | OpenAIToolMessage | OpenAIFunctionCallO
 export interface OffloadOptions {
   /** Absolute directory a relative `outputDir` resolves against (default: `process.cwd()`, or `/` without Node). */
   cwd?: string;
+  /**
+   * Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
+   * passwords in assignments and connection strings) by `[REDACTED:<kind>]` in the files
+   * written (default false). The placeholders and sizes in the messages are as without it.
+   */
+  redact?: boolean;
 }
 
 /** Options of `offloadToolResults`. */
@@ -133,6 +139,12 @@ export interface BatchOptions {
   cwd?: string;
   /** Cancels the batch: it rejects with `ABORTED` (see `OperationOptions`). */
   signal?: AbortSignal;
+  /**
+   * Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
+   * passwords in assignments and connection strings) by `[REDACTED:<kind>]` in the files
+   * written (default false). The placeholders and sizes in the messages are as without it.
+   */
+  redact?: boolean;
 }
 
 /**
@@ -247,6 +259,12 @@ export interface ToolOffloadOptions {
   writer: FileWriter;
   /** Absolute directory a relative `outputDir` resolves against (default: `process.cwd()`, or `/` without Node). */
   cwd?: string;
+  /**
+   * Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
+   * passwords in assignments and connection strings) by `[REDACTED:<kind>]` in the files
+   * written (default false). The placeholders and sizes in the messages are as without it.
+   */
+  redact?: boolean;
 }
 
 /** Options of `new ToolRegistry(...)`. */

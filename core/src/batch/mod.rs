@@ -37,6 +37,10 @@ pub struct BatchOptions<'a> {
     pub cwd: &'a str,
     /// Offload content of at least this many UTF-16 code units (empty content never).
     pub threshold: usize,
+    /// Replace well-known secrets before anything is written
+    /// ([`redact_offloads`](crate::redact_offloads)); the threshold counts the content
+    /// as it is in the message.
+    pub redact: bool,
 }
 
 impl<'a> BatchOptions<'a> {
@@ -46,6 +50,7 @@ impl<'a> BatchOptions<'a> {
             output_dir,
             cwd,
             threshold: DEFAULT_THRESHOLD,
+            redact: false,
         }
     }
 }
@@ -92,6 +97,7 @@ impl<T> PlannedMessage<T> {
 pub struct Batch {
     dir: String,
     threshold: usize,
+    redact: bool,
     dir_created: bool,
     names: FileNames,
 }
@@ -105,6 +111,7 @@ impl Batch {
         Ok(Batch {
             dir: resolve(options.cwd, options.output_dir)?,
             threshold: options.threshold,
+            redact: options.redact,
             dir_created: false,
             names: FileNames::default(),
         })
@@ -171,6 +178,9 @@ impl Batch {
                 chars,
                 text: result.text,
             });
+        }
+        if self.redact {
+            crate::redact_offloads(&mut planned.offloads);
         }
         Ok(planned)
     }

@@ -34,6 +34,9 @@ pub struct ResultOffload {
     pub cwd: String,
     /// Offload content of at least this many UTF-16 code units.
     pub threshold_chars: usize,
+    /// Replace well-known secrets in what is written
+    /// ([`redact_offloads`](crate::redact_offloads)).
+    pub redact: bool,
 }
 
 impl ResultOffload {
@@ -48,6 +51,7 @@ impl ResultOffload {
             session_id: session_id.into(),
             cwd: cwd.into(),
             threshold_chars: DEFAULT_THRESHOLD_CHARS,
+            redact: false,
         }
     }
 
@@ -120,7 +124,7 @@ impl ResultOffload {
         // to walk: the registry knows where its content is).
         let dir = self.dir()?;
         let path = join(&dir, &format!("{tool_use_id}.md"));
-        let offload = PlannedOffload {
+        let mut offload = PlannedOffload {
             id: tool_use_id,
             slot: Slot::whole("content", "tool_use_id"),
             placeholder: direct_placeholder(&path),
@@ -128,6 +132,9 @@ impl ResultOffload {
             chars,
             text: Cow::Owned(content),
         };
+        if self.redact {
+            crate::redact_offloads(std::slice::from_mut(&mut offload));
+        }
         write_offloads(Some(&dir), std::slice::from_ref(&offload), writer).await?;
         let PlannedOffload {
             id: tool_use_id,

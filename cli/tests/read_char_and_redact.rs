@@ -1,0 +1,88 @@
+//! This round's flags: `read --char N` prints the page `context_read` gives with `char`
+//! (a grep window's `57.3@4010`), and `offload --redact` writes no secret.
+mod common;
+
+use std::sync::Arc;
+
+use serde_json::json;
+use tool_offload::json::stringify;
+use tool_offload::{Materializer, MaterializerOptions, ToolRegistry};
+
+use common::*;
+
+const REF: &str = "ctx://conv-1/tool/call_line.txt";
+
+#[test]
+fn read_from_a_character_prints_the_tools_page() {
+    let (_tmp, root) = tempdir();
+    let line: String = (0..3000).map(|i| format!("{i:04},")).collect();
+    let conversation = json!([
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "call_line", "name": "api", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_line", "content": format!("head\n{line}\n")}]},
+    ]);
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation)).unwrap();
+    let out = run(
+        &root,
+        &["materialize", "conv-1.json", "--user-data", "data"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The grep window names where it starts; read --char starts there.
+    let out = run(&root, &["grep", REF, "1300,", "--user-data", "data"], b"");
+    let grep = stdout(&out);
+    let label = grep.lines().nth(1).unwrap().split('|').next().unwrap();
+    let (_, at) = label.split_once('@').expect(grep);
+    let out = run(
+        &root,
+        &[
+            "read",
+            REF,
+            "--offset",
+            "1",
+            "--char",
+            at,
+            "--limit",
+            "1",
+            "--json",
+            "--user-data",
+            "data",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let page = tool_offload::json::parse(stdout(&out).trim_end()).unwrap()["page"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let materializer =
+        Arc::new(Materializer::new(MaterializerOptions::new(root.join("data"), "conv-1")).unwrap());
+    let mut registry = ToolRegistry::new();
+    materializer.register_tools(&mut registry).unwrap();
+    let at: usize = at.parse().unwrap();
+    let params = json!({"ref": REF, "offset": 1, "char": at, "limit": 1});
+    let tool = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(registry.execute_tool("t", "context_read", params))
+        .unwrap();
+    assert_eq!(page, tool.content);
+    assert!(page.contains(&format!("@{at}| ")), "{page}");
+}
+
+#[test]
+fn offload_redact_writes_no_secret() {
+    let (_tmp, root) = tempdir();
+    let secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+    let content = format!("token {secret}\n{}", "ok\n".repeat(100));
+    write_json(&root.join("conv.json"), &[anthropic("t1", &content)]);
+    let out = run(
+        &root,
+        &["offload", "conv.json", "--out", "art", "--redact"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = files(&root.join("art"));
+    assert_eq!(written.len(), 1);
+    let text = written.values().next().unwrap();
+    assert!(text.starts_with("token [REDACTED:github-token]\n") && !text.contains(secret));
+}
