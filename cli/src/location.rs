@@ -71,6 +71,7 @@ impl FileWriter for LocationIo {
         fn mkdir(&self, dir: &str) -> ();
         fn write_file(&self, path: &str, data: &str) -> ();
         fn create_file(&self, path: &str, data: &str) -> CreateOutcome;
+        fn create_bytes(&self, path: &str, data: &[u8]) -> CreateOutcome;
     }
 }
 

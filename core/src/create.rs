@@ -32,22 +32,123 @@ pub(crate) enum Creation {
     Taken,
 }
 
-/// Whether the file at `path` holds the text `same` accepts: `None` when there is no
-/// file.
+/// What an existing file is compared with when its name is taken: a test of its text,
+/// or bytes compared as they are (binary data, which a text read cannot hold).
+pub(crate) enum Same<'a, F> {
+    /// The file read as text, asked of the test.
+    Text(F),
+    /// The file read as text, equal to this.
+    Str(&'a str),
+    /// The file's bytes, read by range, equal to these.
+    Bytes(&'a [u8]),
+}
+
+/// A [`Same`] with no test of its own: one type for what the Materializer and import
+/// compare, so they share one copy of the name-picking.
+pub(crate) type SameData<'a> = Same<'a, fn(&str) -> bool>;
+
+impl<'a> SameData<'a> {
+    /// The file holds exactly `payload`.
+    pub(crate) fn of(payload: &Payload<'a>) -> Self {
+        match *payload {
+            Payload::Text(text) => Same::Str(text),
+            Payload::Bytes(bytes) => Same::Bytes(bytes),
+        }
+    }
+}
+
+/// What the Materializer and import write: text, or binary data
+/// ([`FileWriter::create_bytes`]), one type for both (see [`Payloads`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Payload<'a> {
+    Text(&'a str),
+    Bytes(&'a [u8]),
+}
+
+/// A writer and reader taking [`Payload`]s: text through `create_file`, bytes through
+/// `create_bytes`.
+pub(crate) struct Payloads<'a, IO: ?Sized>(pub(crate) &'a IO);
+
+impl<'p, IO: FileWriter + ?Sized> FileWriter<Payload<'p>> for Payloads<'_, IO> {
+    fn mkdir(&self, dir: &str) -> impl std::future::Future<Output = Result<(), IoError>> {
+        self.0.mkdir(dir)
+    }
+    async fn write_file(&self, path: &str, data: &Payload<'p>) -> Result<(), IoError> {
+        match *data {
+            Payload::Text(text) => self.0.write_file(path, text).await,
+            // Artifacts are only ever created, never replaced.
+            Payload::Bytes(_) => Err(IoError::new(format!(
+                "binary data is only created, never replaced: {path}"
+            ))),
+        }
+    }
+    async fn create_file(&self, path: &str, data: &Payload<'p>) -> Result<CreateOutcome, IoError> {
+        match *data {
+            Payload::Text(text) => self.0.create_file(path, text).await,
+            Payload::Bytes(bytes) => self.0.create_bytes(path, bytes).await,
+        }
+    }
+}
+
+impl<IO: FileReader + ?Sized> FileReader for Payloads<'_, IO> {
+    fn read_file(
+        &self,
+        path: &str,
+    ) -> impl std::future::Future<Output = Result<Option<String>, IoError>> {
+        self.0.read_file(path)
+    }
+    fn list_dir(
+        &self,
+        dir: &str,
+    ) -> impl std::future::Future<Output = Result<Vec<String>, IoError>> {
+        self.0.list_dir(dir)
+    }
+    fn size(&self, path: &str) -> impl std::future::Future<Output = Result<Option<u64>, IoError>> {
+        self.0.size(path)
+    }
+    fn read_range(
+        &self,
+        path: &str,
+        start: u64,
+        end: u64,
+    ) -> impl std::future::Future<Output = Result<Vec<u8>, IoError>> {
+        self.0.read_range(path, start, end)
+    }
+}
+
+/// Whether the file at `path` holds what `same` accepts: `None` when there is no file.
 ///
 /// # Errors
 /// `READ_FAILED` from the reader.
-pub(crate) async fn holds<R: FileReader + ?Sized>(
+pub(crate) async fn holds<R: FileReader + ?Sized, F: Fn(&str) -> bool>(
     io: &R,
     path: &str,
-    same: impl Fn(&str) -> bool,
+    same: &Same<'_, F>,
 ) -> Result<Option<bool>, OffloadError> {
-    match io.read_file(path).await {
-        Ok(existing) => Ok(existing.map(|text| same(&text))),
-        Err(source) => Err(OffloadError::ReadFailed {
-            path: path.into(),
-            source,
-        }),
+    let failed = |source| OffloadError::ReadFailed {
+        path: path.into(),
+        source,
+    };
+    match same {
+        Same::Text(test) => match io.read_file(path).await {
+            Ok(existing) => Ok(existing.map(|text| test(&text))),
+            Err(source) => Err(failed(source)),
+        },
+        Same::Str(expected) => match io.read_file(path).await {
+            Ok(existing) => Ok(existing.map(|text| text == *expected)),
+            Err(source) => Err(failed(source)),
+        },
+        Same::Bytes(bytes) => {
+            let size = io.size(path).await.map_err(failed)?;
+            match size {
+                None => Ok(None),
+                Some(size) if size != bytes.len() as u64 => Ok(Some(false)),
+                Some(size) => {
+                    let existing = io.read_range(path, 0, size).await.map_err(failed)?;
+                    Ok(Some(existing == *bytes))
+                }
+            }
+        }
     }
 }
 
@@ -60,7 +161,7 @@ pub(crate) async fn create_unless_taken<D, IO>(
     io: &IO,
     path: &str,
     data: &D,
-    same: impl Fn(&str) -> bool,
+    same: &Same<'_, impl Fn(&str) -> bool>,
 ) -> Result<Creation, OffloadError>
 where
     D: ?Sized,
@@ -93,7 +194,7 @@ pub(crate) async fn create_fresh<D, IO>(
     io: &IO,
     path: &str,
     data: &D,
-    same: impl Fn(&str) -> bool,
+    same: &Same<'_, impl Fn(&str) -> bool>,
 ) -> Result<Creation, OffloadError>
 where
     D: ?Sized,
@@ -122,7 +223,7 @@ where
 pub(crate) async fn create_at_free_name<D, IO>(
     io: &IO,
     data: &D,
-    same: impl Fn(&str) -> bool,
+    same: &Same<'_, impl Fn(&str) -> bool>,
     first: u32,
     mut candidate: impl FnMut(u32) -> Result<String, OffloadError>,
 ) -> Result<Placed, OffloadError>
@@ -133,7 +234,7 @@ where
     let mut last = String::new();
     for number in first..MAX_NAME_ATTEMPTS {
         let path = candidate(number)?;
-        let reused = match create_fresh(io, &path, data, &same).await? {
+        let reused = match create_fresh(io, &path, data, same).await? {
             Creation::Created => false,
             Creation::Same => true,
             Creation::Taken => {
@@ -172,7 +273,14 @@ mod tests {
     fn takes_the_first_free_name_and_reuses_identical_content() {
         let fs = MemoryWriter::new();
         let place = |text: &'static str| {
-            block_on(create_at_free_name(&fs, text, |e| e == text, 0, names)).unwrap()
+            block_on(create_at_free_name(
+                &fs,
+                text,
+                &Same::Text(|e: &str| e == text),
+                0,
+                names,
+            ))
+            .unwrap()
         };
         assert_eq!(
             (place("one").path, place("one").reused),
@@ -217,7 +325,8 @@ mod tests {
 
     #[test]
     fn gives_up_instead_of_hanging_when_every_name_is_taken() {
-        let err = block_on(create_at_free_name(&AlwaysTaken, "x", |_| true, 0, names)).unwrap_err();
+        let same = Same::Text(|_: &str| true);
+        let err = block_on(create_at_free_name(&AlwaysTaken, "x", &same, 0, names)).unwrap_err();
         assert_eq!(err.code().as_str(), "WRITE_FAILED");
         assert!(
             err.to_string().contains("10000 candidates are all taken"),

@@ -119,6 +119,18 @@ pub trait FileWriter<D: ?Sized = str> {
         path: &str,
         data: &D,
     ) -> impl Future<Output = Result<CreateOutcome, IoError>>;
+    /// [`create_file`](FileWriter::create_file) for binary data (a tool's `.bin`
+    /// output), written as it is. Writers that cannot write bytes keep this default,
+    /// an error: binary outputs then fail with `WRITE_FAILED`, text is unaffected.
+    fn create_bytes(
+        &self,
+        path: &str,
+        data: &[u8],
+    ) -> impl Future<Output = Result<CreateOutcome, IoError>> {
+        let _ = data;
+        let message = format!("this writer does not write binary data: {path}");
+        async move { Err(IoError::new(message)) }
+    }
 }
 
 impl<D: ?Sized, W: FileWriter<D> + ?Sized> FileWriter<D> for &W {
@@ -134,6 +146,13 @@ impl<D: ?Sized, W: FileWriter<D> + ?Sized> FileWriter<D> for &W {
         data: &D,
     ) -> impl Future<Output = Result<CreateOutcome, IoError>> {
         (**self).create_file(path, data)
+    }
+    fn create_bytes(
+        &self,
+        path: &str,
+        data: &[u8],
+    ) -> impl Future<Output = Result<CreateOutcome, IoError>> {
+        (**self).create_bytes(path, data)
     }
 }
 

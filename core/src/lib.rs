@@ -73,6 +73,7 @@
 //! ```
 
 pub mod audit;
+pub mod base64;
 mod batch;
 mod concurrent;
 mod create;

@@ -47,7 +47,8 @@ pub struct MemoryWriter {
 #[derive(Debug, Default)]
 struct MemoryState {
     dirs: BTreeSet<String>,
-    files: BTreeMap<String, String>,
+    /// Each file's bytes: text as UTF-8, or binary data as written.
+    files: BTreeMap<String, Vec<u8>>,
     /// When each file was last written ([`MemoryWriter::set_now`]'s clock).
     modified: BTreeMap<String, u64>,
     /// The clock: milliseconds since the Unix epoch, as set.
@@ -90,8 +91,16 @@ impl MemoryWriter {
         }
     }
 
-    /// The content of the file at `path`, if one was written.
+    /// The content of the file at `path`, if one was written (bytes that are not UTF-8
+    /// as U+FFFD: [`MemoryWriter::read_bytes`] has them as written).
     pub fn read(&self, path: &str) -> Option<String> {
+        let state = self.lock();
+        let bytes = state.files.get(path)?;
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+
+    /// The bytes of the file at `path`, if one was written.
+    pub fn read_bytes(&self, path: &str) -> Option<Vec<u8>> {
         self.lock().files.get(path).cloned()
     }
 
@@ -100,9 +109,15 @@ impl MemoryWriter {
         dir == "/" || self.lock().dirs.contains(dir)
     }
 
-    /// Every file written, by path, in path order.
+    /// Every file written, by path, in path order (as [`MemoryWriter::read`] reads it).
     pub fn files(&self) -> BTreeMap<String, String> {
-        self.lock().files.clone()
+        let state = self.lock();
+        let text = |bytes: &Vec<u8>| String::from_utf8_lossy(bytes).into_owned();
+        state
+            .files
+            .iter()
+            .map(|(p, b)| (p.clone(), text(b)))
+            .collect()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, MemoryState> {
@@ -112,8 +127,32 @@ impl MemoryWriter {
     }
 }
 
-impl FileWriter for MemoryWriter {
-    async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
+impl MemoryWriter {
+    fn write(&self, path: &str, data: &[u8]) -> Result<(), IoError> {
+        let mut state = self.lock();
+        self.call(&mut state, "write", path)?;
+        state.check_writable(path)?;
+        state.files.insert(path.to_owned(), data.to_owned());
+        let now = state.now_ms;
+        state.modified.insert(path.to_owned(), now);
+        Ok(())
+    }
+
+    fn create(&self, path: &str, data: &[u8]) -> Result<CreateOutcome, IoError> {
+        // One lock for the check and the insert: the in-memory form of an atomic create.
+        let mut state = self.lock();
+        self.call(&mut state, "create", path)?;
+        state.check_writable(path)?;
+        if state.files.contains_key(path) {
+            return Ok(CreateOutcome::Exists);
+        }
+        state.files.insert(path.to_owned(), data.to_owned());
+        let now = state.now_ms;
+        state.modified.insert(path.to_owned(), now);
+        Ok(CreateOutcome::Created)
+    }
+
+    fn make_dir(&self, dir: &str) -> Result<(), IoError> {
         let mut state = self.lock();
         self.call(&mut state, "mkdir", dir)?;
         let mut prefix = String::new();
@@ -127,29 +166,20 @@ impl FileWriter for MemoryWriter {
         }
         Ok(())
     }
+}
 
-    async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
-        let mut state = self.lock();
-        self.call(&mut state, "write", path)?;
-        state.check_writable(path)?;
-        state.files.insert(path.to_owned(), data.to_owned());
-        let now = state.now_ms;
-        state.modified.insert(path.to_owned(), now);
-        Ok(())
+impl FileWriter for MemoryWriter {
+    async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
+        self.make_dir(dir)
     }
-
+    async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
+        self.write(path, data.as_bytes())
+    }
     async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
-        // One lock for the check and the insert: the in-memory form of an atomic create.
-        let mut state = self.lock();
-        self.call(&mut state, "create", path)?;
-        state.check_writable(path)?;
-        if state.files.contains_key(path) {
-            return Ok(CreateOutcome::Exists);
-        }
-        state.files.insert(path.to_owned(), data.to_owned());
-        let now = state.now_ms;
-        state.modified.insert(path.to_owned(), now);
-        Ok(CreateOutcome::Created)
+        self.create(path, data.as_bytes())
+    }
+    async fn create_bytes(&self, path: &str, data: &[u8]) -> Result<CreateOutcome, IoError> {
+        self.create(path, data)
     }
 }
 
@@ -173,7 +203,13 @@ impl MemoryState {
 
 impl FileReader for MemoryWriter {
     async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
-        Ok(self.read(path))
+        // As a file system's reader: bytes that are not UTF-8 are an error, not text.
+        match self.read_bytes(path) {
+            None => Ok(None),
+            Some(bytes) => String::from_utf8(bytes)
+                .map(Some)
+                .map_err(|_| IoError::new(format!("not UTF-8: {path}"))),
+        }
     }
 
     async fn list_dir(&self, dir: &str) -> Result<Vec<String>, IoError> {
@@ -208,8 +244,7 @@ impl FileReader for MemoryWriter {
         let bytes = state
             .files
             .get(path)
-            .ok_or_else(|| IoError::new(format!("no such file: {path}")))?
-            .as_bytes();
+            .ok_or_else(|| IoError::new(format!("no such file: {path}")))?;
         Ok(bytes[clamp_range(start, end, bytes.len())].to_vec())
     }
 }

@@ -42,18 +42,18 @@ export class MemoryWriter implements FileWriter, FileReader {
     }
   }
 
-  /** Write `data` as UTF-8 to `path`, replacing any file; its directory must exist. */
-  async writeFile(path: string, data: string): Promise<void> {
+  /** Write `data` (text as UTF-8, bytes as they are) to `path`, replacing any file; its directory must exist. */
+  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     const key = this.#writable(path);
-    this.#files.set(key, { bytes: encoder.encode(data), modifiedMs: Date.now() });
+    this.#files.set(key, { bytes: bytesOf(data), modifiedMs: Date.now() });
   }
 
   /** Write `data` to `path` only if nothing is there: `true` when it did, `false` (nothing written) otherwise. */
-  async createFile(path: string, data: string): Promise<boolean> {
+  async createFile(path: string, data: string | Uint8Array): Promise<boolean> {
     const key = this.#writable(path);
     // Check and insert with no await between them: exclusive across concurrent calls.
     if (this.#files.has(key)) return false;
-    this.#files.set(key, { bytes: encoder.encode(data), modifiedMs: Date.now() });
+    this.#files.set(key, { bytes: bytesOf(data), modifiedMs: Date.now() });
     return true;
   }
 
@@ -114,3 +114,7 @@ export class MemoryWriter implements FileWriter, FileReader {
     return key;
   }
 }
+
+/** Text as UTF-8; bytes copied, so the caller may reuse its array. */
+const bytesOf = (data: string | Uint8Array): Uint8Array =>
+  typeof data === 'string' ? encoder.encode(data) : data.slice();

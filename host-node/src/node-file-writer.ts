@@ -128,8 +128,8 @@ export class NodeFileWriter implements FileWriter, FileReader {
     }
   }
 
-  /** Write `data` as UTF-8 to `path` atomically, replacing any existing file. */
-  async writeFile(path: string, data: string): Promise<void> {
+  /** Write `data` (text as UTF-8, bytes as they are) to `path` atomically, replacing any existing file. */
+  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     const { temp, handle } = await this.#writeTemp(path, data);
     try {
       // Closed while it is renamed: one wait less (the data is written either way).
@@ -147,7 +147,7 @@ export class NodeFileWriter implements FileWriter, FileReader {
    * file, `false` when something already was (then nothing is written). Atomic and
    * exclusive across calls and processes: the data is linked into place complete.
    */
-  async createFile(path: string, data: string): Promise<boolean> {
+  async createFile(path: string, data: string | Uint8Array): Promise<boolean> {
     const { temp, handle } = await this.#writeTemp(path, data);
     try {
       await link(temp, path);
@@ -158,7 +158,7 @@ export class NodeFileWriter implements FileWriter, FileReader {
       // No hard links here (FAT, some network mounts): an exclusive open of the final
       // name, still never replacing a file, though a crash mid-write could leave it short.
       try {
-        await writeFile(path, data, { encoding: 'utf8', flag: 'wx' });
+        await writeFile(path, data, { flag: 'wx' });
       } catch (inner) {
         if ((inner as NodeJS.ErrnoException).code === 'EEXIST') return false;
         throw inner;
@@ -177,7 +177,7 @@ export class NodeFileWriter implements FileWriter, FileReader {
    * `data` in a new temporary file beside `path` (fsynced when durable): its path, and
    * its handle, still open so that the caller closes it alongside its last step.
    */
-  async #writeTemp(path: string, data: string): Promise<{ temp: string; handle: FileHandle }> {
+  async #writeTemp(path: string, data: string | Uint8Array): Promise<{ temp: string; handle: FileHandle }> {
     // The temporary name does not embed the final one, which may already be 255 bytes.
     const temp = join(dirname(path), tempFileName(process.pid, `${TEMP_UNIQUE}-${(++tempCount).toString(36)}`));
     // Encoded while the thread pool opens the file (into a reused buffer when large).
@@ -186,9 +186,9 @@ export class NodeFileWriter implements FileWriter, FileReader {
     let handle: FileHandle | undefined;
     let encoded: Encoded | undefined;
     try {
-      encoded = scratch.encode(data);
+      if (typeof data === 'string') encoded = scratch.encode(data);
       handle = await opening;
-      await writeAll(handle, encoded.bytes);
+      await writeAll(handle, encoded?.bytes ?? (data as Uint8Array));
       if (this.#durable) await handle.sync();
       return { temp, handle };
     } catch (err) {

@@ -24,8 +24,8 @@ export interface OpfsFileHandle {
     slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
   }>;
   createWritable(options?: { keepExistingData?: boolean }): Promise<{
-    /** A string is written as UTF-8, a lone surrogate as U+FFFD. */
-    write(data: string): Promise<void>;
+    /** A string is written as UTF-8, a lone surrogate as U+FFFD; bytes as they are. */
+    write(data: string | Uint8Array<ArrayBuffer>): Promise<void>;
     close(): Promise<void>;
     abort(): Promise<void>;
   }>;
@@ -109,7 +109,7 @@ export class OpfsWriter implements FileWriter, FileReader {
   }
 
   /** Write `data` as UTF-8 to `path`, replacing any file; its directory must exist. */
-  async writeFile(path: string, data: string): Promise<void> {
+  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     const [parent, name] = await this.#parentOf(path);
     await this.#write(path, async () => writeWhole(await parent.getFileHandle(name, { create: true }), data));
   }
@@ -118,7 +118,7 @@ export class OpfsWriter implements FileWriter, FileReader {
    * Write `data` to `path` only if nothing is there: `true` when it did, `false`
    * (nothing written) otherwise. Exclusive across the origin's tabs and workers.
    */
-  async createFile(path: string, data: string): Promise<boolean> {
+  async createFile(path: string, data: string | Uint8Array): Promise<boolean> {
     const [parent, name] = await this.#parentOf(path);
     const temp = tempFileName(0, randomHex());
     const staged = await this.#write(path, async () => {
@@ -302,10 +302,15 @@ async function removeStaleTempFiles(dir: OpfsDirectoryHandle, now: number): Prom
 }
 
 /** Replace the content of `file` with `data`, committed atomically on close. */
-async function writeWhole(file: OpfsFileHandle, data: string): Promise<void> {
+async function writeWhole(file: OpfsFileHandle, data: string | Uint8Array): Promise<void> {
   const writable = await file.createWritable();
   try {
-    await writable.write(data);
+    // A shared buffer is not something a file stream takes: its bytes are copied.
+    await writable.write(
+      typeof data === 'string' || data.buffer instanceof ArrayBuffer
+        ? (data as string | Uint8Array<ArrayBuffer>)
+        : data.slice(),
+    );
   } catch (err) {
     await writable.abort().catch(() => undefined);
     throw err;

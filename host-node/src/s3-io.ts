@@ -126,20 +126,16 @@ export class S3Io implements FileWriter, FileReader {
     this.key(dir);
   }
 
-  /** Write `data` as UTF-8 to `path`, replacing any object: one `PutObject`. */
-  async writeFile(path: string, data: string): Promise<void> {
+  /** Write `data` (text as UTF-8, bytes as they are) to `path`, replacing any object: one `PutObject`. */
+  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     const Key = this.key(path);
-    await this.#send(
-      'WRITE_FAILED',
-      path,
-      new PutObjectCommand({ Bucket: this.bucket, Key, Body: encoder.encode(data) }),
-    );
+    await this.#send('WRITE_FAILED', path, new PutObjectCommand({ Bucket: this.bucket, Key, Body: bodyOf(data) }));
   }
 
   /** Write `data` to `path` only if no object is there (`If-None-Match: *`): `true` when it did, `false` otherwise. */
-  async createFile(path: string, data: string): Promise<boolean> {
+  async createFile(path: string, data: string | Uint8Array): Promise<boolean> {
     const Key = this.key(path);
-    const put = new PutObjectCommand({ Bucket: this.bucket, Key, Body: encoder.encode(data), IfNoneMatch: '*' });
+    const put = new PutObjectCommand({ Bucket: this.bucket, Key, Body: bodyOf(data), IfNoneMatch: '*' });
     // 412: the object exists. 409 ConditionalRequestConflict: another conditional write
     // to the key is in flight; the name counts as taken (at worst a skipped name).
     return (await this.#send<PutObjectCommandOutput>('WRITE_FAILED', path, put, isTaken)) !== undefined;
@@ -278,3 +274,6 @@ function operation(command: Request): string {
 function lastSegment(key: string): string {
   return decodeKeySegment(key.slice(key.lastIndexOf('/') + 1));
 }
+
+/** An object's body: text as UTF-8, bytes as they are. */
+const bodyOf = (data: string | Uint8Array): Uint8Array => (typeof data === 'string' ? encoder.encode(data) : data);

@@ -185,6 +185,29 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         Ok(done)
     }
 
+    /// A binary output (an image, an archive, any bytes): stored as it is in
+    /// `…/artifacts/tool/<tool_call_id>.bin` whatever its size, never shown; the summary
+    /// names its size and kind (see [`materialize::Materializer::materialize_binary`]).
+    ///
+    /// ```no_run
+    /// # async fn demo(m: tool_offload::Materializer, png: Vec<u8>) -> Result<(), tool_offload::OffloadError> {
+    /// use tool_offload::core::materialize::BinaryOutputRef;
+    /// let output = BinaryOutputRef { tool_call_id: "shot", tool_name: "screenshot", server_name: None, bytes: &png };
+    /// let done = m.materialize_binary(&output).await?; // "… binary data, 48,213 bytes, looks like a PNG image …"
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// `INVALID_ID`, `WRITE_FAILED`, `READ_FAILED`.
+    pub async fn materialize_binary(
+        &self,
+        output: &materialize::BinaryOutputRef<'_>,
+    ) -> Result<Materialized, OffloadError> {
+        let done = self.core.materialize_binary(output, &self.io).await?;
+        trace(&done);
+        Ok(done)
+    }
+
     /// Terminal output: over the limits, `text` goes to
     /// `…/artifacts/terminal/<snippet_id>.log` with the same summary and ref.
     ///

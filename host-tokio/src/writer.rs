@@ -88,8 +88,12 @@ impl FileWriter for TokioFileWriter {
     }
 
     async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        self.create_bytes(path, data.as_bytes()).await
+    }
+
+    async fn create_bytes(&self, path: &str, data: &[u8]) -> Result<CreateOutcome, IoError> {
         let (path, data, durable) = (PathBuf::from(path), data.to_owned(), self.durable);
-        tokio::task::spawn_blocking(move || create_exclusively(&path, data.as_bytes(), durable))
+        tokio::task::spawn_blocking(move || create_exclusively(&path, &data, durable))
             .await
             .map_err(|e| IoError::new(format!("create task failed: {e}")))?
             .map_err(IoError::from)

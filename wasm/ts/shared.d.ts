@@ -31,12 +31,14 @@ export interface OffloadErrorConstructor {
  * `readFile` (when there is one) and then written, so two concurrent calls may race.
  *
  * `data` may hold lone UTF-16 surrogates (content cut mid-emoji): write them as U+FFFD,
- * as `TextEncoder` and Node's `fs` do, so every host writes the same bytes.
+ * as `TextEncoder` and Node's `fs` do, so every host writes the same bytes. It is a
+ * `Uint8Array` for a binary output (a `.bin` artifact, created with `createFile`, or
+ * `writeFile` when there is none): write its bytes as they are.
  */
 export interface FileWriter {
   mkdir(dir: string): Promise<void>;
-  writeFile(path: string, data: string): Promise<void>;
-  createFile?(path: string, data: string): Promise<boolean>;
+  writeFile(path: string, data: string | Uint8Array): Promise<void>;
+  createFile?(path: string, data: string | Uint8Array): Promise<boolean>;
   /** Retention (`gc`) only: size, modification time and kind, `undefined` when nothing is there. */
   stat?(path: string): Promise<{ size: number; modifiedMs: number; isDir: boolean; isLink?: boolean } | undefined>;
   /** Retention (`gc`) only: remove a file; nothing there is not an error. */
@@ -282,7 +284,11 @@ export interface ToolOutputInput<T = unknown> {
   toolName: string;
   /** The MCP server (or other origin), if any. */
   serverName?: string;
-  /** A string, or any JSON value (measured and written as its `JSON.stringify`). */
+  /**
+   * A string, or any JSON value (measured and written as its `JSON.stringify`), or binary
+   * data (a `Uint8Array`, `Buffer` or `ArrayBuffer`): stored as it is in `<toolCallId>.bin`
+   * whatever its size, never shown; the writer receives a `Uint8Array`.
+   */
   output: T;
 }
 
@@ -291,10 +297,11 @@ export interface RefHint {
   toolName: string;
   serverName?: string;
   toolCallId: string;
-  /** UTF-8 bytes. */
+  /** UTF-8 bytes (of binary data: its bytes). */
   bytes: number;
-  /** UTF-16 code units. */
+  /** UTF-16 code units (0 for binary data). */
   chars: number;
+  /** Lines (0 for binary data). */
   lines: number;
   /** Whether the artifact is JSON (`.json`). */
   isJson: boolean;

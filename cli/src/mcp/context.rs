@@ -13,7 +13,7 @@ use tool_offload::core::materialize::{
 };
 use tool_offload::core::FileReader;
 use tool_offload::tools::ToolFormat;
-use tool_offload::Materializer;
+use tool_offload::{Materializer, OffloadError};
 
 use crate::location::LocationIo;
 
@@ -134,7 +134,9 @@ impl ContextTools {
             ErrorData::internal_error(format!("reading {uri}: {}", err.message()), None)
         };
         let size = io.size(&path).await.map_err(failed)?.ok_or_else(missing)?;
-        let text = if size <= self.max_resource_bytes {
+        // Binary data has no text: core's read-back says what it is.
+        let binary = mime_type(uri) == "application/octet-stream";
+        let text = if size <= self.max_resource_bytes && !binary {
             io.read_file(&path)
                 .await
                 .map_err(failed)?
@@ -143,7 +145,12 @@ impl ContextTools {
             self.materializer
                 .read(uri, 0, FIRST_PAGE_LINES)
                 .await
-                .map_err(|err| ErrorData::internal_error(err.to_string(), None))?
+                .map_err(|err| match err {
+                    OffloadError::InvalidArgument(_) => {
+                        ErrorData::invalid_params(err.to_string(), Some(json!({ "uri": uri })))
+                    }
+                    err => ErrorData::internal_error(err.to_string(), None),
+                })?
         };
         Ok(json!({
             "contents": [{ "uri": uri, "mimeType": mime_type(uri), "text": text }],

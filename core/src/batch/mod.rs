@@ -4,7 +4,7 @@
 use std::cell::Cell;
 
 use crate::concurrent::{run_bounded, WRITE_CONCURRENCY};
-use crate::create::{create_at_free_name, create_fresh, Creation};
+use crate::create::{create_at_free_name, create_fresh, Creation, Same};
 use crate::message::{id_path, tool_results, At, Slot};
 use crate::path::{join, resolve};
 use crate::plan::{edits, PlannedOffload};
@@ -252,9 +252,9 @@ impl Batch {
                         return None;
                     }
                     // The file holds the text as UTF-8 (a lone surrogate as U+FFFD), as `to_str`.
-                    let same = |existing: &str| offload.text.to_str() == existing;
+                    let same = Same::Text(|existing: &str| offload.text.to_str() == existing);
                     let created =
-                        create_fresh(writer, &offload.path, offload.text.data(), same).await;
+                        create_fresh(writer, &offload.path, offload.text.data(), &same).await;
                     failed.set(created.is_err());
                     Some(created)
                 }
@@ -287,12 +287,12 @@ impl Batch {
         T: Text,
         W: FileWriter<T::Data> + FileReader + ?Sized,
     {
-        let same = |existing: &str| offload.text.to_str() == existing;
+        let same = Same::Text(|existing: &str| offload.text.to_str() == existing);
         let (dir, id) = (&self.dir, &offload.id);
         let names = &mut self.names;
         let mut name = String::new();
         // Candidate 0, the planned name, is taken: the search goes on from 1.
-        let placed = create_at_free_name(writer, offload.text.data(), same, 1, |_| {
+        let placed = create_at_free_name(writer, offload.text.data(), &same, 1, |_| {
             name = names.claim(id).ok_or_else(|| OffloadError::InvalidId {
                 field: "tool result id".into(),
                 value: Some(id.clone()),

@@ -3,13 +3,12 @@
 
 use std::collections::HashSet;
 
-use sha2::{Digest, Sha256};
-
+use super::bundle_content::Content;
 use super::materializer::Materializer;
 use super::ref_scan::{self, Found};
 use super::reference::{self, unsafe_ref_component, ParsedRef, RefError};
 use super::types::MaterializerOptions;
-use crate::create::{create_unless_taken, holds, Creation};
+use crate::create::Creation;
 use crate::{FileReader, FileWriter, Map, OffloadError, Value};
 
 /// The bundle's `format` field.
@@ -76,17 +75,13 @@ impl Materializer {
         for Found { reference, parsed } in found {
             let reference = reference.into_owned();
             let path = self.resolve_ref(&reference)?;
-            let content = match reader.read_file(&path).await {
-                Ok(Some(text)) => text,
-                Ok(None) => return Err(OffloadError::RefNotFound(reference)),
-                Err(source) => return Err(OffloadError::ReadFailed { path, source }),
-            };
+            let content = Content::read(&reference, path, reader).await?;
             let mut artifact = Map::new();
             artifact.insert("ref".into(), Value::String(reference));
             let path_in_bundle = format!("{}/{}", parsed.kind.dir(), parsed.file);
             artifact.insert("path".into(), Value::String(path_in_bundle));
-            artifact.insert("sha256".into(), Value::String(sha256_hex(&content)));
-            artifact.insert("content".into(), Value::String(content));
+            artifact.insert("sha256".into(), Value::String(content.sha256()));
+            content.insert_into(&mut artifact);
             artifacts.push(Value::Object(artifact));
         }
         let mut bundle = Map::new();
@@ -147,7 +142,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
 
     // Keyed by canonical ref, so every check below is one hash lookup: validation
     // stays linear in the size of the bundle.
-    let mut checked: Vec<(String, &str)> = Vec::with_capacity(artifacts.len());
+    let mut checked: Vec<(String, Content<'_>)> = Vec::with_capacity(artifacts.len());
     let mut present: HashSet<String> = HashSet::with_capacity(artifacts.len());
     for (i, artifact) in artifacts.iter().enumerate() {
         let field = |key: &str| artifact.get(key).and_then(Value::as_str);
@@ -179,7 +174,9 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
                 "artifacts[{i}].path {path:?} does not match its ref {reference:?}"
             )));
         }
-        let actual = sha256_hex(content);
+        let content = Content::of(artifact, content)
+            .map_err(|why| invalid(format!("artifacts[{i}] ({path}) {why}")))?;
+        let actual = content.sha256();
         if actual != sha256 {
             return Err(invalid(format!(
                 "artifacts[{i}] ({path}) fails its SHA-256 check: the bundle says {sha256}, the content hashes to {actual}"
@@ -209,7 +206,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
     }
     let mut fresh = Vec::new();
     for (target, content) in &checked {
-        match holds(io, target, |existing| existing == *content).await? {
+        match content.held_at(target, io).await? {
             None => fresh.push((target, content)),
             Some(true) => {}
             Some(false) => return Err(OffloadError::ArtifactExists(target.clone())),
@@ -230,37 +227,18 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
         }
         // Exclusive: a different file that appeared since the check above (another
         // process importing) is reported, never overwritten.
-        let same = |existing: &str| existing == *content;
-        if create_unless_taken(io, target, *content, same).await? == Creation::Taken {
+        if content.create_at(target, io).await? == Creation::Taken {
             return Err(OffloadError::ArtifactExists(target.clone()));
         }
-        scope.write_line_index(target, content, io).await;
+        if let Content::Text(text) = content {
+            scope.write_line_index(target, text, io).await;
+        }
     }
     Ok(ImportedConversation {
         conversation_id: conversation.into(),
         messages: messages.clone(),
         paths: checked.into_iter().map(|(target, _)| target).collect(),
     })
-}
-
-/// Lowercase hex SHA-256 of `text`'s UTF-8 bytes.
-///
-/// ```
-/// assert_eq!(
-///     tool_offload_core::materialize::sha256_hex("abc"),
-///     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-/// );
-/// ```
-pub fn sha256_hex(text: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let digest = Sha256::digest(text.as_bytes());
-    let mut out = String::with_capacity(2 * digest.len());
-    for byte in digest {
-        // No format! per byte: import hashes every artifact of the bundle.
-        out.push(char::from(HEX[usize::from(byte >> 4)]));
-        out.push(char::from(HEX[usize::from(byte & 0xf)]));
-    }
-    out
 }
 
 /// Whether `path` is the artifact's path under the conversation's `artifacts/`:
@@ -293,6 +271,7 @@ fn describe(value: Option<&Value>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::materialize::sha256_hex;
     use serde_json::json;
 
     #[test]

@@ -65,6 +65,10 @@ impl Materializer {
             Ok(None) => return Err(super::read_back::missing(reference, &file, reader).await),
             Err(source) => return Err(OffloadError::ReadFailed { path: file, source }),
         };
+        if super::binary::is_binary_path(&file) {
+            let head = reader.read_range(&file, 0, 16).await.unwrap_or_default();
+            return Err(super::binary::not_text(reference, size, &head));
+        }
         if size > MAX_JSON_PATH_BYTES {
             return Err(OffloadError::InvalidArgument(format!(
                 "{reference} is {} bytes; a path reads JSON artifacts up to {} bytes: use context_grep",

@@ -8,7 +8,7 @@ use super::types::{
     ArtifactKind, ContextRef, MaterializeStats, Materialized, MaterializerOptions, RefHint,
     ToolOutputRef,
 };
-use crate::create::create_at_free_name;
+use crate::create::Payload;
 use crate::path::{join, resolve};
 use crate::{FileReader, FileWriter, OffloadError};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -41,8 +41,8 @@ pub struct Materializer {
     pub(super) offload_dir: Option<String>,
     // Atomics so every method takes `&self`: hosts share one materializer between
     // concurrent calls without a lock held across a write.
-    hits: AtomicU64,
-    inlined: AtomicU64,
+    pub(super) hits: AtomicU64,
+    pub(super) inlined: AtomicU64,
     saved_chars: AtomicU64,
     /// Line indexes of artifacts read back, by path (see [`super::line_index`]).
     pub(super) line_indexes: IndexCache,
@@ -273,23 +273,9 @@ impl Materializer {
             _ if is_json => "json",
             _ => "txt",
         };
-        let dir = join(&self.artifacts, kind.dir());
+        let text = Payload::Text(output.text);
+        let (file, path) = self.place(kind, (stem, ext), text, io).await?;
         let bit = 1 << kind as u8;
-        let mut made = self.made(bit);
-        let (file, path) = loop {
-            if !made {
-                self.make_dir(&dir, bit, io).await?;
-            }
-            match self
-                .create_artifact((kind, &dir), stem, ext, output.text, io)
-                .await
-            {
-                // Made earlier, and perhaps removed since (by hand, or a conversation's
-                // directory deleted): made again, and the create tried once more.
-                Err(OffloadError::WriteFailed { .. }) if made => made = false,
-                created => break created?,
-            }
-        };
         if let Some(index) = &index {
             // The index directories' bits follow the artifact directories'.
             self.write_index(&path, index, Some(bit << 3), io).await;
@@ -327,12 +313,8 @@ impl Materializer {
         })
     }
 
-    /// Create the artifact at the first of `<stem>.<ext>`, `<stem>-1.<ext>`… in `dir`
-    /// that is free, or reuse one that already holds exactly `text`; its file name and
-    /// path. Creation is exclusive ([`FileWriter::create_file`]), so concurrent calls and
-    /// processes never overwrite each other's artifacts.
     /// `mkdir -p dir`, remembered (as `bit` of `made_dirs`) once it succeeds.
-    async fn make_dir<IO: FileWriter + ?Sized>(
+    pub(super) async fn make_dir<D: ?Sized, IO: FileWriter<D> + ?Sized>(
         &self,
         dir: &str,
         bit: u8,
@@ -356,40 +338,6 @@ impl Materializer {
     /// Remember that the directory of `bit` is made.
     pub(super) fn mark_made(&self, bit: u8) {
         self.made_dirs.fetch_or(bit, Ordering::Relaxed);
-    }
-
-    async fn create_artifact<IO: FileWriter + FileReader + ?Sized>(
-        &self,
-        (kind, dir): (ArtifactKind, &str),
-        stem: &str,
-        ext: &str,
-        text: &str,
-        io: &IO,
-    ) -> Result<(String, String), OffloadError> {
-        let file_name = |n: u32| match n {
-            0 => format!("{stem}.{ext}"),
-            n => format!("{stem}-{n}.{ext}"),
-        };
-        let placed = create_at_free_name(
-            io,
-            text,
-            |existing| existing == text,
-            0,
-            |n| {
-                let file = file_name(n);
-                // Fails once the suffix makes the name too long, so the search ends.
-                match unsafe_ref_component(&file, 0) {
-                    Some(reason) => Err(OffloadError::InvalidId {
-                        field: kind.id_field().into(),
-                        value: Some(stem.into()),
-                        reason,
-                    }),
-                    None => Ok(join(dir, &file)),
-                }
-            },
-        )
-        .await?;
-        Ok((file_name(placed.number), placed.path))
     }
 }
 

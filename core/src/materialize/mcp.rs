@@ -24,16 +24,19 @@ pub const RESOURCE_DESCRIPTION: &str =
     "Full tool outputs stored by tool-offload, named by the ctx:// refs in summaries.";
 
 /// The MIME type of an artifact, by its ref's extension: `application/json` for `.json`,
-/// else `text/plain`.
+/// `application/octet-stream` for binary data (`.bin`), else `text/plain`.
 ///
 /// ```
 /// use tool_offload_core::materialize::mime_type;
 /// assert_eq!(mime_type("ctx://c/tool/x.json"), "application/json");
+/// assert_eq!(mime_type("ctx://c/tool/shot.bin"), "application/octet-stream");
 /// assert_eq!(mime_type("ctx://c/terminal/t.log"), "text/plain");
 /// ```
 pub fn mime_type(reference: &str) -> &'static str {
     if reference.ends_with(".json") {
         "application/json"
+    } else if super::binary::is_binary_path(reference) {
+        "application/octet-stream"
     } else {
         "text/plain"
     }

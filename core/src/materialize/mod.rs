@@ -1,9 +1,13 @@
 //! Tool output materialization: an output over the inline limits goes to a durable
 //! artifact, and the model gets a summary with a reference and ways to read more.
 
+mod binary;
 mod budget;
+pub use binary::{BinaryOutputRef, BINARY_EXTENSION};
 pub use budget::{cleared_pointer, is_cleared, BudgetOptions, Budgeted, Cleared, CLEARED_PREFIX};
 mod bundle;
+mod bundle_content;
+pub use bundle_content::sha256_hex;
 pub mod detect;
 mod grep;
 mod grep_all;
@@ -24,6 +28,7 @@ mod oracle;
 mod page;
 pub(crate) mod pattern;
 pub(crate) mod pattern_limit;
+mod place;
 mod plain;
 #[cfg(test)]
 mod ranged_tests;
@@ -46,9 +51,7 @@ mod summary;
 mod text;
 mod types;
 
-pub use bundle::{
-    import_conversation, sha256_hex, ImportedConversation, BUNDLE_FORMAT, BUNDLE_VERSION,
-};
+pub use bundle::{import_conversation, ImportedConversation, BUNDLE_FORMAT, BUNDLE_VERSION};
 pub use json_read::MAX_JSON_PATH_BYTES;
 pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
 pub use line_index::INDEX_STEP;

@@ -208,6 +208,10 @@ impl Materializer {
             Ok(None) => return Err(missing(reference, &path, reader).await),
             Err(source) => return Err(OffloadError::ReadFailed { path, source }),
         };
+        if super::binary::is_binary_path(&path) {
+            let head = reader.read_range(&path, 0, 16).await.unwrap_or_default();
+            return Err(super::binary::not_text(reference, size, &head));
+        }
         let file = InFile {
             reader,
             path,

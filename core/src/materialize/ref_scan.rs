@@ -8,7 +8,7 @@ use super::reference::{self, ParsedRef, SCHEME};
 use crate::Value;
 
 /// Artifact file extensions; a ref ends with one of them.
-const EXTENSIONS: [&str; 3] = [".json", ".txt", ".log"];
+const EXTENSIONS: [&str; 4] = [".json", ".txt", ".log", ".bin"];
 
 /// Whether `c` ends a ref in text. A minted ref never holds one (they are all escaped),
 /// so quotes, brackets, spaces or a JSON escape around a ref never cut it short.

@@ -5,7 +5,9 @@ use super::io_types::{Content, Stored};
 use super::record::{KnowledgeRecord, KnowledgeType};
 use super::store::Workspace;
 use super::time::iso8601;
-use crate::create::{create_unless_taken, Creation, MAX_NAME_ATTEMPTS};
+use crate::create::{
+    create_unless_taken, Creation, Payload, Payloads, SameData, MAX_NAME_ATTEMPTS,
+};
 use crate::path::join;
 use crate::{CreateOutcome, FileReader, FileWriter, Map, OffloadError, Value};
 
@@ -106,8 +108,10 @@ impl Workspace {
                     source,
                 })?;
         }
-        if create_unless_taken(io, &path, text, |existing| existing == text).await?
-            == Creation::Taken
+        // As the Materializer and import create theirs: one copy of the exclusive create.
+        let text_payload = Payload::Text(text);
+        let same = SameData::of(&text_payload);
+        if create_unless_taken(&Payloads(io), &path, &text_payload, &same).await? == Creation::Taken
         {
             return Ok(Placement::Taken(path));
         }

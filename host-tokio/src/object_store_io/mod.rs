@@ -186,6 +186,10 @@ impl FileWriter for ObjectStoreIo {
     }
 
     async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        self.create_bytes(path, data.as_bytes()).await
+    }
+
+    async fn create_bytes(&self, path: &str, data: &[u8]) -> Result<CreateOutcome, IoError> {
         let location = self.location(path)?;
         let options = PutOptions {
             mode: PutMode::Create,

@@ -60,6 +60,12 @@ impl<W: FileWriter> FileWriter for Failing<W> {
         }
         self.inner.create_file(path, data).await
     }
+    async fn create_bytes(&self, path: &str, data: &[u8]) -> Result<CreateOutcome, IoError> {
+        if self.fail_on.as_deref() == Some(path) {
+            return Err(IoError::new("injected failure"));
+        }
+        self.inner.create_bytes(path, data).await
+    }
 }
 
 impl<W: FileReader> FileReader for Failing<W> {
@@ -136,6 +142,9 @@ impl<W: FileWriter> FileWriter for Rooted<W> {
     }
     async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
         self.inner.create_file(&self.real(path), data).await
+    }
+    async fn create_bytes(&self, path: &str, data: &[u8]) -> Result<CreateOutcome, IoError> {
+        self.inner.create_bytes(&self.real(path), data).await
     }
 }
 

@@ -114,6 +114,13 @@ impl FileWriter for ReadWrite {
             .create_with(path, &self.js_data(data), self.reader.as_ref())
             .await
     }
+    async fn create_bytes(&self, path: &str, data: &[u8]) -> Result<CreateOutcome, IoError> {
+        // Handed to the writer as a Uint8Array of its own (a copy out of wasm memory).
+        let bytes = js_sys::Uint8Array::from(data);
+        self.writer
+            .create_with(path, &bytes.into(), self.reader.as_ref())
+            .await
+    }
 }
 
 impl FileReader for ReadWrite {

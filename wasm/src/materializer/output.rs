@@ -2,7 +2,7 @@
 //! as JS values, and the logger.
 
 use js_sys::{Function, JsString, Object, Promise};
-use tool_offload_core::materialize::{ContextRef, Materialized, ToolOutputRef};
+use tool_offload_core::materialize::{BinaryOutputRef, ContextRef, Materialized, ToolOutputRef};
 use tool_offload_core::{joined_texts, utf16_len, OffloadError};
 use wasm_bindgen::prelude::*;
 
@@ -26,6 +26,9 @@ pub(crate) struct MaterializeInput {
     /// `text` as the JS string it was read from, which is what gets written.
     js_text: JsString,
     was_value: bool,
+    /// Binary data (a `Uint8Array`, `Buffer` or `ArrayBuffer`), copied into wasm: stored
+    /// as it is instead of `text`.
+    bytes: Option<Vec<u8>>,
 }
 
 impl MaterializeInput {
@@ -52,6 +55,18 @@ impl MaterializeInput {
             })?)
         };
         let original = field(input, "output");
+        if let Some(bytes) = binary(&original) {
+            return Ok(MaterializeInput {
+                tool_call_id,
+                tool_name,
+                server_name,
+                original,
+                text: String::new(),
+                js_text: JsString::from(""),
+                was_value: false,
+                bytes: Some(bytes),
+            });
+        }
         // A string as is; text parts as the text they hold; any other value as its JSON.
         let (js_text, was_value) = match original.dyn_ref::<JsString>() {
             Some(s) => (s.clone(), false),
@@ -71,8 +86,19 @@ impl MaterializeInput {
             text,
             js_text,
             was_value,
+            bytes: None,
         })
     }
+}
+
+/// The bytes of binary `output`: a `Uint8Array` (a Node `Buffer` is one) or an
+/// `ArrayBuffer`.
+fn binary(output: &JsValue) -> Option<Vec<u8>> {
+    if let Some(array) = output.dyn_ref::<js_sys::Uint8Array>() {
+        return Some(array.to_vec());
+    }
+    let buffer = output.dyn_ref::<js_sys::ArrayBuffer>()?;
+    Some(js_sys::Uint8Array::new(buffer).to_vec())
 }
 
 /// `JSON.stringify(value)` by the engine, or `INVALID_ARGUMENT` when it throws or
@@ -100,6 +126,21 @@ pub(crate) async fn materialize(
     inner: &Inner,
     output: MaterializeInput,
 ) -> Result<JsValue, JsOffloadError> {
+    if let Some(bytes) = &output.bytes {
+        let io = ReadWrite::of(inner);
+        let binary = BinaryOutputRef {
+            tool_call_id: &output.tool_call_id,
+            tool_name: &output.tool_name,
+            server_name: output.server_name.as_deref(),
+            bytes,
+        };
+        let outcome = inner.core.materialize_binary(&binary, &io).await;
+        return Ok(outcome_js(
+            inner,
+            outcome.map_err(|e| io.error(e))?,
+            &output.original,
+        ));
+    }
     let io = ReadWrite::of(inner).writing(Original::of(output.js_text.clone(), &output.text));
     let outcome = inner
         .core

@@ -191,7 +191,7 @@ fn binary(text: &str) -> Option<String> {
 
 /// The kind of data whose first bytes are `bytes`, by magic number. (A byte that arrived
 /// as U+FFFD is 0xFF here: only the ASCII parts of a signature are compared then.)
-fn magic(bytes: &[u8]) -> Option<&'static str> {
+pub(crate) fn magic(bytes: &[u8]) -> Option<&'static str> {
     let at = |offset: usize, sig: &[u8]| {
         bytes.get(offset..offset + sig.len()).is_some_and(|b| {
             b.iter()

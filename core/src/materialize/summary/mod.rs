@@ -2,6 +2,7 @@
 //! the failure first (the likely root cause and the other error lines, with context),
 //! then head and tail, and a `context_grep` hint that finds what was detected.
 
+mod binary;
 mod body;
 mod format;
 #[cfg(test)]
@@ -21,6 +22,8 @@ use super::text::{cut, Measure};
 use super::types::{ArtifactKind, ToolOutputRef};
 use crate::utf16_len;
 
+pub(crate) use binary::binary_summary;
+pub(crate) use format::magic;
 pub use layout::{MAX_EXCERPTS, MAX_OUTLINE};
 
 /// How a summary's first line (the pointer) begins.
@@ -174,11 +177,26 @@ pub(crate) fn framed_summary(
 
 /// What produced the output, as the pointer line names it.
 fn origin(input: &SummaryInput<'_>) -> String {
-    let id = input.output.tool_call_id;
-    match (input.kind, input.output.server_name) {
+    let output = &input.output;
+    origin_of(
+        input.kind,
+        output.tool_call_id,
+        output.tool_name,
+        output.server_name,
+    )
+}
+
+/// `bash (call c1)`, `github/search (call c1)`, `terminal (snippet s1)`.
+pub(super) fn origin_of(
+    kind: ArtifactKind,
+    id: &str,
+    tool_name: &str,
+    server_name: Option<&str>,
+) -> String {
+    match (kind, server_name) {
         (ArtifactKind::Terminal, _) => format!("terminal (snippet {id})"),
-        (_, Some(server)) => format!("{server}/{} (call {id})", input.output.tool_name),
-        (_, None) => format!("{} (call {id})", input.output.tool_name),
+        (_, Some(server)) => format!("{server}/{tool_name} (call {id})"),
+        (_, None) => format!("{tool_name} (call {id})"),
     }
 }
 
