@@ -45,6 +45,7 @@ fn logs() -> Vec<Log> {
 
 fn summarise(log: &Log, max_chars: usize) -> String {
     summary(&SummaryInput {
+        repeated_end: None,
         reference: "ctx://c/tool/call_1.txt",
         output: ToolOutputRef {
             tool_call_id: "call_1",

@@ -1077,6 +1077,23 @@ const anthropic = () => [
 {
   const c = add(
     new Case(
+      'messages-repeated-end',
+      'Boilerplate no wrapper marks: an end (at least 64 bytes, starting a line) that an output shares with an earlier output of the conversation is named in one line after the tail instead of shown; the first output shows it; a shared end holding a failure line is shown; an output identical to an earlier one is shown as itself.',
+    ),
+  );
+  const footer = '\n---\nSandbox: workspace-write; network disabled.\nTokens left in this session: plenty.\n';
+  const verdict = '\nerror: could not compile `app` (bin "app") due to 2 previous errors\n';
+  c.materializeMessages([
+    { role: 'tool', tool_call_id: 'call_ls', content: numbered(300) + footer },
+    { role: 'tool', tool_call_id: 'call_find', content: rep('src/lib.rs\n', 400).text + footer },
+    { role: 'tool', tool_call_id: 'call_build1', content: rep('   Compiling a v0.1.0\n', 300).text + verdict },
+    { role: 'tool', tool_call_id: 'call_build2', content: rep('   Compiling b v0.1.0\n', 300).text + verdict },
+    { role: 'tool', tool_call_id: 'call_again', content: rep('src/lib.rs\n', 400).text + footer },
+  ]);
+}
+{
+  const c = add(
+    new Case(
       'export-import-roundtrip',
       'materializeMessages, then exportConversation: the messages and every referenced artifact with its SHA-256. Importing it under another userData restores identical files, and a materializer there reads the refs; importing again over identical files succeeds.',
     ),

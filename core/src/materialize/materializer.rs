@@ -141,7 +141,7 @@ impl Materializer {
             ArtifactKind::Tool,
             output.tool_call_id,
             output,
-            None,
+            (None, None),
             false,
             io,
         )
@@ -179,7 +179,7 @@ impl Materializer {
             ArtifactKind::Tool,
             output.tool_call_id,
             output,
-            Some(chars),
+            (Some(chars), None),
             false,
             io,
         )
@@ -205,20 +205,29 @@ impl Materializer {
             text,
             was_value: false,
         };
-        self.store_as(ArtifactKind::Terminal, snippet_id, &output, None, false, io)
-            .await
+        self.store_as(
+            ArtifactKind::Terminal,
+            snippet_id,
+            &output,
+            (None, None),
+            false,
+            io,
+        )
+        .await
     }
 
     /// Materialize `output` as artifact `<stem>.<ext>` of `kind` — with `always`, whatever
     /// its size (the budget stores an inline result before it clears it); when a different
     /// artifact already has that name, as `<stem>-1.<ext>`, `<stem>-2.<ext>`… (an identical
-    /// one is reused), so no artifact is ever overwritten.
+    /// one is reused), so no artifact is ever overwritten. `chars` is the text's length
+    /// when known; `repeated_end` where it ends as an earlier output did
+    /// ([`SummaryInput::repeated_end`]).
     pub(crate) async fn store_as<IO: FileWriter + FileReader + ?Sized>(
         &self,
         kind: ArtifactKind,
         stem: &str,
         output: &ToolOutputRef<'_>,
-        chars: Option<usize>,
+        (chars, repeated_end): (Option<usize>, Option<usize>),
         always: bool,
         io: &IO,
     ) -> Result<Materialized, OffloadError> {
@@ -237,15 +246,17 @@ impl Materializer {
             .options
             .redact
             .then(|| crate::redact::redact(output.text));
-        let (output, chars) = match &redacted {
+        // (Offsets into the text given do not hold in a redacted one.)
+        let (output, chars, repeated_end) = match &redacted {
             Some(r) if matches!(r.text, std::borrow::Cow::Owned(_)) => (
                 &ToolOutputRef {
                     text: &r.text,
                     ..*output
                 },
                 None,
+                None,
             ),
-            _ => (output, chars),
+            _ => (output, chars, repeated_end),
         };
         // Measured once: the sizes decide, and then go in the summary and the ref. Over
         // INDEX_STEP the line index counts the lines: one pass over the newlines.
@@ -291,6 +302,7 @@ impl Materializer {
             snippet_lines: self.options.snippet_lines,
             snippet_bytes: self.options.snippet_bytes,
             max_chars: self.page_chars(),
+            repeated_end,
         });
         self.hits.fetch_add(1, Ordering::Relaxed);
         self.saved_chars.fetch_add(

@@ -39,6 +39,9 @@ pub(crate) struct Planned {
     pub(crate) text: String,
     /// Whether `text` is the JSON of a value.
     pub(crate) was_value: bool,
+    /// Where its end repeats an earlier planned output's (see
+    /// [`SummaryInput::repeated_end`](super::SummaryInput::repeated_end)).
+    pub(crate) repeated_end: Option<usize>,
 }
 
 impl Materializer {
@@ -84,7 +87,14 @@ impl Materializer {
         io: &IO,
     ) -> Result<MessagesMaterialized, OffloadError> {
         let mut done = MessagesMaterialized::default();
-        let planned = self.plan(messages, &mut done.unrecognized)?;
+        let mut planned = self.plan(messages, &mut done.unrecognized)?;
+        // What an output shares with the outputs before it, named instead of shown:
+        // decided on earlier outputs only, so a summary never changes as turns are added.
+        let texts: Vec<&str> = planned.iter().map(|p| p.text.as_str()).collect();
+        let ends = super::summary::repeated_ends(&texts);
+        for (p, end) in planned.iter_mut().zip(ends) {
+            p.repeated_end = end;
+        }
         let all: Vec<&Planned> = planned.iter().collect();
         // Under a message budget or a window some are planned though within their
         // limits: stored whatever their size.
@@ -129,8 +139,15 @@ impl Materializer {
                 was_value: p.was_value,
             };
             out.push(
-                self.store_as(ArtifactKind::Tool, &p.id, &output, None, always, io)
-                    .await?,
+                self.store_as(
+                    ArtifactKind::Tool,
+                    &p.id,
+                    &output,
+                    (None, p.repeated_end),
+                    always,
+                    io,
+                )
+                .await?,
             );
         }
         Ok(out)
@@ -243,6 +260,7 @@ pub(crate) fn plan_tool_results<V: JsonView>(
                 id,
                 text: text.into_owned(),
                 was_value,
+                repeated_end: None,
             });
         }
     }

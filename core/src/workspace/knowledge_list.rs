@@ -50,6 +50,7 @@ pub(crate) fn knowledge_list(
         out
     };
     let input = SummaryInput {
+        repeated_end: None,
         reference: &record.id,
         output: ToolOutputRef {
             tool_call_id: &record.id,

@@ -5,6 +5,7 @@ use std::ops::Range;
 use super::lines::Lines;
 use super::names::listed;
 use super::plan::{covered, Plan};
+use super::repeats::REPEATED;
 use super::SummaryInput;
 use crate::materialize::detect::{gutter, Level};
 use crate::materialize::plain::plain;
@@ -139,11 +140,14 @@ pub(super) fn body(input: &SummaryInput<'_>, lines: &Lines<'_>, plan: &Plan) -> 
         push_lines(&mut out, lines, lines.len() - plan.tail..lines.len());
     }
     if let Some(t) = lines.trailer {
+        let what = match t.name {
+            REPEATED => "the same as the end of an earlier output".to_owned(),
+            name => format!("a {name} block"),
+        };
         out += &format!(
-            "--- lines {}-{}: a {} block ({}), not shown ---\n",
+            "--- lines {}-{}: {what} ({}), not shown ---\n",
             lines.len() + 1,
             lines.len() + t.lines,
-            t.name,
             count(t.chars, "character")
         );
     }

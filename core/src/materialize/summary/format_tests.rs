@@ -38,6 +38,7 @@ fn json_gets_its_shape_and_a_pretty_head_binary_only_its_kind() {
         .collect();
     let text = format!(r#"{{"items":[{}],"total":5000}}"#, items.join(","));
     let s = summary(&SummaryInput {
+        repeated_end: None,
         is_json: true,
         ..input(&text, 4000)
     });

@@ -4,6 +4,7 @@
 use super::format::{format, Format};
 use super::names::{names, Names};
 use super::outline::{is_file_read, outline, Outline};
+use super::repeats::repeated_trailer;
 use super::trailer::{trailer, Trailer};
 use crate::materialize::detect::{self, Detection};
 
@@ -44,9 +45,21 @@ pub(super) struct Lines<'a> {
 impl<'a> Lines<'a> {
     /// The first and last `ends` lines of `text` (of `total` lines), its failure lines,
     /// and up to `before`/`after` lines around the best-ranked ones.
-    pub(super) fn of(text: &'a str, total: usize, ends: usize, is_json: bool) -> Self {
+    pub(super) fn of(
+        text: &'a str,
+        total: usize,
+        ends: usize,
+        (is_json, repeated_end): (bool, Option<usize>),
+    ) -> Self {
         let format = format(text, is_json, ends);
-        let trailer = trailer(text);
+        // A known wrapper is named by its tag; else an end repeated from an earlier
+        // output, unless a failure line is in it (a verdict repeated is still a verdict).
+        let trailer = trailer(text).or_else(|| {
+            let repeated = repeated_trailer(text, repeated_end?)?;
+            failures(&text[repeated.start..], &format)
+                .is_empty()
+                .then_some(repeated)
+        });
         let (text, total) = match trailer {
             Some(t) => (&text[..t.start], total - t.lines),
             None => (text, total),

@@ -12,6 +12,7 @@ mod lines;
 mod names;
 mod outline;
 mod plan;
+mod repeats;
 #[cfg(test)]
 mod tests;
 mod trailer;
@@ -25,6 +26,7 @@ use crate::utf16_len;
 pub(crate) use binary::binary_summary;
 pub(crate) use format::magic;
 pub use layout::{MAX_EXCERPTS, MAX_OUTLINE};
+pub(crate) use repeats::repeated_ends;
 
 /// How a summary's first line (the pointer) begins.
 pub const POINTER_PREFIX: &str = "[Output of ";
@@ -70,6 +72,10 @@ pub struct SummaryInput<'a> {
     pub snippet_bytes: Option<usize>,
     /// The summary stays strictly under this many UTF-16 units.
     pub max_chars: usize,
+    /// Where an end this output shares with an earlier output of the conversation starts
+    /// (a byte offset at a line start; see `materialize_messages`): named in one line,
+    /// not shown, unless it holds a failure line. `None` for an output seen alone.
+    pub repeated_end: Option<usize>,
 }
 
 /// The summary of a materialized output: its first line is the pointer (outside the
@@ -88,7 +94,7 @@ pub struct SummaryInput<'a> {
 /// let output = ToolOutputRef { tool_call_id: "call_1", tool_name: "bash", server_name: None, text: &text, was_value: false };
 /// let s = summary(&SummaryInput {
 ///     reference: "ctx://c1/tool/call_1.txt", output, kind: ArtifactKind::Tool, measure: Measure::of(&text), is_json: false,
-///     snippet_lines: 40, snippet_bytes: None, max_chars: 4000,
+///     snippet_lines: 40, snippet_bytes: None, max_chars: 4000, repeated_end: None,
 /// });
 /// assert!(s.starts_with("[Output of bash (call call_1) stored as ctx://c1/tool/call_1.txt"));
 /// assert!(s.contains("--- errors: 1 line found; likely root cause at line 251 ---\n251| error[E0308]: mismatched types\n"));
@@ -102,7 +108,7 @@ pub fn summary(input: &SummaryInput<'_>) -> String {
         input.output.text,
         input.measure.lines,
         input.snippet_lines,
-        input.is_json,
+        (input.is_json, input.repeated_end),
     );
     summary_of(input, &lines)
 }
@@ -169,7 +175,7 @@ pub(crate) fn framed_summary(
         input.output.text,
         input.measure.lines,
         input.snippet_lines,
-        input.is_json,
+        (input.is_json, input.repeated_end),
     );
     let pattern = grep_pattern(&lines);
     layout::fit(input, &lines, &|body| frame(body, &pattern)).unwrap_or_else(|bare| bare)

@@ -23,6 +23,7 @@ pub(super) fn build_log() -> String {
 
 pub(super) fn input(text: &str, max_chars: usize) -> SummaryInput<'_> {
     SummaryInput {
+        repeated_end: None,
         reference: "ctx://c1/tool/call_1.txt",
         output: ToolOutputRef {
             tool_call_id: "call_1",
@@ -193,6 +194,7 @@ fn failure_excerpts_stay_when_head_and_tail_give_way() {
 fn a_byte_budget_bounds_head_and_tail_too() {
     let text: String = (1..=100).map(|i| format!("{i:0>99}\n")).collect();
     let s = summary(&SummaryInput {
+        repeated_end: None,
         snippet_bytes: Some(2048),
         ..input(&text, 20_000)
     });
@@ -210,6 +212,7 @@ fn a_pointer_too_long_for_the_limit_names_only_the_kind() {
     let log = build_log();
     let name = "n".repeat(2000);
     let s = summary(&SummaryInput {
+        repeated_end: None,
         output: ToolOutputRef {
             tool_name: &name,
             ..input(&log, 1000).output
