@@ -98,6 +98,14 @@ pub enum Command {
     )]
     Gc(GcArgs),
 
+    /// Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
+    /// passwords) by [REDACTED:<kind>] in the artifacts already stored under DIR, in
+    /// place and atomically (the files gc counts as ours).
+    #[command(
+        after_help = "Example:\n  tool-offload redact ~/.agent --dry-run\n\nExit status: 0 success, 1 an I/O failure, 2 bad input."
+    )]
+    Redact(crate::redact::RedactArgs),
+
     /// MCP: run a server behind a proxy that stores its oversized tool results as
     /// artifacts, or serve the read-back tools over stored artifacts.
     Mcp(crate::mcp::args::McpArgs),

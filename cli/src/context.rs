@@ -4,7 +4,6 @@
 use std::path::Path;
 
 use serde_json::json;
-use tokio::runtime::Runtime;
 use tool_offload::core::materialize::{clean_ref, continuation, ref_conversation, Within};
 use tool_offload::core::transcript::Format;
 use tool_offload::json::stringify;
@@ -21,13 +20,7 @@ use crate::location::{Location, LocationIo};
 use crate::output::Output;
 use crate::read;
 
-/// A runtime for one command's async calls.
-pub(crate) fn runtime() -> Result<Runtime, CliError> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::failure(format!("cannot start the async runtime: {e}")))
-}
+pub(crate) use crate::runtime::runtime;
 
 /// A library error: `WRITE_FAILED` and `READ_FAILED` are failures (exit 1), the rest bad
 /// input (exit 2), prefixed with `what`.

@@ -29,7 +29,9 @@ mod message_array;
 mod output;
 mod progress;
 mod read;
+mod redact;
 mod replay;
+mod runtime;
 mod summary;
 mod values;
 
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Export(args) => context::export(args),
         Command::Import(args) => context::import(args),
         Command::Gc(args) => gc::gc(args),
+        Command::Redact(args) => redact::redact(args),
         Command::Mcp(args) => mcp::mcp(args),
         Command::Replay(args) => replay::replay(args),
         Command::Audit(args) => audit::audit(args),

@@ -86,3 +86,77 @@ fn offload_redact_writes_no_secret() {
     let text = written.values().next().unwrap();
     assert!(text.starts_with("token [REDACTED:github-token]\n") && !text.contains(secret));
 }
+
+#[test]
+fn redact_rewrites_stored_artifacts_in_place() {
+    let (_tmp, root) = tempdir();
+    let secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+    // Over 1 MiB: the artifact gets a line index beside it, which the rewrite must drop.
+    let log: String = (0..100_000).map(|i| format!("step {i} ok\n")).collect();
+    let conversation = json!([
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "call_env", "name": "bash", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_env", "content": format!("token {secret}\n{log}")}]},
+    ]);
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation)).unwrap();
+    let out = run(
+        &root,
+        &["materialize", "conv-1.json", "--user-data", "data"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let artifact = root.join("data/context/conv-1/artifacts/tool/call_env.txt");
+    assert!(std::fs::read_to_string(&artifact).unwrap().contains(secret));
+    // A first read leaves a line index beside the artifact; the rewrite must not trust it.
+    run(
+        &root,
+        &[
+            "tail",
+            "ctx://conv-1/tool/call_env.txt",
+            "--user-data",
+            "data",
+        ],
+        b"",
+    );
+
+    let dry = run(&root, &["redact", "data", "--dry-run"], b"");
+    assert_eq!(
+        stdout(&dry).lines().last(),
+        Some("would rewrite 1 of 1 artifacts; 1 secrets: github-token 1")
+    );
+    assert!(
+        std::fs::read_to_string(&artifact).unwrap().contains(secret),
+        "a dry run writes nothing"
+    );
+
+    let out = run(&root, &["redact", "data", "--json"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = tool_offload::json::parse(stdout(&out).trim_end()).unwrap();
+    assert_eq!(report["secrets"], json!({"github-token": 1}));
+    assert_eq!(report["rewritten"].as_array().unwrap().len(), 1);
+    let text = std::fs::read_to_string(&artifact).unwrap();
+    assert!(
+        text.starts_with("token [REDACTED:github-token]\nstep 0 ok\n") && !text.contains(secret)
+    );
+    // Read back by line after the rewrite: the numbering is the new text's.
+    let out = run(
+        &root,
+        &[
+            "read",
+            "ctx://conv-1/tool/call_env.txt",
+            "--offset",
+            "2999",
+            "--limit",
+            "2",
+            "--user-data",
+            "data",
+        ],
+        b"",
+    );
+    assert!(
+        stdout(&out).contains("\n3000| step 2998 ok\n3001| step 2999 ok"),
+        "{}",
+        stdout(&out)
+    );
+    let missing = run(&root, &["redact", "nope"], b"");
+    assert_eq!(missing.status.code(), Some(2));
+}

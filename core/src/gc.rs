@@ -182,7 +182,7 @@ where
 }
 
 /// Every file under `root` with its stat, depth first.
-async fn walk<IO>(root: &str, io: &IO) -> Result<Vec<(String, FileStat)>, OffloadError>
+pub(crate) async fn walk<IO>(root: &str, io: &IO) -> Result<Vec<(String, FileStat)>, OffloadError>
 where
     IO: FileReader + FileLifecycle + ?Sized,
 {
@@ -237,6 +237,14 @@ where
     Ok(())
 }
 
+/// For an artifact `<root>/context/<conv>/artifacts/<kind>/<file>`, the path of its line
+/// index, `<root>/context/<conv>/index/<kind>/<file>.lines`.
+pub(crate) fn index_for(root: &str, artifact: &str) -> Option<String> {
+    let rel = artifact.strip_prefix(root)?.strip_prefix("/context/")?;
+    let (conversation, rest) = crate::search::split_once(rel, "/artifacts/")?;
+    Some(format!("{root}/context/{conversation}/index/{rest}.lines"))
+}
+
 /// For a line index `<root>/context/<conv>/index/<kind>/<file>.lines`, the path of the
 /// artifact it indexes.
 fn index_of(root: &str, path: &str) -> Option<String> {
@@ -253,7 +261,7 @@ pub use crate::create::REMOVED_SUFFIX;
 /// How `keep` names the file at `path` if it is one of ours: a materialized artifact
 /// (`<root>/context/<conv>/artifacts/<kind>/<file>`, named by its ref) or a batch file
 /// (`tool-result-*.md`, named by its file name).
-fn ours(root: &str, path: &str) -> Option<String> {
+pub(crate) fn ours(root: &str, path: &str) -> Option<String> {
     let rel = path
         .strip_prefix(root.trim_end_matches('/'))?
         .strip_prefix('/')?;

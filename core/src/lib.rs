@@ -91,6 +91,7 @@ pub mod path;
 mod placeholder;
 mod plan;
 pub mod redact;
+mod redact_tree;
 pub mod replay;
 mod search;
 mod sort;
@@ -121,6 +122,7 @@ pub use placeholder::{
     batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,
 };
 pub use plan::{redact_offloads, PlannedOffload};
+pub use redact_tree::{redact_tree, RedactReport};
 pub use serde_json::{Map, Value};
 pub use text::{count_in_range, js_trim, safe_count, utf16_len, MAX_COUNT};
 pub use tokens::estimate_tokens;

@@ -158,6 +158,11 @@ fn rules() -> &'static [(&'static Rule, Regex)] {
     })
 }
 
+/// The index of the rule that names secrets `kind`.
+pub(crate) fn rule_index(kind: &str) -> Option<usize> {
+    RULES.iter().position(|rule| rule.kind == kind)
+}
+
 /// `text` with the secrets it holds replaced by `[REDACTED:<kind>]`; borrowed when it
 /// holds none.
 ///
@@ -265,9 +270,10 @@ fn windows(text: &str, rule: &Rule) -> Vec<(usize, usize)> {
 }
 
 /// Whether `value` is a mask or a reference, not a secret: `****`, `xxxx`, `${VAR}`,
-/// `$VAR`, `<token>`.
+/// `$VAR`, `<token>`, or our own `[REDACTED:<kind>]` (so redacting twice changes nothing).
 fn stands_for_one(value: &str) -> bool {
     value.starts_with(['$', '<', '{'])
+        || value.starts_with("[REDACTED:")
         || value
             .bytes()
             .all(|b| matches!(b, b'*' | b'x' | b'X' | b'.'))
@@ -308,6 +314,10 @@ mod tests {
         assert_eq!(
             r.text,
             r#"{"password": "[REDACTED:password]", "user": "ann"} and secret=[REDACTED:password]"#
+        );
+        assert!(
+            matches!(redact(&r.text).text, Cow::Borrowed(_)),
+            "twice is once"
         );
         for ordinary in [
             "password: ****",

@@ -3,6 +3,7 @@
 
 mod binary;
 mod budget;
+pub(crate) use binary::is_binary_path;
 pub use binary::{BinaryOutputRef, BINARY_EXTENSION};
 pub use budget::{cleared_pointer, is_cleared, BudgetOptions, Budgeted, Cleared, CLEARED_PREFIX};
 mod bundle;

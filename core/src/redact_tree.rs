@@ -1,0 +1,139 @@
+//! Redacting what is already stored: every artifact of ours under a directory (the files
+//! retention counts as ours: the Materializer's tool and terminal artifacts, batch
+//! offload's `tool-result-*.md`) rewritten in place, atomically, with its secrets
+//! replaced; a stale line index beside it removed.
+
+use crate::gc::{index_for, ours, walk};
+use crate::{FileLifecycle, FileReader, FileWriter, OffloadError};
+
+/// What [`redact_tree`] found and did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RedactReport {
+    /// Artifacts of ours read.
+    pub scanned: usize,
+    /// Artifacts that held secrets, rewritten (or, in a dry run, that would be), in
+    /// path order.
+    pub rewritten: Vec<String>,
+    /// Kinds of secrets replaced, with their counts, in rule order.
+    pub counts: Vec<(&'static str, usize)>,
+    /// Files of ours left as they are because they are not text to redact: binary
+    /// artifacts (`.bin`), files that are not UTF-8, and workspace knowledge (whose
+    /// records hold the content's hash and sizes).
+    pub skipped: Vec<String>,
+}
+
+/// Rewrite every artifact of ours under `root` that holds a well-known secret, with each
+/// replaced by `[REDACTED:<kind>]` (the rules of [`redact`](crate::redact::redact)): in
+/// place, through `write_file` (atomic: a reader sees the old file or the new one),
+/// removing the line index beside it (rebuilt on the next read). With `dry_run`, nothing
+/// is written: the report says what would be. Symbolic links are never followed.
+/// Summaries already sent to a model hold what they held; turn on `redact` for what
+/// is stored from now on.
+///
+/// # Errors
+/// `READ_FAILED` when the tree or a file cannot be read, `WRITE_FAILED` when a rewrite
+/// fails (what was rewritten before stays rewritten).
+///
+/// ```
+/// use tool_offload_core::{redact_tree, FileWriter, MemoryWriter};
+/// let io = MemoryWriter::new();
+/// let dir = "/d/context/c/artifacts/tool";
+/// futures_executor::block_on(async {
+///     io.mkdir(dir).await.unwrap();
+///     io.write_file(&format!("{dir}/k.txt"), "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n").await.unwrap();
+///     let report = redact_tree("/d", false, &io).await.unwrap();
+///     assert_eq!(report.rewritten, [format!("{dir}/k.txt")]);
+///     assert_eq!(report.counts, [("aws-access-key", 1)]);
+/// });
+/// assert_eq!(io.read("/d/context/c/artifacts/tool/k.txt").unwrap(), "AWS_ACCESS_KEY_ID=[REDACTED:aws-access-key]\n");
+/// ```
+pub async fn redact_tree<IO>(
+    root: &str,
+    dry_run: bool,
+    io: &IO,
+) -> Result<RedactReport, OffloadError>
+where
+    IO: FileReader + FileWriter + FileLifecycle + ?Sized,
+{
+    let root = root.trim_end_matches('/');
+    let mut files = walk(root, io).await?;
+    crate::sort::sort_by(&mut files, |a, b| a.0.cmp(&b.0));
+    let mut report = RedactReport::default();
+    for (path, _) in files {
+        if is_knowledge(root, &path) {
+            report.skipped.push(path);
+            continue;
+        }
+        if ours(root, &path).is_none() {
+            continue;
+        }
+        if crate::materialize::is_binary_path(&path) {
+            report.skipped.push(path);
+            continue;
+        }
+        let text = match io.read_file(&path).await {
+            Ok(Some(text)) => text,
+            // Gone since the listing: nothing to redact.
+            Ok(None) => continue,
+            Err(_) if is_not_text(io, &path).await => {
+                report.skipped.push(path);
+                continue;
+            }
+            Err(source) => return Err(OffloadError::ReadFailed { path, source }),
+        };
+        report.scanned += 1;
+        let redacted = crate::redact::redact(&text);
+        let std::borrow::Cow::Owned(clean) = redacted.text else {
+            continue;
+        };
+        for (kind, n) in redacted.counts {
+            match report.counts.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, total)) => *total += n,
+                None => report.counts.push((kind, n)),
+            }
+        }
+        if !dry_run {
+            let failed = |source| OffloadError::WriteFailed {
+                path: path.clone(),
+                source,
+            };
+            io.write_file(&path, &clean).await.map_err(failed)?;
+            if let Some(index) = index_for(root, &path) {
+                io.remove(&index)
+                    .await
+                    .map_err(|source| OffloadError::WriteFailed {
+                        path: index.clone(),
+                        source,
+                    })?;
+            }
+        }
+        report.rewritten.push(path);
+    }
+    crate::sort::sort_by(&mut report.counts, |a, b| {
+        rule_order(a.0).cmp(&rule_order(b.0))
+    });
+    Ok(report)
+}
+
+/// Whether `path` is workspace knowledge (`<root>/context/<ns>/artifacts/knowledge/…`).
+fn is_knowledge(root: &str, path: &str) -> bool {
+    path.strip_prefix(root)
+        .and_then(|rel| rel.strip_prefix("/context/"))
+        .and_then(|rel| crate::search::split_once(rel, "/artifacts/knowledge/"))
+        .is_some()
+}
+
+/// Whether the file at `path` reads as bytes but not as text: not UTF-8.
+async fn is_not_text<IO: FileReader + ?Sized>(io: &IO, path: &str) -> bool {
+    let Ok(Some(size)) = io.size(path).await else {
+        return false;
+    };
+    io.read_range(path, 0, size)
+        .await
+        .is_ok_and(|bytes| std::str::from_utf8(&bytes).is_err())
+}
+
+/// Where `kind` is among the rules, for a report in rule order.
+fn rule_order(kind: &str) -> usize {
+    crate::redact::rule_index(kind).unwrap_or(usize::MAX)
+}
