@@ -64,7 +64,9 @@ where
             report.skipped.push(path);
             continue;
         }
-        if ours(root, &path).is_none() {
+        // A temporary file is another writer's work in progress: never ours to rewrite.
+        let name = crate::search::after_last_slash(&path);
+        if ours(root, &path).is_none() || crate::temp::is_temp(name) {
             continue;
         }
         if crate::materialize::is_binary_path(&path) {

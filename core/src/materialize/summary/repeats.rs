@@ -109,6 +109,15 @@ mod tests {
         assert_eq!(repeated_ends(&[&long, &again]), [None, None]);
         let whole = [TIP, TIP];
         assert_eq!(repeated_ends(&whole), [None, None], "nothing before it");
+        // An earlier output that is only the end: named from its line start.
+        let after = format!("out\n{TIP}");
+        assert_eq!(repeated_ends(&[TIP, &after]), [None, Some(4)]);
+        // Shared from mid-line: the next line start leaves too little to name.
+        let x = format!("{}\nshort\n", "y".repeat(60));
+        assert_eq!(
+            repeated_ends(&[&format!("bbbb{x}"), &format!("aaaa{x}")]),
+            [None, None]
+        );
         let blank = format!("a\n{}", " \n".repeat(40));
         let blank2 = format!("b\n{}", " \n".repeat(40));
         assert_eq!(repeated_ends(&[&blank, &blank2]), [None, None]);
