@@ -12,21 +12,23 @@ use common::*;
 
 const REF: &str = "ctx://conv-1/tool/call_line.txt";
 
+/// `content` as the one tool result (call `id`) of conv-1, materialized into `root/data`.
+fn materialized(root: &std::path::Path, id: &str, content: &str) {
+    let conversation = json!([
+        {"role": "assistant", "content": [{"type": "tool_use", "id": id, "name": "bash", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": content}]},
+    ]);
+    std::fs::write(root.join("conv-1.json"), stringify(&conversation)).unwrap();
+    let args = ["materialize", "conv-1.json", "--user-data", "data"];
+    let out = run(root, &args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
 #[test]
 fn read_from_a_character_prints_the_tools_page() {
     let (_tmp, root) = tempdir();
     let line: String = (0..3000).map(|i| format!("{i:04},")).collect();
-    let conversation = json!([
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "call_line", "name": "api", "input": {}}]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_line", "content": format!("head\n{line}\n")}]},
-    ]);
-    std::fs::write(root.join("conv-1.json"), stringify(&conversation)).unwrap();
-    let out = run(
-        &root,
-        &["materialize", "conv-1.json", "--user-data", "data"],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    materialized(&root, "call_line", &format!("head\n{line}\n"));
     // The grep window names where it starts; read --char starts there.
     let out = run(&root, &["grep", REF, "1300,", "--user-data", "data"], b"");
     let grep = stdout(&out);
@@ -93,30 +95,11 @@ fn redact_rewrites_stored_artifacts_in_place() {
     let secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
     // Over 1 MiB: the artifact gets a line index beside it, which the rewrite must drop.
     let log: String = (0..100_000).map(|i| format!("step {i} ok\n")).collect();
-    let conversation = json!([
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "call_env", "name": "bash", "input": {}}]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_env", "content": format!("token {secret}\n{log}")}]},
-    ]);
-    std::fs::write(root.join("conv-1.json"), stringify(&conversation)).unwrap();
-    let out = run(
-        &root,
-        &["materialize", "conv-1.json", "--user-data", "data"],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    materialized(&root, "call_env", &format!("token {secret}\n{log}"));
     let artifact = root.join("data/context/conv-1/artifacts/tool/call_env.txt");
     assert!(std::fs::read_to_string(&artifact).unwrap().contains(secret));
-    // A first read leaves a line index beside the artifact; the rewrite must not trust it.
-    run(
-        &root,
-        &[
-            "tail",
-            "ctx://conv-1/tool/call_env.txt",
-            "--user-data",
-            "data",
-        ],
-        b"",
-    );
+    let index = root.join("data/context/conv-1/index/tool/call_env.txt.lines");
+    assert!(index.exists());
 
     let dry = run(&root, &["redact", "data", "--dry-run"], b"");
     assert_eq!(
@@ -137,6 +120,7 @@ fn redact_rewrites_stored_artifacts_in_place() {
     assert!(
         text.starts_with("token [REDACTED:github-token]\nstep 0 ok\n") && !text.contains(secret)
     );
+    assert!(!index.exists());
     // Read back by line after the rewrite: the numbering is the new text's.
     let out = run(
         &root,
@@ -144,7 +128,7 @@ fn redact_rewrites_stored_artifacts_in_place() {
             "read",
             "ctx://conv-1/tool/call_env.txt",
             "--offset",
-            "2999",
+            "99999",
             "--limit",
             "2",
             "--user-data",
@@ -153,7 +137,7 @@ fn redact_rewrites_stored_artifacts_in_place() {
         b"",
     );
     assert!(
-        stdout(&out).contains("\n3000| step 2998 ok\n3001| step 2999 ok"),
+        stdout(&out).contains("\n100000| step 99998 ok\n100001| step 99999 ok"),
         "{}",
         stdout(&out)
     );

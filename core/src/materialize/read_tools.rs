@@ -115,10 +115,7 @@ impl ReadCall {
                 reference,
                 path: optional_string(input, "path")?,
                 offset: count(input, "offset", 0)?,
-                within: match input.get("char") {
-                    None | Some(Value::Null) => Within::Part(count(input, "part", 1)?),
-                    Some(_) => Within::Char(count(input, "char", 0)?),
-                },
+                within: within(input)?,
                 limit: count(input, "limit", DEFAULT_LINES)?,
             },
             CONTEXT_TAIL => ReadCall::Tail {
@@ -204,6 +201,15 @@ impl Materializer {
             Ok(page) => ToolOutput::ok(page),
             Err(error) => ToolOutput::error(error.to_string()),
         }
+    }
+}
+
+/// Where a read starts inside its first line: `char` when the input has it (it wins),
+/// else `part` (default 1). The read tools of the Materializer and of the Workspace.
+pub(crate) fn within(input: &Value) -> Result<Within, String> {
+    match input.get("char") {
+        None | Some(Value::Null) => Ok(Within::Part(count(input, "part", 1)?)),
+        Some(_) => Ok(Within::Char(count(input, "char", 0)?)),
     }
 }
 

@@ -5,9 +5,11 @@
 use super::query::{OffloadInfo, Query};
 use super::record::KnowledgeRecord;
 use super::store::Workspace;
-use crate::materialize::read_tools::{count, flag, object_schema, register_all, string, Property};
+use crate::materialize::read_tools::{
+    count, flag, object_schema, register_all, string, within, Property,
+};
 use crate::materialize::{
-    compile_pattern, thousands, Within, DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
+    compile_pattern, thousands, DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
 };
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::{utf16_len, FileReader, Map, OffloadError, Value};
@@ -211,10 +213,7 @@ impl Workspace {
                     "end_line",
                     start.saturating_add(DEFAULT_LINES - 1)
                 ));
-                let within = match input.get("char") {
-                    None | Some(Value::Null) => Within::Part(arg!(count(input, "part", 1))),
-                    Some(_) => Within::Char(arg!(count(input, "char", 0))),
-                };
+                let within = arg!(within(input));
                 self.get_by_lines_from(&id, (start, within), end, reader)
                     .await?
             }

@@ -19,13 +19,12 @@ mod types;
 use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise};
-use tool_offload_core::materialize::{Within, DEFAULT_LINES};
+use tool_offload_core::materialize::DEFAULT_LINES;
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{id_arg, kind_of, optional_string, options_arg, page_arg};
+use crate::args::{id_arg, kind_of, page_arg};
 use crate::error::{set, JsOffloadError};
-use crate::keys::field;
 use crate::promise::spawn;
 use crate::types::{Count, GrepOptions, MaterializeMessagesOptions, OperationOptions, ReadOptions};
 use options::{parse_options, ref_arg, Inner};
@@ -103,28 +102,8 @@ impl Materializer {
         options: Option<ReadOptions>,
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let parsed = (|| {
-            let reference = ref_arg(&reference)?;
-            options_arg(&options)?;
-            let offset = page_arg(&field(&options, "offset"), "options.offset", 0)?;
-            let within = match field(&options, "char") {
-                at if at.is_undefined() => {
-                    Within::Part(page_arg(&field(&options, "part"), "options.part", 1)?)
-                }
-                at => Within::Char(page_arg(&at, "options.char", 0)?),
-            };
-            let limit = page_arg(&field(&options, "limit"), "options.limit", DEFAULT_LINES)?;
-            let path = optional_string(&options, "path", "options.path")?;
-            Ok::<_, JsOffloadError>((
-                reference,
-                ReadBack::Read {
-                    path,
-                    offset,
-                    within,
-                    limit,
-                },
-            ))
-        })();
+        let parsed =
+            (|| Ok::<_, JsOffloadError>((ref_arg(&reference)?, ReadBack::read(&options)?)))();
         match parsed {
             Ok((reference, op)) => self.reading(reference, op),
             Err(err) => Promise::reject(&err.into()),

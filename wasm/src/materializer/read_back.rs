@@ -1,13 +1,14 @@
 //! `read`, `tail` and `grep` for JS: core's pages, and core's pattern engine for grep.
 
-use tool_offload_core::materialize::{compile_pattern, Pattern, Within};
+use tool_offload_core::materialize::{compile_pattern, Pattern, Within, DEFAULT_LINES};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
 use super::io::ReadWrite;
 use super::options::Inner;
-use crate::args::string_arg;
+use crate::args::{optional_string, options_arg, page_arg, string_arg};
 use crate::error::JsOffloadError;
+use crate::keys::field;
 
 /// A read-back, its arguments validated.
 pub(crate) enum ReadBack {
@@ -31,6 +32,26 @@ pub(crate) enum ReadBack {
         context: usize,
         max_matches: usize,
     },
+}
+
+impl ReadBack {
+    /// `read`'s options: `offset`, `part` or `char` (which wins), `limit`, `path`.
+    pub(crate) fn read(options: &JsValue) -> Result<ReadBack, JsOffloadError> {
+        options_arg(options)?;
+        let offset = page_arg(&field(options, "offset"), "options.offset", 0)?;
+        let within = match field(options, "char") {
+            at if at.is_undefined() => {
+                Within::Part(page_arg(&field(options, "part"), "options.part", 1)?)
+            }
+            at => Within::Char(page_arg(&at, "options.char", 0)?),
+        };
+        Ok(ReadBack::Read {
+            path: optional_string(options, "path", "options.path")?,
+            offset,
+            within,
+            limit: page_arg(&field(options, "limit"), "options.limit", DEFAULT_LINES)?,
+        })
+    }
 }
 
 pub(crate) async fn read_back(
