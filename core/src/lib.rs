@@ -117,7 +117,7 @@ pub use io::{
     clamp_range, CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoError,
 };
 pub use memory::MemoryWriter;
-pub use message::{apply_edits, joined_texts, Form, Slot};
+pub use message::{apply_edits, joined_texts, Form, ResultShape, Slot, RESULT_SHAPES};
 pub use placeholder::{
     batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,
 };

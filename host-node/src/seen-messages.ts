@@ -1,3 +1,5 @@
+import * as wasm from '../wasm/tool_offload_wasm.js';
+
 /**
  * Which messages a {@link Materializer} already found nothing to do in, so that
  * `materializeMessages` on every turn does not cross into wasm again for them.
@@ -8,7 +10,10 @@
  * started: `role`, `type`, and the tool results' ids and contents (for Anthropic
  * messages, the `content` array, its length and each block's `type`, `tool_use_id`
  * and `content`; for the other shapes of docs/offload.md, their id and content fields;
- * AI SDK tool messages, LangChain's stored and serialised forms are never remembered). Those values and the limits alone decide whether a message changes:
+ * AI SDK tool messages, LangChain's stored and serialised forms are never remembered).
+ * The field names are core's own (`RESULT_SHAPES`, through the wasm export
+ * `messageShapes`), so this fingerprint reads what core reads. Those values and the
+ * limits alone decide whether a message changes:
  * a result within the limits, or whose content already is a summary, stays as it is
  * whatever the rest of the conversation holds (tool names matter only for results
  * that are materialized). So a message mutated in any of those places, a new block, or
@@ -59,33 +64,57 @@ export class SeenMessages {
   }
 }
 
+/** `[tag, value, id, content]`: where a message or block holds one tool result. */
+type Shape = string[];
+
+/**
+ * Core's shapes (`RESULT_SHAPES`, in its order), read once: OpenAI Chat's tool message
+ * first, the Anthropic block last, those told apart by `type` between.
+ */
+let shapes: { chat: Shape; typed: Shape[]; block: Shape } | undefined;
+
+function coreShapes(): { chat: Shape; typed: Shape[]; block: Shape } {
+  const rows = wasm
+    .messageShapes()
+    .trimEnd()
+    .split('\n')
+    .map((row) => row.split(' '));
+  return { chat: rows[0], typed: rows.slice(1, -1), block: rows[rows.length - 1] };
+}
+
 /** See {@link SeenMessages.fingerprint}: the fields core's `tool_results` reads, in its order. */
 function fingerprintOf(m: Record<string, unknown>): unknown[] | undefined {
-  const role = m.role;
+  const { chat, typed, block } = (shapes ??= coreShapes());
   // An AI SDK tool message has an array content: never remembered.
-  if (role === 'tool') return whole(1, m.tool_call_id, m.content);
-  const type = m.type;
-  if (type === 'function_call_output') return whole(2, m.call_id, m.output);
-  if (type === 'function_call_result') return whole(4, m.callId, m.output);
-  if (type === 'tool') return m.data === undefined ? whole(5, m.tool_call_id, m.content) : undefined;
+  const role = m[chat[0]];
+  if (role === chat[1]) return whole(1, m[chat[2]], m[chat[3]]);
+  const type = m[typed[0][0]];
+  for (let i = 0; i < typed.length; i++) {
+    const [, value, id, content] = typed[i];
+    if (type !== value) continue;
+    // LangChain's stored form with `data` holds its fields one level down: never
+    // remembered (nor, to be safe, any other shape carrying a `data`).
+    if (m.data !== undefined) return undefined;
+    return whole(2 + i, m[id], m[content]);
+  }
   // A serialised LangChain message keeps its content in `kwargs`: never remembered.
   if (type === 'constructor') return undefined;
   const content = m.content;
-  const print: unknown[] = [3, role, type, content];
+  const print: unknown[] = [0, role, type, content];
   if (!Array.isArray(content)) return print;
   print.push(content.length);
   for (let i = 0; i < content.length; i++) {
-    const block: unknown = content[i];
-    if (typeof block !== 'object' || block === null) {
+    const item: unknown = content[i];
+    if (typeof item !== 'object' || item === null) {
       print.push(undefined);
       continue;
     }
-    const b = block as Record<string, unknown>;
-    const blockType = b.type;
+    const b = item as Record<string, unknown>;
+    const blockType = b[block[0]];
     print.push(blockType);
-    if (blockType !== 'tool_result') continue;
-    const id = b.tool_use_id;
-    const text = b.content;
+    if (blockType !== block[1]) continue;
+    const id = b[block[2]];
+    const text = b[block[3]];
     if (text !== undefined && typeof text !== 'string') return undefined;
     print.push(id, text);
   }

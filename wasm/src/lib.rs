@@ -33,6 +33,7 @@ mod promise;
 mod reader;
 mod registry;
 mod settle;
+mod shapes;
 mod temp;
 mod todo;
 mod tool_limits;

@@ -1,6 +1,7 @@
 //! Where the tool results of a message are, and their ids and contents read and
 //! checked.
 
+use super::result_shapes::{AGENTS, ANTHROPIC_BLOCK, CHAT, LANGCHAIN, RESPONSES};
 use super::*;
 
 /// One tool result found in a message.
@@ -128,7 +129,7 @@ pub(crate) fn tool_results<V: JsonView>(
             .is_some_and(|c| matches!(c.kind(), Kind::Array | Kind::Object));
         // The Agents SDK's output may also be one structured item (`{ type: "text", text }`).
         let content = match content {
-            Some(c) if c.kind() == Kind::Object && slot.id == "callId" => {
+            Some(c) if c.kind() == Kind::Object && slot.id == AGENTS.id => {
                 return Ok(Found {
                     slot,
                     id_value,
@@ -179,7 +180,7 @@ pub(crate) fn tool_results<V: JsonView>(
     };
     let content = || get(message, "content", &|| at.path("content"));
     // `role` and `type` read once each (every read may cross into JavaScript).
-    if get(message, "role", &|| at.path("role"))?.is_some_and(|r| r.is_str("tool")) {
+    if get(message, CHAT.tag, &|| at.path(CHAT.tag))?.is_some_and(|r| r.is_str(CHAT.value)) {
         // The AI SDK's tool message holds result parts; OpenAI Chat's holds the content.
         let content = content()?;
         if let Some(parts) = content.as_ref().filter(|c| c.kind() == Kind::Array) {
@@ -187,30 +188,24 @@ pub(crate) fn tool_results<V: JsonView>(
                 return Ok(found);
             }
         }
-        let slot = Slot::whole("content", "tool_call_id");
-        return Ok(vec![one_read(message, slot, None, Some(content))?]);
+        let slot = Slot::whole(CHAT.content, CHAT.id);
+        return Ok(vec![one_read(message, slot, CHAT.name, Some(content))?]);
     }
-    let kind = get(message, "type", &|| at.path("type"))?;
+    let kind = get(message, RESPONSES.tag, &|| at.path(RESPONSES.tag))?;
     let is = |value: &'static str| kind.as_ref().is_some_and(|t| t.is_str(value));
-    if is("function_call_output") {
-        return Ok(vec![one(message, Slot::whole("output", "call_id"), None)?]);
-    }
-    if is("function_call_result") {
-        return Ok(vec![one(
-            message,
-            Slot::whole("output", "callId"),
-            Some("name"),
-        )?]);
-    }
-    if is("tool") {
-        if get(message, "data", &|| at.path("data"))?.is_some_and(|d| d.kind() == Kind::Object) {
-            return nested("data", "tool_call_id");
+    // The shapes after CHAT are told apart by the one `type` read above.
+    for shape in [RESPONSES, AGENTS] {
+        if is(shape.value) {
+            let slot = Slot::whole(shape.content, shape.id);
+            return Ok(vec![one(message, slot, shape.name)?]);
         }
-        return Ok(vec![one(
-            message,
-            Slot::whole("content", "tool_call_id"),
-            Some("name"),
-        )?]);
+    }
+    if is(LANGCHAIN.value) {
+        if get(message, "data", &|| at.path("data"))?.is_some_and(|d| d.kind() == Kind::Object) {
+            return nested("data", LANGCHAIN.id);
+        }
+        let slot = Slot::whole(LANGCHAIN.content, LANGCHAIN.id);
+        return Ok(vec![one(message, slot, LANGCHAIN.name)?]);
     }
     if is("constructor") && is_langchain_tool_message(message, &get, at)? {
         return nested("kwargs", "tool_call_id");
@@ -232,8 +227,13 @@ pub(crate) fn tool_results<V: JsonView>(
             continue;
         };
         let in_block = |key: &str| at.path(&format!("content[{i}].{key}"));
-        let block_type = get(&block, "type", &|| in_block("type"))?;
-        if !block_type.as_ref().is_some_and(|t| t.is_str("tool_result")) {
+        let block_type = get(&block, ANTHROPIC_BLOCK.tag, &|| {
+            in_block(ANTHROPIC_BLOCK.tag)
+        })?;
+        if !block_type
+            .as_ref()
+            .is_some_and(|t| t.is_str(ANTHROPIC_BLOCK.value))
+        {
             if block_type.as_ref().is_some_and(looks_like_result) {
                 unrecognized.push(block_path());
             }
@@ -241,9 +241,9 @@ pub(crate) fn tool_results<V: JsonView>(
         }
         let slot = Slot {
             block: Some(i),
-            ..Slot::whole("content", "tool_use_id")
+            ..Slot::whole(ANTHROPIC_BLOCK.content, ANTHROPIC_BLOCK.id)
         };
-        found.push(one(&block, slot, None)?);
+        found.push(one(&block, slot, ANTHROPIC_BLOCK.name)?);
     }
     Ok(found)
 }

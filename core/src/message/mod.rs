@@ -111,6 +111,7 @@ fn kept_parts(text: String, original: Option<&Value>) -> Value {
 
 mod edit;
 mod find;
+mod result_shapes;
 mod shapes;
 mod text;
 
@@ -118,6 +119,7 @@ pub use edit::apply_edits;
 pub(crate) use edit::with_contents;
 use find::unreadable;
 pub(crate) use find::{check_session_id, id_path, tool_results, At, Found};
+pub use result_shapes::{ResultShape, RESULT_SHAPES};
 use shapes::{ai_sdk_results, is_langchain_tool_message, looks_like_result};
 pub use text::joined_texts;
 pub(crate) use text::{is_text_part, text_parts};
