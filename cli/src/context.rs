@@ -40,7 +40,7 @@ fn materializer(
     configure: impl FnOnce(&mut MaterializerOptions),
 ) -> Result<Materializer<LocationIo>, CliError> {
     let location = Location::parse("--user-data", &store.user_data)?;
-    let mut options = MaterializerOptions::new(&location.dir, conversation);
+    let mut options = MaterializerOptions::at(&*location.dir, conversation);
     configure(&mut options);
     Materializer::with_io(options, location.io).map_err(failed("--conversation"))
 }
@@ -149,8 +149,8 @@ fn reader(
             // A placeholder's file: read through a materializer over that directory,
             // which reads nothing else there.
             let location = Location::parse("--offload-dir", dir)?;
-            let mut options = MaterializerOptions::new(&location.dir, "offloaded");
-            options.offload_dir = Some(location.dir.clone().into());
+            let mut options = MaterializerOptions::at(&*location.dir, "offloaded");
+            options.offload_dir = Some(location.dir.clone());
             return Materializer::with_io(options, location.io).map_err(failed("--offload-dir"));
         }
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use tool_offload::json::{parse, stringify};
-use tool_offload::{Materializer, MaterializerOptions, ToolRegistry};
+use tool_offload::{Materializer, ToolRegistry};
 
 use common::*;
 
@@ -46,8 +46,7 @@ fn tool_page(user_data: &std::path::Path, tool: &str, params: Value) -> String {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
-    let materializer =
-        Arc::new(Materializer::new(MaterializerOptions::new(user_data, "conv-1")).unwrap());
+    let materializer = Arc::new(Materializer::in_dir(user_data, "conv-1").unwrap());
     let mut registry = ToolRegistry::new();
     materializer.register_tools(&mut registry).unwrap();
     let result = runtime

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use tool_offload::json::stringify;
-use tool_offload::{Materializer, MaterializerOptions, ToolRegistry};
+use tool_offload::{Materializer, ToolRegistry};
 
 use common::*;
 
@@ -56,8 +56,7 @@ fn read_from_a_character_prints_the_tools_page() {
         .as_str()
         .unwrap()
         .to_owned();
-    let materializer =
-        Arc::new(Materializer::new(MaterializerOptions::new(root.join("data"), "conv-1")).unwrap());
+    let materializer = Arc::new(Materializer::in_dir(root.join("data"), "conv-1").unwrap());
     let mut registry = ToolRegistry::new();
     materializer.register_tools(&mut registry).unwrap();
     let at: usize = at.parse().unwrap();

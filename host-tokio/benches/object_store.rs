@@ -41,7 +41,7 @@ fn main() {
         fetched: fetched.clone(),
     });
     let io = ObjectStoreIo::new(store, "bench").unwrap();
-    let m = Materializer::with_io(MaterializerOptions::new("/", "conv-bench"), io).unwrap();
+    let m = Materializer::with_io(MaterializerOptions::at("/", "conv-bench"), io).unwrap();
     println!("object store (moto_server on 127.0.0.1), tool-offload crate");
     rt.block_on(async {
         for (label, bytes, n) in [("100 KB", 100_000, 60), ("12 MB", 12_000_000, 5)] {

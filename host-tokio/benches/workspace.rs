@@ -63,11 +63,10 @@ async fn main() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let clock = Arc::new(AtomicU64::new(1_795_000_000_000));
     let now = clock.clone();
-    let options = WorkspaceOptions {
-        now: Some(Arc::new(move || now.load(Ordering::Relaxed) as f64)),
-        ..WorkspaceOptions::new(dir.path())
-    };
-    let indexed = Workspace::new(options.clone()).expect("workspace");
+    let options = WorkspaceOptions::at(dir.path().to_str().expect("a UTF-8 path"));
+    let indexed = Workspace::new(options.clone())
+        .expect("workspace")
+        .with_clock(Arc::new(move || now.load(Ordering::Relaxed) as f64));
     let started = Instant::now();
     for i in 0..n {
         clock.fetch_add(1, Ordering::Relaxed);

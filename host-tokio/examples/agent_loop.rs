@@ -13,7 +13,7 @@ use serde_json::json;
 use tool_offload::tools::{ToolDefinition, ToolOutput};
 use tool_offload::{
     json, offload_tool_results_to_files, register_todo_tools, utf16_len, OffloadOptions,
-    RegistryOffload, ToolRegistry, Value,
+    ResultOffload, ToolRegistry, Value,
 };
 
 #[path = "common/scripted_loop.rs"]
@@ -38,11 +38,9 @@ async fn main() -> Result<(), Error> {
     let batch_threshold = number(&script, "batchThreshold")?;
 
     // ── Tools ──────────────────────────────────────────────────────────────────────
-    let mut registry = ToolRegistry::with_offload(RegistryOffload {
-        output_dir: output_dir.clone().into(),
-        session_id: text(&script, "sessionId")?.to_owned(),
+    let mut registry = ToolRegistry::with_offload(ResultOffload {
         threshold_chars: registry_threshold,
-        redact: false,
+        ..ResultOffload::at(output_dir.clone(), text(&script, "sessionId")?)
     })?;
     register_todo_tools(&mut registry)?;
 

@@ -14,8 +14,7 @@ use std::sync::Arc;
 
 use tool_offload::core::materialize::summary_ref;
 use tool_offload::{
-    import_conversation, json, utf16_len, GrepOptions, Materializer, MaterializerOptions,
-    ToolRegistry, Value,
+    import_conversation, json, utf16_len, GrepOptions, Materializer, ToolRegistry, Value,
 };
 
 #[path = "common/scripted_loop.rs"]
@@ -38,8 +37,7 @@ async fn main() -> Result<(), Error> {
     }
 
     // ── Tools: the Materializer's read-back tools and a build that prints a lot ────
-    let options = MaterializerOptions::new(&user_data, conversation_id);
-    let materializer = Arc::new(Materializer::new(options)?);
+    let materializer = Arc::new(Materializer::in_dir(&user_data, conversation_id)?);
     let mut registry = ToolRegistry::with_materializer(materializer.clone());
     materializer.register_tools(&mut registry)?; // context_read, context_tail, context_grep
 
@@ -102,8 +100,7 @@ async fn main() -> Result<(), Error> {
         "\nExported {messages} messages and {n} artifact{s} (with SHA-256) to bundle.json; \
          imported it into imported/"
     );
-    let options = MaterializerOptions::new(&import_dir, &imported.conversation_id);
-    let restored = Materializer::new(options)?;
+    let restored = Materializer::in_dir(&import_dir, &imported.conversation_id)?;
     let reference = text(&bundle["artifacts"][0], "ref")?;
     let quoted = json::stringify(&reference.into());
     println!("  grep({quoted}, \"error\", first match) in imported/:");

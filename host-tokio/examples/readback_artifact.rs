@@ -28,9 +28,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use serde_json::json;
-use tool_offload::{
-    GrepOptions, Materialized, Materializer, MaterializerOptions, ToolOutputInput, Value,
-};
+use tool_offload::{GrepOptions, Materialized, Materializer, ToolOutputInput, Value};
 
 type Error = Box<dyn std::error::Error>;
 
@@ -109,7 +107,7 @@ fn log_text(bytes: usize) -> (String, usize) {
 async fn make(dir: &str, bytes: usize) -> Result<Value, Error> {
     let (text, lines) = log_text(bytes);
     let size = text.len();
-    let materializer = Materializer::new(MaterializerOptions::new(dir, CONVERSATION))?;
+    let materializer = Materializer::in_dir(dir, CONVERSATION)?;
     let call_id = format!("log-{bytes}");
     let output = Value::String(text);
     let out = ToolOutputInput {
@@ -164,7 +162,7 @@ async fn measure(
     budget_ms: f64,
 ) -> Result<Value, Error> {
     let Call { op, arg, expect } = call;
-    let materializer = Materializer::new(MaterializerOptions::new(dir, CONVERSATION))?;
+    let materializer = Materializer::in_dir(dir, CONVERSATION)?;
     let read_back = || async {
         match op {
             "tail" => {
@@ -220,7 +218,7 @@ async fn messages(file: &str, runs: usize) -> Result<Value, Error> {
         "tool-offload-bench-messages-{}",
         std::process::id()
     ));
-    let materializer = Materializer::new(MaterializerOptions::new(&dir, CONVERSATION))?;
+    let materializer = Materializer::in_dir(&dir, CONVERSATION)?;
     let first = materializer.materialize_messages(&given).await?;
     let written = first.refs.len();
     let steady: Vec<Value> = first.messages.into_iter().map(|m| m.into_owned()).collect();

@@ -87,9 +87,9 @@ async fn main() -> Result<(), Error> {
             task_id: Some(text(task, "taskId").into()),
             session_id: Some(text(task, "sessionId").into()),
             offload_tools: offload_tools.clone(),
-            now: Some(Arc::new(move || now.load(Ordering::SeqCst) as f64)),
-            ..WorkspaceOptions::new(&root)
-        })?;
+            ..WorkspaceOptions::at(&root)
+        })?
+        .with_clock(Arc::new(move || now.load(Ordering::SeqCst) as f64));
         println!(
             "\n{} (agent {}, session {})",
             text(task, "taskId"),
@@ -136,7 +136,7 @@ async fn main() -> Result<(), Error> {
 
     let ws = Arc::new(Workspace::new(WorkspaceOptions {
         namespace: namespace.into(),
-        ..WorkspaceOptions::new(&root)
+        ..WorkspaceOptions::at(root)
     })?);
     println!("\nqueryArtifacts({{ tool_name: \"bash\" }}):");
     let bash = json!({"tool_name": "bash"})

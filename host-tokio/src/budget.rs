@@ -41,7 +41,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     /// ```no_run
     /// use tool_offload::{BudgetOptions, Materializer, MaterializerOptions};
     /// # async fn demo(history: Vec<serde_json::Value>) -> Result<(), tool_offload::OffloadError> {
-    /// let m = Materializer::new(MaterializerOptions::new("/var/lib/agent", "conv-1"))?;
+    /// let m = Materializer::in_dir("/var/lib/agent", "conv-1")?;
     /// let done = m.budget(&history, &BudgetOptions::new(100_000)).await?;
     /// if let Some(at) = done.rewritten_from_message {
     ///     println!("cleared {} results; the cache is rewritten from message {at}", done.cleared.len());

@@ -64,11 +64,11 @@ pub use budget::Budget;
 pub use lifecycle::{gc_dir, gc_dir_with, now_ms};
 pub use materializer::{
     import_conversation, import_conversation_with, GrepOptions, MaterializedMessages, Materializer,
-    MaterializerOptions, ToolOutputInput,
+    ToolOutputInput,
 };
 #[cfg(feature = "object-store")]
 pub use object_store_io::{ObjectStoreIo, ObjectStoreIoError};
-pub use registry::{register_todo_tools, Handler, HandlerResult, RegistryOffload, ToolRegistry};
+pub use registry::{register_todo_tools, Handler, HandlerResult, ToolRegistry};
 pub use remind::MaterializeMessagesOptions;
 #[cfg(feature = "tokenizer")]
 pub use tokens::{token_counter, Vocabulary};
@@ -79,18 +79,17 @@ pub use tool_offload_core::gc::{GcOptions, GcReport};
 pub use tool_offload_core::materialize::{
     format_legacy_tool_record, BudgetOptions, Cleared, ContextRef, ContextWindow,
     ImportedConversation, LegacyToolRecord, MaterializeStats, MaterializeWhen, Materialized,
-    RefHint, ToolLimits,
+    MaterializerOptions, RefHint, ToolLimits,
 };
 pub use tool_offload_core::tools;
-pub use tool_offload_core::workspace::{IndexFuture, RecordIndex};
+pub use tool_offload_core::tools::ResultOffload;
+pub use tool_offload_core::workspace::{IndexFuture, RecordIndex, WorkspaceOptions};
 pub use tool_offload_core::{
     json, utf16_len, Batch, BatchOffload, CreateOutcome, DirectOffload, ErrorCode, FileReader,
     FileWriter, IoError, MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,
 };
 pub use tool_offload_core::{FileLifecycle, FileStat};
-pub use workspace::{
-    Clock, CountTokens, OffloadedMessages, ToolResultCall, Workspace, WorkspaceOptions,
-};
+pub use workspace::{Clock, CountTokens, OffloadedMessages, ToolResultCall, Workspace};
 #[cfg(feature = "postgres")]
 pub use workspace::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT, POSTGRES_COUNT_TTL};
 pub use writer::TokioFileWriter;

@@ -1,72 +1,17 @@
 //! [`Materializer`] for Rust users: core's materializer on tokio.
 
-use std::path::PathBuf;
+use std::path::Path;
 
 use std::borrow::Cow;
 
 use tool_offload_core::materialize::{
-    self, ContextRef, ImportedConversation, MaterializeStats, Materialized, ToolOutputRef,
+    self, ContextRef, ImportedConversation, MaterializeStats, Materialized, MaterializerOptions,
+    ToolOutputRef,
 };
 use tool_offload_core::{apply_edits, FileReader, FileWriter, OffloadError, Value};
 
 use crate::remind::{remind, MaterializeMessagesOptions};
 use crate::{utf8, working_dir_for, TokioFileWriter};
-
-/// Where artifacts go and when outputs go there.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MaterializerOptions {
-    /// Root directory; artifacts go under `<user_data>/context/<conversation_id>/artifacts/`.
-    pub user_data: PathBuf,
-    /// The conversation whose artifacts this materializer writes and may read.
-    pub conversation_id: String,
-    /// Outputs over this many UTF-16 code units are materialized.
-    pub max_inline_chars: usize,
-    /// Outputs over this many UTF-8 bytes are materialized.
-    pub max_inline_bytes: usize,
-    /// Lines of head and of tail in a summary.
-    pub snippet_lines: usize,
-    /// Optionally also a byte budget for head and for tail (e.g. 2048).
-    pub snippet_bytes: Option<usize>,
-    /// The output directory of direct or batch offload beside this materializer: the
-    /// read-back then also reads the files their placeholders name, and nothing else
-    /// there (see the core option).
-    pub offload_dir: Option<PathBuf>,
-    /// Per-tool limits by tool name, `"*"` for every other tool (see core's
-    /// [`ToolLimits`](tool_offload_core::materialize::ToolLimits)).
-    pub tools: Vec<(String, materialize::ToolLimits)>,
-    /// Replace well-known secrets by `[REDACTED:<kind>]` before an output is written or
-    /// summarised (see core's [`redact`](tool_offload_core::redact)).
-    pub redact: bool,
-    /// When the fresh results of one message together hold more UTF-16 units than this,
-    /// [`Materializer::materialize_messages`] materializes the largest first until the
-    /// rest fit (off by default; Claude Code uses 200,000).
-    pub message_budget_chars: Option<usize>,
-    /// The model's window: in [`Materializer::materialize_messages`], a result is
-    /// materialized when its estimated tokens exceed a share of what the messages before
-    /// it leave free (see core's
-    /// [`ContextWindow`](tool_offload_core::materialize::ContextWindow)). Off by default.
-    pub context_window: Option<materialize::ContextWindow>,
-}
-
-impl MaterializerOptions {
-    /// Options with the defaults: 4000 characters, 16384 bytes, 40 lines.
-    pub fn new(user_data: impl Into<PathBuf>, conversation_id: impl Into<String>) -> Self {
-        let defaults = materialize::MaterializerOptions::new("", "", "/");
-        MaterializerOptions {
-            user_data: user_data.into(),
-            conversation_id: conversation_id.into(),
-            max_inline_chars: defaults.max_inline_chars,
-            max_inline_bytes: defaults.max_inline_bytes,
-            snippet_lines: defaults.snippet_lines,
-            snippet_bytes: defaults.snippet_bytes,
-            offload_dir: None,
-            tools: Vec::new(),
-            redact: false,
-            message_budget_chars: None,
-            context_window: None,
-        }
-    }
-}
 
 /// One tool output to consider: a string, or any JSON value (written as its
 /// `JSON.stringify`).
@@ -111,7 +56,7 @@ impl Default for GrepOptions {
 /// use tool_offload::{Materializer, MaterializerOptions, ToolOutputInput};
 /// use tool_offload::core::materialize::Materialized;
 /// # async fn demo() -> Result<(), tool_offload::OffloadError> {
-/// let materializer = Materializer::new(MaterializerOptions::new("/var/lib/agent", "conv-1"))?;
+/// let materializer = Materializer::new(MaterializerOptions::at("/var/lib/agent", "conv-1"))?;
 /// let log = json!("…a 200 KB build log…");
 /// let out = ToolOutputInput { tool_call_id: "call_1", tool_name: "bash", server_name: None, output: &log };
 /// if let Materialized::Artifact { summary, reference, .. } = materializer.materialize(&out).await? {
@@ -134,6 +79,23 @@ impl Materializer {
     pub fn new(options: MaterializerOptions) -> Result<Self, OffloadError> {
         Self::with_io(options, TokioFileWriter::new())
     }
+
+    /// A materializer with the default limits writing under `user_data` (relative: to
+    /// the working directory) for `conversation_id`.
+    ///
+    /// ```no_run
+    /// let materializer = tool_offload::Materializer::in_dir("/var/lib/agent", "conv-1").unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Materializer::new`].
+    pub fn in_dir(
+        user_data: impl AsRef<Path>,
+        conversation_id: impl Into<String>,
+    ) -> Result<Self, OffloadError> {
+        let user_data = utf8(user_data.as_ref(), "user data directory")?;
+        Self::new(MaterializerOptions::at(user_data, conversation_id))
+    }
 }
 
 impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
@@ -141,25 +103,11 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     ///
     /// # Errors
     /// As [`Materializer::new`].
-    pub fn with_io(options: MaterializerOptions, io: IO) -> Result<Self, OffloadError> {
-        let user_data = utf8(&options.user_data, "user data directory")?;
-        let core = materialize::Materializer::new(materialize::MaterializerOptions {
-            user_data: user_data.to_owned(),
-            conversation_id: options.conversation_id,
-            cwd: working_dir_for(user_data)?,
-            max_inline_chars: options.max_inline_chars,
-            max_inline_bytes: options.max_inline_bytes,
-            snippet_lines: options.snippet_lines,
-            snippet_bytes: options.snippet_bytes,
-            offload_dir: match &options.offload_dir {
-                Some(dir) => Some(utf8(dir, "offload directory")?.to_owned()),
-                None => None,
-            },
-            tools: options.tools,
-            redact: options.redact,
-            message_budget_chars: options.message_budget_chars,
-            context_window: options.context_window,
-        })?;
+    pub fn with_io(mut options: MaterializerOptions, io: IO) -> Result<Self, OffloadError> {
+        if options.cwd.is_empty() {
+            options.cwd = working_dir_for(&options.user_data)?;
+        }
+        let core = materialize::Materializer::new(options)?;
         Ok(Materializer { core, io })
     }
 

@@ -22,7 +22,7 @@ impl Materializer {
     /// ```
     /// use std::sync::Arc;
     /// use tool_offload::{Materializer, MaterializerOptions, ToolRegistry};
-    /// let materializer = Arc::new(Materializer::new(MaterializerOptions::new("/tmp/agent", "c1")).unwrap());
+    /// let materializer = Arc::new(Materializer::in_dir("/tmp/agent", "c1").unwrap());
     /// let mut registry = ToolRegistry::new();
     /// materializer.register_tools(&mut registry).unwrap();
     /// let names: Vec<_> = registry.get_tool_definitions().iter().map(|d| d["name"].clone()).collect();
@@ -56,7 +56,7 @@ impl<IO> Materializer<IO> {
     /// ```
     /// use tool_offload::tools::ToolFormat;
     /// use tool_offload::{Materializer, MaterializerOptions};
-    /// let materializer = Materializer::new(MaterializerOptions::new("/tmp/agent", "c1")).unwrap();
+    /// let materializer = Materializer::in_dir("/tmp/agent", "c1").unwrap();
     /// let tools = materializer.get_tool_definitions_as(ToolFormat::Mcp);
     /// assert_eq!(tools[2]["name"], "context_grep");
     /// assert!(tools[2]["inputSchema"].is_object());

@@ -13,7 +13,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     ///
     /// ```
     /// # use tool_offload::{Materializer, MaterializerOptions};
-    /// # let m = Materializer::new(MaterializerOptions::new("/tmp/x", "c1")).unwrap();
+    /// # let m = Materializer::in_dir("/tmp/x", "c1").unwrap();
     /// let messages = [serde_json::json!({"role": "tool", "tool_call_id": "c1",
     ///     "content": "[Content offloaded to: ./tool-result-c1.md]"})];
     /// assert_eq!(m.read_stats(&messages)[0].reads, 0);

@@ -4,7 +4,6 @@
 use std::any::Any;
 use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -15,7 +14,7 @@ use tool_offload_core::tools::{
 };
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
-use crate::{utf8, working_dir_for, Materializer, TokioFileWriter};
+use crate::{working_dir_for, Materializer, TokioFileWriter};
 
 /// What a handler returns: an output (which may itself report `is_error`), or an error
 /// whose message becomes an error result.
@@ -24,32 +23,6 @@ pub type HandlerResult = Result<ToolOutput, Box<dyn std::error::Error + Send + S
 /// A registered handler: called with the tool's `input`, never with the `tool_use_id`.
 pub type Handler =
     Arc<dyn Fn(Value) -> Pin<Box<dyn Future<Output = HandlerResult> + Send>> + Send + Sync>;
-
-/// Offloading of large results by a [`ToolRegistry`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RegistryOffload {
-    /// Files go to `<output_dir>/<session_id>/<tool_use_id>.md`; relative paths resolve
-    /// against the process's working directory.
-    pub output_dir: PathBuf,
-    /// The session's directory name.
-    pub session_id: String,
-    /// Offload results of at least this many UTF-16 code units.
-    pub threshold_chars: usize,
-    /// Replace well-known secrets in what is written (`[REDACTED:<kind>]`).
-    pub redact: bool,
-}
-
-impl RegistryOffload {
-    /// Offloading with the default threshold (1000).
-    pub fn new(output_dir: impl Into<PathBuf>, session_id: impl Into<String>) -> Self {
-        RegistryOffload {
-            output_dir: output_dir.into(),
-            session_id: session_id.into(),
-            threshold_chars: tools::DEFAULT_THRESHOLD_CHARS,
-            redact: false,
-        }
-    }
-}
 
 /// Tools by name with async handlers; [`execute_tool`](ToolRegistry::execute_tool) turns
 /// every outcome — output, returned error, panic, unknown tool — into a `tool_result`.
@@ -88,7 +61,7 @@ impl ToolRegistry {
     /// use std::sync::Arc;
     /// use tool_offload::{Materializer, MaterializerOptions, ToolRegistry};
     /// # fn demo() -> Result<(), Box<dyn std::error::Error>> {
-    /// let materializer = Arc::new(Materializer::new(MaterializerOptions::new("/var/lib/agent", "conv-1"))?);
+    /// let materializer = Arc::new(Materializer::in_dir("/var/lib/agent", "conv-1")?);
     /// let mut registry = ToolRegistry::with_materializer(materializer.clone());
     /// materializer.register_tools(&mut registry)?;
     /// # Ok(()) }
@@ -103,8 +76,9 @@ impl ToolRegistry {
     /// An empty registry that offloads large results with a [`TokioFileWriter`].
     ///
     /// # Errors
-    /// `INVALID_ID` for an unusable session id, `INVALID_ARGUMENT` for a path that is not UTF-8.
-    pub fn with_offload(options: RegistryOffload) -> Result<Self, OffloadError> {
+    /// `INVALID_ID` for an unusable session id, `INVALID_ARGUMENT` when a relative
+    /// `output_dir` meets an unreadable working directory.
+    pub fn with_offload(options: ResultOffload) -> Result<Self, OffloadError> {
         Self::with_offload_writer(options, TokioFileWriter::new())
     }
 }
@@ -120,16 +94,17 @@ impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
     ///
     /// # Errors
     /// As [`ToolRegistry::with_offload`].
-    pub fn with_offload_writer(options: RegistryOffload, writer: W) -> Result<Self, OffloadError> {
-        let output_dir = utf8(&options.output_dir, "output directory")?;
-        let mut middleware =
-            ResultOffload::new(output_dir, options.session_id, working_dir_for(output_dir)?);
-        middleware.threshold_chars = options.threshold_chars;
-        middleware.redact = options.redact;
-        middleware.validate()?;
+    pub fn with_offload_writer(
+        mut options: ResultOffload,
+        writer: W,
+    ) -> Result<Self, OffloadError> {
+        if options.cwd.is_empty() {
+            options.cwd = working_dir_for(&options.output_dir)?;
+        }
+        options.validate()?;
         Ok(ToolRegistry {
             tools: tools::ToolRegistry::new(),
-            policy: ResultPolicy::Offload(middleware, writer),
+            policy: ResultPolicy::Offload(options, writer),
         })
     }
 

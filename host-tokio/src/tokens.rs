@@ -1,5 +1,5 @@
 //! Exact token counts (feature `tokenizer`): OpenAI's vocabularies through GitHub's
-//! `bpe-openai`, for [`WorkspaceOptions::count_tokens`](crate::WorkspaceOptions::count_tokens).
+//! `bpe-openai`, for [`Workspace::with_token_counter`](crate::Workspace::with_token_counter).
 //! Without it the Workspace uses core's estimate, which is 11 times as fast and rarely
 //! undercounts (docs/tokens.md); a counter is asked only for results longer in UTF-8
 //! bytes than the threshold, since no token is shorter than a byte.
@@ -22,12 +22,12 @@ pub enum Vocabulary {
 /// use, in about 50 ms.
 ///
 /// ```
-/// use tool_offload::{token_counter, Vocabulary, WorkspaceOptions};
+/// use tool_offload::{token_counter, Vocabulary, Workspace};
 /// let count = token_counter(Vocabulary::O200kBase);
 /// assert_eq!(count("hello world"), 2);
 /// assert_eq!(count("src/main.rs:42:    let x = 1;"), 13);
-/// let options = WorkspaceOptions { count_tokens: Some(count), ..WorkspaceOptions::new("/var/lib/agent") };
-/// # let _ = options;
+/// let ws = Workspace::in_dir("/var/lib/agent").unwrap().with_token_counter(count);
+/// # let _ = ws;
 /// ```
 pub fn token_counter(vocabulary: Vocabulary) -> CountTokens {
     match vocabulary {

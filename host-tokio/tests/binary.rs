@@ -25,7 +25,7 @@ fn output(bytes: &[u8]) -> BinaryOutputRef<'_> {
 #[tokio::test]
 async fn bytes_reach_the_disk_as_given_and_travel_in_a_bundle() {
     let tmp = tempfile::tempdir().unwrap();
-    let m = Materializer::new(MaterializerOptions::new(tmp.path().join("a"), "c1")).unwrap();
+    let m = Materializer::in_dir(tmp.path().join("a"), "c1").unwrap();
     let bytes = gzip();
     let Materialized::Artifact {
         summary,
@@ -61,7 +61,7 @@ async fn an_object_store_holds_the_bytes_as_given() {
     use std::sync::Arc;
     use tool_offload::ObjectStoreIo;
     let io = ObjectStoreIo::new(Arc::new(InMemory::new()), "p").unwrap();
-    let m = Materializer::with_io(MaterializerOptions::new("/u", "c1"), io).unwrap();
+    let m = Materializer::with_io(MaterializerOptions::at("/u", "c1"), io).unwrap();
     let bytes = gzip();
     let Materialized::Artifact { path, .. } = m.materialize_binary(&output(&bytes)).await.unwrap()
     else {

@@ -54,7 +54,7 @@ async fn a_stalled_write_is_cancelled_by_dropping_the_future() {
         stalled: AtomicBool::new(true),
         ..Stalling::default()
     };
-    let m = Materializer::with_io(MaterializerOptions::new("/data", "conv"), io).unwrap();
+    let m = Materializer::with_io(MaterializerOptions::at("/data", "conv"), io).unwrap();
     let text = json!("line\n".repeat(10_000));
     let out = ToolOutputInput {
         tool_call_id: "call_1",

@@ -8,7 +8,7 @@ use std::os::unix::fs::symlink;
 use std::path::Path;
 
 use serde_json::Value;
-use tool_offload::{gc_dir, GcOptions, Materializer, MaterializerOptions, ToolOutputInput};
+use tool_offload::{gc_dir, GcOptions, Materializer, ToolOutputInput};
 
 fn tree(root: &Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -49,11 +49,7 @@ async fn gc_never_follows_a_link_out_of_its_directory() {
     let before = tree(&outside);
 
     let user_data = tmp.path().join("data");
-    let m = Materializer::new(MaterializerOptions::new(
-        user_data.to_str().unwrap(),
-        "conv",
-    ))
-    .unwrap();
+    let m = Materializer::in_dir(user_data.to_str().unwrap(), "conv").unwrap();
     let output = Value::String("line\n".repeat(2000));
     for id in ["call_1", "call_2"] {
         let call = ToolOutputInput {

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 use tool_offload::core::materialize::Materialized;
-use tool_offload::{ErrorCode, GrepOptions, Materializer, MaterializerOptions, ToolOutputInput};
+use tool_offload::{ErrorCode, GrepOptions, Materializer, ToolOutputInput};
 
 fn build_log() -> String {
     (1..=3000)
@@ -20,7 +20,7 @@ fn build_log() -> String {
 #[tokio::test]
 async fn materializes_to_disk_and_reads_back_with_regex_grep() {
     let root = tempfile::tempdir().unwrap();
-    let m = Materializer::new(MaterializerOptions::new(root.path(), "conv-1")).unwrap();
+    let m = Materializer::in_dir(root.path(), "conv-1").unwrap();
     let log = json!(build_log());
     let out = ToolOutputInput {
         tool_call_id: "call_1",
@@ -108,7 +108,7 @@ async fn materializes_to_disk_and_reads_back_with_regex_grep() {
 #[tokio::test]
 async fn small_outputs_stay_inline_and_values_become_json_artifacts() {
     let root = tempfile::tempdir().unwrap();
-    let m = Materializer::new(MaterializerOptions::new(root.path(), "c")).unwrap();
+    let m = Materializer::in_dir(root.path(), "c").unwrap();
     let small = json!({"ok": true});
     let out = ToolOutputInput {
         tool_call_id: "call_s",

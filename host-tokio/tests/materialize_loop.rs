@@ -7,8 +7,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use tool_offload::tools::{ToolDefinition, ToolOutput};
 use tool_offload::{
-    import_conversation, ErrorCode, Materialized, Materializer, MaterializerOptions,
-    RegistryOffload, ToolRegistry,
+    import_conversation, ErrorCode, Materialized, Materializer, ResultOffload, ToolRegistry,
 };
 
 fn log(lines: usize, marker: &str) -> String {
@@ -32,7 +31,7 @@ fn conversation() -> Vec<Value> {
 #[tokio::test]
 async fn materialize_messages_is_idempotent_and_names_tools() {
     let root = tempfile::tempdir().unwrap();
-    let m = Materializer::new(MaterializerOptions::new(root.path(), "conv")).unwrap();
+    let m = Materializer::in_dir(root.path(), "conv").unwrap();
     let messages = conversation();
     let first = m.materialize_messages(&messages).await.unwrap();
     let ids: Vec<_> = first.refs.iter().map(|r| r.id.as_str()).collect();
@@ -80,7 +79,7 @@ async fn materialize_messages_is_idempotent_and_names_tools() {
 #[tokio::test]
 async fn repeated_ids_with_different_content_never_overwrite() {
     let root = tempfile::tempdir().unwrap();
-    let m = Materializer::new(MaterializerOptions::new(root.path(), "conv")).unwrap();
+    let m = Materializer::in_dir(root.path(), "conv").unwrap();
     let messages = vec![
         json!({"role": "tool", "tool_call_id": "c", "content": log(900, "a")}),
         json!({"role": "tool", "tool_call_id": "c", "content": log(900, "b")}),
@@ -101,7 +100,7 @@ async fn repeated_ids_with_different_content_never_overwrite() {
 #[tokio::test]
 async fn terminal_output_goes_to_a_log_artifact() {
     let root = tempfile::tempdir().unwrap();
-    let m = Materializer::new(MaterializerOptions::new(root.path(), "conv")).unwrap();
+    let m = Materializer::in_dir(root.path(), "conv").unwrap();
     let Materialized::Artifact {
         summary,
         reference,
@@ -135,7 +134,7 @@ async fn terminal_output_goes_to_a_log_artifact() {
 #[tokio::test]
 async fn export_then_import_elsewhere_resolves_every_ref() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let m = Materializer::new(MaterializerOptions::new(a.path(), "conv")).unwrap();
+    let m = Materializer::in_dir(a.path(), "conv").unwrap();
     let messages = conversation();
     let slim: Vec<Value> = m
         .materialize_messages(&messages)
@@ -151,11 +150,7 @@ async fn export_then_import_elsewhere_resolves_every_ref() {
 
     let imported = import_conversation(&bundle, b.path()).await.unwrap();
     assert_eq!(imported.messages, Value::Array(slim.clone()));
-    let restored = Materializer::new(MaterializerOptions::new(
-        b.path(),
-        &imported.conversation_id,
-    ))
-    .unwrap();
+    let restored = Materializer::in_dir(b.path(), &imported.conversation_id).unwrap();
     let page = restored
         .read("ctx://conv/tool/toolu_1.txt", 0, 1)
         .await
@@ -175,7 +170,7 @@ async fn export_then_import_elsewhere_resolves_every_ref() {
 #[tokio::test]
 async fn tampered_or_escaping_bundles_are_refused_before_writing() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let m = Materializer::new(MaterializerOptions::new(a.path(), "conv")).unwrap();
+    let m = Materializer::in_dir(a.path(), "conv").unwrap();
     let slim: Vec<Value> = m
         .materialize_messages(&conversation())
         .await
@@ -218,7 +213,7 @@ async fn tampered_or_escaping_bundles_are_refused_before_writing() {
 #[tokio::test]
 async fn registry_materializes_results_but_never_the_read_back_tools() {
     let root = tempfile::tempdir().unwrap();
-    let m = Arc::new(Materializer::new(MaterializerOptions::new(root.path(), "conv")).unwrap());
+    let m = Arc::new(Materializer::in_dir(root.path(), "conv").unwrap());
     let mut registry = ToolRegistry::with_materializer(m.clone());
     m.register_tools(&mut registry).unwrap();
     registry
@@ -288,10 +283,13 @@ async fn registry_materializes_results_but_never_the_read_back_tools() {
 #[tokio::test]
 async fn an_offloading_registry_leaves_read_back_pages_alone() {
     let root = tempfile::tempdir().unwrap();
-    let m = Arc::new(Materializer::new(MaterializerOptions::new(root.path(), "conv")).unwrap());
+    let m = Arc::new(Materializer::in_dir(root.path(), "conv").unwrap());
     m.materialize_terminal("t", &log(900, "x")).await.unwrap();
-    let mut registry =
-        ToolRegistry::with_offload(RegistryOffload::new(root.path().join("out"), "s")).unwrap();
+    let mut registry = ToolRegistry::with_offload(ResultOffload::at(
+        root.path().join("out").to_str().unwrap(),
+        "s",
+    ))
+    .unwrap();
     m.register_tools(&mut registry).unwrap();
     let page = registry
         .execute_tool(

@@ -7,7 +7,7 @@ mod recorder;
 
 use recorder::{field, Recorder};
 use serde_json::json;
-use tool_offload::{Materialized, Materializer, MaterializerOptions};
+use tool_offload::{Materialized, Materializer};
 
 fn log(lines: usize, marker: &str) -> String {
     (1..=lines)
@@ -21,7 +21,7 @@ async fn every_materialization_is_a_tracing_event_with_id_sizes_and_path() {
     let recorder = Recorder::new("tool_offload::materialize");
     let _guard = tracing::subscriber::set_default(recorder.clone());
     let root = tempfile::tempdir().unwrap();
-    let m = Materializer::new(MaterializerOptions::new(root.path(), "conv")).unwrap();
+    let m = Materializer::in_dir(root.path(), "conv").unwrap();
     m.materialize_terminal("small", "ok").await.unwrap();
     let Materialized::Artifact { path, .. } =
         m.materialize_terminal("t1", &log(700, "$")).await.unwrap()

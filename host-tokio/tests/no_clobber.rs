@@ -8,8 +8,7 @@ use std::sync::Arc;
 use serde_json::json;
 use tool_offload::core::materialize::Materialized;
 use tool_offload::{
-    CreateOutcome, FileWriter, Materializer, MaterializerOptions, OffloadOptions, TokioFileWriter,
-    ToolOutputInput,
+    CreateOutcome, FileWriter, Materializer, OffloadOptions, TokioFileWriter, ToolOutputInput,
 };
 
 /// `n` different outputs, each over the default inline limit.
@@ -31,7 +30,7 @@ fn artifact(done: Materialized) -> (String, String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_materializations_of_one_id_each_keep_their_output() {
     let root = tempfile::tempdir().unwrap();
-    let m = Arc::new(Materializer::new(MaterializerOptions::new(root.path(), "conv")).unwrap());
+    let m = Arc::new(Materializer::in_dir(root.path(), "conv").unwrap());
     let texts = outputs(16, "a");
     let tasks: Vec<_> = texts
         .iter()
@@ -74,8 +73,7 @@ async fn concurrent_materializations_of_one_id_each_keep_their_output() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_materializers_on_one_conversation_never_overwrite_each_other() {
     let root = tempfile::tempdir().unwrap();
-    let new =
-        || Arc::new(Materializer::new(MaterializerOptions::new(root.path(), "conv")).unwrap());
+    let new = || Arc::new(Materializer::in_dir(root.path(), "conv").unwrap());
     let (first, second) = (new(), new());
     let mut tasks = Vec::new();
     for (m, tag) in [(first, "first"), (second, "second")] {
@@ -108,7 +106,7 @@ async fn two_materializers_on_one_conversation_never_overwrite_each_other() {
 #[tokio::test]
 async fn identical_output_reuses_its_artifact_and_a_terminal_snippet_never_overwrites() {
     let root = tempfile::tempdir().unwrap();
-    let m = Materializer::new(MaterializerOptions::new(root.path(), "conv")).unwrap();
+    let m = Materializer::in_dir(root.path(), "conv").unwrap();
     let (a, b) = ("a\n".repeat(30_000), "b\n".repeat(30_000));
     let (first, _) = artifact(m.materialize_terminal("snip", &a).await.unwrap());
     let (again, _) = artifact(m.materialize_terminal("snip", &a).await.unwrap());

@@ -34,7 +34,7 @@ fn bash<'a>(id: &'a str, output: &'a serde_json::Value) -> ToolOutputInput<'a> {
 }
 
 fn materializer(io: ObjectStoreIo, conversation: &str) -> Materializer<ObjectStoreIo> {
-    Materializer::with_io(MaterializerOptions::new("/", conversation), io).expect("materializer")
+    Materializer::with_io(MaterializerOptions::at("/", conversation), io).expect("materializer")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -198,7 +198,7 @@ async fn workspaces_of_two_workers_share_records_in_s3() {
         let options = WorkspaceOptions {
             agent_id: Some(agent.to_owned()),
             task_id: Some("task-1".to_owned()),
-            ..WorkspaceOptions::new("/")
+            ..WorkspaceOptions::at("/")
         };
         Workspace::with_io(options, io(&moto, "ws")).unwrap()
     };

@@ -35,7 +35,7 @@ async fn a_gigabyte_artifact_tails_without_downloading_it() {
     assert_eq!(text.len(), SIZE);
     let started = std::time::Instant::now();
     let writer = Materializer::with_io(
-        MaterializerOptions::new("/", "conv-1"),
+        MaterializerOptions::at("/", "conv-1"),
         ObjectStoreIo::new(store.clone(), "fleet").unwrap(),
     )
     .unwrap();
@@ -59,7 +59,7 @@ async fn a_gigabyte_artifact_tails_without_downloading_it() {
         fetched: fetched.clone(),
     };
     let io = ObjectStoreIo::new(Arc::new(counting), "fleet").unwrap();
-    let reader = Materializer::with_io(MaterializerOptions::new("/", "conv-1"), io).unwrap();
+    let reader = Materializer::with_io(MaterializerOptions::at("/", "conv-1"), io).unwrap();
     let started = std::time::Instant::now();
     let page = reader.tail(&reference.id, 200).await.unwrap();
     eprintln!("tail: {:?}", started.elapsed());

@@ -22,11 +22,10 @@ fn io(store: &Arc<dyn ObjectStore>) -> ObjectStoreIo {
     ObjectStoreIo::new(store.clone(), "tenant").expect("an io over the store")
 }
 
-fn options(task: &str, clock: f64) -> WorkspaceOptions {
+fn options(task: &str) -> WorkspaceOptions {
     WorkspaceOptions {
         task_id: Some(task.into()),
-        now: Some(Arc::new(move || clock)),
-        ..WorkspaceOptions::new("/srv/agent")
+        ..WorkspaceOptions::at("/srv/agent")
     }
 }
 
@@ -40,14 +39,17 @@ async fn worker(
     let index = PostgresIndex::connect(&cluster.config(), namespace)
         .await
         .expect("connect");
-    Workspace::with_io(options("t1", clock), io(store))
+    Workspace::with_io(options("t1"), io(store))
         .expect("workspace")
         .with_index(Arc::new(index))
+        .with_clock(Arc::new(move || clock))
 }
 
 /// A process with no index: queries scan the records.
 fn scanner(store: &Arc<dyn ObjectStore>, clock: f64) -> Workspace<ObjectStoreIo> {
-    Workspace::with_io(options("t1", clock), io(store)).expect("workspace")
+    Workspace::with_io(options("t1"), io(store))
+        .expect("workspace")
+        .with_clock(Arc::new(move || clock))
 }
 
 fn filter(value: Value) -> Query {

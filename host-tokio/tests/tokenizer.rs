@@ -36,10 +36,11 @@ async fn a_workspace_decides_by_the_exact_count() {
     let dir = tempfile::tempdir().unwrap();
     let options = WorkspaceOptions {
         token_threshold: 100,
-        count_tokens: Some(token_counter(Vocabulary::O200kBase)),
-        ..WorkspaceOptions::new(dir.path())
+        ..WorkspaceOptions::at(dir.path().to_str().unwrap())
     };
-    let ws = Workspace::new(options).unwrap();
+    let ws = Workspace::new(options)
+        .unwrap()
+        .with_token_counter(token_counter(Vocabulary::O200kBase));
     // 400 letters in words of 4: 100 tokens by o200k_base, about 100 by the estimate too;
     // "word " repeated is 1 token a word.
     let under = json!("word ".repeat(100).trim_end());

@@ -7,11 +7,10 @@ use serde_json::{json, Value};
 use tool_offload::core::workspace::Query;
 use tool_offload::{TokioFileWriter, ToolRegistry, ToolResultCall, Workspace, WorkspaceOptions};
 
-fn options(root: &std::path::Path, task: &str, clock: f64) -> WorkspaceOptions {
+fn options(root: &std::path::Path, task: &str) -> WorkspaceOptions {
     WorkspaceOptions {
         task_id: Some(task.into()),
-        now: Some(Arc::new(move || clock)),
-        ..WorkspaceOptions::new(root)
+        ..WorkspaceOptions::at(root.to_str().unwrap())
     }
 }
 
@@ -43,9 +42,12 @@ fn filter(value: Value) -> Query {
 #[tokio::test]
 async fn the_sqlite_index_answers_as_the_scan_does_and_follows_other_writers() {
     let dir = tempfile::tempdir().unwrap();
-    let indexed = Workspace::new(options(dir.path(), "t1", 1000.0)).unwrap();
-    let scanning =
-        Workspace::with_io(options(dir.path(), "t2", 2000.0), TokioFileWriter::new()).unwrap();
+    let indexed = Workspace::new(options(dir.path(), "t1"))
+        .unwrap()
+        .with_clock(Arc::new(|| 1000.0));
+    let scanning = Workspace::with_io(options(dir.path(), "t2"), TokioFileWriter::new())
+        .unwrap()
+        .with_clock(Arc::new(|| 2000.0));
     offload(&indexed, "a", "bash", &json!("x".repeat(100))).await;
     offload(&indexed, "b", "grep", &json!({"n": 1})).await;
     assert!(dir.path().join("context/default/index.sqlite").exists());
@@ -85,7 +87,9 @@ async fn the_sqlite_index_answers_as_the_scan_does_and_follows_other_writers() {
     for name in ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"] {
         let _ = std::fs::remove_file(dir.path().join("context/default").join(name));
     }
-    let reopened = Workspace::new(options(dir.path(), "t1", 3000.0)).unwrap();
+    let reopened = Workspace::new(options(dir.path(), "t1"))
+        .unwrap()
+        .with_clock(Arc::new(|| 3000.0));
     assert_eq!(
         ids(reopened
             .query_artifacts(&filter(json!({"tool_name": "bash"})))
@@ -104,7 +108,11 @@ async fn the_sqlite_index_answers_as_the_scan_does_and_follows_other_writers() {
 #[tokio::test]
 async fn the_knowledge_tools_run_through_a_registry() {
     let dir = tempfile::tempdir().unwrap();
-    let ws = Arc::new(Workspace::new(options(dir.path(), "t1", 0.0)).unwrap());
+    let ws = Arc::new(
+        Workspace::new(options(dir.path(), "t1"))
+            .unwrap()
+            .with_clock(Arc::new(|| 0.0)),
+    );
     let log: String = (1..=60_000)
         .map(|i| {
             if i == 4242 {

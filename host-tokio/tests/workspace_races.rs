@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use tool_offload::core::materialize::sha256_hex;
 use tool_offload::core::workspace::Query;
-use tool_offload::{TokioFileWriter, ToolResultCall, Workspace, WorkspaceOptions};
+use tool_offload::{TokioFileWriter, ToolResultCall, Workspace};
 
 /// 20 outputs, 4 different ones under each of 5 ids.
 fn outputs() -> Vec<(String, Value)> {
@@ -57,7 +57,7 @@ async fn check(ws: &Workspace<TokioFileWriter>, stored: &[(String, Value)], ids:
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn tasks_sharing_a_workspace_each_read_back_their_own_output() {
     let dir = tempfile::tempdir().unwrap();
-    let ws = Arc::new(Workspace::new(WorkspaceOptions::new(dir.path())).unwrap());
+    let ws = Arc::new(Workspace::in_dir(dir.path()).unwrap());
     let stored = outputs();
     let tasks: Vec<_> = stored
         .iter()
@@ -84,7 +84,7 @@ async fn workspaces_sharing_nothing_but_the_disk_each_read_back_their_own_output
         .map(|(id, content)| {
             let root = dir.path().to_owned();
             tokio::spawn(async move {
-                let ws = Workspace::new(WorkspaceOptions::new(root)).unwrap();
+                let ws = Workspace::in_dir(root).unwrap();
                 store(&ws, &id, &content).await
             })
         })
@@ -93,7 +93,7 @@ async fn workspaces_sharing_nothing_but_the_disk_each_read_back_their_own_output
     for task in tasks {
         ids.push(task.await.unwrap());
     }
-    let ws = Workspace::new(WorkspaceOptions::new(dir.path())).unwrap();
+    let ws = Workspace::in_dir(dir.path()).unwrap();
     check(&ws, &stored, &ids).await;
 }
 
@@ -101,12 +101,10 @@ async fn workspaces_sharing_nothing_but_the_disk_each_read_back_their_own_output
 fn the_workspace_futures_can_be_spawned() {
     fn spawnable<T: Send>(_: T) {}
     let dir = tempfile::tempdir().unwrap();
-    let ws = Workspace::new(WorkspaceOptions {
-        // A counter makes no difference: it is not held across an await.
-        count_tokens: Some(Arc::new(|text: &str| text.len() / 4)),
-        ..WorkspaceOptions::new(dir.path())
-    })
-    .unwrap();
+    // A counter makes no difference: it is not held across an await.
+    let ws = Workspace::in_dir(dir.path())
+        .unwrap()
+        .with_token_counter(Arc::new(|text: &str| text.len() / 4));
     let content = json!("output");
     let call = ToolResultCall {
         tool_call_id: "c",

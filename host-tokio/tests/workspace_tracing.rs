@@ -6,14 +6,14 @@ mod recorder;
 
 use recorder::{field, Recorder};
 use serde_json::json;
-use tool_offload::{ToolResultCall, Workspace, WorkspaceOptions};
+use tool_offload::{ToolResultCall, Workspace};
 
 #[tokio::test(flavor = "current_thread")]
 async fn every_decision_and_store_is_an_event_with_context_type_and_biz_id() {
     let recorder = Recorder::new("tool_offload::workspace");
     let _guard = tracing::subscriber::set_default(recorder.clone());
     let root = tempfile::tempdir().unwrap();
-    let ws = Workspace::new(WorkspaceOptions::new(root.path())).unwrap();
+    let ws = Workspace::in_dir(root.path()).unwrap();
     let small = json!("ok");
     let big = json!("x".repeat(50_000));
     for (id, content) in [("c_small", &small), ("c_big", &big)] {

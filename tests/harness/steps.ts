@@ -286,6 +286,11 @@ class Failing implements Writer {
   writeFile(path: string, data: string): Promise<void> {
     return path === this.failOn ? Promise.reject(new Error('injected failure')) : this.inner.writeFile(path, data);
   }
+  /** The inner writer's reader, when it has one: how a writer without `createFile` finds a name taken. */
+  readFile(path: string): Promise<string | undefined> {
+    const inner = this.inner as Partial<ReadWriter>;
+    return inner.readFile ? inner.readFile(path) : Promise.resolve(undefined);
+  }
 }
 
 /** A handler, as a vector declares it. */

@@ -41,7 +41,10 @@ class Case extends StepCase {
       content.length >= (offload.thresholdChars ?? 1000) &&
       !isPlaceholder(content)
     ) {
-      const path = `${offload.outputDir}/${offload.sessionId}/${toolUseId}.md`;
+      // A reused id never overwrites: the first free name of id.md, id-1.md, id-2.md…
+      const dir = `${offload.outputDir}/${offload.sessionId}`;
+      let path = `${dir}/${toolUseId}.md`;
+      for (let n = 1; this.files.has(path); n++) path = `${dir}/${toolUseId}-${n}.md`;
       this.files.set(path, wellFormed(content));
       content = `[Tool result offloaded to file: ${path}]`;
     }
@@ -168,6 +171,22 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   c.execute('toolu_1', 'ten', {}, { content: '0123456789' });
   c.execute('toolu_2', 'nine', {}, { content: '012345678' });
   c.execute('toolu_3', 'again', {}, { content: '[Tool result offloaded to file: /work/out/s2/toolu_1.md]' });
+}
+{
+  const c = add(
+    'registry',
+    new Case(
+      'offload-reused-id',
+      'A tool_use_id used again never overwrites the earlier result: the second goes to <id>-1.md, the third to <id>-2.md, even with the same text (the registry holds only a writer, so it never compares).',
+    ),
+  );
+  c.registry({ offload: { outputDir: '/work/out', sessionId: 's3' } });
+  c.register(def('first'), returns(over(1000)));
+  c.register(def('second'), returns('y'.repeat(1200)));
+  c.execute('toolu_1', 'first', {}, { content: over(1000) });
+  c.execute('toolu_1', 'second', {}, { content: 'y'.repeat(1200) });
+  c.execute('toolu_1', 'first', {}, { content: over(1000) });
+  c.execute('toolu_2', 'first', {}, { content: over(1000) });
 }
 {
   const c = add(
@@ -503,7 +522,7 @@ const item = (content, status, activeForm) => ({ content, status, activeForm });
     'registry',
     new Case(
       'offload-edges',
-      'Offloading counts UTF-16 units (500 emoji are 1000: offloaded; 499 emoji and one letter are 999: kept); thresholdChars 0 offloads even an empty result; the file holds the content byte for byte (JSON-looking text too); the same id overwrites its file; a failing directory is WRITE_FAILED with nothing written; under the threshold a failing writer does not matter.',
+      'Offloading counts UTF-16 units (500 emoji are 1000: offloaded; 499 emoji and one letter are 999: kept); thresholdChars 0 offloads even an empty result; the file holds the content byte for byte (JSON-looking text too); the same id never overwrites its file (the second goes to <id>-1.md); a failing directory is WRITE_FAILED with nothing written; under the threshold a failing writer does not matter.',
     ),
   );
   c.registry({ offload: { outputDir: '/work/out', sessionId: 's1' } });

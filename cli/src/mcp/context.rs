@@ -173,7 +173,7 @@ mod tests {
         ContextTools {
             materializer: Arc::new(
                 Materializer::with_io(
-                    MaterializerOptions::new(dir, "c"),
+                    MaterializerOptions::at(dir.to_str().unwrap(), "c"),
                     LocationIo::Files(tool_offload::TokioFileWriter::new()),
                 )
                 .unwrap(),

@@ -43,7 +43,7 @@ pub fn mcp(args: &McpArgs) -> Result<(), CliError> {
         match &args.command {
             McpCommand::Proxy(proxy) => {
                 let location = Location::parse("--user-data", &proxy.store.user_data)?;
-                let mut options = MaterializerOptions::new(&location.dir, &proxy.conversation);
+                let mut options = MaterializerOptions::at(&*location.dir, &proxy.conversation);
                 options.max_inline_chars =
                     proxy.max_inline_chars.unwrap_or(options.max_inline_chars);
                 options.max_inline_bytes =
@@ -57,7 +57,7 @@ pub fn mcp(args: &McpArgs) -> Result<(), CliError> {
             }
             McpCommand::Serve(serve) => {
                 let location = Location::parse("--user-data", &serve.store.user_data)?;
-                let options = MaterializerOptions::new(&location.dir, &serve.conversation);
+                let options = MaterializerOptions::at(&*location.dir, &serve.conversation);
                 serve::serve(context_tools(&serve.store, options, location.io)?).await
             }
         }

@@ -39,7 +39,7 @@ mod tests {
     use tool_offload::MaterializerOptions;
 
     fn materializer(dir: &std::path::Path) -> Materializer<LocationIo> {
-        let mut options = MaterializerOptions::new(dir, "c");
+        let mut options = MaterializerOptions::at(dir.to_str().unwrap(), "c");
         options.max_inline_chars = 1000;
         let io = LocationIo::Files(tool_offload::TokioFileWriter::new());
         Materializer::with_io(options, io).unwrap()

@@ -248,7 +248,10 @@ fn materialize(
     raw: &[Serialised],
     runtime: &Runtime,
 ) -> Result<PolicyRun, CliError> {
-    let mut options = MaterializerOptions::new(dir, conversation.name);
+    let user_data = dir.to_str().ok_or_else(|| {
+        CliError::failure(format!("replay: {} is not valid UTF-8", dir.display()))
+    })?;
+    let mut options = MaterializerOptions::at(user_data, conversation.name);
     args.limits.apply(&mut options);
     let limit = options.max_inline_chars;
     let m = Materializer::new(options).map_err(failed(conversation.name))?;

@@ -103,6 +103,19 @@ impl ContextWindow {
 }
 
 impl MaterializerOptions {
+    /// Options with the defaults, and an empty `cwd`: the host fills it in with its
+    /// working directory (the tokio host does; core alone needs an absolute
+    /// `user_data` then).
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::MaterializerOptions;
+    /// let options = MaterializerOptions { max_inline_chars: 8_000, ..MaterializerOptions::at("/var/lib/agent", "conv-1") };
+    /// assert_eq!((options.cwd.as_str(), options.max_inline_bytes), ("", 16384));
+    /// ```
+    pub fn at(user_data: impl Into<String>, conversation_id: impl Into<String>) -> Self {
+        Self::new(user_data, conversation_id, "")
+    }
+
     /// Options with the defaults.
     pub fn new(
         user_data: impl Into<String>,

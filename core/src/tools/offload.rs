@@ -4,10 +4,13 @@
 use std::borrow::Cow;
 
 use super::{Finished, ToolResult};
+use crate::create::MAX_NAME_ATTEMPTS;
 use crate::message::check_session_id;
 use crate::path::{join, resolve, unsafe_component};
-use crate::plan::{write_offloads, PlannedOffload};
-use crate::{direct_placeholder, is_placeholder, utf16_len, FileWriter, OffloadError, Slot};
+use crate::plan::PlannedOffload;
+use crate::{
+    direct_placeholder, is_placeholder, utf16_len, CreateOutcome, FileWriter, OffloadError, Slot,
+};
 
 /// The default middleware threshold, in UTF-16 code units.
 pub const DEFAULT_THRESHOLD_CHARS: usize = 1000;
@@ -53,6 +56,18 @@ impl ResultOffload {
             threshold_chars: DEFAULT_THRESHOLD_CHARS,
             redact: false,
         }
+    }
+
+    /// [`ResultOffload::new`] with an empty `cwd`: the host fills it in with its working
+    /// directory (the tokio host does; core alone needs an absolute `output_dir` then).
+    ///
+    /// ```
+    /// use tool_offload_core::tools::ResultOffload;
+    /// let offload = ResultOffload { threshold_chars: 4000, ..ResultOffload::at("/var/out", "s1") };
+    /// assert_eq!(offload.cwd, "");
+    /// ```
+    pub fn at(output_dir: impl Into<String>, session_id: impl Into<String>) -> Self {
+        Self::new(output_dir, session_id, "")
     }
 
     /// Check the session id and output directory now rather than at the first large
@@ -123,31 +138,74 @@ impl ResultOffload {
         // Direct offload's file and placeholder, for the one result there is (no message
         // to walk: the registry knows where its content is).
         let dir = self.dir()?;
-        let path = join(&dir, &format!("{tool_use_id}.md"));
         let mut offload = PlannedOffload {
+            path: join(&dir, &format!("{tool_use_id}.md")),
             id: tool_use_id,
             slot: Slot::whole("content", "tool_use_id"),
-            placeholder: direct_placeholder(&path),
-            path,
+            placeholder: String::new(),
             chars,
             text: Cow::Owned(content),
         };
         if self.redact {
             crate::redact_offloads(std::slice::from_mut(&mut offload));
         }
-        write_offloads(Some(&dir), std::slice::from_ref(&offload), writer).await?;
+        offload.path = create_named(&dir, &offload.id, &offload.text, writer).await?;
         let PlannedOffload {
             id: tool_use_id,
-            placeholder,
+            path,
             ..
         } = offload;
         Ok(Finished {
             result: ToolResult {
                 tool_use_id,
-                content: placeholder,
+                content: direct_placeholder(&path),
                 is_error,
             },
             replaced: true,
         })
+    }
+}
+
+/// Create `text` at `<dir>/<id>.md`, or at `<id>-1.md`, `<id>-2.md`… when a result
+/// with a reused id finds the name taken: the registry never overwrites an earlier
+/// result (only direct offload called directly does, as seed 000 specifies). It holds
+/// only a writer, so a taken name is never read, compared or reused.
+async fn create_named<W: FileWriter + ?Sized>(
+    dir: &str,
+    id: &str,
+    text: &str,
+    writer: &W,
+) -> Result<String, OffloadError> {
+    let failed = |path: &str| {
+        let path = path.to_owned();
+        move |source| OffloadError::WriteFailed { path, source }
+    };
+    writer.mkdir(dir).await.map_err(failed(dir))?;
+    let mut path = String::new();
+    for n in 0..MAX_NAME_ATTEMPTS {
+        path = candidate(dir, id, n)?;
+        let created = writer.create_file(&path, text).await;
+        if created.map_err(failed(&path))? == CreateOutcome::Created {
+            return Ok(path);
+        }
+    }
+    Err(failed(&path)(crate::IoError::new(format!(
+        "no free file name: {MAX_NAME_ATTEMPTS} candidates are all taken"
+    ))))
+}
+
+/// `<dir>/<id>.md` for `n` 0, else `<dir>/<id>-<n>.md`.
+fn candidate(dir: &str, id: &str, n: u32) -> Result<String, OffloadError> {
+    let name = match n {
+        0 => format!("{id}.md"),
+        n => format!("{id}-{n}.md"),
+    };
+    match unsafe_component(&name, 0) {
+        None => Ok(join(dir, &name)),
+        Some(reason) => Err(OffloadError::InvalidId {
+            field: "tool_use_id".into(),
+            value: Some(id.to_owned()),
+            reason,
+        }),
     }
 }

@@ -60,6 +60,19 @@ pub struct WorkspaceOptions {
 }
 
 impl WorkspaceOptions {
+    /// Options with the defaults, and an empty `cwd`: the host fills it in with its
+    /// working directory (the tokio host does; core alone needs an absolute `root`
+    /// then).
+    ///
+    /// ```
+    /// use tool_offload_core::workspace::WorkspaceOptions;
+    /// let options = WorkspaceOptions { task_id: Some("t1".into()), ..WorkspaceOptions::at("/var/lib/agent") };
+    /// assert_eq!((options.namespace.as_str(), options.cwd.as_str()), ("default", ""));
+    /// ```
+    pub fn at(root: impl Into<String>) -> Self {
+        Self::new(root, "")
+    }
+
     /// Options with the defaults.
     pub fn new(root: impl Into<String>, cwd: impl Into<String>) -> Self {
         WorkspaceOptions {

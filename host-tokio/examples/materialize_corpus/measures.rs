@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use tool_offload::core::materialize::Materialized;
-use tool_offload::{utf16_len, Materializer, MaterializerOptions, ToolOutputInput};
+use tool_offload::{utf16_len, Materializer, ToolOutputInput};
 
 use crate::corpus::{Corpus, Error, Format};
 
@@ -85,10 +85,7 @@ pub async fn measure(corpus: &Corpus) -> Result<Measures, Error> {
     let root = tempfile::tempdir()?;
     let mut out = Measures::default();
     for transcript in &corpus.transcripts {
-        let m = Materializer::new(MaterializerOptions::new(
-            root.path(),
-            &transcript.conversation_id,
-        ))?;
+        let m = Materializer::in_dir(root.path(), &transcript.conversation_id)?;
         let mut seen = BTreeSet::new();
         let mut flags = Vec::with_capacity(transcript.results.len());
         for r in &transcript.results {

@@ -6,9 +6,7 @@ use std::time::{Duration, Instant};
 
 use regex::Regex;
 use tool_offload::core::materialize::Materialized;
-use tool_offload::{
-    utf16_len, GrepOptions, Materializer, MaterializerOptions, OffloadError, ToolOutputInput, Value,
-};
+use tool_offload::{utf16_len, GrepOptions, Materializer, OffloadError, ToolOutputInput, Value};
 
 use crate::corpus::{Corpus, Error};
 use crate::measures::Measures;
@@ -189,10 +187,7 @@ pub async fn needle_check(corpus: &Corpus, measures: &Measures) -> Result<Needle
             .and_then(|(label, _)| label.parse::<usize>().ok())
     };
     for (transcript, flags) in corpus.transcripts.iter().zip(&measures.materialized) {
-        let m = Materializer::new(MaterializerOptions::new(
-            root.path(),
-            &transcript.conversation_id,
-        ))?;
+        let m = Materializer::in_dir(root.path(), &transcript.conversation_id)?;
         for (r, _) in transcript.results.iter().zip(flags).filter(|(_, &f)| f) {
             report.total += 1;
             let token = format!("NEEDLE-{:016x}", rng.next_u64());

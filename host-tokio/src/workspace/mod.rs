@@ -10,12 +10,12 @@ mod tools;
 mod trace;
 
 use std::borrow::Cow;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 use tool_offload_core::workspace::{
     self as core_ws, KnowledgeInput, KnowledgeType, RecordIndex, Stored, ToolResultInput,
-    ToolResultOffload,
+    ToolResultOffload, WorkspaceOptions,
 };
 use tool_offload_core::{apply_edits, FileReader, FileWriter, Map, OffloadError, Value};
 
@@ -28,68 +28,6 @@ use crate::{utf8, working_dir_for, TokioFileWriter};
 pub type CountTokens = Arc<dyn Fn(&str) -> usize + Send + Sync>;
 /// A clock: milliseconds since the Unix epoch (for `created_at`; fix it in tests).
 pub type Clock = Arc<dyn Fn() -> f64 + Send + Sync>;
-
-/// Where a [`Workspace`] stores, whom its results belong to, and when they are stored
-/// and replaced (see [`tool_offload_core::workspace::WorkspaceOptions`]).
-///
-/// ```
-/// use tool_offload::WorkspaceOptions;
-/// let options = WorkspaceOptions { task_id: Some("t1".into()), ..WorkspaceOptions::new("/var/lib/agent") };
-/// assert_eq!((options.namespace.as_str(), options.inline_limit), ("default", 40_000));
-/// ```
-#[derive(Clone)]
-pub struct WorkspaceOptions {
-    /// Root directory; the namespace lives in `<root>/context/<namespace>/`.
-    pub root: PathBuf,
-    /// The namespace (default `"default"`).
-    pub namespace: String,
-    /// Recorded as `agent_id` on every tool result.
-    pub agent_id: Option<String>,
-    /// Recorded as `task_id` on every tool result.
-    pub task_id: Option<String>,
-    /// Recorded as `session_id` on every tool result.
-    pub session_id: Option<String>,
-    /// Contents of at least this many UTF-16 units come back as a `<knowledge_list>`.
-    pub inline_limit: usize,
-    /// Tools whose results are always stored.
-    pub offload_tools: Vec<String>,
-    /// Per-tool limits by tool name, `"*"` for every other tool (see core's
-    /// [`WorkspaceOptions::tools`](tool_offload_core::workspace::WorkspaceOptions::tools)).
-    pub tools: Vec<(String, tool_offload_core::materialize::ToolLimits)>,
-    /// Results over this many tokens are stored.
-    pub token_threshold: usize,
-    /// Replace well-known secrets by `[REDACTED:<kind>]` before a content is stored
-    /// (see core's [`redact`](tool_offload_core::redact)).
-    pub redact: bool,
-    /// Counts tokens (exactly with the feature `tokenizer`'s
-    /// `token_counter`); `None`: core's
-    /// [`estimate_tokens`](tool_offload_core::estimate_tokens). Asked only for results
-    /// longer in UTF-8 bytes than the threshold: it must not count more tokens than bytes.
-    pub count_tokens: Option<CountTokens>,
-    /// The clock for `created_at`; `None`: the system clock.
-    pub now: Option<Clock>,
-}
-
-impl WorkspaceOptions {
-    /// Options with the defaults.
-    pub fn new(root: impl Into<PathBuf>) -> Self {
-        let defaults = core_ws::WorkspaceOptions::new("", "/");
-        WorkspaceOptions {
-            root: root.into(),
-            namespace: defaults.namespace,
-            agent_id: None,
-            task_id: None,
-            session_id: None,
-            inline_limit: defaults.inline_limit,
-            offload_tools: Vec::new(),
-            tools: Vec::new(),
-            token_threshold: defaults.token_threshold,
-            redact: false,
-            count_tokens: None,
-            now: None,
-        }
-    }
-}
 
 /// One tool result to [`Workspace::offload_tool_result`]: a string, or any JSON value
 /// (stored as its `JSON.stringify`).
@@ -127,7 +65,7 @@ pub struct OffloadedMessages<'a> {
 /// use serde_json::json;
 /// use tool_offload::{ToolResultCall, Workspace, WorkspaceOptions};
 /// # async fn demo() -> Result<(), tool_offload::OffloadError> {
-/// let ws = Workspace::new(WorkspaceOptions::new("/var/lib/agent"))?;
+/// let ws = Workspace::new(WorkspaceOptions::at("/var/lib/agent"))?;
 /// let log = json!("…a 200 KB build log…");
 /// let call = ToolResultCall { tool_call_id: "call_1", tool_name: "bash", action_name: None, content: &log, metadata: None };
 /// let done = ws.offload_tool_result(&call).await?;
@@ -166,6 +104,17 @@ impl Workspace {
     }
 }
 
+impl Workspace {
+    /// A workspace with the default options in `root` (relative: to the working
+    /// directory), as [`Workspace::new`].
+    ///
+    /// # Errors
+    /// As [`Workspace::new`].
+    pub fn in_dir(root: impl AsRef<Path>) -> Result<Self, OffloadError> {
+        Self::new(WorkspaceOptions::at(utf8(root.as_ref(), "workspace root")?))
+    }
+}
+
 impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     /// A workspace over any writer-and-reader (e.g. an
     /// [`ObjectStoreIo`](crate::ObjectStoreIo)); queries scan the records until
@@ -173,28 +122,45 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     ///
     /// # Errors
     /// As [`Workspace::new`].
-    pub fn with_io(options: WorkspaceOptions, io: IO) -> Result<Self, OffloadError> {
-        let root = utf8(&options.root, "workspace root")?;
-        let core = core_ws::Workspace::new(core_ws::WorkspaceOptions {
-            root: root.to_owned(),
-            namespace: options.namespace,
-            cwd: working_dir_for(root)?,
-            agent_id: options.agent_id,
-            task_id: options.task_id,
-            session_id: options.session_id,
-            inline_limit: options.inline_limit,
-            offload_tools: options.offload_tools,
-            tools: options.tools,
-            token_threshold: options.token_threshold,
-            redact: options.redact,
-            parse_json: core_ws::parse_json,
-        })?;
+    pub fn with_io(mut options: WorkspaceOptions, io: IO) -> Result<Self, OffloadError> {
+        if options.cwd.is_empty() {
+            options.cwd = working_dir_for(&options.root)?;
+        }
         Ok(Workspace {
-            core,
+            core: core_ws::Workspace::new(options)?,
             io,
-            count_tokens: options.count_tokens,
-            now: options.now,
+            count_tokens: None,
+            now: None,
         })
+    }
+
+    /// This workspace counting tokens with `count` (exactly with the feature
+    /// `tokenizer`'s [`token_counter`](crate::token_counter)) instead of core's
+    /// [`estimate_tokens`](tool_offload_core::estimate_tokens). It is asked only for
+    /// results longer in UTF-8 bytes than the threshold: it must not count more tokens
+    /// than bytes.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// let ws = tool_offload::Workspace::in_dir("/var/lib/agent").unwrap()
+    ///     .with_token_counter(Arc::new(|text: &str| text.len() / 3));
+    /// ```
+    pub fn with_token_counter(mut self, count: CountTokens) -> Self {
+        self.count_tokens = Some(count);
+        self
+    }
+
+    /// This workspace reading `created_at` from `clock` (milliseconds since the Unix
+    /// epoch) instead of the system clock: fix it in tests.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// let ws = tool_offload::Workspace::in_dir("/var/lib/agent").unwrap()
+    ///     .with_clock(Arc::new(|| 1_700_000_000_000.0));
+    /// ```
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.now = Some(clock);
+        self
     }
 
     /// This workspace with `index` answering its queries instead of a scan: a shared
@@ -217,7 +183,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     /// #     fn query<'a>(&'a self, _: &'a Query) -> IndexFuture<'a, Vec<KnowledgeRecord>> { Box::pin(async { Ok(Vec::new()) }) }
     /// # }
     /// let index: Arc<dyn RecordIndex> = Arc::new(Nothing);
-    /// let ws = Workspace::with_io(WorkspaceOptions::new("/var/lib/agent"), TokioFileWriter::new())
+    /// let ws = Workspace::with_io(WorkspaceOptions::at("/var/lib/agent"), TokioFileWriter::new())
     ///     .unwrap()
     ///     .with_index(index);
     /// assert!(ws.core().index().is_some());

@@ -21,7 +21,7 @@ impl Workspace {
     /// ```
     /// use std::sync::Arc;
     /// use tool_offload::{ToolRegistry, Workspace, WorkspaceOptions};
-    /// let ws = Arc::new(Workspace::new(WorkspaceOptions::new("/tmp/agent-ws")).unwrap());
+    /// let ws = Arc::new(Workspace::in_dir("/tmp/agent-ws").unwrap());
     /// let mut registry = ToolRegistry::new();
     /// ws.register_tools(&mut registry).unwrap();
     /// assert_eq!(registry.get_tool_definitions()[2]["name"], "grep_knowledge");

@@ -14,9 +14,8 @@ use std::sync::{Arc, Mutex};
 use tool_offload::tools::{ToolDefinition, ToolFormat, ToolOutput};
 use tool_offload::{
     import_conversation, register_todo_tools, GrepOptions, MaterializeMessagesOptions,
-    Materializer, MaterializerOptions, PostgresIndex, RegistryOffload as TokioOffload,
-    TokioFileWriter, ToolOutputInput as MaterializeInput, ToolRegistry, Workspace,
-    WorkspaceOptions,
+    Materializer, PostgresIndex, ResultOffload, TokioFileWriter,
+    ToolOutputInput as MaterializeInput, ToolRegistry, Workspace, WorkspaceOptions,
 };
 use tool_offload_conformance::steps::{
     self as s, budget_result, bundle_result, files_under, imported_result, materialized,
@@ -83,7 +82,7 @@ impl TokioHost {
     /// The tokio `Workspace` of a `workspace` step, under `/data`.
     fn new_workspace(&self, step: &Value) -> Result<(Workspace, WorkspaceClock), OffloadError> {
         let (core, clock) = workspace_options(step, &self.data_dir());
-        Ok((self.open(tokio_options(core))?, clock))
+        Ok((self.open(core)?, clock))
     }
 
     /// The materializers' user data: `/data`, or `/data/<sub>`.
@@ -97,19 +96,13 @@ impl TokioHost {
         root: &std::path::Path,
         user_data: Option<&str>,
     ) -> Result<Materializer, OffloadError> {
-        let mut options = MaterializerOptions::new(Self::data(root, user_data), &o.conversation_id);
-        options.max_inline_chars = o.max_inline_chars;
-        options.max_inline_bytes = o.max_inline_bytes;
-        options.snippet_lines = o.snippet_lines;
-        options.snippet_bytes = o.snippet_bytes;
-        options.tools = o.tools.clone();
-        options.redact = o.redact;
-        options.message_budget_chars = o.message_budget_chars;
-        options.context_window = o.context_window;
-        options.offload_dir = o
-            .offload_dir
-            .as_ref()
-            .map(|dir| root.join(dir.trim_start_matches('/')));
+        let data = Self::data(root, user_data);
+        let mut options = o.materializer_options(data.to_str().expect("utf-8 temporary directory"));
+        // The vector's virtual absolute path, under this run's root.
+        options.offload_dir = o.offload_dir.as_ref().map(|dir| {
+            let dir = root.join(dir.trim_start_matches('/'));
+            dir.to_str().expect("utf-8 temporary directory").to_owned()
+        });
         Materializer::new(options)
     }
 
@@ -151,7 +144,7 @@ impl TokioHost {
     ) -> Result<Registry, OffloadError> {
         Ok(match (offload, materialize) {
             (Some(o), _) => {
-                let mut options = TokioOffload::new(&o.output_dir, &o.session_id);
+                let mut options = ResultOffload::at(&o.output_dir, &o.session_id);
                 if let Some(threshold) = o.threshold_chars {
                     options.threshold_chars = threshold;
                 }
@@ -172,23 +165,6 @@ impl TokioHost {
         };
         self.put_registry(registry);
         result
-    }
-}
-
-/// The tokio host's options for core's (the vector's clock and counter are handed to
-/// each call by the shared runner).
-fn tokio_options(core: tool_offload_core::workspace::WorkspaceOptions) -> WorkspaceOptions {
-    WorkspaceOptions {
-        namespace: core.namespace,
-        agent_id: core.agent_id,
-        task_id: core.task_id,
-        session_id: core.session_id,
-        inline_limit: core.inline_limit,
-        offload_tools: core.offload_tools,
-        tools: core.tools,
-        token_threshold: core.token_threshold,
-        redact: core.redact,
-        ..WorkspaceOptions::new(core.root)
     }
 }
 
@@ -232,7 +208,7 @@ async fn on_registry<W: FileWriter + Send + Sync>(
         Op::RegisterKnowledgeTools => {
             let ws = workspace.expect("a workspace step comes first");
             // The registry holds an `Arc<Workspace>`: one more over the same namespace.
-            let options = tokio_options(ws.0.core().options().clone());
+            let options = ws.0.core().options().clone();
             Arc::new(host.open(options)?).register_tools(registry)?;
             Value::Null
         }

@@ -57,7 +57,7 @@ const SYNCED: &str = "shared";
 /// // Any IO: an `ObjectStoreIo` (feature `object-store`) for workers on many machines.
 /// let io = TokioFileWriter::new();
 /// let index = PostgresIndex::connect("host=db.internal user=agent password=secret dbname=agent", "default").await?;
-/// let ws = Workspace::with_io(WorkspaceOptions::new("/srv/agent"), io)?.with_index(Arc::new(index));
+/// let ws = Workspace::with_io(WorkspaceOptions::at("/srv/agent"), io)?.with_index(Arc::new(index));
 /// # Ok(()) }
 /// ```
 pub struct PostgresIndex {

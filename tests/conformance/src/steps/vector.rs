@@ -51,6 +51,32 @@ pub struct Options {
     pub context_window: Option<tool_offload_core::materialize::ContextWindow>,
 }
 
+impl Options {
+    /// Core's options for a materializer under `user_data` (an empty `cwd`: the tokio
+    /// host fills it in, core's runner gives `/`), so a new option is read here once for
+    /// every runner.
+    pub fn materializer_options(
+        &self,
+        user_data: impl Into<String>,
+    ) -> tool_offload_core::materialize::MaterializerOptions {
+        tool_offload_core::materialize::MaterializerOptions {
+            max_inline_chars: self.max_inline_chars,
+            max_inline_bytes: self.max_inline_bytes,
+            snippet_lines: self.snippet_lines,
+            snippet_bytes: self.snippet_bytes,
+            offload_dir: self.offload_dir.clone(),
+            tools: self.tools.clone(),
+            redact: self.redact,
+            message_budget_chars: self.message_budget_chars,
+            context_window: self.context_window,
+            ..tool_offload_core::materialize::MaterializerOptions::at(
+                user_data,
+                &self.conversation_id,
+            )
+        }
+    }
+}
+
 /// Every vector, sorted by file name.
 pub fn load() -> Vec<Vector> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(vectors_dir())

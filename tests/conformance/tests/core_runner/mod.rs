@@ -109,18 +109,8 @@ impl<F: HostFs> CoreHost<F> {
     fn materializer(&self, user_data: Option<&str>) -> Result<Materializer, OffloadError> {
         let o = &self.options;
         Materializer::new(MaterializerOptions {
-            user_data: under(DATA, user_data),
-            conversation_id: o.conversation_id.clone(),
             cwd: "/".into(),
-            max_inline_chars: o.max_inline_chars,
-            max_inline_bytes: o.max_inline_bytes,
-            snippet_lines: o.snippet_lines,
-            snippet_bytes: o.snippet_bytes,
-            offload_dir: o.offload_dir.clone(),
-            tools: o.tools.clone(),
-            redact: o.redact,
-            message_budget_chars: o.message_budget_chars,
-            context_window: o.context_window,
+            ..o.materializer_options(under(DATA, user_data))
         })
     }
 
