@@ -21,10 +21,19 @@ fn a_reused_id_takes_the_next_free_name_and_leaves_the_first() {
     let first = block_on(offload.apply(result("t", &"a".repeat(1000)), &writer)).unwrap();
     let second = block_on(offload.apply(result("t", &"b".repeat(1000)), &writer)).unwrap();
     let third = block_on(offload.apply(result("t", &"a".repeat(1000)), &writer)).unwrap();
-    assert_eq!(first.content, "[Tool result offloaded to file: /w/out/s/t.md]");
-    assert_eq!(second.content, "[Tool result offloaded to file: /w/out/s/t-1.md]");
+    assert_eq!(
+        first.content,
+        "[Tool result offloaded to file: /w/out/s/t.md]"
+    );
+    assert_eq!(
+        second.content,
+        "[Tool result offloaded to file: /w/out/s/t-1.md]"
+    );
     // Never compared, so never reused: the same text again gets a name of its own.
-    assert_eq!(third.content, "[Tool result offloaded to file: /w/out/s/t-2.md]");
+    assert_eq!(
+        third.content,
+        "[Tool result offloaded to file: /w/out/s/t-2.md]"
+    );
     assert_eq!(writer.read("/w/out/s/t.md").unwrap(), "a".repeat(1000));
     assert_eq!(writer.read("/w/out/s/t-1.md").unwrap(), "b".repeat(1000));
 }
@@ -38,7 +47,10 @@ fn an_id_with_no_room_for_a_suffix_is_invalid_once_its_name_is_taken() {
     let err = block_on(offload.apply(result(&id, &"y".repeat(1000)), &writer)).unwrap_err();
     assert_eq!(err.code(), ErrorCode::InvalidId);
     assert!(err.to_string().contains("longer than 255 bytes"), "{err}");
-    assert_eq!(writer.read(&format!("/out/s/{id}.md")).unwrap(), "x".repeat(1000));
+    assert_eq!(
+        writer.read(&format!("/out/s/{id}.md")).unwrap(),
+        "x".repeat(1000)
+    );
 }
 
 /// A store on which every name is taken.

@@ -10,6 +10,7 @@ mod bundle;
 mod bundle_content;
 pub use bundle_content::sha256_hex;
 pub mod detect;
+mod dfa;
 mod grep;
 mod grep_all;
 pub(crate) use grep_all::Section;

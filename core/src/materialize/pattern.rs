@@ -30,6 +30,9 @@ pub struct Pattern {
     /// by a substring search before the engine runs, and grep looks for them in whole
     /// chunks first.
     required: Option<Literals>,
+    /// The lazy DFA that answers whether a row matches, when the pattern is in the
+    /// subset it reads (see [`super::dfa`]); otherwise the engine answers.
+    dfa: Option<super::dfa::Dfa>,
 }
 
 /// The alternatives of an all-literal pattern, ASCII-lowercased when matching ignores
@@ -116,7 +119,10 @@ impl Pattern {
         match (&self.literals, &self.required) {
             (Some(literals), _) => literals.is_match(row),
             (None, Some(required)) if !required.is_match(row) => false,
-            _ => self.regex.is_match(row),
+            _ => match self.dfa.as_ref().and_then(|dfa| dfa.is_match(row)) {
+                Some(matched) => matched,
+                None => self.regex.is_match(row),
+            },
         }
     }
 
@@ -215,10 +221,15 @@ pub fn compile_pattern(pattern: &str, ignore_case: bool) -> Result<Pattern, Offl
                 None => super::required::required(pattern)
                     .map(|(words, fold)| Literals::new(words, fold || ignore_case)),
             };
+            let dfa = match literals {
+                Some(_) => None,
+                None => super::dfa::Dfa::new(pattern, ignore_case),
+            };
             Pattern {
                 regex,
                 literals,
                 required,
+                dfa,
             }
         })
         .map_err(|e| invalid(e.to_string()))
@@ -343,6 +354,7 @@ mod tests {
                 assert!(fast.literals.is_some(), "{pattern:?} takes the fast path");
                 let engine = Pattern {
                     literals: None,
+                    dfa: None,
                     ..fast.clone()
                 };
                 for row in rows {
