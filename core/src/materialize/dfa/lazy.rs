@@ -38,6 +38,8 @@ pub(super) struct Lazy {
     /// Whether each state matches at the row's end (0 unknown, 1 no, 2 yes).
     at_end: Vec<u8>,
     clears: u32,
+    /// [`MAX_ENTRIES`], smaller in tests.
+    max_entries: usize,
     /// Scratch of the closure: visited marks and a stack.
     seen: Vec<u32>,
     mark: u32,
@@ -90,12 +92,19 @@ impl Lazy {
             table: Vec::new(),
             at_end: Vec::new(),
             clears: 0,
+            max_entries: MAX_ENTRIES,
             seen,
             mark: 0,
             stack: Vec::new(),
         };
         lazy.clear();
         lazy
+    }
+
+    /// A cache of at most `entries` table entries (tests: to see it clear and give up).
+    #[cfg(test)]
+    pub(super) fn limit_cache(&mut self, entries: usize) {
+        self.max_entries = entries;
     }
 
     /// Forget every state but the start (state 0).
@@ -136,7 +145,7 @@ impl Lazy {
                 return Some(true);
             }
             let mut state = (at / width) as u32;
-            if self.table.len() >= MAX_ENTRIES {
+            if self.table.len() >= self.max_entries {
                 if self.clears == MAX_CLEARS {
                     return None;
                 }

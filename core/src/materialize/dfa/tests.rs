@@ -186,7 +186,11 @@ fn random_patterns_match_as_the_engine_does() {
         for _ in 0..open {
             pattern.push(')');
         }
-        let prefix = if rng.next().is_multiple_of(4) { "(?i)" } else { "" };
+        let prefix = if rng.next().is_multiple_of(4) {
+            "(?i)"
+        } else {
+            ""
+        };
         let pattern = format!("{prefix}{pattern}");
         let rows: Vec<String> = (0..12)
             .map(|_| {
@@ -207,7 +211,13 @@ fn a_cache_that_thrashes_gives_the_row_back_to_the_engine() {
     let dfa = Dfa::new(r"a[ab]{20}$", false).unwrap();
     let mut rng = Rng(7);
     let row: String = (0..400_000)
-        .map(|_| if rng.next().is_multiple_of(2) { 'a' } else { 'b' })
+        .map(|_| {
+            if rng.next().is_multiple_of(2) {
+                'a'
+            } else {
+                'b'
+            }
+        })
         .collect();
     let engine = regex_lite::Regex::new(r"a[ab]{20}$").unwrap();
     match dfa.is_match(&row) {
@@ -217,4 +227,49 @@ fn a_cache_that_thrashes_gives_the_row_back_to_the_engine() {
             "once given up, always the engine"
         ),
     }
+}
+
+#[test]
+fn a_small_cache_clears_and_stays_right_then_gives_up() {
+    let pattern = r"a[ab]{6}$";
+    let engine = regex_lite::Regex::new(pattern).unwrap();
+    let dfa = Dfa::new(pattern, false).unwrap();
+    // Room for 20 states (6 byte classes each): a row of 30 random letters meets up
+    // to 30 new ones, so rows clear the cache now and then.
+    dfa.lazy
+        .lock()
+        .unwrap()
+        .as_mut()
+        .unwrap()
+        .limit_cache(20 * 6);
+    let mut rng = Rng(11);
+    let mut answered = 0;
+    for _ in 0..200 {
+        let row: String = (0..30)
+            .map(|_| {
+                if rng.next().is_multiple_of(2) {
+                    'a'
+                } else {
+                    'b'
+                }
+            })
+            .collect();
+        match dfa.is_match(&row) {
+            Some(m) => {
+                assert_eq!(m, engine.is_match(&row), "{row}");
+                answered += 1;
+            }
+            None => break,
+        }
+    }
+    // It answered rows across clears (each row overflows the cache) before giving up
+    // after its eighth clear, and from then on leaves every row to the engine.
+    assert!((2..200).contains(&answered), "answered {answered} rows");
+    assert!(dfa.is_match("a").is_none(), "gave up");
+}
+
+#[test]
+fn a_pattern_prints_its_dfa() {
+    let dfa = Dfa::new("a", false).unwrap();
+    assert_eq!(format!("{dfa:?}"), "Dfa");
 }
