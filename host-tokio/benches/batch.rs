@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 use tool_offload::core::{self, BatchOptions, MemoryWriter};
-use tool_offload::{FileReader, FileWriter, OffloadOptions, TokioFileWriter};
+use tool_offload::{FileReader, FileWriter, TokioFileWriter};
 
 struct Conversation {
     name: String,
@@ -201,10 +201,10 @@ fn batch_with(
 async fn tokio_batch(conversations: &[Conversation], root: &Path, threshold: usize) {
     let writer = TokioFileWriter::new();
     for c in conversations {
-        let options = OffloadOptions {
-            output_dir: root.join(&c.name),
+        let dir = root.join(&c.name);
+        let options = BatchOptions {
             threshold,
-            redact: false,
+            ..BatchOptions::at(dir.to_str().expect("a UTF-8 path"))
         };
         let done = tool_offload::offload_tool_results(&c.messages, &options, &writer)
             .await

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 use tool_offload::tools::{ToolDefinition, ToolOutput};
 use tool_offload::{
-    json, offload_tool_results_to_files, register_todo_tools, utf16_len, OffloadOptions,
+    json, offload_tool_results_to_files, register_todo_tools, utf16_len, BatchOptions,
     ResultOffload, ToolRegistry, Value,
 };
 
@@ -110,9 +110,10 @@ async fn main() -> Result<(), Error> {
     let (history, full_history) = (&done.history, &done.full_history);
 
     // ── Batch offload of the finished history ──────────────────────────────────────
-    let options = OffloadOptions {
+    let history_dir = format!("{output_dir}/history");
+    let options = BatchOptions {
         threshold: batch_threshold,
-        ..OffloadOptions::new(format!("{output_dir}/history"))
+        ..BatchOptions::at(&history_dir)
     };
     let batch = offload_tool_results_to_files(history, &options).await?;
 

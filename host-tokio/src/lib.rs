@@ -58,7 +58,7 @@ mod tokens;
 mod workspace;
 mod writer;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use budget::Budget;
 pub use lifecycle::{gc_dir, gc_dir_with, now_ms};
@@ -85,8 +85,8 @@ pub use tool_offload_core::tools;
 pub use tool_offload_core::tools::ResultOffload;
 pub use tool_offload_core::workspace::{IndexFuture, RecordIndex, WorkspaceOptions};
 pub use tool_offload_core::{
-    json, utf16_len, Batch, BatchOffload, CreateOutcome, DirectOffload, ErrorCode, FileReader,
-    FileWriter, IoError, MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,
+    json, utf16_len, Batch, BatchOffload, BatchOptions, CreateOutcome, DirectOffload, ErrorCode,
+    FileReader, FileWriter, IoError, MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,
 };
 pub use tool_offload_core::{FileLifecycle, FileStat};
 pub use workspace::{Clock, CountTokens, OffloadedMessages, ToolResultCall, Workspace};
@@ -166,35 +166,6 @@ pub async fn offload_tool_result_to_file(
     offload_tool_result(message, session_id, output_dir, &TokioFileWriter::new()).await
 }
 
-/// Options of [`offload_tool_results`].
-///
-/// ```
-/// use tool_offload::OffloadOptions;
-/// let options = OffloadOptions { threshold: 4000, ..OffloadOptions::new("artifacts") };
-/// assert_eq!(options.output_dir.to_str(), Some("artifacts"));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OffloadOptions {
-    /// Directory for the files, created when the first file is written; relative paths
-    /// resolve against the process's working directory.
-    pub output_dir: PathBuf,
-    /// Offload content of at least this many UTF-16 code units (empty content never).
-    pub threshold: usize,
-    /// Replace well-known secrets by `[REDACTED:<kind>]` in the files written.
-    pub redact: bool,
-}
-
-impl OffloadOptions {
-    /// Options with the default threshold ([`DEFAULT_THRESHOLD`], 100).
-    pub fn new(output_dir: impl Into<PathBuf>) -> Self {
-        OffloadOptions {
-            output_dir: output_dir.into(),
-            threshold: DEFAULT_THRESHOLD,
-            redact: false,
-        }
-    }
-}
-
 /// Offload every tool result of at least `options.threshold` UTF-16 code units in a
 /// conversation to `<output_dir>/tool-result-<id>.md` through `writer`, replacing its
 /// content with `[Content offloaded to: ./tool-result-<id>.md]`. Unchanged messages come
@@ -202,25 +173,28 @@ impl OffloadOptions {
 ///
 /// ```no_run
 /// use serde_json::json;
-/// use tool_offload::{offload_tool_results, OffloadOptions, TokioFileWriter};
+/// use tool_offload::{offload_tool_results, BatchOptions, TokioFileWriter};
 /// # async fn demo() -> Result<(), tool_offload::OffloadError> {
 /// let history = vec![json!({"role": "tool", "tool_call_id": "call_1", "content": "…"})];
-/// let done = offload_tool_results(&history, &OffloadOptions::new("artifacts"), &TokioFileWriter::new()).await?;
+/// let done = offload_tool_results(&history, &BatchOptions::at("artifacts"), &TokioFileWriter::new()).await?;
 /// println!("{} offloaded, {} characters freed", done.offloaded_count, done.freed_chars);
 /// # Ok(()) }
 /// ```
 pub async fn offload_tool_results<'a, W: FileWriter + FileReader + ?Sized>(
     messages: &'a [Value],
-    options: &OffloadOptions,
+    options: &BatchOptions<'_>,
     writer: &W,
 ) -> Result<BatchOffload<'a>, OffloadError> {
-    let output_dir = utf8(&options.output_dir, "output directory")?;
-    let cwd = working_dir_for(output_dir)?;
-    let options = tool_offload_core::BatchOptions {
-        output_dir,
-        cwd: &cwd,
-        threshold: options.threshold,
-        redact: options.redact,
+    let cwd;
+    let options = match options.cwd {
+        "" => {
+            cwd = working_dir_for(options.output_dir)?;
+            BatchOptions {
+                cwd: &cwd,
+                ..*options
+            }
+        }
+        _ => *options,
     };
     tool_offload_core::offload_tool_results(messages, &options, writer).await
 }
@@ -229,13 +203,13 @@ pub async fn offload_tool_results<'a, W: FileWriter + FileReader + ?Sized>(
 ///
 /// ```no_run
 /// # async fn demo(history: Vec<serde_json::Value>) -> Result<(), tool_offload::OffloadError> {
-/// let options = tool_offload::OffloadOptions::new("artifacts");
+/// let options = tool_offload::BatchOptions::at("artifacts");
 /// let done = tool_offload::offload_tool_results_to_files(&history, &options).await?;
 /// # Ok(()) }
 /// ```
 pub async fn offload_tool_results_to_files<'a>(
     messages: &'a [Value],
-    options: &OffloadOptions,
+    options: &BatchOptions<'_>,
 ) -> Result<BatchOffload<'a>, OffloadError> {
     offload_tool_results(messages, options, &TokioFileWriter::new()).await
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::json;
 use tool_offload::core::materialize::Materialized;
 use tool_offload::{
-    CreateOutcome, FileWriter, Materializer, OffloadOptions, TokioFileWriter, ToolOutputInput,
+    BatchOptions, CreateOutcome, FileWriter, Materializer, TokioFileWriter, ToolOutputInput,
 };
 
 /// `n` different outputs, each over the default inline limit.
@@ -120,7 +120,8 @@ async fn identical_output_reuses_its_artifact_and_a_terminal_snippet_never_overw
 #[tokio::test]
 async fn batch_offload_rerun_reuses_same_content_and_moves_different_content() {
     let root = tempfile::tempdir().unwrap();
-    let options = OffloadOptions::new(root.path().join("out"));
+    let out = root.path().join("out");
+    let options = BatchOptions::at(out.to_str().unwrap());
     let conversation =
         |content: &str| vec![json!({"role": "tool", "tool_call_id": "call_0", "content": content})];
     let (s1, s2) = (

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use tool_offload::{
-    offload_tool_result_redacted, offload_tool_results, OffloadOptions, TokioFileWriter,
+    offload_tool_result_redacted, offload_tool_results, BatchOptions, TokioFileWriter,
 };
 
 #[tokio::test]
@@ -22,9 +22,10 @@ async fn redacted_offloads_never_write_the_secret() {
         written.starts_with("token [REDACTED:github-token]\n"),
         "{written}"
     );
-    let options = OffloadOptions {
+    let batch_dir = root.join("batch");
+    let options = BatchOptions {
         redact: true,
-        ..OffloadOptions::new(root.join("batch"))
+        ..BatchOptions::at(batch_dir.to_str().unwrap())
     };
     let messages = [message];
     let batch = offload_tool_results(&messages, &options, &writer)

@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::json;
 use tool_offload::json::stringify;
-use tool_offload::{MemoryWriter, OffloadOptions, Value};
+use tool_offload::{BatchOptions, MemoryWriter, Value};
 
 /// Run the tool in `dir` with `args`, feeding `stdin`.
 pub fn run(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
@@ -86,9 +86,10 @@ pub fn library(
     threshold: usize,
 ) -> (String, BTreeMap<String, String>) {
     let writer = MemoryWriter::new();
-    let options = OffloadOptions {
+    let out = out.to_str().expect("a UTF-8 path");
+    let options = BatchOptions {
         threshold,
-        ..OffloadOptions::new(out)
+        ..BatchOptions::at(out)
     };
     let done = futures_executor::block_on(tool_offload::offload_tool_results(
         messages, &options, &writer,

@@ -44,6 +44,18 @@ pub struct BatchOptions<'a> {
 }
 
 impl<'a> BatchOptions<'a> {
+    /// [`BatchOptions::new`] with an empty `cwd`: the host fills it in with its working
+    /// directory (the tokio host does; core alone needs an absolute `output_dir` then).
+    ///
+    /// ```
+    /// use tool_offload_core::BatchOptions;
+    /// let options = BatchOptions { threshold: 4000, ..BatchOptions::at("artifacts") };
+    /// assert_eq!((options.output_dir, options.cwd), ("artifacts", ""));
+    /// ```
+    pub fn at(output_dir: &'a str) -> Self {
+        Self::new(output_dir, "")
+    }
+
     /// Options with the [default threshold](DEFAULT_THRESHOLD).
     pub fn new(output_dir: &'a str, cwd: &'a str) -> Self {
         BatchOptions {

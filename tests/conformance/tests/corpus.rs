@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use tool_offload::{json, offload_tool_results, OffloadOptions, TokioFileWriter, Value};
+use tool_offload::{json, offload_tool_results, BatchOptions, TokioFileWriter, Value};
 use tool_offload_conformance::conformance_dir;
 
 /// The thresholds every corpus file is offloaded at (`None`: the default, 100).
@@ -165,7 +165,7 @@ async fn tokio_host_offloads_every_corpus_transcript() {
             let before = json::stringify(&Value::Array(input.clone()));
             let tmp = tempfile::tempdir().unwrap();
             let out = tmp.path().to_str().expect("utf-8 temp dir").to_owned();
-            let mut options = OffloadOptions::new(&out);
+            let mut options = BatchOptions::at(&out);
             if let Some(t) = threshold {
                 options.threshold = t;
             }
