@@ -4,7 +4,7 @@
 
 use serde_json::json;
 use tool_offload::core::materialize::{BinaryOutputRef, Materialized};
-use tool_offload::{import_conversation, Materializer, MaterializerOptions};
+use tool_offload::{import_conversation, Materializer};
 
 /// A gzip signature, then every byte value.
 fn gzip() -> Vec<u8> {
@@ -61,7 +61,7 @@ async fn an_object_store_holds_the_bytes_as_given() {
     use std::sync::Arc;
     use tool_offload::ObjectStoreIo;
     let io = ObjectStoreIo::new(Arc::new(InMemory::new()), "p").unwrap();
-    let m = Materializer::with_io(MaterializerOptions::at("/u", "c1"), io).unwrap();
+    let m = Materializer::with_io(tool_offload::MaterializerOptions::at("/u", "c1"), io).unwrap();
     let bytes = gzip();
     let Materialized::Artifact { path, .. } = m.materialize_binary(&output(&bytes)).await.unwrap()
     else {

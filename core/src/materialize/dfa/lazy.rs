@@ -9,7 +9,9 @@ use super::parse::{Class, Look};
 const UNKNOWN: u32 = u32::MAX;
 /// The row matches: the search stops.
 const MATCHED: u32 = u32::MAX - 1;
-/// Past this many table entries the cache is cleared and built again as rows need it.
+/// Past this many table entries (or as many numbers in the states' keys: a key holds up
+/// to one per NFA state) the cache is cleared and built again as rows need it, so a
+/// pattern's cache stays under ~8 MB whatever its NFA.
 const MAX_ENTRIES: usize = 1 << 20;
 /// Clears after which a pattern whose states do not repeat is left to the engine.
 const MAX_CLEARS: u32 = 8;
@@ -31,6 +33,8 @@ pub(super) struct Lazy {
     representatives: Vec<u8>,
     /// Each DFA state's NFA states, sorted, then its context as one more number.
     keys: Vec<Vec<u32>>,
+    /// The numbers held by `keys`, all together.
+    key_words: usize,
     /// `keys` indices sorted by key, to find a state again.
     sorted: Vec<u32>,
     /// `state * classes + class` → the next state.
@@ -88,6 +92,7 @@ impl Lazy {
             classes,
             representatives,
             keys: Vec::new(),
+            key_words: 0,
             sorted: Vec::new(),
             table: Vec::new(),
             at_end: Vec::new(),
@@ -107,9 +112,16 @@ impl Lazy {
         self.max_entries = entries;
     }
 
+    /// How many times the cache was cleared.
+    #[cfg(test)]
+    pub(super) fn clears(&self) -> u32 {
+        self.clears
+    }
+
     /// Forget every state but the start (state 0).
     fn clear(&mut self) {
         self.keys.clear();
+        self.key_words = 0;
         self.sorted.clear();
         self.table.clear();
         self.at_end.clear();
@@ -145,7 +157,7 @@ impl Lazy {
                 return Some(true);
             }
             let mut state = (at / width) as u32;
-            if self.table.len() >= self.max_entries {
+            if self.table.len().max(self.key_words) >= self.max_entries {
                 if self.clears == MAX_CLEARS {
                     return None;
                 }
@@ -263,6 +275,7 @@ impl Lazy {
             Ok(at) => self.sorted[at],
             Err(at) => {
                 let id = self.keys.len() as u32;
+                self.key_words += nfa.len();
                 self.keys.push(nfa);
                 self.sorted.insert(at, id);
                 let width = self.representatives.len();

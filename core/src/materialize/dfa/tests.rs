@@ -273,3 +273,29 @@ fn a_pattern_prints_its_dfa() {
     let dfa = Dfa::new("a", false).unwrap();
     assert_eq!(format!("{dfa:?}"), "Dfa");
 }
+
+#[test]
+fn large_state_keys_count_against_the_cache_too() {
+    // 120 NFA states and 5 byte classes: the table stays small while the states' keys
+    // (the NFA states each holds) grow; they clear the cache as the table would.
+    let pattern = "(a|aa){40}c";
+    let engine = regex_lite::Regex::new(pattern).unwrap();
+    let dfa = Dfa::new(pattern, false).unwrap();
+    dfa.lazy
+        .lock()
+        .unwrap()
+        .as_mut()
+        .unwrap()
+        .limit_cache(1_000);
+    let row = "a".repeat(200) + "c";
+    if let Some(m) = dfa.is_match(&row) {
+        assert_eq!(m, engine.is_match(&row));
+    }
+    let clears = dfa
+        .lazy
+        .lock()
+        .unwrap()
+        .as_ref()
+        .map_or(u32::MAX, |l| l.clears());
+    assert!(clears >= 1, "the keys cleared the cache ({clears})");
+}
