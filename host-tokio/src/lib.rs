@@ -234,6 +234,15 @@ pub fn working_dir_for(path: &str) -> Result<String, OffloadError> {
     utf8(&cwd, "working directory").map(str::to_owned)
 }
 
+/// An empty `cwd` in core's options (their `at` constructors) filled with the directory
+/// `path` resolves against.
+pub(crate) fn fill_cwd(cwd: &mut String, path: &str) -> Result<(), OffloadError> {
+    if cwd.is_empty() {
+        *cwd = working_dir_for(path)?;
+    }
+    Ok(())
+}
+
 pub(crate) fn utf8<'a>(path: &'a Path, what: &str) -> Result<&'a str, OffloadError> {
     path.to_str().ok_or_else(|| {
         OffloadError::InvalidArgument(format!("{what} is not valid UTF-8: {}", path.display()))

@@ -11,7 +11,7 @@ use tool_offload_core::materialize::{
 use tool_offload_core::{apply_edits, FileReader, FileWriter, OffloadError, Value};
 
 use crate::remind::{remind, MaterializeMessagesOptions};
-use crate::{utf8, working_dir_for, TokioFileWriter};
+use crate::{fill_cwd, utf8, working_dir_for, TokioFileWriter};
 
 /// One tool output to consider: a string, or any JSON value (written as its
 /// `JSON.stringify`).
@@ -104,9 +104,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     /// # Errors
     /// As [`Materializer::new`].
     pub fn with_io(mut options: MaterializerOptions, io: IO) -> Result<Self, OffloadError> {
-        if options.cwd.is_empty() {
-            options.cwd = working_dir_for(&options.user_data)?;
-        }
+        fill_cwd(&mut options.cwd, &options.user_data)?;
         let core = materialize::Materializer::new(options)?;
         Ok(Materializer { core, io })
     }

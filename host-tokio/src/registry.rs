@@ -14,7 +14,7 @@ use tool_offload_core::tools::{
 };
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
-use crate::{working_dir_for, Materializer, TokioFileWriter};
+use crate::{fill_cwd, Materializer, TokioFileWriter};
 
 /// What a handler returns: an output (which may itself report `is_error`), or an error
 /// whose message becomes an error result.
@@ -98,9 +98,7 @@ impl<W: FileWriter + Send + Sync> ToolRegistry<W> {
         mut options: ResultOffload,
         writer: W,
     ) -> Result<Self, OffloadError> {
-        if options.cwd.is_empty() {
-            options.cwd = working_dir_for(&options.output_dir)?;
-        }
+        fill_cwd(&mut options.cwd, &options.output_dir)?;
         options.validate()?;
         Ok(ToolRegistry {
             tools: tools::ToolRegistry::new(),

@@ -169,7 +169,9 @@ impl ResultOffload {
 /// Create `text` at `<dir>/<id>.md`, or at `<id>-1.md`, `<id>-2.md`… when a result
 /// with a reused id finds the name taken: the registry never overwrites an earlier
 /// result (only direct offload called directly does, as seed 000 specifies). It holds
-/// only a writer, so a taken name is never read, compared or reused.
+/// only a writer, so a taken name is never read, compared or reused: hence this loop
+/// and not `create::create_at_free_name`, whose reader (a stand-in answering "missing")
+/// cost the wasm 1.8 KB more for the same outcome.
 async fn create_named<W: FileWriter + ?Sized>(
     dir: &str,
     id: &str,

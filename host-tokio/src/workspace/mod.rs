@@ -22,7 +22,7 @@ use tool_offload_core::{apply_edits, FileReader, FileWriter, Map, OffloadError, 
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT, POSTGRES_COUNT_TTL};
 
-use crate::{utf8, working_dir_for, TokioFileWriter};
+use crate::{fill_cwd, utf8, TokioFileWriter};
 
 /// A token counter: tokens in a text (plug in a real tokenizer).
 pub type CountTokens = Arc<dyn Fn(&str) -> usize + Send + Sync>;
@@ -123,9 +123,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     /// # Errors
     /// As [`Workspace::new`].
     pub fn with_io(mut options: WorkspaceOptions, io: IO) -> Result<Self, OffloadError> {
-        if options.cwd.is_empty() {
-            options.cwd = working_dir_for(&options.root)?;
-        }
+        fill_cwd(&mut options.cwd, &options.root)?;
         Ok(Workspace {
             core: core_ws::Workspace::new(options)?,
             io,

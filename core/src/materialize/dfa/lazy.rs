@@ -112,6 +112,11 @@ impl Lazy {
         self.max_entries = entries;
     }
 
+    /// The NFA this DFA is built from (a clone of the pattern starts its own cache).
+    pub(super) fn nfa(&self) -> &Nfa {
+        &self.nfa
+    }
+
     /// How many times the cache was cleared.
     #[cfg(test)]
     pub(super) fn clears(&self) -> u32 {

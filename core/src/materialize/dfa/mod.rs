@@ -18,7 +18,7 @@ use std::sync::Mutex;
 /// A pattern's DFA, shared by the rows of every search (and by clones of the pattern
 /// until their first row: a clone starts with an empty cache).
 pub(crate) struct Dfa {
-    nfa: nfa::Nfa,
+    /// `None` once the cache thrashed: the engine answers from then on.
     lazy: Mutex<Option<lazy::Lazy>>,
 }
 
@@ -27,8 +27,7 @@ impl Dfa {
     pub(crate) fn new(pattern: &str, ignore_case: bool) -> Option<Dfa> {
         let nfa = nfa::compile(&parse::parse(pattern, ignore_case)?)?;
         Some(Dfa {
-            lazy: Mutex::new(Some(lazy::Lazy::new(nfa.clone()))),
-            nfa,
+            lazy: Mutex::new(Some(lazy::Lazy::new(nfa))),
         })
     }
 
@@ -46,9 +45,9 @@ impl Dfa {
 
 impl Clone for Dfa {
     fn clone(&self) -> Dfa {
+        let lazy = self.lazy.lock().unwrap_or_else(|e| e.into_inner());
         Dfa {
-            nfa: self.nfa.clone(),
-            lazy: Mutex::new(Some(lazy::Lazy::new(self.nfa.clone()))),
+            lazy: Mutex::new(lazy.as_ref().map(|l| lazy::Lazy::new(l.nfa().clone()))),
         }
     }
 }

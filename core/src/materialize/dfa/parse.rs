@@ -293,7 +293,7 @@ impl Parser {
         loop {
             let c = self.peek()?;
             self.at += 1;
-            let lo = match c {
+            let perl = match c {
                 ']' => break,
                 '[' | '&' | '~' => return None,
                 '\\' => {
@@ -327,7 +327,7 @@ impl Parser {
             if self.peek() == Some('-') && self.chars.get(self.at + 1) != Some(&']') {
                 return None;
             }
-            set = set.union(lo?);
+            set = set.union(perl?);
             first = false;
         }
         if self.fold {

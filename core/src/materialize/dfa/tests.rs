@@ -140,6 +140,18 @@ impl Rng {
         self.0 ^= self.0 << 17;
         self.0
     }
+    /// `len` random letters `a` and `b`.
+    fn ab_row(&mut self, len: usize) -> String {
+        (0..len)
+            .map(|_| {
+                if self.next().is_multiple_of(2) {
+                    'a'
+                } else {
+                    'b'
+                }
+            })
+            .collect()
+    }
     fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
         items[(self.next() % items.len() as u64) as usize]
     }
@@ -210,15 +222,7 @@ fn a_cache_that_thrashes_gives_the_row_back_to_the_engine() {
     // A 20-from-the-end pattern has a million states: the cache clears, then gives up.
     let dfa = Dfa::new(r"a[ab]{20}$", false).unwrap();
     let mut rng = Rng(7);
-    let row: String = (0..400_000)
-        .map(|_| {
-            if rng.next().is_multiple_of(2) {
-                'a'
-            } else {
-                'b'
-            }
-        })
-        .collect();
+    let row = rng.ab_row(400_000);
     let engine = regex_lite::Regex::new(r"a[ab]{20}$").unwrap();
     match dfa.is_match(&row) {
         Some(m) => assert_eq!(m, engine.is_match(&row)),
@@ -245,15 +249,7 @@ fn a_small_cache_clears_and_stays_right_then_gives_up() {
     let mut rng = Rng(11);
     let mut answered = 0;
     for _ in 0..200 {
-        let row: String = (0..30)
-            .map(|_| {
-                if rng.next().is_multiple_of(2) {
-                    'a'
-                } else {
-                    'b'
-                }
-            })
-            .collect();
+        let row = rng.ab_row(30);
         match dfa.is_match(&row) {
             Some(m) => {
                 assert_eq!(m, engine.is_match(&row), "{row}");
