@@ -234,3 +234,33 @@ fn context_reaches_back_into_lines_that_were_only_counted() {
         }
     }
 }
+
+#[test]
+fn lines_counted_in_bulk_hold_the_rows_counted_line_by_line() {
+    use super::rows::{rows_in_line, Rows};
+    let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+    for _ in 0..3000 {
+        let mut text = text(&mut rng);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let row_chars = 1 + rng.below(30);
+        let mut expected = (1, 0);
+        for line in text.as_bytes().split_inclusive(|&b| b == b'\n') {
+            let line = &line[..line.len() - 1];
+            expected.0 += 1;
+            expected.1 += rows_in_line(line.strip_suffix(b"\r").unwrap_or(line), row_chars);
+        }
+        let mut rows = Rows {
+            row_chars,
+            next_line: 1,
+            next_row: 0,
+        };
+        rows.count(text.as_bytes());
+        assert_eq!(
+            (rows.next_line, rows.next_row),
+            expected,
+            "{text:?} {row_chars}"
+        );
+    }
+}

@@ -82,15 +82,26 @@ impl Rows {
 
     /// Count the complete lines in `bytes` (each ending with a newline) and their rows.
     pub(super) fn count(&mut self, bytes: &[u8]) {
-        let mut start = 0;
-        for nl in memchr::memchr_iter(b'\n', bytes) {
-            let line = &bytes[start..nl];
-            self.next_line += 1;
-            self.next_row += match line.len() <= self.row_chars {
-                true => 1,
-                false => rows_in_line(line.strip_suffix(b"\r").unwrap_or(line), self.row_chars),
-            };
-            start = nl + 1;
+        // Newlines are counted in bulk (one call, not one a line: in the wasm the
+        // per-line calls cost as much as the literal search of a grep).
+        let lines = memchr::memchr_iter(b'\n', bytes).count();
+        self.next_line += lines;
+        self.next_row += lines;
+        // Only a line of more than `row_chars` bytes can hold more than one row, and
+        // such a line covers a multiple of `row_chars`: only the lines at those offsets
+        // are measured.
+        let step = self.row_chars.max(1);
+        let mut probe = step.min(bytes.len());
+        while probe < bytes.len() {
+            let start = memchr::memrchr(b'\n', &bytes[..probe]).map_or(0, |i| i + 1);
+            let end = memchr::memchr(b'\n', &bytes[probe..]).map_or(bytes.len(), |i| probe + i);
+            let line = &bytes[start..end];
+            if line.len() > self.row_chars {
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                self.next_row += rows_in_line(line, self.row_chars) - 1;
+            }
+            // The next multiple of `step` past this line.
+            probe = (end + 1).div_ceil(step) * step;
         }
     }
 
@@ -133,7 +144,7 @@ impl Rows {
             self.next_row += 1;
             return visitor.skipped(self.next_row - 1, &start);
         }
-        let text = String::from_utf8_lossy(bytes);
+        let text = lossy(bytes);
         if bytes.len() <= self.row_chars || utf16_len(&text) <= self.row_chars {
             return self.emit(&start, (None, 0), &text, visitor);
         }
@@ -155,7 +166,7 @@ pub(crate) fn rows_in_line(bytes: &[u8], row_chars: usize) -> usize {
     if bytes.len() <= row_chars {
         return 1;
     }
-    let text = String::from_utf8_lossy(bytes);
+    let text = lossy(bytes);
     let mut rest: &str = &text;
     if utf16_len(rest) <= row_chars {
         return 1;
@@ -166,6 +177,15 @@ pub(crate) fn rows_in_line(bytes: &[u8], row_chars: usize) -> usize {
         rows += 1;
     }
     rows
+}
+
+/// `bytes` as text, U+FFFD for what is not UTF-8 (`String::from_utf8_lossy`, whose
+/// check of valid text is several times slower in the wasm than `str::from_utf8`'s).
+fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// Where the row starting `rest` ends: at most `row_chars` units, and at least one char

@@ -145,7 +145,9 @@ impl Lazy {
         let mut at = 0usize;
         let mut i = 0;
         loop {
-            let (table, classes) = (&self.table, &self.classes);
+            // A slice, not the Vec: at the wasm's opt-level "z" a Vec's indexing stays a
+            // call, a slice's is inline (the DFA ran at ~110 MB/s in wasm that way).
+            let (table, classes) = (self.table.as_slice(), &self.classes);
             while i < row.len() {
                 let next = table[at + classes[row[i] as usize] as usize];
                 if next >= MATCHED {
