@@ -34,42 +34,59 @@
 /// assert_eq!(estimate_tokens("src/main.rs:42:    let x = 1;"), 13);
 /// ```
 pub fn estimate_tokens(text: &str) -> usize {
+    eighths(text, usize::MAX).div_ceil(8)
+}
+
+/// [`estimate_tokens`] of `text` when it is at most `limit`, else `None`, reading `text`
+/// only until the count passes `limit` (a 50 MB log is over a 2,000-token threshold
+/// after its first ~10 KB).
+pub(crate) fn estimate_within(text: &str, limit: usize) -> Option<usize> {
+    Some(eighths(text, limit.saturating_mul(8)).div_ceil(8)).filter(|&tokens| tokens <= limit)
+}
+
+/// The estimate in eighths of a token, or a count over `stop` once it passes it (the
+/// count only grows, so the estimate is then over `stop` too).
+fn eighths(text: &str, stop: usize) -> usize {
     // Bytes, not UTF-16 units: every class but `wide` is ASCII, so each UTF-8 sequence
-    // of a wide character is counted once, as its one or two UTF-16 units.
+    // of a wide character is counted once, as its one or two UTF-16 units. A byte's class
+    // is one table lookup, written out at each use (a closure stays a call at the wasm's
+    // opt-level "z", where the Workspace estimates every result it decides on).
     let s = text.as_bytes();
     let n = s.len();
     let mut eighths = 0usize;
     let mut i = 0;
-    while i < n {
-        let b = s[i];
-        if b.is_ascii_alphabetic() {
+    while i < n && eighths <= stop {
+        let c = CLASSES[s[i] as usize];
+        if c & LETTER != 0 {
             let spaced = i > 0 && s[i - 1] == b' ';
-            let (mut start, mut first) = (i, true);
+            let (mut start, mut first, mut before) = (i, true, c);
             i += 1;
             loop {
-                let more = i < n && s[i].is_ascii_alphabetic();
-                if !more || (s[i].is_ascii_uppercase() && s[i - 1].is_ascii_lowercase()) {
+                let c = if i < n { CLASSES[s[i] as usize] } else { 0 };
+                let split = c & UPPER != 0 && before & LOWER != 0;
+                if c & LETTER == 0 || split {
                     let len = i - start;
                     eighths += if first && spaced {
                         8 * len.div_ceil(10)
                     } else {
                         11 * len.div_ceil(5)
                     };
-                    if !more {
+                    if c & LETTER == 0 {
                         break;
                     }
                     (start, first) = (i, false);
                 }
+                before = c;
                 i += 1;
             }
-        } else if b.is_ascii_digit() {
-            let end = run(s, i, |b| b.is_ascii_digit());
+        } else if c & DIGIT != 0 {
+            let end = run(s, i, DIGIT);
             eighths += 12 * (end - i).div_ceil(3);
             i = end;
-        } else if b == b' ' || b == b'\t' || b == b'\n' || b == b'\r' {
+        } else if c & (BLANK | NEWLINE) != 0 {
             let (mut end, mut after_newline) = (i, None);
-            while end < n && matches!(s[end], b' ' | b'\t' | b'\n' | b'\r') {
-                if matches!(s[end], b'\n' | b'\r') {
+            while end < n && CLASSES[s[end] as usize] & (BLANK | NEWLINE) != 0 {
+                if CLASSES[s[end] as usize] & NEWLINE != 0 {
                     after_newline = Some(end + 1);
                 }
                 end += 1;
@@ -85,39 +102,82 @@ pub fn estimate_tokens(text: &str) -> usize {
                     if end - blanks >= 2 || s[blanks] == b'\t' {
                         eighths += 5;
                     }
-                    if s[end].is_ascii_digit() {
+                    if CLASSES[s[end] as usize] & DIGIT != 0 {
                         eighths += 5;
                     }
                 }
             }
             i = end;
-        } else if b.is_ascii() {
-            let end = run(s, i, is_symbol);
-            if !(end - i == 1 && end < n && s[end].is_ascii_alphabetic()) {
+        } else if c & SYMBOL != 0 {
+            let end = run(s, i, SYMBOL);
+            if !(end - i == 1 && end < n && CLASSES[s[end] as usize] & LETTER != 0) {
                 eighths += 5;
             }
             i = end;
         } else {
             // A leading byte: one UTF-16 unit, two for a four-byte sequence; continuation
             // bytes cost nothing.
-            eighths += match b {
-                0xF0.. => 16,
-                0xC0.. => 8,
+            eighths += match c {
+                WIDE_PAIR => 16,
+                WIDE => 8,
                 _ => 0,
             };
             i += 1;
         }
     }
-    eighths.div_ceil(8)
+    eighths
 }
 
-fn is_symbol(b: u8) -> bool {
-    b.is_ascii() && !b.is_ascii_alphanumeric() && !matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+const LETTER: u8 = LOWER | UPPER;
+const DIGIT: u8 = 4;
+/// Space and tab.
+const BLANK: u8 = 8;
+/// LF and CR.
+const NEWLINE: u8 = 16;
+/// Every other ASCII byte.
+const SYMBOL: u8 = 32;
+/// The leading byte of a two- or three-byte UTF-8 sequence (one UTF-16 unit).
+const WIDE: u8 = 64;
+/// The leading byte of a four-byte sequence (two UTF-16 units).
+const WIDE_PAIR: u8 = 128;
+
+/// Each byte's class (continuation bytes: none).
+const CLASSES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = match byte {
+            b'a'..=b'z' => LOWER,
+            b'A'..=b'Z' => UPPER,
+            b'0'..=b'9' => DIGIT,
+            b' ' | b'\t' => BLANK,
+            b'\n' | b'\r' => NEWLINE,
+            0..=0x7F => SYMBOL,
+            0xF0.. => WIDE_PAIR,
+            0xC0.. => WIDE,
+            _ => 0,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The end of the run of bytes of class `keep` starting at `at`.
+fn run(s: &[u8], mut at: usize, keep: u8) -> usize {
+    // Indexes, not an iterator chain or a closure: at the wasm's opt-level "z" those stay
+    // calls, a byte each.
+    while at < s.len() && CLASSES[s[at] as usize] & keep != 0 {
+        at += 1;
+    }
+    at
 }
 
-fn run(s: &[u8], at: usize, keep: impl Fn(u8) -> bool) -> usize {
-    at + s[at..].iter().take_while(|&&b| keep(b)).count()
-}
+#[cfg(test)]
+#[path = "tokens_oracle.rs"]
+mod oracle;
 
 #[cfg(test)]
 mod tests {
@@ -165,6 +225,45 @@ mod tests {
             .map(|(t, _, _)| crate::utf16_len(t) / 4)
             .sum();
         assert!(quarter < real);
+    }
+
+    #[test]
+    fn equals_the_byte_by_byte_reference_on_random_text() {
+        const PIECES: [&str; 16] = [
+            "a", "Z", "fooBar", "HTTP", "7", "2024", " ", "  ", "\t", "\n", "\r\n", "-", "{\"",
+            "é", "😀", "日本",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut pick = state;
+            for _ in 0..(pick % 24) {
+                pick = pick.rotate_left(5) ^ 0x2545_F491_4F6C_DD1D;
+                text.push_str(PIECES[(pick % PIECES.len() as u64) as usize]);
+            }
+            assert_eq!(
+                estimate_tokens(&text),
+                super::oracle::estimate_tokens(&text),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn within_answers_as_the_whole_estimate_would() {
+        for &(text, estimate, _) in VECTORS {
+            for limit in [0, estimate.saturating_sub(1), estimate, estimate + 1] {
+                let within = (estimate <= limit).then_some(estimate);
+                assert_eq!(estimate_within(text, limit), within, "{text:?} {limit}");
+            }
+        }
+        let log = "2026-11-23 INFO worker 3 processed order=1234567\n".repeat(100_000);
+        let whole = estimate_tokens(&log);
+        assert_eq!(estimate_within(&log, 2000), None);
+        assert_eq!(estimate_within(&log, whole), Some(whole));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use super::text::Measure;
 use super::types::{MaterializeWhen, MaterializerOptions, ToolLimits, ANY_TOOL};
-use crate::estimate_tokens;
+use crate::tokens::estimate_within;
 
 /// The entries of a `tools` option that apply to one tool: its own and the `"*"` entry.
 /// One resolution for the Materializer and the Workspace.
@@ -56,7 +56,7 @@ impl<'a> ToolEntries<'a> {
 pub(crate) struct Limits {
     pub(crate) chars: usize,
     pub(crate) bytes: usize,
-    /// Tokens by [`estimate_tokens`], when a `tools` entry sets them.
+    /// Tokens by [`estimate_tokens`](crate::estimate_tokens), when a `tools` entry sets them.
     pub(crate) tokens: Option<usize>,
     pub(crate) when: Option<MaterializeWhen>,
 }
@@ -73,7 +73,7 @@ impl Limits {
                 measure.chars > self.chars
                     || measure.bytes > self.bytes
                     || self.tokens.is_some_and(|limit| {
-                        measure.chars > limit / 2 && estimate_tokens(text) > limit
+                        measure.chars > limit / 2 && estimate_within(text, limit).is_none()
                     })
             }
         }
@@ -190,6 +190,7 @@ impl super::Materializer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::estimate_tokens;
     use crate::materialize::Materializer;
 
     /// The user's entry for a tool beats what the tool declares; what it declares beats

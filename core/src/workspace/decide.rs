@@ -50,7 +50,8 @@ pub struct Decision {
     /// Which rule decided.
     pub reason: DecisionReason,
     /// The token count, when the threshold rule was reached (tokens are counted only
-    /// then, so a costly tokenizer runs only when it matters).
+    /// then, so a costly tokenizer runs only when it matters); `None` also when the
+    /// estimate stopped counting once past the threshold.
     pub tokens: Option<usize>,
 }
 
@@ -69,8 +70,9 @@ pub(crate) struct ResultText<'a> {
 /// `tools` entry saying `never` or `always`; then a tool in `offload_tools` is stored;
 /// then the `"*"` entry's `never` or `always`; then more UTF-16 units or bytes than the
 /// entries allow are stored; else more tokens than their `max_inline_tokens` (else
-/// `token_threshold`). `tokens` is called at most once, and not at all when a host's
-/// count could not reach the threshold.
+/// `token_threshold`). `tokens` is called at most once, with the threshold, and not at
+/// all when a host's count could not reach it; it returns the count, or `None` for
+/// "over it" without the count.
 ///
 /// # Errors
 /// Whatever `tokens` returns (a host's token counter that failed).
@@ -79,7 +81,7 @@ pub(crate) fn need_offload<E>(
     tool_name: &str,
     flag: Option<bool>,
     result: ResultText<'_>,
-    tokens: impl FnOnce() -> Result<usize, E>,
+    tokens: impl FnOnce(usize) -> Result<Option<usize>, E>,
 ) -> Result<Decision, E> {
     let decided = |offload, reason| Decision {
         offload,
@@ -118,8 +120,8 @@ pub(crate) fn need_offload<E>(
             if result.counted && result.text.len() <= threshold {
                 return Ok(decided(false, DecisionReason::UnderThreshold));
             }
-            let tokens = tokens()?;
-            let over = tokens > threshold;
+            let tokens = tokens(threshold)?;
+            let over = tokens.is_none_or(|t| t > threshold);
             Decision {
                 offload: over,
                 reason: if over {
@@ -127,10 +129,23 @@ pub(crate) fn need_offload<E>(
                 } else {
                     DecisionReason::UnderThreshold
                 },
-                tokens: Some(tokens),
+                tokens,
             }
         }
     })
+}
+
+/// The tokens of `text` by the host's `count` when given; else whether the estimate is
+/// over `threshold`, counted to the end only when it is not (`None`: over it).
+pub(crate) fn estimate_or_count(
+    text: &str,
+    threshold: usize,
+    count: Option<&super::io_types::TokenCounter<'_>>,
+) -> Result<Option<usize>, crate::OffloadError> {
+    match count {
+        Some(count) => count(text).map(Some),
+        None => Ok(crate::tokens::estimate_within(text, threshold)),
+    }
 }
 
 /// A length in UTF-16 units up to which no result is stored by the estimate and the

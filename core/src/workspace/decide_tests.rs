@@ -12,7 +12,7 @@ fn decide(flag: Option<bool>, tool: &str, tokens: usize) -> Decision {
     let mut options = WorkspaceOptions::new("/r", "/");
     options.offload_tools = vec!["web_fetch".into()];
     options.token_threshold = 100;
-    need_offload::<()>(&options, tool, flag, TEXT, || Ok(tokens)).unwrap()
+    need_offload::<()>(&options, tool, flag, TEXT, |_| Ok(Some(tokens))).unwrap()
 }
 
 #[test]
@@ -46,7 +46,7 @@ fn the_threshold_is_exclusive() {
 #[test]
 fn tokens_are_counted_only_when_the_threshold_decides() {
     let options = WorkspaceOptions::new("/r", "/");
-    let failing = || Err("tokenizer down");
+    let failing = |_| Err("tokenizer down");
     assert!(need_offload(&options, "ls", Some(true), TEXT, failing).is_ok());
     assert_eq!(
         need_offload(&options, "ls", None, TEXT, failing),
@@ -71,7 +71,7 @@ fn decided(options: &WorkspaceOptions, tool: &str, text: &str, tokens: usize) ->
         chars: None,
         counted: false,
     };
-    need_offload::<()>(options, tool, None, result, || Ok(tokens)).unwrap()
+    need_offload::<()>(options, tool, None, result, |_| Ok(Some(tokens))).unwrap()
 }
 
 fn when(materialize: MaterializeWhen) -> ToolLimits {
@@ -110,7 +110,7 @@ fn a_tools_own_entry_comes_before_the_list_and_the_star_entry_after_it() {
         text: "x",
         chars: None,
     };
-    let flagged = need_offload::<()>(&options, "Read", Some(true), result, || Ok(0));
+    let flagged = need_offload::<()>(&options, "Read", Some(true), result, |_| Ok(Some(0)));
     assert_eq!(flagged.unwrap().reason, DecisionReason::FlagTrue);
 }
 
@@ -203,9 +203,9 @@ fn a_hosts_count_is_asked_only_past_the_threshold_in_bytes() {
             counted: true,
         };
         let mut asked = false;
-        let decision = need_offload::<()>(&options, "ls", None, result, || {
+        let decision = need_offload::<()>(&options, "ls", None, result, |_| {
             asked = true;
-            Ok(text.len())
+            Ok(Some(text.len()))
         })
         .unwrap();
         (decision.offload, decision.tokens, asked)
@@ -216,6 +216,28 @@ fn a_hosts_count_is_asked_only_past_the_threshold_in_bytes() {
     // "é" is 2 bytes: 51 of them may hold 102 tokens.
     assert_eq!(decide(&"é".repeat(50)), (false, None, false));
     assert!(decide(&"é".repeat(51)).2);
+}
+
+#[test]
+fn the_estimate_decides_a_large_result_without_counting_it_all() {
+    let options = with_tools(&[]); // threshold 100
+    let decide = |text: &str| {
+        let result = ResultText {
+            text,
+            chars: None,
+            counted: false,
+        };
+        let count = |threshold| estimate_or_count(text, threshold, None);
+        let decision = need_offload(&options, "ls", None, result, count).unwrap();
+        (decision.offload, decision.tokens)
+    };
+    let small = "word ".repeat(20);
+    assert_eq!(
+        decide(&small),
+        (false, Some(crate::estimate_tokens(&small)))
+    );
+    // Over: the count stops past the threshold, and is not reported.
+    assert_eq!(decide(&"word ".repeat(1_000)), (true, None));
 }
 
 #[test]

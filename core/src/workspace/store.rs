@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::decide::{need_offload, Decision, ResultText};
+use super::decide::{estimate_or_count, need_offload, Decision, ResultText};
 use super::io_types::{
     Content, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
 };
@@ -135,16 +135,9 @@ impl Workspace {
             chars: None,
             counted: count_tokens.is_some(),
         };
-        need_offload(
-            &self.options,
-            tool_name,
-            flag,
-            result,
-            || match count_tokens {
-                Some(count) => count(text),
-                None => Ok(crate::estimate_tokens(text)),
-            },
-        )
+        need_offload(&self.options, tool_name, flag, result, |threshold| {
+            estimate_or_count(text, threshold, count_tokens)
+        })
     }
 
     /// Store `input` as knowledge artifact `input.id`, durable before this returns; the
@@ -242,16 +235,9 @@ impl Workspace {
             chars: input.known.chars,
             counted: count_tokens.is_some(),
         };
-        need_offload(
-            &self.options,
-            input.tool_name,
-            flag,
-            result,
-            || match count_tokens {
-                Some(count) => count(input.text),
-                None => Ok(crate::estimate_tokens(input.text)),
-            },
-        )
+        need_offload(&self.options, input.tool_name, flag, result, |threshold| {
+            estimate_or_count(input.text, threshold, count_tokens)
+        })
         .map(Some)
     }
 
