@@ -116,6 +116,7 @@ ifndef QUICK
 	cargo bench --quiet -p tool-offload --bench direct
 	cargo bench --quiet -p tool-offload --bench import
 	cargo bench --quiet -p tool-offload --features postgres --bench workspace
+	cargo bench --quiet -p tool-offload --bench workspace_speed
 	cargo bench --quiet -p tool-offload --features object-store --bench object_store
 	cargo bench --quiet -p tool-offload --features tokenizer --bench tokens
 	node --import tsx bench/s3.ts
