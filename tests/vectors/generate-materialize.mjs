@@ -830,6 +830,44 @@ const add = (c) => (cases.push(c), c);
 {
   const c = add(
     new Case(
+      'grep-classes',
+      "grep finds the same rows on every host for each class of pattern models write (issue 33), whichever path answers (a substring search, the required-literal prefilter, the lazy DFA): the literal `out of range` finds lines 3 and 5; `panic|fatal|out of range` 3, 5 and 6 (`panicked`; not `FATAL`); `panic: runtime` with ignoreCase and `(?i)panic: runtime` both line 5; `order=\\d{7}\\b` lines 1 and 2; `\\bPanic\\b` line 5, not `Panicking` (10); `ERROR.*out of range` line 3; `^ERROR thread` line 3, not line 9's `ERRORS`; `\\d+ms$` line 1; `\\[\\d+\\] with` line 3; `\\d{7}\\b` lines 1, 2 and 8 (`12345678`: seven digits then a word end), not line 9's `order=123456`; 64 literal words (searched word by word) and 65 (matched by the DFA) both find line 7 (`FATAL`) only.",
+    ),
+  );
+  const log =
+    '2026-11-23T12:00:00Z INFO worker 1 processed order=1234567 item 1 in 5ms\n' +
+    '2026-11-23T12:00:01Z WARN pool 2 slow: waited 900ms for order=7654321\n' +
+    'ERROR thread main: index out of range [7] with length 3\n' +
+    'goroutine 1 [running]:\n' +
+    'Panic: runtime error: index out of range\n' +
+    "thread 'main' panicked at src/main.rs:4:5\n" +
+    'FATAL: disk full\n' +
+    'id=12345678\n' +
+    'ERRORS counted: 3, order=123456\n' +
+    'Panicking is not a word match\n';
+  const ref = c.materialize('call_classes', new Txt([log, ['ok\n', 2000]]));
+  const words = (n) => Array.from({ length: n - 1 }, (_, i) => `w${i}x`).concat('FATAL').join('|');
+  for (const [pattern, options] of [
+    ['out of range', {}],
+    ['panic|fatal|out of range', {}],
+    ['panic: runtime', { ignoreCase: true }],
+    ['(?i)panic: runtime', {}],
+    ['order=\\d{7}\\b', {}],
+    ['\\bPanic\\b', {}],
+    ['ERROR.*out of range', {}],
+    ['^ERROR thread', {}],
+    ['\\d+ms$', {}],
+    ['\\[\\d+\\] with', {}],
+    ['\\d{7}\\b', {}],
+    [words(64), {}],
+    [words(65), {}],
+  ]) {
+    c.grep(ref, pattern, { context: 0, ...options });
+  }
+}
+{
+  const c = add(
+    new Case(
       'empty-artifacts',
       'An empty artifact (only possible by import: "" is always inline) reads as empty for read, tail and grep; an artifact of blank lines has rows.',
     ),
