@@ -60,7 +60,6 @@ fn eighths(text: &str, stop: usize) -> usize {
         if c & LETTER != 0 {
             let spaced = i > 0 && s[i - 1] == b' ';
             let (mut start, mut first, mut before) = (i, true, c);
-            i += 1;
             loop {
                 let c = if i < n { CLASSES[s[i] as usize] } else { 0 };
                 let split = c & UPPER != 0 && before & LOWER != 0;

@@ -44,6 +44,21 @@ fn many_literal_words_are_matched_by_the_dfa_as_the_engine_matches() {
 }
 
 #[test]
+fn the_ignore_case_option_folds_the_required_literal_too() {
+    // `out of range` is what every match must hold: with the option, in any case.
+    let p = compile_pattern(r"Out of Range.*\d", true).unwrap();
+    assert_eq!(
+        p.prefilter_words(),
+        Some((&["out of range".to_owned()][..], true))
+    );
+    assert!(p.is_match("index out of range 7"));
+    assert!(p.is_match("INDEX OUT OF RANGE 7"));
+    assert!(!compile_pattern(r"Out of Range.*\d", false)
+        .unwrap()
+        .is_match("out of range 7"));
+}
+
+#[test]
 fn patterns_over_the_length_limit_are_invalid() {
     let at_limit = "a".repeat(MAX_PATTERN_CHARS);
     assert!(compile_pattern(&at_limit, false).is_ok());
