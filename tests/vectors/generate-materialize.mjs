@@ -846,7 +846,10 @@ const add = (c) => (cases.push(c), c);
     'ERRORS counted: 3, order=123456\n' +
     'Panicking is not a word match\n';
   const ref = c.materialize('call_classes', new Txt([log, ['ok\n', 2000]]));
-  const words = (n) => Array.from({ length: n - 1 }, (_, i) => `w${i}x`).concat('FATAL').join('|');
+  const words = (n) =>
+    Array.from({ length: n - 1 }, (_, i) => `w${i}x`)
+      .concat('FATAL')
+      .join('|');
   for (const [pattern, options] of [
     ['out of range', {}],
     ['panic|fatal|out of range', {}],
