@@ -135,19 +135,6 @@ pub(crate) fn need_offload<E>(
     })
 }
 
-/// The tokens of `text` by the host's `count` when given; else whether the estimate is
-/// over `threshold`, counted to the end only when it is not (`None`: over it).
-pub(crate) fn estimate_or_count(
-    text: &str,
-    threshold: usize,
-    count: Option<&super::io_types::TokenCounter<'_>>,
-) -> Result<Option<usize>, crate::OffloadError> {
-    match count {
-        Some(count) => count(text).map(Some),
-        None => Ok(crate::tokens::estimate_within(text, threshold)),
-    }
-}
-
 /// A length in UTF-16 units up to which no result is stored by the estimate and the
 /// `tools` entries, whatever its tool (without a token counter and listed tools): shorter
 /// results need not be copied out of a host to be decided. Each entry, and the defaults,

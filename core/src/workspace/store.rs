@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::decide::{estimate_or_count, need_offload, Decision, ResultText};
+use super::decide::{need_offload, Decision, ResultText};
 use super::io_types::{
     Content, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
 };
@@ -336,5 +336,18 @@ impl Workspace {
             std::borrow::Cow::Borrowed(same) => (std::borrow::Cow::Borrowed(same), known.clone()),
             owned => (owned, Known::default()),
         }
+    }
+}
+
+/// The tokens of `text` by the host's `count` when given; else whether the estimate is
+/// over `threshold`, counted to the end only when it is not (`None`: over it).
+fn estimate_or_count(
+    text: &str,
+    threshold: usize,
+    count: Option<&TokenCounter<'_>>,
+) -> Result<Option<usize>, crate::OffloadError> {
+    match count {
+        Some(count) => count(text).map(Some),
+        None => Ok(crate::tokens::estimate_within(text, threshold)),
     }
 }
