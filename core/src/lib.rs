@@ -96,6 +96,8 @@ pub mod replay;
 mod search;
 mod sort;
 pub mod temp;
+#[cfg(test)]
+mod test_rng;
 mod text;
 mod tokens;
 pub mod tools;

@@ -232,16 +232,11 @@ mod tests {
             "a", "Z", "fooBar", "HTTP", "7", "2024", " ", "  ", "\t", "\n", "\r\n", "-", "{\"",
             "é", "😀", "日本",
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..20_000 {
             let mut text = String::new();
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let mut pick = state;
-            for _ in 0..(pick % 24) {
-                pick = pick.rotate_left(5) ^ 0x2545_F491_4F6C_DD1D;
-                text.push_str(PIECES[(pick % PIECES.len() as u64) as usize]);
+            for _ in 0..rng.below(24) {
+                text.push_str(rng.pick(&PIECES));
             }
             assert_eq!(
                 estimate_tokens(&text),

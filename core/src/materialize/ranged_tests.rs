@@ -7,21 +7,7 @@ use super::line_index::LineIndex;
 use super::oracle;
 use super::read::{read_in, tail_in, Within};
 use super::source::{ready, Text};
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use crate::test_rng::Rng;
 
 /// Text made of pieces that stress rows: long runs, multi-byte and astral chars, CRs.
 fn text(rng: &mut Rng) -> String {

@@ -2,6 +2,7 @@
 //! engine matches.
 
 use super::Dfa;
+use crate::test_rng::Rng;
 
 /// Whether both compiled `pattern` (and so were compared).
 fn agree(pattern: &str, ignore_case: bool, rows: &[&str]) -> bool {
@@ -130,31 +131,17 @@ fn the_dfa_takes_the_everyday_patterns() {
     }
 }
 
-/// A tiny deterministic generator (no dependency): xorshift.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    /// `len` random letters `a` and `b`.
-    fn ab_row(&mut self, len: usize) -> String {
-        (0..len)
-            .map(|_| {
-                if self.next().is_multiple_of(2) {
-                    'a'
-                } else {
-                    'b'
-                }
-            })
-            .collect()
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[(self.next() % items.len() as u64) as usize]
-    }
+/// `len` random letters `a` and `b`.
+fn ab_row(rng: &mut Rng, len: usize) -> String {
+    (0..len)
+        .map(|_| {
+            if rng.next().is_multiple_of(2) {
+                'a'
+            } else {
+                'b'
+            }
+        })
+        .collect()
 }
 
 #[test]
@@ -222,7 +209,7 @@ fn a_cache_that_thrashes_gives_the_row_back_to_the_engine() {
     // A 20-from-the-end pattern has a million states: the cache clears, then gives up.
     let dfa = Dfa::new(r"a[ab]{20}$", false).unwrap();
     let mut rng = Rng(7);
-    let row = rng.ab_row(400_000);
+    let row = ab_row(&mut rng, 400_000);
     let engine = regex_lite::Regex::new(r"a[ab]{20}$").unwrap();
     match dfa.is_match(&row) {
         Some(m) => assert_eq!(m, engine.is_match(&row)),
@@ -249,7 +236,7 @@ fn a_small_cache_clears_and_stays_right_then_gives_up() {
     let mut rng = Rng(11);
     let mut answered = 0;
     for _ in 0..200 {
-        let row = rng.ab_row(30);
+        let row = ab_row(&mut rng, 30);
         match dfa.is_match(&row) {
             Some(m) => {
                 assert_eq!(m, engine.is_match(&row), "{row}");
