@@ -12,6 +12,8 @@ pub(crate) struct OwnedRow {
     pub(crate) part: Option<usize>,
     /// `57.2` (or `57.2@4010` for a row shown from inside).
     label: String,
+    /// `57.2`: where a page ending at this row ends, from wherever it was entered.
+    end_label: String,
     /// `57.2| text` and a newline.
     pub(crate) numbered: String,
 }
@@ -30,6 +32,7 @@ impl OwnedRow {
             part: row.part,
             numbered: format!("{label}| {}\n", &row.text[from..]),
             label,
+            end_label: row.label(),
         }
     }
 }
@@ -49,7 +52,7 @@ pub(crate) fn assemble(
     let shown_lines = format!(
         "lines {}-{} of {}{}",
         first.label,
-        last.label,
+        last.end_label,
         thousands(lines),
         named.at()
     );
