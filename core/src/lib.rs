@@ -127,4 +127,4 @@ pub use plan::{redact_offloads, PlannedOffload};
 pub use redact_tree::{redact_tree, RedactReport};
 pub use serde_json::{Map, Value};
 pub use text::{count_in_range, js_trim, safe_count, utf16_len, MAX_COUNT};
-pub use tokens::estimate_tokens;
+pub use tokens::{estimate_tokens, TokenCounter};

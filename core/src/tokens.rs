@@ -37,6 +37,29 @@ pub fn estimate_tokens(text: &str) -> usize {
     eighths(text, usize::MAX).div_ceil(8)
 }
 
+/// A host's token counter (JS `countTokens`, a Rust tokenizer): the tokens of a text. It
+/// must never count more tokens than the text has UTF-8 bytes (true of every byte-level
+/// BPE: a token is at least one byte), so text of at most a limit in bytes is within
+/// that limit without being counted.
+pub type TokenCounter<'a> = dyn Fn(&str) -> Result<usize, crate::OffloadError> + 'a;
+
+/// Whether `text` holds more than `limit` tokens: by `count` when given (asked only
+/// about text of more than `limit` bytes), else by [`estimate_tokens`], read only until
+/// it passes the limit.
+///
+/// # Errors
+/// The counter's own.
+pub(crate) fn over_limit(
+    text: &str,
+    limit: usize,
+    count: Option<&TokenCounter<'_>>,
+) -> Result<bool, crate::OffloadError> {
+    match count {
+        Some(count) => Ok(text.len() > limit && count(text)? > limit),
+        None => Ok(estimate_within(text, limit).is_none()),
+    }
+}
+
 /// [`estimate_tokens`] of `text` when it is at most `limit`, else `None`, reading `text`
 /// only until the count passes `limit` (a 50 MB log is over a 2,000-token threshold
 /// after its first ~10 KB).

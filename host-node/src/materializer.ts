@@ -19,7 +19,10 @@ import { SeenMessages, toolUseBlocks } from './seen-messages.js';
 
 /** Options of {@link Materializer.budget}. */
 export interface BudgetOptions extends CoreBudgetOptions {
-  /** Counts a message's tokens from its `JSON.stringify` (default: `estimateTokens`). */
+  /**
+   * Counts a message's tokens from its `JSON.stringify` (default: the materializer's own
+   * `countTokens`, else `estimateTokens`).
+   */
   countTokens?: (text: string) => number;
 }
 
@@ -49,7 +52,11 @@ export class Materializer extends wasm.Materializer {
   constructor(options: MaterializerOptions) {
     // Validation of every field (including a missing options object) happens in core.
     super(options == null ? options : { ...options, writer: options.writer ?? defaultWriter() });
+    this.#countTokens = options.countTokens;
   }
+
+  /** The options' counter (core checked it is a function), `budget`'s default. */
+  readonly #countTokens: ((text: string) => number) | undefined;
 
   /**
    * Leave `output` inline (`{ inline: true, content: output }`, the very value given) when
@@ -125,7 +132,8 @@ export class Materializer extends wasm.Materializer {
 
   /**
    * Clear old tool results when the history is over budget: each message counted as its
-   * `JSON.stringify` by `options.countTokens` (default: {@link estimateTokens}); past
+   * `JSON.stringify` by `options.countTokens` (default: the materializer's `countTokens`,
+   * else {@link estimateTokens}); past
    * `triggerTokens`, results before the last `keepLast` (default 3, not of
    * `excludeTools`) become one-line pointers to their artifacts, oldest first, down to half
    * the trigger, if that saves `clearAtLeastTokens` (default a tenth of the trigger).
@@ -138,7 +146,7 @@ export class Materializer extends wasm.Materializer {
    * ```
    */
   override async budget<M extends object>(messages: readonly M[], options: BudgetOptions): Promise<BudgetResult<M>> {
-    const count = options?.countTokens ?? wasm.estimateTokens;
+    const count = options?.countTokens ?? this.#countTokens ?? wasm.estimateTokens;
     if (typeof count !== 'function') {
       return super.budget(messages, options as never) as Promise<BudgetResult<M>>; // core names what is wrong
     }

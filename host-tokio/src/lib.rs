@@ -43,6 +43,7 @@
 //! ```
 
 mod budget;
+mod count;
 mod lifecycle;
 mod materializer;
 #[cfg(feature = "object-store")]

@@ -11,7 +11,7 @@ use tool_offload_core::materialize::{
 use tool_offload_core::{apply_edits, FileReader, FileWriter, OffloadError, Value};
 
 use crate::remind::{remind, MaterializeMessagesOptions};
-use crate::{fill_cwd, utf8, working_dir_for, TokioFileWriter};
+use crate::{fill_cwd, utf8, working_dir_for, CountTokens, TokioFileWriter};
 
 /// One tool output to consider: a string, or any JSON value (written as its
 /// `JSON.stringify`).
@@ -68,6 +68,7 @@ impl Default for GrepOptions {
 pub struct Materializer<IO = TokioFileWriter> {
     core: materialize::Materializer,
     io: IO,
+    count_tokens: Option<CountTokens>,
 }
 
 impl Materializer {
@@ -106,7 +107,34 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     pub fn with_io(mut options: MaterializerOptions, io: IO) -> Result<Self, OffloadError> {
         fill_cwd(&mut options.cwd, &options.user_data)?;
         let core = materialize::Materializer::new(options)?;
-        Ok(Materializer { core, io })
+        Ok(Materializer {
+            core,
+            io,
+            count_tokens: None,
+        })
+    }
+
+    /// This materializer counting tokens (a `tools` entry's `max_inline_tokens`, the
+    /// context window) with `count` — exactly with the feature `tokenizer`'s
+    /// [`token_counter`](crate::token_counter) — instead of core's
+    /// [`estimate_tokens`](tool_offload_core::estimate_tokens). It is asked only about
+    /// outputs longer in UTF-8 bytes than the limit (so it must not count more tokens
+    /// than bytes), and for the window about every message.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// let m = tool_offload::Materializer::in_dir("/var/lib/agent", "conv-1").unwrap()
+    ///     .with_token_counter(Arc::new(|text: &str| text.len() / 3));
+    /// ```
+    pub fn with_token_counter(mut self, count: CountTokens) -> Self {
+        self.count_tokens = Some(count);
+        self
+    }
+
+    /// The token counter as core takes it, when one was given
+    /// ([`Materializer::with_token_counter`]): for calls made on [`Materializer::core`].
+    pub fn counter(&self) -> Option<Box<tool_offload_core::TokenCounter<'static>>> {
+        crate::count::core_counter(self.count_tokens.as_ref())
     }
 
     /// Leave the output inline when within both limits; otherwise write it first and
@@ -126,7 +154,13 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
             text: &text,
             was_value,
         };
-        let done = self.core.materialize(&out, &self.io).await?;
+        // The counter is dropped before the await: the future stays `Send`.
+        let stored = {
+            let counter = self.counter();
+            self.core
+                .materialize_counted(&out, None, counter.as_deref(), &self.io)
+        };
+        let done = stored.await?;
         trace(&done);
         Ok(done)
     }
@@ -200,7 +234,13 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         options: &MaterializeMessagesOptions,
     ) -> Result<MaterializedMessages<'a>, OffloadError> {
         let views: Vec<&Value> = messages.iter().collect();
-        let done = self.core.materialize_messages(&views, &self.io).await?;
+        // The counter is dropped before the await: the future stays `Send`.
+        let stored = {
+            let counter = self.counter();
+            self.core
+                .materialize_messages_counted(&views, counter.as_deref(), &self.io)
+        };
+        let done = stored.await?;
         let mut out: Vec<Cow<'a, Value>> = messages.iter().map(Cow::Borrowed).collect();
         for (index, edits) in done.changed {
             let mut message = messages[index].clone();

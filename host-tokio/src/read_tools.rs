@@ -76,7 +76,13 @@ impl ResultMaterializer for Materializer {
         &self,
         output: &ToolOutputRef<'_>,
     ) -> Result<Option<String>, OffloadError> {
-        let done = self.core().materialize(output, self.io()).await?;
+        // The counter is dropped before the await: the future stays `Send`.
+        let stored = {
+            let counter = self.counter();
+            self.core()
+                .materialize_counted(output, None, counter.as_deref(), self.io())
+        };
+        let done = stored.await?;
         crate::materializer::trace(&done);
         Ok(match done {
             Materialized::Inline => None,

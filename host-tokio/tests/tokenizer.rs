@@ -59,3 +59,55 @@ async fn a_workspace_decides_by_the_exact_count() {
     assert_eq!(stored.decision.as_ref().unwrap().tokens, Some(101));
     assert!(stored.offloaded);
 }
+
+/// A Materializer decides a tool's `max_inline_tokens` by the exact count, and its
+/// futures stay `Send` with a counter (spawned on the runtime).
+#[tokio::test]
+async fn a_materializer_decides_by_the_exact_count() {
+    use tool_offload::core::materialize::ToolLimits;
+    use tool_offload::{Materializer, MaterializerOptions, ToolOutputInput};
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = MaterializerOptions::at(dir.path().to_str().unwrap(), "c1");
+    let limit = ToolLimits {
+        max_inline_tokens: Some(100),
+        ..ToolLimits::default()
+    };
+    options.tools = vec![("cat".into(), limit)];
+    let m = std::sync::Arc::new(
+        Materializer::new(options)
+            .unwrap()
+            .with_token_counter(token_counter(Vocabulary::O200kBase)),
+    );
+    // 100 and 101 tokens by o200k_base; about as many by the estimate, which is why
+    // the exact count matters at the edge.
+    let under = json!("word ".repeat(100).trim_end());
+    let over = json!("word ".repeat(101).trim_end());
+    let spawned = |id: &'static str, output: serde_json::Value| {
+        let m = m.clone();
+        tokio::spawn(async move {
+            let out = ToolOutputInput {
+                tool_call_id: id,
+                tool_name: "cat",
+                server_name: None,
+                output: &output,
+            };
+            m.materialize(&out).await.unwrap()
+        })
+    };
+    let kept = spawned("a", under.clone()).await.unwrap();
+    let stored = spawned("b", over.clone()).await.unwrap();
+    assert!(matches!(kept, tool_offload::Materialized::Inline));
+    assert!(matches!(
+        stored,
+        tool_offload::Materialized::Artifact { .. }
+    ));
+    let messages = vec![
+        json!({"role": "assistant", "tool_calls": [{"id": "x", "type": "function", "function": {"name": "cat", "arguments": "{}"}}]}),
+        json!({"role": "tool", "tool_call_id": "x", "content": over}),
+    ];
+    let done = tokio::spawn(async move {
+        let refs = m.materialize_messages(&messages).await.unwrap().refs;
+        refs.into_iter().map(|r| r.id).collect::<Vec<_>>()
+    });
+    assert_eq!(done.await.unwrap(), ["ctx://c1/tool/x.txt"]);
+}

@@ -30,6 +30,7 @@ export interface Vector {
     offloadDir?: string;
     messageBudgetChars?: number;
     contextWindow?: { tokens: number; resultShare?: number };
+    countTokens?: 'words';
   };
   steps: Step[];
   files: Record<string, string>;
@@ -309,6 +310,9 @@ function handler(spec: Record<string, Json>): (params: unknown) => Promise<unkno
   throw new Error(`unknown handler ${JSON.stringify(spec)}`);
 }
 
+/** The vectors' `countTokens: "words"`: space-separated words. */
+const words = (text: string) => text.split(' ').length;
+
 /**
  * Run every step of `vector` on `host`: the canonical outcome (as the Rust runner
  * records it) and each step's result (null for a failed step).
@@ -321,6 +325,8 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
     conversationId: 'conv-1',
     ...vector.options,
     ...(vector.options?.offloadDir !== undefined ? { offloadDir: `${root}${vector.options.offloadDir}` } : {}),
+    // `countTokens: "words"` counts space-separated words (a tokenizer's stand-in).
+    ...(vector.options?.countTokens === 'words' ? { countTokens: words } : {}),
   };
   const make = (userData?: string) =>
     new api.Materializer({ ...options, userData: userData ? `${data}/${userData}` : data, writer: io, reader: io });
@@ -484,7 +490,6 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
         case 'workspace': {
           // `now` is the clock of every call; `countTokens: "words"` counts space-separated words.
           const { now, countTokens, ...rest } = (s.options ?? {}) as Record<string, unknown>;
-          const words = (text: string) => text.split(' ').length;
           workspace = new api.Workspace({
             ...rest,
             root: data,

@@ -163,9 +163,11 @@ class Case {
       expectError,
     );
   }
-  /** Whether an output of `m` from `tool` stays inline: the `tools` entry of the tool,
-   * else of "*", field by field, over the materializer's own limits. */
-  staysInline(tool, m, overTokens) {
+  /** Whether an output `text` of `m` from `tool` stays inline: the `tools` entry of the
+   * tool, else of "*", field by field, over the materializer's own limits. Tokens by the
+   * options' `countTokens: "words"` (space-separated words, asked only about text longer
+   * in bytes than the limit), else by core's estimate as `overTokens` says. */
+  staysInline(tool, m, overTokens, text) {
     const tools = this.options.tools ?? {};
     const pick = (key) => tools[tool]?.[key] ?? tools['*']?.[key];
     const when = pick('materialize');
@@ -174,6 +176,10 @@ class Case {
     const chars = pick('maxInlineChars') ?? this.limits.maxInlineChars;
     const bytes = pick('maxInlineBytes') ?? this.limits.maxInlineBytes;
     const tokens = pick('maxInlineTokens');
+    if (this.options.countTokens === 'words') {
+      const over = tokens !== undefined && m.bytes > tokens && text.split(' ').length > tokens;
+      return m.chars <= chars && m.bytes <= bytes && !over;
+    }
     if ((tokens !== undefined && m.chars > tokens / 2) !== (overTokens !== undefined))
       throw new Error(`${this.name}: say overTokens exactly when the estimate decides (${tool})`);
     return m.chars <= chars && m.bytes <= bytes && !overTokens;
@@ -183,7 +189,7 @@ class Case {
     const m = measure(text);
     // The id is checked whatever the size (room for the shortest extension), then
     // again with the actual extension once the output is to be written.
-    const inline = this.staysInline(toolName, m, overTokens);
+    const inline = this.staysInline(toolName, m, overTokens, text);
     if (idProblem(id, 'txt') || (!inline && idProblem(id, ext))) {
       if (expectError !== 'INVALID_ID') throw new Error(`${this.name}: ${id} is an invalid id`);
       return this.fail(op, inputs, 'INVALID_ID');
@@ -292,7 +298,7 @@ class Case {
           const text = typeof value === 'string' ? value : typed !== null ? typed.joined : JSON.stringify(value);
           const tool = ownName ?? names.get(id) ?? 'tool';
           const never = (this.options.tools?.[tool] ?? this.options.tools?.['*'])?.materialize === 'never';
-          return !never && this.staysInline(tool, measure(text)) ? [{ k, chars: text.length }] : [];
+          return !never && this.staysInline(tool, measure(text), undefined, text) ? [{ k, chars: text.length }] : [];
         });
         let inline = fresh.reduce((n, f) => n + f.chars, 0);
         while (inline > budget) {
@@ -318,8 +324,8 @@ class Case {
         const text = typeof value === 'string' ? value : parts !== null ? parts : JSON.stringify(value);
         const { chars, bytes } = measure(text);
         const byWindow = this.windowPicks?.has(id) ?? false;
-        if (!budgetPicks.has(k) && !byWindow && this.staysInline(ownName ?? names.get(id) ?? 'tool', { chars, bytes }))
-          continue;
+        const tool = ownName ?? names.get(id) ?? 'tool';
+        if (!budgetPicks.has(k) && !byWindow && this.staysInline(tool, { chars, bytes }, undefined, text)) continue;
         let stem = id;
         for (let n = 1; taken.has(stem) && taken.get(stem) !== text; n++) stem = `${id}-${n}`;
         taken.set(stem, text);
@@ -1471,6 +1477,37 @@ const anthropic = () => [
   c.materialize('t3', rep('1\t', 250), { toolName: 'tok' });
   c.materialize('t4', rep('1\t', 750), { toolName: 'other' });
   c.materialize('t5', rep('y', 2001), { toolName: 'tok', overTokens: false });
+}
+
+{
+  const c = add(
+    new Case(
+      'tool-limits-counted',
+      'With countTokens (here "words": space-separated words, the conformance runners\' stand-in for a tokenizer), a tools entry\'s maxInlineTokens counts by it instead of the estimate, and only for text longer in UTF-8 bytes than the limit: 90 fourteen-letter words (about 180 estimated tokens) stay inline under 100; 150 one-letter words are materialized; another tool has no token limit. materializeMessages decides the same way.',
+      { countTokens: 'words', tools: { tok: { maxInlineTokens: 100 } } },
+    ),
+  );
+  const long = Array(90).fill('alphabetically').join(' ');
+  const many = Array(150).fill('a').join(' ');
+  c.materialize('w1', long, { toolName: 'tok' });
+  c.materialize('w2', many, { toolName: 'tok' });
+  c.materialize('w3', many, { toolName: 'other' });
+  c.materializeMessages([
+    {
+      role: 'assistant',
+      content: [
+        { type: 'tool_use', id: 'm1', name: 'tok', input: {} },
+        { type: 'tool_use', id: 'm2', name: 'tok', input: {} },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'm1', content: long },
+        { type: 'tool_result', tool_use_id: 'm2', content: many },
+      ],
+    },
+  ]);
 }
 
 {

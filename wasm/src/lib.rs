@@ -22,6 +22,7 @@ mod args;
 mod batch;
 mod convert;
 mod copy;
+mod count_tokens;
 mod direct;
 mod error;
 mod gc;

@@ -42,10 +42,19 @@ export interface MaterializerOptions {
   messageBudgetChars?: number;
   /**
    * The model's window, for `materializeMessages`: a result is materialized when its
-   * estimated tokens exceed `resultShare` (default 0.25) of what the messages before it
-   * leave free of `tokens` (default: off).
+   * tokens exceed `resultShare` (default 0.25) of what the messages before it leave free
+   * of `tokens` (default: off). Tokens by `countTokens`, else `estimateTokens`.
    */
   contextWindow?: { tokens: number; resultShare?: number };
+  /**
+   * Counts tokens for `tools` entries' `maxInlineTokens` and for `contextWindow` (default:
+   * `estimateTokens`), e.g. `(text) => encode(text).length` with `gpt-tokenizer` or
+   * `js-tiktoken`; also `budget`'s default counter. It must return a non-negative integer
+   * and never more tokens than the text has UTF-8 bytes (true of every BPE tokenizer):
+   * an output of at most `maxInlineTokens` bytes is within without being counted. What
+   * it throws rejects the call that asked (`INVALID_ARGUMENT`), before anything is written.
+   */
+  countTokens?: (text: string) => number;
   /** Where artifacts are written. */
   writer: FileWriter;
   /** Where artifacts are read back from (default: `writer`, when it has `readFile`). */
@@ -80,9 +89,8 @@ export interface ToolLimits {
   /** This tool's outputs over this many UTF-8 bytes are materialized. */
   maxInlineBytes?: number;
   /**
-   * This tool's outputs over this many tokens are materialized: by `estimateTokens` in a
-   * Materializer; by `countTokens` (else the estimate) in a Workspace, where it replaces
-   * `tokenThreshold`.
+   * This tool's outputs over this many tokens are materialized: by the options'
+   * `countTokens`, else `estimateTokens`. In a Workspace it replaces `tokenThreshold`.
    */
   maxInlineTokens?: number;
   /** Whatever the size: `"never"` (always inline) or `"always"` (always an artifact). */

@@ -26,10 +26,19 @@ pub async fn materialize_result(
 ) -> Result<Option<Value>, OffloadError> {
     let text = call_tool_result_text(result);
     let id = call_id(tool, text.as_deref().unwrap_or_default());
-    materializer
-        .core()
-        .materialize_call_tool_result(result, tool, server, &id, materializer.io())
-        .await
+    // The counter is dropped before the await: the future stays `Send`.
+    let stored = {
+        let counter = materializer.counter();
+        materializer.core().materialize_call_tool_result(
+            result,
+            tool,
+            server,
+            &id,
+            counter.as_deref(),
+            materializer.io(),
+        )
+    };
+    stored.await
 }
 
 #[cfg(test)]

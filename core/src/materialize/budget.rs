@@ -175,7 +175,9 @@ impl Materializer {
         if tokens_before <= options.trigger_tokens {
             return Ok(done);
         }
-        let results = plan_tool_results(messages, &mut Vec::new(), false, &|_| true, &|_, _| true)?;
+        let results = plan_tool_results(messages, &mut Vec::new(), false, &|_| true, &|_, _| {
+            Ok(true)
+        })?;
         let older = results.len().saturating_sub(options.keep_last);
         let target = options.trigger_tokens / 2;
         let mut chosen = Vec::new();
@@ -219,7 +221,10 @@ impl Materializer {
             .filter(|c| c.1.is_none())
             .map(|c| c.0)
             .collect();
-        let mut stored = self.store_planned(&inline, true, io).await?.into_iter();
+        let mut stored = self
+            .store_planned(&inline, true, None, io)
+            .await?
+            .into_iter();
         for (result, reference, chars, tokens) in chosen {
             let reference = match reference {
                 Some(r) => r,

@@ -1,16 +1,12 @@
 //! The [`Materializer`]: decides what stays inline, writes artifacts, reads them back.
 
-use super::line_index::{IndexCache, LineIndex, INDEX_STEP};
-use super::reference::{self, unsafe_ref_component};
-use super::summary::{summary, SummaryInput};
-use super::text::{line_count, Measure};
+use super::line_index::IndexCache;
+use super::reference::unsafe_ref_component;
 use super::types::{
-    ArtifactKind, ContextRef, MaterializeStats, Materialized, MaterializerOptions, RefHint,
-    ToolOutputRef,
+    ArtifactKind, MaterializeStats, Materialized, MaterializerOptions, ToolOutputRef,
 };
-use crate::create::Payload;
 use crate::path::{join, resolve};
-use crate::{FileReader, FileWriter, OffloadError};
+use crate::{FileReader, FileWriter, OffloadError, TokenCounter};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Read-back pages are never cut below this many UTF-16 units (see
@@ -43,7 +39,7 @@ pub struct Materializer {
     // concurrent calls without a lock held across a write.
     pub(super) hits: AtomicU64,
     pub(super) inlined: AtomicU64,
-    saved_chars: AtomicU64,
+    pub(super) saved_chars: AtomicU64,
     /// Line indexes of artifacts read back, by path (see [`super::line_index`]).
     pub(super) line_indexes: IndexCache,
     /// The artifact directories (one bit per [`ArtifactKind`]), then their line index
@@ -137,15 +133,7 @@ impl Materializer {
         output: &ToolOutputRef<'_>,
         io: &IO,
     ) -> Result<Materialized, OffloadError> {
-        self.store_as(
-            ArtifactKind::Tool,
-            output.tool_call_id,
-            output,
-            (None, None),
-            false,
-            io,
-        )
-        .await
+        self.materialize_counted(output, None, None, io).await
     }
 
     /// [`Materializer::materialize`] for a host that already knows the text's length in
@@ -175,15 +163,50 @@ impl Materializer {
             crate::utf16_len(output.text),
             "the length given is the text's"
         );
+        self.materialize_counted(output, Some(chars), None, io)
+            .await
+    }
+
+    /// [`Materializer::materialize`] with the text's length in UTF-16 code units when the
+    /// host knows it (`chars`, as for [`Materializer::materialize_measured`]) and its
+    /// tokens (a `tools` entry's `max_inline_tokens`) counted by `count_tokens` when
+    /// given: the host's tokenizer, asked only about text longer in UTF-8 bytes than the
+    /// limit.
+    ///
+    /// The counter runs before the future is returned: the future does not hold it.
+    ///
+    /// # Errors
+    /// As [`Materializer::materialize`], and the counter's own (nothing is then written).
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::{Materialized, Materializer, MaterializerOptions, ToolLimits, ToolOutputRef};
+    /// use tool_offload_core::{MemoryWriter, OffloadError};
+    /// let mut options = MaterializerOptions::new("/data", "c1", "/");
+    /// options.tools = vec![("bash".into(), ToolLimits { max_inline_tokens: Some(100), ..ToolLimits::default() })];
+    /// let m = Materializer::new(options).unwrap();
+    /// let text = ["word"; 150].join(" ");
+    /// let out = ToolOutputRef { tool_call_id: "call_1", tool_name: "bash", server_name: None, text: &text, was_value: false };
+    /// let words = |text: &str| Ok::<_, OffloadError>(text.split(' ').count());
+    /// let done = futures_executor::block_on(m.materialize_counted(&out, None, Some(&words), &MemoryWriter::new())).unwrap();
+    /// assert!(matches!(done, Materialized::Artifact { .. }));
+    /// let refuse = |_: &str| Err(OffloadError::InvalidArgument("no".into()));
+    /// assert!(futures_executor::block_on(m.materialize_counted(&out, None, Some(&refuse), &MemoryWriter::new())).is_err());
+    /// ```
+    pub fn materialize_counted<'a, IO: FileWriter + FileReader + ?Sized>(
+        &'a self,
+        output: &ToolOutputRef<'a>,
+        chars: Option<usize>,
+        count_tokens: Option<&TokenCounter<'_>>,
+        io: &'a IO,
+    ) -> impl std::future::Future<Output = Result<Materialized, OffloadError>> + 'a {
         self.store_as(
-            ArtifactKind::Tool,
-            output.tool_call_id,
+            (ArtifactKind::Tool, output.tool_call_id),
             output,
-            (Some(chars), None),
+            (chars, None),
             false,
+            count_tokens,
             io,
         )
-        .await
     }
 
     /// [`Materializer::materialize`] for terminal output: over the limits, `text` goes
@@ -206,123 +229,14 @@ impl Materializer {
             was_value: false,
         };
         self.store_as(
-            ArtifactKind::Terminal,
-            snippet_id,
+            (ArtifactKind::Terminal, snippet_id),
             &output,
             (None, None),
             false,
+            None,
             io,
         )
         .await
-    }
-
-    /// Materialize `output` as artifact `<stem>.<ext>` of `kind` — with `always`, whatever
-    /// its size (the budget stores an inline result before it clears it); when a different
-    /// artifact already has that name, as `<stem>-1.<ext>`, `<stem>-2.<ext>`… (an identical
-    /// one is reused), so no artifact is ever overwritten. `chars` is the text's length
-    /// when known; `repeated_end` where it ends as an earlier output did
-    /// ([`SummaryInput::repeated_end`]).
-    pub(crate) async fn store_as<IO: FileWriter + FileReader + ?Sized>(
-        &self,
-        kind: ArtifactKind,
-        stem: &str,
-        output: &ToolOutputRef<'_>,
-        (chars, repeated_end): (Option<usize>, Option<usize>),
-        always: bool,
-        io: &IO,
-    ) -> Result<Materialized, OffloadError> {
-        // Checked whatever the size, so a bad id fails for every output (with room for
-        // the shortest extension here, the actual one once it is known).
-        if let Some(reason) = unsafe_ref_component(stem, ".txt".len()) {
-            return Err(OffloadError::InvalidId {
-                field: kind.id_field().into(),
-                value: Some(stem.into()),
-                reason,
-            });
-        }
-        // With `redact`, the secrets go before anything else sees the text: what is
-        // measured, written and summarised is the redacted text.
-        let redacted = self
-            .options
-            .redact
-            .then(|| crate::redact::redact(output.text));
-        // (Offsets into the text given do not hold in a redacted one.)
-        let (output, chars, repeated_end) = match &redacted {
-            Some(r) if matches!(r.text, std::borrow::Cow::Owned(_)) => (
-                &ToolOutputRef {
-                    text: &r.text,
-                    ..*output
-                },
-                None,
-                None,
-            ),
-            _ => (output, chars, repeated_end),
-        };
-        // Measured once: the sizes decide, and then go in the summary and the ref. Over
-        // INDEX_STEP the line index counts the lines: one pass over the newlines.
-        let bytes = output.text.as_bytes();
-        let index = (bytes.len() as u64 > INDEX_STEP).then(|| LineIndex::of(bytes));
-        let measure = Measure {
-            bytes: bytes.len(),
-            chars: chars.unwrap_or_else(|| crate::utf16_len(output.text)),
-            lines: index
-                .as_ref()
-                .map_or_else(|| line_count(bytes), |index| index.lines),
-        };
-        // A page our read-back tools returned is bounded and stored already: never
-        // stored again, whatever its size (a knowledge page can be over these limits).
-        if !(always || self.measure_exceeds(&measure, output.text, output.tool_name))
-            || super::is_read_back_page(output.text)
-        {
-            self.inlined.fetch_add(1, Ordering::Relaxed);
-            return Ok(Materialized::Inline);
-        }
-        let is_json = kind != ArtifactKind::Terminal
-            && (output.was_value || crate::json::is_json_document(output.text));
-        let ext = match kind {
-            ArtifactKind::Terminal => "log",
-            _ if is_json => "json",
-            _ => "txt",
-        };
-        let text = Payload::Text(output.text);
-        let (file, path) = self.place(kind, (stem, ext), text, io).await?;
-        let bit = 1 << kind as u8;
-        if let Some(index) = &index {
-            // The index directories' bits follow the artifact directories'.
-            self.write_index(&path, index, Some(bit << 3), io).await;
-        }
-
-        let id = reference::mint(&self.options.conversation_id, kind, &file);
-        let text = summary(&SummaryInput {
-            reference: &id,
-            output: *output,
-            kind,
-            measure,
-            is_json,
-            snippet_lines: self.options.snippet_lines,
-            snippet_bytes: self.options.snippet_bytes,
-            max_chars: self.page_chars(),
-            repeated_end,
-        });
-        self.hits.fetch_add(1, Ordering::Relaxed);
-        self.saved_chars.fetch_add(
-            measure.chars.saturating_sub(crate::utf16_len(&text)) as u64,
-            Ordering::Relaxed,
-        );
-        let hint = RefHint {
-            tool_name: output.tool_name.into(),
-            server_name: output.server_name.map(str::to_owned),
-            tool_call_id: output.tool_call_id.into(),
-            bytes: measure.bytes,
-            chars: measure.chars,
-            lines: measure.lines,
-            is_json,
-        };
-        Ok(Materialized::Artifact {
-            summary: text,
-            reference: ContextRef { id, hint },
-            path,
-        })
     }
 
     /// `mkdir -p dir`, remembered (as `bit` of `made_dirs`) once it succeeds.

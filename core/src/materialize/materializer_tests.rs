@@ -1,4 +1,5 @@
 //! Directories made once, and the names artifacts are given.
+use super::super::line_index::INDEX_STEP;
 use super::*;
 use crate::MemoryWriter;
 use futures_executor::block_on;

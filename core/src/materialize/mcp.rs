@@ -7,9 +7,9 @@
 
 use serde_json::{Map, Value};
 
-use super::types::{output_text, ContextRef, Materialized, ToolOutputRef};
+use super::types::{output_text, ArtifactKind, ContextRef, Materialized, ToolOutputRef};
 use super::Materializer;
-use crate::{FileReader, FileWriter, OffloadError};
+use crate::{FileReader, FileWriter, OffloadError, TokenCounter};
 
 /// The MCP resource template artifacts are advertised under, by the CLI's MCP proxy and
 /// the npm package's `tool-offload/mcp` alike (with [`RESOURCE_NAME`],
@@ -65,6 +65,8 @@ impl Materializer {
     /// `result` (a `CallToolResult` of `tool`, from `server` when given) with its text and
     /// its `structuredContent` materialized where over the limits, as artifacts `call_id`
     /// and `<call_id>-structured`; `None` when nothing was (the result stays as it is).
+    /// Tokens are counted by `count_tokens` when given (as in
+    /// [`Materializer::materialize_counted`]).
     ///
     /// # Errors
     /// `INVALID_ID`; `WRITE_FAILED` (nothing is then reported as done).
@@ -75,66 +77,121 @@ impl Materializer {
     /// use tool_offload_core::MemoryWriter;
     /// let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
     /// let result = json!({"content": [{"type": "text", "text": "x\n".repeat(5000)}], "isError": true});
-    /// let out = futures_executor::block_on(m.materialize_call_tool_result(&result, "bash", None, "call-1", &MemoryWriter::new())).unwrap().unwrap();
+    /// let out = futures_executor::block_on(m.materialize_call_tool_result(&result, "bash", None, "call-1", None, &MemoryWriter::new())).unwrap().unwrap();
     /// assert_eq!(out["content"][1]["uri"], "ctx://c/tool/call-1.txt");
     /// assert_eq!(out["isError"], true);
     /// ```
-    pub async fn materialize_call_tool_result<IO: FileWriter + FileReader + ?Sized>(
+    pub fn materialize_call_tool_result<'a, IO: FileWriter + FileReader + ?Sized>(
+        &'a self,
+        result: &'a Value,
+        tool: &'a str,
+        server: Option<&'a str>,
+        call_id: &str,
+        count_tokens: Option<&TokenCounter<'_>>,
+        io: &'a IO,
+    ) -> impl std::future::Future<Output = Result<Option<Value>, OffloadError>> + 'a {
+        // Both parts decided now, the counter with them: the future does not hold it.
+        let structured = result.get("structuredContent").map(|value| {
+            let (text, was_value) = output_text(value);
+            let id = format!("{call_id}-structured");
+            Part(id, text.into_owned(), was_value)
+        });
+        let text = call_tool_result_text(result).map(|text| Part(call_id.into(), text, false));
+        let decide = |part: &Option<Part>| match part {
+            Some(part) => self.store_part(tool, server, part, count_tokens),
+            None => Ok(false),
+        };
+        let stores = decide(&structured).and_then(|s| Ok((s, decide(&text)?)));
+        async move {
+            let Some(object) = result.as_object() else {
+                return Ok(None);
+            };
+            let (stores_structured, stores_text) = stores?;
+            let store = |part: Option<Part>, stores: bool| async move {
+                let Some(Part(id, text, was_value)) = part.filter(|_| stores) else {
+                    return Ok::<_, OffloadError>(None);
+                };
+                let out = ToolOutputRef {
+                    tool_call_id: &id,
+                    tool_name: tool,
+                    server_name: server,
+                    text: &text,
+                    was_value,
+                };
+                let ends = (None, None);
+                let stored = self.store_as((ArtifactKind::Tool, &id), &out, ends, true, None, io);
+                Ok(match stored.await? {
+                    Materialized::Inline => None,
+                    Materialized::Artifact {
+                        summary, reference, ..
+                    } => Some((summary, reference)),
+                })
+            };
+            let structured = store(structured, stores_structured).await?;
+            let text = store(text, stores_text).await?;
+            Ok(finish(object, tool, text, structured))
+        }
+    }
+
+    /// Whether one part of a `CallToolResult` is stored.
+    fn store_part(
         &self,
-        result: &Value,
         tool: &str,
         server: Option<&str>,
-        call_id: &str,
-        io: &IO,
-    ) -> Result<Option<Value>, OffloadError> {
-        let Some(object) = result.as_object() else {
-            return Ok(None);
+        Part(id, text, was_value): &Part,
+        count_tokens: Option<&TokenCounter<'_>>,
+    ) -> Result<bool, OffloadError> {
+        let out = ToolOutputRef {
+            tool_call_id: id,
+            tool_name: tool,
+            server_name: server,
+            text,
+            was_value: *was_value,
         };
-        let store = |output: Value, id: String| async move {
-            let (text, was_value) = output_text(&output);
-            let out = ToolOutputRef {
-                tool_call_id: &id,
-                tool_name: tool,
-                server_name: server,
-                text: &text,
-                was_value,
-            };
-            Ok::<_, OffloadError>(match self.materialize(&out, io).await? {
-                Materialized::Inline => None,
-                Materialized::Artifact {
-                    summary, reference, ..
-                } => Some((summary, reference)),
-            })
-        };
-        let structured = match object.get("structuredContent") {
-            Some(value) => store(value.clone(), format!("{call_id}-structured")).await?,
-            None => None,
-        };
-        let text = match call_tool_result_text(result) {
-            Some(text) => store(Value::String(text), call_id.to_owned()).await?,
-            None => None,
-        };
-        if text.is_none() && structured.is_none() {
-            return Ok(None);
-        }
-        let mut object = object.clone();
-        if let Some((summary, reference)) = text {
-            replace_texts(&mut object, &summary, &reference, tool);
-        }
-        if let Some((_, reference)) = structured {
-            object.remove("structuredContent");
-            let note = format!(
+        let to_store = self.decide_store(
+            ArtifactKind::Tool,
+            id,
+            &out,
+            (None, None),
+            false,
+            count_tokens,
+        )?;
+        Ok(to_store.is_some())
+    }
+}
+
+/// One part of a `CallToolResult` to store: its id, its text, whether that is the JSON
+/// of a value.
+struct Part(String, String, bool);
+
+/// `object` with its stored text replaced and its stored `structuredContent` named;
+/// `None` when neither was stored.
+fn finish(
+    object: &Map<String, Value>,
+    tool: &str,
+    text: Option<(String, ContextRef)>,
+    structured: Option<(String, ContextRef)>,
+) -> Option<Value> {
+    if text.is_none() && structured.is_none() {
+        return None;
+    }
+    let mut object = object.clone();
+    if let Some((summary, reference)) = text {
+        replace_texts(&mut object, &summary, &reference, tool);
+    }
+    if let Some((_, reference)) = structured {
+        object.remove("structuredContent");
+        let note = format!(
                 "[structuredContent of {tool} ({} bytes) stored as {} and left out of this result: read it with context_read, context_tail or context_grep.]",
                 super::thousands(reference.hint.bytes),
                 reference.id
             );
-            let mut content = content_of(&object);
-            content.push(text_block(&note));
-            content.push(resource_link(&reference, tool));
-            object.insert("content".into(), Value::Array(content));
-        }
-        Ok(Some(Value::Object(object)))
+        let mut content = content_of(&object);
+        content.push(text_block(&note));
+        content.push(resource_link(&reference, tool));
+        object.insert("content".into(), Value::Array(content));
     }
+    Some(Value::Object(object))
 }
 
 fn text_of(block: &Value) -> Option<&str> {

@@ -9,9 +9,10 @@
 use super::materializer::Materializer;
 use super::messages::{plan_tool_results, Planned};
 use super::summary::summary_ref;
+use super::text::Measure;
 use super::types::MaterializeWhen;
 use crate::view::{JsonView, Text};
-use crate::{estimate_tokens, utf16_len, OffloadError};
+use crate::{estimate_tokens, utf16_len, OffloadError, TokenCounter};
 
 impl Materializer {
     /// What to materialize in `messages` under the message budget and the context window:
@@ -26,37 +27,16 @@ impl Materializer {
     pub(super) fn plan_fresh<V: JsonView>(
         &self,
         messages: &[V],
+        count_tokens: Option<&TokenCounter<'_>>,
     ) -> Result<Vec<Planned>, OffloadError> {
         let budget = self.options().message_budget_chars.unwrap_or(usize::MAX);
         let fresh =
             plan_tool_results(messages, &mut Vec::new(), true, &|_| true, &|text, tool| {
-                self.limits_for(tool).when != Some(MaterializeWhen::Never)
+                Ok(self.limits_for(tool).when != Some(MaterializeWhen::Never)
                     && summary_ref(text).is_none()
-                    && !super::is_read_back_page(text)
+                    && !super::is_read_back_page(text))
             })?;
-        // The tokens each result may hold inline: a share of what the messages before
-        // it leave free of the window.
-        let room: Option<Vec<usize>> = self.options().context_window.map(|window| {
-            let mut before = 0;
-            messages
-                .iter()
-                .map(|m| {
-                    let limit = window.limit_after(before);
-                    let text = m.text().map(|t| estimate_tokens(&t.to_str()));
-                    before += text.unwrap_or(0);
-                    limit
-                })
-                .collect()
-        });
-        let over: Vec<bool> = fresh
-            .iter()
-            .map(|p| {
-                self.exceeds_limits_for(&p.tool_name, &p.text)
-                    || room
-                        .as_ref()
-                        .is_some_and(|room| estimate_tokens(&p.text) > room[p.message])
-            })
-            .collect();
+        let over = self.over_limit_or_window(messages, &fresh, count_tokens)?;
         let mut picked = over.clone();
         let mut start = 0;
         while start < fresh.len() {
@@ -92,6 +72,46 @@ impl Materializer {
             .zip(picked)
             .filter_map(|(p, picked)| picked.then_some(p))
             .collect())
+    }
+
+    /// For each of `fresh`, whether it is over its tool's limits or over its share of the
+    /// window, which the messages before it leave free. Tokens by the host's counter
+    /// when given, else the estimate; a message that cannot be serialised counts for
+    /// nothing.
+    fn over_limit_or_window<V: JsonView>(
+        &self,
+        messages: &[V],
+        fresh: &[Planned],
+        count_tokens: Option<&TokenCounter<'_>>,
+    ) -> Result<Vec<bool>, OffloadError> {
+        let tokens = |text: &str| match count_tokens {
+            Some(count) => count(text),
+            None => Ok(estimate_tokens(text)),
+        };
+        let mut room = Vec::new();
+        if let Some(window) = self.options().context_window {
+            let mut before = 0;
+            for m in messages {
+                room.push(window.limit_after(before));
+                before += match m.text() {
+                    Ok(text) => tokens(&text.to_str())?,
+                    Err(_) => 0,
+                };
+            }
+        }
+        let mut over = Vec::with_capacity(fresh.len());
+        for p in fresh {
+            let measure = Measure::of(&p.text);
+            let limits = self.counted_exceeds(&measure, &p.text, &p.tool_name, count_tokens)?;
+            over.push(
+                limits
+                    || match room.get(p.message) {
+                        Some(&room) => tokens(&p.text)? > room,
+                        None => false,
+                    },
+            );
+        }
+        Ok(over)
     }
 }
 
@@ -253,5 +273,36 @@ mod tests {
             let err = Materializer::new(options.clone()).unwrap_err();
             assert_eq!(err.code().as_str(), "INVALID_ARGUMENT", "{share}");
         }
+    }
+
+    /// With a host's counter, the window's shares come from its counts: of the history
+    /// and of each result. Its error fails the call before anything is written.
+    #[test]
+    fn the_window_counts_by_the_hosts_counter_when_given() {
+        use crate::materialize::ContextWindow;
+        use crate::OffloadError;
+        let mut options = MaterializerOptions::new("/d", "c1", "/");
+        options.max_inline_chars = 1_000_000;
+        options.max_inline_bytes = 4_000_000;
+        options.context_window = Some(ContextWindow::new(20_000));
+        let m = Materializer::new(options).unwrap();
+        let mut messages = turn(vec![result("big", 20_000)]);
+        messages.extend(turn(vec![result("late", 12_000)]));
+        let views: Vec<&Value> = messages.iter().collect();
+        let fs = MemoryWriter::new();
+        let counted = |count: &crate::TokenCounter<'_>| {
+            block_on(m.materialize_messages_counted(&views, Some(count), &fs))
+        };
+        // Ten bytes a token: 2,000 and 1,200 tokens, within a quarter of the window.
+        let tenths = |text: &str| Ok(text.len() / 10);
+        assert!(counted(&tenths).unwrap().refs.is_empty());
+        // A byte a token: 20,000 is over 5,000; 12,000 over a quarter of what is left.
+        let bytes = |text: &str| Ok(text.len());
+        assert_eq!(ids(&counted(&bytes).unwrap()), ["big", "late"]);
+        let fails = |_: &str| Err(OffloadError::InvalidArgument("no count".into()));
+        let untouched = MemoryWriter::new();
+        let err = block_on(m.materialize_messages_counted(&views, Some(&fails), &untouched));
+        assert_eq!(err.unwrap_err().code().as_str(), "INVALID_ARGUMENT");
+        assert!(untouched.files().is_empty());
     }
 }

@@ -5,10 +5,11 @@ use std::collections::HashMap;
 
 use super::materializer::Materializer;
 use super::summary::summary_ref;
-use super::types::{ArtifactKind, ContextRef, Materialized, ToolOutputRef};
+use super::text::Measure;
+use super::types::{ContextRef, Materialized, ToolOutputRef};
 use crate::message::{text_parts, tool_results, At};
 use crate::view::{JsonView, Kind, Text};
-use crate::{FileReader, FileWriter, OffloadError, Slot};
+use crate::{FileReader, FileWriter, OffloadError, Slot, TokenCounter};
 
 /// What [`Materializer::materialize_messages`] did, as edits for the host to apply to
 /// its own copies of the messages.
@@ -42,6 +43,19 @@ pub(crate) struct Planned {
     /// Where its end repeats an earlier planned output's (see
     /// [`SummaryInput::repeated_end`](super::SummaryInput::repeated_end)).
     pub(crate) repeated_end: Option<usize>,
+}
+
+impl Planned {
+    /// It as an output to store.
+    pub(crate) fn output(&self) -> ToolOutputRef<'_> {
+        ToolOutputRef {
+            tool_call_id: &self.id,
+            tool_name: &self.tool_name,
+            server_name: None,
+            text: &self.text,
+            was_value: self.was_value,
+        }
+    }
 }
 
 impl Materializer {
@@ -86,8 +100,86 @@ impl Materializer {
         messages: &[V],
         io: &IO,
     ) -> Result<MessagesMaterialized, OffloadError> {
+        self.materialize_messages_counted(messages, None, io).await
+    }
+
+    /// [`Materializer::materialize_messages`] with tokens (`maxInlineTokens`, the context
+    /// window) counted by `count_tokens` when given: the host's tokenizer, asked only
+    /// about text longer in UTF-8 bytes than the limit it is checked against.
+    ///
+    /// # Errors
+    /// As [`Materializer::materialize_messages`], and the counter's own (nothing is then
+    /// written).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_offload_core::materialize::{Materializer, MaterializerOptions, ToolLimits};
+    /// use tool_offload_core::{MemoryWriter, OffloadError};
+    /// let mut options = MaterializerOptions::new("/data", "c1", "/");
+    /// options.tools = vec![("*".into(), ToolLimits { max_inline_tokens: Some(100), ..ToolLimits::default() })];
+    /// let m = Materializer::new(options).unwrap();
+    /// let result = |text: &str| [
+    ///     json!({"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "bash", "arguments": "{}"}}]}),
+    ///     json!({"role": "tool", "tool_call_id": "call_1", "content": text}),
+    /// ];
+    /// let words = |text: &str| Ok::<_, OffloadError>(text.split(' ').count());
+    /// let fs = MemoryWriter::new();
+    /// // 150 words, 600 bytes: over 100 tokens by the counter.
+    /// let messages = result(&["word"; 150].join(" "));
+    /// let views: Vec<_> = messages.iter().collect();
+    /// let done = futures_executor::block_on(m.materialize_messages_counted(&views, Some(&words), &fs)).unwrap();
+    /// assert_eq!(done.refs.len(), 1);
+    /// // 90 words: within, though the estimate says more.
+    /// let messages = result(&["alphabetical"; 90].join(" "));
+    /// let views: Vec<_> = messages.iter().collect();
+    /// let done = futures_executor::block_on(m.materialize_messages_counted(&views, Some(&words), &fs)).unwrap();
+    /// assert!(done.refs.is_empty());
+    /// ```
+    pub fn materialize_messages_counted<'a, V: JsonView, IO: FileWriter + FileReader + ?Sized>(
+        &'a self,
+        messages: &[V],
+        count_tokens: Option<&TokenCounter<'_>>,
+        io: &'a IO,
+    ) -> impl std::future::Future<Output = Result<MessagesMaterialized, OffloadError>> + 'a {
+        // Everything but the writes runs now, the counter included: the future holds
+        // neither it nor the messages (see `store`).
+        let decided = self.plan_and_decide(messages, count_tokens);
+        async move {
+            let (mut done, planned, always, stores) = decided?;
+            let all: Vec<&Planned> = planned.iter().collect();
+            let stored = self
+                .store_planned(&all, always, stores.as_deref(), io)
+                .await?;
+            for (p, stored) in planned.iter().zip(stored) {
+                let Materialized::Artifact {
+                    summary,
+                    reference,
+                    path,
+                } = stored
+                else {
+                    continue;
+                };
+                match done.changed.last_mut() {
+                    Some((index, edits)) if *index == p.message => edits.push((p.slot, summary)),
+                    _ => done.changed.push((p.message, vec![(p.slot, summary)])),
+                }
+                done.refs.push(reference);
+                done.paths.push(path);
+            }
+            Ok(done)
+        }
+    }
+
+    /// The results of `messages` to consider, whether each is stored whatever its size
+    /// and, with a counter, whether each is stored (decided now, as the counter must be).
+    #[allow(clippy::type_complexity)]
+    fn plan_and_decide<V: JsonView>(
+        &self,
+        messages: &[V],
+        count_tokens: Option<&TokenCounter<'_>>,
+    ) -> Result<(MessagesMaterialized, Vec<Planned>, bool, Option<Vec<bool>>), OffloadError> {
         let mut done = MessagesMaterialized::default();
-        let mut planned = self.plan(messages, &mut done.unrecognized)?;
+        let mut planned = self.plan(messages, &mut done.unrecognized, count_tokens)?;
         // What an output shares with the outputs before it, named instead of shown:
         // decided on earlier outputs only, so a summary never changes as turns are added.
         let texts: Vec<&str> = planned.iter().map(|p| p.text.as_str()).collect();
@@ -95,62 +187,16 @@ impl Materializer {
         for (p, end) in planned.iter_mut().zip(ends) {
             p.repeated_end = end;
         }
-        let all: Vec<&Planned> = planned.iter().collect();
         // Under a message budget or a window some are planned though within their
         // limits: stored whatever their size.
         let o = self.options();
         let always = o.message_budget_chars.is_some() || o.context_window.is_some();
-        let stored = self.store_planned(&all, always, io).await?;
-        for (p, stored) in planned.iter().zip(stored) {
-            let Materialized::Artifact {
-                summary,
-                reference,
-                path,
-            } = stored
-            else {
-                continue;
-            };
-            match done.changed.last_mut() {
-                Some((index, edits)) if *index == p.message => edits.push((p.slot, summary)),
-                _ => done.changed.push((p.message, vec![(p.slot, summary)])),
-            }
-            done.refs.push(reference);
-            done.paths.push(path);
-        }
-        Ok(done)
-    }
-
-    /// Store each of `planned` in turn (with `always`, whatever its size), stopping at
-    /// the first failure. Materializing and the budget both store through here, so the
-    /// wasm holds one copy of storing.
-    pub(crate) async fn store_planned<IO: FileWriter + FileReader + ?Sized>(
-        &self,
-        planned: &[&Planned],
-        always: bool,
-        io: &IO,
-    ) -> Result<Vec<Materialized>, OffloadError> {
-        let mut out = Vec::with_capacity(planned.len());
-        for p in planned {
-            let output = ToolOutputRef {
-                tool_call_id: &p.id,
-                tool_name: &p.tool_name,
-                server_name: None,
-                text: &p.text,
-                was_value: p.was_value,
-            };
-            out.push(
-                self.store_as(
-                    ArtifactKind::Tool,
-                    &p.id,
-                    &output,
-                    (None, p.repeated_end),
-                    always,
-                    io,
-                )
-                .await?,
-            );
-        }
-        Ok(out)
+        let all: Vec<&Planned> = planned.iter().collect();
+        let stores = match count_tokens {
+            Some(_) => Some(self.decide_planned(&all, always, count_tokens)?),
+            None => None,
+        };
+        Ok((done, planned, always, stores))
     }
 
     /// Every tool result that will be materialized, checked; nothing written.
@@ -158,16 +204,17 @@ impl Materializer {
         &self,
         messages: &[V],
         unrecognized: &mut Vec<String>,
+        count_tokens: Option<&TokenCounter<'_>>,
     ) -> Result<Vec<Planned>, OffloadError> {
         // Always walked first: it reports unrecognized items and refuses a result over
         // its limits whose id cannot name a file, which the walk of fresh results (ids
         // unchecked there) must not let through.
-        let over = self.plan_over_limits(messages, unrecognized)?;
+        let over = self.plan_over_limits(messages, unrecognized, count_tokens)?;
         let o = self.options();
         if o.message_budget_chars.is_none() && o.context_window.is_none() {
             return Ok(over);
         }
-        self.plan_fresh(messages)
+        self.plan_fresh(messages, count_tokens)
     }
 
     /// The results over their tool's limits.
@@ -175,19 +222,22 @@ impl Materializer {
         &self,
         messages: &[V],
         unrecognized: &mut Vec<String>,
+        count_tokens: Option<&TokenCounter<'_>>,
     ) -> Result<Vec<Planned>, OffloadError> {
         // Small text stays inline, whatever the tool, without being copied out of the
         // host to be measured.
-        let inline = self.surely_inline_any();
+        let inline = self.surely_inline_any(count_tokens.is_some());
         plan_tool_results(
             messages,
             unrecognized,
             false,
             &|text| !text.utf16_len_at_most(inline),
             &|text, tool| {
-                self.exceeds_limits_for(tool, text)
-                    && summary_ref(text).is_none()
-                    && !super::is_read_back_page(text)
+                // Summaries and pages first: they are never counted.
+                if summary_ref(text).is_some() || super::is_read_back_page(text) {
+                    return Ok(false);
+                }
+                self.counted_exceeds(&Measure::of(text), text, tool, count_tokens)
             },
         )
     }
@@ -206,7 +256,7 @@ pub(crate) fn plan_tool_results<V: JsonView>(
     unrecognized: &mut Vec<String>,
     skip_bad_ids: bool,
     may_keep: &dyn Fn(&V::Text) -> bool,
-    keep: &dyn Fn(&str, &str) -> bool,
+    keep: &dyn Fn(&str, &str) -> Result<bool, OffloadError>,
 ) -> Result<Vec<Planned>, OffloadError> {
     // Built only when something is kept: a turn with nothing new skips it.
     let mut names = None;
@@ -246,7 +296,7 @@ pub(crate) fn plan_tool_results<V: JsonView>(
                     .unwrap_or_else(|| "tool".into()),
                 (None, Err(_)) => "tool".into(),
             };
-            if !keep(&text, &tool_name) {
+            if !keep(&text, &tool_name)? {
                 continue;
             }
             let id = match id {

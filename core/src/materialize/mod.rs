@@ -44,6 +44,7 @@ mod resolve;
 mod rows;
 mod scan;
 mod source;
+mod store;
 mod tail;
 mod tool_limits;
 pub(crate) use tool_limits::{Limits, ToolEntries};

@@ -6,7 +6,8 @@
 
 use super::text::Measure;
 use super::types::{MaterializeWhen, MaterializerOptions, ToolLimits, ANY_TOOL};
-use crate::tokens::estimate_within;
+use crate::tokens::{over_limit, TokenCounter};
+use crate::OffloadError;
 
 /// The entries of a `tools` option that apply to one tool: its own and the `"*"` entry.
 /// One resolution for the Materializer and the Workspace.
@@ -56,40 +57,56 @@ impl<'a> ToolEntries<'a> {
 pub(crate) struct Limits {
     pub(crate) chars: usize,
     pub(crate) bytes: usize,
-    /// Tokens by [`estimate_tokens`](crate::estimate_tokens), when a `tools` entry sets them.
+    /// Tokens (by the host's counter, else [`estimate_tokens`](crate::estimate_tokens)),
+    /// when a `tools` entry sets them.
     pub(crate) tokens: Option<usize>,
     pub(crate) when: Option<MaterializeWhen>,
 }
 
 impl Limits {
     /// Whether an output `text` of `measure` is materialized under these limits. Tokens
-    /// are estimated only when the text could hold more than the limit (the estimate
-    /// gives at most two tokens per UTF-16 unit).
-    pub(crate) fn exceeded_by(&self, measure: &Measure, text: &str) -> bool {
-        match self.when {
+    /// are counted only when the text could hold more than the limit: by `count` when
+    /// its bytes are over it (a host's counter never counts more tokens than bytes),
+    /// by the estimate when its UTF-16 units are over half of it (the estimate gives at
+    /// most two tokens a unit).
+    ///
+    /// # Errors
+    /// The counter's own.
+    pub(crate) fn exceeded_by(
+        &self,
+        measure: &Measure,
+        text: &str,
+        count: Option<&TokenCounter<'_>>,
+    ) -> Result<bool, OffloadError> {
+        Ok(match self.when {
             Some(MaterializeWhen::Never) => false,
             Some(MaterializeWhen::Always) => true,
             None => {
                 measure.chars > self.chars
                     || measure.bytes > self.bytes
-                    || self.tokens.is_some_and(|limit| {
-                        measure.chars > limit / 2 && estimate_within(text, limit).is_none()
-                    })
+                    || match self.tokens {
+                        Some(limit) if count.is_some() || measure.chars > limit / 2 => {
+                            over_limit(text, limit, count)?
+                        }
+                        _ => false,
+                    }
             }
-        }
+        })
     }
 
-    /// The longest output in UTF-16 units that surely stays inline (UTF-8 takes at most
-    /// 3 bytes per unit, the estimate at most 2 tokens), so shorter text is not copied
-    /// out of a host to be measured; 0 when outputs of any size may be materialized.
-    pub(crate) fn surely_inline(&self) -> usize {
+    /// The longest output in UTF-16 units that surely stays inline, so shorter text is
+    /// not copied out of a host to be measured; 0 when outputs of any size may be
+    /// materialized. UTF-8 takes at most 3 bytes a unit; the estimate gives at most 2
+    /// tokens a unit, a host's counter (`counted`) at most one a byte, so 3 a unit.
+    pub(crate) fn surely_inline(&self, counted: bool) -> usize {
+        let per_unit = if counted { 3 } else { 2 };
         match self.when {
             Some(MaterializeWhen::Never) => usize::MAX,
             Some(MaterializeWhen::Always) => 0,
             None => self
                 .chars
                 .min(self.bytes / 3)
-                .min(self.tokens.map_or(usize::MAX, |t| t / 2)),
+                .min(self.tokens.map_or(usize::MAX, |t| t / per_unit)),
         }
     }
 }
@@ -157,21 +174,34 @@ impl super::Materializer {
 
     /// Whether an output of `text` must be materialized: over either limit.
     pub fn exceeds_limits(&self, text: &str) -> bool {
-        self.measure_exceeds(&Measure::of(text), text, super::ANY_TOOL)
+        self.exceeds_limits_for(super::ANY_TOOL, text)
     }
 
     /// Whether an output of `text` from `tool` must be materialized: the tool's limits
-    /// ([`MaterializerOptions::tools`]).
+    /// ([`MaterializerOptions::tools`]), its tokens by [`estimate_tokens`](crate::estimate_tokens).
     pub fn exceeds_limits_for(&self, tool: &str, text: &str) -> bool {
-        self.measure_exceeds(&Measure::of(text), text, tool)
+        // Without a counter nothing can fail.
+        let estimated = self.counted_exceeds(&Measure::of(text), text, tool, None);
+        matches!(estimated, Ok(true))
     }
 
-    pub(super) fn measure_exceeds(&self, m: &Measure, text: &str, tool: &str) -> bool {
-        self.limits_for(tool).exceeded_by(m, text)
+    /// [`Materializer::exceeds_limits_for`] with the tokens counted by `count` when given.
+    ///
+    /// # Errors
+    /// The counter's own.
+    pub(super) fn counted_exceeds(
+        &self,
+        m: &Measure,
+        text: &str,
+        tool: &str,
+        count: Option<&TokenCounter<'_>>,
+    ) -> Result<bool, OffloadError> {
+        self.limits_for(tool).exceeded_by(m, text, count)
     }
 
-    /// The longest output that surely stays inline, whatever the tool.
-    pub(crate) fn surely_inline_any(&self) -> usize {
+    /// The longest output that surely stays inline, whatever the tool (`counted`: its
+    /// tokens by a host's counter).
+    pub(crate) fn surely_inline_any(&self, counted: bool) -> usize {
         let mut names: Vec<String> = self
             .options()
             .tools
@@ -179,9 +209,9 @@ impl super::Materializer {
             .map(|(n, _)| n.clone())
             .collect();
         names.extend(self.declared_limits().iter().map(|(n, _)| n.clone()));
-        let mut least = self.limits_for(ANY_TOOL).surely_inline();
+        let mut least = self.limits_for(ANY_TOOL).surely_inline(counted);
         for name in &names {
-            least = least.min(self.limits_for(name).surely_inline());
+            least = least.min(self.limits_for(name).surely_inline(counted));
         }
         least
     }
@@ -226,7 +256,7 @@ mod tests {
         m.declare_tool_limit("declared", 50);
         assert_eq!(at("declared").chars, 50);
         // The cheap pre-check of materializeMessages sees the smallest limit.
-        assert_eq!(m.surely_inline_any(), 50);
+        assert_eq!(m.surely_inline_any(false), 50);
     }
 
     /// A tool's token limit counts by the estimate, over its character and byte limits,
@@ -255,7 +285,51 @@ mod tests {
         let dense = "1\t".repeat(45);
         assert!(estimate_tokens(&dense) > 99);
         assert!(m.exceeds_limits_for("bash", &dense));
-        assert_eq!(m.surely_inline_any(), 49);
+        assert_eq!(m.surely_inline_any(false), 49);
+        assert_eq!(m.surely_inline_any(true), 33);
+    }
+
+    /// With a host's counter, a token limit counts by it — but asks it only about text
+    /// longer in UTF-8 bytes than the limit — and its error is the call's.
+    #[test]
+    fn a_token_limit_counts_by_the_hosts_counter_past_the_byte_bound() {
+        let mut options = MaterializerOptions::new("/d", "c", "/");
+        options.tools = vec![(
+            "bash".into(),
+            ToolLimits {
+                max_inline_tokens: Some(10),
+                ..ToolLimits::default()
+            },
+        )];
+        let m = Materializer::new(options).unwrap();
+        let asked = std::cell::RefCell::new(Vec::new());
+        // Two bytes a token.
+        let halves = |text: &str| {
+            asked.borrow_mut().push(text.len());
+            Ok(text.len() / 2)
+        };
+        let over = |text: &str, tool: &str| {
+            m.counted_exceeds(&Measure::of(text), text, tool, Some(&halves))
+                .unwrap()
+        };
+        // 24 letters: 12 tokens by the counter, over 10; 7 by the estimate.
+        let letters = "a".repeat(24);
+        assert!(!m.exceeds_limits_for("bash", &letters));
+        assert!(over(&letters, "bash"));
+        // Digits and tabs: 10 by the counter, within; over by the estimate.
+        let dense = "1\t".repeat(10);
+        assert!(m.exceeds_limits_for("bash", &dense));
+        assert!(!over(&dense, "bash"));
+        // At most 10 bytes is within, uncounted; another tool has no token limit.
+        assert!(!over("aaaaaaaaaa", "bash"));
+        assert!(!over(&letters, "ls"));
+        assert_eq!(*asked.borrow(), [24, 20]);
+        let fails = |_: &str| Err(OffloadError::InvalidArgument("counter failed".into()));
+        let failed = m.counted_exceeds(&Measure::of(&letters), &letters, "bash", Some(&fails));
+        assert_eq!(
+            failed.unwrap_err().to_string(),
+            OffloadError::InvalidArgument("counter failed".into()).to_string()
+        );
     }
 
     /// `surely_inline`'s bound: the estimate never gives more than two tokens per UTF-16
@@ -299,6 +373,6 @@ mod tests {
         // "é" is 2 bytes: 75 are 150 bytes (inline), 76 are 152 (over, under 100 chars).
         assert!(!m.exceeds_limits(&"é".repeat(75)));
         assert!(m.exceeds_limits(&"é".repeat(76)));
-        assert_eq!(m.surely_inline_any(), 50);
+        assert_eq!(m.surely_inline_any(false), 50);
     }
 }

@@ -150,7 +150,7 @@ pub(crate) fn surely_kept_chars(options: &WorkspaceOptions) -> usize {
             tokens: Some(l.max_inline_tokens.unwrap_or(threshold)),
             when: l.materialize,
         }
-        .surely_inline()
+        .surely_inline(false)
     };
     let mut most = entry(&ToolLimits::default());
     for (_, limits) in &options.tools {

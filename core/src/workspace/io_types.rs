@@ -4,10 +4,9 @@
 use super::decide::Decision;
 use super::record::{KnowledgeRecord, KnowledgeType};
 use crate::materialize::{sha256_hex, Measure};
-use crate::{Map, OffloadError, Value};
+use crate::{Map, Value};
 
-/// A host's token counter (JS `countTokens`, a Rust tokenizer): tokens in a text.
-pub type TokenCounter<'a> = dyn Fn(&str) -> Result<usize, OffloadError> + 'a;
+pub use crate::tokens::TokenCounter;
 
 /// Any knowledge to [`Workspace::add`].
 #[derive(Debug, Clone)]

@@ -97,7 +97,7 @@ impl Workspace {
             &mut unrecognized,
             false,
             &|text| !(by_estimate && text.utf16_len_at_most(most_chars)),
-            &|text, _| !is_knowledge_list(text),
+            &|text, _| Ok(!is_knowledge_list(text)),
         )?;
         let mut decided = Vec::with_capacity(planned.len());
         for p in planned {

@@ -24,8 +24,7 @@ pub use postgres::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT, POSTGRES_COUNT_TTL};
 
 use crate::{fill_cwd, utf8, TokioFileWriter};
 
-/// A token counter: tokens in a text (plug in a real tokenizer).
-pub type CountTokens = Arc<dyn Fn(&str) -> usize + Send + Sync>;
+pub use crate::count::CountTokens;
 /// A clock: milliseconds since the Unix epoch (for `created_at`; fix it in tests).
 pub type Clock = Arc<dyn Fn() -> f64 + Send + Sync>;
 
@@ -341,7 +340,6 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     }
 
     fn counter(&self) -> Option<Box<core_ws::TokenCounter<'static>>> {
-        let count = self.count_tokens.clone()?;
-        Some(Box::new(move |text: &str| Ok(count(text))))
+        crate::count::core_counter(self.count_tokens.as_ref())
     }
 }

@@ -18,9 +18,9 @@ use tool_offload::{
     ToolOutputInput as MaterializeInput, ToolRegistry, Workspace, WorkspaceOptions,
 };
 use tool_offload_conformance::steps::{
-    self as s, budget_result, bundle_result, files_under, imported_result, materialized,
-    messages_result, offload, read_stats_result, run_workspace_call, workspace_options, Host, Op,
-    Options, StepError, Vector, WorkspaceClock,
+    self as s, budget_result, bundle_result, count_words, files_under, imported_result,
+    materialized, messages_result, offload, read_stats_result, run_workspace_call,
+    workspace_options, Host, Op, Options, StepError, Vector, WorkspaceClock,
 };
 use tool_offload_conformance::{Failing, Rooted};
 use tool_offload_core::json::LoneSurrogates;
@@ -103,7 +103,11 @@ impl TokioHost {
             let dir = root.join(dir.trim_start_matches('/'));
             dir.to_str().expect("utf-8 temporary directory").to_owned()
         });
-        Materializer::new(options)
+        let materializer = Materializer::new(options)?;
+        Ok(match o.count_words {
+            true => materializer.with_token_counter(std::sync::Arc::new(count_words)),
+            false => materializer,
+        })
     }
 
     fn data_dir(&self) -> String {

@@ -34,9 +34,10 @@ pub(crate) async fn materialize_messages(
     let remind = super::reads::remind_option(&options)?;
     let given = Messages::of(&messages)?;
     let io = ReadWrite::aborting(inner, abort.as_ref());
+    let counter = inner.counter();
     let done = inner
         .core
-        .materialize_messages(&given.views, &io)
+        .materialize_messages_counted(&given.views, counter.as_deref(), &io)
         .await
         .map_err(|e| Messages::error(e, &io, abort.as_ref()))?;
     abort::check(abort.as_ref())?;

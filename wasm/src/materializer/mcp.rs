@@ -69,9 +69,11 @@ pub(crate) fn materialize_call_tool_result(
     };
     spawn(async move {
         let io = ReadWrite::of(&inner);
+        let counter = inner.counter();
+        let (server, counter) = (server.as_deref(), counter.as_deref());
         let done = inner
             .core
-            .materialize_call_tool_result(&value, &tool, server.as_deref(), &call_id, &io)
+            .materialize_call_tool_result(&value, &tool, server, &call_id, counter, &io)
             .await
             .map_err(|e| JsValue::from(io.error(e)))?;
         Ok(done.map_or(result, |done| to_js(&done)))

@@ -23,6 +23,17 @@ pub(crate) struct Inner {
     /// `options.reader`, else the writer when it can read; `None` when neither can.
     pub(crate) reader: Option<JsFileReader>,
     pub(crate) logger: Option<Function>,
+    /// `options.countTokens`: tokens for `maxInlineTokens` and the context window.
+    count_tokens: Option<Function>,
+}
+
+impl Inner {
+    /// The token counter for core, when `options.countTokens` was given.
+    pub(crate) fn counter(&self) -> Option<Box<tool_offload_core::TokenCounter<'_>>> {
+        self.count_tokens
+            .as_ref()
+            .map(crate::count_tokens::js_counter)
+    }
 }
 
 pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> {
@@ -72,6 +83,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
         writer,
         reader,
         logger: logger_arg(options, "logger")?,
+        count_tokens: logger_arg(options, "countTokens")?,
     })
 }
 

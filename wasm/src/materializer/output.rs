@@ -142,10 +142,11 @@ pub(crate) async fn materialize(
         ));
     }
     let io = ReadWrite::of(inner).writing(Original::of(output.js_text.clone(), &output.text));
+    let counter = inner.counter();
     let outcome = inner
         .core
         // The JS string knows its length: the text is not counted again.
-        .materialize_measured(
+        .materialize_counted(
             &ToolOutputRef {
                 tool_call_id: &output.tool_call_id,
                 tool_name: &output.tool_name,
@@ -153,7 +154,8 @@ pub(crate) async fn materialize(
                 text: &output.text,
                 was_value: output.was_value,
             },
-            output.js_text.length() as usize,
+            Some(output.js_text.length() as usize),
+            counter.as_deref(),
             &io,
         )
         .await

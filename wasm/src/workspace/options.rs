@@ -167,27 +167,9 @@ impl Inner {
 
     /// The token counter for core: `countTokens(text)`, a non-negative integer.
     pub(crate) fn counter(&self) -> Option<Box<TokenCounter<'_>>> {
-        let count = self.count_tokens.as_ref()?;
-        Some(Box::new(move |text: &str| {
-            let value = count
-                .call1(&JsValue::UNDEFINED, &JsValue::from_str(text))
-                .map_err(|thrown| {
-                    OffloadError::InvalidArgument(format!(
-                        "options.countTokens threw: {}",
-                        message_of(&thrown)
-                    ))
-                })?;
-            value
-                .as_f64()
-                .and_then(tool_offload_core::safe_count)
-                .map(|n| n as usize)
-                .ok_or_else(|| {
-                    OffloadError::InvalidArgument(format!(
-                        "options.countTokens must return a non-negative integer, got {}",
-                        kind_of(&value)
-                    ))
-                })
-        }))
+        self.count_tokens
+            .as_ref()
+            .map(crate::count_tokens::js_counter)
     }
 
     /// Hand `entry` (its `event` first) to the logger, if any; a logger that throws or

@@ -34,7 +34,7 @@ pub use results::{
     budget_result, bundle_result, context_ref, files_under, imported_result, materialized,
     messages_result, read_stats_result, relative,
 };
-pub use vector::{load, Options, Vector};
+pub use vector::{count_words, load, Options, Vector};
 pub use workspace::{run_call as run_workspace_call, workspace_options, WorkspaceClock};
 
 use op::parse_op;

@@ -49,6 +49,14 @@ pub struct Options {
     pub message_budget_chars: Option<usize>,
     /// `options.contextWindow`: `{ tokens, resultShare? }`, default none.
     pub context_window: Option<tool_offload_core::materialize::ContextWindow>,
+    /// `options.countTokens: "words"`: tokens are space-separated words (a runner's
+    /// stand-in for a host's tokenizer), else core's estimate.
+    pub count_words: bool,
+}
+
+/// The `countTokens: "words"` counter: space-separated words.
+pub fn count_words(text: &str) -> usize {
+    text.split(' ').count()
 }
 
 impl Options {
@@ -145,6 +153,7 @@ impl Vector {
                 }
                 window
             }),
+            count_words: o["countTokens"].as_str() == Some("words"),
         }
     }
 

@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use tool_offload::MemoryWriter;
 use tool_offload_conformance::steps::{
-    budget_result, bundle_result, imported_result, materialized, messages_result, offload,
-    read_stats_result, run_workspace_call, workspace_options, Handler, Host, Op, Options,
+    budget_result, bundle_result, count_words, imported_result, materialized, messages_result,
+    offload, read_stats_result, run_workspace_call, workspace_options, Handler, Host, Op, Options,
     RegistryOffload, StepError, Vector, WorkspaceClock,
 };
 use tool_offload_conformance::Failing;
@@ -24,7 +24,7 @@ use tool_offload_core::tools::{
 };
 use tool_offload_core::workspace::{register_knowledge_tools, Workspace};
 use tool_offload_core::FileLifecycle;
-use tool_offload_core::{apply_edits, OffloadError, Value};
+use tool_offload_core::{apply_edits, OffloadError, TokenCounter, Value};
 use tool_offload_core::{FileReader, FileWriter};
 
 /// The materializers' user data.
@@ -227,7 +227,12 @@ impl<F: HostFs> Host for CoreHost<F> {
                     text: &text,
                     was_value,
                 };
-                let done = self.main()?.materialize(&out, fs).await?;
+                let words = |text: &str| Ok(count_words(text));
+                let count: Option<&TokenCounter<'_>> = self.options.count_words.then_some(&words);
+                let done = self
+                    .main()?
+                    .materialize_counted(&out, None, count, fs)
+                    .await?;
                 materialized(&done, output, DATA)
             }
             Op::Terminal {
@@ -299,9 +304,11 @@ impl<F: HostFs> Host for CoreHost<F> {
                 remind_unread,
             } => {
                 let views: Vec<&Value> = messages.iter().collect();
+                let words = |text: &str| Ok(count_words(text));
+                let count: Option<&TokenCounter<'_>> = self.options.count_words.then_some(&words);
                 let done = self
                     .materializer(None)?
-                    .materialize_messages(&views, fs)
+                    .materialize_messages_counted(&views, count, fs)
                     .await?;
                 let mut out = messages.clone();
                 for (index, edits) in done.changed {
