@@ -121,3 +121,51 @@ fn only_artifacts_over_index_step_get_a_line_index() {
         .collect();
     assert_eq!(indexes, ["/d/context/c/index/tool/b.txt.lines"]);
 }
+
+/// Within the limits an output stays inline (and counts as such), over them it is stored,
+/// with `always` any output is; a page the read-back tools returned never is.
+#[test]
+fn an_output_is_stored_when_over_the_limits_and_never_a_page() {
+    let mut options = MaterializerOptions::new("/d", "c", "/");
+    options.max_inline_chars = 100;
+    let m = Materializer::new(options).unwrap();
+    let fs = MemoryWriter::new();
+    let small = "x".repeat(100);
+    let big = "x".repeat(101);
+    let store = |text: &str, always: bool| {
+        let out = output("o", text);
+        let decided = m.decide_store(ArtifactKind::Tool, "o", &out, (None, None), always, None);
+        decided.unwrap().is_some()
+    };
+    assert!(!store(&small, false));
+    assert!(store(&big, false));
+    assert!(store(&small, true));
+    let page = format!("[ctx://c/tool/x.txt: lines 1-1 of 1, the end.]\n1| {big}");
+    assert!(super::super::is_read_back_page(&page));
+    assert!(!store(&page, false) && !store(&page, true));
+    assert_eq!(m.stats().inlined, 3);
+    let done = block_on(m.materialize(&output("o", &big), &fs)).unwrap();
+    assert!(matches!(done, Materialized::Artifact { .. }));
+    assert_eq!(m.stats().hits, 1);
+}
+
+/// With `redact`, what is written and summarised is the redacted text, measured anew.
+#[test]
+fn a_redacted_output_is_written_and_summarised_without_its_secret() {
+    let mut options = MaterializerOptions::new("/d", "c", "/");
+    options.redact = true;
+    let m = Materializer::new(options).unwrap();
+    let fs = MemoryWriter::new();
+    let steps: String = (0..400).map(|i| format!("step {i} ok\n")).collect();
+    let text = format!("export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n{steps}");
+    let done = block_on(m.materialize(&output("o", &text), &fs)).unwrap();
+    let Materialized::Artifact { summary, path, .. } = done else {
+        panic!("stored")
+    };
+    let written = fs.read(&path).unwrap();
+    assert!(!written.contains("AKIA") && written.contains("[REDACTED:aws-access-key]"));
+    assert!(
+        !summary.contains("AKIA") && summary.contains("[REDACTED:aws-access-key]"),
+        "{summary}"
+    );
+}

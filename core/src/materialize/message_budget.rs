@@ -194,6 +194,14 @@ mod tests {
     }
 
     #[test]
+    fn each_message_has_its_own_budget() {
+        let mut messages = turn(vec![result("a", 3500), result("b", 3000)]);
+        messages.extend(turn(vec![result("c", 3000), result("d", 3500)]));
+        let (done, _) = run(&materializer(Some(5000)), &messages);
+        assert_eq!(ids(&done), ["a", "d"]);
+    }
+
+    #[test]
     fn results_over_their_limits_go_anyway_and_count_for_nothing() {
         let messages = turn(vec![
             result("big", 9000),
@@ -299,6 +307,27 @@ mod tests {
         // A byte a token: 20,000 is over 5,000; 12,000 over a quarter of what is left.
         let bytes = |text: &str| Ok(text.len());
         assert_eq!(ids(&counted(&bytes).unwrap()), ["big", "late"]);
+        // Four bytes a token: the first 12,000-byte result (3,000) is within 5,000; the
+        // 18,000-byte one after it (4,500) is over what the first left (~4,230), though
+        // within a quarter of the whole window.
+        let mut messages = turn(vec![result("first", 12_000)]);
+        messages.extend(turn(vec![result("second", 18_000)]));
+        let views: Vec<&Value> = messages.iter().collect();
+        let quarters = |text: &str| Ok(text.len() / 4);
+        let done = block_on(m.materialize_messages_counted(&views, Some(&quarters), &fs));
+        assert_eq!(ids(&done.unwrap()), ["second"]);
+        // Exactly a quarter of the window stays (only results counted here).
+        let messages = turn(vec![result("exact", 20_000)]);
+        let views: Vec<&Value> = messages.iter().collect();
+        let results_only = |text: &str| {
+            Ok(if text.starts_with("line") {
+                text.len() / 4
+            } else {
+                0
+            })
+        };
+        let done = block_on(m.materialize_messages_counted(&views, Some(&results_only), &fs));
+        assert!(done.unwrap().refs.is_empty());
         let fails = |_: &str| Err(OffloadError::InvalidArgument("no count".into()));
         let untouched = MemoryWriter::new();
         let err = block_on(m.materialize_messages_counted(&views, Some(&fails), &untouched));
