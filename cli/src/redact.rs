@@ -40,6 +40,9 @@ pub fn redact(args: &RedactArgs) -> Result<(), CliError> {
             &location.io,
         ))
         .map_err(|e| CliError::failure(format!("{}: {e}", args.dir.display())))?;
+    if !args.dry_run && !location.remote {
+        remove_stale_indexes(&args.dir, &report.namespaces)?;
+    }
     let counts: Vec<String> = report
         .counts
         .iter()
@@ -56,6 +59,7 @@ pub fn redact(args: &RedactArgs) -> Result<(), CliError> {
             "rewritten": report.rewritten,
             "secrets": kinds,
             "skipped": report.skipped,
+            "namespaces": report.namespaces,
             "dryRun": args.dry_run,
         });
         println!("{}", stringify(&out));
@@ -81,9 +85,42 @@ pub fn redact(args: &RedactArgs) -> Result<(), CliError> {
     );
     if !report.skipped.is_empty() {
         println!(
-            "left as they are: {} files that are not text to redact (binary data, workspace knowledge)",
+            "left as they are: {} files that are not text to redact (binary data, not UTF-8)",
             report.skipped.len()
         );
+    }
+    for namespace in &report.namespaces {
+        println!(
+            "workspace {namespace}: knowledge records {}; its SQLite index {} (rebuilt from the records when a workspace opens it; rebuild a PostgreSQL index with rebuild_index)",
+            if args.dry_run { "would be rewritten" } else { "rewritten" },
+            if args.dry_run { "would be removed" } else { "removed" },
+        );
+    }
+    Ok(())
+}
+
+/// The SQLite index of every namespace whose records were rewritten, removed: it holds
+/// the records' old sizes and hashes, and a workspace rebuilds a missing one on open.
+fn remove_stale_indexes(dir: &std::path::Path, namespaces: &[String]) -> Result<(), CliError> {
+    for namespace in namespaces {
+        let index = dir
+            .join("context")
+            .join(namespace)
+            .join(tool_offload::INDEX_FILE);
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = index.clone().into_os_string();
+            path.push(suffix);
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    return Err(CliError::failure(format!(
+                        "{}: {e}",
+                        std::path::Path::new(&path).display()
+                    )))
+                }
+            }
+        }
     }
     Ok(())
 }

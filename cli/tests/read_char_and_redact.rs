@@ -143,3 +143,45 @@ fn redact_rewrites_stored_artifacts_in_place() {
     let missing = run(&root, &["redact", "nope"], b"");
     assert_eq!(missing.status.code(), Some(2));
 }
+
+/// Workspace knowledge is redacted with its record (sizes, hash, metadata), and the
+/// namespace's SQLite index, which held the old record, is removed: a workspace opened
+/// afterwards rebuilds it and answers with the redacted record.
+#[test]
+fn redact_rewrites_knowledge_and_its_record_and_drops_the_stale_index() {
+    use tool_offload::core::workspace::Query;
+    use tool_offload::{Workspace, WorkspaceOptions};
+    let (_tmp, root) = tempdir();
+    let secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+    let data = root.join("data");
+    let open = || Workspace::new(WorkspaceOptions::at(data.to_str().unwrap())).unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let metadata = json!({"context_type": "note", "source": format!("token {secret}")});
+    let content = json!(format!("cloned with {secret}\nok\n"));
+    rt.block_on(open().add("env", &content, None, metadata.as_object().unwrap()))
+        .unwrap();
+    let ns = data.join("context/default");
+    assert!(ns.join("index.sqlite").exists());
+
+    let out = run(&root, &["redact", "data", "--json"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = tool_offload::json::parse(stdout(&out).trim_end()).unwrap();
+    assert_eq!(report["secrets"], json!({"github-token": 2}));
+    assert_eq!(report["namespaces"], json!(["default"]));
+    assert_eq!(report["skipped"], json!([]));
+    assert!(!ns.join("index.sqlite").exists(), "the stale index is gone");
+    let text = std::fs::read_to_string(ns.join("artifacts/knowledge/env.txt")).unwrap();
+    assert_eq!(text, "cloned with [REDACTED:github-token]\nok\n");
+
+    let found = rt
+        .block_on(open().query_artifacts(&Query::new(Default::default())))
+        .unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].metadata["source"], "token [REDACTED:github-token]");
+    assert_eq!(found[0].metadata["chars"], json!(text.len()));
+    let again = run(&root, &["redact", "data"], b"");
+    assert_eq!(
+        stdout(&again).lines().last(),
+        Some("rewrote 0 of 1 artifacts; 0 secrets")
+    );
+}

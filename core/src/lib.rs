@@ -91,6 +91,7 @@ pub mod path;
 mod placeholder;
 mod plan;
 pub mod redact;
+mod redact_knowledge;
 mod redact_tree;
 pub mod replay;
 mod search;

@@ -1,9 +1,10 @@
 //! Redacting what is already stored: every artifact of ours under a directory (the files
 //! retention counts as ours: the Materializer's tool and terminal artifacts, batch
-//! offload's `tool-result-*.md`) rewritten in place, atomically, with its secrets
-//! replaced; a stale line index beside it removed.
+//! offload's `tool-result-*.md`; and workspace knowledge with its record) rewritten in
+//! place, atomically, with its secrets replaced; a stale line index beside it removed.
 
 use crate::gc::{index_for, ours, walk};
+use crate::redact_knowledge::{add_counts, knowledge_file, redact_knowledge};
 use crate::{FileLifecycle, FileReader, FileWriter, OffloadError};
 
 /// What [`redact_tree`] found and did.
@@ -17,9 +18,12 @@ pub struct RedactReport {
     /// Kinds of secrets replaced, with their counts, in rule order.
     pub counts: Vec<(&'static str, usize)>,
     /// Files of ours left as they are because they are not text to redact: binary
-    /// artifacts (`.bin`), files that are not UTF-8, and workspace knowledge (whose
-    /// records hold the content's hash and sizes).
+    /// artifacts (`.bin`) and files that are not UTF-8.
     pub skipped: Vec<String>,
+    /// Workspace namespaces whose knowledge records were rewritten (or would be): an
+    /// index of them (the tokio host's `index.sqlite`, a PostgreSQL index) is stale
+    /// until rebuilt from the records.
+    pub namespaces: Vec<String>,
 }
 
 /// Rewrite every artifact of ours under `root` that holds a well-known secret, with each
@@ -60,13 +64,10 @@ where
     crate::sort::sort_by(&mut files, |a, b| a.0.cmp(&b.0));
     let mut report = RedactReport::default();
     for (path, _) in files {
-        if is_knowledge(root, &path) {
-            report.skipped.push(path);
-            continue;
-        }
+        let knowledge = knowledge_file(root, &path);
         // A temporary file is another writer's work in progress: never ours to rewrite.
         let name = crate::search::after_last_slash(&path);
-        if ours(root, &path).is_none() || crate::temp::is_temp(name) {
+        if (ours(root, &path).is_none() && knowledge.is_none()) || crate::temp::is_temp(name) {
             continue;
         }
         if crate::materialize::is_binary_path(&path) {
@@ -84,16 +85,23 @@ where
             Err(source) => return Err(OffloadError::ReadFailed { path, source }),
         };
         report.scanned += 1;
+        if let Some((namespace, file)) = knowledge {
+            let at = (root, namespace, file);
+            let Some(done) = redact_knowledge(at, &path, &text, dry_run, io).await? else {
+                continue;
+            };
+            add_counts(&mut report.counts, done.counts);
+            if done.record_rewritten && !report.namespaces.iter().any(|n| n == namespace) {
+                report.namespaces.push(namespace.to_owned());
+            }
+            report.rewritten.push(path);
+            continue;
+        }
         let redacted = crate::redact::redact(&text);
         let std::borrow::Cow::Owned(clean) = redacted.text else {
             continue;
         };
-        for (kind, n) in redacted.counts {
-            match report.counts.iter_mut().find(|(k, _)| *k == kind) {
-                Some((_, total)) => *total += n,
-                None => report.counts.push((kind, n)),
-            }
-        }
+        add_counts(&mut report.counts, redacted.counts);
         if !dry_run {
             let failed = |source| OffloadError::WriteFailed {
                 path: path.clone(),
@@ -115,14 +123,6 @@ where
         rule_order(a.0).cmp(&rule_order(b.0))
     });
     Ok(report)
-}
-
-/// Whether `path` is workspace knowledge (`<root>/context/<ns>/artifacts/knowledge/…`).
-fn is_knowledge(root: &str, path: &str) -> bool {
-    path.strip_prefix(root)
-        .and_then(|rel| rel.strip_prefix("/context/"))
-        .and_then(|rel| crate::search::split_once(rel, "/artifacts/knowledge/"))
-        .is_some()
 }
 
 /// Whether the file at `path` reads as bytes but not as text: not UTF-8.

@@ -90,6 +90,8 @@ pub use tool_offload_core::{
     FileReader, FileWriter, IoError, MemoryWriter, OffloadError, Value, DEFAULT_THRESHOLD,
 };
 pub use tool_offload_core::{FileLifecycle, FileStat};
+#[cfg(feature = "sqlite")]
+pub use workspace::INDEX_FILE;
 pub use workspace::{Clock, CountTokens, OffloadedMessages, ToolResultCall, Workspace};
 #[cfg(feature = "postgres")]
 pub use workspace::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT, POSTGRES_COUNT_TTL};

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "sqlite")]
 mod index;
+#[cfg(feature = "sqlite")]
+pub use index::INDEX_FILE;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod read;

@@ -1,0 +1,139 @@
+//! Redacting workspace knowledge already stored: the content and its record together.
+//! The record holds the content's sizes and SHA-256, and its metadata may hold secrets
+//! of its own, so both are rewritten — the record first: a crash between the two leaves
+//! a record describing the redacted content beside the content still holding its
+//! secrets, which the next run finds and finishes the same way.
+
+use std::borrow::Cow;
+
+use crate::materialize::{sha256_hex, Measure};
+use crate::redact::redact;
+use crate::workspace::KnowledgeRecord;
+use crate::{FileLifecycle, FileReader, FileWriter, OffloadError, Value};
+
+/// `<root>/context/<namespace>/artifacts/knowledge/<file>`: the namespace and the file.
+pub(crate) fn knowledge_file<'a>(root: &str, path: &'a str) -> Option<(&'a str, &'a str)> {
+    let rel = path.strip_prefix(root)?.strip_prefix("/context/")?;
+    let (namespace, file) = crate::search::split_once(rel, "/artifacts/knowledge/")?;
+    (!file.contains('/')).then_some((namespace, file))
+}
+
+/// What redacting one knowledge artifact found.
+pub(crate) struct KnowledgeRedacted {
+    /// Kinds of secrets replaced in the content and the record, with their counts.
+    pub(crate) counts: Vec<(&'static str, usize)>,
+    /// Whether its record was rewritten (its namespace's index is then stale).
+    pub(crate) record_rewritten: bool,
+}
+
+/// Redact the knowledge content `text` at `path` (of `namespace` under `root`) and its
+/// record: `None` when neither holds a secret. With `dry_run`, nothing is written. A
+/// content without a record (a store that crashed before its commit point) or with a
+/// record that does not parse has only its content rewritten.
+///
+/// # Errors
+/// `READ_FAILED` when the record cannot be read, `WRITE_FAILED` when a write fails.
+pub(crate) async fn redact_knowledge<IO>(
+    (root, namespace, file): (&str, &str, &str),
+    path: &str,
+    text: &str,
+    dry_run: bool,
+    io: &IO,
+) -> Result<Option<KnowledgeRedacted>, OffloadError>
+where
+    IO: FileReader + FileWriter + FileLifecycle + ?Sized,
+{
+    let id = file
+        .strip_suffix(".txt")
+        .or_else(|| file.strip_suffix(".json"))
+        .unwrap_or(file);
+    let record_path = format!("{root}/context/{namespace}/records/{id}.json");
+    let record = io
+        .read_file(&record_path)
+        .await
+        .map_err(|source| OffloadError::ReadFailed {
+            path: record_path.clone(),
+            source,
+        })?
+        .and_then(|record| KnowledgeRecord::parse(&record).ok())
+        .filter(|record| record.id == id);
+    let content = redact(text);
+    let mut counts = content.counts;
+    let mut record = record;
+    if let Some(record) = &mut record {
+        for value in record.metadata.values_mut() {
+            redact_strings(value, &mut counts);
+        }
+    }
+    if counts.is_empty() {
+        return Ok(None);
+    }
+    // The facts of the content as it will be (a record may have been rewritten already
+    // by a run that stopped before the content).
+    let rewritten_record = record.map(|mut record| {
+        let measure = Measure::of(&content.text);
+        let facts = [
+            ("chars", measure.chars.into()),
+            ("bytes", measure.bytes.into()),
+            ("lines", measure.lines.into()),
+            ("sha256", sha256_hex(&content.text).into()),
+        ];
+        for (key, value) in facts {
+            record.metadata.insert(key.into(), value);
+        }
+        record.to_json()
+    });
+    let failed = |path: &str| {
+        let path = path.to_owned();
+        move |source| OffloadError::WriteFailed { path, source }
+    };
+    if !dry_run {
+        if let Some(record) = &rewritten_record {
+            let written = io.write_file(&record_path, record).await;
+            written.map_err(failed(&record_path))?;
+        }
+        if let Cow::Owned(clean) = &content.text {
+            io.write_file(path, clean).await.map_err(failed(path))?;
+            if let Some(index) = crate::gc::index_for(root, path) {
+                io.remove(&index).await.map_err(failed(&index))?;
+            }
+        }
+    }
+    Ok(Some(KnowledgeRedacted {
+        counts,
+        record_rewritten: rewritten_record.is_some(),
+    }))
+}
+
+/// Every string in `value` with its secrets replaced, their kinds added to `counts`.
+fn redact_strings(value: &mut Value, counts: &mut Vec<(&'static str, usize)>) {
+    match value {
+        Value::String(text) => {
+            let redacted = redact(text);
+            if let Cow::Owned(clean) = redacted.text {
+                add_counts(counts, redacted.counts);
+                *text = clean;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_strings(v, counts)),
+        Value::Object(fields) => fields.values_mut().for_each(|v| redact_strings(v, counts)),
+        _ => {}
+    }
+}
+
+/// `more` added to `counts`, kind by kind.
+pub(crate) fn add_counts(
+    counts: &mut Vec<(&'static str, usize)>,
+    more: Vec<(&'static str, usize)>,
+) {
+    for (kind, n) in more {
+        match counts.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, total)) => *total += n,
+            None => counts.push((kind, n)),
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "redact_knowledge_tests.rs"]
+mod tests;

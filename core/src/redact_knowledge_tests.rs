@@ -1,0 +1,159 @@
+//! Knowledge redacted in place: content and record agree afterwards, a fresh workspace
+//! reads the redacted text, and a run stopped between the two writes is finished by
+//! the next.
+use futures_executor::block_on;
+use serde_json::json;
+
+use crate::materialize::{sha256_hex, Measure};
+use crate::workspace::{
+    KnowledgeInput, KnowledgeRecord, KnowledgeType, Workspace, WorkspaceOptions,
+};
+use crate::{redact_tree, FileWriter, Map, MemoryWriter, Value};
+
+const KEY: &str = "AKIAIOSFODNN7EXAMPLE";
+const CONTENT: &str = "/data/context/default/artifacts/knowledge/env.txt";
+const RECORD: &str = "/data/context/default/records/env.json";
+
+fn workspace() -> Workspace {
+    Workspace::new(WorkspaceOptions::new("/data", "/")).unwrap()
+}
+
+/// A workspace holding `env`: a text with the key, and metadata naming it too.
+fn stored() -> MemoryWriter {
+    let io = MemoryWriter::new();
+    let Value::Object(metadata) =
+        json!({"context_type": "note", "command": format!("export AWS_ACCESS_KEY_ID={KEY}")})
+    else {
+        unreachable!()
+    };
+    let text = format!("line one\nAWS_ACCESS_KEY_ID={KEY}\nline three\n");
+    let input = KnowledgeInput {
+        id: "env",
+        text: &text,
+        kind: KnowledgeType::Text,
+        metadata: metadata as Map<String, Value>,
+        known: Default::default(),
+    };
+    block_on(workspace().add(&input, 0.0, &io)).unwrap();
+    io
+}
+
+#[test]
+fn knowledge_and_its_record_are_redacted_together() {
+    let io = stored();
+    let dry = block_on(redact_tree("/data", true, &io)).unwrap();
+    assert_eq!(dry.rewritten, [CONTENT]);
+    assert_eq!(dry.counts, [("aws-access-key", 2)]);
+    assert!(
+        io.read(CONTENT).unwrap().contains(KEY),
+        "a dry run writes nothing"
+    );
+
+    let report = block_on(redact_tree("/data", false, &io)).unwrap();
+    assert_eq!(report.rewritten, [CONTENT]);
+    assert_eq!(report.namespaces, ["default"]);
+    assert!(report.skipped.is_empty());
+    let content = io.read(CONTENT).unwrap();
+    assert_eq!(
+        content,
+        "line one\nAWS_ACCESS_KEY_ID=[REDACTED:aws-access-key]\nline three\n"
+    );
+    let record = KnowledgeRecord::parse(&io.read(RECORD).unwrap()).unwrap();
+    let measure = Measure::of(&content);
+    assert_eq!(record.metadata["chars"], json!(measure.chars));
+    assert_eq!(record.metadata["bytes"], json!(measure.bytes));
+    assert_eq!(record.metadata["lines"], json!(3));
+    assert_eq!(record.sha256(), Some(sha256_hex(&content).as_str()));
+    assert_eq!(
+        record.metadata["command"],
+        "export AWS_ACCESS_KEY_ID=[REDACTED:aws-access-key]"
+    );
+    let keys: Vec<&String> = record.metadata.keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "context_type",
+            "command",
+            "chars",
+            "bytes",
+            "lines",
+            "sha256",
+            "created_at"
+        ],
+        "the facts stay where they were"
+    );
+    // A fresh workspace reads the redacted content under the rewritten record.
+    let read = block_on(workspace().get_by_id("env", &io)).unwrap();
+    assert_eq!(read.content, content);
+    // Again: nothing left to do.
+    let again = block_on(redact_tree("/data", false, &io)).unwrap();
+    assert!(again.rewritten.is_empty() && again.namespaces.is_empty());
+}
+
+#[test]
+fn a_run_stopped_after_the_record_is_finished_by_the_next() {
+    let io = stored();
+    let original = io.read(CONTENT).unwrap();
+    block_on(redact_tree("/data", false, &io)).unwrap();
+    let redacted_record = io.read(RECORD).unwrap();
+    // As if the run had stopped between its two writes: the record rewritten, the
+    // content not.
+    block_on(io.write_file(CONTENT, &original)).unwrap();
+    let report = block_on(redact_tree("/data", false, &io)).unwrap();
+    assert_eq!(report.rewritten, [CONTENT]);
+    assert_eq!(
+        report.counts,
+        [("aws-access-key", 1)],
+        "the content's key only"
+    );
+    assert!(!io.read(CONTENT).unwrap().contains(KEY));
+    assert_eq!(io.read(RECORD).unwrap(), redacted_record);
+}
+
+#[test]
+fn content_without_a_usable_record_is_redacted_alone() {
+    let io = stored();
+    block_on(io.write_file(RECORD, "{not a record")).unwrap();
+    let report = block_on(redact_tree("/data", false, &io)).unwrap();
+    assert_eq!(report.rewritten, [CONTENT]);
+    assert!(report.namespaces.is_empty());
+    assert_eq!(io.read(RECORD).unwrap(), "{not a record");
+    assert!(!io.read(CONTENT).unwrap().contains(KEY));
+}
+
+#[test]
+fn nested_metadata_is_redacted_and_a_namespace_named_once() {
+    let io = stored();
+    let Value::Object(metadata) = json!({
+        "context_type": "note",
+        "env": {"keys": [format!("id {KEY}")]},
+    }) else {
+        unreachable!()
+    };
+    let input = KnowledgeInput {
+        id: "nested",
+        text: "no secret in the text\n",
+        kind: KnowledgeType::Text,
+        metadata,
+        known: Default::default(),
+    };
+    block_on(workspace().add(&input, 0.0, &io)).unwrap();
+    let report = block_on(redact_tree("/data", false, &io)).unwrap();
+    assert_eq!(report.scanned, 2);
+    assert_eq!(report.rewritten.len(), 2);
+    assert_eq!(report.namespaces, ["default"]);
+    assert_eq!(report.counts, [("aws-access-key", 3)]);
+    let record = io
+        .read("/data/context/default/records/nested.json")
+        .unwrap();
+    let record = KnowledgeRecord::parse(&record).unwrap();
+    assert_eq!(
+        record.metadata["env"],
+        json!({"keys": ["id [REDACTED:aws-access-key]"]})
+    );
+    assert_eq!(
+        io.read("/data/context/default/artifacts/knowledge/nested.txt")
+            .unwrap(),
+        "no secret in the text\n"
+    );
+}
