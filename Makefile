@@ -26,7 +26,7 @@ NODE_TEST := node --import tsx --test
 # speed in wasm (issue 33: memchr at opt-level 3, lines counted in bulk, long literal
 # alternations through the DFA, the estimate by table). About 0.15 KB of room on top, to be
 # lowered as the wasm shrinks (docs/size.md says where its bytes are).
-WASM_GZ_BUDGET := 299000
+WASM_GZ_BUDGET := 299700
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint format bench bench-memory fuzz clean

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { EncodeScratch } from './encode-scratch.js';
 import type { Encoded } from './encode-scratch.js';
 import { LingeringFile } from './lingering-file.js';
-import { isStaleTempFile, isTempFile, tempFileName } from '../wasm/tool_offload_wasm.js';
+import { sweepStaleTempFiles, tempFileName } from '../wasm/tool_offload_wasm.js';
 import type { FileReader, FileWriter } from '../wasm/tool_offload_wasm.js';
 
 /** Options of {@link NodeFileWriter}. */
@@ -55,7 +55,8 @@ export class NodeFileWriter implements FileWriter, FileReader {
     await mkdir(dir, { recursive: true });
     if (!swept.has(dir)) {
       swept.add(dir);
-      await removeStaleTempFiles(dir, Date.now()).catch(() => 0);
+      // Core's sweep (ours, untouched for 10 minutes), through this writer.
+      await sweepStaleTempFiles(dir, Date.now(), this).catch(() => 0);
     }
   }
 
@@ -231,28 +232,6 @@ const WRITE_CHUNK = 1 << 19;
 
 /** `link` failures that mean the file system has no hard links, not a bad path. */
 const LINKS_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
-
-/**
- * Remove the temporary files dead writers left in `dir` (core's `isStaleTempFile`: a
- * writer's `.tool-offload-*.tmp`, untouched for 10 minutes at `now`); how many were
- * removed. Best effort: entries that vanish or cannot be removed (another process
- * sweeping) are skipped.
- */
-export async function removeStaleTempFiles(dir: string, now: number): Promise<number> {
-  let removed = 0;
-  for (const name of await readdir(dir)) {
-    if (!isTempFile(name)) continue;
-    const path = join(dir, name);
-    try {
-      if (!isStaleTempFile(name, now - (await stat(path)).mtimeMs)) continue;
-      await rm(path);
-      removed += 1;
-    } catch {
-      // Gone already, or not ours to remove.
-    }
-  }
-  return removed;
-}
 
 /** Flush a directory's entries (the rename) to disk; not possible on Windows, where it is skipped. */
 async function syncDirectory(dir: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type { FileReader, FileWriter } from '../wasm/tool_offload_wasm.js';
 import { offloadError } from './errors.js';
-import { isStaleTempFile, isTempFile, tempFileName } from '../wasm/tool_offload_wasm.js';
+import { sweepStaleTempFiles, tempFileName } from '../wasm/tool_offload_wasm.js';
 import { joinParts, pathParts } from './virtual-path.js';
 
 // The parts of the File System Access API this writer uses, declared here so the package
@@ -104,7 +104,8 @@ export class OpfsWriter implements FileWriter, FileReader {
     const key = joinParts(parts);
     if (handle !== undefined && !this.#swept.has(key)) {
       this.#swept.add(key);
-      await removeStaleTempFiles(handle, Date.now()).catch(() => 0);
+      // Core's sweep (ours, untouched for 10 minutes), through this writer.
+      await sweepStaleTempFiles(dir, Date.now(), this).catch(() => 0);
     }
   }
 
@@ -278,27 +279,6 @@ async function entry(
     }
   }
   return undefined;
-}
-
-/**
- * Remove the temporary files dead writers left in `dir` (core's `isStaleTempFile`: ours,
- * untouched for 10 minutes at `now`); how many were removed. Best effort.
- */
-async function removeStaleTempFiles(dir: OpfsDirectoryHandle, now: number): Promise<number> {
-  const temps: string[] = [];
-  for await (const name of dir.keys()) if (isTempFile(name)) temps.push(name);
-  let removed = 0;
-  for (const name of temps) {
-    try {
-      const file = await (await dir.getFileHandle(name)).getFile();
-      if (!isStaleTempFile(name, now - file.lastModified)) continue;
-      await dir.removeEntry(name);
-      removed += 1;
-    } catch {
-      // Gone already, or not a file.
-    }
-  }
-  return removed;
 }
 
 /** Replace the content of `file` with `data`, committed atomically on close. */

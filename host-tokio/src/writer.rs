@@ -65,15 +65,12 @@ fn sync_dir(dir: &Path) -> std::io::Result<()> {
 
 impl FileWriter for TokioFileWriter {
     async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
-        let dir = PathBuf::from(dir);
-        tokio::task::spawn_blocking(move || {
-            std::fs::create_dir_all(&dir)?;
-            stale::sweep_once(&dir);
-            Ok::<_, std::io::Error>(())
-        })
-        .await
-        .map_err(|e| IoError::new(format!("mkdir task failed: {e}")))?
-        .map_err(IoError::from)
+        let path = PathBuf::from(dir);
+        tokio::task::spawn_blocking(move || std::fs::create_dir_all(&path))
+            .await
+            .map_err(|e| IoError::new(format!("mkdir task failed: {e}")))??;
+        stale::sweep_once(dir, self).await;
+        Ok(())
     }
 
     async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {

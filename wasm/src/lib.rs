@@ -53,7 +53,7 @@ pub use materializer::{
 };
 pub use object_key::{decode_key_segment, object_key, parse_key_prefix};
 pub use registry::ToolRegistry;
-pub use temp::{is_stale_temp_file, is_temp_file, temp_file_name};
+pub use temp::{sweep_stale_temp_files, temp_file_name};
 pub use todo::register_todo_tools;
 pub use workspace::Workspace;
 

@@ -1,8 +1,14 @@
-//! Core's temporary-file policy for JavaScript writers (`NodeFileWriter`), so they name
-//! and sweep temporary files exactly as the tokio writer does.
+//! Core's temporary-file policy for JavaScript writers (`NodeFileWriter`, the OPFS
+//! writer), so they name and sweep temporary files exactly as the tokio writer does.
 
-use tool_offload_core::temp;
+use js_sys::Promise;
+use tool_offload_core::{temp, OffloadError};
 use wasm_bindgen::prelude::*;
+
+use crate::materializer::ReadWrite;
+use crate::promise::spawn;
+use crate::reader::JsFileReader;
+use crate::writer::JsFileWriter;
 
 /// `.tool-offload-<pid>-<unique>.tmp`: the name of a writer's temporary file.
 #[wasm_bindgen(js_name = tempFileName)]
@@ -10,16 +16,30 @@ pub fn temp_file_name(pid: u32, unique: &str) -> String {
     temp::temp_file_name(pid, unique)
 }
 
-/// Whether directory entry `name` is a writer's temporary file.
-#[wasm_bindgen(js_name = isTempFile)]
-pub fn is_temp_file(name: &str) -> bool {
-    temp::is_temp(name)
-}
-
-/// Whether directory entry `name`, last modified `ageMs` ago, is a temporary file a
-/// dead writer left (older than core's 10 minutes): safe to remove.
-#[wasm_bindgen(js_name = isStaleTempFile)]
-pub fn is_stale_temp_file(name: &str, age_ms: f64) -> bool {
-    // Negative (clock skew) or NaN ages are 0: kept.
-    temp::is_stale_temp(name, age_ms.max(0.0) as u64)
+/// Remove from `dir` the temporary files dead writers left (ours, untouched for core's 10
+/// minutes at `nowMs`), through `writer`'s `listDir`, `stat` and `remove`: resolves to how
+/// many. Best effort past the listing, whose failure rejects.
+#[wasm_bindgen(js_name = sweepStaleTempFiles, unchecked_return_type = "Promise<number>")]
+pub fn sweep_stale_temp_files(
+    dir: String,
+    now_ms: f64,
+    #[wasm_bindgen(unchecked_param_type = "FileWriter & FileReader")] writer: JsValue,
+) -> Promise {
+    let writer = match JsFileWriter::new(&writer) {
+        Ok(writer) => writer,
+        Err(err) => return Promise::reject(&crate::error::JsOffloadError::from(err).into()),
+    };
+    let io = ReadWrite {
+        reader: JsFileReader::from_object(writer.target()),
+        writer,
+        original: None,
+    };
+    // Negative (clock skew) or NaN times are 0.
+    let now_ms = now_ms.max(0.0) as u64;
+    spawn(async move {
+        let removed = temp::sweep_stale_temp(&dir, now_ms, &io).await;
+        let failed = |source| OffloadError::ReadFailed { path: dir, source };
+        let removed = removed.map_err(|e| io.error(failed(e)))?;
+        Ok(JsValue::from_f64(removed as f64))
+    })
 }
