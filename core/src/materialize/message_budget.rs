@@ -334,4 +334,31 @@ mod tests {
         assert_eq!(err.unwrap_err().code().as_str(), "INVALID_ARGUMENT");
         assert!(untouched.files().is_empty());
     }
+
+    /// A result over its token limit by the counter is counted once, not again when
+    /// stored; with `redact` it is decided again on the text that is written.
+    #[test]
+    fn a_counted_result_is_counted_once_unless_redacted() {
+        let mut options = MaterializerOptions::new("/d", "c1", "/");
+        let limits = ToolLimits {
+            max_inline_tokens: Some(100),
+            ..ToolLimits::default()
+        };
+        options.tools = vec![("*".into(), limits)];
+        let messages = turn(vec![result("r", 3000)]);
+        let views: Vec<&Value> = messages.iter().collect();
+        for (redact, calls) in [(false, 1), (true, 2)] {
+            options.redact = redact;
+            let m = Materializer::new(options.clone()).unwrap();
+            let asked = std::cell::Cell::new(0);
+            let words = |text: &str| {
+                asked.set(asked.get() + 1);
+                Ok(text.split(' ').count())
+            };
+            let fs = MemoryWriter::new();
+            let done = block_on(m.materialize_messages_counted(&views, Some(&words), &fs));
+            assert_eq!(ids(&done.unwrap()), ["r"]);
+            assert_eq!(asked.get(), calls, "redact: {redact}");
+        }
+    }
 }

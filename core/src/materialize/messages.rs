@@ -192,9 +192,15 @@ impl Materializer {
         let o = self.options();
         let always = o.message_budget_chars.is_some() || o.context_window.is_some();
         let all: Vec<&Planned> = planned.iter().collect();
-        let stores = match count_tokens {
-            Some(_) => Some(self.decide_planned(&all, always, count_tokens)?),
-            None => None,
+        let (always, stores) = match count_tokens {
+            None => (always, None),
+            // Planned on the text that is stored: each is stored, counted once.
+            Some(_) if !o.redact => (true, None),
+            // Redacted, a text is decided again as it will be written.
+            Some(_) => (
+                always,
+                Some(self.decide_planned(&all, always, count_tokens)?),
+            ),
         };
         Ok((done, planned, always, stores))
     }
