@@ -24,8 +24,10 @@ NODE_TEST := node --import tsx --test
 # TypeScript too), +0.6 KB for per-tool limits in the Workspace and `maxInlineTokens` (issue
 # 31: the Materializer's resolution shared by both), +0.5 KB for grep's and the estimate's
 # speed in wasm (issue 33: memchr at opt-level 3, lines counted in bulk, long literal
-# alternations through the DFA, the estimate by table). About 0.15 KB of room on top, to be
-# lowered as the wasm shrinks (docs/size.md says where its bytes are).
+# alternations through the DFA, the estimate by table), +2.5 KB for the Materializer's
+# countTokens (issue 31: every decision made before anything is written), +0.9 KB for one
+# temp-file sweep in core (issue 30). A few dozen bytes of room on top, to be lowered as the
+# wasm shrinks (docs/size.md says where its bytes are).
 WASM_GZ_BUDGET := 299700
 FUZZ_SECONDS ?= 60
 

@@ -33,14 +33,24 @@ pub fn redact(args: &RedactArgs) -> Result<(), CliError> {
             args.dir.display()
         )));
     }
-    let report = crate::runtime::runtime()?
-        .block_on(tool_offload::core::redact_tree(
-            &location.dir,
-            args.dry_run,
-            &location.io,
-        ))
-        .map_err(|e| CliError::failure(format!("{}: {e}", args.dir.display())))?;
-    if !args.dry_run && !location.remote {
+    let local = !args.dry_run && !location.remote;
+    let report = crate::runtime::runtime()?.block_on(tool_offload::core::redact_tree(
+        &location.dir,
+        args.dry_run,
+        &location.io,
+    ));
+    let report = match report {
+        Ok(report) => report,
+        Err(e) => {
+            // Records may have been rewritten before the failure, and a second run
+            // would not name their namespaces: every index goes (rebuilt on open).
+            if local {
+                remove_stale_indexes(&args.dir, &namespaces_in(&args.dir))?;
+            }
+            return Err(CliError::failure(format!("{}: {e}", args.dir.display())));
+        }
+    };
+    if local {
         remove_stale_indexes(&args.dir, &report.namespaces)?;
     }
     let counts: Vec<String> = report
@@ -97,6 +107,17 @@ pub fn redact(args: &RedactArgs) -> Result<(), CliError> {
         );
     }
     Ok(())
+}
+
+/// The namespaces under `dir` (`<dir>/context/<namespace>`), as far as they can be listed.
+fn namespaces_in(dir: &std::path::Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir.join("context")) else {
+        return Vec::new();
+    };
+    // Real directories only: a link is never followed out of the tree.
+    let dirs = entries.filter_map(|e| e.ok().filter(|e| e.file_type().is_ok_and(|t| t.is_dir())));
+    dirs.filter_map(|e| e.file_name().into_string().ok())
+        .collect()
 }
 
 /// The SQLite index of every namespace whose records were rewritten, removed: it holds

@@ -24,6 +24,9 @@ pub(crate) struct KnowledgeRedacted {
     pub(crate) counts: Vec<(&'static str, usize)>,
     /// Whether its record was rewritten (its namespace's index is then stale).
     pub(crate) record_rewritten: bool,
+    /// What the report names as rewritten: the content, or the record when only its
+    /// metadata held secrets.
+    pub(crate) rewritten: String,
 }
 
 /// Redact the knowledge content `text` at `path` (of `namespace` under `root`) and its
@@ -99,9 +102,14 @@ where
             }
         }
     }
+    let rewritten = match content.text {
+        Cow::Owned(_) => path.to_owned(),
+        Cow::Borrowed(_) => record_path,
+    };
     Ok(Some(KnowledgeRedacted {
         counts,
         record_rewritten: rewritten_record.is_some(),
+        rewritten,
     }))
 }
 

@@ -92,13 +92,16 @@ fn knowledge_and_its_record_are_redacted_together() {
 
 #[test]
 fn a_run_stopped_after_the_record_is_finished_by_the_next() {
-    let io = stored();
-    let original = io.read(CONTENT).unwrap();
-    block_on(redact_tree("/data", false, &io)).unwrap();
-    let redacted_record = io.read(RECORD).unwrap();
-    // As if the run had stopped between its two writes: the record rewritten, the
-    // content not.
-    block_on(io.write_file(CONTENT, &original)).unwrap();
+    // The content's write fails: the record, written first, is the redacted one.
+    let io = stored().fail_on(CONTENT);
+    let err = block_on(redact_tree("/data", false, &io)).unwrap_err();
+    assert_eq!(err.code().as_str(), "WRITE_FAILED");
+    let record = io.read(RECORD).unwrap();
+    assert!(!record.contains(KEY) && record.contains("[REDACTED:aws-access-key]"));
+    assert!(io.read(CONTENT).unwrap().contains(KEY));
+    // The next run (on the same files, writing freely) finds the content's key and
+    // writes the same record again.
+    let io = copy_of(&io);
     let report = block_on(redact_tree("/data", false, &io)).unwrap();
     assert_eq!(report.rewritten, [CONTENT]);
     assert_eq!(
@@ -107,7 +110,18 @@ fn a_run_stopped_after_the_record_is_finished_by_the_next() {
         "the content's key only"
     );
     assert!(!io.read(CONTENT).unwrap().contains(KEY));
-    assert_eq!(io.read(RECORD).unwrap(), redacted_record);
+    assert_eq!(io.read(RECORD).unwrap(), record);
+}
+
+/// A writer holding the same files as `io`.
+fn copy_of(io: &MemoryWriter) -> MemoryWriter {
+    let copy = MemoryWriter::new();
+    for (path, text) in io.files() {
+        let dir = &path[..path.rfind('/').unwrap()];
+        block_on(copy.mkdir(dir)).unwrap();
+        block_on(copy.write_file(&path, &text)).unwrap();
+    }
+    copy
 }
 
 #[test]
@@ -140,7 +154,9 @@ fn nested_metadata_is_redacted_and_a_namespace_named_once() {
     block_on(workspace().add(&input, 0.0, &io)).unwrap();
     let report = block_on(redact_tree("/data", false, &io)).unwrap();
     assert_eq!(report.scanned, 2);
-    assert_eq!(report.rewritten.len(), 2);
+    // Only the second one's record held a secret: the record is what was rewritten.
+    let record = "/data/context/default/records/nested.json";
+    assert_eq!(report.rewritten, [CONTENT, record]);
     assert_eq!(report.namespaces, ["default"]);
     assert_eq!(report.counts, [("aws-access-key", 3)]);
     let record = io

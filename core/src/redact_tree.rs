@@ -13,7 +13,8 @@ pub struct RedactReport {
     /// Artifacts of ours read.
     pub scanned: usize,
     /// Artifacts that held secrets, rewritten (or, in a dry run, that would be), in
-    /// path order.
+    /// path order; for knowledge whose content held none but whose record did, the
+    /// record.
     pub rewritten: Vec<String>,
     /// Kinds of secrets replaced, with their counts, in rule order.
     pub counts: Vec<(&'static str, usize)>,
@@ -94,7 +95,7 @@ where
             if done.record_rewritten && !report.namespaces.iter().any(|n| n == namespace) {
                 report.namespaces.push(namespace.to_owned());
             }
-            report.rewritten.push(path);
+            report.rewritten.push(done.rewritten);
             continue;
         }
         let redacted = crate::redact::redact(&text);

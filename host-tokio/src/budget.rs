@@ -31,6 +31,7 @@ pub struct Budget<'a> {
 impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     /// Clear old tool results from `messages` when they hold more than
     /// `options.trigger_tokens` tokens (each message counted as its `JSON.stringify`, by
+    /// the materializer's [token counter](Materializer::with_token_counter), else
     /// [`estimate_tokens`]): see [`tool_offload_core::materialize::Materializer::budget`].
     /// Send what it returns, then give it that plus the new messages next turn: cleared
     /// results stay cleared, identically.
@@ -53,8 +54,13 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         messages: &'a [Value],
         options: &BudgetOptions,
     ) -> Result<Budget<'a>, OffloadError> {
-        self.budget_counted(messages, options, estimate_tokens)
-            .await
+        match self.count_tokens.clone() {
+            Some(count) => self.budget_counted(messages, options, |t| count(t)).await,
+            None => {
+                self.budget_counted(messages, options, estimate_tokens)
+                    .await
+            }
+        }
     }
 
     /// [`Materializer::budget`] with `count_tokens` counting each message's JSON (an exact

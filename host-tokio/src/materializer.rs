@@ -68,7 +68,7 @@ impl Default for GrepOptions {
 pub struct Materializer<IO = TokioFileWriter> {
     core: materialize::Materializer,
     io: IO,
-    count_tokens: Option<CountTokens>,
+    pub(crate) count_tokens: Option<CountTokens>,
 }
 
 impl Materializer {

@@ -138,3 +138,18 @@ async fn small_outputs_stay_inline_and_values_become_json_artifacts() {
     let stats = m.stats();
     assert_eq!((stats.hits, stats.inlined), (1, 1));
 }
+
+/// The budget counts each message by the materializer's token counter when it has one.
+#[tokio::test]
+async fn the_budget_counts_by_the_materializers_counter() {
+    use tool_offload::BudgetOptions;
+    let dir = tempfile::tempdir().unwrap();
+    let history = vec![serde_json::json!({"role": "user", "content": "hello"})];
+    let options = BudgetOptions::new(1_000);
+    let plain = Materializer::in_dir(dir.path(), "c1").unwrap();
+    let estimated = plain.budget(&history, &options).await.unwrap();
+    assert!(estimated.tokens_before < 100);
+    let counted = plain.with_token_counter(std::sync::Arc::new(|_: &str| 5_000));
+    let done = counted.budget(&history, &options).await.unwrap();
+    assert_eq!(done.tokens_before, 5_000);
+}

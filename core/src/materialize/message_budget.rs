@@ -11,6 +11,7 @@ use super::messages::{plan_tool_results, Planned};
 use super::summary::summary_ref;
 use super::text::Measure;
 use super::types::MaterializeWhen;
+use crate::tokens::over_limit;
 use crate::view::{JsonView, Text};
 use crate::{estimate_tokens, utf16_len, OffloadError, TokenCounter};
 
@@ -106,7 +107,7 @@ impl Materializer {
             over.push(
                 limits
                     || match room.get(p.message) {
-                        Some(&room) => tokens(&p.text)? > room,
+                        Some(&room) => over_limit(&p.text, room, count_tokens)?,
                         None => false,
                     },
             );

@@ -340,21 +340,10 @@ mod tests {
         let pieces = [
             "a", "B", "1", " ", "\t", "\n", "\r", "-", "é", "😀", "ab", "\n\t",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
         for _ in 0..20_000 {
-            let mut text = String::new();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let len = (seed % 12) as usize;
-            let mut s = seed;
-            for _ in 0..len {
-                text.push_str(pieces[(s % pieces.len() as u64) as usize]);
-                s /= pieces.len() as u64;
-                if s == 0 {
-                    s = seed.rotate_left(17) | 1;
-                }
-            }
+            let len = rng.below(12);
+            let text: String = (0..len).map(|_| rng.pick(&pieces)).collect();
             let units = crate::utf16_len(&text);
             assert!(estimate_tokens(&text) <= 2 * units, "{text:?}");
         }
