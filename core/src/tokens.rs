@@ -55,9 +55,15 @@ pub(crate) fn over_limit(
     count: Option<&TokenCounter<'_>>,
 ) -> Result<bool, crate::OffloadError> {
     match count {
-        Some(count) => Ok(text.len() > limit && count(text)? > limit),
+        Some(count) => Ok(!counted_within_by_bytes(text, limit) && count(text)? > limit),
         None => Ok(estimate_within(text, limit).is_none()),
     }
+}
+
+/// Whether a host's counter would surely find `text` within `limit` tokens without
+/// being asked: it counts no more tokens than UTF-8 bytes ([`TokenCounter`]).
+pub(crate) fn counted_within_by_bytes(text: &str, limit: usize) -> bool {
+    text.len() <= limit
 }
 
 /// [`estimate_tokens`] of `text` when it is at most `limit`, else `None`, reading `text`

@@ -117,7 +117,7 @@ pub(crate) fn need_offload<E>(
             let threshold = entries
                 .pick(|l| l.max_inline_tokens)
                 .unwrap_or(options.token_threshold);
-            if result.counted && result.text.len() <= threshold {
+            if result.counted && crate::tokens::counted_within_by_bytes(result.text, threshold) {
                 return Ok(decided(false, DecisionReason::UnderThreshold));
             }
             let tokens = tokens(threshold)?;
