@@ -164,6 +164,8 @@ pub struct OffloadArgs {
     /// passwords) by [REDACTED:<kind>] in the files written.
     #[arg(long)]
     pub redact: bool,
+    #[command(flatten)]
+    pub redact_patterns: crate::redact::RedactPatterns,
 
     /// Write the offloaded conversation to OUTPUT instead of stdout (`-`); the file
     /// appears only once complete. With several inputs OUTPUT is a directory (created
@@ -225,6 +227,8 @@ pub struct MaterializeArgs {
     /// passwords) by [REDACTED:<kind>] before an output is written or summarised.
     #[arg(long)]
     pub redact: bool,
+    #[command(flatten)]
+    pub redact_patterns: crate::redact::RedactPatterns,
     /// What the inputs hold; `auto` tells from the content and says what it saw.
     #[arg(long, value_enum, default_value_t = From::Auto)]
     pub from: From,

@@ -25,7 +25,7 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
         output_dir: out_dir,
         cwd: &cwd,
         threshold: args.threshold,
-        redact: args.redact,
+        redact: args.redact_patterns.redaction(args.redact)?,
     };
     if args.jsonl && !matches!(args.from, From::Auto | From::Messages) {
         return Err(CliError::bad_input(

@@ -89,9 +89,10 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
                 input.name()
             )));
         }
+        let redaction = args.redact_patterns.redaction(args.redact)?;
         let m = materializer(&args.store, &conversation, |o| {
             args.limits.apply(o);
-            o.redact = args.redact;
+            o.redact = redaction.clone();
         })?;
         let done = runtime
             .block_on(m.materialize_messages(&read.messages))

@@ -4,10 +4,39 @@ use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::json;
+use tool_offload::core::redact::{RedactPattern, Redaction};
 use tool_offload::json::stringify;
 
 use crate::error::CliError;
 use crate::location::Location;
+
+/// The user's redaction patterns and replacement (`offload`, `materialize`, `redact`).
+#[derive(Debug, Args)]
+pub struct RedactPatterns {
+    /// Also replace what PATTERN matches, as kind `custom` (context_grep's syntax,
+    /// matched within a line; with a capture group, only the group). Repeatable; implies
+    /// --redact.
+    #[arg(long = "redact-pattern", value_name = "PATTERN")]
+    pub patterns: Vec<String>,
+    /// Replace every secret by TEXT instead of [REDACTED:<kind>]; implies --redact.
+    #[arg(long = "redact-replace", value_name = "TEXT")]
+    pub replace: Option<String>,
+}
+
+impl RedactPatterns {
+    /// The redaction asked for: off unless `on` or a pattern or replacement is given.
+    ///
+    /// # Errors
+    /// Bad input for a pattern the engine refuses.
+    pub fn redaction(&self, on: bool) -> Result<Redaction, CliError> {
+        if !on && self.patterns.is_empty() && self.replace.is_none() {
+            return Ok(Redaction::off());
+        }
+        let patterns = self.patterns.iter().map(RedactPattern::new).collect();
+        Redaction::with_patterns(patterns, self.replace.clone())
+            .map_err(|e| CliError::bad_input(format!("--redact-pattern: {e}")))
+    }
+}
 
 /// Arguments of `tool-offload redact`.
 #[derive(Debug, Args)]
@@ -22,6 +51,8 @@ pub struct RedactArgs {
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub patterns: RedactPatterns,
 }
 
 /// Run `redact` with `args`; the report goes to stdout.
@@ -33,9 +64,11 @@ pub fn redact(args: &RedactArgs) -> Result<(), CliError> {
             args.dir.display()
         )));
     }
+    let redaction = args.patterns.redaction(true)?;
     let local = !args.dry_run && !location.remote;
-    let report = crate::runtime::runtime()?.block_on(tool_offload::core::redact_tree(
+    let report = crate::runtime::runtime()?.block_on(tool_offload::core::redact_tree_with(
         &location.dir,
+        &redaction,
         args.dry_run,
         &location.io,
     ));

@@ -88,6 +88,71 @@ fn offload_redact_writes_no_secret() {
     assert!(text.starts_with("token [REDACTED:github-token]\n") && !text.contains(secret));
 }
 
+/// `--redact-pattern` and `--redact-replace` reach `offload` and `redact DIR`; a pattern
+/// the engine refuses is bad input (exit 2) naming the flag.
+#[test]
+fn user_patterns_reach_offload_and_redact() {
+    let (_tmp, root) = tempdir();
+    let content = format!("order ACME-20261202 shipped\n{}", "ok\n".repeat(100));
+    let conv = json!([{"role": "tool", "tool_call_id": "c1", "content": content}]);
+    std::fs::write(root.join("conv.json"), stringify(&conv)).unwrap();
+    let args = [
+        "offload",
+        "conv.json",
+        "--out",
+        "art",
+        "--redact-pattern",
+        "ACME-[0-9]{8}",
+    ];
+    let out = run(&root, &args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = files(&root.join("art"));
+    let text = written.values().next().unwrap();
+    assert!(
+        text.starts_with("order [REDACTED:custom] shipped\n"),
+        "{text}"
+    );
+
+    let bad = run(
+        &root,
+        &[
+            "offload",
+            "conv.json",
+            "--out",
+            "x",
+            "--redact-pattern",
+            "(?=a)",
+        ],
+        b"",
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("--redact-pattern: invalid pattern \"(?=a)\": look-around"));
+
+    materialized(
+        &root,
+        "call_ord",
+        &format!("id ACME-12345678\n{}", "step ok\n".repeat(2000)),
+    );
+    let artifact = root.join("data/context/conv-1/artifacts/tool/call_ord.txt");
+    let args = [
+        "redact",
+        "data",
+        "--redact-pattern",
+        "ACME-[0-9]{8}",
+        "--redact-replace",
+        "***",
+    ];
+    let out = run(&root, &args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out).lines().last(),
+        Some("rewrote 1 of 1 artifacts; 1 secrets: custom 1")
+    );
+    assert!(std::fs::read_to_string(&artifact)
+        .unwrap()
+        .starts_with("id ***\nstep ok\n"));
+}
+
 #[test]
 fn redact_rewrites_stored_artifacts_in_place() {
     let (_tmp, root) = tempdir();

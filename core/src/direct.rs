@@ -94,10 +94,10 @@ where
 ///
 /// ```
 /// use tool_offload_core::DirectOptions;
-/// let options = DirectOptions { redact: true, ..DirectOptions::new("s1", "out", "/srv") };
+/// let options = DirectOptions { redact: true.into(), ..DirectOptions::new("s1", "out", "/srv") };
 /// assert_eq!(options.session_id, "s1");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DirectOptions<'a> {
     /// The files go to `<output_dir>/<session_id>/`.
     pub session_id: &'a str,
@@ -106,7 +106,7 @@ pub struct DirectOptions<'a> {
     /// Absolute working directory.
     pub cwd: &'a str,
     /// Replace well-known secrets before anything is written ([`redact_offloads`]).
-    pub redact: bool,
+    pub redact: crate::redact::Redaction,
 }
 
 impl<'a> DirectOptions<'a> {
@@ -116,7 +116,7 @@ impl<'a> DirectOptions<'a> {
             session_id,
             output_dir,
             cwd,
-            redact: false,
+            redact: crate::redact::Redaction::off(),
         }
     }
 }
@@ -129,7 +129,7 @@ impl<'a> DirectOptions<'a> {
 /// use tool_offload_core::{offload_tool_result_with, DirectOptions, MemoryWriter};
 /// let message = json!({"role": "tool", "tool_call_id": "c1", "content": "token ghp_0123456789abcdefghijABCDEFGHIJ012345"});
 /// let writer = MemoryWriter::new();
-/// let options = DirectOptions { redact: true, ..DirectOptions::new("s", "/o", "/") };
+/// let options = DirectOptions { redact: true.into(), ..DirectOptions::new("s", "/o", "/") };
 /// futures_executor::block_on(offload_tool_result_with(&message, &message, &options, &writer)).unwrap();
 /// assert_eq!(writer.read("/o/s/c1.md").unwrap(), "token [REDACTED:github-token]");
 /// ```
@@ -144,8 +144,8 @@ where
     W: FileWriter<<V::Text as Text>::Data> + ?Sized,
 {
     let mut plan = DirectPlan::new(&view, options.session_id, options.output_dir, options.cwd)?;
-    if options.redact {
-        plan.redact();
+    if options.redact.is_on() {
+        plan.redact(&options.redact);
     }
     plan.write(writer).await?;
     let files = plan.files();
@@ -236,8 +236,8 @@ impl<T: Text> DirectPlan<T> {
     }
 
     /// Replace well-known secrets in every content to write ([`redact_offloads`]).
-    pub fn redact(&mut self) {
-        redact_offloads(&mut self.offloads);
+    pub fn redact(&mut self, redaction: &crate::redact::Redaction) {
+        redact_offloads(&mut self.offloads, redaction);
     }
 
     /// Create the session directory and write every file, in order.

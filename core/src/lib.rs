@@ -125,7 +125,7 @@ pub use placeholder::{
     batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,
 };
 pub use plan::{redact_offloads, PlannedOffload};
-pub use redact_tree::{redact_tree, RedactReport};
+pub use redact_tree::{redact_tree, redact_tree_with, RedactReport};
 pub use serde_json::{Map, Value};
 pub use text::{count_in_range, js_trim, safe_count, utf16_len, MAX_COUNT};
 pub use tokens::{estimate_tokens, TokenCounter};

@@ -42,12 +42,15 @@ pub fn edits<T>(offloads: &[PlannedOffload<T>]) -> Vec<(Slot, String)> {
 /// use tool_offload_core::{redact_offloads, DirectPlan};
 /// let message = json!({"role": "tool", "tool_call_id": "c1", "content": "key AKIAIOSFODNN7EXAMPLE"});
 /// let mut plan = DirectPlan::new(&&message, "s", "/o", "/").unwrap();
-/// redact_offloads(&mut plan.offloads);
+/// redact_offloads(&mut plan.offloads, &true.into());
 /// assert_eq!(plan.offloads[0].text, "key [REDACTED:aws-access-key]");
 /// ```
-pub fn redact_offloads<T: Text>(offloads: &mut [PlannedOffload<T>]) {
+pub fn redact_offloads<T: Text>(
+    offloads: &mut [PlannedOffload<T>],
+    redaction: &crate::redact::Redaction,
+) {
     for offload in offloads {
-        let redacted = match crate::redact::redact(&offload.text.to_str()).text {
+        let redacted = match redaction.apply(&offload.text.to_str()).text {
             std::borrow::Cow::Owned(text) => text,
             std::borrow::Cow::Borrowed(_) => continue,
         };

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use crate::materialize::{sha256_hex, Measure};
-use crate::redact::redact;
+use crate::redact::{add_count, Redaction};
 use crate::workspace::KnowledgeRecord;
 use crate::{FileLifecycle, FileReader, FileWriter, OffloadError, Value};
 
@@ -21,7 +21,7 @@ pub(crate) fn knowledge_file<'a>(root: &str, path: &'a str) -> Option<(&'a str, 
 /// What redacting one knowledge artifact found.
 pub(crate) struct KnowledgeRedacted {
     /// Kinds of secrets replaced in the content and the record, with their counts.
-    pub(crate) counts: Vec<(&'static str, usize)>,
+    pub(crate) counts: Vec<(String, usize)>,
     /// Whether its record was rewritten (its namespace's index is then stale).
     pub(crate) record_rewritten: bool,
     /// What the report names as rewritten: the content, or the record when only its
@@ -40,7 +40,7 @@ pub(crate) async fn redact_knowledge<IO>(
     (root, namespace, file): (&str, &str, &str),
     path: &str,
     text: &str,
-    dry_run: bool,
+    (redaction, dry_run): (&Redaction, bool),
     io: &IO,
 ) -> Result<Option<KnowledgeRedacted>, OffloadError>
 where
@@ -60,13 +60,25 @@ where
         })?
         .and_then(|record| KnowledgeRecord::parse(&record).ok())
         .filter(|record| record.id == id);
-    let content = redact(text);
-    let mut counts = content.counts;
+    let content = redaction.apply(text);
+    let mut counts = content.counts.clone();
     let mut record = record;
+    // What the record will count: the content's secrets, unless a run that stopped
+    // before the content's write counted them already (its record describes the
+    // redacted content), and the record's own.
+    let mut record_counts = Vec::new();
     if let Some(record) = &mut record {
-        for value in record.metadata.values_mut() {
-            redact_strings(value, &mut counts);
+        let mut own = Vec::new();
+        for (key, value) in record.metadata.iter_mut() {
+            if key != crate::workspace::REDACTED_FACT {
+                redact_strings(value, redaction, &mut own);
+            }
         }
+        if record.sha256() != Some(sha256_hex(&content.text).as_str()) {
+            record_counts = content.counts;
+        }
+        add_counts(&mut record_counts, own.clone());
+        add_counts(&mut counts, own);
     }
     if counts.is_empty() {
         return Ok(None);
@@ -84,6 +96,7 @@ where
         for (key, value) in facts {
             record.metadata.insert(key.into(), value);
         }
+        crate::workspace::add_redacted_fact(&mut record.metadata, &record_counts);
         record.to_json()
     });
     let failed = |path: &str| {
@@ -114,31 +127,29 @@ where
 }
 
 /// Every string in `value` with its secrets replaced, their kinds added to `counts`.
-fn redact_strings(value: &mut Value, counts: &mut Vec<(&'static str, usize)>) {
+fn redact_strings(value: &mut Value, redaction: &Redaction, counts: &mut Vec<(String, usize)>) {
     match value {
         Value::String(text) => {
-            let redacted = redact(text);
+            let redacted = redaction.apply(text);
             if let Cow::Owned(clean) = redacted.text {
                 add_counts(counts, redacted.counts);
                 *text = clean;
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| redact_strings(v, counts)),
-        Value::Object(fields) => fields.values_mut().for_each(|v| redact_strings(v, counts)),
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|v| redact_strings(v, redaction, counts)),
+        Value::Object(fields) => fields
+            .values_mut()
+            .for_each(|v| redact_strings(v, redaction, counts)),
         _ => {}
     }
 }
 
 /// `more` added to `counts`, kind by kind.
-pub(crate) fn add_counts(
-    counts: &mut Vec<(&'static str, usize)>,
-    more: Vec<(&'static str, usize)>,
-) {
+pub(crate) fn add_counts(counts: &mut Vec<(String, usize)>, more: Vec<(String, usize)>) {
     for (kind, n) in more {
-        match counts.iter_mut().find(|(k, _)| *k == kind) {
-            Some((_, total)) => *total += n,
-            None => counts.push((kind, n)),
-        }
+        add_count(counts, &kind, n);
     }
 }
 

@@ -43,7 +43,7 @@ fn knowledge_and_its_record_are_redacted_together() {
     let io = stored();
     let dry = block_on(redact_tree("/data", true, &io)).unwrap();
     assert_eq!(dry.rewritten, [CONTENT]);
-    assert_eq!(dry.counts, [("aws-access-key", 2)]);
+    assert_eq!(dry.counts, [("aws-access-key".to_owned(), 2)]);
     assert!(
         io.read(CONTENT).unwrap().contains(KEY),
         "a dry run writes nothing"
@@ -78,10 +78,12 @@ fn knowledge_and_its_record_are_redacted_together() {
             "bytes",
             "lines",
             "sha256",
-            "created_at"
+            "created_at",
+            "redacted"
         ],
-        "the facts stay where they were"
+        "the facts stay where they were, the count after them"
     );
+    assert_eq!(record.metadata["redacted"], json!({"aws-access-key": 2}));
     // A fresh workspace reads the redacted content under the rewritten record.
     let read = block_on(workspace().get_by_id("env", &io)).unwrap();
     assert_eq!(read.content, content);
@@ -106,7 +108,7 @@ fn a_run_stopped_after_the_record_is_finished_by_the_next() {
     assert_eq!(report.rewritten, [CONTENT]);
     assert_eq!(
         report.counts,
-        [("aws-access-key", 1)],
+        [("aws-access-key".to_owned(), 1)],
         "the content's key only"
     );
     assert!(!io.read(CONTENT).unwrap().contains(KEY));
@@ -158,7 +160,7 @@ fn nested_metadata_is_redacted_and_a_namespace_named_once() {
     let record = "/data/context/default/records/nested.json";
     assert_eq!(report.rewritten, [CONTENT, record]);
     assert_eq!(report.namespaces, ["default"]);
-    assert_eq!(report.counts, [("aws-access-key", 3)]);
+    assert_eq!(report.counts, [("aws-access-key".to_owned(), 3)]);
     let record = io
         .read("/data/context/default/records/nested.json")
         .unwrap();

@@ -4,6 +4,7 @@
 //! place, atomically, with its secrets replaced; a stale line index beside it removed.
 
 use crate::gc::{index_for, ours, walk};
+use crate::redact::Redaction;
 use crate::redact_knowledge::{add_counts, knowledge_file, redact_knowledge};
 use crate::{FileLifecycle, FileReader, FileWriter, OffloadError};
 
@@ -17,7 +18,7 @@ pub struct RedactReport {
     /// record.
     pub rewritten: Vec<String>,
     /// Kinds of secrets replaced, with their counts, in rule order.
-    pub counts: Vec<(&'static str, usize)>,
+    pub counts: Vec<(String, usize)>,
     /// Files of ours left as they are because they are not text to redact: binary
     /// artifacts (`.bin`) and files that are not UTF-8.
     pub skipped: Vec<String>,
@@ -48,12 +49,44 @@ pub struct RedactReport {
 ///     io.write_file(&format!("{dir}/k.txt"), "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n").await.unwrap();
 ///     let report = redact_tree("/d", false, &io).await.unwrap();
 ///     assert_eq!(report.rewritten, [format!("{dir}/k.txt")]);
-///     assert_eq!(report.counts, [("aws-access-key", 1)]);
+///     assert_eq!(report.counts, [("aws-access-key".to_owned(), 1)]);
 /// });
 /// assert_eq!(io.read("/d/context/c/artifacts/tool/k.txt").unwrap(), "AWS_ACCESS_KEY_ID=[REDACTED:aws-access-key]\n");
 /// ```
 pub async fn redact_tree<IO>(
     root: &str,
+    dry_run: bool,
+    io: &IO,
+) -> Result<RedactReport, OffloadError>
+where
+    IO: FileReader + FileWriter + FileLifecycle + ?Sized,
+{
+    redact_tree_with(root, &Redaction::builtin(), dry_run, io).await
+}
+
+/// [`redact_tree`] with `redaction`: the user's patterns and replacement beside the
+/// built-in rules (a knowledge record's `redacted` counts what was replaced).
+///
+/// # Errors
+/// As [`redact_tree`].
+///
+/// ```
+/// use tool_offload_core::redact::{RedactPattern, Redaction};
+/// use tool_offload_core::{redact_tree_with, FileWriter, MemoryWriter};
+/// let io = MemoryWriter::new();
+/// let dir = "/d/context/c/artifacts/tool";
+/// let redaction = Redaction::with_patterns(vec![RedactPattern::new("ACME-[0-9]{6}")], None).unwrap();
+/// futures_executor::block_on(async {
+///     io.mkdir(dir).await.unwrap();
+///     io.write_file(&format!("{dir}/k.txt"), "id ACME-123456\n").await.unwrap();
+///     let report = redact_tree_with("/d", &redaction, false, &io).await.unwrap();
+///     assert_eq!(report.counts, [("custom".to_owned(), 1)]);
+/// });
+/// assert_eq!(io.read("/d/context/c/artifacts/tool/k.txt").unwrap(), "id [REDACTED:custom]\n");
+/// ```
+pub async fn redact_tree_with<IO>(
+    root: &str,
+    redaction: &Redaction,
     dry_run: bool,
     io: &IO,
 ) -> Result<RedactReport, OffloadError>
@@ -88,7 +121,8 @@ where
         report.scanned += 1;
         if let Some((namespace, file)) = knowledge {
             let at = (root, namespace, file);
-            let Some(done) = redact_knowledge(at, &path, &text, dry_run, io).await? else {
+            let Some(done) = redact_knowledge(at, &path, &text, (redaction, dry_run), io).await?
+            else {
                 continue;
             };
             add_counts(&mut report.counts, done.counts);
@@ -98,7 +132,7 @@ where
             report.rewritten.push(done.rewritten);
             continue;
         }
-        let redacted = crate::redact::redact(&text);
+        let redacted = redaction.apply(&text);
         let std::borrow::Cow::Owned(clean) = redacted.text else {
             continue;
         };
@@ -121,7 +155,7 @@ where
         report.rewritten.push(path);
     }
     crate::sort::sort_by(&mut report.counts, |a, b| {
-        rule_order(a.0).cmp(&rule_order(b.0))
+        redaction.kind_order(&a.0).cmp(&redaction.kind_order(&b.0))
     });
     Ok(report)
 }
@@ -134,9 +168,4 @@ async fn is_not_text<IO: FileReader + ?Sized>(io: &IO, path: &str) -> bool {
     io.read_range(path, 0, size)
         .await
         .is_ok_and(|bytes| std::str::from_utf8(&bytes).is_err())
-}
-
-/// Where `kind` is among the rules, for a report in rule order.
-fn rule_order(kind: &str) -> usize {
-    crate::redact::rule_index(kind).unwrap_or(usize::MAX)
 }

@@ -47,7 +47,7 @@ fn direct_offload_writes_the_redacted_text_and_the_same_placeholder() {
     .unwrap();
     let writer = MemoryWriter::new();
     let options = DirectOptions {
-        redact: true,
+        redact: true.into(),
         ..options
     };
     let with = block_on(offload_tool_result_with(
@@ -73,7 +73,7 @@ fn batch_offload_redacts_and_a_rerun_reuses_the_redacted_file() {
     ];
     let writer = MemoryWriter::new();
     let options = BatchOptions {
-        redact: true,
+        redact: true.into(),
         ..BatchOptions::new("out", "/w")
     };
     let first = block_on(offload_tool_results(&messages, &options, &writer)).unwrap();
@@ -102,7 +102,7 @@ fn batch_offload_redacts_and_a_rerun_reuses_the_redacted_file() {
 #[test]
 fn registry_offload_redacts_what_it_writes() {
     let mut offload = ResultOffload::new("out", "s1", "/work");
-    offload.redact = true;
+    offload.redact = true.into();
     let result = ToolResult {
         tool_use_id: "toolu_1".into(),
         content: output(1200),

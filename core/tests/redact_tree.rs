@@ -77,7 +77,10 @@ fn rewrites_ours_in_place_and_leaves_the_rest() {
         ]
     );
     assert_eq!(report.scanned, 5);
-    assert_eq!(report.counts, [("aws-access-key", 3), ("password", 1)]);
+    assert_eq!(
+        report.counts,
+        [("aws-access-key".to_owned(), 3), ("password".to_owned(), 1)]
+    );
     assert_eq!(
         report.skipped,
         [

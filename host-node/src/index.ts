@@ -16,7 +16,7 @@
  */
 export * from './api.js';
 import { offloadToolResult } from './api.js';
-import type { OffloadResult } from '../wasm/tool_offload_wasm.js';
+import type { OffloadResult, Redact } from '../wasm/tool_offload_wasm.js';
 import { createHash } from 'node:crypto';
 import { setDefaultSha256 } from './default-hash.js';
 import { setDefaultWriter } from './default-writer.js';
@@ -35,8 +35,8 @@ setDefaultSha256((utf8) => createHash('sha256').update(utf8).digest('hex'));
 export interface OffloadToFileOptions {
   sessionId: string;
   outputDir: string;
-  /** Replace well-known secrets by `[REDACTED:<kind>]` in the file written (default false). */
-  redact?: boolean;
+  /** Replace well-known secrets (and what your patterns match) by `[REDACTED:<kind>]` in the file written (default false; see `Redact`). */
+  redact?: Redact;
 }
 
 /**

@@ -186,7 +186,7 @@ fn batch_with(
             output_dir: &dir,
             cwd: "/bench",
             threshold,
-            redact: false,
+            redact: false.into(),
         };
         let done =
             futures_executor::block_on(core::offload_tool_results(&c.messages, &options, writer))
@@ -281,7 +281,7 @@ fn planned_files(conversations: &[Conversation], threshold: usize) -> Vec<Files>
                 output_dir: "/o",
                 cwd: "/",
                 threshold,
-                redact: false,
+                redact: false.into(),
             };
             let done = futures_executor::block_on(core::offload_tool_results(
                 &c.messages,
@@ -351,7 +351,7 @@ fn main() {
             output_dir: "/o",
             cwd: "/",
             threshold: usize::MAX,
-            redact: false,
+            redact: false.into(),
         };
         let done = futures_executor::block_on(core::offload_tool_results(
             &c.messages,

@@ -116,7 +116,14 @@ pub async fn offload_tool_result<W: FileWriter + ?Sized>(
     output_dir: impl AsRef<Path>,
     writer: &W,
 ) -> Result<DirectOffload, OffloadError> {
-    direct(message, session_id, output_dir.as_ref(), writer, false).await
+    direct(
+        message,
+        session_id,
+        output_dir.as_ref(),
+        writer,
+        tool_offload_core::redact::Redaction::off(),
+    )
+    .await
 }
 
 /// [`offload_tool_result`] replacing well-known secrets by `[REDACTED:<kind>]` in the
@@ -134,7 +141,30 @@ pub async fn offload_tool_result_redacted<W: FileWriter + ?Sized>(
     output_dir: impl AsRef<Path>,
     writer: &W,
 ) -> Result<DirectOffload, OffloadError> {
-    direct(message, session_id, output_dir.as_ref(), writer, true).await
+    let redaction = tool_offload_core::redact::Redaction::builtin();
+    direct(message, session_id, output_dir.as_ref(), writer, redaction).await
+}
+
+/// [`offload_tool_result_redacted`] with `redaction`: the user's patterns and
+/// replacement beside the built-in rules.
+///
+/// ```no_run
+/// # async fn demo(message: serde_json::Value) -> Result<(), tool_offload::OffloadError> {
+/// use tool_offload::core::redact::{RedactPattern, Redaction};
+/// use tool_offload::{offload_tool_result_redacted_with, TokioFileWriter};
+/// let redaction = Redaction::with_patterns(vec![RedactPattern::new(r"ACME-\d{8}")], None)?;
+/// let done = offload_tool_result_redacted_with(&message, "s1", "out", &redaction, &TokioFileWriter::new()).await?;
+/// # Ok(()) }
+/// ```
+pub async fn offload_tool_result_redacted_with<W: FileWriter + ?Sized>(
+    message: &Value,
+    session_id: &str,
+    output_dir: impl AsRef<Path>,
+    redaction: &tool_offload_core::redact::Redaction,
+    writer: &W,
+) -> Result<DirectOffload, OffloadError> {
+    let redaction = redaction.clone();
+    direct(message, session_id, output_dir.as_ref(), writer, redaction).await
 }
 
 /// Direct offload with `output_dir` resolved against the process's working directory.
@@ -143,7 +173,7 @@ async fn direct<W: FileWriter + ?Sized>(
     session_id: &str,
     output_dir: &Path,
     writer: &W,
-    redact: bool,
+    redact: tool_offload_core::redact::Redaction,
 ) -> Result<DirectOffload, OffloadError> {
     let output_dir = utf8(output_dir, "output directory")?;
     let cwd = working_dir_for(output_dir)?;
@@ -194,10 +224,10 @@ pub async fn offload_tool_results<'a, W: FileWriter + FileReader + ?Sized>(
             cwd = working_dir_for(options.output_dir)?;
             BatchOptions {
                 cwd: &cwd,
-                ..*options
+                ..options.clone()
             }
         }
-        _ => *options,
+        _ => options.clone(),
     };
     tool_offload_core::offload_tool_results(messages, &options, writer).await
 }

@@ -24,7 +24,7 @@ async fn redacted_offloads_never_write_the_secret() {
     );
     let batch_dir = root.join("batch");
     let options = BatchOptions {
-        redact: true,
+        redact: true.into(),
         ..BatchOptions::at(batch_dir.to_str().unwrap())
     };
     let messages = [message];

@@ -1546,6 +1546,58 @@ const anthropic = () => [
 {
   const c = add(
     new Case(
+      'redact-patterns',
+      "redact: { patterns } adds the user's patterns to the built-in rules: a string is of kind custom, { pattern, kind, ignoreCase } names its kind and folds case, a capture group is all that is replaced, and a match inside a secret an earlier rule replaced is not matched again.",
+      {
+        redact: {
+          patterns: [
+            'ACME-[0-9]{8}',
+            { pattern: 'session=([0-9a-f]{16})', kind: 'session' },
+            { pattern: 'internal-host-[0-9]+', kind: 'host', ignoreCase: true },
+            'AKIA[A-Z0-9]+',
+          ],
+        },
+      },
+    ),
+  );
+  const lines = (acme, session, host, aws) =>
+    Array.from({ length: 300 }, (_, i) => {
+      if (i === 5) return `order ${acme} shipped`;
+      if (i === 40) return `GET /api?session=${session} 200`;
+      if (i === 80) return `ping ${host}: ok`;
+      if (i === 100) return `export AWS_ACCESS_KEY_ID=${aws}`;
+      return `request ${i} served in ${i % 7} ms`;
+    }).join('\n');
+  c.materialize('svc', lines('ACME-20261202', '0123456789abcdef', 'INTERNAL-HOST-42', 'AKIAIOSFODNN7EXAMPLE'), {
+    stored: lines('[REDACTED:custom]', '[REDACTED:session]', '[REDACTED:host]', '[REDACTED:aws-access-key]'),
+  });
+  c.grep('ctx://conv-1/tool/svc.txt', 'REDACTED', { context: 0 });
+}
+
+{
+  const c = add(
+    new Case(
+      'redact-replace',
+      "redact: { replace } puts the user's text in place of every secret, the built-in rules' too; a value that already is the replacement is left.",
+      { redact: { patterns: ['tok-[0-9]{6}'], replace: '<hidden>' } },
+    ),
+  );
+  const lines = (tok, aws, pw) =>
+    Array.from({ length: 300 }, (_, i) => {
+      if (i === 7) return `issued ${tok}`;
+      if (i === 60) return `key ${aws}`;
+      if (i === 90) return `password=${pw}`;
+      return `line ${i}: nothing to see`;
+    }).join('\n');
+  c.materialize('out', lines('tok-123456', 'AKIAIOSFODNN7EXAMPLE', '<hidden>'), {
+    stored: lines('<hidden>', '<hidden>', '<hidden>'),
+  });
+  c.grep('ctx://conv-1/tool/out.txt', 'hidden', { context: 0 });
+}
+
+{
+  const c = add(
+    new Case(
       'budget',
       'budget over an OpenAI Chat conversation of five bash results of ~1,500 characters, each under the limits so inline: past the trigger (1 token, clearing at least 0), every result before the last two becomes a pointer naming its artifact, stored first (the full text, read back byte for byte), oldest first; the first rewritten message is reported. Run again on its own output: nothing more changes (frozen). Excluded tools are never cleared; under the trigger nothing is.',
     ),

@@ -65,8 +65,9 @@ class Case extends StepCase {
     return { record, reused: false };
   }
   /** `offloadToolResult`, its outcome from the model; `stored`: the text core stores
-   * instead (with `redact`: the content, secrets replaced). */
-  offload(input, { counter, stored } = {}) {
+   * instead (with `redact`: the content, secrets replaced; `redacted` their counts by
+   * kind, which the record keeps). */
+  offload(input, { counter, stored, redacted } = {}) {
     const given = typeof input.content === 'string' ? input.content : JSON.stringify(input.content);
     const text = stored ?? given;
     if (typeof input.content === 'string' && isList(given))
@@ -80,7 +81,9 @@ class Case extends StepCase {
       if (this.records.get(`${this.o.namespace}/${id}`).metadata.sha256 === sha256(text)) break;
       id = `tool_result_${input.toolCallId}-${n}`;
     }
-    this.store(id, typeof input.content === 'string' ? 'text' : 'json', this.metadata(input), text);
+    const metadata = this.metadata(input);
+    if (redacted !== undefined) metadata.redacted = redacted;
+    this.store(id, typeof input.content === 'string' ? 'text' : 'json', metadata, text);
     const replaced = text.length >= this.o.inlineLimit;
     return this.ws('offloadToolResult', input, {
       offloaded: true,
@@ -434,7 +437,7 @@ const log = (lines, errorAt = []) =>
   const c = add(
     new Case(
       'redact',
-      'With redact, well-known secrets in a stored tool result are replaced by [REDACTED:<kind>] before it is measured, hashed or written: the artifact, its record (chars, bytes, sha256) and the <knowledge_list> hold the markers, never the secret.',
+      'With redact, well-known secrets in a stored tool result are replaced by [REDACTED:<kind>] before it is measured, hashed or written: the artifact, its record (chars, bytes, sha256) and the <knowledge_list> hold the markers, never the secret; the record counts what was replaced by kind (metadata.redacted).',
     ),
   );
   c.workspace({ redact: true, inlineLimit: 2000 });
@@ -447,7 +450,7 @@ const log = (lines, errorAt = []) =>
       content: body('ghp_0123456789abcdefghijABCDEFGHIJ012345'),
       metadata: { offload: true },
     },
-    { stored: body('[REDACTED:github-token]') },
+    { stored: body('[REDACTED:github-token]'), redacted: { 'github-token': 1 } },
   );
   c.ws('grep', { id: 'tool_result_gh', pattern: 'token' }, c.core('expect'));
 }

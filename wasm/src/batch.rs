@@ -5,7 +5,7 @@ use tool_offload_core::{BatchOptions, BatchPlan, OffloadError, DEFAULT_THRESHOLD
 use wasm_bindgen::prelude::*;
 
 use crate::abort::{self, unless_aborted, Abort};
-use crate::args::{bool_arg, count_arg, string_arg, working_dir};
+use crate::args::{count_arg, string_arg, working_dir};
 use crate::convert::strings;
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
@@ -42,7 +42,7 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
         OffloadError::InvalidArgument(format!("options.outputDir must be a string, got {kind}"))
     })?;
     let threshold = count_arg(&option("threshold"), "options.threshold", DEFAULT_THRESHOLD)?;
-    let redact = bool_arg(&option("redact"), "options.redact")? == Some(true);
+    let redact = crate::redaction::redaction_arg(&option("redact"), "options.redact")?;
     let abort = Abort::from_options(&options)?;
     let writer = JsFileWriter::new(&option("writer"))?.aborting_with(abort.as_ref());
     let cwd = working_dir(&options, &output_dir)?;

@@ -4,7 +4,7 @@ use js_sys::Promise;
 use tool_offload_core::{DirectPlan, OffloadError};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{bool_arg, id_arg, string_arg, working_dir};
+use crate::args::{id_arg, string_arg, working_dir};
 use crate::copy::copy_with_edits;
 use crate::error::{set, JsOffloadError};
 use crate::keys::field;
@@ -44,7 +44,7 @@ async fn run(
         OffloadError::InvalidArgument(format!("outputDir must be a string, got {kind}"))
     })?;
     let cwd = working_dir(&options, &output_dir)?;
-    let redact = bool_arg(&field(&options, "redact"), "options.redact")? == Some(true);
+    let redact = crate::redaction::redaction_arg(&field(&options, "redact"), "options.redact")?;
     let writer = JsFileWriter::new(&writer)?;
 
     take_thrown();
@@ -55,8 +55,8 @@ async fn run(
         &cwd,
     )
     .map_err(|e| JsOffloadError::with_cause(e, take_thrown()))?;
-    if redact {
-        plan.redact();
+    if redact.is_on() {
+        plan.redact(&redact);
     }
     // The copy can fail on JS values, so it is made before anything is written.
     let copy = copy_with_edits(&message, &plan.edits())?;

@@ -32,6 +32,7 @@ mod materializer;
 mod object_key;
 mod promise;
 mod reader;
+mod redaction;
 mod registry;
 mod settle;
 mod shapes;

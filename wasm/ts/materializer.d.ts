@@ -30,10 +30,11 @@ export interface MaterializerOptions {
   tools?: Record<string, ToolLimits>;
   /**
    * Replace well-known secrets (AWS, GitHub, GitLab, Slack, Stripe, OpenAI and Anthropic
-   * keys, JWTs, private keys, passwords in assignments and connection strings) by
-   * `[REDACTED:<kind>]` before an output is written or summarised (default false).
+   * keys, JWTs, private keys, passwords in assignments and connection strings), and what
+   * your own `patterns` match, by `[REDACTED:<kind>]` before an output is written or
+   * summarised (default false; see `Redact`). The ref's `hint.redacted` counts them.
    */
-  redact?: boolean;
+  redact?: Redact;
   /**
    * When the fresh results of one message (within their limits, not yet summaries)
    * together hold more UTF-16 code units than this, `materializeMessages` materializes
@@ -77,7 +78,7 @@ export interface ResolvedMaterializerOptions {
   /** As given, resolved against `cwd`. */
   offloadDir?: string;
   tools?: Record<string, ToolLimits>;
-  redact?: boolean;
+  redact?: RedactShown;
   messageBudgetChars?: number;
   contextWindow?: { tokens: number; resultShare: number };
 }

@@ -118,15 +118,37 @@ export interface OpenAIFunctionCallOutput {
 /** A message (or input item) that can carry a tool result. */
 export type Message = AnthropicMessage | OpenAIToolMessage | OpenAIFunctionCallOutput;
 
+/**
+ * One of your own patterns for `redact`, beside the built-in rules: `context_grep`'s
+ * syntax (core's linear-time engine, not `RegExp`: no look-around or backreferences),
+ * matched within one line; with a capture group, only the group is replaced. A string
+ * or a `RegExp` (its source; its `i` flag folds case) is of kind `custom`; `kind` names
+ * it (1–64 ASCII letters, digits, `-`, `_`, `.`).
+ */
+export type RedactPattern = string | RegExp | { pattern: string | RegExp; kind?: string; ignoreCase?: boolean };
+
+/**
+ * The `redact` option of every writer: `true` for the built-in rules, or `{ patterns,
+ * replace }` for the built-in rules and your `patterns` after them, each secret replaced
+ * by `replace` when given (else `[REDACTED:<kind>]`). A bad pattern or kind throws
+ * `INVALID_PATTERN` or `INVALID_ARGUMENT`.
+ */
+export type Redact = boolean | { patterns?: RedactPattern[]; replace?: string };
+
+/** `redact` as a Materializer's `options` shows it. */
+export type RedactShown =
+  true | { patterns: { pattern: string; kind: string; ignoreCase: boolean }[]; replace?: string };
+
 export interface OffloadOptions {
   /** Absolute directory a relative `outputDir` resolves against (default: `process.cwd()`, or `/` without Node). */
   cwd?: string;
   /**
    * Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
-   * passwords in assignments and connection strings) by `[REDACTED:<kind>]` in the files
-   * written (default false). The placeholders and sizes in the messages are as without it.
+   * passwords in assignments and connection strings), and what your own `patterns`
+   * match, by `[REDACTED:<kind>]` in the files written (default false; see `Redact`).
+   * The placeholders and sizes in the messages are as without it.
    */
-  redact?: boolean;
+  redact?: Redact;
 }
 
 /** Options of `offloadToolResults`. */
@@ -143,10 +165,11 @@ export interface BatchOptions {
   signal?: AbortSignal;
   /**
    * Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
-   * passwords in assignments and connection strings) by `[REDACTED:<kind>]` in the files
-   * written (default false). The placeholders and sizes in the messages are as without it.
+   * passwords in assignments and connection strings), and what your own `patterns`
+   * match, by `[REDACTED:<kind>]` in the files written (default false; see `Redact`).
+   * The placeholders and sizes in the messages are as without it.
    */
-  redact?: boolean;
+  redact?: Redact;
 }
 
 /**
@@ -263,10 +286,11 @@ export interface ToolOffloadOptions {
   cwd?: string;
   /**
    * Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
-   * passwords in assignments and connection strings) by `[REDACTED:<kind>]` in the files
-   * written (default false). The placeholders and sizes in the messages are as without it.
+   * passwords in assignments and connection strings), and what your own `patterns`
+   * match, by `[REDACTED:<kind>]` in the files written (default false; see `Redact`).
+   * The placeholders and sizes in the messages are as without it.
    */
-  redact?: boolean;
+  redact?: Redact;
 }
 
 /** Options of `new ToolRegistry(...)`. */
@@ -305,6 +329,8 @@ export interface RefHint {
   lines: number;
   /** Whether the artifact is JSON (`.json`). */
   isJson: boolean;
+  /** The secrets `redact` replaced in it, by kind (absent when none). */
+  redacted?: Record<string, number>;
 }
 
 /** A reference to an artifact, readable with `read`, `tail` and `grep` at once. */

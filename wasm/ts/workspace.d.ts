@@ -23,8 +23,12 @@ export interface WorkspaceOptions {
   tools?: Record<string, ToolLimits>;
   /** Results over this many tokens are stored (default 2000). */
   tokenThreshold?: number;
-  /** Replace well-known secrets by `[REDACTED:<kind>]` before a content is measured, hashed or written (default false; the Materializer's `redact`). */
-  redact?: boolean;
+  /**
+   * Replace well-known secrets (and what your `patterns` match) by `[REDACTED:<kind>]` before a content is measured,
+   * hashed or written (default false; the Materializer's `redact`, see `Redact`); the record's `metadata.redacted`
+   * counts them by kind.
+   */
+  redact?: Redact;
   /**
    * Counts a text's tokens (plug in a real tokenizer); default: `estimateTokens` (docs/tokens.md). Must return a
    * non-negative integer, and never more tokens than the text has UTF-8 bytes: it is asked only for results longer

@@ -217,7 +217,7 @@ fn offload(
         output_dir: &location.dir,
         cwd: &cwd,
         threshold: args.threshold,
-        redact: false,
+        redact: tool_offload::core::redact::Redaction::off(),
     };
     let mut engine = Engine::new(&options, location.io)?;
     let mut changed = Vec::with_capacity(conversation.messages.len());

@@ -29,7 +29,7 @@ pub use whole::{
 /// let options = BatchOptions { threshold: 4000, ..BatchOptions::new("artifacts", "/srv/app") };
 /// assert_eq!(options.output_dir, "artifacts");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BatchOptions<'a> {
     /// Directory for the files; relative paths resolve against `cwd`.
     pub output_dir: &'a str,
@@ -40,7 +40,7 @@ pub struct BatchOptions<'a> {
     /// Replace well-known secrets before anything is written
     /// ([`redact_offloads`](crate::redact_offloads)); the threshold counts the content
     /// as it is in the message.
-    pub redact: bool,
+    pub redact: crate::redact::Redaction,
 }
 
 impl<'a> BatchOptions<'a> {
@@ -62,7 +62,7 @@ impl<'a> BatchOptions<'a> {
             output_dir,
             cwd,
             threshold: DEFAULT_THRESHOLD,
-            redact: false,
+            redact: crate::redact::Redaction::off(),
         }
     }
 }
@@ -109,7 +109,7 @@ impl<T> PlannedMessage<T> {
 pub struct Batch {
     dir: String,
     threshold: usize,
-    redact: bool,
+    redact: crate::redact::Redaction,
     dir_created: bool,
     names: FileNames,
 }
@@ -123,7 +123,7 @@ impl Batch {
         Ok(Batch {
             dir: resolve(options.cwd, options.output_dir)?,
             threshold: options.threshold,
-            redact: options.redact,
+            redact: options.redact.clone(),
             dir_created: false,
             names: FileNames::default(),
         })
@@ -191,8 +191,8 @@ impl Batch {
                 text: result.text,
             });
         }
-        if self.redact {
-            crate::redact_offloads(&mut planned.offloads);
+        if self.redact.is_on() {
+            crate::redact_offloads(&mut planned.offloads, &self.redact);
         }
         Ok(planned)
     }

@@ -86,6 +86,7 @@ impl Materializer {
             chars: 0,
             lines: 0,
             is_json: false,
+            redacted: Vec::new(),
         };
         Ok(Materialized::Artifact {
             summary,

@@ -153,7 +153,7 @@ fn an_output_is_stored_when_over_the_limits_and_never_a_page() {
 #[test]
 fn a_redacted_output_is_written_and_summarised_without_its_secret() {
     let mut options = MaterializerOptions::new("/d", "c", "/");
-    options.redact = true;
+    options.redact = true.into();
     let m = Materializer::new(options).unwrap();
     let fs = MemoryWriter::new();
     let steps: String = (0..400).map(|i| format!("step {i} ok\n")).collect();

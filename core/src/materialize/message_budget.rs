@@ -349,7 +349,7 @@ mod tests {
         let messages = turn(vec![result("r", 3000)]);
         let views: Vec<&Value> = messages.iter().collect();
         for (redact, calls) in [(false, 1), (true, 2)] {
-            options.redact = redact;
+            options.redact = redact.into();
             let m = Materializer::new(options.clone()).unwrap();
             let asked = std::cell::Cell::new(0);
             let words = |text: &str| {

@@ -195,7 +195,7 @@ impl Materializer {
         let (always, stores) = match count_tokens {
             None => (always, None),
             // Planned on the text that is stored: each is stored, counted once.
-            Some(_) if !o.redact => (true, None),
+            Some(_) if !o.redact.is_on() => (true, None),
             // Redacted, a text is decided again as it will be written.
             Some(_) => (
                 always,

@@ -174,6 +174,12 @@ impl Pattern {
         spans
     }
 
+    /// The engine's compiled pattern, for where the matches themselves are needed
+    /// (redaction replaces them).
+    pub(crate) fn regex(&self) -> &engine::Regex {
+        &self.regex
+    }
+
     /// The pattern as given.
     ///
     /// ```

@@ -27,7 +27,7 @@ pub struct MaterializerOptions {
     /// Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
     /// passwords in assignments and URLs) by `[REDACTED:<kind>]` before an output is
     /// written or summarised (see [`crate::redact`]). Off by default.
-    pub redact: bool,
+    pub redact: crate::redact::Redaction,
     /// When the fresh results of one message (within their limits, not yet summaries)
     /// together hold more UTF-16 units than this, `materialize_messages` materializes the
     /// largest first until the rest fit (Claude Code uses 200,000). Off by default.
@@ -132,7 +132,7 @@ impl MaterializerOptions {
             snippet_bytes: None,
             offload_dir: None,
             tools: Vec::new(),
-            redact: false,
+            redact: crate::redact::Redaction::off(),
             message_budget_chars: None,
             context_window: None,
         }
@@ -238,6 +238,9 @@ pub struct RefHint {
     pub lines: usize,
     /// Whether the artifact is JSON (`.json`).
     pub is_json: bool,
+    /// The secrets `redact` replaced in it, by kind (see
+    /// [`Redacted::counts`](crate::redact::Redacted::counts)); empty when none.
+    pub redacted: Vec<(String, usize)>,
 }
 
 /// A reference to an artifact, readable with [`Materializer::read`](super::Materializer::read) at once.

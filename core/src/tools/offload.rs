@@ -39,7 +39,7 @@ pub struct ResultOffload {
     pub threshold_chars: usize,
     /// Replace well-known secrets in what is written
     /// ([`redact_offloads`](crate::redact_offloads)).
-    pub redact: bool,
+    pub redact: crate::redact::Redaction,
 }
 
 impl ResultOffload {
@@ -54,7 +54,7 @@ impl ResultOffload {
             session_id: session_id.into(),
             cwd: cwd.into(),
             threshold_chars: DEFAULT_THRESHOLD_CHARS,
-            redact: false,
+            redact: crate::redact::Redaction::off(),
         }
     }
 
@@ -146,8 +146,8 @@ impl ResultOffload {
             chars,
             text: Cow::Owned(content),
         };
-        if self.redact {
-            crate::redact_offloads(std::slice::from_mut(&mut offload));
+        if self.redact.is_on() {
+            crate::redact_offloads(std::slice::from_mut(&mut offload), &self.redact);
         }
         offload.path = create_named(&dir, &offload.id, &offload.text, writer).await?;
         let PlannedOffload {

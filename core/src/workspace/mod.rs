@@ -57,9 +57,10 @@ pub use options::{
     MIN_INLINE_LIMIT,
 };
 pub use query::{OffloadInfo, Query, DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT};
+pub(crate) use record::add_redacted_fact;
 pub use record::{
-    parse_json, JsonParser, KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE,
-    TOOL_RESULT_PREFIX,
+    parse_json, JsonParser, KnowledgeRecord, KnowledgeType, REDACTED_FACT,
+    TOOL_RESULT_CONTEXT_TYPE, TOOL_RESULT_PREFIX,
 };
 pub use record_index::{IndexFuture, RecordIndex};
 pub use store::Workspace;

@@ -53,7 +53,7 @@ pub struct WorkspaceOptions {
     pub token_threshold: usize,
     /// Replace well-known secrets by `[REDACTED:<kind>]` before a content is measured,
     /// hashed or written (see [`crate::redact`]). Off by default.
-    pub redact: bool,
+    pub redact: crate::redact::Redaction,
     /// How record files are parsed (default [`parse_json`](super::parse_json), serde_json;
     /// the wasm build hands in the engine's `JSON.parse`, so it carries no JSON parser).
     pub parse_json: super::JsonParser,
@@ -86,7 +86,7 @@ impl WorkspaceOptions {
             offload_tools: Vec::new(),
             tools: Vec::new(),
             token_threshold: DEFAULT_TOKEN_THRESHOLD,
-            redact: false,
+            redact: crate::redact::Redaction::off(),
             parse_json: super::parse_json,
         }
     }

@@ -10,6 +10,28 @@ pub const TOOL_RESULT_CONTEXT_TYPE: &str = "tool_result";
 /// A tool result's artifact id is this prefix and its tool-call id.
 pub const TOOL_RESULT_PREFIX: &str = "tool_result_";
 
+/// The metadata key a record counts its redacted secrets under, by kind
+/// (`{"aws-access-key": 1}`): set when `redact` replaced any, by the store or by
+/// `tool-offload redact`.
+pub const REDACTED_FACT: &str = "redacted";
+
+/// `counts` added to `metadata`'s [`REDACTED_FACT`], kind by kind (a value there that is
+/// not an object of counts is replaced).
+pub(crate) fn add_redacted_fact(metadata: &mut Map<String, Value>, counts: &[(String, usize)]) {
+    let mut by_kind = match metadata.shift_remove(REDACTED_FACT) {
+        Some(Value::Object(by_kind)) => by_kind,
+        _ => Map::new(),
+    };
+    for (kind, n) in counts {
+        let before = by_kind
+            .get(kind.as_str())
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        by_kind.insert(kind.clone(), (before + *n as u64).into());
+    }
+    metadata.insert(REDACTED_FACT.into(), Value::Object(by_kind));
+}
+
 /// What a knowledge artifact holds: text as given, or a JSON value serialised with
 /// `JSON.stringify` rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -168,7 +168,7 @@ impl Workspace {
                 metadata.insert(key.into(), value.into());
             }
         }
-        let (text, known) = self.redacted(input.text, &input.known);
+        let (text, known) = self.redacted(input.text, &input.known, &mut metadata);
         let content = Content::new(&text, input.kind, &known);
         self.store(input.id, &content, metadata, false, now_ms, io)
             .await
@@ -255,17 +255,11 @@ impl Workspace {
         } else {
             KnowledgeType::Text
         };
-        let (text, known) = self.redacted(input.text, &input.known);
+        let mut metadata = self.tool_result_metadata(input);
+        let (text, known) = self.redacted(input.text, &input.known, &mut metadata);
         let content = Content::new(&text, kind, &known);
         let stored = self
-            .store(
-                &id,
-                &content,
-                self.tool_result_metadata(input),
-                true,
-                now_ms,
-                io,
-            )
+            .store(&id, &content, metadata, true, now_ms, io)
             .await?;
         let measure = content.measure;
         let replacement = (measure.chars >= self.options.inline_limit).then(|| {
@@ -326,15 +320,23 @@ impl Workspace {
 }
 
 impl Workspace {
-    /// `text` as it is stored: with `redact`, its secrets replaced; then what the host
-    /// measured and hashed of the original no longer holds.
-    fn redacted<'t>(&self, text: &'t str, known: &Known) -> (std::borrow::Cow<'t, str>, Known) {
-        if !self.options.redact {
-            return (std::borrow::Cow::Borrowed(text), known.clone());
-        }
-        match crate::redact::redact(text).text {
+    /// `text` as it is stored: with `redact`, its secrets replaced and counted in
+    /// `metadata` ([`REDACTED_FACT`](super::REDACTED_FACT)); then what the host measured
+    /// and hashed of the original no longer holds.
+    fn redacted<'t>(
+        &self,
+        text: &'t str,
+        known: &Known,
+        metadata: &mut Map<String, Value>,
+    ) -> (std::borrow::Cow<'t, str>, Known) {
+        let redacted = self.options.redact.apply(text);
+        match redacted.text {
             std::borrow::Cow::Borrowed(same) => (std::borrow::Cow::Borrowed(same), known.clone()),
-            owned => (owned, Known::default()),
+            owned => {
+                metadata.shift_remove(super::REDACTED_FACT);
+                super::record::add_redacted_fact(metadata, &redacted.counts);
+                (owned, Known::default())
+            }
         }
     }
 }

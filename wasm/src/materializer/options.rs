@@ -7,7 +7,7 @@ use tool_offload_core::materialize::{
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{bool_arg, count_arg, id_arg, kind_of, optional_string, string_arg, working_dir};
+use crate::args::{count_arg, id_arg, kind_of, optional_string, string_arg, working_dir};
 use crate::convert::number;
 use crate::error::{set, JsOffloadError};
 use crate::keys::field;
@@ -71,7 +71,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
     }
     core.offload_dir = optional_string(options, "offloadDir", "options.offloadDir")?;
     core.tools = crate::tool_limits::tools_arg(options)?;
-    core.redact = bool_arg(&field(options, "redact"), "options.redact")? == Some(true);
+    core.redact = crate::redaction::redaction_arg(&field(options, "redact"), "options.redact")?;
     let budget = field(options, "messageBudgetChars");
     if !budget.is_undefined() {
         core.message_budget_chars = Some(count_arg(&budget, "options.messageBudgetChars", 0)?);
@@ -156,8 +156,8 @@ pub(crate) fn options_js(options: &CoreOptions) -> JsValue {
     if let Some(dir) = &options.offload_dir {
         set(&js, "offloadDir", &JsValue::from_str(dir));
     }
-    if options.redact {
-        set(&js, "redact", &JsValue::TRUE);
+    if let Some(redact) = crate::redaction::redaction_value(&options.redact) {
+        set(&js, "redact", &redact);
     }
     if let Some(budget) = options.message_budget_chars {
         set(&js, "messageBudgetChars", &number(budget));

@@ -190,7 +190,7 @@ pub(crate) fn outcome_js(inner: &Inner, outcome: Materialized, original: &JsValu
 }
 
 /// `{ kind: "artifact", id, hint: { toolName, serverName?, toolCallId, bytes, chars,
-/// lines, isJson } }`.
+/// lines, isJson, redacted? } }`.
 pub(crate) fn context_ref(reference: &ContextRef) -> JsValue {
     let js = Object::new();
     set(&js, "kind", &JsValue::from_str("artifact"));
@@ -212,6 +212,13 @@ fn hint_fields(target: &Object, reference: &ContextRef) {
     set(target, "chars", &number(hint.chars));
     set(target, "lines", &number(hint.lines));
     set(target, "isJson", &JsValue::from_bool(hint.is_json));
+    if !hint.redacted.is_empty() {
+        let counts = Object::new();
+        for (kind, n) in &hint.redacted {
+            let _ = js_sys::Reflect::set(&counts, &JsValue::from_str(kind), &number(*n));
+        }
+        set(target, "redacted", &counts);
+    }
 }
 
 /// Call the logger with one materialization; whatever it throws (or rejects with) is

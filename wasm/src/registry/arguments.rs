@@ -6,7 +6,7 @@ use tool_offload_core::tools::{RegisterError, ResultOffload, ToolDefinition, Too
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{bool_arg, count_arg, id_string, options_arg, string_arg, working_dir};
+use crate::args::{count_arg, id_string, options_arg, string_arg, working_dir};
 use crate::convert::{to_js, to_value};
 use crate::error::JsOffloadError;
 use crate::keys::{field, key};
@@ -86,7 +86,7 @@ pub(super) fn offload_option(
         "offload.thresholdChars",
         middleware.threshold_chars,
     )?;
-    middleware.redact = bool_arg(&field("redact"), "offload.redact")? == Some(true);
+    middleware.redact = crate::redaction::redaction_arg(&field("redact"), "offload.redact")?;
     middleware.validate()?;
     Ok(Some((middleware, JsFileWriter::new(&field("writer"))?)))
 }

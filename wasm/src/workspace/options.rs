@@ -9,7 +9,7 @@ use tool_offload_core::workspace::{
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{bool_arg, count_arg, id_arg, kind_of, optional_string, string_arg, working_dir};
+use crate::args::{count_arg, id_arg, kind_of, optional_string, string_arg, working_dir};
 use crate::error::{message_of, set, JsOffloadError};
 use crate::keys::field;
 use crate::materializer::{io_options, logger_arg};
@@ -51,7 +51,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
         offload_tools: Vec::new(),
         tools: crate::tool_limits::tools_arg(options)?,
         token_threshold: DEFAULT_TOKEN_THRESHOLD,
-        redact: false,
+        redact: tool_offload_core::redact::Redaction::off(),
         parse_json: engine_parse,
     };
     let namespace = field(options, "namespace");
@@ -71,7 +71,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
         "options.tokenThreshold",
         core.token_threshold,
     )?;
-    core.redact = bool_arg(&field(options, "redact"), "options.redact")? == Some(true);
+    core.redact = crate::redaction::redaction_arg(&field(options, "redact"), "options.redact")?;
     let tools = field(options, "offloadTools");
     if !tools.is_undefined() {
         let list = tools.dyn_ref::<js_sys::Array>().ok_or_else(|| {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use tool_offload_core::json::LoneSurrogates;
 use tool_offload_core::materialize::{MaterializeWhen, ToolLimits};
+use tool_offload_core::redact::{RedactPattern, Redaction};
 use tool_offload_core::{json, Map, Value};
 
 use super::diff::first_difference;
@@ -43,8 +44,8 @@ pub struct Options {
     pub offload_dir: Option<String>,
     /// `options.tools`: `{ name: { maxInlineChars?, maxInlineBytes?, materialize? } }`.
     pub tools: Vec<(String, ToolLimits)>,
-    /// `options.redact`, default false.
-    pub redact: bool,
+    /// `options.redact`: `true` or `{ patterns, replace? }`, default off.
+    pub redact: Redaction,
     /// `options.messageBudgetChars`, default none.
     pub message_budget_chars: Option<usize>,
     /// `options.contextWindow`: `{ tokens, resultShare? }`, default none.
@@ -52,6 +53,36 @@ pub struct Options {
     /// `options.countTokens: "words"`: tokens are space-separated words (a runner's
     /// stand-in for a host's tokenizer), else core's estimate.
     pub count_words: bool,
+}
+
+/// A vector's `redact` option: `true`, or `{ patterns: [string | { pattern, kind?,
+/// ignoreCase? }], replace? }` (a vector holds valid ones only); anything else is off.
+pub fn redaction(value: &Value) -> Redaction {
+    if let Some(on) = value.as_bool() {
+        return on.into();
+    }
+    let Some(options) = value.as_object() else {
+        return Redaction::off();
+    };
+    let patterns = options
+        .get("patterns")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|p| match p.as_str() {
+            Some(pattern) => RedactPattern::new(pattern),
+            None => RedactPattern {
+                kind: p["kind"].as_str().unwrap_or("custom").into(),
+                pattern: p["pattern"].as_str().unwrap_or_default().into(),
+                ignore_case: p["ignoreCase"].as_bool().unwrap_or(false),
+            },
+        })
+        .collect();
+    let replace = options
+        .get("replace")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    Redaction::with_patterns(patterns, replace).expect("a vector's patterns are valid")
 }
 
 /// The `countTokens: "words"` counter: space-separated words.
@@ -74,7 +105,7 @@ impl Options {
             snippet_bytes: self.snippet_bytes,
             offload_dir: self.offload_dir.clone(),
             tools: self.tools.clone(),
-            redact: self.redact,
+            redact: self.redact.clone(),
             message_budget_chars: self.message_budget_chars,
             context_window: self.context_window,
             ..tool_offload_core::materialize::MaterializerOptions::at(
@@ -143,7 +174,7 @@ impl Vector {
             snippet_bytes: o["snippetBytes"].as_u64().map(|n| n as usize),
             offload_dir: o["offloadDir"].as_str().map(str::to_owned),
             tools: tool_limits(&o["tools"]),
-            redact: o["redact"].as_bool().unwrap_or(false),
+            redact: redaction(&o["redact"]),
             message_budget_chars: o["messageBudgetChars"].as_u64().map(|n| n as usize),
             context_window: o["contextWindow"]["tokens"].as_u64().map(|tokens| {
                 let mut window =

@@ -39,7 +39,7 @@ pub fn workspace_options(step: &Value, root: &str) -> (WorkspaceOptions, Workspa
     options.session_id = text("sessionId");
     options.inline_limit = count("inlineLimit").unwrap_or(options.inline_limit);
     options.token_threshold = count("tokenThreshold").unwrap_or(options.token_threshold);
-    options.redact = o.get("redact").and_then(Value::as_bool).unwrap_or(false);
+    options.redact = super::vector::redaction(o.get("redact").unwrap_or(&Value::Null));
     if let Some(tools) = o.get("offloadTools").and_then(Value::as_array) {
         options.offload_tools = tools
             .iter()
