@@ -177,7 +177,11 @@ fn adjacent_secrets_do_not_overlap() {
 fn long_secrets_deep_in_an_output_are_replaced_whole() {
     let body = "MIIEowIBAAKCAQEA1234567890abcdefABCDEF+/\n".repeat(40);
     let pem = format!("-----BEGIN RSA PRIVATE KEY-----\n{body}-----END RSA PRIVATE KEY-----");
-    let claims = "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIn0".repeat(40);
+    // (No `eyJ` inside: each would start a window of its own.)
+    let claims = format!(
+        "eyJzdWIiOiIxMjM0NTY3ODkwIiwi{}",
+        "bmFtZSI6IkpvaG4gRG9lIn0".repeat(90)
+    );
     let jwt = format!("eyJhbGciOiJIUzI1NiJ9.{claims}.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U");
     let filler = "step ok\n".repeat(2000);
     let text = format!(
