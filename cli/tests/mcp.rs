@@ -287,3 +287,48 @@ fn a_tools_declared_result_size_is_its_limit() {
         "{text}"
     );
 }
+
+/// `--redact` with a pattern: a stored result's artifact and summary hold the markers,
+/// never the secrets.
+const SECRET: &str = r#"
+read line
+echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"canned","version":"1"}}}'
+read line
+printf '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"key AKIAIOSFODNN7EXAMPLE order ACME-20261202 %s"}]}}\n' "$(head -c 15000 /dev/zero | tr '\0' a)"
+read line
+"#;
+
+#[test]
+fn the_proxy_redacts_what_it_stores() {
+    let mut proxy = Session::spawn(&[
+        "proxy",
+        "--conversation",
+        "c",
+        "--redact-pattern",
+        "ACME-[0-9]{8}",
+        "--",
+        "sh",
+        "-c",
+        SECRET,
+    ]);
+    proxy.call(json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } } }));
+    let done = proxy.call(
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "name": "env" } }),
+    );
+    let summary = done["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        summary.contains("key [REDACTED:aws-access-key] order [REDACTED:custom] aaa"),
+        "{}",
+        &summary[..summary.len().min(400)]
+    );
+    let dir = proxy.dir.path().join("context/c/artifacts/tool");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    let stored = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(stored.starts_with("key [REDACTED:aws-access-key] order [REDACTED:custom] aaa"));
+    assert!(!stored.contains("AKIAIOSFODNN7EXAMPLE") && !stored.contains("ACME-20261202"));
+}

@@ -66,6 +66,13 @@ pub struct ProxyArgs {
     #[arg(long, value_name = "N")]
     pub max_inline_bytes: Option<usize>,
 
+    /// Replace well-known secrets (cloud and forge tokens, API keys, JWTs, private keys,
+    /// passwords) by [REDACTED:<kind>] before a result is stored or summarised.
+    #[arg(long)]
+    pub redact: bool,
+    #[command(flatten)]
+    pub redact_patterns: crate::redact::RedactPatterns,
+
     /// The upstream server's command and arguments, after `--`.
     #[arg(last = true, required = true, value_name = "SERVER")]
     pub server: Vec<String>,

@@ -48,6 +48,7 @@ pub fn mcp(args: &McpArgs) -> Result<(), CliError> {
                     proxy.max_inline_chars.unwrap_or(options.max_inline_chars);
                 options.max_inline_bytes =
                     proxy.max_inline_bytes.unwrap_or(options.max_inline_bytes);
+                options.redact = proxy.redact_patterns.redaction(proxy.redact)?;
                 let context = context_tools(&proxy.store, options, location.io)?;
                 // On a worker, not this thread, whose stack size is not ours to set.
                 let server = proxy.server.clone();
