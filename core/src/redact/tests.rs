@@ -194,16 +194,22 @@ fn long_secrets_deep_in_an_output_are_replaced_whole() {
     );
 }
 
-/// A rule looks a bounded distance round its literal (1 KB after `password=`), on
-/// character boundaries: a value longer than that is replaced up to the bound, never
-/// cut inside a character.
+/// A rule looks a bounded distance round its literal (64 KB after `secret:`, enough for
+/// a base64 key in a manifest), on character boundaries: a longer value is replaced up to
+/// the bound, never cut inside a character.
 #[test]
 fn windows_end_on_character_boundaries() {
-    let long = format!("password={}", "é".repeat(600));
+    let key = "TFMwdExTMUNSVWRKVGlCUVVrbFdRVlJGSUV0RldTMHRMUzB0Q2s".repeat(60);
+    let manifest = format!("data:\n  secret: {key}\n");
+    assert_eq!(
+        redact(&manifest).text,
+        "data:\n  secret: [REDACTED:password]\n"
+    );
+    let long = format!("password={}", "é".repeat(40_000));
     let r = redact(&long);
     assert_eq!(
         r.text,
-        format!("password=[REDACTED:password]{}", "é".repeat(88))
+        format!("password=[REDACTED:password]{}", "é".repeat(7232))
     );
     let after = format!("{} postgres://u:pw12345@h/db", "é".repeat(100));
     let r = redact(&after);
