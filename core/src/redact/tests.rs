@@ -221,3 +221,14 @@ fn windows_end_on_character_boundaries() {
         )
     );
 }
+
+/// Each literal is looked for on its own line: the same one on several lines finds each
+/// secret, and no rule reads past the end of its literal's line.
+#[test]
+fn a_rule_stays_on_its_literals_line() {
+    let text = "password=first111\nok\n  password=second22\nx password\n: notasecret\n";
+    assert_eq!(
+        redact(text).text,
+        "password=[REDACTED:password]\nok\n  password=[REDACTED:password]\nx password\n: notasecret\n"
+    );
+}
