@@ -18,6 +18,9 @@ use crate::OffloadError;
 /// then the user's patterns).
 type Span = (usize, usize, usize);
 
+/// The kind index of a span a redaction left, kept as it is.
+const LEFT: usize = usize::MAX;
+
 /// Longest kind a user's pattern may name, in bytes.
 const MAX_KIND_BYTES: usize = 64;
 
@@ -205,18 +208,18 @@ impl Redaction {
         if !self.on {
             return none();
         }
-        let own =
-            |value: &str| value.starts_with("[REDACTED:") || self.replace.as_deref() == Some(value);
+        // What redaction already left (markers, the replacement) is never matched again,
+        // whatever a user's pattern says: redacting twice is redacting once.
+        let mut found = self.left_by_redaction(text);
         // Masks and references (`****`, `${DB_PASSWORD}`) are no secret to the built-in
         // rules; a user's pattern says for itself what it matches.
-        let mut found: Vec<Span> = Vec::new();
-        rules::find(text, &mut found, &|v| rules::stands_for_one(v) || own(v));
+        rules::find(text, &mut found, &rules::stands_for_one);
         let first = rules::kinds().count();
         for (i, (_, pattern)) in self.patterns.iter().enumerate() {
-            let new = user_matches(text, pattern, &found, &own, first + i);
+            let new = user_matches(text, pattern, &found, first + i);
             merge(&mut found, new);
         }
-        if found.is_empty() {
+        if found.iter().all(|&(_, _, index)| index == LEFT) {
             return none();
         }
         let kinds: Vec<&str> = self.kinds().collect();
@@ -225,6 +228,11 @@ impl Redaction {
         let mut last = 0;
         for &(start, end, index) in &found {
             out.push_str(&text[last..start]);
+            last = end;
+            if index == LEFT {
+                out.push_str(&text[start..end]);
+                continue;
+            }
             match &self.replace {
                 Some(replace) => out.push_str(replace),
                 None => {
@@ -233,7 +241,6 @@ impl Redaction {
                     out.push(']');
                 }
             }
-            last = end;
             per_kind[index] += 1;
         }
         out.push_str(&text[last..]);
@@ -245,6 +252,35 @@ impl Redaction {
             text: Cow::Owned(out),
             counts,
         }
+    }
+
+    /// The spans of `text` a redaction left: `[REDACTED:<kind>]` markers and, with a
+    /// replacement, its occurrences; marked [`LEFT`], sorted, none overlapping.
+    fn left_by_redaction(&self, text: &str) -> Vec<Span> {
+        let bytes = text.as_bytes();
+        let mut left: Vec<Span> = Vec::new();
+        for at in memchr::memmem::find_iter(bytes, b"[REDACTED:") {
+            let kind = &bytes[at + "[REDACTED:".len()..];
+            let len = kind
+                .iter()
+                .take(MAX_KIND_BYTES + 1)
+                .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')));
+            if let Some(len) = len.filter(|&len| len > 0 && kind[len] == b']') {
+                left.push((at, at + "[REDACTED:".len() + len + 1, LEFT));
+            }
+        }
+        if let Some(replace) = self.replace.as_deref().filter(|r| !r.is_empty()) {
+            let mut more = Vec::new();
+            for at in memchr::memmem::find_iter(bytes, replace.as_bytes()) {
+                let span = (at, at + replace.len());
+                let after_last = more.last().is_none_or(|&(_, end, _)| end <= at);
+                if after_last && !overlaps(&left, span) {
+                    more.push((span.0, span.1, LEFT));
+                }
+            }
+            merge(&mut left, more);
+        }
+        left
     }
 }
 
@@ -271,15 +307,9 @@ pub(crate) fn add_count(counts: &mut Vec<(String, usize)>, kind: &str, n: usize)
 }
 
 /// The matches of a user's `pattern` in `text`, line by line (the engine's row test
-/// rules out lines without one first), that overlap none of `found` and are not `own`
-/// markers; empty matches are none.
-fn user_matches(
-    text: &str,
-    pattern: &Pattern,
-    found: &[Span],
-    own: &dyn Fn(&str) -> bool,
-    index: usize,
-) -> Vec<Span> {
+/// rules out lines without one first), that overlap none of `found`; empty matches are
+/// none.
+fn user_matches(text: &str, pattern: &Pattern, found: &[Span], index: usize) -> Vec<Span> {
     let mut new = Vec::new();
     let mut line_start = 0;
     while line_start < text.len() {
@@ -292,7 +322,7 @@ fn user_matches(
                     continue;
                 };
                 let span = (line_start + secret.start(), line_start + secret.end());
-                if span.0 < span.1 && !overlaps(found, span) && !own(secret.as_str()) {
+                if span.0 < span.1 && !overlaps(found, span) {
                     new.push((span.0, span.1, index));
                 }
             }

@@ -223,10 +223,9 @@ pub(super) fn find(text: &str, found: &mut Vec<Span>, keep: &dyn Fn(&str) -> boo
 }
 
 /// Whether `value` is a mask or a reference, not a secret: `****`, `xxxx`, `${VAR}`,
-/// `$VAR`, `<token>`, or our own `[REDACTED:<kind>]` (so redacting twice changes nothing).
+/// `$VAR`, `<token>`.
 pub(super) fn stands_for_one(value: &str) -> bool {
     value.starts_with(['$', '<', '{'])
-        || value.starts_with("[REDACTED:")
         || value
             .bytes()
             .all(|b| matches!(b, b'*' | b'x' | b'X' | b'.'))

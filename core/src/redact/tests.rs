@@ -232,3 +232,28 @@ fn a_rule_stays_on_its_literals_line() {
         "password=[REDACTED:password]\nok\n  password=[REDACTED:password]\nx password\n: notasecret\n"
     );
 }
+
+/// Redacting twice is redacting once, even with a pattern that matches inside a marker
+/// or the replacement: what a redaction left is never matched again, nor counted.
+#[test]
+fn what_redaction_left_is_never_matched_again() {
+    let text = "user=ann password=hunter22 key AKIAIOSFODNN7EXAMPLE";
+    for (patterns, replace) in [
+        (vec!["REDACTED", "[a-z]+word", r"\[[^\]]*\]"], None),
+        (vec!["hidden", "ann"], Some("<hidden>")),
+    ] {
+        let patterns = patterns.into_iter().map(RedactPattern::new).collect();
+        let r = Redaction::with_patterns(patterns, replace.map(str::to_owned)).unwrap();
+        let once = r.apply(text);
+        let twice = r.apply(&once.text);
+        assert!(matches!(twice.text, Cow::Borrowed(_)), "{}", twice.text);
+        assert_eq!(twice.counts, []);
+        assert!(!once.text.contains("hunter22") && !once.text.contains("AKIA"));
+    }
+    let r = Redaction::with_patterns(vec![RedactPattern::new("REDACTED")], None).unwrap();
+    assert_eq!(
+        r.apply("a [REDACTED:aws-access-key] and REDACTED and [REDACTED:not a kind]")
+            .text,
+        "a [REDACTED:aws-access-key] and [REDACTED:custom] and [[REDACTED:custom]:not a kind]"
+    );
+}
