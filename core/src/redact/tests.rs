@@ -257,3 +257,36 @@ fn what_redaction_left_is_never_matched_again() {
         "a [REDACTED:aws-access-key] and [REDACTED:custom] and [[REDACTED:custom]:not a kind]"
     );
 }
+
+/// What counts as left by a redaction: a marker whose kind is 1 to 64 kind characters,
+/// closing bracket included; occurrences of the replacement that overlap nothing left
+/// before them.
+#[test]
+fn left_spans_are_exact() {
+    let marked = |patterns: &[&str], replace: Option<&str>, text: &str| {
+        let patterns = patterns.iter().map(|p| RedactPattern::new(*p)).collect();
+        let r = Redaction::with_patterns(patterns, replace.map(str::to_owned)).unwrap();
+        r.apply(text).text.into_owned()
+    };
+    let k64 = format!("[REDACTED:{}]", "k".repeat(64));
+    assert_eq!(marked(&["REDACTED"], None, &k64), k64);
+    let k65 = format!("[REDACTED:{}]", "k".repeat(65));
+    assert_eq!(
+        marked(&["REDACTED"], None, &k65),
+        format!("[[REDACTED:custom]:{}]", "k".repeat(65))
+    );
+    assert_eq!(
+        marked(&["REDACTED"], None, "[REDACTED:]"),
+        "[[REDACTED:custom]:]"
+    );
+    assert_eq!(
+        marked(&[r"\]", "key"], None, "[REDACTED:aws-access-key] key]"),
+        "[REDACTED:aws-access-key] [REDACTED:custom][REDACTED:custom]"
+    );
+    // A replacement that overlaps itself or a marker: the first occurrence is left.
+    assert_eq!(marked(&["b"], Some("aa"), "aaab"), "aaaaa");
+    assert_eq!(
+        marked(&["x"], Some("ED:aws"), "[REDACTED:aws-access-key] x"),
+        "[REDACTED:aws-access-key] ED:aws"
+    );
+}
