@@ -26,6 +26,15 @@ const runs = 'a'.repeat(1999) + 'b\n';
 const { ref: runsRef } = await m.materialize({ toolCallId: 'runs', toolName: 'bash', output: runs.repeat(500) });
 const runsMb = Buffer.byteLength(runs.repeat(500)) / 1e6;
 
+// One line of minified JSON, ~3 MB: its rows are cut from it as its bytes arrive (a
+// line longer than a read chunk); this took ~2.5 s a MB natively before the cut stopped
+// recounting the rest of the chunk for each row.
+const oneLine = JSON.stringify(
+  Array.from({ length: 40_000 }, (_, i) => ({ id: i, user: 'ann', note: i % 5000 === 0 ? 'error: x' : 'ok' })),
+);
+const { ref: lineRef } = await m.materialize({ toolCallId: 'line', toolName: 'bash', output: oneLine });
+const lineMb = Buffer.byteLength(oneLine) / 1e6;
+
 async function time(fn, n) {
   await fn();
   const t = process.hrtime.bigint();
@@ -39,6 +48,7 @@ const cases = [
   ['item \\d+5 in', ref.id, mb, lines, false],
   ['(a+)+$ (rows of 1999 a then b)', runsRef.id, runsMb, null, false],
   [`${worst} (rows of 1999 a then b)`, runsRef.id, runsMb, null, false],
+  ['error (one line of minified JSON)', lineRef.id, lineMb, null, false],
 ];
 console.log(`grep over ${mb.toFixed(2)} MB (${lines.length} lines) and ${runsMb.toFixed(2)} MB of long runs`);
 for (const [label, r, size, rows, ignoreCase] of cases) {
