@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use crate::materialize::{sha256_hex, Measure};
-use crate::redact::{add_count, Redaction};
+use crate::redact::{add_counts, Redaction};
 use crate::workspace::KnowledgeRecord;
 use crate::{FileLifecycle, FileReader, FileWriter, OffloadError, Value};
 
@@ -143,13 +143,6 @@ fn redact_strings(value: &mut Value, redaction: &Redaction, counts: &mut Vec<(St
             .values_mut()
             .for_each(|v| redact_strings(v, redaction, counts)),
         _ => {}
-    }
-}
-
-/// `more` added to `counts`, kind by kind.
-pub(crate) fn add_counts(counts: &mut Vec<(String, usize)>, more: Vec<(String, usize)>) {
-    for (kind, n) in more {
-        add_count(counts, &kind, n);
     }
 }
 

@@ -4,8 +4,8 @@
 //! place, atomically, with its secrets replaced; a stale line index beside it removed.
 
 use crate::gc::{index_for, ours, walk};
-use crate::redact::Redaction;
-use crate::redact_knowledge::{add_counts, knowledge_file, redact_knowledge};
+use crate::redact::{add_counts, Redaction};
+use crate::redact_knowledge::{knowledge_file, redact_knowledge};
 use crate::{FileLifecycle, FileReader, FileWriter, OffloadError};
 
 /// What [`redact_tree`] found and did.

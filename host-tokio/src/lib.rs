@@ -218,18 +218,19 @@ pub async fn offload_tool_results<'a, W: FileWriter + FileReader + ?Sized>(
     options: &BatchOptions<'_>,
     writer: &W,
 ) -> Result<BatchOffload<'a>, OffloadError> {
-    let cwd;
+    let (cwd, filled);
     let options = match options.cwd {
         "" => {
             cwd = working_dir_for(options.output_dir)?;
-            BatchOptions {
+            filled = BatchOptions {
                 cwd: &cwd,
                 ..options.clone()
-            }
+            };
+            &filled
         }
-        _ => options.clone(),
+        _ => options,
     };
-    tool_offload_core::offload_tool_results(messages, &options, writer).await
+    tool_offload_core::offload_tool_results(messages, options, writer).await
 }
 
 /// [`offload_tool_results`] with a [`TokioFileWriter`].

@@ -21,9 +21,11 @@ pub(crate) struct ToStore<'a> {
     kind: ArtifactKind,
     stem: &'a str,
     output: ToolOutputRef<'a>,
-    /// The text with its secrets replaced, when `redact` found any (it is what is
-    /// written and summarised), and their kinds counted.
-    redacted: Option<(String, Vec<(String, usize)>)>,
+    /// The text with its secrets replaced, when `redact` found any: it is what is
+    /// written and summarised.
+    redacted: Option<String>,
+    /// The secrets replaced, by kind.
+    redacted_counts: Vec<(String, usize)>,
     measure: Measure,
     /// Over [`INDEX_STEP`], the line index (it counted the lines).
     index: Option<LineIndex>,
@@ -80,14 +82,17 @@ impl Materializer {
         }
         // With `redact`, the secrets go before anything else sees the text: what is
         // measured, written and summarised is the redacted text.
-        let redacted = self.options().redact.apply(output.text);
-        let redacted = match redacted.text {
-            std::borrow::Cow::Owned(text) => Some((text, redacted.counts)),
+        let crate::redact::Redacted {
+            text: redacted,
+            counts: redacted_counts,
+        } = self.options().redact.apply(output.text);
+        let redacted = match redacted {
+            std::borrow::Cow::Owned(text) => Some(text),
             std::borrow::Cow::Borrowed(_) => None,
         };
         // (Offsets into the text given do not hold in a redacted one.)
         let (text, chars, repeated_end) = match &redacted {
-            Some((text, _)) => (text.as_str(), None, None),
+            Some(text) => (text.as_str(), None, None),
             None => (output.text, chars, repeated_end),
         };
         // Measured once: the sizes decide, and then go in the summary and the ref. Over
@@ -114,6 +119,7 @@ impl Materializer {
             stem,
             output: *output,
             redacted,
+            redacted_counts,
             measure,
             index,
             repeated_end,
@@ -134,16 +140,13 @@ impl Materializer {
             stem,
             output,
             redacted,
+            redacted_counts,
             measure,
             index,
             repeated_end,
         } = to_store;
-        let (text, redacted) = match redacted {
-            Some((text, counts)) => (Some(text), counts),
-            None => (None, Vec::new()),
-        };
         let output = ToolOutputRef {
-            text: text.as_deref().unwrap_or(output.text),
+            text: redacted.as_deref().unwrap_or(output.text),
             ..output
         };
         let is_json = kind != ArtifactKind::Terminal
@@ -186,7 +189,7 @@ impl Materializer {
             chars: measure.chars,
             lines: measure.lines,
             is_json,
-            redacted,
+            redacted: redacted_counts,
         };
         Ok(Materialized::Artifact {
             summary: text,

@@ -154,10 +154,8 @@ impl Redaction {
         let mut compiled = Vec::with_capacity(patterns.len());
         for (i, pattern) in patterns.into_iter().enumerate() {
             let kind = &pattern.kind;
-            let kind_ok = (1..=MAX_KIND_BYTES).contains(&kind.len())
-                && kind
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+            let kind_ok =
+                (1..=MAX_KIND_BYTES).contains(&kind.len()) && kind.bytes().all(is_kind_byte);
             if !kind_ok {
                 return Err(OffloadError::InvalidArgument(format!(
                     "redact.patterns[{i}].kind must be 1 to 64 ASCII letters, digits, '-', '_' or '.', got {kind:?}"
@@ -264,7 +262,7 @@ impl Redaction {
             let len = kind
                 .iter()
                 .take(MAX_KIND_BYTES + 1)
-                .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')));
+                .position(|&b| !is_kind_byte(b));
             if let Some(len) = len.filter(|&len| len > 0 && kind[len] == b']') {
                 left.push((at, at + "[REDACTED:".len() + len + 1, LEFT));
             }
@@ -298,8 +296,20 @@ pub fn redact(text: &str) -> Redacted<'_> {
     Redaction::builtin().apply(text)
 }
 
+/// Whether `b` may be in a kind's name: an ASCII letter or digit, `-`, `_` or `.`.
+fn is_kind_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')
+}
+
+/// `more` added to `counts`, kind by kind.
+pub(crate) fn add_counts(counts: &mut Vec<(String, usize)>, more: Vec<(String, usize)>) {
+    for (kind, n) in more {
+        add_count(counts, &kind, n);
+    }
+}
+
 /// Add `n` secrets of `kind` to `counts`, keeping the order kinds first came in.
-pub(crate) fn add_count(counts: &mut Vec<(String, usize)>, kind: &str, n: usize) {
+fn add_count(counts: &mut Vec<(String, usize)>, kind: &str, n: usize) {
     match counts.iter_mut().find(|(k, _)| k == kind) {
         Some((_, total)) => *total += n,
         None => counts.push((kind.to_owned(), n)),

@@ -186,7 +186,7 @@ fn windows(text: &str, rule: &Rule) -> Vec<(usize, usize)> {
 }
 
 /// The kinds of the built-in rules, in order.
-pub(super) fn kinds() -> impl Iterator<Item = &'static str> + Clone {
+pub(super) fn kinds() -> impl Iterator<Item = &'static str> {
     RULES.iter().map(|rule| rule.kind)
 }
 
