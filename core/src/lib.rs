@@ -96,6 +96,7 @@ mod redact_tree;
 pub mod replay;
 mod search;
 mod sort;
+mod stored_form;
 pub mod temp;
 #[cfg(test)]
 mod test_rng;
@@ -127,5 +128,6 @@ pub use placeholder::{
 pub use plan::{redact_offloads, PlannedOffload};
 pub use redact_tree::{redact_tree, redact_tree_with, RedactReport};
 pub use serde_json::{Map, Value};
+pub use stored_form::{stored_form, stored_form_of_ends, StoredForm, HEAD_CHARS, TAIL_CHARS};
 pub use text::{count_in_range, js_trim, safe_count, utf16_len, MAX_COUNT};
 pub use tokens::{estimate_tokens, TokenCounter};

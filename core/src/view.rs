@@ -56,10 +56,13 @@ pub trait Text {
     }
     /// Whether this is one of our placeholders ([`is_placeholder`](crate::is_placeholder)).
     fn is_placeholder(&self) -> bool;
-    /// Whether this is a page our read-back tools returned
-    /// ([`is_read_back_page`](crate::materialize::is_read_back_page)).
-    fn is_read_back_page(&self) -> bool {
-        crate::materialize::is_read_back_page(&self.to_str())
+    /// What this already is when it stands for stored content ([`stored_form`]). Hosts
+    /// whose text lives elsewhere override it to copy only the ends it reads
+    /// ([`stored_form_of_ends`](crate::stored_form_of_ends)).
+    ///
+    /// [`stored_form`]: crate::stored_form
+    fn stored_form(&self) -> Option<crate::StoredForm> {
+        crate::stored_form(&self.to_str())
     }
     /// The text as UTF-8, for work done in Rust (summaries of materialized output). A
     /// lone UTF-16 surrogate (only host strings can hold one) becomes U+FFFD, as a

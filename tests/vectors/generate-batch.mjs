@@ -8,7 +8,7 @@ import {
   unrecognizedIn,
   CWD,
   hasLoneSurrogate,
-  isPlaceholder,
+  isStoredForm,
   resolve,
   tr,
   user,
@@ -165,7 +165,7 @@ function referenceBatch(messages, { outputDir, threshold = DEFAULT_THRESHOLD, fa
     const plans = messages.map((message, i) =>
       toolResults(message, i).flatMap((r) => {
         const chars = r.text.length;
-        if (chars === 0 || chars < threshold || isPlaceholder(r.text)) return [];
+        if (chars === 0 || chars < threshold || isStoredForm(r.text)) return [];
         if (idProblem(r.id)) throw new Refused('INVALID_ID', r.idPath);
         const name = claim(r.id, `messages[${i}]`);
         return [{ ...r, chars, name, path: `${dir}/${name}` }];
@@ -551,6 +551,44 @@ const cases = [
       tool('call_1', '[Tool result offloaded to file: /srv/out/s1/call_1.md]'),
       fco('fc_1', '[Content offloaded to: ./tool-result-fc_1.md]\nmore'),
       tool('call_2', '[Tool result offloaded to file: relative.md]'),
+    ],
+    { threshold: 1 },
+  ],
+  [
+    'stored-forms-never-offloaded-again',
+    "Content that already stands for stored content stays as it is, at any threshold, as in every writer: a Materializer summary (binary too), a <knowledge_list>, the budget's pointer, a page the read tools returned. Moving one to a file would hide its ref and preview behind a placeholder. Only a text's first 8,192 and last 64 UTF-16 units are read (a character cut there counts for nothing). Look-alikes (a summary naming no ctx:// ref, an unclosed list, a header whose name has a space, a first line running past the 8,192 units, a close tag further than 64 units from the end) are offloaded.",
+    [
+      user(
+        tr(
+          'toolu_1',
+          '[Output of bash (call c1) stored as ctx://c/tool/c1.txt and not shown in full: read it with context_read, context_tail or context_grep.]\nSize: 120 bytes, 120 characters, 4 lines.\nerror: build failed',
+        ),
+        tr(
+          'toolu_2',
+          '<knowledge_list>\n<knowledge id="tool_result_c2" tool_name="bash">x</knowledge>\nRead more with get_knowledge_by_lines.\n</knowledge_list>',
+        ),
+      ),
+      tool(
+        'call_1',
+        '[Earlier output of bash (call c3, 48,211 chars) cleared from the conversation; stored as ctx://c/tool/c3.txt: context_read, context_grep]',
+      ),
+      tool('call_2', '[ctx://c/tool/c1.txt: lines 1-2 of 4. More: context_read("ctx://c/tool/c1.txt", 2)]\n1| a\n2| b'),
+      fco(
+        'fc_1',
+        '[Output of shot (call s) stored as ctx://c/tool/s.bin: binary data, 8 bytes, looks like a PNG image; not shown, and not text to read back.]',
+      ),
+      tool('call_3', '[Output of bash (call c1) stored as /tmp/c1.txt and not shown in full: read it.]\nmore'),
+      tool('call_4', '<knowledge_list>\n<knowledge id="k">x</knowledge>'),
+      tool('call_5', '[build log: lines 1-2 of 4.]\n1| a'),
+      // Long texts are known by their first 8,192 and last 64 UTF-16 units.
+      tool(
+        'call_6',
+        '[ctx://c/tool/a.txt: lines 1-1500 of 9000. More: context_read("ctx://c/tool/a.txt", 1500)]\n' +
+          '1| ab\n'.repeat(1500),
+      ),
+      tool('call_7', `<knowledge_list>\n${'a'.repeat(8174)}😀${'b'.repeat(42)}😀\n</knowledge_list>\n`),
+      tool('call_8', `[build: lines 1-2 of 4.${'y'.repeat(8200)}]\n1| a`),
+      tool('call_9', `<knowledge_list>\n${'c'.repeat(9000)}\n</knowledge_list>${' '.repeat(64)}`),
     ],
     { threshold: 1 },
   ],

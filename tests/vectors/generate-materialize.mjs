@@ -1430,7 +1430,7 @@ const anthropic = () => [
   const c = add(
     new Case(
       'tool-limits',
-      'Per-tool limits (options.tools): an entry for the exact tool name overrides the "*" entry field by field, which overrides the materializer\'s limits. "never" keeps any size inline (a file reader), "always" materializes any size (a read-back page still never); summaries and pages keep the materializer\'s own limits. materializeMessages applies the limits of the tool each result answers.',
+      'Per-tool limits (options.tools): an entry for the exact tool name overrides the "*" entry field by field, which overrides the materializer\'s limits. "never" keeps any size inline (a file reader), "always" materializes any size (never what already stands for stored content: a read-back page, a placeholder, a knowledge list, a summary); summaries and pages keep the materializer\'s own limits. materializeMessages applies the limits of the tool each result answers.',
       { tools },
     ),
   );
@@ -1446,6 +1446,14 @@ const anthropic = () => [
   // A read-back page is never stored again, even by a tool that materializes everything.
   const page = { $from: [c.read('ctx://conv-1/tool/b2.txt', { limit: 2 })] };
   c.step('materialize', { toolCallId: 'n2', toolName: 'noisy', output: page }, { inline: true, content: page });
+  // Nor is anything else that already stands for stored content: a placeholder, a
+  // knowledge list, a summary.
+  for (const [id, output] of [
+    ['n3', '[Tool result offloaded to file: /work/out/s1/toolu_1.md]'],
+    ['n4', '<knowledge_list>\n<knowledge id="tool_result_c2">x</knowledge>\n</knowledge_list>'],
+    ['n5', { $from: [c.steps.findIndex((s) => s.toolCallId === 'g1'), 'content'] }],
+  ])
+    c.step('materialize', { toolCallId: id, toolName: 'noisy', output }, { inline: true, content: output });
   const first = c.materializeMessages([
     {
       role: 'assistant',

@@ -9,7 +9,7 @@
 // kept from the last bless.
 import { writeFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { StepCase, here, isPlaceholder, previousVectors, wellFormed } from './shared.mjs';
+import { StepCase, here, isStoredForm, previousVectors, wellFormed } from './shared.mjs';
 
 const previous = new Map([...previousVectors('registry'), ...previousVectors('todo')]);
 const DATA = '/data';
@@ -39,7 +39,7 @@ class Case extends StepCase {
       offload &&
       !materialized?.passthrough &&
       content.length >= (offload.thresholdChars ?? 1000) &&
-      !isPlaceholder(content)
+      !isStoredForm(content)
     ) {
       // A reused id never overwrites: the first free name of id.md, id-1.md, id-2.md…
       const dir = `${offload.outputDir}/${offload.sessionId}`;
@@ -161,7 +161,7 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
     'registry',
     new Case(
       'offload-threshold-and-placeholders',
-      'thresholdChars 10: a result of 10 units is offloaded, 9 stay; a handler returning a placeholder (over the threshold) gets it back unchanged.',
+      'thresholdChars 10: a result of 10 units is offloaded, 9 stay; a handler returning what already stands for stored content (over the threshold) — a placeholder, a Materializer summary, a <knowledge_list>, a page the read tools returned — gets it back unchanged.',
     ),
   );
   c.registry({ offload: { outputDir: '/work/out', sessionId: 's2', thresholdChars: 10 } });
@@ -171,6 +171,15 @@ const inline = (s) => s.length <= LIMITS.maxInlineChars && Buffer.byteLength(s) 
   c.execute('toolu_1', 'ten', {}, { content: '0123456789' });
   c.execute('toolu_2', 'nine', {}, { content: '012345678' });
   c.execute('toolu_3', 'again', {}, { content: '[Tool result offloaded to file: /work/out/s2/toolu_1.md]' });
+  const stored = [
+    '[Output of bash (call c1) stored as ctx://c/tool/c1.txt and not shown in full: read it with context_read, context_tail or context_grep.]\nSize: 9 bytes',
+    '<knowledge_list>\n<knowledge id="tool_result_c2">x</knowledge>\n</knowledge_list>',
+    '[ctx://c/tool/c1.txt: lines 1-2 of 4. More: context_read("ctx://c/tool/c1.txt", 2)]\n1| a\n2| b',
+  ];
+  stored.forEach((text, i) => {
+    c.register(def(`stored${i}`), returns(text));
+    c.execute(`toolu_${4 + i}`, `stored${i}`, {}, { content: text });
+  });
 }
 {
   const c = add(

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StepCase, estimateTokens, here, previousVectors } from './shared.mjs';
+import { StepCase, estimateTokens, here, isStoredForm, previousVectors } from './shared.mjs';
 
 const previous = previousVectors('workspace');
 const NOW = Date.UTC(2026, 10, 25, 9, 30, 0, 123);
@@ -19,8 +19,6 @@ const FIXED = ['context_type', 'biz_id', 'tool_name', 'action_name', 'offload'];
 
 const lineCount = (t) => (t === '' ? 0 : t.split('\n').length - (t.endsWith('\n') ? 1 : 0));
 const sha256 = (t) => createHash('sha256').update(t, 'utf8').digest('hex');
-const isList = (t) =>
-  typeof t === 'string' && t.trim().startsWith('<knowledge_list>') && t.trim().endsWith('</knowledge_list>');
 
 class Case extends StepCase {
   constructor(name, description) {
@@ -70,7 +68,7 @@ class Case extends StepCase {
   offload(input, { counter, stored, redacted } = {}) {
     const given = typeof input.content === 'string' ? input.content : JSON.stringify(input.content);
     const text = stored ?? given;
-    if (typeof input.content === 'string' && isList(given))
+    if (typeof input.content === 'string' && isStoredForm(given))
       return this.ws('offloadToolResult', input, { offloaded: false, content: input.content });
     const reason = this.decide(input, given, counter);
     if (reason === 'flag_false' || reason === 'tool_never' || reason === 'under_threshold')
@@ -323,7 +321,7 @@ const log = (lines, errorAt = []) =>
   const c = add(
     new Case(
       'idempotent',
-      'The same result again is reused (its record unchanged); another content under the same id is stored as tool_result_same-1, never over the first; offloadMessages over Anthropic, OpenAI Chat and Responses messages stores each result once, names tools from their calls, and leaves <knowledge_list>s alone on the next turn.',
+      "The same result again is reused (its record unchanged); another content under the same id is stored as tool_result_same-1, never over the first; offloadMessages over Anthropic, OpenAI Chat and Responses messages stores each result once, names tools from their calls, and leaves <knowledge_list>s alone on the next turn. What already stands for stored content (a placeholder, a Materializer summary, the budget's pointer) is never stored, even with metadata.offload true.",
     ),
   );
   c.workspace({});
@@ -333,6 +331,19 @@ const log = (lines, errorAt = []) =>
   c.step('workspace', { options: { now: NOW + 5000 } }, null);
   c.offload({ toolCallId: 'same', toolName: 'bash', content: big });
   c.offload({ toolCallId: 'same', toolName: 'bash', content: 'other', metadata: { offload: true } });
+  // What already stands for stored content is never stored again, even when asked.
+  for (const [id, content] of [
+    ['placeholder', '[Content offloaded to: ./tool-result-x.md]'],
+    [
+      'summary',
+      '[Output of bash (call c1) stored as ctx://c/tool/c1.txt and not shown in full: read it with context_read, context_tail or context_grep.]\nSize: 9 bytes',
+    ],
+    [
+      'cleared',
+      '[Earlier output of bash (call c3, 48,211 chars) cleared from the conversation; stored as ctx://c/tool/c3.txt: context_read, context_grep]',
+    ],
+  ])
+    c.offload({ toolCallId: id, toolName: 'bash', content, metadata: { offload: true } });
   const messages = [
     { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_1', name: 'read_file', input: {} }] },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_1', content: big }] },

@@ -11,6 +11,34 @@ export function isPlaceholder(s) {
   return s.startsWith('[Tool result offloaded to file: /') || s.startsWith('[Content offloaded to: ./');
 }
 
+/** Whether a tool result's text already stands for stored content, which no writer
+ * stores again (core's `stored_form`): a placeholder, a Materializer summary (binary too),
+ * a `<knowledge_list>`, the budget's pointer, a page the read tools returned. Known by
+ * the fixed parts of each form; the vectors' look-alikes differ in one of them. Only the
+ * first 8,192 and last 64 UTF-16 units are read: a first line running past them is no
+ * header. */
+export function isStoredForm(s) {
+  if (typeof s !== 'string') return false;
+  const oneLine = !s.includes('\n');
+  const head = s.slice(0, 8192);
+  const first = s.length <= 8192 || head.includes('\n') ? s.split('\n')[0] : '';
+  const list = head.trim().startsWith('<knowledge_list>') && s.slice(-64).trim().endsWith('</knowledge_list>');
+  const cleared =
+    oneLine &&
+    s.startsWith('[Earlier output of ') &&
+    s.includes(' cleared from the conversation; stored as ') &&
+    s.endsWith(': context_read, context_grep]');
+  const summary = /^\[Output of .* stored as ctx:\/\/.* and not shown in full: /.test(first);
+  const binary =
+    oneLine &&
+    /^\[Output of .* stored as ctx:\/\/.*: binary data, .*; not shown, and not text to read back\.\]$/.test(s);
+  const page =
+    /^\[[^ ]+: (lines \d|\d[\d,]* matching row|empty\.\]$|nothing to show\.\]$|offset \d|char \d|text; metadata \{|json; metadata \{).*\]$/.test(
+      first,
+    );
+  return isPlaceholder(s) || list || cleared || summary || binary || page;
+}
+
 /** The directory holding the vectors. */
 export const here = dirname(fileURLToPath(import.meta.url));
 

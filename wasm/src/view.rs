@@ -6,7 +6,8 @@ use std::cell::RefCell;
 
 use js_sys::{Array, JsString};
 use tool_offload_core::view::{JsonView, Kind, Text};
-use tool_offload_core::{is_placeholder, OffloadError, MAX_PLACEHOLDER_CHARS};
+use tool_offload_core::{is_placeholder, stored_form_of_ends, OffloadError, StoredForm};
+use tool_offload_core::{HEAD_CHARS, MAX_PLACEHOLDER_CHARS, TAIL_CHARS};
 use wasm_bindgen::prelude::*;
 
 use crate::error::message_of;
@@ -256,6 +257,20 @@ impl Text for JsText {
         // Only short strings can be placeholders, so only those are copied to check.
         self.len <= MAX_PLACEHOLDER_CHARS
             && self.text.as_string().is_some_and(|s| is_placeholder(&s))
+    }
+
+    fn stored_form(&self) -> Option<StoredForm> {
+        // Only the ends decide: a long output is not copied out of JS for this.
+        let len = self.len as u32;
+        if self.len <= HEAD_CHARS {
+            let whole = self.text.as_string().unwrap_or_default();
+            return stored_form_of_ends(&whole, &whole, true);
+        }
+        let head = self.text.slice(0, HEAD_CHARS as u32);
+        let tail = self.text.slice(len - TAIL_CHARS as u32, len);
+        let (head, tail) = (head.as_string(), tail.as_string());
+        let (head, tail) = (head.unwrap_or_default(), tail.unwrap_or_default());
+        stored_form_of_ends(&head, &tail, false)
     }
 }
 

@@ -164,14 +164,10 @@ impl Batch {
         for result in found {
             let chars = result.chars();
             planned.tool_result_chars += chars as u64;
-            // Empty content saves nothing; a placeholder is already offloaded, and writing
-            // it again would overwrite the original file with the placeholder; a page read
-            // back from an artifact is one already.
-            if chars == 0
-                || chars < self.threshold
-                || result.text.is_placeholder()
-                || result.text.is_read_back_page()
-            {
+            // Empty content saves nothing; what already stands for stored content (a
+            // placeholder, whose file writing it again would overwrite; a summary, a
+            // knowledge list, a page read back) stays ([`crate::stored_form`]).
+            if chars == 0 || chars < self.threshold || result.text.stored_form().is_some() {
                 continue;
             }
             let id = result.id()?;

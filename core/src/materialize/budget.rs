@@ -10,16 +10,11 @@
 
 use super::materializer::Materializer;
 use super::messages::plan_tool_results;
+use super::pointer::cleared_pointer;
 use super::summary::summary_ref;
-use super::text::thousands;
 use super::types::{ContextRef, Materialized};
 use crate::view::JsonView;
-use crate::{estimate_tokens, FileReader, FileWriter, OffloadError, Slot};
-
-/// How a cleared result starts.
-pub const CLEARED_PREFIX: &str = "[Earlier output of ";
-/// What follows its origin.
-const CLEARED_MIDDLE: &str = " cleared from the conversation; stored as ";
+use crate::{estimate_tokens, FileReader, FileWriter, OffloadError, Slot, StoredForm};
 
 /// Options of [`Materializer::budget`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,30 +78,6 @@ pub struct Budgeted {
     pub stored: Vec<(ContextRef, String)>,
 }
 
-/// The pointer that replaces a cleared result.
-///
-/// ```
-/// use tool_offload_core::materialize::cleared_pointer;
-/// assert_eq!(
-///     cleared_pointer("bash", "toolu_01", 48_211, "ctx://c1/tool/toolu_01.txt"),
-///     "[Earlier output of bash (call toolu_01, 48,211 chars) cleared from the conversation; stored as ctx://c1/tool/toolu_01.txt: context_read, context_grep]"
-/// );
-/// ```
-pub fn cleared_pointer(tool: &str, call_id: &str, chars: usize, reference: &str) -> String {
-    format!(
-        "{CLEARED_PREFIX}{tool} (call {call_id}, {} chars){CLEARED_MIDDLE}{reference}: context_read, context_grep]",
-        thousands(chars)
-    )
-}
-
-/// Whether `text` is a pointer [`cleared_pointer`] wrote.
-pub fn is_cleared(text: &str) -> bool {
-    text.starts_with(CLEARED_PREFIX)
-        && crate::search::contains(text, CLEARED_MIDDLE)
-        && text.ends_with(": context_read, context_grep]")
-        && !text.bytes().any(|b| b == b'\n')
-}
-
 /// The characters a summary says its output holds (`Size: N bytes, M characters, …`).
 fn summary_chars(summary: &str) -> Option<usize> {
     let line = summary.lines().nth(1)?.strip_prefix("Size: ")?;
@@ -125,7 +96,8 @@ impl Materializer {
     /// tokens of each message as the host counts them (`JSON.stringify` of it, counted
     /// by [`estimate_tokens`] or the caller's tokenizer). When their sum exceeds
     /// `trigger_tokens`, the tool results before the last `keep_last` (not of
-    /// `exclude_tools`, not already cleared, not a read-back page) are cleared oldest
+    /// `exclude_tools`, nothing that already stands for stored content but a summary:
+    /// [`crate::stored_form`]) are cleared oldest
     /// first until the history is at most half the trigger — if that saves at least
     /// `clear_at_least_tokens`; otherwise nothing changes. A result is cleared into
     /// [`cleared_pointer`] naming its ref: a summary's own, or a new artifact's for a
@@ -187,15 +159,15 @@ impl Materializer {
                 break;
             }
             let text = &result.text;
-            if is_cleared(text)
-                || super::is_read_back_page(text)
-                || options.exclude_tools.contains(&result.tool_name)
-            {
+            if options.exclude_tools.contains(&result.tool_name) {
                 continue;
             }
-            let (reference, chars) = match summary_ref(text) {
-                Some(r) => (Some(r.to_owned()), summary_chars(text)),
-                None => (None, None),
+            // A summary is cleared to its own ref; what else already stands for stored
+            // content (the store would not store it again) stays.
+            let (reference, chars) = match (crate::stored_form(text), summary_ref(text)) {
+                (None, _) => (None, None),
+                (Some(StoredForm::Summary), Some(r)) => (Some(r.to_owned()), summary_chars(text)),
+                _ => continue,
             };
             let chars = chars.unwrap_or_else(|| crate::utf16_len(text));
             // The pointer's ref is not known before an inline result is stored: a

@@ -1,7 +1,7 @@
 use serde_json::{json, Value};
 
 use super::*;
-use crate::materialize::MaterializerOptions;
+use crate::materialize::{is_cleared, MaterializerOptions};
 use crate::{apply_edits, MemoryWriter};
 
 fn log(id: &str, lines: usize) -> String {
@@ -210,4 +210,31 @@ fn pointers_are_recognised_and_summary_sizes_read() {
     let summary = "[Output of Bash (call t1) stored as ctx://c/tool/t1.txt and not shown in full: read it with context_read, context_tail or context_grep.]\nSize: 36,403 bytes, 36,401 characters, 601 lines. JSON: no.\n";
     assert_eq!(summary_chars(summary), Some(36_401));
     assert_eq!(summary_chars("no size here"), None);
+}
+
+#[test]
+fn stored_forms_other_than_summaries_stay() {
+    let mut messages = conversation(6, 200);
+    // Long ones, each worth clearing by its size: a page read back and a knowledge list
+    // stay (neither is stored again); the results after them are cleared.
+    let page = format!(
+        "[ctx://c1/tool/x.txt: lines 1-200 of 900. More: context_read(\"ctx://c1/tool/x.txt\", 200)]\n{}",
+        log("p", 200)
+    );
+    let list = format!("<knowledge_list>\n{}</knowledge_list>", log("k", 200));
+    messages[2]["content"] = page.clone().into();
+    messages[4]["content"] = list.clone().into();
+    let total: usize = tokens(&messages).iter().sum();
+    let mut options = BudgetOptions::new(total - 1);
+    options.keep_last = 1;
+    let done = run(&materializer(), &messages, &options, &MemoryWriter::new());
+    let ids: Vec<&str> = done
+        .cleared
+        .iter()
+        .map(|c| c.tool_call_id.as_str())
+        .collect();
+    assert_eq!(ids[..2], ["call_2", "call_3"], "{ids:?}");
+    let after = applied(&messages, &done);
+    assert_eq!(after[2]["content"], page.as_str());
+    assert_eq!(after[4]["content"], list.as_str());
 }

@@ -8,7 +8,6 @@
 
 use super::materializer::Materializer;
 use super::messages::{plan_tool_results, Planned};
-use super::summary::summary_ref;
 use super::text::Measure;
 use super::types::MaterializeWhen;
 use crate::tokens::over_limit;
@@ -19,8 +18,8 @@ impl Materializer {
     /// What to materialize in `messages` under the message budget and the context window:
     /// the results over their limits (as without them) or over their share of the window,
     /// and in each message the largest fresh ones (the first of equals first) until the
-    /// fresh ones left inline total at most the budget. Results of tools that are never materialized, summaries, read-back
-    /// pages and results whose id cannot name a file are never picked for the budget.
+    /// fresh ones left inline total at most the budget. Results of tools that are never materialized, what
+    /// already stands for stored content ([`crate::stored_form`]) and results whose id cannot name a file are never picked for the budget.
     ///
     /// # Errors
     /// As [`Materializer::materialize_messages`]: `INVALID_MESSAGE`, `INVALID_ID` (for a
@@ -34,8 +33,7 @@ impl Materializer {
         let fresh =
             plan_tool_results(messages, &mut Vec::new(), true, &|_| true, &|text, tool| {
                 Ok(self.limits_for(tool).when != Some(MaterializeWhen::Never)
-                    && summary_ref(text).is_none()
-                    && !super::is_read_back_page(text))
+                    && crate::stored_form(text).is_none())
             })?;
         let over = self.over_limit_or_window(messages, &fresh, count_tokens)?;
         let mut picked = over.clone();

@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 
 use super::materializer::Materializer;
-use super::summary::summary_ref;
 use super::text::Measure;
 use super::types::{ContextRef, Materialized, ToolOutputRef};
 use crate::message::{text_parts, tool_results, At};
@@ -239,8 +238,8 @@ impl Materializer {
             false,
             &|text| !text.utf16_len_at_most(inline),
             &|text, tool| {
-                // Summaries and pages first: they are never counted.
-                if summary_ref(text).is_some() || super::is_read_back_page(text) {
+                // What stands for stored content first: it is never counted.
+                if crate::stored_form(text).is_some() {
                     return Ok(false);
                 }
                 self.counted_exceeds(&Measure::of(text), text, tool, count_tokens)

@@ -5,7 +5,8 @@ mod binary;
 mod budget;
 pub(crate) use binary::is_binary_path;
 pub use binary::{BinaryOutputRef, BINARY_EXTENSION};
-pub use budget::{cleared_pointer, is_cleared, BudgetOptions, Budgeted, Cleared, CLEARED_PREFIX};
+pub use budget::{BudgetOptions, Budgeted, Cleared};
+pub use pointer::{cleared_pointer, is_cleared, CLEARED_PREFIX};
 mod bundle;
 mod bundle_content;
 pub use bundle_content::sha256_hex;
@@ -32,6 +33,7 @@ pub(crate) mod pattern;
 pub(crate) mod pattern_limit;
 mod place;
 mod plain;
+mod pointer;
 #[cfg(test)]
 mod ranged_tests;
 mod read;
@@ -77,7 +79,7 @@ pub use read_tools::{
     DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
 };
 pub(crate) use reference::unsafe_ref_component;
-pub(crate) use summary::framed_summary;
+pub(crate) use summary::{framed_summary, is_binary_summary};
 pub use summary::{
     summary, summary_ref, SummaryInput, DEFAULT_GREP_PATTERN, MAX_EXCERPTS, MAX_OUTLINE,
     POINTER_PREFIX,

@@ -106,9 +106,10 @@ impl Materializer {
                 .as_ref()
                 .map_or_else(|| line_count(bytes), |index| index.lines),
         };
-        // A page our read-back tools returned is bounded and stored already: never
-        // stored again, whatever its size (a knowledge page can be over these limits).
-        if super::is_read_back_page(text)
+        // What already stands for stored content — a page our read-back tools returned
+        // (bounded, and a knowledge page can be over these limits), a summary, a
+        // placeholder, a knowledge list — is never stored again, whatever its size.
+        if crate::stored_form(text).is_some()
             || !(always || self.counted_exceeds(&measure, text, output.tool_name, count_tokens)?)
         {
             self.inlined.fetch_add(1, Ordering::Relaxed);

@@ -8,9 +8,7 @@ use crate::create::MAX_NAME_ATTEMPTS;
 use crate::message::check_session_id;
 use crate::path::{join, resolve, unsafe_component};
 use crate::plan::PlannedOffload;
-use crate::{
-    direct_placeholder, is_placeholder, utf16_len, CreateOutcome, FileWriter, OffloadError, Slot,
-};
+use crate::{direct_placeholder, utf16_len, CreateOutcome, FileWriter, OffloadError, Slot};
 
 /// The default middleware threshold, in UTF-16 code units.
 pub const DEFAULT_THRESHOLD_CHARS: usize = 1000;
@@ -114,9 +112,10 @@ impl ResultOffload {
         result: ToolResult,
         writer: &W,
     ) -> Result<Finished, OffloadError> {
-        // A result that already is a placeholder stays as it is (nothing to move).
+        // A result that already stands for stored content (a placeholder, a summary, a
+        // page read back) stays as it is: nothing to move.
         let chars = utf16_len(&result.content);
-        if !self.applies_to(chars) || is_placeholder(&result.content) {
+        if !self.applies_to(chars) || crate::stored_form(&result.content).is_some() {
             return Ok(Finished {
                 result,
                 replaced: false,

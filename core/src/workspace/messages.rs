@@ -2,7 +2,6 @@
 
 use super::decide::{surely_kept_chars, Decision};
 use super::io_types::{TokenCounter, ToolResultInput, ToolResultOffload};
-use super::knowledge_list::is_knowledge_list;
 use super::store::Workspace;
 use crate::materialize::{plan_tool_results, Planned};
 use crate::view::{JsonView, Text};
@@ -97,7 +96,7 @@ impl Workspace {
             &mut unrecognized,
             false,
             &|text| !(by_estimate && text.utf16_len_at_most(most_chars)),
-            &|text, _| Ok(!is_knowledge_list(text)),
+            &|text, _| Ok(crate::stored_form(text).is_none()),
         )?;
         let mut decided = Vec::with_capacity(planned.len());
         for p in planned {

@@ -8,7 +8,7 @@ use super::decide::{need_offload, Decision, ResultText};
 use super::io_types::{
     Content, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
 };
-use super::knowledge_list::{is_knowledge_list, knowledge_list};
+use super::knowledge_list::knowledge_list;
 use super::options::{WorkspaceOptions, MIN_INLINE_LIMIT};
 use super::record::{KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE, TOOL_RESULT_PREFIX};
 use super::record_index::RecordIndex;
@@ -224,9 +224,7 @@ impl Workspace {
         input: &ToolResultInput<'_>,
         count_tokens: Option<&TokenCounter<'_>>,
     ) -> Result<Option<Decision>, OffloadError> {
-        if !input.is_json
-            && (is_knowledge_list(input.text) || crate::materialize::is_read_back_page(input.text))
-        {
+        if !input.is_json && crate::stored_form(input.text).is_some() {
             return Ok(None);
         }
         let flag = input.metadata.get("offload").and_then(Value::as_bool);

@@ -6,6 +6,9 @@ use super::{origin_of, POINTER_PREFIX};
 use crate::materialize::text::count;
 use crate::materialize::ArtifactKind;
 
+/// How a binary summary ends.
+const BINARY_END: &str = "; not shown, and not text to read back.]";
+
 /// `[Output of <tool> (call <id>) stored as <ref>: binary data, 26 bytes, looks like a
 /// PNG image; not shown, and not text to read back.]`
 pub(crate) fn binary_summary(
@@ -16,9 +19,18 @@ pub(crate) fn binary_summary(
     let origin = origin_of(ArtifactKind::Tool, id, tool_name, server_name);
     let kind = magic(&bytes[..bytes.len().min(16)]).map_or(String::new(), |k| format!(", {k}"));
     format!(
-        "{POINTER_PREFIX}{origin} stored as {reference}: binary data, {}{kind}; not shown, and not text to read back.]",
+        "{POINTER_PREFIX}{origin} stored as {reference}: binary data, {}{kind}{BINARY_END}",
         count(bytes.len(), "byte")
     )
+}
+
+/// Whether `text` is a summary [`binary_summary`] wrote: one line naming a `ctx://` ref.
+pub(crate) fn is_binary_summary(text: &str) -> bool {
+    text.starts_with(POINTER_PREFIX)
+        && text.ends_with(BINARY_END)
+        && crate::search::contains(text, " stored as ctx://")
+        && crate::search::contains(text, ": binary data, ")
+        && !text.bytes().any(|b| b == b'\n')
 }
 
 #[cfg(test)]
@@ -36,5 +48,18 @@ mod tests {
             binary_summary("r", ("s", "t", Some("srv")), &[0, 1]),
             "[Output of srv/t (call s) stored as r: binary data, 2 bytes; not shown, and not text to read back.]"
         );
+    }
+
+    #[test]
+    fn a_binary_summary_is_known_by_its_one_line() {
+        let summary = binary_summary("ctx://c/tool/s.bin", ("s", "shot", None), b"\x89PNG");
+        assert!(is_binary_summary(&summary));
+        assert!(!is_binary_summary(&format!("{summary}\nmore")));
+        assert!(!is_binary_summary(&summary.replace("ctx://", "file://")));
+        assert!(!is_binary_summary(
+            &summary.replace(": binary data, ", ": data, ")
+        ));
+        assert!(!is_binary_summary(&summary[1..]));
+        assert!(!is_binary_summary(&summary[..summary.len() - 1]));
     }
 }
