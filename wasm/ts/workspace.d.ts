@@ -49,7 +49,7 @@ export interface WorkspaceOptions {
   cwd?: string;
 }
 
-/** What a `Workspace` logs: `decision` (offload, reason, tokens), `stored` (id, path, reused, replaced) or `skipped` (already a `<knowledge_list>`). */
+/** What a `Workspace` logs: `decision` (offload, reason, tokens), `stored` (id, path, reused, replaced) or `skipped` (already stored content: a `<knowledge_list>`, a summary, a placeholder, a page read back). */
 export interface WorkspaceLogEntry {
   event: 'decision' | 'stored' | 'skipped';
   context_type: string;
@@ -126,7 +126,7 @@ export interface ToolResultOffload<T = unknown> {
   content: string | T;
   /** The artifact id, when stored. */
   artifactId?: string;
-  /** Which rule decided (absent when the content already was a `<knowledge_list>`). */
+  /** Which rule decided (absent when the content already stood for stored content, a `<knowledge_list>` say). */
   reason?: OffloadReason;
 }
 

@@ -23,9 +23,10 @@ impl Workspace {
     /// Offload every tool result of a conversation (Anthropic `tool_result`, OpenAI
     /// `role: "tool"`, Responses `function_call_output`, and the other shapes
     /// [`crate::Slot`] knows), each as [`Workspace::offload_tool_result`] would, the
-    /// tool name from the result or its matching call. Results that already are a
-    /// `<knowledge_list>` are left alone, so running this on every turn only stores
-    /// what is new; every message is checked before anything is written.
+    /// tool name from the result or its matching call. Results that already stand for
+    /// stored content (a `<knowledge_list>`: [`crate::stored_form`]) are left alone, so
+    /// running this on every turn only stores what is new; every message is checked
+    /// before anything is written.
     ///
     /// # Errors
     /// `INVALID_MESSAGE`, `INVALID_ID` (before anything is written), the token counter's

@@ -264,7 +264,8 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     }
 
     /// [`Workspace::offload_tool_result`] over a conversation: every tool result, the
-    /// tool name from its call; `<knowledge_list>`s left alone, so it can run every turn.
+    /// tool name from its call; what already stands for stored content (`<knowledge_list>`s)
+    /// left alone, so it can run every turn.
     ///
     /// # Errors
     /// `INVALID_MESSAGE`, `INVALID_ID` (before anything is written), and as

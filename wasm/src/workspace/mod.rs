@@ -127,7 +127,8 @@ impl Workspace {
     /// another output: never overwritten) with its metadata, and resolve to
     /// `{ offloaded, content, artifactId?, reason? }`: `content` is the `<knowledge_list>`
     /// from `inlineLimit` characters on, else the content given. A content that already
-    /// is a `<knowledge_list>` is left alone.
+    /// stands for stored content (a `<knowledge_list>`, a summary, a placeholder, a page
+    /// read back) is left alone.
     #[wasm_bindgen(js_name = offloadToolResult, unchecked_return_type = "Promise<ToolResultOffload>")]
     pub fn offload_tool_result(
         &self,
