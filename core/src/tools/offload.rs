@@ -4,11 +4,11 @@
 use std::borrow::Cow;
 
 use super::{Finished, ToolResult};
-use crate::create::MAX_NAME_ATTEMPTS;
+use crate::create::create_at_unread_name;
 use crate::message::check_session_id;
 use crate::path::{join, resolve, unsafe_component};
 use crate::plan::PlannedOffload;
-use crate::{direct_placeholder, utf16_len, CreateOutcome, FileWriter, OffloadError, Slot};
+use crate::{direct_placeholder, utf16_len, FileWriter, OffloadError, Slot};
 
 /// The default middleware threshold, in UTF-16 code units.
 pub const DEFAULT_THRESHOLD_CHARS: usize = 1000;
@@ -167,32 +167,21 @@ impl ResultOffload {
 
 /// Create `text` at `<dir>/<id>.md`, or at `<id>-1.md`, `<id>-2.md`… when a result
 /// with a reused id finds the name taken: the registry never overwrites an earlier
-/// result (only direct offload called directly does, as seed 000 specifies). It holds
-/// only a writer, so a taken name is never read, compared or reused: hence this loop
-/// and not `create::create_at_free_name`, whose reader (a stand-in answering "missing")
-/// cost the wasm 1.8 KB more for the same outcome.
+/// result (only direct offload called directly does, as seed 000 specifies).
 async fn create_named<W: FileWriter + ?Sized>(
     dir: &str,
     id: &str,
     text: &str,
     writer: &W,
 ) -> Result<String, OffloadError> {
-    let failed = |path: &str| {
-        let path = path.to_owned();
-        move |source| OffloadError::WriteFailed { path, source }
-    };
-    writer.mkdir(dir).await.map_err(failed(dir))?;
-    let mut path = String::new();
-    for n in 0..MAX_NAME_ATTEMPTS {
-        path = candidate(dir, id, n)?;
-        let created = writer.create_file(&path, text).await;
-        if created.map_err(failed(&path))? == CreateOutcome::Created {
-            return Ok(path);
-        }
-    }
-    Err(failed(&path)(crate::IoError::new(format!(
-        "no free file name: {MAX_NAME_ATTEMPTS} candidates are all taken"
-    ))))
+    writer
+        .mkdir(dir)
+        .await
+        .map_err(|source| OffloadError::WriteFailed {
+            path: dir.into(),
+            source,
+        })?;
+    create_at_unread_name(writer, text, |n| candidate(dir, id, n)).await
 }
 
 /// `<dir>/<id>.md` for `n` 0, else `<dir>/<id>-<n>.md`.
