@@ -52,6 +52,16 @@ pub fn stored_form(text: &str) -> Option<StoredForm> {
 /// [`stored_form`] from a text's first [`HEAD_CHARS`] UTF-16 units (`head`; the whole
 /// text when `whole`) and its last [`TAIL_CHARS`] (`tail`), for hosts whose text lives
 /// elsewhere. A character cut in two at either end may come as U+FFFD: no form depends on it.
+///
+/// ```
+/// use tool_offload_core::{stored_form_of_ends, StoredForm, HEAD_CHARS};
+/// let list = format!("<knowledge_list>\n{}\n</knowledge_list>", "x".repeat(HEAD_CHARS));
+/// let (head, tail) = (&list[..HEAD_CHARS], &list[list.len() - 64..]);
+/// assert_eq!(stored_form_of_ends(head, tail, false), Some(StoredForm::KnowledgeList));
+/// // A first line that does not end within the head is no header.
+/// assert_eq!(stored_form_of_ends("[a.txt: lines 1-2 of 9.]", "", false), None);
+/// assert_eq!(stored_form_of_ends("[a.txt: lines 1-2 of 9.]\n1| x", "1| x", true), Some(StoredForm::ReadBackPage));
+/// ```
 pub fn stored_form_of_ends(head: &str, tail: &str, whole: bool) -> Option<StoredForm> {
     if whole && is_placeholder(head) {
         return Some(StoredForm::Placeholder);
