@@ -4,7 +4,7 @@
 use super::text::short;
 use super::{Item, Session};
 use crate::replay::{content_text, results_in, said, tool_call_values, turns};
-use crate::{is_placeholder, Value};
+use crate::{is_placeholder, stored_form, StoredForm, Value};
 
 /// Audits a message array: results whose content is an offload placeholder
 /// (`[Content offloaded to: ./tool-result-<id>.md]`) or a summary naming a `ctx://` ref,
@@ -62,8 +62,12 @@ pub fn ours(messages: &[Value]) -> Session {
 }
 
 /// What a later call would name to read the result: the file of a placeholder, or the
-/// first `ctx://` ref of a summary.
+/// first `ctx://` ref of a summary. A page the read tools returned is a read, not an
+/// output shown in part: none.
 pub(super) fn pointer(text: &str) -> Option<&str> {
+    if stored_form(text) == Some(StoredForm::ReadBackPage) {
+        return None;
+    }
     if is_placeholder(text) {
         // `[… ./tool-result-<id>.md]` or `[… /dir/<session>/<id>.md]`: the file's name.
         let path = &text[..text.len() - 1];
@@ -98,3 +102,7 @@ fn id_of(message: &Value, block: Option<usize>, key: &str) -> String {
         .unwrap_or("")
         .to_owned()
 }
+
+#[cfg(test)]
+#[path = "ours_tests.rs"]
+mod tests;
