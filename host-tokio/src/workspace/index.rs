@@ -40,6 +40,31 @@ CREATE INDEX IF NOT EXISTS fields_of ON fields (id);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 ";
 
+/// How long a call waits for another connection's lock on the index.
+const BUSY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// WAL mode and the schema of this version (tables of another version dropped first, to
+/// be rebuilt from the records). Idempotent.
+fn set_up(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")?;
+    let version = conn.query_row("PRAGMA user_version", [], |row| row.get::<_, i64>(0))?;
+    if version != SCHEMA_VERSION {
+        conn.execute_batch(
+            "DROP TABLE IF EXISTS records; DROP TABLE IF EXISTS fields; DROP TABLE IF EXISTS meta;",
+        )?;
+    }
+    conn.execute_batch(SCHEMA)?;
+    conn.pragma_update(None, "user_version", SCHEMA_VERSION)
+}
+
+/// Whether SQLite said another connection holds the lock.
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
+}
+
 /// A [`RecordIndex`] in SQLite (bundled), one connection behind a lock: every call is a
 /// short local transaction.
 pub(crate) struct SqliteIndex {
@@ -58,19 +83,21 @@ impl SqliteIndex {
         };
         std::fs::create_dir_all(dir).map_err(|e| failed(&e))?;
         let conn = Connection::open(&path).map_err(|e| failed(&e))?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .and_then(|()| conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"))
-            .and_then(|()| conn.query_row("PRAGMA user_version", [], |row| row.get::<_, i64>(0)))
-            .and_then(|version| {
-                if version != SCHEMA_VERSION {
-                    conn.execute_batch(
-                        "DROP TABLE IF EXISTS records; DROP TABLE IF EXISTS fields; DROP TABLE IF EXISTS meta;",
-                    )?;
+        conn.busy_timeout(BUSY_WAIT).map_err(|e| failed(&e))?;
+        // Switching a new file to WAL takes the database alone, and SQLite answers "database
+        // is locked" at once, without its busy handler, while another process or workspace
+        // opens the same index: the set-up is idempotent, so it is tried again for as long
+        // as the busy timeout would have waited.
+        let deadline = std::time::Instant::now() + BUSY_WAIT;
+        loop {
+            match set_up(&conn) {
+                Ok(()) => break,
+                Err(e) if is_busy(&e) && std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
                 }
-                conn.execute_batch(SCHEMA)?;
-                conn.pragma_update(None, "user_version", SCHEMA_VERSION)
-            })
-            .map_err(|e| failed(&e))?;
+                Err(e) => return Err(failed(&e)),
+            }
+        }
         let index = SqliteIndex {
             conn: Mutex::new(conn),
             records_dir: records_dir.to_owned(),
