@@ -8,9 +8,9 @@
 //! Only a text's start and end are read ([`HEAD_CHARS`], [`TAIL_CHARS`]), so a host holding
 //! megabytes of output elsewhere (a JS string) copies a few kilobytes to decide.
 
+use crate::is_placeholder;
 use crate::materialize::{is_binary_summary, is_cleared, is_read_back_page, summary_ref};
-use crate::workspace::{KNOWLEDGE_LIST_CLOSE, KNOWLEDGE_LIST_OPEN};
-use crate::{is_placeholder, js_trim};
+use crate::workspace::is_knowledge_list_ends;
 
 /// What a tool result's text already is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,9 +69,7 @@ pub fn stored_form_of_ends(head: &str, tail: &str, whole: bool) -> Option<Stored
     if whole && is_cleared(head) {
         return Some(StoredForm::Cleared);
     }
-    if js_trim(head).starts_with(KNOWLEDGE_LIST_OPEN)
-        && js_trim(tail).ends_with(KNOWLEDGE_LIST_CLOSE)
-    {
+    if is_knowledge_list_ends(head, tail) {
         return Some(StoredForm::KnowledgeList);
     }
     // A first line longer than the head is no header of ours.

@@ -23,8 +23,14 @@ const SNIPPET_LINES: usize = 20;
 /// assert!(!is_knowledge_list("see <knowledge_list> below"));
 /// ```
 pub fn is_knowledge_list(text: &str) -> bool {
-    let text = crate::js_trim(text);
-    text.starts_with(KNOWLEDGE_LIST_OPEN) && text.ends_with(KNOWLEDGE_LIST_CLOSE)
+    is_knowledge_list_ends(text, text)
+}
+
+/// [`is_knowledge_list`] from a text's start and end (`stored_form` reads no more), whitespace
+/// aside at both.
+pub(crate) fn is_knowledge_list_ends(head: &str, tail: &str) -> bool {
+    crate::js_trim(head).starts_with(KNOWLEDGE_LIST_OPEN)
+        && crate::js_trim(tail).ends_with(KNOWLEDGE_LIST_CLOSE)
 }
 
 /// The `<knowledge_list>` for `record`, whose content is `text`: one `<knowledge>`

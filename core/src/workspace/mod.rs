@@ -50,6 +50,7 @@ pub use decide::{Decision, DecisionReason};
 pub use io_types::{
     Knowledge, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
 };
+pub(crate) use knowledge_list::is_knowledge_list_ends;
 pub use knowledge_list::{is_knowledge_list, KNOWLEDGE_LIST_CLOSE, KNOWLEDGE_LIST_OPEN};
 pub use messages::MessagesOffloaded;
 pub use options::{
