@@ -6,26 +6,13 @@ use std::borrow::Cow;
 
 use tool_offload_core::materialize::{
     self, ContextRef, ImportedConversation, MaterializeStats, Materialized, MaterializerOptions,
-    ToolOutputRef,
 };
 use tool_offload_core::{apply_edits, FileReader, FileWriter, OffloadError, Value};
 
+pub use tool_offload_core::materialize::ToolOutputInput;
+
 use crate::remind::{remind, MaterializeMessagesOptions};
 use crate::{fill_cwd, utf8, working_dir_for, CountTokens, TokioFileWriter};
-
-/// One tool output to consider: a string, or any JSON value (written as its
-/// `JSON.stringify`).
-#[derive(Debug, Clone, Copy)]
-pub struct ToolOutputInput<'a> {
-    /// The call's id: names the artifact file.
-    pub tool_call_id: &'a str,
-    /// The tool's name.
-    pub tool_name: &'a str,
-    /// The MCP server (or other origin), if any.
-    pub server_name: Option<&'a str>,
-    /// The output.
-    pub output: &'a Value,
-}
 
 /// Options of [`Materializer::grep`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,13 +134,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         output: &ToolOutputInput<'_>,
     ) -> Result<Materialized, OffloadError> {
         let (text, was_value) = materialize::output_text(output.output);
-        let out = ToolOutputRef {
-            tool_call_id: output.tool_call_id,
-            tool_name: output.tool_name,
-            server_name: output.server_name,
-            text: &text,
-            was_value,
-        };
+        let out = output.with_text(&text, was_value);
         // The counter is dropped before the await: the future stays `Send`.
         let stored = {
             let counter = self.counter();

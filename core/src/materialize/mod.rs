@@ -88,5 +88,6 @@ pub(crate) use text::count;
 pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use types::{
     output_text, ArtifactKind, ContextRef, ContextWindow, MaterializeStats, MaterializeWhen,
-    Materialized, MaterializerOptions, RefHint, ToolLimits, ToolOutputRef, ANY_TOOL,
+    Materialized, MaterializerOptions, RefHint, ToolLimits, ToolOutputInput, ToolOutputRef,
+    ANY_TOOL,
 };

@@ -221,6 +221,43 @@ pub fn output_text(output: &crate::Value) -> (std::borrow::Cow<'_, str>, bool) {
     }
 }
 
+/// One tool output as a Rust host holds it: a JSON value, its text made by
+/// [`output_text`]. Hosts that hold the text already (wasm) build a [`ToolOutputRef`].
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::materialize::{output_text, ToolOutputInput};
+/// let rows = json!({"rows": 2});
+/// let input = ToolOutputInput { tool_call_id: "call_1", tool_name: "sql", server_name: None, output: &rows };
+/// let (text, was_value) = output_text(input.output);
+/// let out = input.with_text(&text, was_value);
+/// assert_eq!((out.tool_call_id, out.text, out.was_value), ("call_1", r#"{"rows":2}"#, true));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ToolOutputInput<'a> {
+    /// The id the artifact file is named by.
+    pub tool_call_id: &'a str,
+    /// Which tool answered.
+    pub tool_name: &'a str,
+    /// Its MCP server, when it came through one.
+    pub server_name: Option<&'a str>,
+    /// The output.
+    pub output: &'a crate::Value,
+}
+
+impl ToolOutputInput<'_> {
+    /// This call's output as core reads it: `text` and `was_value` from [`output_text`].
+    pub fn with_text<'t>(&'t self, text: &'t str, was_value: bool) -> ToolOutputRef<'t> {
+        ToolOutputRef {
+            tool_call_id: self.tool_call_id,
+            tool_name: self.tool_name,
+            server_name: self.server_name,
+            text,
+            was_value,
+        }
+    }
+}
+
 /// What a ref's hint says about its artifact.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefHint {

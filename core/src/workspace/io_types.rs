@@ -69,6 +69,51 @@ impl<'a> ToolResultInput<'a> {
     }
 }
 
+/// One tool result as a Rust host holds it: a JSON value, its text made by
+/// [`output_text`](crate::materialize::output_text). Hosts that hold the text already
+/// (wasm) build a [`ToolResultInput`].
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::materialize::output_text;
+/// use tool_offload_core::workspace::ToolResultCall;
+/// let log = json!("build ok");
+/// let call = ToolResultCall { tool_call_id: "c1", tool_name: "bash", action_name: None, content: &log, metadata: None };
+/// let (text, is_json) = output_text(call.content);
+/// let input = call.with_text(&text, is_json);
+/// assert_eq!((input.tool_call_id, input.text, input.is_json), ("c1", "build ok", false));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ToolResultCall<'a> {
+    /// The artifact is `tool_result_<tool_call_id>` (`-1`, `-2`… after it when that id
+    /// holds another output).
+    pub tool_call_id: &'a str,
+    /// Which tool answered.
+    pub tool_name: &'a str,
+    /// The tool's action, for tools with several.
+    pub action_name: Option<&'a str>,
+    /// The result.
+    pub content: &'a Value,
+    /// More metadata (`offload: true|false` forces the decision), or `None`.
+    pub metadata: Option<&'a Map<String, Value>>,
+}
+
+impl ToolResultCall<'_> {
+    /// This result as core reads it: `text` and `is_json` from
+    /// [`output_text`](crate::materialize::output_text), nothing known of it yet.
+    pub fn with_text<'t>(&'t self, text: &'t str, is_json: bool) -> ToolResultInput<'t> {
+        ToolResultInput {
+            tool_call_id: self.tool_call_id,
+            tool_name: self.tool_name,
+            action_name: self.action_name,
+            text,
+            is_json,
+            metadata: self.metadata.cloned().unwrap_or_default(),
+            known: Known::default(),
+        }
+    }
+}
+
 /// A stored knowledge artifact.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stored {

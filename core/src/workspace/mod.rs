@@ -48,7 +48,8 @@ mod tools;
 pub use bundle::{WORKSPACE_BUNDLE_FORMAT, WORKSPACE_BUNDLE_VERSION};
 pub use decide::{Decision, DecisionReason};
 pub use io_types::{
-    Knowledge, KnowledgeInput, Known, Stored, TokenCounter, ToolResultInput, ToolResultOffload,
+    Knowledge, KnowledgeInput, Known, Stored, TokenCounter, ToolResultCall, ToolResultInput,
+    ToolResultOffload,
 };
 pub(crate) use knowledge_list::is_knowledge_list_ends;
 pub use knowledge_list::{is_knowledge_list, KNOWLEDGE_LIST_CLOSE, KNOWLEDGE_LIST_OPEN};

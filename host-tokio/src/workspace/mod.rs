@@ -16,8 +16,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use tool_offload_core::workspace::{
-    self as core_ws, KnowledgeInput, KnowledgeType, RecordIndex, Stored, ToolResultInput,
-    ToolResultOffload, WorkspaceOptions,
+    self as core_ws, KnowledgeInput, KnowledgeType, RecordIndex, Stored, ToolResultOffload,
+    WorkspaceOptions,
 };
 use tool_offload_core::{apply_edits, FileReader, FileWriter, Map, OffloadError, Value};
 
@@ -27,25 +27,9 @@ pub use postgres::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT, POSTGRES_COUNT_TTL};
 use crate::{fill_cwd, utf8, TokioFileWriter};
 
 pub use crate::count::CountTokens;
+pub use tool_offload_core::workspace::ToolResultCall;
 /// A clock: milliseconds since the Unix epoch (for `created_at`; fix it in tests).
 pub type Clock = Arc<dyn Fn() -> f64 + Send + Sync>;
-
-/// One tool result to [`Workspace::offload_tool_result`]: a string, or any JSON value
-/// (stored as its `JSON.stringify`).
-#[derive(Debug, Clone, Copy)]
-pub struct ToolResultCall<'a> {
-    /// The call's id: the artifact is `tool_result_<tool_call_id>` (`-1`, `-2`… after it
-    /// when that id holds another output).
-    pub tool_call_id: &'a str,
-    /// The tool.
-    pub tool_name: &'a str,
-    /// The tool's action, for tools with several.
-    pub action_name: Option<&'a str>,
-    /// The result.
-    pub content: &'a Value,
-    /// More metadata (`offload: true|false` forces the decision), or `None`.
-    pub metadata: Option<&'a Map<String, Value>>,
-}
 
 /// What [`Workspace::offload_messages`] did.
 #[derive(Debug, Clone, PartialEq)]
@@ -242,15 +226,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
         call: &ToolResultCall<'_>,
     ) -> Result<ToolResultOffload, OffloadError> {
         let (text, was_value) = tool_offload_core::materialize::output_text(call.content);
-        let input = ToolResultInput {
-            tool_call_id: call.tool_call_id,
-            tool_name: call.tool_name,
-            action_name: call.action_name,
-            text: &text,
-            is_json: was_value,
-            metadata: call.metadata.cloned().unwrap_or_default(),
-            known: Default::default(),
-        };
+        let input = call.with_text(&text, was_value);
         // The counter is only used before the core's future, which does not hold it:
         // dropped here, it is not held across the await either, so this future is `Send`.
         let store = {
