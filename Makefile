@@ -51,25 +51,30 @@ build: package ## Build the Rust workspace and the npm package
 www: build ## Build the browser playground (www/) into out/www: a static site, serve it from anywhere
 	node www/build.mjs
 
-# The demo builds only what it runs: the npm package, then `cargo run` of two crates.
+# The demo builds only what it runs: the npm package, then the four Rust examples and the CLI
+# in one cargo call (one feature set, so tokio, SQLite and core compile once; the CLI without
+# its S3 support, AWS-LC's C build being a third of the rest), run from the target directory.
+DEMO_BIN = $(shell cargo metadata --format-version 1 --no-deps | node -pe 'JSON.parse(require("fs").readFileSync(0)).target_directory')/debug
 demo: package ## Offload the bundled sample, run the agent, materialize and workspace loops (npm package and Rust host), then replay a bundled session
 	@rm -rf out/demo
+	@cargo build --quiet -p tool-offload -p tool-offload-cli --no-default-features --features tool-offload/sqlite \
+	  --example direct_offload --example agent_loop --example materialize_loop --example workspace_loop --bin tool-offload
 	@node examples/direct-offload.mjs out/demo
 	@echo
-	@cargo run --quiet -p tool-offload --example direct_offload -- out/demo
+	@$(DEMO_BIN)/examples/direct_offload out/demo
 	@echo
 	@for f in out/demo/node/*.md; do \
 	  cmp -s "$$f" "out/demo/rust/$${f##*/}" || { echo "MISMATCH: $${f##*/}"; exit 1; }; \
 	done; echo "Node and Rust wrote byte-identical files ($$(ls out/demo/node | wc -l) each)."
 	@echo
-	@bash scripts/demo-loop.sh agent-loop agent_loop "agent loops"
+	@bash scripts/demo-loop.sh agent-loop $(DEMO_BIN)/examples/agent_loop "agent loops"
 	@echo
-	@bash scripts/demo-loop.sh materialize-loop materialize_loop "materialize loops"
+	@bash scripts/demo-loop.sh materialize-loop $(DEMO_BIN)/examples/materialize_loop "materialize loops"
 	@echo
-	@bash scripts/demo-loop.sh workspace-loop workspace_loop "workspace loops"
+	@bash scripts/demo-loop.sh workspace-loop $(DEMO_BIN)/examples/workspace_loop "workspace loops"
 	@echo
 	@echo "What each policy would have sent over a whole session (examples/sample/session.json):"
-	@cargo run --quiet -p tool-offload-cli -- replay examples/sample/session.json --policy offload --policy materialize --policy headtail --svg out/demo/replay.svg
+	@$(DEMO_BIN)/tool-offload replay examples/sample/session.json --policy offload --policy materialize --policy headtail --svg out/demo/replay.svg
 	@echo "Chart of characters sent per turn: out/demo/replay.svg"
 
 # Each target names what it needs, so `make -j2 test` runs lint and the two test suites side
@@ -83,6 +88,7 @@ lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contr
 	rustfmt --edition 2021 --check fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload --features tokenizer --all-targets --quiet -- -D warnings
+	cargo clippy -p tool-offload-cli --no-default-features --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 	bash scripts/check-core-deps.sh
 	bash scripts/check-wasm-snippets.sh

@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
+#[cfg(feature = "s3")]
+use tool_offload::ObjectStoreIo;
 use tool_offload::{
-    CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoError, ObjectStoreIo,
-    TokioFileWriter,
+    CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoError, TokioFileWriter,
 };
 
 use crate::error::CliError;
@@ -17,6 +18,7 @@ pub enum LocationIo {
     /// Files on this machine.
     Files(TokioFileWriter),
     /// Objects under a prefix of a store.
+    #[cfg(feature = "s3")]
     Objects(ObjectStoreIo),
 }
 
@@ -44,6 +46,11 @@ impl Location {
                 remote: false,
             });
         }
+        Self::store(flag, text)
+    }
+
+    #[cfg(feature = "s3")]
+    fn store(flag: &str, text: &str) -> Result<Location, CliError> {
         let io = ObjectStoreIo::from_url(text)
             .map_err(|e| CliError::bad_input(format!("{flag} {text}: {e}")))?;
         Ok(Location {
@@ -51,6 +58,13 @@ impl Location {
             dir: "/".to_owned(),
             remote: true,
         })
+    }
+
+    #[cfg(not(feature = "s3"))]
+    fn store(flag: &str, text: &str) -> Result<Location, CliError> {
+        Err(CliError::bad_input(format!(
+            "{flag} {text}: object stores need the CLI built with the feature s3 (on by default)"
+        )))
     }
 }
 
@@ -60,6 +74,7 @@ macro_rules! forward {
         async fn $name(&self $(, $arg: $ty)*) -> Result<$out, IoError> {
             match self {
                 LocationIo::Files(io) => io.$name($($arg),*).await,
+                #[cfg(feature = "s3")]
                 LocationIo::Objects(io) => io.$name($($arg),*).await,
             }
         }
