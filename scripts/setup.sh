@@ -19,8 +19,12 @@ if [ "$have" != "$want" ]; then
   # --locked first for reproducibility; a registry missing one of its locked
   # dependencies' exact versions falls back to a fresh resolution.
   # --force: cargo may still list a binary that is gone or replaced.
-  cargo install --quiet --force wasm-bindgen-cli --version "$want" --locked \
-    || cargo install --quiet --force wasm-bindgen-cli --version "$want"
+  log=$(mktemp)
+  if ! cargo install --quiet --force wasm-bindgen-cli --version "$want" --locked 2>"$log"; then
+    echo "setup: --locked failed ($(grep -m1 '^error' "$log" | cut -c8-100)); resolving afresh"
+    cargo install --quiet --force wasm-bindgen-cli --version "$want"
+  fi
+  rm -f "$log"
   wasm-bindgen --version | grep -qx "wasm-bindgen $want" || { echo "setup: wasm-bindgen $want did not install"; exit 1; }
 fi
 
