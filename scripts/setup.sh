@@ -31,7 +31,9 @@ fi
 # npm ci only when the lockfile changed since the last install.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci"
-  npm ci --no-audit --no-fund
+  # Errors only: the warnings were 30 lines of Node >= 22 engine notes from test-only
+  # framework packages (which run on Node 20) and esbuild's install script.
+  npm ci --no-audit --no-fund --loglevel=error
 fi
 
 [ "${1:-}" = --test ] || exit 0
