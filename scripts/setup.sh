@@ -6,6 +6,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# npm ci only when the lockfile changed since the last install; it waits on the network
+# while the Rust installs below keep the cores busy, so it runs beside them.
+npm_pid=
+trap '[ -z "$npm_pid" ] || kill "$npm_pid" 2>/dev/null' EXIT
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci (beside the Rust installs)"
+  # Errors only: the warnings were 30 lines of Node >= 22 engine notes from test-only
+  # framework packages (which run on Node 20) and esbuild's install script.
+  npm ci --no-audit --no-fund --loglevel=error &
+  npm_pid=$!
+fi
+
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   echo "setup: adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
@@ -28,12 +40,9 @@ if [ "$have" != "$want" ]; then
   wasm-bindgen --version | grep -qx "wasm-bindgen $want" || { echo "setup: wasm-bindgen $want did not install"; exit 1; }
 fi
 
-# npm ci only when the lockfile changed since the last install.
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm ci"
-  # Errors only: the warnings were 30 lines of Node >= 22 engine notes from test-only
-  # framework packages (which run on Node 20) and esbuild's install script.
-  npm ci --no-audit --no-fund --loglevel=error
+if [ -n "$npm_pid" ]; then
+  wait "$npm_pid" || { echo "setup: npm ci failed" >&2; exit 1; }
+  npm_pid=
 fi
 
 [ "${1:-}" = --test ] || exit 0
