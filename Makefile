@@ -53,7 +53,7 @@ www: build ## Build the browser playground (www/) into out/www: a static site, s
 
 # The demo builds only what it runs: the npm package, then the four Rust examples and the CLI
 # in one cargo call (one feature set, so tokio, SQLite and core compile once; the CLI without
-# its S3 support, AWS-LC's C build being a third of the rest), run from the target directory.
+# its feature s3, whose crates are 85 of its 192 CPU-seconds), run from the target directory.
 DEMO_BIN = $(shell cargo metadata --format-version 1 --no-deps | node -pe 'JSON.parse(require("fs").readFileSync(0)).target_directory')/debug
 demo: package ## Offload the bundled sample, run the agent, materialize and workspace loops (npm package and Rust host), then replay a bundled session
 	@rm -rf out/demo

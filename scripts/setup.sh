@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 
 # npm ci only when the lockfile changed since the last install; it waits on the network
 # while the Rust installs below keep the cores busy, so it runs beside them.
-npm_pid=
-trap '[ -z "$npm_pid" ] || kill "$npm_pid" 2>/dev/null' EXIT
+npm_pid= log=
+trap '[ -z "$npm_pid" ] || kill "$npm_pid" 2>/dev/null; rm -f "$log"' EXIT
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci (beside the Rust installs)"
   # Errors only: the warnings were 30 lines of Node >= 22 engine notes from test-only
@@ -36,7 +36,6 @@ if [ "$have" != "$want" ]; then
     echo "setup: --locked failed ($(grep -m1 '^error' "$log" | cut -c8-100)); resolving afresh"
     cargo install --quiet --force wasm-bindgen-cli --version "$want"
   fi
-  rm -f "$log"
   wasm-bindgen --version | grep -qx "wasm-bindgen $want" || { echo "setup: wasm-bindgen $want did not install"; exit 1; }
 fi
 
