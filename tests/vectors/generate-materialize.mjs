@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { core, hasLoneSurrogate, here, unrecognizedIn, wellFormed } from './shared.mjs';
+import { core, hasLoneSurrogate, here, pageRef, unrecognizedIn, wellFormed } from './shared.mjs';
 
 const PREFIX = 'materialize';
 const DEFAULTS = { maxInlineChars: 4000, maxInlineBytes: 16384, snippetLines: 40 };
@@ -370,13 +370,20 @@ class Case {
    * result before the last `keepLast` — not of `excludeTools`, not already a pointer, every
    * one long enough that its pointer is shorter (asserted: ≥ 600 characters) — is
    * cleared, oldest first; an inline one is stored first (as materializeMessages would
-   * name it). OpenAI Chat `role: "tool"` results with string content only.
+   * name it); a page the read tools returned is cleared to the call that returns it (one
+   * whose arguments name the page's ref; else it stays), nothing stored. OpenAI Chat
+   * `role: "tool"` results with string content only.
    */
   budget(messages, opts) {
     if (opts.triggerTokens !== 1 || opts.clearAtLeastTokens !== 0)
       throw new Error(`${this.name}: budget oracle needs triggerTokens 1, clearAtLeastTokens 0`);
     const names = new Map();
-    for (const m of messages) for (const c of m.tool_calls ?? []) names.set(c.id, c.function.name);
+    const args = new Map();
+    for (const m of messages)
+      for (const c of m.tool_calls ?? []) {
+        if (!names.has(c.id)) names.set(c.id, c.function.name);
+        if (!args.has(c.id)) args.set(c.id, c.function.arguments);
+      }
     const results = messages.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
     const older = results.slice(0, Math.max(0, results.length - (opts.keepLast ?? 3)));
     const out = messages.slice();
@@ -390,6 +397,15 @@ class Case {
       if ((opts.excludeTools ?? []).includes(tool) || text.startsWith('[Earlier output of ')) continue;
       if (text.length < 600) throw new Error(`${this.name}: budget oracle: result ${i} is too short to be sure`);
       const id = m.tool_call_id;
+      const paged = pageRef(text.split('\n')[0]);
+      if (paged !== undefined) {
+        const input = args.get(id);
+        if (input === undefined || !input.includes(paged)) continue;
+        const pointer = `[Earlier output of ${tool} (call ${id}, ${text.length.toLocaleString('en')} chars) cleared from the conversation; the same call reads it again: ${tool} ${input}]`;
+        out[i] = { ...m, content: pointer };
+        cleared.push({ message: i, toolCallId: id, toolName: tool, ref: paged, chars: text.length });
+        continue;
+      }
       const ref = refOf(this.conv, 'tool', `${id}.txt`);
       this.refPaths.set(ref, `tool/${id}.txt`);
       const path = `${this.artifactDir('tool')}/${id}.txt`;
@@ -1637,6 +1653,43 @@ const anthropic = () => [
   const first = c.budget(messages, { triggerTokens: 1, keepLast: 2, clearAtLeastTokens: 0 });
   const after = c.steps[first].expect.messages;
   c.budget(after, { triggerTokens: 1, keepLast: 2, clearAtLeastTokens: 0 });
+}
+
+{
+  const c = add(
+    new Case(
+      'budget-pages',
+      'budget once the model reads back: an OpenAI Chat conversation with a bash log, three context_read pages of an artifact, a bash result that looks like a page but whose call names no ref, then two more bash logs. Past the trigger (1 token, clearing at least 0, keeping the last two), the log is stored and pointed to, each page becomes a pointer naming the exact call that returns it (tool and arguments, byte for byte; nothing stored), the look-alike stays. Run again on its own output: nothing more changes.',
+    ),
+  );
+  const log = (i) => Array.from({ length: 40 }, (_, k) => `step_${i} line ${k}: compiling crate_${k}`).join('\n');
+  const ref = 'ctx://conv-1/tool/build.txt';
+  const page = (at, from) =>
+    [`[${at}: lines ${from + 1}-${from + 30} of 400. More: context_read("${at}", ${from + 30})]`]
+      .concat(Array.from({ length: 30 }, (_, k) => `${from + k + 1}| step line ${from + k}: compiling crate_${from + k}`))
+      .join('\n');
+  const call = (id, name, args) => ({
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id, type: 'function', function: { name, arguments: args } }],
+  });
+  const messages = [
+    { role: 'user', content: 'Build every crate.' },
+    call('call_0', 'bash', '{"command":"make"}'),
+    { role: 'tool', tool_call_id: 'call_0', content: log(0) },
+  ];
+  for (let p = 0; p < 3; p++) {
+    messages.push(call(`read_${p}`, 'context_read', `{"ref":"${ref}","offset":${p * 30},"limit":30}`));
+    messages.push({ role: 'tool', tool_call_id: `read_${p}`, content: page(ref, p * 30) });
+  }
+  messages.push(call('call_1', 'bash', '{"command":"cat notes.txt"}'));
+  messages.push({ role: 'tool', tool_call_id: 'call_1', content: page('ctx://conv-1/tool/other.txt', 200) });
+  for (const id of ['call_2', 'call_3']) {
+    messages.push(call(id, 'bash', '{"command":"make"}'));
+    messages.push({ role: 'tool', tool_call_id: id, content: log(id) });
+  }
+  const first = c.budget(messages, { triggerTokens: 1, keepLast: 2, clearAtLeastTokens: 0 });
+  c.budget(c.steps[first].expect.messages, { triggerTokens: 1, keepLast: 2, clearAtLeastTokens: 0 });
 }
 
 {

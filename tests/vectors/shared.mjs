@@ -26,17 +26,23 @@ export function isStoredForm(s) {
   const cleared =
     oneLine &&
     s.startsWith('[Earlier output of ') &&
-    s.includes(' cleared from the conversation; stored as ') &&
-    s.endsWith(': context_read, context_grep]');
+    ((s.includes(' cleared from the conversation; stored as ') && s.endsWith(': context_read, context_grep]')) ||
+      (s.includes(' cleared from the conversation; the same call reads it again: ') && s.endsWith(']')));
   const summary = /^\[Output of .* stored as ctx:\/\/.* and not shown in full: /.test(first);
   const binary =
     oneLine &&
     /^\[Output of .* stored as ctx:\/\/.*: binary data, .*; not shown, and not text to read back\.\]$/.test(s);
-  const page =
-    /^\[[^ ]+: (lines \d|\d[\d,]* matching row|empty\.\]$|nothing to show\.\]$|offset \d|char \d|text; metadata \{|json; metadata \{).*\]$/.test(
+  return isPlaceholder(s) || list || cleared || summary || binary || pageRef(first) !== undefined;
+}
+
+/** The ref a page the read tools returned names in its header (its first line), or
+ * undefined when `first` is no page header. */
+export function pageRef(first) {
+  const header =
+    /^\[([^ ]+): (lines \d|\d[\d,]* matching row|empty\.\]$|nothing to show\.\]$|offset \d|char \d|text; metadata \{|json; metadata \{).*\]$/.exec(
       first,
     );
-  return isPlaceholder(s) || list || cleared || summary || binary || page;
+  return header?.[1];
 }
 
 /** The directory holding the vectors. */

@@ -18,6 +18,7 @@
 mod claude;
 mod codex;
 mod ours;
+mod shown;
 mod text;
 mod unread;
 

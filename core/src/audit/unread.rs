@@ -1,12 +1,13 @@
 //! The model that never read: of the results a conversation shows by reference (a
-//! summary naming a `ctx://` ref, a budget pointer, an offload placeholder), which a later
+//! summary naming a `ctx://` ref, a budget pointer, an offload placeholder — each our
+//! writers rendered for that call, `shown.rs`), which a later
 //! tool call of the model read back, how often, and a reminder naming the unread ones
 //! that reported errors. The conversation is the record: a read is a tool call whose
 //! input names the ref (`context_read`, `context_tail`, `context_grep`, or a shell
 //! reading the placeholder's file), so what the host read for itself does not count as
 //! the model having looked.
 
-use super::ours::pointer;
+use super::shown::shown_in_part;
 use crate::message::{tool_results, At};
 use crate::view::{JsonView, Kind, Text};
 use crate::Map;
@@ -64,10 +65,10 @@ pub fn read_stats<V: JsonView>(messages: &[V]) -> Vec<ShownRef> {
                     .collect(),
                 _ => Vec::new(),
             };
-            let Some((text, reference)) = texts
-                .iter()
-                .find_map(|t| pointer(t).map(|r| (t.as_str(), r.to_owned())))
-            else {
+            let call_id = result.id().unwrap_or_default();
+            let Some((text, reference)) = texts.iter().find_map(|t| {
+                shown_in_part(t, &call_id).map(|s| (t.as_str(), s.reference.to_owned()))
+            }) else {
                 continue;
             };
             if out.iter().any(|s| s.reference == reference) {
@@ -88,7 +89,7 @@ pub fn read_stats<V: JsonView>(messages: &[V]) -> Vec<ShownRef> {
                 .count();
             out.push(ShownRef {
                 errors: is_error || crate::search::contains(text, ERRORS_HEADER),
-                call_id: result.id().unwrap_or_default(),
+                call_id,
                 reference,
                 reads,
             });
@@ -171,13 +172,37 @@ pub fn unread_refs<V: JsonView>(messages: &[V]) -> Vec<String> {
 pub const REMINDER_PREFIX: &str = "[Not read yet: ";
 
 /// The line that names the unread results of `messages` that reported errors, or `None`
-/// when there is none: the same refs give the same line.
+/// when there is none or a message already holds that very line: the same refs give the
+/// same line, so it is said once for a set of unread refs, and again only when the set
+/// changes (a ref read since leaves it, a new failure joins it).
 ///
 /// ```
 /// use tool_offload_core::audit::unread_reminder;
 /// assert_eq!(unread_reminder::<&serde_json::Value>(&[]), None);
 /// ```
 pub fn unread_reminder<V: JsonView>(messages: &[V]) -> Option<String> {
+    let line = reminder_line(messages)?;
+    (!messages.iter().any(|m| holds_line(m, &line))).then_some(line)
+}
+
+/// Whether `message`'s content (its text, or one of its text parts) holds `line`.
+fn holds_line<V: JsonView>(message: &V, line: &str) -> bool {
+    let Some(content) = message.field("content") else {
+        return false;
+    };
+    match content.kind() {
+        Kind::String => crate::search::contains(&text_of(&content), line),
+        Kind::Array => (0..content.array_len())
+            .filter_map(|k| content.item(k)?.field("text"))
+            .filter(|t| t.kind() == Kind::String)
+            .any(|t| crate::search::contains(&text_of(&t), line)),
+        _ => false,
+    }
+}
+
+/// The reminder for the unread results of `messages` that reported errors, said before or
+/// not.
+fn reminder_line<V: JsonView>(messages: &[V]) -> Option<String> {
     let unread: Vec<String> = read_stats(messages)
         .into_iter()
         .filter(|s| s.reads == 0 && s.errors)

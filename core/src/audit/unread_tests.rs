@@ -140,3 +140,54 @@ fn a_budget_pointer_is_read_by_its_ref() {
     assert_eq!(stats[0].reference, "ctx://c1/tool/t1.txt");
     assert_eq!(stats[0].reads, 1);
 }
+
+#[test]
+fn a_read_tools_error_message_is_no_output_shown_in_part() {
+    // Issue 48's repro: the error `context_read` gives for a bad ref mentions `ctx://`.
+    let messages = vec![
+        json!({"role": "user", "content": "go"}),
+        call("a", "context_read", json!({"ref": "x.txt"})),
+        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a",
+               "content": "not a ctx:// ref: \"x.txt\"", "is_error": true}]}),
+        // A file that mentions a ref, and another call's summary pasted into a file.
+        call("b", "Read", json!({"file_path": "notes.md"})),
+        result("b", "see ctx://c1/tool/t1.txt"),
+        call("c", "Read", json!({"file_path": "fixture.txt"})),
+        result("c", &summary("t9", true)),
+    ];
+    assert_eq!(read_stats(&views(&messages)), []);
+    let mut with_reminder = messages.clone();
+    assert!(!remind_unread(&mut with_reminder));
+    assert_eq!(with_reminder, messages);
+}
+
+#[test]
+fn the_reminder_is_said_once_for_a_set_and_again_when_the_set_changes() {
+    let mut messages = vec![
+        call("t1", "bash", json!({})),
+        result("t1", &summary("t1", true)),
+        call("t2", "bash", json!({})),
+        result("t2", &summary("t2", true)),
+    ];
+    assert!(remind_unread(&mut messages));
+    // Later turns with the same unread set: not said again.
+    messages.push(json!({"role": "assistant", "content": "Looking."}));
+    messages.push(json!({"role": "user", "content": "go on"}));
+    assert!(!remind_unread(&mut messages));
+    assert_eq!(messages[5]["content"], "go on");
+    // t1 read since: the set is t2 alone, said once.
+    messages.push(call(
+        "r1",
+        "context_read",
+        json!({"ref": "ctx://c1/tool/t1.txt"}),
+    ));
+    messages.push(result("r1", "[ctx://c1/tool/t1.txt: lines 1-2 of 9. More: context_read(\"ctx://c1/tool/t1.txt\", 2)]\n1| a\n2| b"));
+    assert!(remind_unread(&mut messages));
+    let last = messages[7]["content"][1]["text"].as_str().unwrap();
+    assert!(
+        last.starts_with("[Not read yet: ctx://c1/tool/t2.txt — output with errors"),
+        "{last}"
+    );
+    messages.push(json!({"role": "user", "content": "and?"}));
+    assert!(!remind_unread(&mut messages));
+}

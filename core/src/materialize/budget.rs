@@ -9,9 +9,9 @@
 //! before byte for byte, except at the rewrites `budget` reports. No clock, no randomness.
 
 use super::materializer::Materializer;
-use super::messages::plan_tool_results;
-use super::pointer::cleared_pointer;
-use super::summary::summary_ref;
+use super::messages::{plan_tool_results, tool_inputs};
+use super::pointer::{cleared_page_pointer, cleared_pointer};
+use super::summary::summary_parts;
 use super::types::{ContextRef, Materialized};
 use crate::view::JsonView;
 use crate::{estimate_tokens, FileReader, FileWriter, OffloadError, Slot, StoredForm};
@@ -78,17 +78,24 @@ pub struct Budgeted {
     pub stored: Vec<(ContextRef, String)>,
 }
 
-/// The characters a summary says its output holds (`Size: N bytes, M characters, …`).
-fn summary_chars(summary: &str) -> Option<usize> {
-    let line = summary.lines().nth(1)?.strip_prefix("Size: ")?;
-    let (_, rest) = crate::search::split_once(line, " bytes, ")?;
-    let (count, _) = crate::search::split_once(rest, " characters")?;
-    count
-        .chars()
-        .filter(|&c| c != ',')
-        .collect::<String>()
-        .parse()
-        .ok()
+/// How a chosen result is cleared.
+enum Clearing {
+    /// Stored first, then pointed to.
+    Inline,
+    /// A summary: pointed to by its own ref.
+    Summary(String),
+    /// A page the read tools returned: pointed to by the call's input, which returns it
+    /// again.
+    Page(String),
+}
+
+/// The ref (or knowledge id) a page's header names: `[<ref>: lines …]`.
+fn page_ref(page: &str) -> &str {
+    let header = page.lines().next().unwrap_or_default();
+    header
+        .strip_prefix('[')
+        .and_then(|h| crate::search::split_once(h, ": "))
+        .map_or("", |(reference, _)| reference)
 }
 
 impl Materializer {
@@ -96,12 +103,14 @@ impl Materializer {
     /// tokens of each message as the host counts them (`JSON.stringify` of it, counted
     /// by [`estimate_tokens`] or the caller's tokenizer). When their sum exceeds
     /// `trigger_tokens`, the tool results before the last `keep_last` (not of
-    /// `exclude_tools`, nothing that already stands for stored content but a summary:
-    /// [`crate::stored_form`]) are cleared oldest
+    /// `exclude_tools`, nothing that already stands for stored content but a summary or
+    /// a page the read tools returned: [`crate::stored_form`]) are cleared oldest
     /// first until the history is at most half the trigger — if that saves at least
     /// `clear_at_least_tokens`; otherwise nothing changes. A result is cleared into
     /// [`cleared_pointer`] naming its ref: a summary's own, or a new artifact's for a
-    /// result that was inline (written first, whatever its size).
+    /// result that was inline (written first, whatever its size); a page into
+    /// [`cleared_page_pointer`], naming the call (tool and input) that returns it again.
+    /// A page whose call is no longer in the history stays.
     ///
     /// # Errors
     /// `INVALID_MESSAGE`, `INVALID_ID`, `WRITE_FAILED`; `INVALID_ARGUMENT` when
@@ -151,6 +160,8 @@ impl Materializer {
             Ok(true)
         })?;
         let older = results.len().saturating_sub(options.keep_last);
+        // The calls' inputs, looked up once a page is met.
+        let mut calls = None;
         let target = options.trigger_tokens / 2;
         let mut chosen = Vec::new();
         let mut saving = 0;
@@ -162,18 +173,41 @@ impl Materializer {
             if options.exclude_tools.contains(&result.tool_name) {
                 continue;
             }
-            // A summary is cleared to its own ref; what else already stands for stored
-            // content (the store would not store it again) stays.
-            let (reference, chars) = match (crate::stored_form(text), summary_ref(text)) {
-                (None, _) => (None, None),
-                (Some(StoredForm::Summary), Some(r)) => (Some(r.to_owned()), summary_chars(text)),
+            // A summary is cleared to its own ref, a page the read tools returned to the
+            // call that returns it again; what else already stands for stored content
+            // (the store would not store it again) stays.
+            let (clearing, chars) = match (crate::stored_form(text), summary_parts(text)) {
+                (None, _) => (Clearing::Inline, None),
+                (Some(StoredForm::Summary), Some(parts)) => {
+                    (Clearing::Summary(parts.reference.to_owned()), parts.chars)
+                }
+                (Some(StoredForm::ReadBackPage), _) => {
+                    let inputs = calls.get_or_insert_with(|| tool_inputs(messages));
+                    // Only the call that read it brings it back: one whose input names
+                    // the page's ref (a result of another tool that looks like a page
+                    // stays, as does a page whose call left the history).
+                    let reference = page_ref(text);
+                    match inputs.get(&result.id) {
+                        Some(input)
+                            if !reference.is_empty()
+                                && crate::search::contains(input, reference) =>
+                        {
+                            (Clearing::Page(input.clone()), None)
+                        }
+                        _ => continue,
+                    }
+                }
                 _ => continue,
             };
             let chars = chars.unwrap_or_else(|| crate::utf16_len(text));
             // The pointer's ref is not known before an inline result is stored: a
             // ref-sized stand-in measures it.
-            let pointer =
-                cleared_pointer(&result.tool_name, &result.id, chars, "ctx://x/tool/x.txt");
+            let pointer = match &clearing {
+                Clearing::Page(input) => {
+                    cleared_page_pointer(&result.tool_name, &result.id, chars, input)
+                }
+                _ => cleared_pointer(&result.tool_name, &result.id, chars, "ctx://x/tool/x.txt"),
+            };
             // Counted as the history is, serialised: escapes (`\n`, `\"`) are tokens too.
             let json = |t: &str| crate::json::stringify(&crate::Value::from(t));
             let shown = estimate_tokens(&json(text));
@@ -182,7 +216,7 @@ impl Materializer {
                 continue;
             }
             saving += shown - after;
-            chosen.push((result, reference, chars, shown - after));
+            chosen.push((result, clearing, chars, shown - after));
         }
         if chosen.is_empty() || saving < options.clear_at_least_tokens {
             return Ok(done);
@@ -190,28 +224,35 @@ impl Materializer {
         // Inline results are stored first, all at once (whatever their size).
         let inline: Vec<_> = chosen
             .iter()
-            .filter(|c| c.1.is_none())
+            .filter(|c| matches!(c.1, Clearing::Inline))
             .map(|c| c.0)
             .collect();
         let mut stored = self
             .store_planned(&inline, true, None, io)
             .await?
             .into_iter();
-        for (result, reference, chars, tokens) in chosen {
-            let reference = match reference {
-                Some(r) => r,
-                None => match stored.next() {
+        for (result, clearing, chars, tokens) in chosen {
+            let (reference, pointer) = match clearing {
+                Clearing::Summary(r) => {
+                    let pointer = cleared_pointer(&result.tool_name, &result.id, chars, &r);
+                    (r, pointer)
+                }
+                Clearing::Page(input) => (
+                    page_ref(&result.text).to_owned(),
+                    cleared_page_pointer(&result.tool_name, &result.id, chars, &input),
+                ),
+                Clearing::Inline => match stored.next() {
                     Some(Materialized::Artifact {
                         reference, path, ..
                     }) => {
                         let id = reference.id.clone();
                         done.stored.push((reference, path));
-                        id
+                        let pointer = cleared_pointer(&result.tool_name, &result.id, chars, &id);
+                        (id, pointer)
                     }
-                    _ => continue, // a read-back page: never stored, never cleared
+                    _ => continue, // nothing stored: never cleared
                 },
             };
-            let pointer = cleared_pointer(&result.tool_name, &result.id, chars, &reference);
             match done.changed.last_mut() {
                 Some((index, edits)) if *index == result.message => {
                     edits.push((result.slot, pointer));

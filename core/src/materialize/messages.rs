@@ -326,7 +326,32 @@ pub(crate) fn plan_tool_results<V: JsonView>(
 /// blocks, OpenAI Chat `tool_calls[].function.name`, OpenAI Responses `function_call`.
 pub(crate) fn tool_names<V: JsonView>(messages: &[V]) -> HashMap<String, String> {
     let mut names = HashMap::new();
-    let mut add = |id: Option<V>, name: Option<V>| {
+    each_call(messages, &mut |id, name, _| {
+        names.entry(id).or_insert(name);
+    });
+    names
+}
+
+/// Each call's input as the call gave it, by call id (the first call with an id wins):
+/// an Anthropic `tool_use` input as its `JSON.stringify`, OpenAI Chat and Responses
+/// `arguments` as they are (already JSON text).
+pub(crate) fn tool_inputs<V: JsonView>(messages: &[V]) -> HashMap<String, String> {
+    let mut calls = HashMap::new();
+    each_call(messages, &mut |id, _, input: Option<V>| {
+        let input = input
+            .filter(|v| matches!(v.kind(), Kind::String | Kind::Object | Kind::Array))
+            .and_then(|v| v.text().ok().map(|t| t.to_str().into_owned()));
+        if let Some(input) = input {
+            calls.entry(id).or_insert(input);
+        }
+    });
+    calls
+}
+
+/// Every tool call of `messages` with an id and a name: its id, name and input (or
+/// arguments), in order.
+fn each_call<V: JsonView>(messages: &[V], found: &mut dyn FnMut(String, String, Option<V>)) {
+    let mut add = |id: Option<V>, name: Option<V>, input: Option<V>| {
         // An id with a lone surrogate is never a result's id (that is INVALID_ID), so it
         // must not lend its name to the U+FFFD spelling of it.
         let id = id.filter(|v| !v.has_lone_surrogate());
@@ -334,7 +359,7 @@ pub(crate) fn tool_names<V: JsonView>(messages: &[V]) -> HashMap<String, String>
             id.and_then(|v| v.to_owned_string()),
             name.and_then(|v| v.to_owned_string()),
         ) {
-            names.entry(id).or_insert(name);
+            found(id, name, input);
         }
     };
     for message in messages {
@@ -342,7 +367,11 @@ pub(crate) fn tool_names<V: JsonView>(messages: &[V]) -> HashMap<String, String>
             .field("type")
             .is_some_and(|t| t.is_str("function_call"))
         {
-            add(message.field("call_id"), message.field("name"));
+            add(
+                message.field("call_id"),
+                message.field("name"),
+                message.field("arguments"),
+            );
         }
         for (list, kind) in [("content", "tool_use"), ("tool_calls", "function")] {
             let Some(items) = message.field(list).filter(|l| l.kind() == Kind::Array) else {
@@ -353,14 +382,17 @@ pub(crate) fn tool_names<V: JsonView>(messages: &[V]) -> HashMap<String, String>
                 if !item.field("type").is_some_and(|t| t.is_str(kind)) {
                     continue;
                 }
-                let name = if kind == "function" {
-                    item.field("function").and_then(|f| f.field("name"))
+                let (name, input) = if kind == "function" {
+                    let function = item.field("function");
+                    (
+                        function.as_ref().and_then(|f| f.field("name")),
+                        function.and_then(|f| f.field("arguments")),
+                    )
                 } else {
-                    item.field("name")
+                    (item.field("name"), item.field("input"))
                 };
-                add(item.field("id"), name);
+                add(item.field("id"), name, input);
             }
         }
     }
-    names
 }

@@ -6,7 +6,9 @@ mod budget;
 pub(crate) use binary::is_binary_path;
 pub use binary::{BinaryOutputRef, BINARY_EXTENSION};
 pub use budget::{BudgetOptions, Budgeted, Cleared};
-pub use pointer::{cleared_pointer, is_cleared, CLEARED_PREFIX};
+pub use pointer::{
+    cleared_page_pointer, cleared_parts, cleared_pointer, is_cleared, CLEARED_PREFIX,
+};
 mod bundle;
 mod bundle_content;
 pub use bundle_content::sha256_hex;
@@ -81,8 +83,8 @@ pub use read_tools::{
 pub(crate) use reference::unsafe_ref_component;
 pub(crate) use summary::{framed_summary, is_binary_summary};
 pub use summary::{
-    summary, summary_ref, SummaryInput, DEFAULT_GREP_PATTERN, MAX_EXCERPTS, MAX_OUTLINE,
-    POINTER_PREFIX,
+    summary, summary_parts, summary_ref, SummaryInput, SummaryParts, DEFAULT_GREP_PATTERN,
+    MAX_EXCERPTS, MAX_OUTLINE, POINTER_PREFIX,
 };
 pub(crate) use text::count;
 pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
