@@ -9,7 +9,7 @@
 //! before byte for byte, except at the rewrites `budget` reports. No clock, no randomness.
 
 use super::materializer::Materializer;
-use super::messages::{plan_tool_results, tool_inputs};
+use super::messages::{plan_tool_results, tool_input};
 use super::pointer::{cleared_page_pointer, cleared_pointer};
 use super::summary::summary_parts;
 use super::types::{ContextRef, Materialized};
@@ -160,8 +160,6 @@ impl Materializer {
             Ok(true)
         })?;
         let older = results.len().saturating_sub(options.keep_last);
-        // The calls' inputs, looked up once a page is met.
-        let mut calls = None;
         let target = options.trigger_tokens / 2;
         let mut chosen = Vec::new();
         let mut saving = 0;
@@ -182,17 +180,16 @@ impl Materializer {
                     (Clearing::Summary(parts.reference.to_owned()), parts.chars)
                 }
                 (Some(StoredForm::ReadBackPage), _) => {
-                    let inputs = calls.get_or_insert_with(|| tool_inputs(messages));
                     // Only the call that read it brings it back: one whose input names
                     // the page's ref (a result of another tool that looks like a page
                     // stays, as does a page whose call left the history).
                     let reference = page_ref(text);
-                    match inputs.get(&result.id) {
+                    match tool_input(messages, &result.id) {
                         Some(input)
                             if !reference.is_empty()
-                                && crate::search::contains(input, reference) =>
+                                && crate::search::contains(&input, reference) =>
                         {
-                            (Clearing::Page(input.clone()), None)
+                            (Clearing::Page(input), None)
                         }
                         _ => continue,
                     }

@@ -332,20 +332,20 @@ pub(crate) fn tool_names<V: JsonView>(messages: &[V]) -> HashMap<String, String>
     names
 }
 
-/// Each call's input as the call gave it, by call id (the first call with an id wins):
-/// an Anthropic `tool_use` input as its `JSON.stringify`, OpenAI Chat and Responses
+/// The input of the call `id` as the call gave it (the first call with that id): an
+/// Anthropic `tool_use` input as its `JSON.stringify`, OpenAI Chat and Responses
 /// `arguments` as they are (already JSON text).
-pub(crate) fn tool_inputs<V: JsonView>(messages: &[V]) -> HashMap<String, String> {
-    let mut calls = HashMap::new();
-    each_call(messages, &mut |id, _, input: Option<V>| {
-        let input = input
-            .filter(|v| matches!(v.kind(), Kind::String | Kind::Object | Kind::Array))
-            .and_then(|v| v.text().ok().map(|t| t.to_str().into_owned()));
-        if let Some(input) = input {
-            calls.entry(id).or_insert(input);
+pub(crate) fn tool_input<V: JsonView>(messages: &[V], id: &str) -> Option<String> {
+    let mut found: Option<Option<V>> = None;
+    each_call(messages, &mut |call, _, input| {
+        if found.is_none() && call == id {
+            found = Some(input);
         }
     });
-    calls
+    found
+        .flatten()
+        .filter(|v| matches!(v.kind(), Kind::String | Kind::Object | Kind::Array))
+        .and_then(|v| v.text().ok().map(|t| t.to_str().into_owned()))
 }
 
 /// Every tool call of `messages` with an id and a name: its id, name and input (or

@@ -40,8 +40,9 @@ pub fn cleared_parts(text: &str) -> Option<(&str, &str, usize, &str)> {
     let (origin, rest) = crate::search::split_once(&text[CLEARED_PREFIX.len()..], CLEARED_MIDDLE)?;
     let reference = rest.strip_suffix(": context_read, context_grep]")?;
     let (tool, call) = crate::search::split_once(origin.strip_suffix(" chars)")?, " (call ")?;
-    let at = crate::search::rfind(call, ", ")?;
-    let chars = call[at + 2..].replace(',', "").parse().ok()?;
+    // The count holds no ", ": the last one ends the id.
+    let at = call.as_bytes().windows(2).rposition(|w| w == b", ")?;
+    let chars = super::text::parse_thousands(&call[at + 2..])?;
     Some((tool, &call[..at], chars, reference))
 }
 

@@ -174,6 +174,23 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
+/// A count [`thousands`] wrote, read back: digits with commas between groups.
+pub(crate) fn parse_thousands(text: &str) -> Option<usize> {
+    let mut n: usize = 0;
+    let mut digits = 0;
+    for b in text.bytes() {
+        match b {
+            b'0'..=b'9' => {
+                n = n.checked_mul(10)?.checked_add(usize::from(b - b'0'))?;
+                digits += 1;
+            }
+            b',' => {}
+            _ => return None,
+        }
+    }
+    (digits > 0).then_some(n)
+}
+
 #[cfg(test)]
 mod tests {
 

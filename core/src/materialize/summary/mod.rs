@@ -82,20 +82,17 @@ pub fn summary_parts(text: &str) -> Option<SummaryParts<'_>> {
     }
     let (tool, call_id) = match origin
         .strip_suffix(')')
-        .and_then(|o| crate::search::rfind(o, " (call ").map(|at| (o, at)))
+        .and_then(|o| crate::search::split_once(o, " (call "))
     {
-        Some((o, at)) => (&o[..at], Some(&o[at + " (call ".len()..])),
+        Some((tool, id)) => (tool, Some(id)),
         None => (origin, None),
     };
     let chars = lines
         .next()
         .and_then(|l| l.strip_prefix("Size: "))
-        .and_then(|l| l.split(", ").nth(1))
-        .and_then(|c| {
-            c.strip_suffix(" characters")
-                .or(c.strip_suffix(" character"))
-        })
-        .and_then(|c| c.replace(',', "").parse().ok());
+        .and_then(|l| crate::search::split_once(l, ", "))
+        .and_then(|(_, rest)| crate::search::split_once(rest, " character"))
+        .and_then(|(count, _)| super::text::parse_thousands(count));
     Some(SummaryParts {
         reference,
         call_id,
