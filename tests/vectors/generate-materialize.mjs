@@ -164,18 +164,20 @@ class Case {
     );
   }
   /** Whether an output `text` of `m` from `tool` stays inline: the `tools` entry of the
-   * tool, else of "*", field by field, over the materializer's own limits. Tokens by the
+   * tool, else of "*" (an entry that sets nothing is as if absent), decides alone — an axis
+   * it leaves unset has no limit —, else the materializer's own limits. Tokens by the
    * options' `countTokens: "words"` (space-separated words, asked only about text longer
    * in bytes than the limit), else by core's estimate as `overTokens` says. */
   staysInline(tool, m, overTokens, text) {
     const tools = this.options.tools ?? {};
-    const pick = (key) => tools[tool]?.[key] ?? tools['*']?.[key];
-    const when = pick('materialize');
+    const set = (e) => (e !== undefined && Object.keys(e).length > 0 ? e : undefined);
+    const entry = set(tools[tool]) ?? set(tools['*']);
+    const when = entry?.materialize;
     if (when === 'never') return true;
     if (when === 'always') return false;
-    const chars = pick('maxInlineChars') ?? this.limits.maxInlineChars;
-    const bytes = pick('maxInlineBytes') ?? this.limits.maxInlineBytes;
-    const tokens = pick('maxInlineTokens');
+    const chars = entry === undefined ? this.limits.maxInlineChars : (entry.maxInlineChars ?? Infinity);
+    const bytes = entry === undefined ? this.limits.maxInlineBytes : (entry.maxInlineBytes ?? Infinity);
+    const tokens = entry?.maxInlineTokens;
     if (this.options.countTokens === 'words') {
       const over = tokens !== undefined && m.bytes > tokens && text.split(' ').length > tokens;
       return m.chars <= chars && m.bytes <= bytes && !over;
@@ -1492,7 +1494,7 @@ const anthropic = () => [
   const c = add(
     new Case(
       'tool-limits-tokens',
-      "A tools entry's maxInlineTokens materializes what core's token estimate puts over it, beside the character and byte limits (\"*\" here): 1,900 letters (about 520 estimated tokens) stay inline under 1,000 tokens, 1,500 characters of digits and tabs (about 2,000) are materialized though under 2,000 characters, and a text of at most half the limit in UTF-16 units is never estimated. The decisions near the estimate are the test author's, with wide margins.",
+      "A tools entry's maxInlineTokens materializes what core's token estimate puts over it, and the tool's entry decides alone (the \"*\" entry's 2,000 characters apply to other tools only): 1,900 letters (about 520 estimated tokens) stay inline under 1,000 tokens, so do 2,001, 1,500 characters of digits and tabs (about 2,000) are materialized, another tool's over 2,000 characters is, and a text of at most half the limit in UTF-16 units is never estimated. The decisions near the estimate are the test author's, with wide margins.",
       { tools: { '*': { maxInlineChars: 2000 }, tok: { maxInlineTokens: 1000 } } },
     ),
   );
@@ -1666,7 +1668,9 @@ const anthropic = () => [
   const ref = 'ctx://conv-1/tool/build.txt';
   const page = (at, from) =>
     [`[${at}: lines ${from + 1}-${from + 30} of 400. More: context_read("${at}", ${from + 30})]`]
-      .concat(Array.from({ length: 30 }, (_, k) => `${from + k + 1}| step line ${from + k}: compiling crate_${from + k}`))
+      .concat(
+        Array.from({ length: 30 }, (_, k) => `${from + k + 1}| step line ${from + k}: compiling crate_${from + k}`),
+      )
       .join('\n');
   const call = (id, name, args) => ({
     role: 'assistant',

@@ -71,7 +71,7 @@ class Case extends StepCase {
     if (typeof input.content === 'string' && isStoredForm(given))
       return this.ws('offloadToolResult', input, { offloaded: false, content: input.content });
     const reason = this.decide(input, given, counter);
-    if (reason === 'flag_false' || reason === 'tool_never' || reason === 'under_threshold')
+    if (['flag_false', 'tool_never', 'under_threshold', 'within_tool_limit'].includes(reason))
       return this.ws('offloadToolResult', input, { offloaded: false, content: input.content, reason });
     // A reused call id with another content takes the next free name: -1, -2, …
     let id = `tool_result_${input.toolCallId}`;
@@ -95,18 +95,22 @@ class Case extends StepCase {
     if (flag === false) return 'flag_false';
     if (flag === true) return 'flag_true';
     const tools = this.o.tools ?? {};
-    const own = tools[input.toolName];
-    const pick = (key) => own?.[key] ?? tools['*']?.[key];
+    // The one precedence rule: the tool's own entry, else the "*" entry, decides alone
+    // (an entry that sets nothing is as if absent); tokenThreshold only without one.
+    const set = (e) => (e !== undefined && Object.keys(e).length > 0 ? e : undefined);
+    const own = set(tools[input.toolName]);
+    const entry = own ?? set(tools['*']);
     const byEntry = (when) => (when === 'never' ? 'tool_never' : 'tool_always');
     if (own?.materialize !== undefined) return byEntry(own.materialize);
     if (this.o.offloadTools.includes(input.toolName)) return 'listed_tool';
-    if (tools['*']?.materialize !== undefined) return byEntry(tools['*'].materialize);
+    if (entry?.materialize !== undefined) return byEntry(entry.materialize);
     if (
-      text.length > (pick('maxInlineChars') ?? Infinity) ||
-      Buffer.byteLength(text) > (pick('maxInlineBytes') ?? Infinity)
+      text.length > (entry?.maxInlineChars ?? Infinity) ||
+      Buffer.byteLength(text) > (entry?.maxInlineBytes ?? Infinity)
     )
       return 'over_tool_limit';
-    const threshold = pick('maxInlineTokens') ?? this.o.tokenThreshold;
+    if (entry !== undefined && entry.maxInlineTokens === undefined) return 'within_tool_limit';
+    const threshold = entry?.maxInlineTokens ?? this.o.tokenThreshold;
     // A host's tokenizer never counts more tokens than bytes: not asked up to the threshold.
     if (this.o.countTokens === 'words' && Buffer.byteLength(text) <= threshold) return 'under_threshold';
     const tokens = this.o.countTokens === 'words' ? text.split(' ').length : estimateTokens(text);
@@ -199,7 +203,7 @@ const log = (lines, errorAt = []) =>
   const c = add(
     new Case(
       'tool-limits',
-      'Per-tool limits (options.tools, the Materializer\'s entries): a tool\'s own entry decides before offloadTools ("never" keeps even a listed tool\'s result, "always" stores any), the "*" entry after it; maxInlineChars and maxInlineBytes store what is over them (over_tool_limit); maxInlineTokens replaces tokenThreshold for its tool, by the same estimate or counter.',
+      'Per-tool limits (options.tools, the Materializer\'s entries): a tool\'s own entry decides before offloadTools ("never" keeps even a listed tool\'s result, "always" stores any), the "*" entry after it; the entry that applies decides alone on every axis: maxInlineChars and maxInlineBytes store what is over them (over_tool_limit) and keep what is within (within_tool_limit: tokenThreshold does not apply under an entry), maxInlineTokens replaces tokenThreshold for its tool, by the same estimate or counter; an entry that sets nothing is as if absent.',
     ),
   );
   c.workspace({
@@ -210,6 +214,7 @@ const log = (lines, errorAt = []) =>
       crawl: { materialize: 'always' },
       bash: { maxInlineTokens: 100 },
       grep: { maxInlineChars: 30 },
+      read: { maxInlineChars: 5000 },
       '*': { maxInlineBytes: 600 },
     },
   });
@@ -222,6 +227,8 @@ const log = (lines, errorAt = []) =>
   c.offload({ toolCallId: 'g2', toolName: 'grep', content: text(30) });
   c.offload({ toolCallId: 'e1', toolName: 'cat', content: '€'.repeat(201) });
   c.offload({ toolCallId: 'e2', toolName: 'cat', content: '€'.repeat(200) });
+  // Within read's own 5,000 characters and far over tokenThreshold: kept (was stored).
+  c.offload({ toolCallId: 'r1', toolName: 'read', content: text(3000) });
   c.offload({ toolCallId: 'f2', toolName: 'web_fetch', content: 'x', metadata: { offload: true } });
   c.workspace({ tools: { '*': { materialize: 'never' } }, offloadTools: ['web_fetch'] });
   c.offload({ toolCallId: 'n1', toolName: 'cat', content: text(9000) });

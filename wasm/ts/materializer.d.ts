@@ -22,7 +22,11 @@ export interface MaterializerOptions {
   offloadDir?: string;
   /**
    * Per-tool limits, by tool name (exact); `"*"` for every tool without its own entry.
-   * Each field given overrides the `"*"` entry's, which overrides the limits above.
+   * The entry that applies to a tool (its own, else a limit the tool declared over MCP,
+   * else `"*"`) decides for it on every axis: the limits it sets are the only ones, an
+   * axis it leaves unset has no limit, and `maxInlineChars`/`maxInlineBytes` above apply
+   * only to tools no entry applies to (so `{ bash: { maxInlineChars: 30000 } }` keeps a
+   * 20,000-character output inline). An entry that sets nothing is as if absent.
    * `materialize: "never"` keeps a tool's outputs inline whatever their size (a file
    * reader the model asked for), `"always"` materializes them whatever their size. They
    * decide whether an output is materialized; summaries and pages keep the limits above.

@@ -18,7 +18,9 @@ export interface WorkspaceOptions {
    * Per-tool limits by tool name (`"*"`: every tool without its own entry): `materialize:
    * "never"` or `"always"` stores never or always, `maxInlineChars`/`maxInlineBytes` store
    * what is over them, `maxInlineTokens` replaces `tokenThreshold`. A tool's own entry comes
-   * before `offloadTools`, the `"*"` entry after it.
+   * before `offloadTools`, the `"*"` entry after it. The entry that applies decides alone on
+   * every axis: under an entry without `maxInlineTokens`, `tokenThreshold` does not apply
+   * (`"within_tool_limit"`). An entry that sets nothing is as if absent.
    */
   tools?: Record<string, ToolLimits>;
   /** Results over this many tokens are stored (default 2000). */
@@ -63,7 +65,7 @@ export interface WorkspaceLogEntry {
   replaced?: boolean;
 }
 
-/** Which rule decided: `metadata.offload` false or true, a `tools` entry's `never` or `always`, a tool in `offloadTools`, a `tools` entry's size limit, or the token threshold. */
+/** Which rule decided: `metadata.offload` false or true, a `tools` entry's `never` or `always`, a tool in `offloadTools`, a `tools` entry's size limit (over it, or within it: an entry decides alone), or the token threshold. */
 export type OffloadReason =
   | 'flag_false'
   | 'flag_true'
@@ -71,6 +73,7 @@ export type OffloadReason =
   | 'tool_always'
   | 'listed_tool'
   | 'over_tool_limit'
+  | 'within_tool_limit'
   | 'over_threshold'
   | 'under_threshold';
 

@@ -3,14 +3,22 @@
 //! known to flood may go whole to an artifact (`always`), another may get its own limits.
 //! They decide *whether* an output is materialized; summaries and read-back pages keep
 //! the materializer's own limits.
+//!
+//! **One precedence rule**, for the Materializer and the Workspace: the entry that
+//! applies to a tool — its own, else the limit the tool declared for itself (MCP), else
+//! the `"*"` entry — decides for it on every axis: the limits it sets are the only ones,
+//! an axis it leaves unset has no limit, and the options' own limits (`max_inline_chars`,
+//! `max_inline_bytes`, the Workspace's `token_threshold`) apply only to tools no entry
+//! applies to. So `bash: { maxInlineChars: 30000 }` keeps a 20,000-character output
+//! inline whatever the global byte limit. An entry that sets nothing is as if absent.
 
 use super::text::Measure;
 use super::types::{MaterializeWhen, MaterializerOptions, ToolLimits, ANY_TOOL};
 use crate::tokens::{over_limit, TokenCounter};
 use crate::OffloadError;
 
-/// The entries of a `tools` option that apply to one tool: its own and the `"*"` entry.
-/// One resolution for the Materializer and the Workspace.
+/// The entries of a `tools` option that apply to one tool: its own and the `"*"` entry,
+/// each only if it sets something. One resolution for the Materializer and the Workspace.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ToolEntries<'a> {
     own: Option<&'a ToolLimits>,
@@ -20,35 +28,27 @@ pub(crate) struct ToolEntries<'a> {
 impl<'a> ToolEntries<'a> {
     /// `tool`'s entries in `tools`.
     pub(crate) fn of(tools: &'a [(String, ToolLimits)], tool: &str) -> Self {
-        let entry = |name: &str| tools.iter().find(|(n, _)| n == name).map(|(_, l)| l);
+        let entry = |name: &str| {
+            tools
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, l)| l)
+                .filter(|l| **l != ToolLimits::default())
+        };
         ToolEntries {
             own: entry(tool),
             any: entry(ANY_TOOL),
         }
     }
 
-    /// A limit: the tool's own entry's, else the `"*"` entry's.
-    pub(crate) fn pick(&self, field: fn(&ToolLimits) -> Option<usize>) -> Option<usize> {
-        self.own
-            .and_then(field)
-            .or_else(|| self.any.and_then(field))
-    }
-
-    /// Whether the tool's own entry sets `field`.
-    fn own_sets(&self, field: fn(&ToolLimits) -> Option<usize>) -> bool {
-        self.own.and_then(field).is_some()
+    /// The entry that decides for the tool: its own, else the `"*"` entry.
+    pub(crate) fn deciding(&self) -> Option<&'a ToolLimits> {
+        self.own.or(self.any)
     }
 
     /// `never` or `always`, if the tool's own entry says so.
     pub(crate) fn own_when(&self) -> Option<MaterializeWhen> {
         self.own.and_then(|l| l.materialize)
-    }
-
-    /// `never` or `always`, if an entry says so (the tool's own first).
-    pub(crate) fn when(&self) -> Option<MaterializeWhen> {
-        self.own
-            .and_then(|l| l.materialize)
-            .or_else(|| self.any.and_then(|l| l.materialize))
     }
 }
 
@@ -64,6 +64,16 @@ pub(crate) struct Limits {
 }
 
 impl Limits {
+    /// The limits an entry sets, and no other: an axis it leaves unset has none.
+    pub(crate) fn of_entry(entry: &ToolLimits) -> Self {
+        Limits {
+            chars: entry.max_inline_chars.unwrap_or(usize::MAX),
+            bytes: entry.max_inline_bytes.unwrap_or(usize::MAX),
+            tokens: entry.max_inline_tokens,
+            when: entry.materialize,
+        }
+    }
+
     /// Whether an output `text` of `measure` is materialized under these limits. Tokens
     /// are counted only when the text could hold more than the limit: by `count` when
     /// its bytes are over it (a host's counter never counts more tokens than bytes),
@@ -112,24 +122,27 @@ impl Limits {
 }
 
 impl MaterializerOptions {
-    /// The limits for `tool`: its entry's fields, else the limit the tool declared
-    /// itself (`declared` characters: MCP's `_meta["anthropic/maxResultSizeChars"]`),
-    /// else the `"*"` entry's, else these options' own.
+    /// The limits for `tool` by the one precedence rule: its entry's, else the limit the
+    /// tool declared itself (`declared` characters: MCP's
+    /// `_meta["anthropic/maxResultSizeChars"]`; the `"*"` entry's `materialize` still
+    /// applies), else the `"*"` entry's, else these options' own.
     pub(crate) fn limits_for(&self, tool: &str, declared: Option<usize>) -> Limits {
         let entries = ToolEntries::of(&self.tools, tool);
-        let chars = match declared {
-            Some(declared) if !entries.own_sets(|l| l.max_inline_chars) => declared,
-            _ => entries
-                .pick(|l| l.max_inline_chars)
-                .unwrap_or(self.max_inline_chars),
-        };
-        Limits {
-            chars,
-            bytes: entries
-                .pick(|l| l.max_inline_bytes)
-                .unwrap_or(self.max_inline_bytes),
-            tokens: entries.pick(|l| l.max_inline_tokens),
-            when: entries.when(),
+        match (entries.own, declared, entries.any) {
+            (Some(own), ..) => Limits::of_entry(own),
+            (None, Some(chars), any) => Limits {
+                chars,
+                bytes: usize::MAX,
+                tokens: None,
+                when: any.and_then(|l| l.materialize),
+            },
+            (None, None, Some(any)) => Limits::of_entry(any),
+            (None, None, None) => Limits {
+                chars: self.max_inline_chars,
+                bytes: self.max_inline_bytes,
+                tokens: None,
+                when: None,
+            },
         }
     }
 }
@@ -224,7 +237,7 @@ mod tests {
     use crate::materialize::Materializer;
 
     /// The user's entry for a tool beats what the tool declares; what it declares beats
-    /// the "*" entry and the defaults; bytes and `materialize` are the user's alone.
+    /// the "*" entry and the defaults; `materialize` is the user's alone.
     #[test]
     fn a_declared_limit_sits_between_the_users_entry_and_the_rest() {
         let chars = |n| ToolLimits {
@@ -251,12 +264,53 @@ mod tests {
         assert_eq!(at("own").chars, 100);
         assert_eq!(at("declared").chars, 5000);
         assert_eq!(at("other").chars, 200);
-        assert_eq!(at("declared").bytes, 16384);
+        // A declared limit decides on every axis: no byte limit under it.
+        assert_eq!(at("declared").bytes, usize::MAX);
+        assert_eq!(at("other").bytes, usize::MAX, "the \"*\" entry sets none");
         assert_eq!(at("never").when, Some(MaterializeWhen::Never));
         m.declare_tool_limit("declared", 50);
         assert_eq!(at("declared").chars, 50);
         // The cheap pre-check of materializeMessages sees the smallest limit.
         assert_eq!(m.surely_inline_any(false), 50);
+    }
+
+    /// Issue 48: a tool's own entry decides on every axis. `bash: { maxInlineChars: 30000 }`
+    /// kept nothing over the global 16,384 bytes inline: a 20,020-character output was
+    /// materialized. An entry that sets nothing is as if absent.
+    #[test]
+    fn a_tools_entry_decides_alone_on_every_axis() {
+        let mut options = MaterializerOptions::new("/d", "c", "/");
+        options.tools = vec![
+            (
+                "bash".into(),
+                ToolLimits {
+                    max_inline_chars: Some(30_000),
+                    ..ToolLimits::default()
+                },
+            ),
+            ("empty".into(), ToolLimits::default()),
+            (
+                ANY_TOOL.into(),
+                ToolLimits {
+                    max_inline_bytes: Some(40_000),
+                    ..ToolLimits::default()
+                },
+            ),
+        ];
+        let m = Materializer::new(options).unwrap();
+        let output = "compiling crate_0042 … ok\n".repeat(770);
+        assert_eq!(crate::utf16_len(&output), 20_020);
+        assert!(!m.exceeds_limits_for("bash", &output));
+        assert!(m.exceeds_limits_for("bash", &"x".repeat(30_001)));
+        // Three bytes a unit: 60,000 bytes, over "*"'s 40,000, not bash's concern.
+        assert!(!m.exceeds_limits_for("bash", &"€".repeat(20_000)));
+        assert!(m.exceeds_limits_for("ls", &"€".repeat(20_000)));
+        // "*" decides alone too: no character limit under it; "empty" falls to "*".
+        assert!(!m.exceeds_limits_for("ls", &"x".repeat(39_000)));
+        assert_eq!(m.limits_for("empty"), m.limits_for("ls"));
+        // Without entries, the options' own limits.
+        let plain = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
+        assert!(plain.exceeds_limits_for("bash", &output));
     }
 
     /// A tool's token limit counts by the estimate, over its character and byte limits,

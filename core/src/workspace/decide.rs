@@ -1,7 +1,7 @@
 //! Whether a tool result is stored: `need_offload`.
 
 use super::WorkspaceOptions;
-use crate::materialize::{Limits, MaterializeWhen, ToolEntries, ToolLimits};
+use crate::materialize::{Limits, MaterializeWhen, ToolEntries};
 
 /// Why a result is stored or not, in the order the rules are tried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,16 +18,19 @@ pub enum DecisionReason {
     ListedTool,
     /// More UTF-16 units or bytes than the tool's `tools` entry allows.
     OverToolLimit,
-    /// More tokens than `token_threshold`.
+    /// Within the UTF-16 units and bytes the tool's `tools` entry allows, which sets no
+    /// token limit: it decides alone, `token_threshold` does not apply.
+    WithinToolLimit,
+    /// More tokens than `token_threshold` (or the tool's entry's `max_inline_tokens`).
     OverThreshold,
-    /// At most `token_threshold` tokens.
+    /// At most `token_threshold` tokens (or the tool's entry's `max_inline_tokens`).
     UnderThreshold,
 }
 
 impl DecisionReason {
     /// The reason as logged: `"flag_false"`, `"flag_true"`, `"tool_never"`,
-    /// `"tool_always"`, `"listed_tool"`, `"over_tool_limit"`, `"over_threshold"`,
-    /// `"under_threshold"`.
+    /// `"tool_always"`, `"listed_tool"`, `"over_tool_limit"`, `"within_tool_limit"`,
+    /// `"over_threshold"`, `"under_threshold"`.
     pub fn as_str(self) -> &'static str {
         match self {
             DecisionReason::FlagFalse => "flag_false",
@@ -36,6 +39,7 @@ impl DecisionReason {
             DecisionReason::ToolAlways => "tool_always",
             DecisionReason::ListedTool => "listed_tool",
             DecisionReason::OverToolLimit => "over_tool_limit",
+            DecisionReason::WithinToolLimit => "within_tool_limit",
             DecisionReason::OverThreshold => "over_threshold",
             DecisionReason::UnderThreshold => "under_threshold",
         }
@@ -68,11 +72,12 @@ pub(crate) struct ResultText<'a> {
 
 /// Decide: `flag` false never stores and `flag` true always does; then the tool's own
 /// `tools` entry saying `never` or `always`; then a tool in `offload_tools` is stored;
-/// then the `"*"` entry's `never` or `always`; then more UTF-16 units or bytes than the
-/// entries allow are stored; else more tokens than their `max_inline_tokens` (else
-/// `token_threshold`). `tokens` is called at most once, with the threshold, and not at
-/// all when a host's count could not reach it; it returns the count, or `None` for
-/// "over it" without the count.
+/// then the entry that decides for the tool (its own, else the `"*"` entry: the one
+/// precedence rule of `materialize::tool_limits`) — its `never` or `always`, else its
+/// limits alone, each axis it sets (UTF-16 units, bytes, tokens); else, for a tool no
+/// entry applies to, more tokens than `token_threshold`. `tokens` is called at most once,
+/// with the limit, and not at all when a host's count could not reach it; it returns the
+/// count, or `None` for "over it" without the count.
 ///
 /// # Errors
 /// Whatever `tokens` returns (a host's token counter that failed).
@@ -89,49 +94,60 @@ pub(crate) fn need_offload<E>(
         tokens: None,
     };
     let entries = ToolEntries::of(&options.tools, tool_name);
-    let over_size = || {
-        entries
-            .pick(|l| l.max_inline_bytes)
-            .is_some_and(|b| result.text.len() > b)
-            || entries.pick(|l| l.max_inline_chars).is_some_and(|c| {
-                result
-                    .chars
-                    .unwrap_or_else(|| crate::utf16_len(result.text))
-                    > c
-            })
-    };
     let by_entry = |when| match when {
         MaterializeWhen::Never => decided(false, DecisionReason::ToolNever),
         MaterializeWhen::Always => decided(true, DecisionReason::ToolAlways),
     };
     let listed = options.offload_tools.iter().any(|t| t == tool_name);
-    Ok(match (flag, entries.own_when(), listed, entries.when()) {
-        (Some(false), ..) => decided(false, DecisionReason::FlagFalse),
-        (Some(true), ..) => decided(true, DecisionReason::FlagTrue),
+    let entry = entries.deciding().map(Limits::of_entry);
+    let (threshold, over, under) = match (flag, entries.own_when(), listed, entry) {
+        (Some(false), ..) => return Ok(decided(false, DecisionReason::FlagFalse)),
+        (Some(true), ..) => return Ok(decided(true, DecisionReason::FlagTrue)),
         // The tool's own entry, then the list, then the "*" entry.
-        (None, Some(when), ..) => by_entry(when),
-        (None, None, true, _) => decided(true, DecisionReason::ListedTool),
-        (None, None, false, Some(when)) => by_entry(when),
-        (None, None, false, None) if over_size() => decided(true, DecisionReason::OverToolLimit),
-        (None, None, false, None) => {
-            let threshold = entries
-                .pick(|l| l.max_inline_tokens)
-                .unwrap_or(options.token_threshold);
-            if result.counted && crate::tokens::counted_within_by_bytes(result.text, threshold) {
-                return Ok(decided(false, DecisionReason::UnderThreshold));
+        (None, Some(when), ..) => return Ok(by_entry(when)),
+        (None, None, true, _) => return Ok(decided(true, DecisionReason::ListedTool)),
+        (
+            None,
+            None,
+            false,
+            Some(Limits {
+                when: Some(when), ..
+            }),
+        ) => return Ok(by_entry(when)),
+        (None, None, false, Some(limits)) => {
+            let chars = || {
+                result
+                    .chars
+                    .unwrap_or_else(|| crate::utf16_len(result.text))
+            };
+            if result.text.len() > limits.bytes || chars() > limits.chars {
+                return Ok(decided(true, DecisionReason::OverToolLimit));
             }
-            let tokens = tokens(threshold)?;
-            let over = tokens.is_none_or(|t| t > threshold);
-            Decision {
-                offload: over,
-                reason: if over {
-                    DecisionReason::OverThreshold
-                } else {
-                    DecisionReason::UnderThreshold
-                },
-                tokens,
-            }
+            let Some(threshold) = limits.tokens else {
+                return Ok(decided(false, DecisionReason::WithinToolLimit));
+            };
+            // Its token limit replaces `token_threshold`, and is said as it.
+            (
+                threshold,
+                DecisionReason::OverThreshold,
+                DecisionReason::UnderThreshold,
+            )
         }
+        (None, None, false, None) => (
+            options.token_threshold,
+            DecisionReason::OverThreshold,
+            DecisionReason::UnderThreshold,
+        ),
+    };
+    if result.counted && crate::tokens::counted_within_by_bytes(result.text, threshold) {
+        return Ok(decided(false, under));
+    }
+    let tokens = tokens(threshold)?;
+    let offload = tokens.is_none_or(|t| t > threshold);
+    Ok(Decision {
+        offload,
+        reason: if offload { over } else { under },
+        tokens,
     })
 }
 
@@ -142,19 +158,15 @@ pub(crate) fn need_offload<E>(
 /// limits are made of theirs, so the least of them never says more than is sure; 0 when
 /// some tool stores any.
 pub(crate) fn surely_kept_chars(options: &WorkspaceOptions) -> usize {
-    let threshold = options.token_threshold;
-    let entry = |l: &ToolLimits| {
-        Limits {
-            chars: l.max_inline_chars.unwrap_or(usize::MAX),
-            bytes: l.max_inline_bytes.unwrap_or(usize::MAX),
-            tokens: Some(l.max_inline_tokens.unwrap_or(threshold)),
-            when: l.materialize,
-        }
-        .surely_inline(false)
-    };
-    let mut most = entry(&ToolLimits::default());
+    let mut most = Limits {
+        chars: usize::MAX,
+        bytes: usize::MAX,
+        tokens: Some(options.token_threshold),
+        when: None,
+    }
+    .surely_inline(false);
     for (_, limits) in &options.tools {
-        most = most.min(entry(limits));
+        most = most.min(Limits::of_entry(limits).surely_inline(false));
     }
     most
 }

@@ -1,6 +1,7 @@
 //! Tests of the offload decision: the reasons, the limits and their bounds.
 
 use super::*;
+use crate::materialize::ToolLimits;
 
 const TEXT: ResultText<'static> = ResultText {
     text: "output",
