@@ -87,6 +87,7 @@ pub mod materialize;
 mod memory;
 mod message;
 pub mod object_key;
+pub mod option_keys;
 pub mod path;
 mod placeholder;
 mod plan;

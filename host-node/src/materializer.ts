@@ -52,11 +52,7 @@ export class Materializer extends wasm.Materializer {
   constructor(options: MaterializerOptions) {
     // Validation of every field (including a missing options object) happens in core.
     super(options == null ? options : { ...options, writer: options.writer ?? defaultWriter() });
-    this.#countTokens = options.countTokens;
   }
-
-  /** The options' counter (core checked it is a function), `budget`'s default. */
-  readonly #countTokens: ((text: string) => number) | undefined;
 
   /**
    * Leave `output` inline (`{ inline: true, content: output }`, the very value given) when
@@ -145,20 +141,9 @@ export class Materializer extends wasm.Materializer {
    * const { messages: sent, cleared, rewrittenFromMessage } = await materializer.budget(history, { triggerTokens: 100_000 });
    * ```
    */
-  override async budget<M extends object>(messages: readonly M[], options: BudgetOptions): Promise<BudgetResult<M>> {
-    const count = options?.countTokens ?? this.#countTokens ?? wasm.estimateTokens;
-    if (typeof count !== 'function') {
-      return super.budget(messages, options as never) as Promise<BudgetResult<M>>; // core names what is wrong
-    }
-    const tokens = Array.isArray(messages) ? messages.map((m) => count(JSON.stringify(m))) : [];
-    const { countTokens: _, ...rest } = options ?? ({} as BudgetOptions);
-    const done = (await super.budget(messages, { ...rest, messageTokens: tokens })) as BudgetResult<M>;
-    let after = done.tokensBefore;
-    done.messages.forEach((m, i) => {
-      if (m !== messages[i]) after += count(JSON.stringify(m)) - tokens[i];
-    });
-    done.tokensAfter = after;
-    return done;
+  override budget<M extends object>(messages: readonly M[], options: BudgetOptions): Promise<BudgetResult<M>> {
+    // Counting (and a counter's failure, as an OffloadError) is the wasm's.
+    return super.budget(messages, options as never) as Promise<BudgetResult<M>>;
   }
 
   readonly #seen = new SeenMessages();

@@ -115,6 +115,26 @@ pub(crate) fn options_arg(options: &JsValue) -> Result<(), JsOffloadError> {
     }
 }
 
+/// Refuses a key of the object `value` (`label`, a `what`) that is not in `known`
+/// (core's `option_keys::check_keys`: the message says where it belongs).
+pub(crate) fn known_keys(
+    value: &JsValue,
+    label: &str,
+    what: &str,
+    known: &[&str],
+) -> Result<(), JsOffloadError> {
+    if !value.is_object() {
+        return Ok(());
+    }
+    let given: Vec<String> = js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect();
+    Ok(tool_offload_core::option_keys::check_keys(
+        label, what, &given, known,
+    )?)
+}
+
 /// A count: `default` when `undefined`, else a non-negative integer; one beyond
 /// `usize` (wasm32) means "no limit" and is `usize::MAX` (options: thresholds, limits).
 pub(crate) fn count_arg(

@@ -45,6 +45,12 @@ pub(crate) fn tools_arg(options: &JsValue) -> Result<Vec<(String, ToolLimits)>, 
                 kind_of(&entry)
             )));
         }
+        crate::args::known_keys(
+            &entry,
+            &label,
+            "tools entry field",
+            tool_offload_core::option_keys::TOOL_ENTRY_KEYS,
+        )?;
         let count = |key: &'static str| -> Result<Option<usize>, JsOffloadError> {
             let n = u64_arg(&field(&entry, key), &format!("{label}.{key}"))?;
             Ok(n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))

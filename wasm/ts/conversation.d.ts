@@ -50,10 +50,16 @@ export interface BudgetOptions {
   signal?: AbortSignal;
 }
 
-/** What the wasm `budget` takes: the options and one token count per message. */
+/** What the wasm `budget` takes: the options, and how to count each message. */
 export interface BudgetCallOptions extends BudgetOptions {
-  /** The tokens of each message (`JSON.stringify` of it, counted). */
-  messageTokens: number[];
+  /**
+   * Counts a message's tokens from its `JSON.stringify` (default: the materializer's own
+   * `countTokens`, else `estimateTokens`). One that throws, or returns no non-negative
+   * integer, rejects the call with `INVALID_ARGUMENT` (what it threw as `cause`).
+   */
+  countTokens?: (text: string) => number;
+  /** The tokens of each message, counted already (then nothing is counted). */
+  messageTokens?: number[];
 }
 
 /** One tool result `budget` cleared. */

@@ -1,9 +1,10 @@
 //! `budget(messages, options)` for JS: clearing old tool results when a history is over
-//! budget. The token counts come in from the caller (`options.messageTokens`, one per
-//! message: the npm wrapper counts each message's `JSON.stringify`), so a JS tokenizer
-//! never has to be called from wasm.
+//! budget. Each message is counted as its `JSON.stringify` by `options.countTokens`, else
+//! the materializer's own `countTokens`, else the estimate — here, so a counter that
+//! throws or returns no count rejects with an `OffloadError` naming it (the thrown value
+//! its `cause`); `options.messageTokens` (one count per message) skips the counting.
 
-use js_sys::{Array, Object, Promise};
+use js_sys::{Array, Function, Object, Promise};
 use tool_offload_core::materialize::BudgetOptions;
 use tool_offload_core::{estimate_tokens, OffloadError};
 use wasm_bindgen::prelude::*;
@@ -52,6 +53,12 @@ pub(crate) async fn budget(
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
     options_arg(&options)?;
+    crate::args::known_keys(
+        &options,
+        "options",
+        "budget option",
+        tool_offload_core::option_keys::BUDGET_KEYS,
+    )?;
     let abort = Abort::from_options(&options)?;
     let trigger = field(&options, "triggerTokens");
     if trigger.is_undefined() {
@@ -67,8 +74,18 @@ pub(crate) async fn budget(
         parsed.clear_at_least_tokens,
     )?;
     parsed.exclude_tools = string_list(&field(&options, "excludeTools"), "excludeTools")?;
-    let tokens = counts(&field(&options, "messageTokens"))?;
     let given = Messages::of(&messages)?;
+    let counter = counter_arg(inner, &options)?;
+    let given_counts = field(&options, "messageTokens");
+    let tokens = if given_counts.is_undefined() {
+        let array: &Array = messages.unchecked_ref();
+        array
+            .iter()
+            .map(|m| counted(counter.as_ref(), &m))
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        counts(&given_counts)?
+    };
     let io = ReadWrite::aborting(inner, abort.as_ref());
     let done = inner
         .core
@@ -95,7 +112,16 @@ pub(crate) async fn budget(
         .collect();
     set(&result, "cleared", &cleared);
     set(&result, "tokensBefore", &number(done.tokens_before));
-    set(&result, "tokensAfter", &number(done.tokens_after));
+    // Counted again as sent, when counted here: the estimate of savings is core's.
+    let mut after = done.tokens_after;
+    if given_counts.is_undefined() {
+        after = done.tokens_before;
+        for (index, _) in &done.changed {
+            let now = counted(counter.as_ref(), &out.get(*index as u32))?;
+            after = (after + now).saturating_sub(tokens[*index]);
+        }
+    }
+    set(&result, "tokensAfter", &number(after));
     let from = done.rewritten_from_message.map_or(JsValue::NULL, number);
     set(&result, "rewrittenFromMessage", &from);
     let (refs, paths): (Array, Array) = done
@@ -121,6 +147,64 @@ fn counts(value: &JsValue) -> Result<Vec<usize>, JsOffloadError> {
         .iter()
         .map(|n| count_arg(&n, "messageTokens[i]", 0))
         .collect()
+}
+
+/// The counter for `budget`: `options.countTokens` (a function when given), else the
+/// materializer's own; `None`: the estimate.
+fn counter_arg(inner: &Inner, options: &JsValue) -> Result<Option<Function>, JsOffloadError> {
+    let given = field(options, "countTokens");
+    if given.is_undefined() || given.is_null() {
+        return Ok(inner.count_tokens.clone());
+    }
+    given.dyn_into::<Function>().map(Some).map_err(|value| {
+        OffloadError::InvalidArgument(format!(
+            "options.countTokens must be a function, got {}",
+            kind_of(&value)
+        ))
+        .into()
+    })
+}
+
+/// The tokens of `message`'s `JSON.stringify`, by `counter` (else the estimate): a
+/// counter that throws is `INVALID_ARGUMENT` with what it threw as `cause`; one that
+/// returns no non-negative integer is named with what it returned.
+fn counted(counter: Option<&Function>, message: &JsValue) -> Result<usize, JsOffloadError> {
+    let text = js_sys::JSON::stringify(message)
+        .map(|t| js_text(&t))
+        .map_err(|thrown| {
+            JsOffloadError::with_cause(
+                OffloadError::InvalidMessage(format!(
+                    "a message cannot be serialised as JSON: {}",
+                    message_of(&thrown)
+                )),
+                Some(thrown),
+            )
+        })?;
+    let Some(count) = counter else {
+        return Ok(estimate_tokens(&text));
+    };
+    let value = count
+        .call1(&JsValue::UNDEFINED, &JsValue::from_str(&text))
+        .map_err(|thrown| {
+            JsOffloadError::with_cause(
+                OffloadError::InvalidArgument(format!(
+                    "options.countTokens threw: {}",
+                    message_of(&thrown)
+                )),
+                Some(thrown),
+            )
+        })?;
+    value
+        .as_f64()
+        .and_then(tool_offload_core::safe_count)
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+        .ok_or_else(|| {
+            OffloadError::InvalidArgument(format!(
+                "options.countTokens must return a non-negative integer, got {}",
+                message_of(&value)
+            ))
+            .into()
+        })
 }
 
 /// An optional array of strings (`undefined`: empty).

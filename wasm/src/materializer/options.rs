@@ -7,13 +7,16 @@ use tool_offload_core::materialize::{
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{count_arg, id_arg, kind_of, optional_string, string_arg, working_dir};
+use crate::args::{
+    count_arg, id_arg, kind_of, known_keys, optional_string, string_arg, working_dir,
+};
 use crate::convert::number;
 use crate::error::{set, JsOffloadError};
 use crate::keys::field;
 use crate::reader::JsFileReader;
 use crate::view::has_lone_surrogate;
 use crate::writer::JsFileWriter;
+use tool_offload_core::option_keys;
 
 /// Everything a `Materializer` holds: shared (never borrowed mutably) by every pending
 /// call, so calls may run concurrently.
@@ -23,8 +26,9 @@ pub(crate) struct Inner {
     /// `options.reader`, else the writer when it can read; `None` when neither can.
     pub(crate) reader: Option<JsFileReader>,
     pub(crate) logger: Option<Function>,
-    /// `options.countTokens`: tokens for `maxInlineTokens` and the context window.
-    count_tokens: Option<Function>,
+    /// `options.countTokens`: tokens for `maxInlineTokens`, the context window and
+    /// `budget`.
+    pub(crate) count_tokens: Option<Function>,
 }
 
 impl Inner {
@@ -44,6 +48,12 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
         ))
         .into());
     }
+    known_keys(
+        options,
+        "options",
+        "Materializer option",
+        option_keys::MATERIALIZER_KEYS,
+    )?;
     let user_data = string_arg(&field(options, "userData"), |kind| {
         OffloadError::InvalidArgument(format!("options.userData must be a string, got {kind}"))
     })?;

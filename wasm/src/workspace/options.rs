@@ -35,6 +35,12 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
         ))
         .into());
     }
+    crate::args::known_keys(
+        options,
+        "options",
+        "Workspace option",
+        tool_offload_core::option_keys::WORKSPACE_KEYS,
+    )?;
     let root = string_arg(&field(options, "root"), |kind| {
         OffloadError::InvalidArgument(format!("options.root must be a string, got {kind}"))
     })?;

@@ -1,0 +1,186 @@
+//! Options objects read from untyped callers (JavaScript, JSON): a key no reader knows is
+//! refused, naming it and where it belongs, so a misspelt or misplaced option is never
+//! silently ignored. The key lists are the hosts'; the rule and its words are here, once.
+
+use crate::OffloadError;
+
+/// The keys of a Materializer's options object.
+pub const MATERIALIZER_KEYS: &[&str] = &[
+    "userData",
+    "conversationId",
+    "cwd",
+    "writer",
+    "reader",
+    "logger",
+    "countTokens",
+    "maxInlineChars",
+    "maxInlineBytes",
+    "snippetLines",
+    "snippetBytes",
+    "offloadDir",
+    "tools",
+    "redact",
+    "messageBudgetChars",
+    "contextWindow",
+];
+
+/// The keys of a Workspace's options object.
+pub const WORKSPACE_KEYS: &[&str] = &[
+    "root",
+    "namespace",
+    "agentId",
+    "taskId",
+    "sessionId",
+    "inlineLimit",
+    "tokenThreshold",
+    "offloadTools",
+    "tools",
+    "redact",
+    "cwd",
+    "writer",
+    "reader",
+    "logger",
+    "countTokens",
+    "now",
+    "sha256",
+];
+
+/// The keys of `budget`'s options object (`messageTokens` and `countTokens` as the npm
+/// package passes them).
+pub const BUDGET_KEYS: &[&str] = &[
+    "triggerTokens",
+    "keepLast",
+    "clearAtLeastTokens",
+    "excludeTools",
+    "messageTokens",
+    "countTokens",
+    "signal",
+];
+
+/// The fields of one `tools` entry.
+pub const TOOL_ENTRY_KEYS: &[&str] = &[
+    "maxInlineChars",
+    "maxInlineBytes",
+    "maxInlineTokens",
+    "materialize",
+];
+
+/// Checks the keys `given` of the object `label` (`options`, `options.tools["bash"]`),
+/// which is a `what` (`Materializer option`, `tools entry field`) taking `known`:
+/// `INVALID_ARGUMENT` for the first key not known, saying where a `tools` entry field
+/// given at the top belongs, else the known key it is closest to.
+///
+/// ```
+/// use tool_offload_core::option_keys::{check_keys, MATERIALIZER_KEYS};
+/// let keys = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert!(check_keys("options", "Materializer option", &keys(&["userData"]), MATERIALIZER_KEYS).is_ok());
+/// let err = check_keys("options", "Materializer option", &keys(&["maxInlineChar"]), MATERIALIZER_KEYS).unwrap_err();
+/// assert_eq!(err.to_string(), "invalid argument: options.maxInlineChar is not a Materializer option (did you mean maxInlineChars?)");
+/// let err = check_keys("options", "Materializer option", &keys(&["maxInlineTokens"]), MATERIALIZER_KEYS).unwrap_err();
+/// assert_eq!(err.to_string(), "invalid argument: options.maxInlineTokens is not a Materializer option: it belongs in a tools entry (options.tools[\"*\"].maxInlineTokens for every tool)");
+/// ```
+///
+/// # Errors
+/// `INVALID_ARGUMENT`, as above.
+pub fn check_keys(
+    label: &str,
+    what: &str,
+    given: &[String],
+    known: &[&str],
+) -> Result<(), OffloadError> {
+    let Some(unknown) = given.iter().find(|k| !known.contains(&k.as_str())) else {
+        return Ok(());
+    };
+    let mut message = format!("{label}.{unknown} is not a {what}");
+    if known.contains(&"tools") && TOOL_ENTRY_KEYS.contains(&unknown.as_str()) {
+        message += &format!(
+            ": it belongs in a tools entry ({label}.tools[\"*\"].{unknown} for every tool)"
+        );
+    } else if let Some(near) = nearest(unknown, known) {
+        message += &format!(" (did you mean {near}?)");
+    } else {
+        message += &format!(" (known: {})", known.join(", "));
+    }
+    Err(OffloadError::InvalidArgument(message))
+}
+
+/// The known key `key` is likely a slip of: the same but for case, or at most two
+/// edits away (a third of its length at most).
+fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+    if let Some(same) = known.iter().find(|k| k.eq_ignore_ascii_case(key)) {
+        return Some(same);
+    }
+    let limit = 2.min(key.chars().count() / 3);
+    known
+        .iter()
+        .map(|k| (edits(key, k), *k))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// The Levenshtein distance between `a` and `b`, by characters.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(k: &[&str]) -> Vec<String> {
+        k.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn unknown_keys_are_named_with_where_they_belong() {
+        let check = |k: &[&str], known| check_keys("options", "Workspace option", &keys(k), known);
+        assert!(check(&["root", "tools", "now"], WORKSPACE_KEYS).is_ok());
+        assert!(check(&[], WORKSPACE_KEYS).is_ok());
+        let message = |r: Result<(), OffloadError>| r.unwrap_err().to_string();
+        assert_eq!(
+            message(check(&["root", "maxInlineChars"], WORKSPACE_KEYS)),
+            "invalid argument: options.maxInlineChars is not a Workspace option: it belongs in a tools entry (options.tools[\"*\"].maxInlineChars for every tool)"
+        );
+        assert_eq!(
+            message(check(&["tokenthreshold"], WORKSPACE_KEYS)),
+            "invalid argument: options.tokenthreshold is not a Workspace option (did you mean tokenThreshold?)"
+        );
+        assert!(message(check(&["zzz"], WORKSPACE_KEYS)).ends_with("(known: root, namespace, agentId, taskId, sessionId, inlineLimit, tokenThreshold, offloadTools, tools, redact, cwd, writer, reader, logger, countTokens, now, sha256)"));
+        // An entry field misspelt: no "tools" among its keys, so no "belongs".
+        assert_eq!(
+            check_keys("options.tools[\"bash\"]", "tools entry field", &keys(&["maxInlineChar"]), TOOL_ENTRY_KEYS)
+                .unwrap_err()
+                .to_string(),
+            "invalid argument: options.tools[\"bash\"].maxInlineChar is not a tools entry field (did you mean maxInlineChars?)"
+        );
+    }
+
+    #[test]
+    fn near_means_case_or_two_edits_within_a_third() {
+        assert_eq!(edits("kitten", "sitting"), 3);
+        assert_eq!(edits("", "abc"), 3);
+        assert_eq!(nearest("keeplast", BUDGET_KEYS), Some("keepLast"));
+        assert_eq!(nearest("keepLst", BUDGET_KEYS), Some("keepLast"));
+        assert_eq!(
+            nearest("ab", BUDGET_KEYS),
+            None,
+            "short keys match nothing loosely"
+        );
+        assert_eq!(nearest("signals", BUDGET_KEYS), Some("signal"));
+        assert_eq!(nearest("trigger", BUDGET_KEYS), None);
+    }
+}
