@@ -12,6 +12,7 @@ use crate::error::CliError;
 use crate::input::Input;
 use crate::inputs::{described, expand, note, outputs_for};
 use crate::location::Location;
+use crate::skipped::Skips;
 use crate::summary::Stats;
 use crate::{array, jsonl, read, summary};
 
@@ -36,20 +37,30 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
     let several = inputs.len() > 1;
     let extension = if args.jsonl { "jsonl" } else { "json" };
     let outputs = outputs_for(&inputs, args.output.as_deref(), extension)?;
+    let mut skips = Skips::new(&args.inputs, &inputs);
     for (path, output) in inputs.iter().zip(outputs) {
         let input = Input::new(path);
+        let name = input.name();
         let (stats, dir, format) = if args.jsonl {
             let spool = spool_dirs(&cwd, &out);
-            let (stats, dir) = jsonl::run(&input, &options, &out.io, output.as_deref(), &spool)?;
+            let run = jsonl::run(&input, &options, &out.io, output.as_deref(), &spool);
+            let Some((stats, dir)) = skips.process(name, run)? else {
+                continue;
+            };
             (stats, dir, Format::Messages)
         } else {
-            let conversation = read::read(&input, args.from, args.include_sidechains, args.lossy)?;
+            let read = read::read(&input, args.from, args.include_sidechains, args.lossy);
+            let Some(conversation) = skips.read(name, read)? else {
+                continue;
+            };
             let format = conversation.format;
             if args.from == From::Auto && format != Format::Messages {
-                note(&format!("{}: read as {}", input.name(), described(format)));
+                note(&format!("{name}: read as {}", described(format)));
             }
-            let (stats, dir) =
-                array::run(&input, conversation, &options, &out.io, output.as_deref())?;
+            let run = array::run(&input, conversation, &options, &out.io, output.as_deref());
+            let Some((stats, dir)) = skips.process(name, run)? else {
+                continue;
+            };
             (stats, dir, format)
         };
         if stats.messages > 0 && stats.tool_results == 0 {
@@ -75,7 +86,7 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
         };
         report(args.json, several.then(|| input.name()), &stats, &dir);
     }
-    Ok(())
+    skips.finish()
 }
 
 /// The summary of one input on stderr; with several inputs, named.

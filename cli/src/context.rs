@@ -19,6 +19,7 @@ use crate::inputs::{described, expand, note, outputs_for};
 use crate::location::{Location, LocationIo};
 use crate::output::Output;
 use crate::read;
+use crate::skipped::Skips;
 
 pub(crate) use crate::runtime::runtime;
 
@@ -64,6 +65,7 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
     }
     let outputs = outputs_for(&inputs, args.output.as_deref(), "json")?;
     let runtime = runtime()?;
+    let mut skips = Skips::new(&args.inputs, &inputs);
     for (path, output) in inputs.iter().zip(outputs) {
         let input = Input::new(path);
         let conversation = match (&args.conversation, path.file_stem()) {
@@ -75,7 +77,10 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
                 ))
             }
         };
-        let read = read::read(&input, args.from, args.include_sidechains, args.lossy)?;
+        let read = read::read(&input, args.from, args.include_sidechains, args.lossy);
+        let Some(read) = skips.read(input.name(), read)? else {
+            continue;
+        };
         if args.from == From::Auto && read.format != Format::Messages {
             note(&format!(
                 "{}: read as {}",
@@ -84,10 +89,12 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
             ));
         }
         if !read.lone.is_empty() {
-            return Err(CliError::bad_input(format!(
+            let lone = Err(CliError::bad_input(format!(
                 "{}: holds escaped lone surrogates; materialize reads well-formed text only",
                 input.name()
             )));
+            skips.read::<()>(input.name(), lone)?;
+            continue;
         }
         let redaction = args.redact_patterns.redaction(args.redact)?;
         let m = materializer(&args.store, &conversation, |o| {
@@ -96,7 +103,10 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
         })?;
         let done = runtime
             .block_on(m.materialize_messages(&read.messages))
-            .map_err(failed(input.name()))?;
+            .map_err(failed(input.name()));
+        let Some(done) = skips.process(input.name(), done)? else {
+            continue;
+        };
         let messages: Vec<Value> = done.messages.into_iter().map(|m| m.into_owned()).collect();
         write_json(&Value::Array(messages), output.as_deref())?;
         let refs: Vec<&str> = done.refs.iter().map(|r| r.id.as_str()).collect();
@@ -136,7 +146,7 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
         };
         eprint!("{summary}");
     }
-    Ok(())
+    skips.finish()
 }
 
 /// The materializer that can read `reference` (its conversation comes from the ref).
