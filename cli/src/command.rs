@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use tool_offload::core::materialize::count;
 use tool_offload::core::transcript::Format;
 use tool_offload::core::BatchOptions;
 
@@ -65,17 +66,28 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
         };
         if stats.messages > 0 && stats.tool_results == 0 {
             note(&format!(
-                "{}: {} messages read as {}, but no tool result was recognised in them",
+                "{}: {} read as {}, but no tool result was recognised in {}",
                 input.name(),
-                stats.messages,
-                described(format)
+                count(
+                    usize::try_from(stats.messages).unwrap_or(usize::MAX),
+                    "message"
+                ),
+                described(format),
+                if stats.messages == 1 { "it" } else { "them" }
             ));
         }
         if stats.unrecognized > 0 {
+            let what = match stats.unrecognized {
+                1 => "looks like a tool result but is of no shape we know; left as it is",
+                _ => "look like tool results but are of no shape we know; left as they are",
+            };
             note(&format!(
-                "{}: {} item(s) look like tool results but are of no shape we know; left as they are",
+                "{}: {} {what}",
                 input.name(),
-                stats.unrecognized
+                count(
+                    usize::try_from(stats.unrecognized).unwrap_or(usize::MAX),
+                    "item"
+                )
             ));
         }
         // A store's files are shown by its URL, not the library's `/`.

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use serde_json::json;
-use tool_offload::core::materialize::{clean_ref, continuation, ref_conversation, Within};
+use tool_offload::core::materialize::{clean_ref, continuation, count, ref_conversation, Within};
 use tool_offload::core::transcript::Format;
 use tool_offload::json::stringify;
 use tool_offload::{GrepOptions, Materializer, MaterializerOptions, OffloadError, Value};
@@ -138,9 +138,9 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
                 ""
             };
             format!(
-                "{}: {} messages, materialized {} into {place}{default}\n",
+                "{}: {}, materialized {} into {place}{default}\n",
                 input.name(),
-                read.messages.len(),
+                count(read.messages.len(), "message"),
                 refs.len(),
             )
         };
@@ -337,10 +337,10 @@ pub fn import(args: &ImportArgs) -> Result<(), CliError> {
         .map_err(failed(input.name()))?;
     write_json(&done.messages, args.output.as_deref())?;
     eprintln!(
-        "{}: conversation {} restored, {} artifacts",
+        "{}: conversation {} restored, {}",
         input.name(),
         done.conversation_id,
-        done.paths.len()
+        count(done.paths.len(), "artifact")
     );
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::fmt;
 
 use clap::ValueEnum;
 
+use tool_offload::core::materialize::count;
 use tool_offload::core::transcript::{self, ClaudeCode, Codex, Format};
 use tool_offload::json::{self, LoneSurrogates};
 use tool_offload::Value;
@@ -210,10 +211,14 @@ fn restore_persisted(log: &mut ClaudeCode, input: &Input) {
     }
     if !missing.is_empty() {
         let place = dir.map_or("beside the log".to_owned(), |d| d.display().to_string());
+        let what = match missing.len() {
+            1 => "is a <persisted-output> preview",
+            _ => "are <persisted-output> previews",
+        };
         crate::inputs::note(&format!(
-            "{}: {} tool result(s) are <persisted-output> previews whose full text is not in {place}: {}",
+            "{}: {} {what} whose full text is not in {place}: {}",
             input.name(),
-            missing.len(),
+            count(missing.len(), "tool result"),
             missing.join(", ")
         ));
     }
@@ -247,9 +252,14 @@ fn well_formed(input: &Input, bytes: Vec<u8>, lossy: bool) -> Result<Vec<u8>, Cl
         .utf8_chunks()
         .filter(|c| !c.invalid().is_empty())
         .count();
+    let what = match replaced {
+        1 => "of bytes that is not UTF-8 read",
+        _ => "of bytes that are not UTF-8 read",
+    };
     crate::inputs::note(&format!(
-        "{}: {replaced} sequence(s) of bytes that are not UTF-8 read as U+FFFD (--lossy)",
-        input.name()
+        "{}: {} {what} as U+FFFD (--lossy)",
+        input.name(),
+        count(replaced, "sequence")
     ));
     Ok(String::from_utf8_lossy(&bytes).into_owned().into_bytes())
 }

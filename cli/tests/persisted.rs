@@ -99,7 +99,7 @@ fn object_tool_use_results_restore_persisted_previews_without_the_folder() {
     assert_eq!(got["t_bash"], stdout_text);
     assert!(got["t_edit"].starts_with("<persisted-output>"));
     assert!(
-        err.contains("1 tool result(s) are <persisted-output> previews"),
+        err.contains("1 tool result is a <persisted-output> preview whose"),
         "{err}"
     );
     assert!(err.contains("t_edit") && !err.contains("t_read"), "{err}");
