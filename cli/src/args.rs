@@ -17,7 +17,9 @@ Exit status:
   0  success
   1  an I/O failure: writing the output or an artifact file, reading stdin
   2  bad input or usage: unreadable or missing INPUT, malformed JSON, a malformed
-     message, a tool-call id that cannot name a file"
+     message, a tool-call id that cannot name a file
+  3  some inputs of a directory (or of several) could not be read: each is named on
+     stderr (`skipped <path>: <reason>`), the rest reported"
     };
 }
 const EXIT_CODES: &str = exit_codes!();
@@ -113,14 +115,14 @@ pub enum Command {
     /// Replay conversations turn by turn under context policies: characters and tokens
     /// sent, prompt-cache cost, prefix stability, what the previews kept, needles found.
     #[command(
-        after_help = "Example:\n  tool-offload replay ~/.claude/projects/my-project --policy offload --policy materialize --svg replay.svg\n\nNothing is written under the inputs: artifacts go to a temporary directory, removed at the end\n(--keep keeps it, --user-data DIR chooses it). Exit status: 0 success, 1 an I/O failure, 2 bad input."
+        after_help = "Example:\n  tool-offload replay ~/.claude/projects/my-project --policy offload --policy materialize --svg replay.svg\n\nNothing is written under the inputs: artifacts go to a temporary directory, removed at the end\n(--keep keeps it, --user-data DIR chooses it). Exit status: 0 success, 1 an I/O failure, 2 bad input,\n3 some inputs skipped (named on stderr), the rest reported."
     )]
     Replay(crate::replay::args::ReplayArgs),
 
     /// Report the tool outputs the model was shown only in part (persisted, truncated,
     /// offloaded) and whether a later tool call read them.
     #[command(
-        after_help = "Example:\n  tool-offload audit ~/.claude/projects/my-project ~/.codex/sessions -r --json\n\nExit status: 0 whatever it finds (it is a report), 1 an I/O failure, 2 bad input."
+        after_help = "Example:\n  tool-offload audit ~/.claude/projects/my-project ~/.codex/sessions -r --json\n\nExit status: 0 whatever it finds (it is a report), 1 an I/O failure, 2 bad input, 3 some\ninputs skipped (named on stderr), the rest reported."
     )]
     Audit(crate::audit::AuditArgs),
 

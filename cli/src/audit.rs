@@ -16,6 +16,7 @@ use crate::error::CliError;
 use crate::input::Input;
 use crate::inputs::expand_tree;
 use crate::read::read_raw;
+use crate::skipped::Skips;
 
 /// Arguments of `tool-offload audit`.
 #[derive(Debug, Args)]
@@ -36,13 +37,17 @@ pub struct AuditArgs {
     pub lossy: bool,
 }
 
-/// Run `audit` with `args`: the report on stdout; exit 0 whatever it finds.
+/// Run `audit` with `args`: the report on stdout; exit 0 whatever it finds (3 when some
+/// inputs were skipped).
 pub fn audit(args: &AuditArgs) -> Result<(), CliError> {
     let inputs = expand_tree(&args.inputs, args.recursive)?;
     let mut sessions = Vec::new();
+    let mut skips = Skips::new(&args.inputs, &inputs);
     for path in &inputs {
         let input = Input::new(path);
-        let (format, values) = read_raw(&input, args.lossy)?;
+        let Some((format, values)) = skips.read(input.name(), read_raw(&input, args.lossy))? else {
+            continue;
+        };
         let session = match format {
             Format::ClaudeCode => audit::claude_code(&values, &persisted_beside(path)),
             Format::Codex => audit::codex(&values),
@@ -57,7 +62,8 @@ pub fn audit(args: &AuditArgs) -> Result<(), CliError> {
     };
     std::io::stdout()
         .write_all(text.as_bytes())
-        .map_err(|e| CliError::failure(format!("cannot write the report: {e}")))
+        .map_err(|e| CliError::failure(format!("cannot write the report: {e}")))?;
+    skips.finish()
 }
 
 /// The files of `<log without .jsonl>/tool-results/`, by name, with their lengths in

@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use tool_offload::core::materialize::count;
 use tool_offload::core::transcript::Format;
 use tool_offload::core::BatchOptions;
 
@@ -12,6 +13,7 @@ use crate::error::CliError;
 use crate::input::Input;
 use crate::inputs::{described, expand, note, outputs_for};
 use crate::location::Location;
+use crate::skipped::Skips;
 use crate::summary::Stats;
 use crate::{array, jsonl, read, summary};
 
@@ -36,35 +38,56 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
     let several = inputs.len() > 1;
     let extension = if args.jsonl { "jsonl" } else { "json" };
     let outputs = outputs_for(&inputs, args.output.as_deref(), extension)?;
+    let mut skips = Skips::new(&args.inputs, &inputs);
     for (path, output) in inputs.iter().zip(outputs) {
         let input = Input::new(path);
+        let name = input.name();
         let (stats, dir, format) = if args.jsonl {
             let spool = spool_dirs(&cwd, &out);
-            let (stats, dir) = jsonl::run(&input, &options, &out.io, output.as_deref(), &spool)?;
+            let run = jsonl::run(&input, &options, &out.io, output.as_deref(), &spool);
+            let Some((stats, dir)) = skips.process(name, run)? else {
+                continue;
+            };
             (stats, dir, Format::Messages)
         } else {
-            let conversation = read::read(&input, args.from, args.include_sidechains, args.lossy)?;
+            let read = read::read(&input, args.from, args.include_sidechains, args.lossy);
+            let Some(conversation) = skips.read(name, read)? else {
+                continue;
+            };
             let format = conversation.format;
             if args.from == From::Auto && format != Format::Messages {
-                note(&format!("{}: read as {}", input.name(), described(format)));
+                note(&format!("{name}: read as {}", described(format)));
             }
-            let (stats, dir) =
-                array::run(&input, conversation, &options, &out.io, output.as_deref())?;
+            let run = array::run(&input, conversation, &options, &out.io, output.as_deref());
+            let Some((stats, dir)) = skips.process(name, run)? else {
+                continue;
+            };
             (stats, dir, format)
         };
         if stats.messages > 0 && stats.tool_results == 0 {
             note(&format!(
-                "{}: {} messages read as {}, but no tool result was recognised in them",
+                "{}: {} read as {}, but no tool result was recognised in {}",
                 input.name(),
-                stats.messages,
-                described(format)
+                count(
+                    usize::try_from(stats.messages).unwrap_or(usize::MAX),
+                    "message"
+                ),
+                described(format),
+                if stats.messages == 1 { "it" } else { "them" }
             ));
         }
         if stats.unrecognized > 0 {
+            let what = match stats.unrecognized {
+                1 => "looks like a tool result but is of no shape we know; left as it is",
+                _ => "look like tool results but are of no shape we know; left as they are",
+            };
             note(&format!(
-                "{}: {} item(s) look like tool results but are of no shape we know; left as they are",
+                "{}: {} {what}",
                 input.name(),
-                stats.unrecognized
+                count(
+                    usize::try_from(stats.unrecognized).unwrap_or(usize::MAX),
+                    "item"
+                )
             ));
         }
         // A store's files are shown by its URL, not the library's `/`.
@@ -75,7 +98,7 @@ pub fn offload(args: &OffloadArgs) -> Result<(), CliError> {
         };
         report(args.json, several.then(|| input.name()), &stats, &dir);
     }
-    Ok(())
+    skips.finish()
 }
 
 /// The summary of one input on stderr; with several inputs, named.

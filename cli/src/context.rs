@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use serde_json::json;
-use tool_offload::core::materialize::{clean_ref, continuation, ref_conversation, Within};
+use tool_offload::core::materialize::{clean_ref, continuation, count, ref_conversation, Within};
 use tool_offload::core::transcript::Format;
 use tool_offload::json::stringify;
 use tool_offload::{GrepOptions, Materializer, MaterializerOptions, OffloadError, Value};
@@ -19,6 +19,7 @@ use crate::inputs::{described, expand, note, outputs_for};
 use crate::location::{Location, LocationIo};
 use crate::output::Output;
 use crate::read;
+use crate::skipped::Skips;
 
 pub(crate) use crate::runtime::runtime;
 
@@ -64,6 +65,7 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
     }
     let outputs = outputs_for(&inputs, args.output.as_deref(), "json")?;
     let runtime = runtime()?;
+    let mut skips = Skips::new(&args.inputs, &inputs);
     for (path, output) in inputs.iter().zip(outputs) {
         let input = Input::new(path);
         let conversation = match (&args.conversation, path.file_stem()) {
@@ -75,7 +77,10 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
                 ))
             }
         };
-        let read = read::read(&input, args.from, args.include_sidechains, args.lossy)?;
+        let read = read::read(&input, args.from, args.include_sidechains, args.lossy);
+        let Some(read) = skips.read(input.name(), read)? else {
+            continue;
+        };
         if args.from == From::Auto && read.format != Format::Messages {
             note(&format!(
                 "{}: read as {}",
@@ -84,10 +89,12 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
             ));
         }
         if !read.lone.is_empty() {
-            return Err(CliError::bad_input(format!(
+            let lone = Err(CliError::bad_input(format!(
                 "{}: holds escaped lone surrogates; materialize reads well-formed text only",
                 input.name()
             )));
+            skips.read::<()>(input.name(), lone)?;
+            continue;
         }
         let redaction = args.redact_patterns.redaction(args.redact)?;
         let m = materializer(&args.store, &conversation, |o| {
@@ -96,7 +103,10 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
         })?;
         let done = runtime
             .block_on(m.materialize_messages(&read.messages))
-            .map_err(failed(input.name()))?;
+            .map_err(failed(input.name()));
+        let Some(done) = skips.process(input.name(), done)? else {
+            continue;
+        };
         let messages: Vec<Value> = done.messages.into_iter().map(|m| m.into_owned()).collect();
         write_json(&Value::Array(messages), output.as_deref())?;
         let refs: Vec<&str> = done.refs.iter().map(|r| r.id.as_str()).collect();
@@ -128,15 +138,15 @@ pub fn materialize(args: &MaterializeArgs) -> Result<(), CliError> {
                 ""
             };
             format!(
-                "{}: {} messages, materialized {} into {place}{default}\n",
+                "{}: {}, materialized {} into {place}{default}\n",
                 input.name(),
-                read.messages.len(),
+                count(read.messages.len(), "message"),
                 refs.len(),
             )
         };
         eprint!("{summary}");
     }
-    Ok(())
+    skips.finish()
 }
 
 /// The materializer that can read `reference` (its conversation comes from the ref).
@@ -327,10 +337,10 @@ pub fn import(args: &ImportArgs) -> Result<(), CliError> {
         .map_err(failed(input.name()))?;
     write_json(&done.messages, args.output.as_deref())?;
     eprintln!(
-        "{}: conversation {} restored, {} artifacts",
+        "{}: conversation {} restored, {}",
         input.name(),
         done.conversation_id,
-        done.paths.len()
+        count(done.paths.len(), "artifact")
     );
     Ok(())
 }

@@ -13,6 +13,9 @@ enum Kind {
     BadInput,
     /// Exit code 1: an I/O failure (writing the output or an artifact, reading stdin).
     Failure,
+    /// Exit code 3: the other inputs were reported, but some found in a directory (or
+    /// among several) could not be read and were skipped, each named on stderr.
+    Skipped,
 }
 
 /// An error to report on one line of stderr, with its exit code.
@@ -39,6 +42,19 @@ impl CliError {
         }
     }
 
+    /// Some inputs skipped, the rest reported (exit code 3).
+    pub fn skipped(message: impl Into<String>) -> Self {
+        CliError {
+            kind: Kind::Skipped,
+            message: message.into(),
+        }
+    }
+
+    /// Whether this is bad input (exit code 2): about an input, not about writing.
+    pub fn is_bad_input(&self) -> bool {
+        self.kind == Kind::BadInput
+    }
+
     /// An error of the library: `WRITE_FAILED` is a failure and carries its path;
     /// everything else is bad input, reported as `<input>: <place>: <error>`.
     pub fn offload(err: OffloadError, input: &str, place: &str) -> Self {
@@ -48,11 +64,12 @@ impl CliError {
         }
     }
 
-    /// The process exit code: 2 for bad input, 1 for failures.
+    /// The process exit code: 2 for bad input, 1 for failures, 3 for inputs skipped.
     pub fn exit_code(&self) -> ExitCode {
         match self.kind {
             Kind::BadInput => ExitCode::from(2),
             Kind::Failure => ExitCode::from(1),
+            Kind::Skipped => ExitCode::from(3),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `tool-offload gc`: retention from the shell.
 
 use serde_json::json;
+use tool_offload::core::materialize::count;
 use tool_offload::json::stringify;
 use tool_offload::{GcOptions, Value};
 
@@ -64,21 +65,18 @@ pub fn gc(args: &GcArgs) -> Result<(), CliError> {
             println!("{verb} {path}");
         }
         println!(
-            "{verb} {} ({} bytes); {} stay ({} bytes)",
-            plural(report.removed.len(), "file"),
-            report.bytes,
-            plural(report.kept, "artifact"),
-            report.kept_bytes
+            "{verb} {} ({}); {} {} ({})",
+            count(report.removed.len(), "file"),
+            bytes(report.bytes),
+            count(report.kept, "artifact"),
+            if report.kept == 1 { "stays" } else { "stay" },
+            bytes(report.kept_bytes)
         );
     }
     Ok(())
 }
 
-/// `1 file`, `2 files`.
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
+/// `1 byte`, `2,048 bytes`.
+fn bytes(n: u64) -> String {
+    count(usize::try_from(n).unwrap_or(usize::MAX), "byte")
 }

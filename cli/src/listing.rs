@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::json;
-use tool_offload::core::materialize::{artifact_ref, ArtifactKind};
+use tool_offload::core::materialize::{artifact_ref, count as counted, ArtifactKind};
 use tool_offload::core::utf16_len;
 use tool_offload::json::stringify;
 use tool_offload::Value;
@@ -152,12 +152,14 @@ pub fn stats(args: &ListArgs) -> Result<(), CliError> {
         println!(
             "artifacts:     {} ({} tool, {} terminal, {} batch)\n\
              conversations: {}\n\
-             size:          {bytes} bytes, {chars} characters kept out of conversations",
+             size:          {}, {} kept out of conversations",
             found.len(),
             count("tool"),
             count("terminal"),
             count("batch"),
             conversations.len(),
+            counted(usize::try_from(bytes).unwrap_or(usize::MAX), "byte"),
+            counted(usize::try_from(chars).unwrap_or(usize::MAX), "character"),
         );
     }
     Ok(())

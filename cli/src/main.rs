@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Output JSON is byte for byte what `JSON.stringify` prints, as in every host. Exit
-//! codes: 0 success, 1 I/O failure, 2 bad input or usage (see `--help`). Errors are one
+//! codes: 0 success, 1 I/O failure, 2 bad input or usage, 3 some inputs skipped (see
+//! `--help`). Errors are one
 //! line on stderr: `tool-offload: <input>: message <i>: <what is wrong>`.
 
 mod args;
@@ -32,6 +33,7 @@ mod read;
 mod redact;
 mod replay;
 mod runtime;
+mod skipped;
 mod summary;
 mod values;
 

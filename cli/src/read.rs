@@ -5,6 +5,7 @@ use std::fmt;
 
 use clap::ValueEnum;
 
+use tool_offload::core::materialize::count;
 use tool_offload::core::transcript::{self, ClaudeCode, Codex, Format};
 use tool_offload::json::{self, LoneSurrogates};
 use tool_offload::Value;
@@ -46,7 +47,7 @@ pub fn read(
     include_sidechains: bool,
     lossy: bool,
 ) -> Result<Conversation, CliError> {
-    let bytes = well_formed(input, input.read_all()?, lossy)?;
+    let bytes = well_formed(input, not_empty(input, input.read_all()?)?, lossy)?;
     let bad = |e: &dyn fmt::Display| CliError::bad_input(format!("{}: {e}", input.name()));
     let (marked, lone) = LoneSurrogates::mark(&bytes).map_err(|e| bad(&e))?;
     let first = marked.iter().find(|b| !b.is_ascii_whitespace());
@@ -63,7 +64,8 @@ pub fn read(
         Format::Messages => parse(&marked).map_err(|e| bad(&e))?,
         Format::ClaudeCode => {
             let mut log = ClaudeCode::new(include_sidechains);
-            lines(&marked, |line| log.push(line)).map_err(|e| bad(&e))?;
+            let cut = lines(&marked, |line| log.push(line)).map_err(|e| bad(&e))?;
+            incomplete(input, cut);
             restore_persisted(&mut log, input);
             let left_out = log.sidechain_events();
             let messages = log.finish();
@@ -77,7 +79,8 @@ pub fn read(
         }
         Format::Codex => {
             let mut rollout = Codex::default();
-            lines(&marked, |line| rollout.push(line)).map_err(|e| bad(&e))?;
+            let cut = lines(&marked, |line| rollout.push(line)).map_err(|e| bad(&e))?;
+            incomplete(input, cut);
             rollout.finish()
         }
     };
@@ -92,7 +95,7 @@ pub fn read(
 /// An input as it is, for `audit`: a session log's lines unconverted (Claude Code, Codex)
 /// or a JSON array's messages, and which of them it is.
 pub fn read_raw(input: &Input, lossy: bool) -> Result<(Format, Vec<Value>), CliError> {
-    let bytes = well_formed(input, input.read_all()?, lossy)?;
+    let bytes = well_formed(input, not_empty(input, input.read_all()?)?, lossy)?;
     let bad = |e: &dyn fmt::Display| CliError::bad_input(format!("{}: {e}", input.name()));
     let (marked, _lone) = LoneSurrogates::mark(&bytes).map_err(|e| bad(&e))?;
     if marked.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
@@ -105,7 +108,8 @@ pub fn read_raw(input: &Input, lossy: bool) -> Result<(Format, Vec<Value>), CliE
         ));
     }
     let mut values = Vec::new();
-    lines(&marked, |line| values.push(line)).map_err(|e| bad(&e))?;
+    let cut = lines(&marked, |line| values.push(line)).map_err(|e| bad(&e))?;
+    incomplete(input, cut);
     Ok((format, values))
 }
 
@@ -123,12 +127,17 @@ fn detected(text: &[u8]) -> Result<Format, LineError> {
         .sum::<usize>()
         .min(text.len());
     let mut found = None;
+    // A first line still being written says nothing.
     lines(&text[..end], |line| found = transcript::detect(&line))?;
     Ok(found.unwrap_or(Format::Messages))
 }
 
-/// Each non-blank line of JSON Lines `text`, parsed.
-fn lines(text: &[u8], mut each: impl FnMut(Value)) -> Result<(), LineError> {
+/// Each non-blank line of JSON Lines `text`, parsed. A last line that is not JSON and has
+/// no line ending is a line still being written (a live session log): it is left out,
+/// and its number returned.
+fn lines(text: &[u8], mut each: impl FnMut(Value)) -> Result<Option<usize>, LineError> {
+    let complete = text.ends_with(b"\n");
+    let count = text.split(|&b| b == b'\n').count();
     for (index, line) in text.split(|&b| b == b'\n').enumerate() {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -137,10 +146,27 @@ fn lines(text: &[u8], mut each: impl FnMut(Value)) -> Result<(), LineError> {
             line: index + 1,
             message,
         };
-        let line = std::str::from_utf8(line).map_err(|e| error(e.to_string()))?;
-        each(json::parse(line).map_err(|e| error(e.to_string()))?);
+        let parsed = std::str::from_utf8(line)
+            .map_err(|e| e.to_string())
+            .and_then(|line| json::parse(line).map_err(|e| e.to_string()));
+        match parsed {
+            Ok(value) => each(value),
+            Err(_) if !complete && index + 1 == count => return Ok(Some(index + 1)),
+            Err(message) => return Err(error(message)),
+        }
     }
-    Ok(())
+    Ok(None)
+}
+
+/// Say that the last line of `input`, number `line`, was left out as incomplete.
+fn incomplete(input: &Input, line: Option<usize>) {
+    if let Some(line) = line {
+        crate::inputs::note(&format!(
+            "{}: line {line} is incomplete (a session still being written?): read up to line {}",
+            input.name(),
+            line - 1
+        ));
+    }
 }
 
 /// A line of JSON Lines that is not JSON.
@@ -185,13 +211,28 @@ fn restore_persisted(log: &mut ClaudeCode, input: &Input) {
     }
     if !missing.is_empty() {
         let place = dir.map_or("beside the log".to_owned(), |d| d.display().to_string());
+        let what = match missing.len() {
+            1 => "is a <persisted-output> preview",
+            _ => "are <persisted-output> previews",
+        };
         crate::inputs::note(&format!(
-            "{}: {} tool result(s) are <persisted-output> previews whose full text is not in {place}: {}",
+            "{}: {} {what} whose full text is not in {place}: {}",
             input.name(),
-            missing.len(),
+            count(missing.len(), "tool result"),
             missing.join(", ")
         ));
     }
+}
+
+/// `bytes`, refused when there is nothing but white space in them.
+fn not_empty(input: &Input, bytes: Vec<u8>) -> Result<Vec<u8>, CliError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(CliError::bad_input(format!(
+            "{}: empty: no message and no log line",
+            input.name()
+        )));
+    }
+    Ok(bytes)
 }
 
 /// `bytes` as UTF-8: refused at the first byte that is not, naming its offset and
@@ -211,9 +252,14 @@ fn well_formed(input: &Input, bytes: Vec<u8>, lossy: bool) -> Result<Vec<u8>, Cl
         .utf8_chunks()
         .filter(|c| !c.invalid().is_empty())
         .count();
+    let what = match replaced {
+        1 => "of bytes that is not UTF-8 read",
+        _ => "of bytes that are not UTF-8 read",
+    };
     crate::inputs::note(&format!(
-        "{}: {replaced} sequence(s) of bytes that are not UTF-8 read as U+FFFD (--lossy)",
-        input.name()
+        "{}: {} {what} as U+FFFD (--lossy)",
+        input.name(),
+        count(replaced, "sequence")
     ));
     Ok(String::from_utf8_lossy(&bytes).into_owned().into_bytes())
 }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::json;
+use tool_offload::core::materialize::count;
 use tool_offload::core::redact::{RedactPattern, Redaction};
 use tool_offload::json::stringify;
 
@@ -122,14 +123,15 @@ pub fn redact(args: &RedactArgs) -> Result<(), CliError> {
         false => format!(": {}", counts.join(", ")),
     };
     println!(
-        "{verb} {} of {} artifacts; {total} secrets{found}",
+        "{verb} {} of {}; {}{found}",
         report.rewritten.len(),
-        report.scanned
+        count(report.scanned, "artifact"),
+        count(total, "secret")
     );
     if !report.skipped.is_empty() {
         println!(
-            "left as they are: {} files that are not text to redact (binary data, not UTF-8)",
-            report.skipped.len()
+            "left as they are: {} not text to redact (binary data, not UTF-8)",
+            count(report.skipped.len(), "file")
         );
     }
     for namespace in &report.namespaces {

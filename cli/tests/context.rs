@@ -288,7 +288,7 @@ fn export_and_import_move_a_conversation_with_its_artifacts() {
         parse(&std::fs::read_to_string(root.join("m.json")).unwrap()).unwrap()
     );
     assert!(
-        stderr(&out).contains("conversation conv-1 restored, 1 artifacts"),
+        stderr(&out).contains("conversation conv-1 restored, 1 artifact\n"),
         "{}",
         stderr(&out)
     );
@@ -376,7 +376,9 @@ fn text_outputs_are_pinned() {
         format!(
             "artifacts:     1 (1 tool, 0 terminal, 0 batch)\n\
              conversations: 1\n\
-             size:          {bytes} bytes, {chars} characters kept out of conversations\n"
+             size:          {}, {} kept out of conversations\n",
+            tool_offload::core::materialize::count(bytes as usize, "byte"),
+            tool_offload::core::materialize::count(chars, "character")
         )
     );
 
@@ -385,7 +387,8 @@ fn text_outputs_are_pinned() {
         stdout(&out),
         format!(
             "would remove data/context/conv-1/artifacts/tool/call_log.txt\n\
-             would remove 1 file ({bytes} bytes); 0 artifacts stay (0 bytes)\n"
+             would remove 1 file ({}); 0 artifacts stay (0 bytes)\n",
+            tool_offload::core::materialize::count(bytes as usize, "byte")
         )
     );
 }

@@ -134,7 +134,7 @@ fn persisted_outputs_are_restored_from_the_sessions_tool_results() {
     assert_eq!(art["tool-result-toolu_a.md"], full);
     assert!(
         stderr(&out).contains(
-            "s1.jsonl: 1 tool result(s) are <persisted-output> previews whose full text is not in"
+            "s1.jsonl: 1 tool result is a <persisted-output> preview whose full text is not in"
         ),
         "{}",
         stderr(&out)
@@ -278,7 +278,7 @@ fn items_of_no_shape_we_know_are_counted_and_said_to_be_left() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
-        err.contains("tool-offload: in.json: 2 item(s) look like tool results but are of no shape we know; left as they are"),
+        err.contains("tool-offload: in.json: 2 items look like tool results but are of no shape we know; left as they are"),
         "{err}"
     );
     assert!(err.contains(r#""unrecognized":2"#), "{err}");
@@ -389,7 +389,7 @@ fn input_that_is_not_utf8_is_refused_or_read_lossily() {
     ];
     let out = run(&root, &args, b"");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stderr(&out).contains("2 sequence(s) of bytes that are not UTF-8 read as U+FFFD"));
+    assert!(stderr(&out).contains("2 sequences of bytes that are not UTF-8 read as U+FFFD"));
     assert_eq!(
         files(&root.join("o"))["tool-result-c1.md"],
         "ab\u{FFFD}\u{FFFD}cd"

@@ -146,7 +146,7 @@ fn user_patterns_reach_offload_and_redact() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stdout(&out).lines().last(),
-        Some("rewrote 1 of 1 artifacts; 1 secrets: custom 1")
+        Some("rewrote 1 of 1 artifact; 1 secret: custom 1")
     );
     assert!(std::fs::read_to_string(&artifact)
         .unwrap()
@@ -168,7 +168,7 @@ fn redact_rewrites_stored_artifacts_in_place() {
     let dry = run(&root, &["redact", "data", "--dry-run"], b"");
     assert_eq!(
         stdout(&dry).lines().last(),
-        Some("would rewrite 1 of 1 artifacts; 1 secrets: github-token 1")
+        Some("would rewrite 1 of 1 artifact; 1 secret: github-token 1")
     );
     assert!(
         std::fs::read_to_string(&artifact).unwrap().contains(secret),
@@ -247,6 +247,6 @@ fn redact_rewrites_knowledge_and_its_record_and_drops_the_stale_index() {
     let again = run(&root, &["redact", "data"], b"");
     assert_eq!(
         stdout(&again).lines().last(),
-        Some("rewrote 0 of 1 artifacts; 0 secrets")
+        Some("rewrote 0 of 1 artifact; 0 secrets")
     );
 }

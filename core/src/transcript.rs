@@ -21,6 +21,10 @@
 
 use crate::{Map, Value};
 
+mod rendered;
+
+pub use rendered::{preview_of, result_text, READ_REMINDER};
+
 /// What an input holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -75,7 +79,9 @@ pub fn detect(line: &Value) -> Option<Format> {
 /// text block), `thinking` blocks are dropped, side-chain (sub-agent) events are left
 /// out unless asked for, other event types (`system`, snapshots, summaries) are skipped,
 /// and where Claude Code replaced a large result with a `<persisted-output>` preview,
-/// the full text it kept (`toolUseResult`, when a string) is put back.
+/// the full text is put back, rebuilt from the `toolUseResult` it kept in each form
+/// whose text is recoverable ([`result_text`]) and only when it starts with what the
+/// preview shows.
 #[derive(Debug, Default)]
 pub struct ClaudeCode {
     include_sidechains: bool,
@@ -222,17 +228,30 @@ fn without_thinking(blocks: Vec<Value>) -> Vec<Value> {
         .collect()
 }
 
-/// `blocks` with a `<persisted-output>` preview of a tool result replaced by `full`, the
-/// whole text Claude Code kept, when it is a string.
+/// `blocks` with a `<persisted-output>` preview of a tool result replaced by the whole
+/// text Claude Code kept in `full`, when it can be rebuilt and starts as the preview does.
 fn restored(mut blocks: Vec<Value>, full: Option<Value>) -> Vec<Value> {
-    let Some(Value::String(full)) = full else {
+    let Some(full) = full else {
         return blocks;
     };
-    let preview = blocks.iter_mut().find(|b| is_preview(b));
-    if let Some(block) = preview {
-        block["content"] = Value::String(full);
+    let Some(block) = blocks.iter_mut().find(|b| is_preview(b)) else {
+        return blocks;
+    };
+    let Some(text) = result_text(&full) else {
+        return blocks;
+    };
+    let shown = block["content"].as_str().and_then(preview_of);
+    if shown.is_none_or(|preview| starts_as(&text, preview)) {
+        block["content"] = Value::String(text);
     }
     blocks
+}
+
+/// Whether `text` starts with `preview`, but for its last character (a preview cut by
+/// bytes may end in part of one).
+fn starts_as(text: &str, preview: &str) -> bool {
+    let whole = preview.char_indices().last().map_or(0, |(at, _)| at);
+    text.starts_with(&preview[..whole])
 }
 
 /// A content as blocks: a string becomes one text block.

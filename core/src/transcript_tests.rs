@@ -52,7 +52,7 @@ fn side_chains_system_events_and_thinking_only_events_are_left_out() {
 }
 
 #[test]
-fn a_persisted_output_preview_gets_the_full_text_back_only_when_it_is_a_string() {
+fn a_persisted_output_preview_gets_the_full_text_back_from_a_string_or_an_object() {
     let preview = "<persisted-output>\nOutput too large. Preview:\nab\n</persisted-output>";
     let mut with_full = event(
         "user",
@@ -61,17 +61,105 @@ fn a_persisted_output_preview_gets_the_full_text_back_only_when_it_is_a_string()
     with_full["toolUseResult"] = json!("abcdef");
     let mut object_full = with_full.clone();
     object_full["toolUseResult"] = json!({"stdout": "abcdef"});
+    let mut unrecoverable = with_full.clone();
+    unrecoverable["toolUseResult"] = json!({"filePath": "/a", "oldString": "a", "newString": "b"});
     let mut mention = with_full.clone();
     mention["message"]["content"][0]["content"] = json!("text about <persisted-output>");
     let got = claude(vec![with_full], false);
     assert_eq!(got[0]["content"][0]["content"], "abcdef");
     let got = claude(vec![object_full], false);
-    assert_eq!(got[0]["content"][0]["content"], preview);
+    assert_eq!(got[0]["content"][0]["content"], "abcdef");
+    let mut log = ClaudeCode::new(false);
+    log.push(unrecoverable);
+    assert_eq!(log.previews(), ["t1"], "left for tool-results/");
+    assert_eq!(log.finish()[0]["content"][0]["content"], preview);
     let got = claude(vec![mention], false);
     assert_eq!(
         got[0]["content"][0]["content"],
         "text about <persisted-output>"
     );
+}
+
+/// A `<persisted-output>` block as Claude Code 2.1 writes it: the first 2,000 characters.
+fn persisted(id: &str, full: &str) -> Value {
+    let shown: String = full.chars().take(2_000).collect();
+    let block = format!(
+        "<persisted-output>\nOutput too large (40.0KB). Full output saved to: /s/tool-results/{id}.txt\n\nPreview (first 2KB):\n{shown}\n...\n</persisted-output>"
+    );
+    event(
+        "user",
+        json!([{"type": "tool_result", "tool_use_id": id, "content": block}]),
+    )
+}
+
+/// The text `full` restores a persisted `text` to.
+fn restored_from(text: &str, full: Value) -> Value {
+    let mut line = persisted("t1", text);
+    line["toolUseResult"] = full;
+    claude(vec![line], false)[0]["content"][0]["content"].clone()
+}
+
+#[test]
+fn every_recoverable_form_claude_code_writes_is_rebuilt_as_the_model_saw_it() {
+    let lines: Vec<String> = (0..3000).map(|i| format!("line {i}")).collect();
+    let content = lines.join("\n");
+    // Read: numbered from startLine as `cat -n` does, then the reminder.
+    let numbered: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| format!("{:>6}→{l}", i + 7))
+        .collect();
+    let read = numbered.join("\n") + READ_REMINDER;
+    let file = json!({"type": "text", "file": {"filePath": "/r.txt", "content": content, "numLines": 3000, "startLine": 7, "totalLines": 3006}});
+    assert_eq!(restored_from(&read, file), read.as_str());
+    // Bash: stdout, then stderr on its own line.
+    let bash =
+        json!({"stdout": content, "stderr": "warning: w", "interrupted": false, "isImage": false});
+    let text = format!("{content}\nwarning: w");
+    assert_eq!(restored_from(&text, bash), text.as_str());
+    // Grep, content and files_with_matches; Glob.
+    let grep = json!({"mode": "content", "numFiles": 0, "filenames": [], "content": content, "numLines": 3000, "appliedLimit": 3000});
+    let text = format!("{content}\n\n[Showing results with pagination = limit: 3000, offset: 0]");
+    assert_eq!(restored_from(&text, grep), text.as_str());
+    let found = json!({"mode": "files_with_matches", "filenames": lines, "numFiles": 3000});
+    let text = format!("Found 3000 files\n{content}");
+    assert_eq!(restored_from(&text, found), text.as_str());
+    let glob = json!({"filenames": lines, "durationMs": 3, "numFiles": 3000, "truncated": true});
+    let text = format!(
+        "{content}\n(Results are truncated. Consider using a more specific path or pattern.)"
+    );
+    assert_eq!(restored_from(&text, glob), text.as_str());
+    // Task (an agent's report), WebFetch, an MCP tool's text blocks.
+    let task = json!({"status": "completed", "prompt": "p", "agentId": "a1", "content": [{"type": "text", "text": content}], "totalTokens": 1});
+    let text =
+        format!("{content}\nagentId: a1 (for resuming to continue this agent's work if needed)");
+    assert_eq!(restored_from(&text, task), text.as_str());
+    let fetch = json!({"bytes": 1, "code": 200, "codeText": "OK", "result": content, "durationMs": 1, "url": "https://x"});
+    assert_eq!(restored_from(&content, fetch), content.as_str());
+    let mcp = json!([{"type": "text", "text": "a"}, {"type": "text", "text": content}]);
+    let text = format!("a\n{content}");
+    assert_eq!(restored_from(&text, mcp), text.as_str());
+}
+
+#[test]
+fn a_rebuilt_text_that_does_not_start_as_the_preview_is_not_put_back() {
+    let shown = "x".repeat(5_000);
+    let line = |full: Value| {
+        let mut line = persisted("t1", &shown);
+        line["toolUseResult"] = full;
+        let mut log = ClaudeCode::new(false);
+        log.push(line);
+        log
+    };
+    let log = line(json!({"stdout": "y".repeat(5_000), "stderr": ""}));
+    assert_eq!(
+        log.previews(),
+        ["t1"],
+        "still a preview: tool-results/ may hold it"
+    );
+    let log = line(json!({"stdout": "x".repeat(5_000), "stderr": ""}));
+    assert!(log.previews().is_empty());
+    assert_eq!(log.finish()[0]["content"][0]["content"], shown.as_str());
 }
 
 #[test]

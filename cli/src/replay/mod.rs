@@ -21,6 +21,7 @@ use crate::input::Input;
 use crate::inputs::{described, expand_tree, note};
 use crate::progress::Progress;
 use crate::read;
+use crate::skipped::Skips;
 
 /// Run `replay` with `args`: the report on stdout, notes on stderr.
 pub fn replay(args: &ReplayArgs) -> Result<(), CliError> {
@@ -46,10 +47,14 @@ pub fn replay(args: &ReplayArgs) -> Result<(), CliError> {
     let show = std::io::stderr().is_terminal() && inputs.len() > 1;
     let progress = Progress::conversations(show, inputs.len() as u64, "replay");
     let mut replayed = Vec::new();
+    let mut skips = Skips::new(&args.inputs, &inputs);
     for (i, path) in inputs.iter().enumerate() {
         let input = Input::new(path);
-        let read = read::read(&input, args.from, args.include_sidechains, args.lossy)?;
+        let read = read::read(&input, args.from, args.include_sidechains, args.lossy);
         progress.inc(1);
+        let Some(read) = skips.read(input.name(), read)? else {
+            continue;
+        };
         if read.messages.is_empty() {
             note(&format!("{}: no message, skipped", input.name()));
             continue;
@@ -90,6 +95,7 @@ pub fn replay(args: &ReplayArgs) -> Result<(), CliError> {
     }
     drop(progress);
     if replayed.is_empty() {
+        skips.finish()?;
         return Err(CliError::bad_input(
             "no conversation with an assistant turn to replay",
         ));
@@ -112,7 +118,7 @@ pub fn replay(args: &ReplayArgs) -> Result<(), CliError> {
     if let (Some(temp), true) = (temp, args.keep) {
         note(&format!("artifacts kept in {}", temp.keep().display()));
     }
-    Ok(())
+    skips.finish()
 }
 
 /// The conversation id the refs of input `i` name: its file name without extension when

@@ -2,6 +2,7 @@
 //! conversation's figures.
 
 use serde_json::{json, Map};
+use tool_offload::core::materialize::count;
 use tool_offload::core::replay::Figures;
 use tool_offload::Value;
 
@@ -212,9 +213,9 @@ pub fn to_text(replayed: &[Replayed], policies: &[Policy], prices: Prices) -> St
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
         .collect();
     let mut out = format!(
-        "{} conversations, {} turns; cache: read {}×, write {}× (tokens estimated)\n\n",
-        replayed.len(),
-        none.turns,
+        "{}, {}; cache: read {}×, write {}× (tokens estimated)\n\n",
+        count(replayed.len(), "conversation"),
+        count(none.turns, "turn"),
         prices.read,
         prices.write
     );

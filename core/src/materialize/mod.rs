@@ -86,8 +86,7 @@ pub use summary::{
     summary, summary_parts, summary_ref, SummaryInput, SummaryParts, DEFAULT_GREP_PATTERN,
     MAX_EXCERPTS, MAX_OUTLINE, POINTER_PREFIX,
 };
-pub(crate) use text::count;
-pub use text::{cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
+pub use text::{count, cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use types::{
     output_text, ArtifactKind, ContextRef, ContextWindow, MaterializeStats, MaterializeWhen,
     Materialized, MaterializerOptions, RefHint, ToolLimits, ToolOutputInput, ToolOutputRef,

@@ -134,7 +134,7 @@ pub fn rows_of(text: &str, row_chars: usize) -> Vec<Row<'_>> {
 }
 
 /// `1 line`, `2 lines`, `1,000 lines`.
-pub(crate) fn count(n: usize, noun: &str) -> String {
+pub fn count(n: usize, noun: &str) -> String {
     format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
 
