@@ -32,7 +32,7 @@ fn store() -> (MemoryWriter, String) {
         };
         match block_on(m.materialize(&out, &fs)).unwrap() {
             Materialized::Artifact { summary, .. } => summary,
-            Materialized::Inline => unreachable!("over the limits"),
+            other => unreachable!("over the limits: {other:?}"),
         }
     };
     let summary = write("old", 0, &"old line\n".repeat(1000));

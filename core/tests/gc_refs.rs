@@ -23,7 +23,7 @@ fn materialize(m: &Materializer, fs: &MemoryWriter, id: &str, text: &str) -> Str
     };
     match block_on(m.materialize(&out, fs)).unwrap() {
         Materialized::Artifact { reference, .. } => reference.id,
-        Materialized::Inline => unreachable!("over the limits"),
+        other => unreachable!("over the limits: {other:?}"),
     }
 }
 

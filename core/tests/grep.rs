@@ -21,7 +21,7 @@ fn artifact(text: &str) -> (Materializer, MemoryWriter, String) {
     };
     match block_on(m.materialize(&out, &fs)).unwrap() {
         Materialized::Artifact { reference, .. } => (m, fs, reference.id),
-        Materialized::Inline => panic!("expected an artifact"),
+        other => panic!("expected an artifact, got {other:?}"),
     }
 }
 

@@ -31,7 +31,7 @@ fn artifact(
             reference,
             path,
         } => (summary, reference.id, path),
-        Materialized::Inline => panic!("expected an artifact"),
+        other => panic!("expected an artifact, got {other:?}"),
     }
 }
 

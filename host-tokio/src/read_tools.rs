@@ -3,9 +3,7 @@
 
 use std::sync::Arc;
 
-use tool_offload_core::materialize::{
-    read_tool_definitions, register_read_tools, Materialized, ToolOutputRef,
-};
+use tool_offload_core::materialize::{read_tool_definitions, register_read_tools, ToolOutputRef};
 use tool_offload_core::tools::{RegisterError, ResultMaterializer, ToolFormat, ToolOutput};
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
@@ -84,9 +82,6 @@ impl ResultMaterializer for Materializer {
         };
         let done = stored.await?;
         crate::materializer::trace(&done);
-        Ok(match done {
-            Materialized::Inline => None,
-            Materialized::Artifact { summary, .. } => Some(summary),
-        })
+        Ok(done.into_content())
     }
 }

@@ -23,7 +23,7 @@ fn artifact(done: Materialized) -> (String, String) {
         Materialized::Artifact {
             reference, path, ..
         } => (reference.id, path),
-        Materialized::Inline => panic!("expected an artifact"),
+        other => panic!("expected an artifact, got {other:?}"),
     }
 }
 

@@ -197,7 +197,10 @@ class Case {
       return this.fail(op, inputs, 'INVALID_ID');
     }
     if (expectError) throw new Error(`${this.name}: ${id} does not fail`);
-    if (inline) return this.step(op, inputs, { inline: true, content: output });
+    // With redact, an inline output comes back as its redacted text when that differs.
+    const given = typeof output === 'string' || output instanceof Txt ? str(output) : undefined;
+    const redacted = given !== undefined && text !== given;
+    if (inline) return this.step(op, inputs, { inline: true, content: redacted ? text : output });
     // A name already holding different content is never overwritten: id-1, id-2, …
     // (one holding the same content is reused).
     let name = id;
@@ -1540,7 +1543,7 @@ const anthropic = () => [
   const c = add(
     new Case(
       'redact',
-      'With redact, well-known secrets (an AWS key, a GitHub token, a password in an assignment and in a connection string, a private key) are replaced by [REDACTED:<kind>] before the output is written or summarised: the artifact, its sizes and the summary hold the markers, never the secrets; an output that stays inline is not written and comes back as given.',
+      'With redact, well-known secrets (an AWS key, a GitHub token, a password in an assignment and in a connection string, a private key) are replaced by [REDACTED:<kind>] before the output is written or summarised: the artifact, its sizes and the summary hold the markers, never the secrets; an output that stays inline is not written and comes back redacted (the text, never the secret); one with no secret comes back as given.',
       { redact: true },
     ),
   );
@@ -1566,7 +1569,21 @@ const anthropic = () => [
   );
   c.materialize('env', raw, { stored: redacted });
   c.grep('ctx://conv-1/tool/env.txt', 'REDACTED', { context: 0 });
-  c.materialize('small', 'token ghp_0123456789abcdefghijABCDEFGHIJ012345');
+  c.materialize('small', 'token ghp_0123456789abcdefghijABCDEFGHIJ012345', {
+    stored: 'token [REDACTED:github-token]',
+  });
+  c.materialize('clean', 'token: none here');
+  // materializeMessages too: a result under the limits holding a secret is given redacted.
+  const call = {
+    role: 'assistant',
+    tool_calls: [{ id: 'm1', type: 'function', function: { name: 'env', arguments: '{}' } }],
+  };
+  const result = (content) => ({ role: 'tool', tool_call_id: 'm1', content });
+  c.step(
+    'materializeMessages',
+    { messages: [call, result('GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345')] },
+    { messages: [call, result('GITHUB_TOKEN=[REDACTED:github-token]')], refs: [], paths: [] },
+  );
 }
 
 {

@@ -71,8 +71,10 @@ class Case extends StepCase {
     if (typeof input.content === 'string' && isStoredForm(given))
       return this.ws('offloadToolResult', input, { offloaded: false, content: input.content });
     const reason = this.decide(input, given, counter);
+    // Kept inline, or stored and shown whole: with redact, as the redacted text.
+    const shown = stored !== undefined && stored !== given ? stored : input.content;
     if (['flag_false', 'tool_never', 'under_threshold', 'within_tool_limit'].includes(reason))
-      return this.ws('offloadToolResult', input, { offloaded: false, content: input.content, reason });
+      return this.ws('offloadToolResult', input, { offloaded: false, content: shown, reason });
     // A reused call id with another content takes the next free name: -1, -2, …
     let id = `tool_result_${input.toolCallId}`;
     for (let n = 1; this.records.get(`${this.o.namespace}/${id}`)?.metadata.sha256 !== undefined; n++) {
@@ -85,7 +87,7 @@ class Case extends StepCase {
     const replaced = text.length >= this.o.inlineLimit;
     return this.ws('offloadToolResult', input, {
       offloaded: true,
-      content: replaced ? this.core('expect', 'content') : input.content,
+      content: replaced ? this.core('expect', 'content') : shown,
       artifactId: id,
       reason,
     });
@@ -455,7 +457,7 @@ const log = (lines, errorAt = []) =>
   const c = add(
     new Case(
       'redact',
-      'With redact, well-known secrets in a stored tool result are replaced by [REDACTED:<kind>] before it is measured, hashed or written: the artifact, its record (chars, bytes, sha256) and the <knowledge_list> hold the markers, never the secret; the record counts what was replaced by kind (metadata.redacted).',
+      'With redact, well-known secrets in a stored tool result are replaced by [REDACTED:<kind>] before it is measured, hashed or written: the artifact, its record (chars, bytes, sha256) and the <knowledge_list> hold the markers, never the secret; the record counts what was replaced by kind (metadata.redacted). A result kept inline, or stored and shown whole, comes back redacted too.',
     ),
   );
   c.workspace({ redact: true, inlineLimit: 2000 });
@@ -471,6 +473,15 @@ const log = (lines, errorAt = []) =>
     { stored: body('[REDACTED:github-token]'), redacted: { 'github-token': 1 } },
   );
   c.ws('grep', { id: 'tool_result_gh', pattern: 'token' }, c.core('expect'));
+  const small = 'GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345';
+  c.offload(
+    { toolCallId: 'kept', toolName: 'env', content: small },
+    { stored: 'GITHUB_TOKEN=[REDACTED:github-token]' },
+  );
+  c.offload(
+    { toolCallId: 'whole', toolName: 'env', content: small, metadata: { offload: true } },
+    { stored: 'GITHUB_TOKEN=[REDACTED:github-token]', redacted: { 'github-token': 1 } },
+  );
 }
 
 for (const old of readdirSync(here).filter((f) => f.startsWith('workspace-') && f.endsWith('.json')))

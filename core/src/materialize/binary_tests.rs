@@ -36,7 +36,7 @@ fn artifact(done: Materialized) -> (String, String, String) {
             reference,
             path,
         } => (summary, reference.id, path),
-        Materialized::Inline => panic!("inline"),
+        other => panic!("not an artifact: {other:?}"),
     }
 }
 

@@ -228,7 +228,7 @@ impl Materializer {
             .store_planned(&inline, true, None, io)
             .await?
             .into_iter();
-        for (result, clearing, chars, tokens) in chosen {
+        for (result, clearing, mut chars, tokens) in chosen {
             let (reference, pointer) = match clearing {
                 Clearing::Summary(r) => {
                     let pointer = cleared_pointer(&result.tool_name, &result.id, chars, &r);
@@ -242,6 +242,8 @@ impl Materializer {
                     Some(Materialized::Artifact {
                         reference, path, ..
                     }) => {
+                        // The size of what was stored: with `redact`, the redacted text.
+                        chars = reference.hint.chars;
                         let id = reference.id.clone();
                         done.stored.push((reference, path));
                         let pointer = cleared_pointer(&result.tool_name, &result.id, chars, &id);

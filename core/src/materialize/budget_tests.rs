@@ -342,3 +342,34 @@ fn excluded_read_tools_keep_their_pages() {
     let done = run(&m, &messages, &options, &fs);
     assert!(done.cleared.iter().all(|c| c.tool_name != "context_read"));
 }
+
+#[test]
+fn a_redacted_result_is_pointed_to_with_the_stored_size() {
+    let mut options = MaterializerOptions::new("/data", "c1", "/");
+    options.redact = true.into();
+    let m = Materializer::new(options).unwrap();
+    let fs = MemoryWriter::new();
+    let secret = "export GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\n";
+    let mut messages = conversation(4, 20);
+    messages[2]["content"] = format!("{secret}{}", log("call_0", 20)).into();
+    let options = BudgetOptions {
+        keep_last: 1,
+        clear_at_least_tokens: 0,
+        ..BudgetOptions::new(1)
+    };
+    let done = run(&m, &messages, &options, &fs);
+    let stored = fs
+        .read("/data/context/c1/artifacts/tool/call_0.txt")
+        .unwrap();
+    assert!(!stored.contains("ghp_0123"), "{stored}");
+    assert_eq!(done.cleared[0].chars, crate::utf16_len(&stored));
+    let after = applied(&messages, &done);
+    let pointer = after[2]["content"].as_str().unwrap();
+    assert!(
+        pointer.contains(&format!(
+            "{} chars",
+            crate::materialize::thousands(stored.len())
+        )),
+        "{pointer}"
+    );
+}

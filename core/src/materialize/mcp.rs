@@ -121,7 +121,7 @@ impl Materializer {
                 let ends = (None, None);
                 let stored = self.store_as((ArtifactKind::Tool, &id), &out, ends, true, None, io);
                 Ok(match stored.await? {
-                    Materialized::Inline => None,
+                    Materialized::Inline | Materialized::Redacted { .. } => None,
                     Materialized::Artifact {
                         summary, reference, ..
                     } => Some((summary, reference)),
@@ -156,7 +156,7 @@ impl Materializer {
             false,
             count_tokens,
         )?;
-        Ok(to_store.is_some())
+        Ok(matches!(to_store, super::store::Decision::Store(_)))
     }
 }
 

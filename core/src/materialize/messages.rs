@@ -150,20 +150,24 @@ impl Materializer {
                 .store_planned(&all, always, stores.as_deref(), io)
                 .await?;
             for (p, stored) in planned.iter().zip(stored) {
-                let Materialized::Artifact {
-                    summary,
-                    reference,
-                    path,
-                } = stored
-                else {
-                    continue;
+                let content = match stored {
+                    Materialized::Inline => continue,
+                    // Within the limits, its secrets replaced.
+                    Materialized::Redacted { content } => content,
+                    Materialized::Artifact {
+                        summary,
+                        reference,
+                        path,
+                    } => {
+                        done.refs.push(reference);
+                        done.paths.push(path);
+                        summary
+                    }
                 };
                 match done.changed.last_mut() {
-                    Some((index, edits)) if *index == p.message => edits.push((p.slot, summary)),
-                    _ => done.changed.push((p.message, vec![(p.slot, summary)])),
+                    Some((index, edits)) if *index == p.message => edits.push((p.slot, content)),
+                    _ => done.changed.push((p.message, vec![(p.slot, content)])),
                 }
-                done.refs.push(reference);
-                done.paths.push(path);
             }
             Ok(done)
         }
@@ -230,19 +234,28 @@ impl Materializer {
         count_tokens: Option<&TokenCounter<'_>>,
     ) -> Result<Vec<Planned>, OffloadError> {
         // Small text stays inline, whatever the tool, without being copied out of the
-        // host to be measured.
+        // host to be measured — unless `redact` must look at every result, whatever its
+        // size, since what the model is given inline is redacted too.
+        let redact = self.options().redact.is_on();
         let inline = self.surely_inline_any(count_tokens.is_some());
         plan_tool_results(
             messages,
             unrecognized,
             false,
-            &|text| !text.utf16_len_at_most(inline),
+            &|text| redact || !text.utf16_len_at_most(inline),
             &|text, tool| {
                 // What stands for stored content first: it is never counted.
                 if crate::stored_form(text).is_some() {
                     return Ok(false);
                 }
-                self.counted_exceeds(&Measure::of(text), text, tool, count_tokens)
+                Ok(
+                    self.counted_exceeds(&Measure::of(text), text, tool, count_tokens)?
+                        || redact
+                            && matches!(
+                                self.options().redact.apply(text).text,
+                                std::borrow::Cow::Owned(_)
+                            ),
+                )
             },
         )
     }

@@ -32,7 +32,24 @@ pub(crate) struct ToStore<'a> {
     repeated_end: Option<usize>,
 }
 
+/// What [`Materializer::decide_store`] decided.
+pub(crate) enum Decision<'a> {
+    /// It stays inline: as it is, or (with `redact`) as this text.
+    Inline(Option<String>),
+    /// It is stored.
+    Store(ToStore<'a>),
+}
+
 impl Materializer {
+    /// An output that stays inline, as the model gets it: redacted when `redact` finds
+    /// secrets in `text`.
+    pub(crate) fn inline(&self, text: &str) -> Materialized {
+        match self.options().redact.apply(text).text {
+            std::borrow::Cow::Owned(content) => Materialized::Redacted { content },
+            std::borrow::Cow::Borrowed(_) => Materialized::Inline,
+        }
+    }
+
     /// Materialize `output` as artifact `<stem>.<ext>` of `kind` — with `always`, whatever
     /// its size (the budget stores an inline result before it clears it); when a different
     /// artifact already has that name, as `<stem>-1.<ext>`, `<stem>-2.<ext>`… (an identical
@@ -51,14 +68,15 @@ impl Materializer {
         let decided = self.decide_store(kind, stem, output, ends, always, count_tokens);
         async move {
             match decided? {
-                None => Ok(Materialized::Inline),
-                Some(to_store) => self.write_decided(to_store, io).await,
+                Decision::Inline(None) => Ok(Materialized::Inline),
+                Decision::Inline(Some(content)) => Ok(Materialized::Redacted { content }),
+                Decision::Store(to_store) => self.write_decided(to_store, io).await,
             }
         }
     }
 
-    /// Whether `output` is stored (`None`: it stays inline, and is counted so), decided
-    /// now: see [`Materializer::store_as`].
+    /// Whether `output` is stored (else it stays inline, redacted with `redact`, and is
+    /// counted so), decided now: see [`Materializer::store_as`].
     ///
     /// # Errors
     /// `INVALID_ID`; the counter's own.
@@ -70,7 +88,7 @@ impl Materializer {
         (chars, repeated_end): (Option<usize>, Option<usize>),
         always: bool,
         count_tokens: Option<&TokenCounter<'_>>,
-    ) -> Result<Option<ToStore<'a>>, OffloadError> {
+    ) -> Result<Decision<'a>, OffloadError> {
         // Checked whatever the size, so a bad id fails for every output (with room for
         // the shortest extension here, the actual one once it is known).
         if let Some(reason) = unsafe_ref_component(stem, ".txt".len()) {
@@ -113,9 +131,9 @@ impl Materializer {
             || !(always || self.counted_exceeds(&measure, text, output.tool_name, count_tokens)?)
         {
             self.inlined.fetch_add(1, Ordering::Relaxed);
-            return Ok(None);
+            return Ok(Decision::Inline(redacted));
         }
-        Ok(Some(ToStore {
+        Ok(Decision::Store(ToStore {
             kind,
             stem,
             output: *output,
@@ -216,7 +234,7 @@ impl Materializer {
             let ends = (None, p.repeated_end);
             let kind = ArtifactKind::Tool;
             let to_store = self.decide_store(kind, &p.id, &output, ends, always, count_tokens)?;
-            stores.push(to_store.is_some());
+            stores.push(matches!(to_store, Decision::Store(_)));
         }
         Ok(stores)
     }
@@ -235,7 +253,7 @@ impl Materializer {
         let mut out = Vec::with_capacity(planned.len());
         for (i, p) in planned.iter().enumerate() {
             if stores.is_some_and(|stores| !stores[i]) {
-                out.push(Materialized::Inline);
+                out.push(self.inline(&p.text));
                 continue;
             }
             let output = p.output();

@@ -296,6 +296,12 @@ pub struct ContextRef {
 pub enum Materialized {
     /// Within both limits: use the output as it is.
     Inline,
+    /// Within both limits, but `redact` replaced secrets in it: give the model `content`
+    /// (the output's text, redacted) instead of the output.
+    Redacted {
+        /// The output's text with its secrets replaced.
+        content: String,
+    },
     /// Written to an artifact: give the model `summary` instead.
     Artifact {
         /// Text for the model, pointer first.
@@ -305,6 +311,24 @@ pub enum Materialized {
         /// Absolute path of the artifact.
         path: String,
     },
+}
+
+impl Materialized {
+    /// The text the model gets instead of the output, if any: a summary, or the
+    /// redacted text.
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::Materialized;
+    /// assert_eq!(Materialized::Inline.into_content(), None);
+    /// assert_eq!(Materialized::Redacted { content: "x".into() }.into_content().as_deref(), Some("x"));
+    /// ```
+    pub fn into_content(self) -> Option<String> {
+        match self {
+            Materialized::Inline => None,
+            Materialized::Redacted { content } => Some(content),
+            Materialized::Artifact { summary, .. } => Some(summary),
+        }
+    }
 }
 
 /// Counts over a materializer's lifetime.

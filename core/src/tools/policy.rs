@@ -5,7 +5,7 @@
 use std::future::Future;
 
 use super::{Finished, ResultOffload, ToolResult};
-use crate::materialize::{summary_ref, Materialized, Materializer, ToolOutputRef};
+use crate::materialize::{summary_ref, Materializer, ToolOutputRef};
 use crate::{FileReader, FileWriter, OffloadError};
 
 /// A materializer as a registry uses it: the summary that replaces an output over the
@@ -39,10 +39,7 @@ impl<IO: FileWriter + FileReader + ?Sized> ResultMaterializer for (&Materializer
         &self,
         output: &ToolOutputRef<'_>,
     ) -> Result<Option<String>, OffloadError> {
-        Ok(match self.0.materialize(output, self.1).await? {
-            Materialized::Inline => None,
-            Materialized::Artifact { summary, .. } => Some(summary),
-        })
+        Ok(self.0.materialize(output, self.1).await?.into_content())
     }
 }
 

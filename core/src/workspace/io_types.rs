@@ -131,7 +131,8 @@ pub struct ToolResultOffload {
     /// Whether the result is stored.
     pub offloaded: bool,
     /// The `<knowledge_list>` the model sees instead, when the content is at least
-    /// `inline_limit` long; `None`: the content stays as it is.
+    /// `inline_limit` long; with `redact`, the content with its secrets replaced when it
+    /// is shown whole and held any; `None`: the content stays as it is.
     pub replacement: Option<String>,
     /// The artifact id, when stored.
     pub artifact_id: Option<String>,

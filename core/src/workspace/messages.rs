@@ -89,7 +89,9 @@ impl Workspace {
         let options = &self.options;
         // Without a counter or listed tools, only results over the thresholds' estimate
         // (or a tool's size limits) can be stored: the rest are not copied out of the host.
-        let by_estimate = count_tokens.is_none() && options.offload_tools.is_empty();
+        // With `redact`, every result is looked at: what stays inline is redacted too.
+        let by_estimate =
+            count_tokens.is_none() && options.offload_tools.is_empty() && !options.redact.is_on();
         let most_chars = surely_kept_chars(options);
         let mut unrecognized = Vec::new();
         let planned = plan_tool_results(

@@ -207,11 +207,22 @@ impl Workspace {
             Some(decision) if decision.offload => {
                 self.store_tool_result(input, decision, now_ms, io).await
             }
-            decision => Ok(ToolResultOffload {
+            // Kept inline: with `redact`, the model still never sees a secret.
+            Some(decision) => Ok(ToolResultOffload {
+                offloaded: false,
+                replacement: match self.options.redact.apply(input.text).text {
+                    std::borrow::Cow::Owned(redacted) => Some(redacted),
+                    std::borrow::Cow::Borrowed(_) => None,
+                },
+                artifact_id: None,
+                decision: Some(decision),
+                stored: None,
+            }),
+            None => Ok(ToolResultOffload {
                 offloaded: false,
                 replacement: None,
                 artifact_id: None,
-                decision,
+                decision: None,
                 stored: None,
             }),
         }
@@ -260,14 +271,19 @@ impl Workspace {
             .store(&id, &content, metadata, true, now_ms, io)
             .await?;
         let measure = content.measure;
-        let replacement = (measure.chars >= self.options.inline_limit).then(|| {
-            knowledge_list(
+        let replacement = if measure.chars >= self.options.inline_limit {
+            Some(knowledge_list(
                 &stored.record,
                 content.text,
                 measure,
                 self.options.inline_limit,
-            )
-        });
+            ))
+        } else if matches!(text, std::borrow::Cow::Owned(_)) {
+            // Shown whole, but as stored: redacted.
+            Some(content.text.to_owned())
+        } else {
+            None
+        };
         Ok(ToolResultOffload {
             offloaded: true,
             replacement,

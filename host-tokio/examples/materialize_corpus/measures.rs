@@ -108,7 +108,7 @@ pub async fn measure(corpus: &Corpus) -> Result<Measures, Error> {
                     out.summary_lens.push(len);
                     flags.push(true);
                 }
-                Ok(Materialized::Inline) => flags.push(false),
+                Ok(Materialized::Inline | Materialized::Redacted { .. }) => flags.push(false),
                 Err(e) => {
                     out.errors
                         .push(format!("{} {}: {e}", transcript.name, r.call_id));

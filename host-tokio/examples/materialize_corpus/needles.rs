@@ -215,7 +215,7 @@ pub async fn needle_check(corpus: &Corpus, measures: &Measures) -> Result<Needle
             };
             let reference = match m.materialize(&output).await {
                 Ok(Materialized::Artifact { reference, .. }) => reference.id,
-                Ok(Materialized::Inline) => {
+                Ok(Materialized::Inline | Materialized::Redacted { .. }) => {
                     report
                         .failures
                         .push(format!("{what}: left inline once planted"));

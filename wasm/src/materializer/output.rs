@@ -163,14 +163,19 @@ pub(crate) async fn materialize(
     Ok(outcome_js(inner, outcome, &output.original))
 }
 
-/// `{ inline: true, content: original }` or `{ inline: false, content: summary, ref,
-/// path }`, logging an artifact.
+/// `{ inline: true, content: original }` (with `redact`, the redacted text when it held
+/// secrets) or `{ inline: false, content: summary, ref, path }`, logging an artifact.
 pub(crate) fn outcome_js(inner: &Inner, outcome: Materialized, original: &JsValue) -> JsValue {
     let result = Object::new();
     match outcome {
         Materialized::Inline => {
             set(&result, "inline", &JsValue::TRUE);
             set(&result, "content", original);
+        }
+        // Within the limits, its secrets replaced: the redacted text, never the original.
+        Materialized::Redacted { content } => {
+            set(&result, "inline", &JsValue::TRUE);
+            set(&result, "content", &JsValue::from_str(&content));
         }
         Materialized::Artifact {
             summary,

@@ -45,6 +45,10 @@ pub fn materialized(done: &Materialized, output: &Value, root: &str) -> Value {
             out.insert("inline".into(), true.into());
             out.insert("content".into(), output.clone());
         }
+        Materialized::Redacted { content } => {
+            out.insert("inline".into(), true.into());
+            out.insert("content".into(), content.clone().into());
+        }
         Materialized::Artifact {
             summary,
             reference,
