@@ -55,6 +55,9 @@ const textParts = (value) =>
  */
 function contentParts(value) {
   const typed = (p) => p !== null && typeof p === 'object' && !Array.isArray(p) && typeof p.type === 'string';
+  // One text part alone (the Agents SDK's `{ type: "text", text }` output) is its text.
+  if (typed(value) && value.type === 'text' && typeof value.text === 'string')
+    return { joined: value.text, others: [] };
   if (!Array.isArray(value) || !value.every(typed)) return null;
   const texts = value.filter((p) => p.type === 'text');
   if (!texts.every((p) => typeof p.text === 'string')) return null;
@@ -288,9 +291,11 @@ class Case {
           ? [[null, 'content', m.tool_call_id, null]]
           : m.type === 'function_call_output'
             ? [[null, 'output', m.call_id, null]]
-            : Array.isArray(m.content)
-              ? m.content.flatMap((b, j) => (b?.type === 'tool_result' ? [[j, 'content', b.tool_use_id, null]] : []))
-              : [];
+            : m.type === 'function_call_result'
+              ? [[null, 'output', m.callId, null, m.name]]
+              : Array.isArray(m.content)
+                ? m.content.flatMap((b, j) => (b?.type === 'tool_result' ? [[j, 'content', b.tool_use_id, null]] : []))
+                : [];
       // The message budget: the fresh results within their limits, largest first (the
       // first of equals), materialized until the rest fit.
       const budgetPicks = new Set();
@@ -1672,6 +1677,29 @@ const anthropic = () => [
   const first = c.budget(messages, { triggerTokens: 1, keepLast: 2, clearAtLeastTokens: 0 });
   const after = c.steps[first].expect.messages;
   c.budget(after, { triggerTokens: 1, keepLast: 2, clearAtLeastTokens: 0 });
+}
+
+{
+  const c = add(
+    new Case(
+      'agents-text-output',
+      'The OpenAI Agents SDK writes a tool output as one text part, { type: "text", text }: materializeMessages stores its text as text (.txt, its lines read back as lines, a grep names real line numbers), not the part\'s one-line JSON; the summary replaces the output.',
+    ),
+  );
+  const log = Array.from({ length: 400 }, (_, k) =>
+    k === 271 ? 'E   AssertionError: expected 3' : `step ${k}: ok`,
+  ).join('\n');
+  c.materializeMessages([
+    { type: 'function_call', callId: 'call_1', name: 'pytest', arguments: '{}', status: 'completed' },
+    {
+      type: 'function_call_result',
+      name: 'pytest',
+      callId: 'call_1',
+      status: 'completed',
+      output: { type: 'text', text: log },
+    },
+  ]);
+  c.grep('ctx://conv-1/tool/call_1.txt', 'AssertionError', { context: 0 });
 }
 
 {

@@ -288,8 +288,13 @@ pub(crate) fn plan_tool_results<V: JsonView>(
             // back), anything else in an array as its JSON.
             // Other parts (images, files) stay in the message beside the summary, and
             // are never turned into text: content of such parts only stays as it is.
-            let parts = match (&found.content, found.is_array) {
-                (Some(content), true) => text_parts(content),
+            let parts = match &found.content {
+                // One text part alone (the Agents SDK's `{ type: "text", text }` output):
+                // its text, so its lines read back as lines.
+                Some(content) if content.kind() == Kind::Object => {
+                    crate::joined_texts(content).map(|text| (text, false))
+                }
+                Some(content) if found.is_array => text_parts(content),
                 _ => None,
             };
             let mut slot = found.slot;
