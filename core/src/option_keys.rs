@@ -107,30 +107,39 @@ pub fn check_keys(
 /// The known key `key` is likely a slip of: the same but for case, or at most two
 /// edits away (a third of its length at most).
 fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
-    if let Some(same) = known.iter().find(|k| k.eq_ignore_ascii_case(key)) {
-        return Some(same);
+    let limit = 2.min(key.len() / 3);
+    let mut best: Option<(usize, &str)> = None;
+    for k in known {
+        let d = if k.eq_ignore_ascii_case(key) {
+            0
+        } else {
+            edits(key.as_bytes(), k.as_bytes())
+        };
+        if d <= limit && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, k));
+        }
     }
-    let limit = 2.min(key.chars().count() / 3);
-    known
-        .iter()
-        .map(|k| (edits(key, k), *k))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
+    best.map(|(_, k)| k)
 }
 
-/// The Levenshtein distance between `a` and `b`, by characters.
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+/// The Levenshtein distance between `a` and `b`, by bytes (option keys are ASCII); a
+/// `b` of 32 bytes or more is never near (`usize::MAX`).
+fn edits(a: &[u8], b: &[u8]) -> usize {
+    let mut row = [0usize; 32];
+    if b.len() >= row.len() {
+        return usize::MAX;
+    }
+    for (j, slot) in row.iter_mut().enumerate().take(b.len() + 1) {
+        *slot = j;
+    }
+    for (i, ca) in a.iter().enumerate() {
         let mut diagonal = row[0];
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let above = row[j + 1];
             row[j + 1] = (above + 1)
                 .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
+                .min(diagonal + usize::from(ca != cb));
             diagonal = above;
         }
     }
@@ -171,8 +180,9 @@ mod tests {
 
     #[test]
     fn near_means_case_or_two_edits_within_a_third() {
-        assert_eq!(edits("kitten", "sitting"), 3);
-        assert_eq!(edits("", "abc"), 3);
+        assert_eq!(edits(b"kitten", b"sitting"), 3);
+        assert_eq!(edits(b"", b"abc"), 3);
+        assert_eq!(edits(b"a", &[b'a'; 40]), usize::MAX);
         assert_eq!(nearest("keeplast", BUDGET_KEYS), Some("keepLast"));
         assert_eq!(nearest("keepLst", BUDGET_KEYS), Some("keepLast"));
         assert_eq!(

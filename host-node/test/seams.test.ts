@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Materializer, Workspace } from 'tool-offload';
+import { Materializer, ToolRegistry, Workspace } from 'tool-offload';
 import { freshDir, offloadError as rejected } from './helpers.ts';
 
 const materializer = (extra: object = {}): Materializer =>
@@ -105,4 +105,28 @@ test("a budget counter's failure is an OffloadError naming it", async () => {
   const own = materializer({ countTokens: () => -1 });
   const negative = await rejected(own.budget(history, { triggerTokens: 1 }));
   assert.equal(negative.message, 'invalid argument: options.countTokens must return a non-negative integer, got -1');
+});
+
+test('a registry handler returning bytes gets them stored as binary, never an error', async () => {
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+  const m = materializer();
+  const materializing = new ToolRegistry({ materialize: m });
+  materializing.register({ name: 'shot', description: 'A screenshot.', input_schema: { type: 'object' } }, () => png);
+  const stored = (await materializing.executeTool('toolu_1', 'shot', {})) as { content: string; is_error?: boolean };
+  assert.equal(stored.is_error, undefined);
+  assert.equal(
+    stored.content,
+    '[Output of shot (call toolu_1) stored as ctx://c1/tool/toolu_1.bin: binary data, 16 bytes, looks like a PNG image; not shown, and not text to read back.]',
+  );
+  // Without a materializer: described, never shown, no error (was "tool handler must return …").
+  const plain = new ToolRegistry();
+  plain.register({ name: 'shot', description: 'A screenshot.', input_schema: { type: 'object' } }, async () =>
+    Uint8Array.from(png),
+  );
+  assert.deepEqual(await plain.executeTool('toolu_2', 'shot', {}), {
+    type: 'tool_result',
+    tool_use_id: 'toolu_2',
+    content:
+      '[Binary output: 16 bytes, looks like a PNG image; not shown, and not stored: give the tool registry a materializer to keep it.]',
+  });
 });

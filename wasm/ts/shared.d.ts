@@ -257,8 +257,12 @@ export interface ToolOutput {
   is_error?: boolean;
 }
 
-/** A tool's implementation: receives the model's `input`, never the `tool_use_id`. */
-export type ToolHandler = (params: any) => ToolOutput | Promise<ToolOutput>;
+/**
+ * A tool's implementation: receives the model's `input`, never the `tool_use_id`. Bytes
+ * (a `Uint8Array` or `Buffer`) are stored as a binary artifact by a registry with a
+ * materializer; without one the model is told their size and kind.
+ */
+export type ToolHandler = (params: any) => ToolOutput | Uint8Array | Promise<ToolOutput | Uint8Array>;
 
 /** A registered tool, as `getTool` returns it. */
 export interface RegisteredTool {
@@ -298,7 +302,9 @@ export interface ToolRegistryOptions {
   /** Offload results of at least `thresholdChars` to files (placeholder in the result). */
   offload?: ToolOffloadOptions;
   /** Or: materialize results over the materializer's limits (summary in the result). */
-  materialize?: { materialize(input: ToolOutputInput<string>): Promise<MaterializeResult<string>> };
+  materialize?: {
+    materialize(input: ToolOutputInput<string | Uint8Array>): Promise<MaterializeResult<string | Uint8Array>>;
+  };
 }
 
 /** One tool output for `materialize`. */

@@ -81,11 +81,11 @@ pub use read_tools::{
     DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
 };
 pub(crate) use reference::unsafe_ref_component;
-pub(crate) use summary::{framed_summary, is_binary_summary};
 pub use summary::{
-    summary, summary_parts, summary_ref, SummaryInput, SummaryParts, DEFAULT_GREP_PATTERN,
-    MAX_EXCERPTS, MAX_OUTLINE, POINTER_PREFIX,
+    binary_unstored, summary, summary_parts, summary_ref, SummaryInput, SummaryParts,
+    DEFAULT_GREP_PATTERN, MAX_EXCERPTS, MAX_OUTLINE, POINTER_PREFIX,
 };
+pub(crate) use summary::{framed_summary, is_binary_summary};
 pub use text::{count, cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use types::{
     output_text, ArtifactKind, ContextRef, ContextWindow, MaterializeStats, MaterializeWhen,

@@ -221,8 +221,10 @@ async fn execute(
     if let (false, Some(original)) = (finished.replaced, original) {
         // Inline: hand back the handler's own string, exactly as it was (a Rust String
         // would have replaced any lone surrogate). Offloaded, the file holds U+FFFD for
-        // one, as Node's fs writes it.
-        set(&js, "content", &original);
+        // one, as Node's fs writes it. Bytes are never handed to the model.
+        if original.is_string() {
+            set(&js, "content", &original);
+        }
     }
     Ok(js)
 }
@@ -231,7 +233,8 @@ async fn execute(
 /// own string (what gets written is then exactly what Node's fs writes for it).
 struct JsMaterialize<'a> {
     object: &'a Object,
-    original: Option<&'a JsString>,
+    /// The handler's own string, or its bytes (stored as a binary artifact).
+    original: Option<&'a JsValue>,
     /// What `materialize` threw or rejected with, handed to the caller unchanged.
     rejection: RefCell<Option<JsValue>>,
 }
@@ -251,7 +254,7 @@ impl ResultMaterializer for JsMaterialize<'_> {
         let text = self
             .original
             .cloned()
-            .unwrap_or_else(|| JsString::from(output.text));
+            .unwrap_or_else(|| JsString::from(output.text).into());
         set(&input, "output", &text);
         let method = Reflect::get(self.object, &key("materialize"))
             .ok()
@@ -285,14 +288,16 @@ impl ResultMaterializer for JsMaterialize<'_> {
 
 /// Call a JS handler: its output, or a throw, a rejection or a malformed return as
 /// `Err(message)` — each with the content as the original JS string, which a Rust
-/// String cannot always hold (lone surrogates).
+/// String cannot always hold (lone surrogates). Bytes returned (a `Uint8Array`, a
+/// `Buffer`) are an output too: described for the model by size and kind, and handed on
+/// as they are, so a materializer stores them as a binary artifact.
 async fn call_handler(
     handler: &Function,
     params: &JsValue,
-) -> (Result<ToolOutput, String>, JsString) {
+) -> (Result<ToolOutput, String>, JsValue) {
     let failed = |thrown: JsValue| {
         let message = message_js(&thrown);
-        (Err(String::from(&message)), message)
+        (Err(String::from(&message)), message.into())
     };
     let returned = match handler.call1(&JsValue::UNDEFINED, params) {
         Ok(returned) => returned,
@@ -302,6 +307,13 @@ async fn call_handler(
         Ok(output) => output,
         Err(thrown) => return failed(thrown),
     };
+    if let Some(bytes) = output.dyn_ref::<js_sys::Uint8Array>() {
+        // Only the first bytes are copied: the kind is known by its magic number.
+        let head = bytes.subarray(0, bytes.length().min(16)).to_vec();
+        let described =
+            tool_offload_core::materialize::binary_unstored(bytes.length() as usize, &head);
+        return (Ok(ToolOutput::ok(described)), output);
+    }
     let field = |name: &'static str| field(&output, name);
     match output
         .is_object()
@@ -315,12 +327,12 @@ async fn call_handler(
                     content: String::from(&content),
                     is_error,
                 }),
-                content,
+                content.into(),
             )
         }
         None => {
             let message = "tool handler must return { content: string, is_error?: boolean }";
-            (Err(message.into()), JsString::from(message))
+            (Err(message.into()), JsString::from(message).into())
         }
     }
 }

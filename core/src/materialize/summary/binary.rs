@@ -24,6 +24,24 @@ pub(crate) fn binary_summary(
     )
 }
 
+/// What a model is told of `len` bytes nothing stored (a registry handler's bytes with no
+/// materializer to keep them), `head` their first bytes: size and kind, never a byte.
+///
+/// ```
+/// use tool_offload_core::materialize::binary_unstored;
+/// assert_eq!(
+///     binary_unstored(9, b"%PDF-1.7\n"),
+///     "[Binary output: 9 bytes, looks like a PDF document; not shown, and not stored: give the tool registry a materializer to keep it.]"
+/// );
+/// ```
+pub fn binary_unstored(len: usize, head: &[u8]) -> String {
+    let kind = magic(&head[..head.len().min(16)]).map_or(String::new(), |k| format!(", {k}"));
+    format!(
+        "[Binary output: {}{kind}; not shown, and not stored: give the tool registry a materializer to keep it.]",
+        count(len, "byte")
+    )
+}
+
 /// Whether `text` is a summary [`binary_summary`] wrote: one line naming a `ctx://` ref.
 pub(crate) fn is_binary_summary(text: &str) -> bool {
     text.starts_with(POINTER_PREFIX)

@@ -23,6 +23,7 @@ use super::text::{cut, Measure};
 use super::types::{ArtifactKind, ToolOutputRef};
 use crate::utf16_len;
 
+pub use binary::binary_unstored;
 pub(crate) use binary::{binary_summary, is_binary_summary};
 pub(crate) use format::magic;
 pub use layout::{MAX_EXCERPTS, MAX_OUTLINE};
