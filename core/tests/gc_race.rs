@@ -8,10 +8,12 @@ use std::cell::Cell;
 use futures_executor::block_on;
 use tool_offload_core::gc::{gc, GcOptions};
 use tool_offload_core::materialize::{
-    compile_pattern, Materialized, Materializer, MaterializerOptions, ToolOutputRef,
+    compile_pattern, BinaryOutputRef, Materialized, Materializer, MaterializerOptions,
+    ToolOutputRef,
 };
 use tool_offload_core::{
-    ErrorCode, FileLifecycle, FileReader, FileStat, IoError, MemoryWriter, OffloadError,
+    CreateOutcome, ErrorCode, FileLifecycle, FileReader, FileStat, FileWriter, IoError,
+    MemoryWriter, OffloadError,
 };
 
 /// A reader over `fs` that collects everything under `/data` just before its
@@ -59,6 +61,22 @@ impl FileReader for GcBetween<'_> {
             assert!(!report.removed.is_empty());
         }
         self.fs.read_range(path, start, end).await
+    }
+}
+
+/// Materializing through it (reusing a name holding the same bytes reads them back).
+impl FileWriter for GcBetween<'_> {
+    async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
+        self.fs.mkdir(dir).await
+    }
+    async fn write_file(&self, path: &str, data: &str) -> Result<(), IoError> {
+        self.fs.write_file(path, data).await
+    }
+    async fn create_file(&self, path: &str, data: &str) -> Result<CreateOutcome, IoError> {
+        self.fs.create_file(path, data).await
+    }
+    async fn create_bytes(&self, path: &str, data: &[u8]) -> Result<CreateOutcome, IoError> {
+        self.fs.create_bytes(path, data).await
     }
 }
 
@@ -226,4 +244,36 @@ fn only_a_vanished_artifact_reads_as_missing() {
     assert_eq!(err.code(), ErrorCode::ReadFailed, "{err}");
     let err = block_on(m.read(&reference, 0, 3, &Vanishing(&fs, Some(path)))).unwrap_err();
     assert!(matches!(err, OffloadError::RefNotFound(_)), "{err:?}");
+}
+
+/// Materializing a binary output whose name holds a file already compares its bytes by
+/// `size`, then `read_range`: a gc removing that file between the two leaves the name
+/// taken (marked), and the output goes to the next name, not `READ_FAILED`.
+#[test]
+fn a_binary_name_removed_while_its_bytes_are_compared_is_taken() {
+    let fs = MemoryWriter::new();
+    let m = Materializer::new(MaterializerOptions::new("/data", "c", "/")).unwrap();
+    let png = b"\x89PNG\r\n\x1a\n0123456789";
+    let shot = BinaryOutputRef {
+        tool_call_id: "shot",
+        tool_name: "screenshot",
+        server_name: None,
+        bytes: png,
+    };
+    let first = block_on(m.materialize_binary(&shot, &fs)).unwrap();
+    assert!(
+        matches!(first, Materialized::Artifact { ref reference, .. } if reference.id == "ctx://c/tool/shot.bin")
+    );
+    let io = GcBetween::new(&fs, 1);
+    let again = block_on(m.materialize_binary(&shot, &io)).unwrap();
+    assert!(io.raced());
+    let Materialized::Artifact { reference, .. } = again else {
+        panic!("an artifact")
+    };
+    assert_eq!(reference.id, "ctx://c/tool/shot-1.bin");
+    assert_eq!(
+        fs.read_bytes("/data/context/c/artifacts/tool/shot-1.bin")
+            .as_deref(),
+        Some(&png[..])
+    );
 }
