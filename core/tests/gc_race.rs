@@ -277,3 +277,28 @@ fn a_binary_name_removed_while_its_bytes_are_compared_is_taken() {
         Some(&png[..])
     );
 }
+
+/// Exporting a conversation reads a binary artifact by `size`, then `read_range`: one
+/// removed between the two is missing (`REF_NOT_FOUND`, as when gc finished first).
+#[test]
+fn a_binary_artifact_removed_while_exported_is_missing() {
+    let fs = MemoryWriter::new();
+    let m = Materializer::new(MaterializerOptions::new("/data", "c", "/")).unwrap();
+    let shot = BinaryOutputRef {
+        tool_call_id: "shot",
+        tool_name: "screenshot",
+        server_name: None,
+        bytes: b"\x89PNG\r\n\x1a\n0123456789",
+    };
+    let Materialized::Artifact { summary, .. } =
+        block_on(m.materialize_binary(&shot, &fs)).unwrap()
+    else {
+        panic!("an artifact")
+    };
+    let messages =
+        serde_json::json!([{"role": "tool", "tool_call_id": "shot", "content": summary}]);
+    let io = GcBetween::new(&fs, 1);
+    let err = block_on(m.export_conversation(&messages, &io)).unwrap_err();
+    assert!(io.raced());
+    assert_eq!(err.code(), ErrorCode::RefNotFound, "{err}");
+}
