@@ -143,10 +143,15 @@ pub(crate) async fn holds<R: FileReader + ?Sized, F: Fn(&str) -> bool>(
             match size {
                 None => Ok(None),
                 Some(size) if size != bytes.len() as u64 => Ok(Some(false)),
-                Some(size) => {
-                    let existing = io.read_range(path, 0, size).await.map_err(failed)?;
-                    Ok(Some(existing == *bytes))
-                }
+                Some(size) => match io.read_range(path, 0, size).await {
+                    Ok(existing) => Ok(Some(existing == *bytes)),
+                    // Removed since its size was read (a concurrent gc): no file, as
+                    // if it had not been found; its marker then keeps the name taken.
+                    Err(source) => match io.size(path).await {
+                        Ok(None) => Ok(None),
+                        _ => Err(failed(source)),
+                    },
+                },
             }
         }
     }

@@ -14,6 +14,9 @@ export interface OpfsDirectoryHandle {
   keys(): AsyncIterable<string>;
 }
 
+/** What {@link OpfsFileHandle.getFile} gives: the file's content and metadata (`File`). */
+type OpfsFile = Awaited<ReturnType<OpfsFileHandle['getFile']>>;
+
 /** A file of the Origin Private File System (`FileSystemFileHandle`). */
 export interface OpfsFileHandle {
   readonly kind: 'file';
@@ -145,10 +148,9 @@ export class OpfsWriter implements FileWriter, FileReader {
 
   /** The UTF-8 content of the file at `path`, or `undefined` when there is none. */
   async readFile(path: string): Promise<string | undefined> {
-    const file = await this.#file(path);
-    return file === undefined
-      ? undefined
-      : this.#read(path, async () => decoder.decode(await (await file.getFile()).arrayBuffer()));
+    const handle = await this.#file(path);
+    const file = handle && (await this.#contentOf(path, handle));
+    return file === undefined ? undefined : this.#read(path, async () => decoder.decode(await file.arrayBuffer()));
   }
 
   /** The names in `dir`, sorted; `[]` when it does not exist. */
@@ -164,8 +166,8 @@ export class OpfsWriter implements FileWriter, FileReader {
 
   /** The size in bytes of the file at `path`, or `undefined` when there is none. */
   async size(path: string): Promise<number | undefined> {
-    const file = await this.#file(path);
-    return file === undefined ? undefined : this.#read(path, async () => (await file.getFile()).size);
+    const handle = await this.#file(path);
+    return (handle && (await this.#contentOf(path, handle)))?.size;
   }
 
   /** Bytes `start..end` of the file at `path` (fewer at its end), by `File.slice`; a missing file is `READ_FAILED`. */
@@ -187,8 +189,8 @@ export class OpfsWriter implements FileWriter, FileReader {
     const found = parent && (await this.#read(path, () => entry(parent, parts.at(-1)!)));
     if (found === undefined) return undefined;
     if (found.kind === 'directory') return { size: 0, modifiedMs: 0, isDir: true };
-    const file = await this.#read(path, () => found.getFile());
-    return { size: file.size, modifiedMs: file.lastModified, isDir: false };
+    const file = await this.#contentOf(path, found);
+    return file && { size: file.size, modifiedMs: file.lastModified, isDir: false };
   }
 
   /** Remove the file at `path`; nothing there is not an error (retention). */
@@ -215,6 +217,22 @@ export class OpfsWriter implements FileWriter, FileReader {
       throw offloadError('WRITE_FAILED', `no such directory: ${joinParts(parts.slice(0, -1))}`, path);
     }
     return [parent, parts.at(-1)!];
+  }
+
+  /**
+   * The file of `handle`, or `undefined` when it was removed since the handle was found
+   * (a concurrent `gc`): missing, as `size`, `readFile` and `stat` say of a missing file,
+   * so core sees an artifact that vanished mid-read as removed, not `READ_FAILED`.
+   */
+  async #contentOf(path: string, handle: OpfsFileHandle): Promise<OpfsFile | undefined> {
+    return this.#read(path, async () => {
+      try {
+        return await handle.getFile();
+      } catch (err) {
+        if (isNamed(err, 'NotFoundError')) return undefined;
+        throw err;
+      }
+    });
   }
 
   /** The file at `path`, or `undefined` when no file is there. */

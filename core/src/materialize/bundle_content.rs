@@ -33,10 +33,15 @@ impl<'a> Content<'a> {
         }
         match reader.size(&path).await.map_err(failed(path.clone()))? {
             None => Err(OffloadError::RefNotFound(reference.into())),
-            Some(size) => {
-                let bytes = reader.read_range(&path, 0, size).await;
-                Ok(Content::Bytes(bytes.map_err(failed(path))?))
-            }
+            Some(size) => match reader.read_range(&path, 0, size).await {
+                Ok(bytes) => Ok(Content::Bytes(bytes)),
+                // Removed since its size was read (a concurrent gc): missing, as when
+                // not found at all.
+                Err(source) => match reader.size(&path).await {
+                    Ok(None) => Err(OffloadError::RefNotFound(reference.into())),
+                    _ => Err(OffloadError::ReadFailed { path, source }),
+                },
+            },
         }
     }
 

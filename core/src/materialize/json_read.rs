@@ -62,7 +62,7 @@ impl Materializer {
         let file = self.resolve_readable(reference)?;
         let size = match reader.size(&file).await {
             Ok(Some(size)) => size,
-            Ok(None) => return Err(super::read_back::missing(reference, &file, reader).await),
+            Ok(None) => return Err(self.gone(reference, &file, reader).await),
             Err(source) => return Err(OffloadError::ReadFailed { path: file, source }),
         };
         if super::binary::is_binary_path(&file) {
@@ -76,10 +76,9 @@ impl Materializer {
                 super::thousands(MAX_JSON_PATH_BYTES as usize)
             )));
         }
-        let bytes = match reader.read_range(&file, 0, size).await {
-            Ok(bytes) => bytes,
-            Err(source) => return Err(OffloadError::ReadFailed { path: file, source }),
-        };
+        let read = reader.read_range(&file, 0, size).await;
+        let read = read.map_err(|source| OffloadError::ReadFailed { path: file, source });
+        let bytes = self.unless_vanished(reference, read, reader).await?;
         let not_json = |why: &str| {
             OffloadError::InvalidArgument(format!(
                 "{reference} is not JSON ({why}): read it without a path, or grep it"

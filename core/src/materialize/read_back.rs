@@ -108,9 +108,12 @@ impl Materializer {
         request: (usize, Within, usize),
         reader: &R,
     ) -> Result<String, OffloadError> {
-        let artifact = self.open(reference, reader, PAGE_CHUNK_BYTES).await?;
-        let index = self.line_index(&artifact, reader).await?;
-        read_in(&artifact, &index, naming, request, self.read_page_chars()).await
+        let page = async {
+            let artifact = self.open(reference, reader, PAGE_CHUNK_BYTES).await?;
+            let index = self.line_index(&artifact, reader).await?;
+            read_in(&artifact, &index, naming, request, self.read_page_chars()).await
+        };
+        self.unless_vanished(reference, page.await, reader).await
     }
 
     /// A page of `text` held in memory (what a JSON path selected), through the same
@@ -137,9 +140,12 @@ impl Materializer {
         reader: &R,
     ) -> Result<String, OffloadError> {
         let reference = super::reference::clean_ref(reference);
-        let artifact = self.open(reference, reader, PAGE_CHUNK_BYTES).await?;
-        let index = self.line_index(&artifact, reader).await?;
-        tail_in(&artifact, &index, reference, lines, self.read_page_chars()).await
+        let page = async {
+            let artifact = self.open(reference, reader, PAGE_CHUNK_BYTES).await?;
+            let index = self.line_index(&artifact, reader).await?;
+            tail_in(&artifact, &index, reference, lines, self.read_page_chars()).await
+        };
+        self.unless_vanished(reference, page.await, reader).await
     }
 
     /// Rows matching `pattern` (from [`compile_pattern`](super::compile_pattern)), with
@@ -191,8 +197,11 @@ impl Materializer {
         sizes: (usize, usize),
         reader: &R,
     ) -> Result<Found, OffloadError> {
-        let artifact = self.open(reference, reader, SCAN_CHUNK_BYTES).await?;
-        grep_counted(&artifact, naming, pattern, limits, sizes).await
+        let found = async {
+            let artifact = self.open(reference, reader, SCAN_CHUNK_BYTES).await?;
+            grep_counted(&artifact, naming, pattern, limits, sizes).await
+        };
+        self.unless_vanished(reference, found.await, reader).await
     }
 
     /// The artifact `reference` names, to be read `chunk` bytes at a time.
@@ -205,7 +214,7 @@ impl Materializer {
         let path = self.resolve_readable(reference)?;
         let size = match reader.size(&path).await {
             Ok(Some(size)) => size,
-            Ok(None) => return Err(missing(reference, &path, reader).await),
+            Ok(None) => return Err(self.gone(reference, &path, reader).await),
             Err(source) => return Err(OffloadError::ReadFailed { path, source }),
         };
         if super::binary::is_binary_path(&path) {
@@ -264,6 +273,41 @@ impl Materializer {
         }
         cache.insert(file.path.clone(), index.clone());
         Ok(index)
+    }
+
+    /// `result`, the outcome of reading `reference`, unless it is a failed read of an
+    /// artifact no longer there: then why it is missing. Retention (a concurrent gc) may
+    /// mark and remove an artifact between any two of a read's calls (after its `size`,
+    /// between two chunks); a host's error does not say portably that a file was not
+    /// found, so its size is asked again instead.
+    pub(super) async fn unless_vanished<T, R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        result: Result<T, OffloadError>,
+        reader: &R,
+    ) -> Result<T, OffloadError> {
+        let Err(OffloadError::ReadFailed { path, .. }) = &result else {
+            return result;
+        };
+        if self.resolve_readable(reference).ok().as_ref() != Some(path) {
+            return result;
+        }
+        match reader.size(path).await {
+            Ok(None) => Err(self.gone(reference, path, reader).await),
+            _ => result,
+        }
+    }
+
+    /// Why `reference` (at `path`) has no artifact (see [`missing`]); a line index kept
+    /// in memory for it goes too, as nothing will read it again.
+    pub(super) async fn gone<R: FileReader + ?Sized>(
+        &self,
+        reference: &str,
+        path: &str,
+        reader: &R,
+    ) -> OffloadError {
+        self.cached_indexes().remove(path);
+        missing(reference, path, reader).await
     }
 
     fn cached_indexes(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<LineIndex>>> {
@@ -331,11 +375,7 @@ impl Materializer {
 
 /// Why `reference` (at `path`) has no artifact: removed by retention when its marker is
 /// there, else never written.
-pub(super) async fn missing<R: FileReader + ?Sized>(
-    reference: &str,
-    path: &str,
-    reader: &R,
-) -> OffloadError {
+async fn missing<R: FileReader + ?Sized>(reference: &str, path: &str, reader: &R) -> OffloadError {
     let marker = format!("{path}{}", crate::create::REMOVED_SUFFIX);
     match reader.size(&marker).await {
         Ok(Some(_)) => OffloadError::RefRemoved(reference.into()),
