@@ -250,3 +250,27 @@ fn lines_counted_in_bulk_hold_the_rows_counted_line_by_line() {
         );
     }
 }
+
+/// The case issue 48 reported (5-byte chunks, `lines 2.1@10-2.1@10` streamed against
+/// the oracle's `2.1@10-2.1`), drawn by the property test above under another seed:
+/// a page entered at a character inside a long line's part, holding the rest of that
+/// part only, ends where the part ends, whatever the chunks.
+#[test]
+fn a_page_entered_inside_a_part_ends_at_the_parts_label_in_any_chunks() {
+    let text = format!("head\n{}\ntail\n", "b".repeat(600));
+    let index = LineIndex::of(text.as_bytes());
+    for chunk in [1, 5, 64, 1 << 20] {
+        let source = chunked(&text, chunk);
+        for at in [1, 10, 35, 36, 50, 599] {
+            let request = (1, Within::Char(at), 1);
+            let streamed = ready(read_in(&source, &index, "r", request, 260)).unwrap();
+            let expected = oracle::read_page(&text, "r", 1, Within::Char(at), 1, 260);
+            assert_eq!(streamed, expected, "chunk {chunk} char {at}");
+        }
+    }
+    let page = oracle::read_page(&text, "r", 1, Within::Char(10), 1, 260);
+    assert!(
+        page.starts_with("[this artifact: lines 2.1@10-2.1 of 3. More: context_read(<the same ref>, 1, part=2)]\n2.1@10| b"),
+        "{page}"
+    );
+}

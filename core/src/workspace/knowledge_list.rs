@@ -206,7 +206,7 @@ mod tests {
         let expected_head = "<knowledge_list>\n<knowledge id=\"tool_result_c&amp;1\" context_type=\"tool_result\" tool_name=\"bash\">\nSize: 804 bytes, 804 characters, 100 lines. JSON: no.\n--- errors: 1 line found; likely root cause at line 50 ---\n49| line 49\n50| line 50 ERROR &lt;boom&gt;\n51| line 51\n52| line 52\n--- first 20 lines ---\n1| line 1\n";
         assert!(list.starts_with(expected_head), "{list}");
         assert!(list.contains("50| line 50 ERROR &lt;boom&gt;\n"), "{list}");
-        assert!(list.ends_with("</knowledge>\nRead more with get_knowledge_by_lines(\"tool_result_c&amp;1\", 1, 200), grep_knowledge(\"tool_result_c&amp;1\", \"error\", ignore_case: true) or get_knowledge_by_id(\"tool_result_c&amp;1\").\n</knowledge_list>"), "{list}");
+        assert!(list.ends_with("</knowledge>\nRead more with get_knowledge_by_lines(\"tool_result_c&amp;1\", 1, 200), grep_knowledge(\"tool_result_c&amp;1\", \"ERROR\", ignore_case: true) or get_knowledge_by_id(\"tool_result_c&amp;1\").\n</knowledge_list>"), "{list}");
         assert!(is_knowledge_list(&list));
     }
 

@@ -56,23 +56,13 @@ fn matches(rule: &Rule, line: &str, body: &str) -> Option<&'static str> {
         }),
         Shape::Count(counted) => {
             // The key is the word's stem, so one alternative finds every form.
-            return counted
-                .iter()
-                .find(|w| {
-                    words(line, w, true).any(|at| {
-                        counted_before(line, at)
-                                // `Failures: 1`, `failed=1`; not `error: 502`.
-                                || (!matches!(**w, "error" | "failure")
-                                    && counted_after(line, at + w.len()))
-                    })
-                })
-                .map(|w| {
-                    if w.starts_with("fail") {
-                        "fail"
-                    } else {
-                        "error"
-                    }
-                });
+            return counted_word(line, counted).map(|w| {
+                if w.starts_with("fail") {
+                    "fail"
+                } else {
+                    "error"
+                }
+            });
         }
         Shape::ExceptionName => return exception_name(body),
         Shape::GoPosition => go_position(body),
@@ -82,6 +72,17 @@ fn matches(rule: &Rule, line: &str, body: &str) -> Option<&'static str> {
         Shape::LevelList => super::levels::level_list(line),
     };
     found.then_some(rule.key)
+}
+
+/// The first of `counted` that `line` holds with a nonzero count (see [`Shape::Count`]).
+pub(super) fn counted_word(line: &str, counted: &[&'static str]) -> Option<&'static str> {
+    counted.iter().copied().find(|w| {
+        words(line, w, true).any(|at| {
+            counted_before(line, at)
+                // `Failures: 1`, `failed=1`; not `error: 502`.
+                || (!matches!(*w, "error" | "failure") && counted_after(line, at + w.len()))
+        })
+    })
 }
 
 /// Whether `body` starts with `text`, and a text ending in a letter or digit ends a word
@@ -108,7 +109,7 @@ fn starts(body: &str, text: &str, nocase: bool) -> bool {
 }
 
 /// Where `text` occurs in `line` from `from`, ASCII case-insensitively when `nocase`.
-fn find(line: &str, text: &str, nocase: bool, from: usize) -> Option<usize> {
+pub(super) fn find(line: &str, text: &str, nocase: bool, from: usize) -> Option<usize> {
     // One byte by memchr, then the whole compared: a line is short, and building a
     // memmem searcher for each of the rules' texts on each line cost more than the
     // search (a log with a decoy on every line classifies every line). The byte is the
@@ -148,7 +149,11 @@ fn all<'a>(line: &'a str, text: &'a str) -> impl Iterator<Item = usize> + 'a {
 
 /// Where `text` occurs in `line` as a whole word: not inside a name, a path
 /// (`/var/log/error.log`) or a member (`console.error`).
-fn words<'a>(line: &'a str, text: &'a str, nocase: bool) -> impl Iterator<Item = usize> + 'a {
+pub(super) fn words<'a>(
+    line: &'a str,
+    text: &'a str,
+    nocase: bool,
+) -> impl Iterator<Item = usize> + 'a {
     let b = line.as_bytes();
     let mut from = 0;
     std::iter::from_fn(move || {
@@ -277,10 +282,15 @@ fn json_error(line: &str) -> bool {
     })
 }
 
-/// `Some("Error")` or `Some("Exception")` when `body` starts with an exception's name
+/// `Some("error")` or `Some("exception")` when `body` starts with an exception's name
 /// (after `Uncaught ` or `Unhandled `) followed by `:`, ` [` or nothing, or ends with
 /// one after `: `.
 fn exception_name(body: &str) -> Option<&'static str> {
+    exception(body).map(|(_, kind)| kind)
+}
+
+/// The exception's name [`exception_name`] finds in `body`, and its kind.
+pub(super) fn exception<'b>(body: &'b str) -> Option<(&'b str, &'static str)> {
     let name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$');
     // A class name: its last segment starts with a capital (`java.io.IOException`,
     // `KeyError`; not `toApiError`, a function).
@@ -291,6 +301,7 @@ fn exception_name(body: &str) -> Option<&'static str> {
             .find(|k| name.ends_with(k) && last.as_bytes()[0].is_ascii_uppercase())
             .map(|k| if k == "Error" { "error" } else { "exception" })
     };
+    let named = |name: &'b str| kind(name).map(|k| (name, k));
     let rest = body
         .strip_prefix("Uncaught ")
         .or_else(|| body.strip_prefix("Unhandled "))
@@ -298,16 +309,16 @@ fn exception_name(body: &str) -> Option<&'static str> {
     let n = rest.bytes().take_while(|&b| name_byte(b)).count();
     let after = &rest[n..];
     if n > 0 && (after.is_empty() || after.starts_with(':') || after.starts_with(" [")) {
-        if let Some(k) = kind(&rest[..n]) {
-            return Some(k);
+        if let Some(found) = named(&rest[..n]) {
+            return Some(found);
         }
     }
     let end = body.trim_ascii_end();
     let n = end.bytes().rev().take_while(|&b| name_byte(b)).count();
     let name = &end[end.len() - n..];
     if n > 0 && end[..end.len() - n].ends_with(": ") {
-        if let Some(k) = kind(name) {
-            return Some(k);
+        if let Some(found) = named(name) {
+            return Some(found);
         }
     }
     // Within the line after `: `, followed by `: ` (`unhandled error in POST /orders:
@@ -317,7 +328,7 @@ fn exception_name(body: &str) -> Option<&'static str> {
         let from = at + 2;
         let n = b[from..].iter().take_while(|&&c| name_byte(c)).count();
         (n > 0 && body[from + n..].starts_with(": "))
-            .then(|| kind(&body[from..from + n]))
+            .then(|| named(&body[from..from + n]))
             .flatten()
     })
 }

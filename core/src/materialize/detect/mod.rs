@@ -6,6 +6,7 @@
 
 mod body;
 mod classify;
+mod hint;
 mod levels;
 pub mod rules;
 mod scan;
@@ -13,6 +14,7 @@ mod scan;
 pub use body::body;
 pub(crate) use body::gutter;
 pub use classify::{classify, Classified};
+pub use hint::grep_pattern;
 pub use rules::{Level, Rule, Shape, RULES};
 pub use scan::{EXACT_TRIGGERS, TRIGGERS};
 
@@ -137,35 +139,4 @@ pub fn ranked(found: &[Detection]) -> Vec<usize> {
         }
     }
     order
-}
-
-/// The literal alternatives (`error|panic`) that find every line in `found`,
-/// ASCII case-insensitively, shortest cover first: a key that holds another is left
-/// out. `None` when nothing was found.
-///
-/// ```
-/// use tool_offload_core::materialize::detect::{detect, grep_pattern};
-/// let log = "error[E0308]: mismatched types\nthread 'main' panicked at src/main.rs:2:5:\nerror: could not compile `x`";
-/// assert_eq!(grep_pattern(&detect(log)).as_deref(), Some("error|panic"));
-/// ```
-pub fn grep_pattern(found: &[Detection]) -> Option<String> {
-    let mut keys: Vec<String> = Vec::new();
-    for d in found {
-        let key = d.key.to_ascii_lowercase();
-        // (memchr's searcher, not `str::contains`: the wasm holds one searcher.)
-        let holds = |outer: &str, inner: &str| crate::search::find(outer, inner).is_some();
-        if keys.iter().any(|k| holds(&key, k)) {
-            continue;
-        }
-        keys.retain(|k| !holds(k, &key));
-        keys.push(key);
-    }
-    let mut pattern = String::new();
-    for key in &keys {
-        if !pattern.is_empty() {
-            pattern.push('|');
-        }
-        pattern.push_str(key);
-    }
-    (!pattern.is_empty()).then_some(pattern)
 }

@@ -4,7 +4,7 @@ use super::tests::{build_log, input, summary_reading_every_line};
 use super::*;
 
 #[test]
-fn the_grep_hint_finds_every_failure_line_found() {
+fn the_grep_hint_finds_every_root_cause_and_verdict_found() {
     let logs = [
         build_log(),
         "FAIL src/a.test.js\n  ● sum › adds\n\n    expect(received).toBe(expected)\nTests: 1 failed, 1 passed".to_owned(),
@@ -15,13 +15,18 @@ fn the_grep_hint_finds_every_failure_line_found() {
     for log in &logs {
         let lines = Lines::every(log, 40, false);
         assert!(!lines.found.is_empty(), "{log}");
-        let pattern = grep_pattern(&lines);
+        let pattern = grep_pattern(log, &lines);
         let compiled = crate::materialize::compile_pattern(&pattern, true).unwrap();
         assert!(
             compiled.literal_words().is_some(),
             "{pattern}: the fast literal path"
         );
-        for d in &lines.found {
+        // Mentions (`add_test.go:12: got 3`) are left to the context around them.
+        for d in lines
+            .found
+            .iter()
+            .filter(|d| d.level >= detect::Level::Verdict)
+        {
             assert!(
                 compiled.is_match(&log[d.start..d.end]),
                 "{pattern} misses {:?}",

@@ -166,7 +166,7 @@ pub fn summary(input: &SummaryInput<'_>) -> String {
 
 /// [`summary`] from the lines it may show.
 fn summary_of(input: &SummaryInput<'_>, lines: &Lines<'_>) -> String {
-    let pattern = grep_pattern(lines);
+    let pattern = grep_pattern(input.output.text, lines);
     let r = input.reference;
     // JSON is read by path (its tail is the end of one long line); the rest by its end.
     let first = match &lines.format.read_path {
@@ -206,10 +206,10 @@ fn summary_of(input: &SummaryInput<'_>, lines: &Lines<'_>) -> String {
     }
 }
 
-/// The grep pattern that finds the failure lines found (ignoring case), or
-/// [`DEFAULT_GREP_PATTERN`].
-fn grep_pattern(lines: &Lines<'_>) -> String {
-    detect::grep_pattern(&lines.found).unwrap_or_else(|| DEFAULT_GREP_PATTERN.to_owned())
+/// The grep pattern that finds the failure lines found by their markers (ignoring
+/// case), or [`DEFAULT_GREP_PATTERN`].
+fn grep_pattern(text: &str, lines: &Lines<'_>) -> String {
+    detect::grep_pattern(text, &lines.found).unwrap_or_else(|| DEFAULT_GREP_PATTERN.to_owned())
 }
 
 /// The summary's body (sizes, failure excerpts, head and tail: every line ends with a
@@ -228,7 +228,7 @@ pub(crate) fn framed_summary(
         input.snippet_lines,
         (input.is_json, input.repeated_end),
     );
-    let pattern = grep_pattern(&lines);
+    let pattern = grep_pattern(input.output.text, &lines);
     layout::fit(input, &lines, &|body| frame(body, &pattern)).unwrap_or_else(|bare| bare)
 }
 
