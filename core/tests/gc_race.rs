@@ -102,7 +102,7 @@ fn setup(text: &str) -> (MemoryWriter, Materializer, String) {
     };
     let reference = match block_on(m.materialize(&out, &fs)).unwrap() {
         Materialized::Artifact { reference, .. } => reference.id,
-        Materialized::Inline => unreachable!("over the limits"),
+        other => unreachable!("over the limits: {other:?}"),
     };
     (fs, m, reference)
 }
