@@ -187,7 +187,8 @@ export const withOffload = new ToolRegistry({
   offload: { outputDir: 'artifacts', sessionId: 's1', thresholdChars: 2000 },
 });
 registerTodoTools(withOffload);
-export const handlerOutput: ToolOutput | Promise<ToolOutput> | undefined = withOffload
+// A handler may return bytes too (stored as a binary artifact by a materializing registry).
+export const handlerOutput: ToolOutput | Uint8Array | Promise<ToolOutput | Uint8Array> | undefined = withOffload
   .getTool('TodoWrite')
   ?.handler({ todos: [] });
 export const pending: Promise<ToolResult> = withOffload.executeTool('toolu_1', 'TodoRead', {});
