@@ -53,7 +53,7 @@ test('the replay chart renders in Chromium with a line per policy', async () => 
   try {
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await page.setContent('<!doctype html><canvas width="960" height="540"></canvas>');
+    await page.setContent('<!doctype html><canvas width="1040" height="540"></canvas>');
     const drawn = await page.evaluate(async (source: string) => {
       const image = new Image();
       image.src = `data:image/svg+xml;base64,${btoa(unescape(encodeURIComponent(source)))}`;
@@ -62,11 +62,11 @@ test('the replay chart renders in Chromium with a line per policy', async () => 
       const g = canvas.getContext('2d')!;
       g.drawImage(image, 0, 0);
       const { data } = g.getImageData(0, 0, canvas.width, canvas.height);
-      // Pixels of each series colour: none grey, offload blue, materialize red.
+      // Pixels of each of our series' colours (Paul Tol's bright scheme): offload blue,
+      // materialize green; the raw history is black and dotted, like the axes' text.
       const colours: Record<string, [number, number, number]> = {
-        none: [120, 120, 120],
-        offload: [31, 119, 180],
-        materialize: [214, 39, 40],
+        offload: [0x44, 0x77, 0xaa],
+        materialize: [0x22, 0x88, 0x33],
       };
       const counts: Record<string, number> = {};
       for (const [name, [r, gr, b]] of Object.entries(colours)) {
@@ -79,7 +79,8 @@ test('the replay chart renders in Chromium with a line per policy', async () => 
       return { width: image.naturalWidth, height: image.naturalHeight, counts };
     }, svg);
     assert.deepEqual(errors, []);
-    assert.equal(drawn.width, 960);
+    assert.equal(drawn.width, 1040);
+    assert.ok(svg.includes('none (raw history)'), 'the raw history in the legend');
     assert.equal(drawn.height, 540);
     for (const [name, n] of Object.entries(drawn.counts)) assert.ok(n > 200, `${name}: ${n} pixels`);
   } finally {
