@@ -1,0 +1,72 @@
+//! Secrets of any provider: private keys, JWTs, a URL's password, and the values of
+//! assignments whose name says they hold one.
+
+use super::{rule, value, Rule};
+
+/// Before every other rule: a private key holds what would look like other tokens.
+pub(super) const FIRST: &[Rule] = &[
+    // PEM and OpenSSH private keys: gitleaks `private-key` (generic.go's sibling
+    // privatekey.go); RFC 7468 labels (`RSA PRIVATE KEY`, `OPENSSH PRIVATE KEY`…).
+    Rule {
+        spans_lines: true,
+        ..rule(
+            "private-key",
+            r"(?s)-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----",
+            &["-----BEGIN "],
+            (0, 64 * 1024),
+        )
+    },
+];
+
+/// After the providers' rules: a token after `Bearer` or in a URL keeps its own kind.
+pub(super) const LAST: &[Rule] = &[
+    // JWT: gitleaks jwt.go (`ey` header and claims, base64url, three parts); RFC 7519.
+    rule(
+        "jwt",
+        r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+        &["eyJ"],
+        (0, 8 * 1024),
+    ),
+    // The password of a URL (RFC 3986 userinfo `user:password@`, the user may be empty
+    // as in `redis://:pw@host`): gitleaks' database.go and curl.go cover a few schemes;
+    // any scheme here.
+    Rule {
+        judge: super::not_a_placeholder,
+        ..rule(
+            "connection-string-password",
+            r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]*:([^\s@/]+)@",
+            &["://"],
+            (64, 1024),
+        )
+    },
+    // `password=`, `"secret": "…"`, `DB_PASSWORD=`, `api_key:`, `*_TOKEN=`: gitleaks'
+    // generic-api-key (generic.go), its keywords, floor and allowlist, with the value
+    // judged on its line ([`value::assignment`]): group 1 the name, 2 the value.
+    Rule {
+        judge: value::assignment,
+        ..rule(
+            "password",
+            r#"([A-Za-z0-9_.\-]+)[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*("(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`|[^\s,;&]+)"#,
+            &[
+                "assw",
+                "ASSW",
+                "ecret",
+                "ECRET",
+                "oken",
+                "OKEN",
+                "pwd",
+                "PWD",
+                "Pwd",
+                "_key",
+                "-key",
+                "Key",
+                "_KEY",
+                "apikey",
+                "APIKEY",
+                "redential",
+                "REDENTIAL",
+            ],
+            (64, 64 * 1024),
+        )
+    },
+];
