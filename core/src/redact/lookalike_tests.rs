@@ -129,6 +129,17 @@ const DATA: &[&str] = &[
     "mongodb://localhost:27017/app",
     "uuid 123e4567-e89b-12d3-a456-426614174000",
     "    Finished `release` profile [optimized] target(s) in 0.12s",
+    "Basic usage: tool-offload --help",
+    "the server uses HTTP basic authentication over TLS",
+    "401: Bearer token required",
+    "path = hf_hub_download(repo_id=repo, filename=name)",
+    "a key-value store; see key-management.md",
+    "npm_config_cache=/home/ann/.npm",
+    "SKIP_TESTS=1 SKIPPED_COUNT=3",
+    "import dapi from './dapi-client'",
+    "at Object.<anonymous> (/app/node_modules/sig=/index.js:1:1)",
+    "12:34:56 INFO worker-3:Accepted connection",
+    "Error: Assertion failed: AccessKey must be set",
 ];
 
 #[test]

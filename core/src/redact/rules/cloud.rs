@@ -3,12 +3,106 @@
 use super::{rule, Rule};
 
 pub(super) const RULES: &[Rule] = &[
-    // AWS access key id: gitleaks aws.go (`AKIA`, `ASIA`… and 16 of `[A-Z0-9]`); AWS IAM
-    // "Understanding unique ID prefixes".
+    // AWS access key id: gitleaks aws.go (`AKIA`, `ASIA`, `A3T…` and 16 of `[A-Z0-9]`);
+    // AWS IAM "Unique identifier prefixes".
     rule(
         "aws-access-key",
-        r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b",
-        &["AKIA", "ASIA", "AGPA", "AIDA", "AROA"],
+        r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b",
+        &[
+            "AKIA", "ASIA", "A3T", "ABIA", "ACCA", "AGPA", "AIDA", "AROA",
+        ],
         (0, 32),
+    ),
+    // AWS secret access key, 40 of base64 after its name: `aws_secret_access_key =` in
+    // ~/.aws/credentials, `AWS_SECRET_ACCESS_KEY=` from `env`, `"SecretAccessKey":` from
+    // `aws sts`: gitleaks aws.go (`aws-secret-access-key`); AWS "Managing access keys".
+    rule(
+        "aws-secret-key",
+        r#"(?i)secret[_-]?access[_-]?key[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*[\\"'`]*([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+        &[
+            "ecret_access_key",
+            "ECRET_ACCESS_KEY",
+            "ecretAccessKey",
+            "ecret-access-key",
+        ],
+        (8, 256),
+    ),
+    // AWS session token after its name (`aws_session_token`, `"SessionToken":`,
+    // `X-Amz-Security-Token:`), or by the prefixes STS tokens start with: AWS STS
+    // `GetSessionToken` output; gitleaks has no rule.
+    rule(
+        "aws-session-token",
+        r#"(?i)(?:session[_-]?token|security[_-]?token)[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*[\\"'`]*([A-Za-z0-9/+=]{100,})"#,
+        &[
+            "ession_token",
+            "ESSION_TOKEN",
+            "essionToken",
+            "ecurity-token",
+            "ecurity-Token",
+            "ECURITY-TOKEN",
+            "ecurity_token",
+            "ECURITY_TOKEN",
+            "ecurityToken",
+        ],
+        (8, 4096),
+    ),
+    rule(
+        "aws-session-token",
+        r"\b(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE)[A-Za-z0-9/+=]{80,}",
+        &["IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdzE"],
+        (0, 4096),
+    ),
+    // Google API key: gitleaks gcp.go (`AIza` and 35 of `[\w-]`).
+    rule(
+        "google-api-key",
+        r"\bAIza[A-Za-z0-9_\-]{35}",
+        &["AIza"],
+        (0, 40),
+    ),
+    // Azure storage account key (`AccountKey=` of a connection string, base64 of 64
+    // bytes) and Service Bus `SharedAccessKey=`: Azure Storage "Configure a connection
+    // string"; gitleaks azure.go.
+    rule(
+        "azure-storage-key",
+        r#"(?i)(?:AccountKey|SharedAccessKey|storage[_-]?(?:account[_-]?)?key)[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*[\\"']*([A-Za-z0-9+/]{40,}={0,2})"#,
+        &[
+            "ccountKey",
+            "ACCOUNTKEY",
+            "ccessKey",
+            "torage_key",
+            "TORAGE_KEY",
+            "TORAGE_ACCOUNT_KEY",
+            "torage_account_key",
+        ],
+        (24, 512),
+    ),
+    // Azure SAS token signature (`sig=` of a shared access signature URL): Azure
+    // Storage "Create a service SAS".
+    rule(
+        "azure-sas-signature",
+        r"[?&;]sig=([A-Za-z0-9%+/=]{20,})",
+        &["sig="],
+        (1, 256),
+    ),
+    // Azure AD (Entra) client secret, `…Q~…`: gitleaks azure.go (`azure-ad-client-secret`).
+    rule(
+        "azure-client-secret",
+        r#"(?:^|[\\'"`\s>=:(,)])([a-zA-Z0-9_~.]{3}[0-9]Q~[a-zA-Z0-9_~.\-]{31,34})(?:$|[\\'"`\s<),])"#,
+        &["Q~"],
+        (8, 40),
+    ),
+    // DigitalOcean personal, OAuth and refresh tokens: gitleaks digitalocean.go.
+    rule(
+        "digitalocean-token",
+        r"\bdo[opr]_v1_[a-f0-9]{64}\b",
+        &["dop_v1_", "doo_v1_", "dor_v1_"],
+        (0, 72),
+    ),
+    // Databricks personal access token: gitleaks databricks.go (`dapi` and 32 hex).
+    rule(
+        "databricks-token",
+        r"\bdapi[a-f0-9]{32}(?:-[0-9]+)?\b",
+        &["dapi"],
+        (0, 40),
     ),
 ];

@@ -1,7 +1,7 @@
 //! Secrets of any provider: private keys, JWTs, a URL's password, and the values of
 //! assignments whose name says they hold one.
 
-use super::{rule, value, Rule};
+use super::{rule, value, Hit, Rule};
 
 /// Before every other rule: a private key holds what would look like other tokens.
 pub(super) const FIRST: &[Rule] = &[
@@ -27,6 +27,26 @@ pub(super) const LAST: &[Rule] = &[
         &["eyJ"],
         (0, 8 * 1024),
     ),
+    // `Authorization: Bearer …`, `-H "Authorization: Basic …"`: RFC 6750 and RFC 7617;
+    // gitleaks curl.go. An opaque token must look random (not `Basic usage`).
+    Rule {
+        judge: credential,
+        ..rule(
+            "bearer-token",
+            r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/\-]{8,}=*)",
+            &["earer ", "EARER "],
+            (1, 8 * 1024),
+        )
+    },
+    Rule {
+        judge: credential,
+        ..rule(
+            "basic-auth",
+            r"(?i)\bbasic[ \t]+([A-Za-z0-9+/]{8,}=*)",
+            &["asic ", "ASIC "],
+            (1, 1024),
+        )
+    },
     // The password of a URL (RFC 3986 userinfo `user:password@`, the user may be empty
     // as in `redis://:pw@host`): gitleaks' database.go and curl.go cover a few schemes;
     // any scheme here.
@@ -70,3 +90,12 @@ pub(super) const LAST: &[Rule] = &[
         )
     },
 ];
+
+/// A header's credential: a random-looking value, not a word or a placeholder.
+fn credential(hit: &Hit<'_>) -> Option<(usize, usize)> {
+    let span = hit.groups[1]?;
+    let v = &hit.line[span.0..span.1];
+    let letters_only = v.bytes().all(|b| b.is_ascii_alphabetic());
+    let random = !letters_only && value::entropy(v) >= 2.5;
+    (random && !value::stands_for_one(v)).then_some(span)
+}

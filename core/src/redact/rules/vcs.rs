@@ -12,11 +12,39 @@ pub(super) const RULES: &[Rule] = &[
         &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         (0, 512),
     ),
-    // GitLab personal access token: gitleaks gitlab.go.
+    // GitLab personal, deploy, runner, pipeline-trigger, feed, OAuth-app and CI-build
+    // tokens: gitleaks gitlab.go; GitLab "Token prefixes".
     rule(
         "gitlab-token",
-        r"\bglpat-[A-Za-z0-9_\-]{20,}\b",
-        &["glpat-"],
+        r"\bgl(?:pat|dt|rt|ptt|ft|soat|oas|cbt|imt|agent)-[A-Za-z0-9_\-]{20,}\b",
+        &[
+            "glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "gloas-", "glcbt-", "glimt-",
+            "glagent-",
+        ],
         (0, 512),
+    ),
+    // npm access token: gitleaks npm.go (`npm_` and 36 alphanumerics).
+    rule("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b", &["npm_"], (0, 40)),
+    // PyPI (and TestPyPI) upload token, a macaroon: gitleaks pypi.go.
+    rule(
+        "pypi-token",
+        r"\bpypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)[A-Za-z0-9_\-]{50,}",
+        &["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"],
+        (0, 1024),
+    ),
+    // Hugging Face user and organisation tokens: gitleaks huggingface.go.
+    rule(
+        "huggingface-token",
+        r"\b(?:hf_|api_org_)[A-Za-z]{34}\b",
+        &["hf_", "api_org_"],
+        (0, 40),
+    ),
+    // Docker Hub personal and organisation access tokens: Docker docs "Access tokens"
+    // (`dckr_pat_`, `dckr_oat_`).
+    rule(
+        "docker-hub-token",
+        r"\bdckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}",
+        &["dckr_"],
+        (0, 128),
     ),
 ];
