@@ -140,6 +140,9 @@ const DATA: &[&str] = &[
     "at Object.<anonymous> (/app/node_modules/sig=/index.js:1:1)",
     "12:34:56 INFO worker-3:Accepted connection",
     "Error: Assertion failed: AccessKey must be set",
+    "kind: ConfigMap\ndata:\n  LOG_LEVEL: debug\n  CACHE_SIZE: MTAyNDAwMDA=\n",
+    "kind: Secret\nmetadata:\n  name: db\n  namespace: production\n",
+    "items:\n- apiVersion: v1\n  data:\n    CACHE_KEY: MTAyNDAwMDBhYmNkZWY=\n  kind: ConfigMap\n- apiVersion: v1\n  kind: Secret\n  type: Opaque",
 ];
 
 #[test]

@@ -26,6 +26,10 @@ use super::Span;
 /// One match of a rule, on its line: where it starts and ends and where its groups are,
 /// as offsets into `line`.
 pub(super) struct Hit<'a> {
+    /// The whole text, and where `line` starts in it (for a rule whose context is wider
+    /// than a line: a Kubernetes Secret's `kind`).
+    pub text: &'a str,
+    pub line_start: usize,
     pub line: &'a str,
     pub start: usize,
     pub end: usize,
@@ -217,6 +221,8 @@ pub(super) fn find(text: &str, found: &mut Vec<Span>, keep: &dyn Fn(&str) -> boo
                             && is_word(bytes[to - 1]));
                 let group = |i: usize| caps.get(i).map(|m| (offset + m.start(), offset + m.end()));
                 let hit = Hit {
+                    text,
+                    line_start,
                     line,
                     start: at,
                     end: to,
