@@ -8,7 +8,7 @@ pub(super) const RULES: &[Rule] = &[
     rule(
         "anthropic-key",
         r"\bsk-ant-[A-Za-z0-9_\-]{20,}",
-        &["sk-ant-"],
+        &["sk-"],
         (0, 512),
     ),
     // OpenAI project, service-account and legacy keys: gitleaks openai.go. Its

@@ -68,8 +68,8 @@ pub(super) const LAST: &[Rule] = &[
         ..rule(
             "kubernetes-secret",
             r"(?m)^[ \t]+[A-Za-z0-9_.\-]+:[ \t]+([A-Za-z0-9+/]+={0,2})[ \t]*\r?$",
-            &["data:\n", "data:\r\n", "Data:\n", "Data:\r\n"],
-            (0, 64 * 1024),
+            &["ata:\n", "ata:\r\n"],
+            (1, 64 * 1024),
         )
     },
     // `password=`, `"secret": "…"`, `DB_PASSWORD=`, `api_key:`, `*_TOKEN=`: gitleaks'
@@ -81,25 +81,12 @@ pub(super) const LAST: &[Rule] = &[
             "password",
             r#"([A-Za-z0-9_.\-]+)[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*("(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`|[^\s,;&]+)"#,
             &[
-                "assw",
-                "ASSW",
-                "ecret",
-                "ECRET",
-                "oken",
-                "OKEN",
-                "pwd",
-                "PWD",
-                "Pwd",
-                "_key",
-                "-key",
-                "Key",
-                "_KEY",
-                "apikey",
-                "APIKEY",
-                "redential",
-                "REDENTIAL",
+                "assw", "ASSW", "ecret", "ECRET", "oken", "OKEN", "pwd", "PWD", "_key", "-key",
+                "Key", "_KEY", "apikey", "APIKEY",
             ],
-            (64, 64 * 1024),
+            // From the literal on: the judge reads the rest of the name on the line
+            // (a regex pass over what comes before it cost four times as much).
+            (0, 64 * 1024),
         )
     },
 ];

@@ -106,7 +106,7 @@ pub(super) fn not_a_placeholder(hit: &Hit<'_>) -> Option<(usize, usize)> {
 /// literals, `before` bytes back and `after` on (not past the line, except for a rule
 /// that spans lines), merged, on character boundaries; each with the start and end of
 /// its line (for a rule that spans lines, the end of the window).
-fn windows(text: &str, rule: &Rule) -> Vec<[usize; 4]> {
+fn windows(text: &str, rule: &Rule, seen: &mut Literals) -> Vec<[usize; 4]> {
     let bytes = text.as_bytes();
     let mut found: Vec<[usize; 4]> = Vec::new();
     for trigger in rule.triggers {
@@ -114,7 +114,7 @@ fn windows(text: &str, rule: &Rule) -> Vec<[usize; 4]> {
         // not once per literal, which on one 10 MB line of minified JSON with a literal
         // every 80 bytes was quadratic (16 s).
         let mut line: Option<(usize, usize)> = None;
-        for at in memchr::memmem::find_iter(bytes, trigger.as_bytes()) {
+        for &at in seen.find(bytes, trigger) {
             let (line_start, line_end) = match line {
                 Some(known) if at < known.1 => known,
                 before => {
@@ -157,6 +157,26 @@ fn windows(text: &str, rule: &Rule) -> Vec<[usize; 4]> {
     merged
 }
 
+/// Where each literal is in the text, looked for once however many rules share it
+/// (`secret` serves the keyword rule and AWS's, `://` a URL's password and Sentry's):
+/// each literal costs a pass over the text, the whole cost of a text without candidates.
+#[derive(Default)]
+struct Literals(Vec<(&'static str, Vec<usize>)>);
+
+impl Literals {
+    fn find(&mut self, bytes: &[u8], literal: &'static str) -> &[usize] {
+        let i = match self.0.iter().position(|(l, _)| *l == literal) {
+            Some(i) => i,
+            None => {
+                let at = memchr::memmem::find_iter(bytes, literal.as_bytes()).collect();
+                self.0.push((literal, at));
+                self.0.len() - 1
+            }
+        };
+        &self.0[i].1
+    }
+}
+
 /// The kinds of the built-in rules, in order.
 pub(super) fn kinds() -> impl Iterator<Item = &'static str> {
     rules().map(|rule| rule.kind)
@@ -197,9 +217,10 @@ fn is_word(b: u8) -> bool {
 /// each rule's after the earlier rules' and never overlapping them; a value in `keep`
 /// (masks, references, the replacement itself) is not a secret.
 pub(super) fn find(text: &str, found: &mut Vec<Span>, keep: &dyn Fn(&str) -> bool) {
+    let mut seen = Literals::default();
     for (index, c) in compiled().iter().enumerate() {
         let mut new = Vec::new();
-        for [start, end, line_start, line_end] in windows(text, c.rule) {
+        for [start, end, line_start, line_end] in windows(text, c.rule, &mut seen) {
             let line = &text[line_start..line_end];
             let bytes = line.as_bytes();
             let offset = start - line_start;

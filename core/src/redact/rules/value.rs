@@ -195,6 +195,11 @@ pub(super) fn assignment(hit: &Hit<'_>) -> Option<(usize, usize)> {
         name_start -= 1;
     }
     let name = &line[name_start..name_end];
+    // Most names on a line hold no keyword (`10:00:01`, `INFO connect`): said without
+    // splitting them into words.
+    if !has_keyword(name) {
+        return None;
+    }
     let family = family(name)?;
     let between = &line[name_end..value_start];
     let colon = between.contains(':');
@@ -242,6 +247,15 @@ pub(super) fn assignment(hit: &Hit<'_>) -> Option<(usize, usize)> {
     let floor = v.chars().count() >= min_len && entropy(v) >= min_entropy;
     let shape = !letters_only || (family == Family::Password && (quoted || literal_shape));
     (floor && shape).then_some((value_start + s, value_start + e))
+}
+
+/// Whether `name` holds one of the keywords, in any case.
+fn has_keyword(name: &str) -> bool {
+    const KEYWORDS: [&[u8]; 6] = [b"pass", b"pwd", b"secret", b"token", b"key", b"credential"];
+    let b = name.as_bytes();
+    KEYWORDS
+        .iter()
+        .any(|k| b.windows(k.len()).any(|w| w.eq_ignore_ascii_case(k)))
 }
 
 fn is_name_byte(b: u8) -> bool {
