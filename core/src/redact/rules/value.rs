@@ -5,7 +5,9 @@
 //! (`^[a-zA-Z_.-]+$`), stop words, and names that are no secret (`key_id`,
 //! `secret_name`, `public_key`, `primaryKey`…); and, beyond it, the shape of code.
 
-use super::words::{PLACEHOLDER_PARTS, STOP_AFTER, STOP_ANYWHERE, STOP_VALUES, TYPES};
+use super::words::{
+    FIXTURE_STARTS, PLACEHOLDER_PARTS, STOP_AFTER, STOP_ANYWHERE, STOP_VALUES, TYPES,
+};
 use super::Hit;
 
 /// How lenient the floor is: a password is chosen by a person (short, few symbols), a
@@ -34,6 +36,7 @@ pub(super) fn stands_for_one(value: &str) -> bool {
     mask_or_reference(value)
         || STOP_VALUES.contains(&lower.as_str())
         || PLACEHOLDER_PARTS.iter().any(|part| lower.contains(part))
+        || FIXTURE_STARTS.iter().any(|start| lower.starts_with(start))
 }
 
 /// The words of a name: split at `_`, `-`, `.`, `:`, `/` and where lower case turns upper
@@ -158,7 +161,8 @@ fn is_code(v: &str, colon: bool, literal_shape: bool) -> bool {
     if v.contains(['(', '[', '<', '{', ')', ']', '}']) {
         return true;
     }
-    let segments = ident_path(v);
+    // `process.env.API_KEY!` (TypeScript), `current_dir()?` (Rust), `valid?` (Ruby).
+    let segments = ident_path(v.trim_end_matches(['!', '?']));
     if segments >= 2 && !v.contains("::") && !v.contains("->") && literal_shape {
         // `password: my.pass.word` in a config file: a value.
         return !v.bytes().any(|b| b.is_ascii_digit());
@@ -279,11 +283,12 @@ fn unquote(raw: &str) -> (usize, usize, bool) {
 }
 
 /// Values that are no secret whatever their name: paths, URLs (their password has a
-/// rule of its own), numbers, hashes with their algorithm, the name itself.
+/// rule of its own), data URIs, numbers, hashes with their algorithm, the name itself.
 fn is_no_secret(v: &str, name: &str) -> bool {
     let lower = v.to_ascii_lowercase();
     v.starts_with(['/', '~', '.'])
         || v.contains("://")
+        || lower.starts_with("data:")
         || v.as_bytes().get(1..3) == Some(b":\\")
         || v.bytes()
             .all(|b| b.is_ascii_digit() || b"+-.:eE".contains(&b))

@@ -235,3 +235,25 @@ pub(super) const TYPES: &[&str] = &[
     "text",
     "varchar",
 ];
+
+/// How test fixtures start (`API_KEY=test-key-12345`, `"token": "fake-token-1"`), lower
+/// case: the keyword rule's values only (Stripe's `sk_test_` keys have a rule of their own).
+pub(super) const FIXTURE_STARTS: &[&str] = &[
+    "test-",
+    "test_",
+    "testkey",
+    "testtoken",
+    "testpass",
+    "fake",
+    "mock",
+    "dummy",
+    "sample",
+    "example",
+    "my-secret",
+    "my_secret",
+    "mysecret",
+    "my-token",
+    "my_token",
+    "my-api-key",
+    "my_api_key",
+];
