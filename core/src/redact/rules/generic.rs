@@ -107,7 +107,13 @@ fn kubernetes_data(hit: &Hit<'_>) -> Option<(usize, usize)> {
     let base64 = v.len() >= 8 && v.len().is_multiple_of(4) && value::entropy(v) >= 2.5;
     // `data:` starts the window; the block is the lines indented deeper (bounded:
     // blocks are short).
-    let block = &hit.line[..hit.start];
+    // (Windows of nearby `data:` lines merge: the block is the last one's.)
+    let before = &hit.line[..hit.start];
+    let data_at = before
+        .rfind("ata:\n")
+        .or_else(|| before.rfind("ata:\r\n"))?;
+    let data_line = before[..data_at].rfind('\n').map_or(0, |i| i + 1);
+    let block = &before[data_line..];
     let first = block.find('\n')?;
     let data_indent = indent(&block[..first]);
     let in_block = block.len() < 16 * 1024
@@ -119,7 +125,7 @@ fn kubernetes_data(hit: &Hit<'_>) -> Option<(usize, usize)> {
     }
     // The object round it: its lines at `data:`'s depth, back to where it starts and on
     // to where it ends (a shallower line, `---`, the next `- ` item; 4 KB each way).
-    let at = hit.line_start;
+    let at = hit.line_start + data_line;
     let mut from = at.saturating_sub(4096);
     while !hit.text.is_char_boundary(from) {
         from -= 1;
