@@ -59,19 +59,7 @@ pub(super) const LAST: &[Rule] = &[
             (64, 1024),
         )
     },
-    // The values of a Kubernetes Secret's `data:` (base64, whatever their names):
-    // Kubernetes "Secrets" docs; gitleaks kubernetes.go. Only in a document of
-    // `kind: Secret`, before or after `data:` as kubectl prints it.
-    Rule {
-        spans_lines: true,
-        judge: kubernetes_data,
-        ..rule(
-            "kubernetes-secret",
-            r"(?m)^[ \t]+[A-Za-z0-9_.\-]+:[ \t]+([A-Za-z0-9+/]+={0,2})[ \t]*\r?$",
-            &["ata:\n", "ata:\r\n"],
-            (1, 64 * 1024),
-        )
-    },
+    super::kubernetes::SECRET_DATA,
     // `password=`, `"secret": "…"`, `DB_PASSWORD=`, `api_key:`, `*_TOKEN=`: gitleaks'
     // generic-api-key (generic.go), its keywords, floor and allowlist, with the value
     // judged on its line ([`value::assignment`]): group 1 the name, 2 the value.
@@ -98,83 +86,4 @@ fn credential(hit: &Hit<'_>) -> Option<(usize, usize)> {
     let letters_only = v.bytes().all(|b| b.is_ascii_alphabetic());
     let random = !letters_only && value::entropy(v) >= 2.5;
     (random && !value::stands_for_one(v)).then_some(span)
-}
-
-/// A value of the `data:` block that starts the window, in a `kind: Secret` document.
-fn kubernetes_data(hit: &Hit<'_>) -> Option<(usize, usize)> {
-    let span = hit.groups[1]?;
-    let v = &hit.line[span.0..span.1];
-    let base64 = v.len() >= 8 && v.len().is_multiple_of(4) && value::entropy(v) >= 2.5;
-    // `data:` starts the window; the block is the lines indented deeper (bounded:
-    // blocks are short).
-    // (Windows of nearby `data:` lines merge: the block is the last one's.)
-    let before = &hit.line[..hit.start];
-    let data_at = before
-        .rfind("ata:\n")
-        .or_else(|| before.rfind("ata:\r\n"))?;
-    let data_line = before[..data_at].rfind('\n').map_or(0, |i| i + 1);
-    let block = &before[data_line..];
-    let first = block.find('\n')?;
-    let data_indent = indent(&block[..first]);
-    let in_block = block.len() < 16 * 1024
-        && block[first + 1..]
-            .split('\n')
-            .all(|l| l.trim().is_empty() || indent(l) > data_indent);
-    if !(base64 && in_block) {
-        return None;
-    }
-    // The object round it: its lines at `data:`'s depth, back to where it starts and on
-    // to where it ends (a shallower line, `---`, the next `- ` item; 4 KB each way).
-    let at = hit.line_start + data_line;
-    let mut from = at.saturating_sub(4096);
-    while !hit.text.is_char_boundary(from) {
-        from -= 1;
-    }
-    let mut to = (at + hit.line.len())
-        .min(at + 16 * 1024 + 4096)
-        .min(hit.text.len());
-    while !hit.text.is_char_boundary(to) {
-        to += 1;
-    }
-    // An object has one `kind`: the first found says.
-    let kind = |l: &str| {
-        let l = l.trim_start().trim_start_matches("- ");
-        (indent(l) == 0 && l.starts_with("kind:")).then(|| l.starts_with("kind: Secret"))
-    };
-    for l in hit.text[from..at].lines().rev() {
-        if indent(l) == data_indent {
-            if let Some(secret) = kind(l) {
-                return secret.then_some(span);
-            }
-        }
-        if l.starts_with("---") || indent(l) < data_indent || l.trim_start().starts_with("- ") {
-            break;
-        }
-    }
-    for l in hit.text[at..to].lines().skip(1) {
-        if l.trim().is_empty() || indent(l) > data_indent {
-            continue;
-        }
-        if l.trim_start().starts_with("- ") || l.starts_with("---") {
-            break;
-        }
-        if indent(l) == data_indent {
-            if let Some(secret) = kind(l) {
-                return secret.then_some(span);
-            }
-        }
-        if indent(l) < data_indent {
-            break;
-        }
-    }
-    None
-}
-
-/// How deep a YAML line is: its spaces, and a list item's `- ` as two more.
-fn indent(line: &str) -> usize {
-    let spaces = line.len() - line.trim_start_matches([' ', '\t']).len();
-    match line[spaces..].starts_with("- ") {
-        true => spaces + 2,
-        false => spaces,
-    }
 }

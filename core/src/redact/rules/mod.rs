@@ -12,11 +12,13 @@ mod ai;
 mod chat;
 mod cloud;
 mod generic;
+mod kubernetes;
 mod payments;
 pub(super) mod value;
 mod vcs;
 mod words;
 
+use std::cell::Cell;
 use std::sync::OnceLock;
 
 use regex_lite::Regex;
@@ -34,6 +36,20 @@ pub(super) struct Hit<'a> {
     pub start: usize,
     pub end: usize,
     pub groups: [Option<(usize, usize)>; 3],
+    /// What a judge learnt from earlier matches of its rule in this text.
+    pub memo: &'a Cell<Memo>,
+}
+
+/// A judge's memory across the matches of one text (the Kubernetes rule's: which
+/// `data:` block it is in, how far it checked, the object's kind, the work spent), so
+/// that no text makes a rule quadratic.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Memo {
+    pub key: usize,
+    pub upto: usize,
+    pub ok: bool,
+    pub verdict: Option<bool>,
+    pub spent: usize,
 }
 
 /// What of a match is the secret (offsets into its line), or `None` when it is none.
@@ -219,6 +235,7 @@ fn is_word(b: u8) -> bool {
 pub(super) fn find(text: &str, found: &mut Vec<Span>, keep: &dyn Fn(&str) -> bool) {
     let mut seen = Literals::default();
     for (index, c) in compiled().iter().enumerate() {
+        let memo = Cell::new(Memo::default());
         let mut new = Vec::new();
         for [start, end, line_start, line_end] in windows(text, c.rule, &mut seen) {
             let line = &text[line_start..line_end];
@@ -248,6 +265,7 @@ pub(super) fn find(text: &str, found: &mut Vec<Span>, keep: &dyn Fn(&str) -> boo
                     start: at,
                     end: to,
                     groups: [group(0), group(1), group(2)],
+                    memo: &memo,
                 };
                 let judged = bounded.then(|| (c.rule.judge)(&hit)).flatten();
                 let Some((s, e)) = judged else {
