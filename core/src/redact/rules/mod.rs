@@ -225,6 +225,9 @@ fn compiled() -> &'static [Compiled] {
     })
 }
 
+/// How long a rejected value may be and still be searched again for the next name.
+const RESEARCH: usize = 256;
+
 fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
@@ -269,7 +272,9 @@ pub(super) fn find(text: &str, found: &mut Vec<Span>, keep: &dyn Fn(&str) -> boo
                 };
                 let judged = bounded.then(|| (c.rule.judge)(&hit)).flatten();
                 let Some((s, e)) = judged else {
-                    if let Some(v) = value_at {
+                    // Only a short value is searched again: a long one (`a:a:a:…`) would be
+                    // re-read once per name in it.
+                    if let Some(v) = value_at.filter(|&v| whole.end() - v <= RESEARCH) {
                         from = v.max(whole.start() + 1);
                     }
                     if from > window.len() {
