@@ -1594,6 +1594,72 @@ const anthropic = () => [
 {
   const c = add(
     new Case(
+      'redact-kinds',
+      'With redact, secrets of each family as tools print them (AWS secret key and session token, Google, Azure storage key and SAS signature, Hugging Face, Docker Hub, Slack webhook, Bearer header, a URL password with no user, npm, Sentry DSN, Telegram, a JSON password) are replaced by [REDACTED:<kind>], and what only looks like one is left byte for byte: code that names a secret, a call, an attribute, a type, a template, a placeholder, a word inside another (task-0123…), a git SHA, an npm integrity, a UUID, the working directory.',
+      { redact: true },
+    ),
+  );
+  // Values of each documented shape, fixed: a small generator, not a real key.
+  let seed = 49;
+  const of = (set, n) =>
+    Array.from({ length: n }, () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return set[(seed >>> 16) % set.length];
+    }).join('');
+  const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const B64 = ALNUM + '+/';
+  const URLSAFE = ALNUM + '_-';
+  const HEX = '0123456789abcdef';
+  const secrets = [
+    ['AWS_SECRET_ACCESS_KEY=', of(B64, 39) + '7', '', 'aws-secret-key'],
+    ['        "SessionToken": "', 'IQoJb3JpZ2luX2Vj' + of(B64, 160), '",', 'aws-session-token'],
+    ['GOOGLE_API_KEY=', 'AIza' + of(URLSAFE, 34) + '9', '', 'google-api-key'],
+    ['DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=', of(B64, 85) + '1==', ';EndpointSuffix=core.windows.net', 'azure-storage-key'],
+    ['GET https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&sig=', of(ALNUM, 42) + '4%3D', ' 200', 'azure-sas-signature'],
+    ['HF_TOKEN=', 'hf_' + of('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 34), '', 'huggingface-token'],
+    ['DOCKERHUB_TOKEN=', 'dckr_pat_' + of(URLSAFE, 26) + '3', '', 'docker-hub-token'],
+    ['SLACK_WEBHOOK_URL=https://hooks.slack.com/services/', 'T0' + of('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 7) + '/B0' + of('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 9) + '/' + of(ALNUM, 23) + '8', '', 'slack-webhook'],
+    ['> authorization: Bearer ', of(URLSAFE, 39) + '5', '', 'bearer-token'],
+    ['REDIS_URL=redis://:', of(ALNUM, 15) + '6', '@cache:6379/0', 'connection-string-password'],
+    ['//registry.npmjs.org/:_authToken=', 'npm_' + of(ALNUM, 35) + '2', '', 'npm-token'],
+    ['SENTRY_DSN=https://', of(HEX, 31) + '0', '@o1.ingest.sentry.io/42', 'sentry-dsn'],
+    ['TELEGRAM_BOT_TOKEN=', '7' + of('0123456789', 9) + ':AA' + of(URLSAFE, 33), '', 'telegram-bot-token'],
+    ['  "password": "', of(ALNUM + '!%*_.-', 13) + '!', '",', 'password'],
+  ];
+  const lookAlikes = [
+    'api_key = os.environ["API_KEY"]',
+    'def check_password(password: str) -> bool:',
+    'const secret = process.env.JWT_SECRET;',
+    'auth_token=get_token(user)',
+    'let pwd = std::env::current_dir()?;',
+    '  "password": null,',
+    'task-0123456789abcdefghij started',
+    'commit 9fceb02d0ae598e95dc970b74767f19372d61af8',
+    '      "integrity": "sha512-Vx0vC6Nwj8DeB1ZtqrFYXa2STSbNb3XHSLeUJDMZhFw4jvXvhzvj4DMYj5pUXPI7vhYWZvORYVQeQDo7VW79Qw==",',
+    '  "requestId": "550e8400-e29b-41d4-a716-446655440000",',
+    'password: ${DB_PASSWORD}',
+    'client_secret: changeme',
+    'PWD=/work/main',
+  ];
+  const lines = (shown) =>
+    Array.from({ length: 300 }, (_, i) => {
+      if (i % 10 === 5 && i / 10 < secrets.length + 0.5) {
+        const [before, value, after] = secrets[(i - 5) / 10];
+        return before + shown((i - 5) / 10, value) + after;
+      }
+      if (i % 10 === 7 && (i - 7) / 10 < lookAlikes.length) return lookAlikes[(i - 7) / 10];
+      return `step ${i} ok: compiled module ${i} of the build`;
+    }).join('\n');
+  c.materialize('mixed', lines((_, value) => value), {
+    stored: lines((k) => `[REDACTED:${secrets[k][3]}]`),
+  });
+  c.grep('ctx://conv-1/tool/mixed.txt', 'REDACTED', { context: 0 });
+  c.materialize('code', lookAlikes.slice(0, 6).join('\n'));
+}
+
+{
+  const c = add(
+    new Case(
       'redact-patterns',
       "redact: { patterns } adds the user's patterns to the built-in rules: a string is of kind custom, { pattern, kind, ignoreCase } names its kind and folds case, a capture group is all that is replaced, and a match inside a secret an earlier rule replaced is not matched again.",
       {

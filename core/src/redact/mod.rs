@@ -4,6 +4,10 @@
 //! gitleaks' ([`rules`]); every pattern runs on core's linear-time engine, so no pattern
 //! can run away on any output.
 
+#[cfg(test)]
+mod generated_tests;
+#[cfg(test)]
+mod lookalike_tests;
 mod rules;
 #[cfg(test)]
 mod tests;
