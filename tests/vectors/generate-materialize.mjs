@@ -1614,11 +1614,32 @@ const anthropic = () => [
     ['AWS_SECRET_ACCESS_KEY=', of(B64, 39) + '7', '', 'aws-secret-key'],
     ['        "SessionToken": "', 'IQoJb3JpZ2luX2Vj' + of(B64, 160), '",', 'aws-session-token'],
     ['GOOGLE_API_KEY=', 'AIza' + of(URLSAFE, 34) + '9', '', 'google-api-key'],
-    ['DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=', of(B64, 85) + '1==', ';EndpointSuffix=core.windows.net', 'azure-storage-key'],
-    ['GET https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&sig=', of(ALNUM, 42) + '4%3D', ' 200', 'azure-sas-signature'],
+    [
+      'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=',
+      of(B64, 85) + '1==',
+      ';EndpointSuffix=core.windows.net',
+      'azure-storage-key',
+    ],
+    [
+      'GET https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&sig=',
+      of(ALNUM, 42) + '4%3D',
+      ' 200',
+      'azure-sas-signature',
+    ],
     ['HF_TOKEN=', 'hf_' + of('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 34), '', 'huggingface-token'],
     ['DOCKERHUB_TOKEN=', 'dckr_pat_' + of(URLSAFE, 26) + '3', '', 'docker-hub-token'],
-    ['SLACK_WEBHOOK_URL=https://hooks.slack.com/services/', 'T0' + of('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 7) + '/B0' + of('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 9) + '/' + of(ALNUM, 23) + '8', '', 'slack-webhook'],
+    [
+      'SLACK_WEBHOOK_URL=https://hooks.slack.com/services/',
+      'T0' +
+        of('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 7) +
+        '/B0' +
+        of('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 9) +
+        '/' +
+        of(ALNUM, 23) +
+        '8',
+      '',
+      'slack-webhook',
+    ],
     ['> authorization: Bearer ', of(URLSAFE, 39) + '5', '', 'bearer-token'],
     ['REDIS_URL=redis://:', of(ALNUM, 15) + '6', '@cache:6379/0', 'connection-string-password'],
     ['//registry.npmjs.org/:_authToken=', 'npm_' + of(ALNUM, 35) + '2', '', 'npm-token'],
@@ -1650,9 +1671,13 @@ const anthropic = () => [
       if (i % 10 === 7 && (i - 7) / 10 < lookAlikes.length) return lookAlikes[(i - 7) / 10];
       return `step ${i} ok: compiled module ${i} of the build`;
     }).join('\n');
-  c.materialize('mixed', lines((_, value) => value), {
-    stored: lines((k) => `[REDACTED:${secrets[k][3]}]`),
-  });
+  c.materialize(
+    'mixed',
+    lines((_, value) => value),
+    {
+      stored: lines((k) => `[REDACTED:${secrets[k][3]}]`),
+    },
+  );
   c.grep('ctx://conv-1/tool/mixed.txt', 'REDACTED', { context: 0 });
   c.materialize('code', lookAlikes.slice(0, 6).join('\n'));
 }
