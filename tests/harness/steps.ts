@@ -355,7 +355,8 @@ export async function runVector(vector: Vector, host: Host): Promise<{ outcome: 
           const given = { toolCallId: s.toolCallId, toolName: s.toolName, ...opts(['serverName']), output: s.output };
           const r = await main.materialize(given);
           // The very value given — or, with redact, the redacted text the vector expects.
-          if (r.inline && r.content !== given.output && r.content !== raw.expect?.content)
+          const expected = (raw.expect as { content?: unknown } | null | undefined)?.content;
+          if (r.inline && r.content !== given.output && r.content !== expected)
             problems.push(`step ${i}: inline content is not the output given`);
           result = materialized(r);
           break;
