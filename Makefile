@@ -30,8 +30,9 @@ NODE_TEST := node --import tsx --test
 # read-back pages cleared, option keys checked, budget counting in the wasm, inline
 # redaction, reads overtaken by gc, grep hints from markers). A few dozen bytes of room on
 # top, to be lowered as the wasm shrinks (docs/size.md says where its bytes are). +10.6 KB
-# for issue 49's redaction rules (some forty kinds, the no-damage judgement of values).
-WASM_GZ_BUDGET := 322800
+# for issue 49's redaction rules (some forty kinds, the no-damage judgement of values),
+# +0.3 KB for one JS countTokens reading that keeps what it threw as the error's cause.
+WASM_GZ_BUDGET := 323100
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint format bench bench-memory fuzz clean

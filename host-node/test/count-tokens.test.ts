@@ -62,8 +62,8 @@ test('a counter that throws or returns a non-count rejects the call, nothing wri
       },
       'options.countTokens threw: tokenizer down',
     ],
-    [() => -1, 'options.countTokens must return a non-negative integer, got number'],
-    [() => 'many' as unknown as number, 'options.countTokens must return a non-negative integer, got string'],
+    [() => -1, 'options.countTokens must return a non-negative integer, got -1'],
+    [() => 'many' as unknown as number, 'options.countTokens must return a non-negative integer, got many'],
   ] as const) {
     const writer = new RecordingWriter();
     const m = materializer(bad, writer);

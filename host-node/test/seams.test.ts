@@ -130,3 +130,25 @@ test('a registry handler returning bytes gets them stored as binary, never an er
       '[Binary output: 16 bytes, looks like a PNG image; not shown, and not stored: give the tool registry a materializer to keep it.]',
   });
 });
+
+test("a materializer's or workspace's counter that throws rejects with it as cause", async () => {
+  const boom = new Error('boom');
+  const countTokens = (): number => {
+    throw boom;
+  };
+  const m = materializer({ countTokens, tools: { '*': { maxInlineTokens: 10 } } });
+  const output = 'word '.repeat(200);
+  const one = await rejected(m.materialize({ toolCallId: 'c1', toolName: 'bash', output }));
+  assert.equal(one.message, 'invalid argument: options.countTokens threw: boom');
+  assert.equal(one.cause, boom);
+  const history = [
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'c2', name: 'bash', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c2', content: output }] },
+  ];
+  const many = await rejected(m.materializeMessages(history));
+  assert.equal(many.cause, boom);
+  const ws = new Workspace({ root: freshDir('seams-ws'), countTokens });
+  const long = 'word '.repeat(1000);
+  const stored = await rejected(ws.offloadToolResult({ toolCallId: 'c3', toolName: 'bash', content: long }));
+  assert.equal(stored.cause, boom);
+});

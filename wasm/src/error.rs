@@ -40,6 +40,14 @@ impl JsOffloadError {
         }
     }
 
+    /// The error, with `cause` when it has none yet.
+    pub(crate) fn or_cause(mut self, cause: Option<JsValue>) -> Self {
+        if self.cause.is_none() {
+            self.cause = cause;
+        }
+        self
+    }
+
     /// The message the JS error will carry.
     pub(crate) fn message(&self) -> &str {
         &self.message

@@ -16,6 +16,7 @@ use crate::abort::{self, Abort};
 use crate::args::{count_arg, kind_of, options_arg};
 use crate::convert::{js_text, number};
 use crate::copy::Messages;
+use crate::count_tokens::JsCounter;
 use crate::error::{message_of, set, JsOffloadError};
 use crate::keys::field;
 use crate::promise::spawn;
@@ -75,7 +76,8 @@ pub(crate) async fn budget(
     )?;
     parsed.exclude_tools = string_list(&field(&options, "excludeTools"), "excludeTools")?;
     let given = Messages::of(&messages)?;
-    let counter = counter_arg(inner, &options)?;
+    let function = counter_arg(inner, &options)?;
+    let counter = function.as_ref().map(JsCounter::new);
     let given_counts = field(&options, "messageTokens");
     let tokens = if given_counts.is_undefined() {
         let array: &Array = messages.unchecked_ref();
@@ -168,7 +170,7 @@ fn counter_arg(inner: &Inner, options: &JsValue) -> Result<Option<Function>, JsO
 /// The tokens of `message`'s `JSON.stringify`, by `counter` (else the estimate): a
 /// counter that throws is `INVALID_ARGUMENT` with what it threw as `cause`; one that
 /// returns no non-negative integer is named with what it returned.
-fn counted(counter: Option<&Function>, message: &JsValue) -> Result<usize, JsOffloadError> {
+fn counted(counter: Option<&JsCounter<'_>>, message: &JsValue) -> Result<usize, JsOffloadError> {
     let text = js_sys::JSON::stringify(message)
         .map(|t| js_text(&t))
         .map_err(|thrown| {
@@ -180,31 +182,10 @@ fn counted(counter: Option<&Function>, message: &JsValue) -> Result<usize, JsOff
                 Some(thrown),
             )
         })?;
-    let Some(count) = counter else {
-        return Ok(estimate_tokens(&text));
-    };
-    let value = count
-        .call1(&JsValue::UNDEFINED, &JsValue::from_str(&text))
-        .map_err(|thrown| {
-            JsOffloadError::with_cause(
-                OffloadError::InvalidArgument(format!(
-                    "options.countTokens threw: {}",
-                    message_of(&thrown)
-                )),
-                Some(thrown),
-            )
-        })?;
-    value
-        .as_f64()
-        .and_then(tool_offload_core::safe_count)
-        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-        .ok_or_else(|| {
-            OffloadError::InvalidArgument(format!(
-                "options.countTokens must return a non-negative integer, got {}",
-                message_of(&value)
-            ))
-            .into()
-        })
+    match counter {
+        None => Ok(estimate_tokens(&text)),
+        Some(counter) => counter.count(&text).map_err(|e| counter.caused(e.into())),
+    }
 }
 
 /// An optional array of strings (`undefined`: empty).

@@ -35,11 +35,14 @@ pub(crate) async fn materialize_messages(
     let given = Messages::of(&messages)?;
     let io = ReadWrite::aborting(inner, abort.as_ref());
     let counter = inner.counter();
+    let count = counter.as_ref().map(crate::count_tokens::JsCounter::boxed);
     let done = inner
         .core
-        .materialize_messages_counted(&given.views, counter.as_deref(), &io)
+        .materialize_messages_counted(&given.views, count.as_deref(), &io)
         .await
-        .map_err(|e| Messages::error(e, &io, abort.as_ref()))?;
+        .map_err(|e| {
+            crate::count_tokens::caused(counter.as_ref(), Messages::error(e, &io, abort.as_ref()))
+        })?;
     abort::check(abort.as_ref())?;
     let out = given.edited(&done.changed)?;
     if remind {

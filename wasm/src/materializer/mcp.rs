@@ -70,12 +70,15 @@ pub(crate) fn materialize_call_tool_result(
     spawn(async move {
         let io = ReadWrite::of(&inner);
         let counter = inner.counter();
-        let (server, counter) = (server.as_deref(), counter.as_deref());
+        let count = counter.as_ref().map(crate::count_tokens::JsCounter::boxed);
+        let (server, count) = (server.as_deref(), count.as_deref());
         let done = inner
             .core
-            .materialize_call_tool_result(&value, &tool, server, &call_id, counter, &io)
+            .materialize_call_tool_result(&value, &tool, server, &call_id, count, &io)
             .await
-            .map_err(|e| JsValue::from(io.error(e)))?;
+            .map_err(|e| {
+                JsValue::from(crate::count_tokens::caused(counter.as_ref(), io.error(e)))
+            })?;
         Ok(done.map_or(result, |done| to_js(&done)))
     })
 }

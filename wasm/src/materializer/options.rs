@@ -32,11 +32,11 @@ pub(crate) struct Inner {
 }
 
 impl Inner {
-    /// The token counter for core, when `options.countTokens` was given.
-    pub(crate) fn counter(&self) -> Option<Box<tool_offload_core::TokenCounter<'_>>> {
+    /// The token counter for one call, when `options.countTokens` was given.
+    pub(crate) fn counter(&self) -> Option<crate::count_tokens::JsCounter<'_>> {
         self.count_tokens
             .as_ref()
-            .map(crate::count_tokens::js_counter)
+            .map(crate::count_tokens::JsCounter::new)
     }
 }
 

@@ -10,6 +10,7 @@ use super::io::{Original, ReadWrite};
 use super::options::Inner;
 use crate::args::{id_arg, kind_of, string_arg};
 use crate::convert::number;
+use crate::count_tokens::{caused, JsCounter};
 use crate::error::{message_of, set, JsOffloadError};
 use crate::keys::field;
 use crate::view::JsView;
@@ -143,6 +144,7 @@ pub(crate) async fn materialize(
     }
     let io = ReadWrite::of(inner).writing(Original::of(output.js_text.clone(), &output.text));
     let counter = inner.counter();
+    let count = counter.as_ref().map(JsCounter::boxed);
     let outcome = inner
         .core
         // The JS string knows its length: the text is not counted again.
@@ -155,11 +157,11 @@ pub(crate) async fn materialize(
                 was_value: output.was_value,
             },
             Some(output.js_text.length() as usize),
-            counter.as_deref(),
+            count.as_deref(),
             &io,
         )
         .await
-        .map_err(|e| io.error(e))?;
+        .map_err(|e| caused(counter.as_ref(), io.error(e)))?;
     Ok(outcome_js(inner, outcome, &output.original))
 }
 

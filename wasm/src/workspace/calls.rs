@@ -111,11 +111,15 @@ pub(crate) async fn offload_tool_result(
     };
     let io = content.io(inner, abort.as_ref());
     let counter = inner.counter();
+    let count = counter.as_ref().map(crate::count_tokens::JsCounter::boxed);
     let done = inner
         .core
-        .offload_tool_result(&core_input, counter.as_deref(), inner.now()?, &io)
+        .offload_tool_result(&core_input, count.as_deref(), inner.now()?, &io)
         .await
-        .map_err(|e| unless_aborted(abort.as_ref(), io.error(e)))?;
+        .map_err(|e| {
+            let error = unless_aborted(abort.as_ref(), io.error(e));
+            crate::count_tokens::caused(counter.as_ref(), error)
+        })?;
     abort::check(abort.as_ref())?;
     log_outcome(inner, &call_id, &done);
     Ok(outcome(&done, &content.original))
@@ -235,11 +239,14 @@ pub(crate) async fn offload_messages(
     let given = Messages::of(&messages)?;
     let io = ReadWrite::over(&inner.writer, inner.reader.as_ref(), abort.as_ref());
     let counter = inner.counter();
+    let count = counter.as_ref().map(crate::count_tokens::JsCounter::boxed);
     let done = inner
         .core
-        .offload_messages(&given.views, counter.as_deref(), inner.now()?, &io)
+        .offload_messages(&given.views, count.as_deref(), inner.now()?, &io)
         .await
-        .map_err(|e| Messages::error(e, &io, abort.as_ref()))?;
+        .map_err(|e| {
+            crate::count_tokens::caused(counter.as_ref(), Messages::error(e, &io, abort.as_ref()))
+        })?;
     abort::check(abort.as_ref())?;
     let out = given.edited(&done.changed)?;
     let mut ids = Vec::new();

@@ -3,8 +3,8 @@
 
 use js_sys::{Date, Function, JsString, Object, Reflect};
 use tool_offload_core::workspace::{
-    Known, TokenCounter, Workspace as CoreWorkspace, WorkspaceOptions, DEFAULT_INLINE_LIMIT,
-    DEFAULT_NAMESPACE, DEFAULT_TOKEN_THRESHOLD,
+    Known, Workspace as CoreWorkspace, WorkspaceOptions, DEFAULT_INLINE_LIMIT, DEFAULT_NAMESPACE,
+    DEFAULT_TOKEN_THRESHOLD,
 };
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
@@ -171,11 +171,11 @@ impl Inner {
         })
     }
 
-    /// The token counter for core: `countTokens(text)`, a non-negative integer.
-    pub(crate) fn counter(&self) -> Option<Box<TokenCounter<'_>>> {
+    /// The token counter for one call, when `options.countTokens` was given.
+    pub(crate) fn counter(&self) -> Option<crate::count_tokens::JsCounter<'_>> {
         self.count_tokens
             .as_ref()
-            .map(crate::count_tokens::js_counter)
+            .map(crate::count_tokens::JsCounter::new)
     }
 
     /// Hand `entry` (its `event` first) to the logger, if any; a logger that throws or
