@@ -183,6 +183,24 @@ mod tests {
         assert_eq!(edits(b"kitten", b"sitting"), 3);
         assert_eq!(edits(b"", b"abc"), 3);
         assert_eq!(edits(b"a", &[b'a'; 40]), usize::MAX);
+        for (a, b, d) in [
+            ("abc", "", 3),
+            ("ab", "b", 1),
+            ("ab", "a", 1),
+            ("b", "ab", 1),
+            ("abcd", "bcd", 1),
+            ("abc", "abd", 1),
+        ] {
+            assert_eq!(edits(a.as_bytes(), b.as_bytes()), d, "{a} {b}");
+        }
+        // Five letters allow one edit: two ("sixnl" from "signal") are too many.
+        assert_eq!(nearest("sixnl", BUDGET_KEYS), None);
+        // The nearest wins, and of equally near ones the first.
+        assert_eq!(
+            nearest("keepLast", &["keepLaxx", "keepLast"]),
+            Some("keepLast")
+        );
+        assert_eq!(nearest("abcd3", &["abcd1", "abcd2"]), Some("abcd1"));
         assert_eq!(nearest("keeplast", BUDGET_KEYS), Some("keepLast"));
         assert_eq!(nearest("keepLst", BUDGET_KEYS), Some("keepLast"));
         assert_eq!(
