@@ -8,8 +8,9 @@
 //! so a loop that sends what `budget` returned plus its new messages extends the turn
 //! before byte for byte, except at the rewrites `budget` reports. No clock, no randomness.
 
+use super::calls::tool_input;
 use super::materializer::Materializer;
-use super::messages::{plan_tool_results, tool_input};
+use super::messages::plan_tool_results;
 use super::pointer::{cleared_page_pointer, cleared_pointer};
 use super::summary::summary_parts;
 use super::types::{ContextRef, Materialized};

@@ -11,6 +11,7 @@ pub use pointer::{
 };
 mod bundle;
 mod bundle_content;
+mod calls;
 pub use bundle_content::sha256_hex;
 pub mod detect;
 mod dfa;
@@ -26,7 +27,7 @@ mod materializer;
 mod mcp;
 mod message_budget;
 mod messages;
-pub(crate) use messages::tool_names;
+pub(crate) use calls::tool_names;
 mod naming;
 #[cfg(test)]
 mod oracle;
