@@ -11,6 +11,18 @@ impl Rng {
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
+    /// `n` characters of `set`, with at least one digit when `set` has digits (as real
+    /// keys do; gitleaks' generator asks the same).
+    pub(crate) fn of(&mut self, set: &str, n: usize) -> String {
+        let set = set.as_bytes();
+        loop {
+            let s: String = (0..n).map(|_| set[self.below(set.len())] as char).collect();
+            let digits = set.iter().any(u8::is_ascii_digit);
+            if !digits || s.bytes().any(|b| b.is_ascii_digit()) || n < 8 {
+                return s;
+            }
+        }
+    }
     /// A number below `n` (not zero).
     pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize

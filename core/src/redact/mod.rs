@@ -5,6 +5,8 @@
 //! can run away on any output.
 
 #[cfg(test)]
+mod generated_cases;
+#[cfg(test)]
 mod generated_tests;
 #[cfg(test)]
 mod lookalike_tests;
