@@ -95,6 +95,17 @@ function legacy(p) {
     artifacts: p.artifacts,
     needles: p.needles ? { recovered: p.needles.found, total: p.needles.total } : null,
     plannedRewrites: p.plannedRewrites ?? null,
+    tools: (p.tools ?? []).map((t) => ({
+      tool: t.tool,
+      results: t.results,
+      shrunk: t.shrunk,
+      charsBefore: t.charsBefore,
+      charsAfter: t.charsAfter,
+      sufficiency: {
+        all: [t.previewSufficiency.visible, t.previewSufficiency.used],
+        new: [t.previewSufficiency.newVisible, t.previewSufficiency.newUsed],
+      },
+    })),
   };
 }
 function pct(part, whole) {
@@ -136,6 +147,43 @@ console.log(
 for (const [i, r] of table.entries()) {
   console.log(r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  '));
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+}
+
+// Per tool, for the policies that treat tools differently: the tools whose results hold
+// the most characters (the rest summed as one row).
+const PER_TOOL = ['materialize', 'materialize-read-inline', 'budget-10k'];
+const TOP_TOOLS = 6;
+const toolRows = [
+  ['policy', 'tool', 'results', 'shrunk', 'chars before', 'chars after', 'ids visible', 'new ids visible'],
+];
+for (const name of PER_TOOL.filter((p) => totals[p])) {
+  const tools = totals[name].tools;
+  const rest = tools.slice(TOP_TOOLS).reduce(
+    (r, t) => ({
+      tool: `${tools.length - TOP_TOOLS} others`,
+      results: r.results + t.results,
+      shrunk: r.shrunk + t.shrunk,
+      charsBefore: r.charsBefore + t.charsBefore,
+      charsAfter: r.charsAfter + t.charsAfter,
+      sufficiency: {
+        all: [r.sufficiency.all[0] + t.sufficiency.all[0], r.sufficiency.all[1] + t.sufficiency.all[1]],
+        new: [r.sufficiency.new[0] + t.sufficiency.new[0], r.sufficiency.new[1] + t.sufficiency.new[1]],
+      },
+    }),
+    { results: 0, shrunk: 0, charsBefore: 0, charsAfter: 0, sufficiency: { all: [0, 0], new: [0, 0] } },
+  );
+  for (const t of [...tools.slice(0, TOP_TOOLS), ...(tools.length > TOP_TOOLS ? [rest] : [])]) {
+    toolRows.push([name, t.tool, n(t.results), n(t.shrunk), n(t.charsBefore), n(t.charsAfter),
+      ratio(t.sufficiency.all), ratio(t.sufficiency.new)]); // prettier-ignore
+  }
+}
+if (toolRows.length > 1) {
+  const w = toolRows[0].map((_, i) => Math.max(...toolRows.map((r) => r[i].length)));
+  console.log('\nPer tool (characters of the results as they were and as first sent):\n');
+  for (const [i, r] of toolRows.entries()) {
+    console.log(r.map((c, j) => (j < 2 ? c.padEnd(w[j]) : c.padStart(w[j]))).join('  '));
+    if (i === 0) console.log(w.map((x) => '-'.repeat(x)).join('  '));
+  }
 }
 
 const json = {

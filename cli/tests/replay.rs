@@ -315,3 +315,59 @@ fn the_agents_sdk_trimmer_cuts_results_older_than_two_user_turns() {
             < policies["none"]["prefixStableTurns"].as_u64().unwrap()
     );
 }
+
+#[test]
+fn per_tool_figures_split_the_totals_by_the_calls_tool() {
+    let (_tmp, dir) = tempdir();
+    // Two Bash results over the limits, then a small Read result that stays inline.
+    let mut messages = conversation(2, 9_000).as_array().unwrap().clone();
+    let last = messages.pop().unwrap();
+    messages.push(json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_r", "name": "Read", "input": {"file_path": "src/lib.rs"}}
+    ]}));
+    let read = "     1→pub fn parse_args() {}\n";
+    messages.push(json!({"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "toolu_r", "content": read}
+    ]}));
+    messages.push(last);
+    let p = write(&dir, "a.json", &Value::Array(messages.clone()));
+    let report = replay_json(&dir, &[&p, "--policy", "materialize"]);
+    let m = &report["totals"]["policies"]["materialize"];
+    let tools = m["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 2, "{tools:?}");
+    let (bash, read_figures) = (&tools[0], &tools[1]);
+    assert_eq!(bash["tool"], "Bash");
+    assert_eq!(
+        (bash["results"].as_u64(), bash["shrunk"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let raw: u64 = messages
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .filter(|b| b["type"] == "tool_result" && b["tool_use_id"] != "toolu_r")
+        .map(|b| {
+            serde_json::to_string(&b["content"])
+                .unwrap()
+                .encode_utf16()
+                .count() as u64
+        })
+        .sum();
+    assert_eq!(bash["charsBefore"].as_u64(), Some(raw));
+    let after = bash["charsAfter"].as_u64().unwrap();
+    assert!(after > 0 && after < raw / 3, "{after} of {raw}");
+    assert_eq!(read_figures["tool"], "Read");
+    assert_eq!(read_figures["shrunk"], 0);
+    assert_eq!(read_figures["charsBefore"], read_figures["charsAfter"]);
+    // The tools' sufficiency sums to the total's.
+    for key in ["used", "visible", "newUsed", "newVisible"] {
+        let sum: u64 = tools
+            .iter()
+            .map(|t| t["previewSufficiency"][key].as_u64().unwrap())
+            .sum();
+        assert_eq!(Some(sum), m["previewSufficiency"][key].as_u64(), "{key}");
+    }
+    // A conversation's own figures carry them too.
+    let c = &report["conversations"][0]["policies"]["materialize"]["tools"];
+    assert_eq!(c, &m["tools"]);
+}

@@ -105,6 +105,7 @@ fn policy_json(
         ),
         "artifacts": artifacts,
     });
+    out["tools"] = tools_json(figures);
     if let Some(n) = needles {
         out["needles"] = json!({ "found": n.found, "total": n.total });
     }
@@ -112,6 +113,33 @@ fn policy_json(
         out["plannedRewrites"] = json!(r);
     }
     out
+}
+
+/// Each tool's figures, the tool whose results held the most characters first.
+fn tools_json(figures: &Figures) -> Value {
+    let mut tools: Vec<_> = figures.tools.iter().collect();
+    tools.sort_by(|a, b| {
+        b.chars_before
+            .cmp(&a.chars_before)
+            .then(a.tool.cmp(&b.tool))
+    });
+    tools
+        .into_iter()
+        .map(|t| {
+            let s = &t.sufficiency;
+            json!({
+                "tool": t.tool,
+                "results": t.results,
+                "shrunk": t.shrunk,
+                "charsBefore": t.chars_before,
+                "charsAfter": t.chars_after,
+                "previewSufficiency": {
+                    "used": s.used, "visible": s.visible,
+                    "newUsed": s.new_used, "newVisible": s.new_visible,
+                },
+            })
+        })
+        .collect()
 }
 
 /// `part / whole` to 4 decimals, `null` when `whole` is 0.

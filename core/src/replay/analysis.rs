@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::messages::{
-    assistant_text, content_text, is_assistant, message_text, results_in, turns, ResultAt,
+    assistant_text, content_text, is_assistant, message_text, results_with_tools, turns, ResultAt,
 };
 use crate::identifiers::{identifiers, occurs, Kind, Words};
 use crate::json::stringify;
@@ -33,6 +33,9 @@ pub struct ResultFacts {
     pub raw_json: String,
     /// The identifiers used after it that it held.
     pub pairs: Vec<Pair>,
+    /// The tool that produced it (the result's own name for it, else its call's), if
+    /// known.
+    pub tool: Option<String>,
 }
 
 /// A conversation's turns and results.
@@ -60,6 +63,7 @@ impl Analysis {
     /// assert_eq!(analysis.turns, [1, 3]);
     /// let pairs = &analysis.results[0].pairs;
     /// assert_eq!((pairs[0].id.as_str(), pairs[0].is_new), ("src/main.rs", true));
+    /// assert_eq!(analysis.results[0].tool.as_deref(), Some("sh"));
     /// ```
     pub fn of(messages: &[Value]) -> Self {
         let used: Vec<Option<Vec<(String, Kind)>>> = messages
@@ -70,7 +74,7 @@ impl Analysis {
         let words: Vec<Words<'_>> = texts.iter().map(|t| Words::of(t)).collect();
         let mut first_with: HashMap<String, Option<usize>> = HashMap::new();
         let mut results = Vec::new();
-        for (at, content) in results_in(messages) {
+        for (at, content, tool) in results_with_tools(messages) {
             let text = content_text(content);
             let text_words = Words::of(&text);
             let mut pairs = Vec::new();
@@ -94,6 +98,7 @@ impl Analysis {
                 at,
                 raw_json: content.map_or_else(String::new, stringify),
                 pairs,
+                tool,
             });
         }
         Analysis {

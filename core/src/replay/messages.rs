@@ -56,6 +56,18 @@ pub struct ResultAt {
 /// Every tool result of `messages`, in order, with its content. Results of no shape the
 /// core knows are not counted.
 pub fn results_in(messages: &[Value]) -> Vec<(ResultAt, Option<&Value>)> {
+    results_with_tools(messages)
+        .into_iter()
+        .map(|(at, content, _)| (at, content))
+        .collect()
+}
+
+/// [`results_in`] with each result's tool: the name the result itself gives, else its
+/// call's (by call id), else `None`.
+pub(crate) fn results_with_tools(
+    messages: &[Value],
+) -> Vec<(ResultAt, Option<&Value>, Option<String>)> {
+    let names = super::anchors::tool_names(messages);
     let mut out = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         for found in tool_results(&message, At::Index(i), 0, &mut Vec::new()).unwrap_or_default() {
@@ -63,7 +75,11 @@ pub fn results_in(messages: &[Value]) -> Vec<(ResultAt, Option<&Value>)> {
                 message: i,
                 slot: found.slot,
             };
-            out.push((at, found.content));
+            let tool = found
+                .tool_name
+                .clone()
+                .or_else(|| found.id().ok().and_then(|id| names.get(&id).cloned()));
+            out.push((at, found.content, tool));
         }
     }
     out

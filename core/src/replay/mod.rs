@@ -33,4 +33,4 @@ pub use messages::{
 pub use needles::{
     pick_needles, recovered, Needle, LONG_LINE_PROBE, NEEDLE_MIN_CHARS, NEEDLE_PAGE_MAX,
 };
-pub use tally::{Figures, Sufficiency, Tally};
+pub use tally::{Figures, Sufficiency, Tally, ToolFigures, UNKNOWN_TOOL};

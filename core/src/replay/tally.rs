@@ -21,8 +21,29 @@ pub struct Sufficiency {
     pub new_visible: usize,
 }
 
+/// One tool's results under a policy: how many, what was sent for them, what their
+/// previews kept.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolFigures {
+    /// The tool's name ([`UNKNOWN_TOOL`] when no call names it).
+    pub tool: String,
+    /// Its results in the conversation.
+    pub results: usize,
+    /// Those sent other than they were.
+    pub shrunk: usize,
+    /// UTF-16 code units of its results' contents serialised, as they were.
+    pub chars_before: u64,
+    /// The same, as first sent (a result no turn sent counts as it was).
+    pub chars_after: u64,
+    /// What the shrunk results' previews kept.
+    pub sufficiency: Sufficiency,
+}
+
+/// The tool name of results whose call is not in the conversation.
+pub const UNKNOWN_TOOL: &str = "(unknown)";
+
 /// A policy's figures over a conversation (or summed over several).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Figures {
     /// Turns replayed.
     pub turns: usize,
@@ -44,6 +65,17 @@ pub struct Figures {
     pub shrunk: usize,
     /// What the shrunk results' previews kept.
     pub sufficiency: Sufficiency,
+    /// The same per tool, in order of first result.
+    pub tools: Vec<ToolFigures>,
+}
+
+impl Sufficiency {
+    fn add(&mut self, o: &Sufficiency) {
+        self.used += o.used;
+        self.visible += o.visible;
+        self.new_used += o.new_used;
+        self.new_visible += o.new_visible;
+    }
 }
 
 impl Figures {
@@ -65,11 +97,30 @@ impl Figures {
         self.later_turns += other.later_turns;
         self.results += other.results;
         self.shrunk += other.shrunk;
-        let (s, o) = (&mut self.sufficiency, &other.sufficiency);
-        s.used += o.used;
-        s.visible += o.visible;
-        s.new_used += o.new_used;
-        s.new_visible += o.new_visible;
+        self.sufficiency.add(&other.sufficiency);
+        for theirs in &other.tools {
+            let at = self.tool_index(&theirs.tool);
+            let ours = &mut self.tools[at];
+            ours.results += theirs.results;
+            ours.shrunk += theirs.shrunk;
+            ours.chars_before += theirs.chars_before;
+            ours.chars_after += theirs.chars_after;
+            ours.sufficiency.add(&theirs.sufficiency);
+        }
+    }
+
+    /// The index of `tool`'s figures, made empty if new.
+    fn tool_index(&mut self, tool: &str) -> usize {
+        match self.tools.iter().position(|t| t.tool == tool) {
+            Some(at) => at,
+            None => {
+                self.tools.push(ToolFigures {
+                    tool: tool.to_owned(),
+                    ..ToolFigures::default()
+                });
+                self.tools.len() - 1
+            }
+        }
     }
 }
 
@@ -104,19 +155,36 @@ pub struct Tally<'a> {
     figures: Figures,
     /// Results before this index have been scored.
     next_result: usize,
+    /// Each result's index in `figures.tools`.
+    tool_of: Vec<usize>,
 }
 
 impl<'a> Tally<'a> {
     /// A tally over the conversation `analysis` read.
     pub fn new(analysis: &'a Analysis) -> Self {
+        let mut figures = Figures {
+            results: analysis.results.len(),
+            ..Figures::default()
+        };
+        let tool_of = analysis
+            .results
+            .iter()
+            .map(|r| {
+                let at = figures.tool_index(r.tool.as_deref().unwrap_or(UNKNOWN_TOOL));
+                let t = &mut figures.tools[at];
+                let chars = crate::utf16_len(&r.raw_json) as u64;
+                t.results += 1;
+                t.chars_before += chars;
+                t.chars_after += chars;
+                at
+            })
+            .collect();
         Tally {
             analysis,
             previous: None,
-            figures: Figures {
-                results: analysis.results.len(),
-                ..Figures::default()
-            },
+            figures,
             next_result: 0,
+            tool_of,
         }
     }
 
@@ -145,22 +213,29 @@ impl<'a> Tally<'a> {
                 continue;
             };
             let content = content_at(message, result.at.slot);
-            if content.map_or_else(String::new, stringify) == result.raw_json {
+            let sent_json = content.map_or_else(String::new, stringify);
+            if sent_json == result.raw_json {
                 continue;
             }
             f.shrunk += 1;
             let text = content_text(content);
             let words = Words::of(&text);
-            let s = &mut f.sufficiency;
+            let mut kept = Sufficiency::default();
             for pair in &result.pairs {
                 let visible = usize::from(occurs(&text, &words, &pair.id));
-                s.used += 1;
-                s.visible += visible;
+                kept.used += 1;
+                kept.visible += visible;
                 if pair.is_new {
-                    s.new_used += 1;
-                    s.new_visible += visible;
+                    kept.new_used += 1;
+                    kept.new_visible += visible;
                 }
             }
+            f.sufficiency.add(&kept);
+            let tool = &mut f.tools[self.tool_of[self.next_result - 1]];
+            tool.shrunk += 1;
+            tool.chars_after = tool.chars_after + crate::utf16_len(&sent_json) as u64
+                - crate::utf16_len(&result.raw_json) as u64;
+            tool.sufficiency.add(&kept);
         }
         t
     }
