@@ -503,11 +503,14 @@ function checkSummary(s, ref, maxChars, where) {
   if (!first.startsWith('[Output of ') || !first.includes(` stored as ${ref} `) || !first.endsWith(']'))
     fail('does not start with the pointer');
   if (!rest.some((l) => l.startsWith('Size: '))) fail('has no Size: line');
-  // A JSON summary advises reading by path; every other, the tail.
+  // A JSON summary advises reading by path; a document's, a part by line; every other,
+  // the tail.
   const grep = ` or context_grep("${ref}", "`;
   const advice =
     s.includes(`If you need more: context_tail("${ref}", 200)${grep}`) ||
-    (s.includes(`If you need more: context_read("${ref}", path="$`) && s.includes(grep));
+    ((s.includes(`If you need more: context_read("${ref}", path="$`) ||
+      s.includes(`If you need more: context_read("${ref}", offset=`)) &&
+      s.includes(grep));
   if (!advice || !s.endsWith('", ignore_case: true).')) fail('has no reading advice');
   if (s.length >= maxChars) fail(`is ${s.length} units, not under ${maxChars}`);
   // Preview lines are numbered (`12| …`); a cut one ends with the marker.
@@ -732,6 +735,94 @@ const add = (c) => (cases.push(c), c);
   );
   c.materialize('call_small', buildLog(50, { 25: 'error: one' }));
   c.materialize('call_wide', new Txt(['short first line\n', ['w', 1200], '\nlast line']));
+}
+{
+  // Files an agent read, as harnesses print them: Claude Code's `Read` (`     1→`), and
+  // OpenHands' `str_replace_editor view` (a header line, then `cat -n`).
+  const gutter = (lines) => lines.map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n') + '\n';
+  const spec = [
+    '# Ingest Service Specification',
+    '',
+    'How `ingest_worker` moves records from `source_queue` into `records_db`.',
+    '',
+  ];
+  for (const [n, part] of ['Overview', 'Data Structures', 'Error Handling', 'Configuration', 'Operations'].entries()) {
+    spec.push(`## ${n + 1}. ${part}`, '');
+    for (const sub of ['Scope', 'Rules', 'Examples']) {
+      spec.push(`### ${part} ${sub}`, '');
+      for (let k = 0; k < 6; k++) {
+        spec.push(
+          `The ${sub.toLowerCase()} of ${part.toLowerCase()} apply to \`${part.toLowerCase().replace(' ', '_')}_${sub.toLowerCase()}_${k}\` as stated.`,
+        );
+      }
+      spec.push('');
+    }
+    if (part === 'Data Structures') {
+      spec.push(
+        '```yaml',
+        'IngestRecord:',
+        '  record_id: string',
+        '  source_offset: integer',
+        '  payload_bytes: bytes',
+        '',
+      );
+      spec.push(
+        'IngestFailure:',
+        '  record_id: string',
+        '  error_code: string   # e.g. "INGEST_001_BAD_SCHEMA"',
+        '```',
+        '',
+      );
+    }
+  }
+  const py = [
+    '"""Stage a release."""',
+    'import argparse',
+    'import json',
+    '',
+    'from pathlib import Path',
+    '',
+    '',
+    'class Stager:',
+  ];
+  py.push('    """Copies files."""', '', '    def __init__(self, source_dir: Path, dry_run: bool = False) -> None:');
+  py.push('        self.source_dir = source_dir', '        self.dry_run = dry_run', '');
+  for (let k = 0; k < 12; k++) {
+    py.push(
+      `    def stage_${k}(self, target_dir: Path) -> int:`,
+      `        """Stage part ${k}; an error here is retried."""`,
+    );
+    for (let j = 0; j < 8; j++) py.push(`        copied_${k}_${j} = self.copy_tree(target_dir / "part_${k}")`);
+    py.push(`        return copied_${k}_0`, '');
+  }
+  py.push(
+    '',
+    'def main() -> None:',
+    '    parser = argparse.ArgumentParser()',
+    '    Stager(Path(".")).stage_0(Path("out"))',
+    '',
+  );
+  py.push('', 'if __name__ == "__main__":', '    main()');
+  const cLines = ['#include "match.h"', '#include <stdio.h>', ''];
+  for (let k = 0; k < 10; k++) {
+    cLines.push(`static ast_t* make_type_${k}(pass_opt_t* opt, ast_t* pattern)`, '{');
+    for (let j = 0; j < 14; j++) cLines.push(`  ast_t* node_${k}_${j} = ast_child(pattern);`);
+    cLines.push('  return NULL;', '}', '');
+  }
+  const c = add(
+    new Case(
+      'summary-documents',
+      "A file the agent read is summarised as a map, not as a log: each heading, definition (a source file's, a document's code-block records) and import block with the lines it spans, the names first seen in each, no head or tail lines, no error vocabulary; the hint reads the first part and greps a defined name, and both work.",
+    ),
+  );
+  const specRef = c.materialize('call_spec', gutter(spec), { toolName: 'Read' });
+  c.read(specRef, { offset: 4, limit: 37 });
+  c.grep(specRef, 'IngestRecord', { ignoreCase: true });
+  c.materialize('call_py', gutter(py), { toolName: 'Read' });
+  const cat = cLines.map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join('\n');
+  c.materialize('call_c', `Here's the result of running \`cat -n\` on /workspace/src/match.c:\n${cat}\n`, {
+    toolName: 'str_replace_editor',
+  });
 }
 {
   const c = add(

@@ -2,8 +2,10 @@
 
 use std::ops::Range;
 
+use super::definitions::import;
 use super::lines::Lines;
 use super::names::listed;
+use super::outline::{Entry, Outline};
 use super::plan::{covered, Plan};
 use super::repeats::REPEATED;
 use super::SummaryInput;
@@ -39,12 +41,8 @@ pub(super) fn body(input: &SummaryInput<'_>, lines: &Lines<'_>, plan: &Plan) -> 
     if lines.format.binary {
         return out;
     }
-    if lines.document && !lines.found.is_empty() {
-        out += &format!(
-            "--- the file's text names errors on {}: ",
-            count(lines.found.len(), "line")
-        );
-        push_more(&mut out, lines.found.iter().map(|d| d.line));
+    if lines.document {
+        // A document's error lines are what it says, not a failure: not named.
     } else if let Some(&first) = lines.ranked.first() {
         let found = lines.found.len();
         out += &if lines.found[first].level == Level::Mention {
@@ -77,23 +75,21 @@ pub(super) fn body(input: &SummaryInput<'_>, lines: &Lines<'_>, plan: &Plan) -> 
         }
     }
     if !plan.outline.is_empty() {
-        let all = lines.outline.entries.len();
-        let kind = lines.outline.kind;
-        out += &format!(
-            "--- outline: {}{} ---\n",
-            count(all, kind),
-            if plan.outline.len() < all {
-                format!(", {} shown", plan.outline.len())
-            } else {
-                String::new()
-            }
-        );
+        out += &outline_header(input, lines, plan);
         for &k in &plan.outline {
-            let (i, line, _) = lines.outline.entries[k];
-            out.push_str(&numbered(i, line));
+            // A document's names are listed in the part where each is first seen.
+            let names: Vec<&str> = plan
+                .names
+                .iter()
+                .filter(|_| lines.document)
+                .map(|&n| &lines.names.entries[n])
+                .filter(|(_, line)| shown_part(&lines.outline, &plan.outline, *line) == k)
+                .map(|(name, _)| name.as_str())
+                .collect();
+            out.push_str(&entry_line(&lines.outline.entries[k], &names));
         }
     }
-    if !plan.names.is_empty() {
+    if !plan.names.is_empty() && !lines.document {
         let all = lines.names.entries.len();
         out += &format!(
             "--- {} of {}{}, most frequent first (line first seen) ---\n",
@@ -132,7 +128,7 @@ pub(super) fn body(input: &SummaryInput<'_>, lines: &Lines<'_>, plan: &Plan) -> 
         push_lines(&mut out, lines, 0..plan.head);
     }
     let omitted = lines.len() - plan.head - plan.tail;
-    if omitted > 0 {
+    if omitted > 0 && !(lines.document && plan.head + plan.tail == 0) {
         out += &format!("--- {} omitted ---\n", count(omitted, "line"));
     }
     if plan.tail > 0 {
@@ -151,6 +147,122 @@ pub(super) fn body(input: &SummaryInput<'_>, lines: &Lines<'_>, plan: &Plan) -> 
             count(t.chars, "character")
         );
     }
+    out
+}
+
+/// The outline's header: what it holds, and when not all of it is shown, how to list
+/// the rest.
+fn outline_header(input: &SummaryInput<'_>, lines: &Lines<'_>, plan: &Plan) -> String {
+    let outline = &lines.outline;
+    let mut what = Vec::new();
+    if outline.headings > 0 {
+        what.push(count(outline.headings, "heading"));
+    }
+    if outline.definitions > 0 {
+        what.push(if outline.code {
+            count(outline.definitions, "definition")
+        } else {
+            format!(
+                "{} in code blocks",
+                count(outline.definitions, "definition")
+            )
+        });
+    }
+    // Import blocks are not counted: they are shown when a definition is.
+    let counted = |k: &usize| {
+        !(outline.code && outline.entries[*k].depth == 2 && import(outline.entries[*k].text))
+    };
+    let all = (0..outline.entries.len()).filter(counted).count();
+    let shown = plan.outline.iter().filter(|k| counted(k)).count();
+    let mut out = format!("--- outline: {}", what.join(", "));
+    if shown < all {
+        out += &format!(", {shown} shown");
+    }
+    if lines.document {
+        out += " (first-last line";
+        if !plan.names.is_empty() {
+            out += &format!(
+                " \u{2014} {} of {} names, each in the part where first seen",
+                plan.names.len(),
+                lines.names.entries.len()
+            );
+        }
+        out.push(')');
+    }
+    if shown < all {
+        let _ = input;
+        out += &format!(
+            "; list all: context_grep(ref, \"{}\")",
+            list_pattern(outline)
+        );
+    }
+    out += " ---\n";
+    out
+}
+
+/// The shown entry (of `shown`, in order) whose part holds line `line` most closely:
+/// the last one starting at or before it and ending at or after it (the first shown
+/// entry for a line in none).
+pub(super) fn shown_part(outline: &Outline<'_>, shown: &[usize], line: usize) -> usize {
+    shown
+        .iter()
+        .copied()
+        .rev()
+        .find(|&k| outline.entries[k].line <= line && line <= outline.entries[k].end)
+        .or(shown.first().copied())
+        .unwrap_or(0)
+}
+
+/// The entry whose part holds line `line`: the last one starting at or before it (the
+/// first entry for a line before every entry).
+pub(super) fn section_of(outline: &Outline<'_>, line: usize) -> usize {
+    outline
+        .entries
+        .partition_point(|e| e.line <= line)
+        .saturating_sub(1)
+}
+
+/// A grep pattern that lists an outline's entries: its headings, or its definitions by
+/// the words they start with.
+pub(super) fn list_pattern(outline: &Outline<'_>) -> String {
+    if !outline.code {
+        return "^[ 0-9]*.?#{1,6} ".to_owned();
+    }
+    let mut words: Vec<&str> = Vec::new();
+    for e in &outline.entries {
+        let word = e
+            .text
+            .trim_start()
+            .split([' ', '(', '<'])
+            .next()
+            .unwrap_or("");
+        if !word.is_empty() && !words.contains(&word) && words.len() < 8 {
+            words.push(word);
+        }
+    }
+    format!("^[ 0-9]*.? *({}) ", words.join("|"))
+}
+
+/// Characters of an entry's own text shown at most: a signature, not a body.
+const MAX_ENTRY_CHARS: usize = 120;
+
+/// One outline entry as the summary shows it: the lines it spans (as the file numbers
+/// them), then its text (a
+/// definition without its opening brace), then, in a document's map, the names first
+/// seen in it.
+pub(super) fn entry_line(e: &Entry<'_>, names: &[&str]) -> String {
+    let span = if e.end > e.line {
+        format!("{}-{}", e.numbers.0, e.numbers.1)
+    } else {
+        e.numbers.0.to_string()
+    };
+    let text = e.text.strip_suffix('{').unwrap_or(e.text).trim_end();
+    let mut out = format!("{span} {}", cut(text, MAX_ENTRY_CHARS));
+    for (n, name) in names.iter().enumerate() {
+        out.push_str(if n == 0 { " — " } else { ", " });
+        out.push_str(name);
+    }
+    out.push('\n');
     out
 }
 

@@ -73,11 +73,7 @@ impl<'a> Lines<'a> {
         let outline = outline(text);
         let names = names_of(text, is_json, &format, &outline);
         let document = !outline.entries.is_empty() && is_file_read(text);
-        let mut around: Vec<(usize, &str)> = outline
-            .entries
-            .iter()
-            .map(|&(i, line, _)| (i, line))
-            .collect();
+        let mut around: Vec<(usize, &str)> = Vec::new();
         for &k in ranked.iter().take(if document { 0 } else { READ_AHEAD }) {
             let d = &found[k];
             let (before, after) = detect::RULES[usize::from(d.rule)].context;

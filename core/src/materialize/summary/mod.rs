@@ -4,6 +4,9 @@
 
 mod binary;
 mod body;
+mod definitions;
+#[cfg(test)]
+mod document_tests;
 mod format;
 #[cfg(test)]
 mod format_tests;
@@ -169,12 +172,20 @@ fn summary_of(input: &SummaryInput<'_>, lines: &Lines<'_>) -> String {
     let pattern = grep_pattern(input.output.text, lines);
     let r = input.reference;
     // JSON is read by path (its tail is the end of one long line); the rest by its end.
-    let first = match &lines.format.read_path {
-        Some(path) => format!(
+    let first = match (&lines.format.read_path, section(lines)) {
+        (Some(path), _) => format!(
             "context_read(\"{r}\", path={})",
             crate::json::stringify(&crate::Value::from(path.as_str()))
         ),
-        None => format!("context_tail(\"{r}\", 200)"),
+        // A document is read by part: the first section of its map.
+        (None, Some((e, to))) => format!(
+            "context_read(\"{r}\", offset={}, limit={}) reads lines {}-{}",
+            e.line,
+            to - e.line + 1,
+            e.numbers.0,
+            e.numbers.0 + (to - e.line)
+        ),
+        (None, None) => format!("context_tail(\"{r}\", 200)"),
     };
     let framed = |body: &str| {
         format!(
@@ -206,10 +217,60 @@ fn summary_of(input: &SummaryInput<'_>, lines: &Lines<'_>) -> String {
     }
 }
 
-/// The grep pattern that finds the failure lines found by their markers (ignoring
+/// The grep pattern a summary suggests: for a document, a name it defines (a document
+/// has no failure to find); else the failure lines found, by their markers (ignoring
 /// case), or [`DEFAULT_GREP_PATTERN`].
 fn grep_pattern(text: &str, lines: &Lines<'_>) -> String {
+    if lines.document {
+        let outline = &lines.outline;
+        let defined = outline
+            .entries
+            .iter()
+            .filter(|e| {
+                e.depth
+                    == if outline.code {
+                        1
+                    } else {
+                        outline::IN_CODE_BLOCK
+                    }
+            })
+            .find_map(|e| definitions::defined_name(e.text));
+        let name = defined.or_else(|| lines.names.entries.first().map(|(n, _)| n.as_str()));
+        // Without a name, the pattern that lists its parts.
+        return name.map_or_else(|| body::list_pattern(outline), regex_escaped);
+    }
     detect::grep_pattern(text, &lines.found).unwrap_or_else(|| DEFAULT_GREP_PATTERN.to_owned())
+}
+
+/// `name` as a pattern that matches it literally.
+fn regex_escaped(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A document's first part to read (its entry, and its last line, 0-based, at most 200
+/// lines on): a source file's first top-level definition, a document's first
+/// second-level part.
+fn section<'l>(lines: &'l Lines<'_>) -> Option<(&'l outline::Entry<'l>, usize)> {
+    if !lines.document {
+        return None;
+    }
+    let outline = &lines.outline;
+    let wanted =
+        |e: &&outline::Entry<'_>| e.depth == if outline.code { 1 } else { 2 } && e.end > e.line;
+    let e = outline
+        .entries
+        .iter()
+        .find(wanted)
+        .or_else(|| outline.entries.iter().find(|e| e.end > e.line))
+        .or(outline.entries.first())?;
+    Some((e, e.end.min(e.line + 199)))
 }
 
 /// The summary's body (sizes, failure excerpts, head and tail: every line ends with a

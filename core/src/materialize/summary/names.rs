@@ -100,6 +100,14 @@ fn names_in(scanned: &str, outlined: bool) -> Names {
         counted_to = range.start;
         let entry = found.entry(name, line);
         entry.weight += weight(kind);
+        // In a document or source file, a name its author marked as code (`name`)
+        // counts once more: authors mark the names that matter (in the replay of
+        // ../shared/corpus, 4.8 % of marked names are used later, 1.7 % of the rest).
+        if outlined {
+            let ticked = bytes.get(range.start.wrapping_sub(1)) == Some(&b'`')
+                || bytes.get(range.end) == Some(&b'`');
+            entry.weight += usize::from(ticked);
+        }
         entry.occurrences += 1;
     }
     // Heaviest first, then in order of first appearance: one pass per weight, no sort

@@ -39,11 +39,14 @@ pub(super) fn shape_problems(op: &Op, result: &Value, options: &Options, i: usiz
     };
     for (s, reference) in summaries {
         let first = s.lines().next().unwrap_or("");
-        // A JSON summary advises reading by path; every other, the tail.
+        // A JSON summary advises reading by path; a document's, a part by line; every
+        // other, the tail.
         let grep = format!(" or context_grep(\"{reference}\", \"");
         let tail = format!("If you need more: context_tail(\"{reference}\", 200){grep}");
         let path = format!("If you need more: context_read(\"{reference}\", path=\"$");
-        let advice_ok = s.contains(&tail) || (s.contains(&path) && s.contains(&grep));
+        let part = format!("If you need more: context_read(\"{reference}\", offset=");
+        let advice_ok =
+            s.contains(&tail) || ((s.contains(&path) || s.contains(&part)) && s.contains(&grep));
         if !(first.starts_with("[Output of ")
             && first.contains(&format!(" stored as {reference} ")))
         {
