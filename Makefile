@@ -86,11 +86,12 @@ demo: package ## Offload the bundled sample, run the agent, materialize and work
 test: lint test-rust test-node test-browser ## Run every test (Rust, wasm under Node, npm package, Chromium, cross-host vectors)
 	node tests/cross-host.mjs
 
-lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, import cycles held to their baseline, files ≤ 400 lines, tsc --strict
+lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, import cycles held to their baseline, files ≤ 400 lines, doc paths, tsc --strict
 	cargo fmt --all -- --check
 	node_modules/.bin/prettier --check --log-level warn .
 	node scripts/check-module-cycles.mjs
 	node scripts/check-file-lines.mjs
+	node scripts/check-doc-paths.mjs
 	rustfmt --edition 2021 --check fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload --features tokenizer --all-targets --quiet -- -D warnings
