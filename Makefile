@@ -86,9 +86,12 @@ demo: package ## Offload the bundled sample, run the agent, materialize and work
 test: lint test-rust test-node test-browser ## Run every test (Rust, wasm under Node, npm package, Chromium, cross-host vectors)
 	node tests/cross-host.mjs
 
-lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, no import cycles, tsc --strict
+lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, import cycles held to their baseline, files ≤ 400 lines, doc paths, tsc --strict
 	cargo fmt --all -- --check
 	node_modules/.bin/prettier --check --log-level warn .
+	node scripts/check-module-cycles.mjs
+	node scripts/check-file-lines.mjs
+	node scripts/check-doc-paths.mjs
 	rustfmt --edition 2021 --check fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload --features tokenizer --all-targets --quiet -- -D warnings
@@ -96,7 +99,6 @@ lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contr
 	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 	bash scripts/check-core-deps.sh
 	bash scripts/check-wasm-snippets.sh
-	node scripts/check-module-cycles.mjs
 	cd host-node && ../node_modules/.bin/tsc -p tsconfig.test.json
 
 format: setup ## Format Rust (rustfmt) and TypeScript/JavaScript (prettier, pinned in package.json)

@@ -1,416 +1,238 @@
 #!/usr/bin/env node
-// Fails when the source files of a crate import each other in a cycle (issue 30: "import
-// cycles per crate = 0"). A cycle means neither file can be read, tested or moved without
-// the other, so two files that should be one module, or a helper stuck in the wrong one.
+// Import cycles as a reader sees them, folder by folder, held to a baseline (issue 50).
 //
-//   node scripts/check-module-cycles.mjs [crate-root.rs ...]   (default: every crate)
+//   node scripts/check-module-cycles.mjs            check every crate against the baseline
+//   node scripts/check-module-cycles.mjs --list     the same, listing every cycle and its arrows (and,
+//                                                   for one through a folder's own file, the
+//                                                   cycles among its children alone)
+//   node scripts/check-module-cycles.mjs --update   write today's figures as the baseline
 //
-// Each file reached from the crate root through `mod name;` is a node (`#[cfg(test)]` items
-// are left out). File A depends on file B when A's code (not comments or strings) names a
-// path that resolves into B: a `use` (nested braces included) or an inline path starting
-// with `crate::`, `self::` or `super::`. A path is resolved segment by segment through the
-// module tree; when it stops at an item that the reached module imports or re-exports
-// (`pub use child::{Name as Other}`, `pub use child::*`, ...), the import is followed to the
-// file that defines the item. Edges to a file's own ancestors or descendants are normal and
-// ignored; every strongly connected component of two files or more is reported.
+// A folder is a module and the modules it declares (a crate's root, a `mod.rs` or `name.rs`
+// with `name/`): its graph has one node per child module, subtree included, and one for the
+// folder's own file (`lib.rs`, `mod.rs`). Every path the code names (a `use` leaf, an inline
+// `crate::`/`self::`/`super::` path, `#[cfg(test)]` left out; scripts/rust-modules.mjs) is one
+// arrow, drawn in the folder where its two ends part: from `materialize/store.rs`,
+// `crate::workspace::X` is materialize -> workspace in the crate's folder and
+// `super::text::Y` is store -> text in `materialize/`. Paths are resolved through modules
+// only, never through an import: `crate::FileReader` ends at lib.rs (which re-exports it) and
+// `crate::materialize::Name` at materialize's own file, whichever child defines Name. So the
+// arrows to and from a folder's own file (parent/child) are kept, and a re-export that
+// children import back is a cycle, as it is for a reader going from file to file.
+//
+// Three figures per crate, none of which may grow (the layout refactor of issue 50 brings
+// them down; until then they are a ratchet):
+// - cycles: every strongly connected part of a folder's graph, as its modules and the number of
+//   arrows between them. A cycle fails unless a baseline cycle of the same folder holds all its
+//   modules and at least as many arrows.
+// - imports through the crate root: paths that reach an item through the root's re-exports
+//   (`crate::OffloadError`, `super::Value` from a top-level module) instead of the module that
+//   holds it.
+// - imports up the layers (crates with a LAYERS entry): paths from a top-level module to one
+//   in a higher layer.
+// A figure below its baseline is reported with the command that lowers the baseline.
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadCrate, rel, repo, tarjan } from './rust-modules.mjs';
 
-const repo = path.resolve(path.dirname(decodeURIComponent(new URL(import.meta.url).pathname)), '..');
-const rel = (f) => path.relative(repo, f) || f;
-const isId = (c) => c !== undefined && /[A-Za-z0-9_]/.test(c);
+const CRATES = ['core/src/lib.rs', 'wasm/src/lib.rs', 'cli/src/main.rs', 'host-tokio/src/lib.rs'];
+const BASELINE = path.join(repo, 'scripts/module-cycles.baseline.json');
 
-// Tokens of Rust source: identifiers, `::`, single punctuation, strings ({s: value});
-// comments, char literals and lifetimes' quotes are dropped. Each token keeps its line.
-function tokenize(src) {
-  const toks = [];
-  let i = 0,
-    line = 1;
-  const skipTo = (end) => {
-    for (; i < end; i++) if (src[i] === '\n') line++;
-  };
-  while (i < src.length) {
-    const c = src[i],
-      at = line;
-    if (c === '\n') {
-      line++;
-      i++;
-      continue;
-    }
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    if (src.startsWith('//', i)) {
-      while (i < src.length && src[i] !== '\n') i++;
-      continue;
-    }
-    if (src.startsWith('/*', i)) {
-      let depth = 0;
-      do {
-        if (src.startsWith('/*', i)) {
-          depth++;
-          i += 2;
-        } else if (src.startsWith('*/', i)) {
-          depth--;
-          i += 2;
-        } else skipTo(i + 1);
-      } while (depth > 0 && i < src.length);
-      continue;
-    }
-    const raw = !isId(src[i - 1]) && /^[bc]?r(#*)"/.exec(src.slice(i, i + 300));
-    if (raw) {
-      const close = '"' + raw[1],
-        start = i + raw[0].length,
-        end = src.indexOf(close, start);
-      const s = src.slice(start, end);
-      skipTo(end + close.length);
-      toks.push({ t: '"', s, line: at });
-      continue;
-    }
-    if (c === '"' || (/[bc]/.test(c) && src[i + 1] === '"' && !isId(src[i - 1]))) {
-      let j = src.indexOf('"', i) + 1;
-      const start = j;
-      while (j < src.length && src[j] !== '"') j += src[j] === '\\' ? 2 : 1;
-      const s = src.slice(start, j);
-      skipTo(j + 1);
-      toks.push({ t: '"', s, line: at });
-      continue;
-    }
-    if (c === "'") {
-      const cp = src.codePointAt(i + 1) ?? 0,
-        len = cp > 0xffff ? 2 : 1;
-      if (src[i + 1] === '\\') {
-        let j = i + 3;
-        while (j < src.length && src[j] !== "'") j++;
-        skipTo(j + 1);
-      } else if (src[i + 1 + len] === "'")
-        i += 2 + len; // char literal
-      else i++; // lifetime: its name becomes an identifier token
-      continue;
-    }
-    if (isId(c)) {
-      let j = i;
-      if (src.startsWith('r#', i) && isId(src[i + 2])) j = i += 2; // raw identifier
-      while (isId(src[j])) j++;
-      toks.push({ t: src.slice(i, j), line: at });
-      i = j;
-      continue;
-    }
-    if (src.startsWith('::', i)) {
-      toks.push({ t: '::', line: at });
-      i += 2;
-      continue;
-    }
-    toks.push({ t: c, line: at });
-    i++;
-  }
-  return toks;
-}
-
-const OPEN = new Set(['(', '[', '{']),
-  CLOSE = new Set([')', ']', '}']);
-// Index just past the attribute starting at toks[i] (`#` `[` ... `]` or `#` `!` `[` ... `]`).
-function attrEnd(toks, i) {
-  let j = i + (toks[i + 1]?.t === '!' ? 2 : 1),
-    depth = 0;
-  do {
-    if (OPEN.has(toks[j].t)) depth++;
-    else if (CLOSE.has(toks[j].t)) depth--;
-    j++;
-  } while (depth > 0);
-  return j;
-}
-const isCfgTest = (toks, i) =>
-  toks
-    .slice(i, i + 8)
-    .map((x) => x.t)
-    .filter((t, k) => k !== 1 || t !== '!')
-    .join(' ')
-    .startsWith('# [ cfg ( test ) ]');
-const ITEM_START =
-  /^(pub|let|fn|struct|enum|impl|mod|use|const|static|type|trait|union|async|unsafe|extern|macro_rules)$/;
-
-// The tokens without `#[cfg(test)]` items; null for a file under `#![cfg(test)]`.
-function dropTestItems(toks) {
-  const out = [];
-  for (let i = 0; i < toks.length;) {
-    if (toks[i].t !== '#' || !isCfgTest(toks, i)) {
-      out.push(toks[i++]);
-      continue;
-    }
-    if (toks[i + 1].t === '!') return null;
-    i = attrEnd(toks, i);
-    while (toks[i]?.t === '#') i = attrEnd(toks, i);
-    // An item ends at `;` or after its first `{...}`; a field, argument or match arm at `,`;
-    // either one before the bracket that closes what encloses it.
-    const item = ITEM_START.test(toks[i]?.t);
-    for (let depth = 0; i < toks.length; i++) {
-      const t = toks[i].t;
-      if (depth === 0 && (t === ';' || (t === ',' && !item))) {
-        i++;
-        break;
-      }
-      if (OPEN.has(t)) depth++;
-      else if (CLOSE.has(t) && depth === 0)
-        break; // closes the enclosing block: keep it
-      else if (CLOSE.has(t) && --depth === 0 && t === '}') {
-        i++;
-        break;
-      }
-    }
-  }
-  return out;
-}
-
-const ITEM = new Set(['fn', 'struct', 'enum', 'trait', 'type', 'const', 'static', 'union']);
-const newModule = (name, parent, file, dir) => ({
-  name,
-  parent,
-  file,
-  dir,
-  root: parent?.root ?? null,
-  children: new Map(),
-  items: new Set(),
-  imports: new Map(),
-  globs: [],
-  fileMod: null,
-});
-
-// Reads `file` as module `mod`: its items, imports, child modules (recursively) and every path
-// it names, pushed to `refs` as {mod, segs, line, file}.
-function loadFile(mod, refs, files) {
-  const toks = dropTestItems(tokenize(fs.readFileSync(mod.file, 'utf8')));
-  if (!toks) return;
-  files.push(mod);
-  const stack = [{ mod, depth: 0 }];
-  let depth = 0,
-    pendingPath = null;
-  const tok = (k) => toks[k]?.t;
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i].t,
-      cur = stack.at(-1).mod,
-      top = depth === stack.at(-1).depth;
-    if (t === '{') depth++;
-    else if (t === '}') {
-      if (depth-- === stack.at(-1).depth && stack.length > 1) stack.pop();
-    } else if (t === '#' && tok(i + 1) === '[' && tok(i + 2) === 'path' && tok(i + 3) === '=')
-      pendingPath = toks[i + 4].s;
-    else if (t === 'mod' && isId(tok(i + 1)?.[0]) && (tok(i + 2) === ';' || tok(i + 2) === '{')) {
-      const name = tok(i + 1),
-        inline = tok(i + 2) === '{';
-      const base = cur === cur.fileMod ? path.dirname(cur.file) : cur.dir;
-      const file = inline
-        ? cur.file
-        : pendingPath
-          ? path.join(base, pendingPath)
-          : [path.join(cur.dir, name + '.rs'), path.join(cur.dir, name, 'mod.rs')].find((f) => fs.existsSync(f));
-      pendingPath = null;
-      if (!file) {
-        console.error(`${rel(cur.file)}:${toks[i].line}: no file for mod ${name}`);
-        continue;
-      }
-      const dir = inline
-        ? path.join(cur.dir, name)
-        : path.basename(file) === 'mod.rs'
-          ? path.dirname(file)
-          : file.slice(0, -3);
-      const child = newModule(name, cur, file, dir);
-      cur.children.set(name, child);
-      cur.items.add(name);
-      if (inline) {
-        child.fileMod = cur.fileMod;
-        stack.push({ mod: child, depth: depth + 1 });
-      } else {
-        child.fileMod = child;
-        loadFile(child, refs, files);
-      }
-      i += 1;
-    } else if (top && ITEM.has(t) && isId(tok(i + 1)?.[0]) && tok(i + 1) !== 'fn') {
-      cur.items.add(tok(i + 1) === 'mut' ? tok(i + 2) : tok(i + 1));
-    } else if (top && t === 'macro_rules' && tok(i + 1) === '!') cur.items.add(tok(i + 2));
-    else if (t === 'use' && tok(i + 1) !== '<') {
-      // A use tree: prefix::{a, b::c as d, self, *}; each leaf is a path and, at module level, an import.
-      let k = i + 1;
-      const leaf = (segs, alias, line) => {
-        refs.push({ mod: cur, segs, line, file: cur.fileMod.file });
-        if (!top) return;
-        if (alias === '*') cur.globs.push({ mod: cur, segs });
-        else if (alias !== '_') cur.imports.set(alias, { mod: cur, segs });
-      };
-      const tree = (prefix) => {
-        const segs = [...prefix];
-        if (tok(k) === '::' || tok(k) === '$') k++; // `::std`, a macro's `$crate`
-        for (;;) {
-          if (tok(k) === '{') {
-            for (k++; tok(k) !== '}' && k < toks.length;) {
-              tree(segs);
-              if (tok(k) === ',') k++;
-            }
-            return void k++;
-          }
-          if (tok(k) === '*') {
-            leaf(segs, '*', toks[k++].line);
-            return;
-          }
-          const line = toks[k].line;
-          segs.push(tok(k++));
-          if (tok(k) === '::') {
-            k++;
-            continue;
-          }
-          let alias = segs.at(-1);
-          if (tok(k) === 'as') {
-            alias = tok(k + 1);
-            k += 2;
-          }
-          if (segs.at(-1) === 'self') {
-            segs.pop();
-            if (alias === 'self') alias = segs.at(-1);
-          }
-          leaf(segs, alias, line);
-          return;
-        }
-      };
-      tree([]);
-      i = k; // the `;`
-    } else if (
-      /^(crate|self|super)$/.test(t) &&
-      tok(i + 1) === '::' &&
-      tok(i - 1) !== '::' &&
-      !(tok(i - 1) === 'in' && tok(i - 2) === '(' && tok(i - 3) === 'pub')
-    ) {
-      const segs = [t];
-      let k = i + 1;
-      while (tok(k) === '::' && isId(tok(k + 1)?.[0])) {
-        segs.push(tok(k + 1));
-        k += 2;
-      }
-      refs.push({ mod: cur, segs, line: toks[i].line, file: cur.fileMod.file });
-      i = k - 1;
-    } else if (t === ';' || t === '}') pendingPath = null;
-  }
-}
-
-// The module a path names, from module `from`: {mod, definite} (definite: the last name was
-// found as a module or an item there), or null for a path outside the crate.
-function resolve(from, segs, guard = 0) {
-  if (guard > 24 || !from) return null;
-  let m = from,
-    i = 0;
-  if (segs[0] === 'crate') {
-    m = from.root;
-    i = 1;
-  } else if (segs[0] === 'self') i = 1;
-  else
-    while (segs[i] === 'super') {
-      m = m.parent;
-      i++;
-      if (!m) return null;
-    }
-  for (; i < segs.length; i++) {
-    const name = segs[i],
-      child = m.children.get(name);
-    if (child) {
-      m = child;
-      continue;
-    }
-    if (m.items.has(name)) return { mod: m, definite: true };
-    const imp = m.imports.get(name);
-    if (imp)
-      return (
-        resolve(imp.mod, [...imp.segs, ...segs.slice(i + 1)], guard + 1) ?? (i ? { mod: m, definite: false } : null)
-      );
-    for (const g of m.globs) {
-      const r = resolve(g.mod, [...g.segs, ...segs.slice(i)], guard + 1);
-      if (r?.definite) return r;
-    }
-    return i ? { mod: m, definite: false } : null;
-  }
-  return { mod: m, definite: true };
-}
-
-const isAncestor = (a, b) => {
-  for (let m = b.parent; m; m = m.parent) if (m === a) return true;
-  return false;
+// Core's top-level modules by layer, lowest first: issue 50's foundations, engines, products and
+// what goes around them (its proposed folders first), with today's modules placed where their job
+// is (materialize holds engines too, but its Materializer is a product). A path from a module to
+// one in a higher layer is an import up the layers. Every top-level module must be placed here.
+const LAYERS = {
+  'core/src/lib.rs': [
+    [
+      'foundations',
+      'io text json message grep redact ' +
+        'error memory create temp concurrent object_key base64 sort search path identifiers option_keys view transcript',
+    ],
+    ['engines', 'forms summary read limits placeholder stored_form tokens'],
+    ['products', 'offload materializer workspace direct batch plan materialize'],
+    ['around', 'tools bundle mcp replay audit retention gc redact_tree redact_knowledge'],
+  ],
 };
 
-// Strongly connected components of the graph `edges` (Map file -> Map file -> example), Tarjan.
-function tarjan(nodes, edges) {
-  const index = new Map(),
-    low = new Map(),
-    stack = [],
-    onStack = new Set(),
-    sccs = [];
-  let next = 0;
-  const visit = (v) => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of edges.get(v)?.keys() ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v), low.get(w)));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
-    }
-    if (low.get(v) === index.get(v)) {
-      const scc = [];
-      for (let w; w !== v;) {
-        w = stack.pop();
-        onStack.delete(w);
-        scc.push(w);
-      }
-      if (scc.length > 1) sccs.push(scc.sort());
-    }
-  };
-  for (const v of nodes) if (!index.has(v)) visit(v);
-  return sccs;
+// The module `segs` names from module `from`, through modules only: the walk stops at the first
+// name that is not a child module (an item, or an import, which is not followed). A path
+// starting with the module's own import (`use crate::json; ... json::walk`) goes through that
+// import. Null for a path outside the crate. `value`: the path's last name is a function or macro
+// called, never a module.
+function target(from, segs, value, guard = 0) {
+  let m = from,
+    i = 0;
+  if (segs[0] === 'crate') [m, i] = [from.root, 1];
+  else if (segs[0] === 'self') i = 1;
+  else if (segs[0] === 'super') {
+    for (; segs[i] === 'super'; i++) if (!(m = m.parent)) return null;
+  } else if (!m.children.has(segs[0])) {
+    const imp = m.imports.get(segs[0]);
+    return imp && segs.length > 1 && guard < 8
+      ? target(imp.mod, [...imp.segs, ...segs.slice(1)], value, guard + 1)
+      : null;
+  }
+  const end = value ? segs.length - 1 : segs.length;
+  for (; i < end && m.children.has(segs[i]); i++) m = m.children.get(segs[i]);
+  return { mod: m, item: i < segs.length };
 }
 
-const defaults = ['core/src/lib.rs', 'wasm/src/lib.rs', 'cli/src/main.rs', 'cli/src/lib.rs', 'host-tokio/src/lib.rs']
-  .map((f) => path.join(repo, f))
-  .filter((f) => fs.existsSync(f));
-const roots = process.argv.length > 2 ? process.argv.slice(2).map((f) => path.resolve(f)) : defaults;
-for (const f of roots)
-  if (!fs.existsSync(f)) {
-    console.error(`no such crate root: ${f}`);
-    process.exit(2);
-  }
-let total = 0;
-for (const rootFile of roots) {
-  const label = rel(rootFile).replace(/\/src\/(lib|main)\.rs$/, (_, s) =>
-    roots.some((r) => r !== rootFile && path.dirname(r) === path.dirname(rootFile)) ? ` (${s})` : '',
-  );
-  const root = newModule('crate', null, rootFile, path.dirname(rootFile));
-  root.root = root.fileMod = root;
-  const refs = [],
-    files = [],
-    lines = new Map(),
-    edges = new Map();
-  loadFile(root, refs, files);
-  for (const { mod, segs, line, file } of refs) {
-    const target = resolve(mod, segs)?.mod.fileMod,
-      source = mod.fileMod;
-    if (!target || target === source || isAncestor(target, source) || isAncestor(source, target)) continue;
-    if (!edges.has(file)) edges.set(file, new Map());
-    if (edges.get(file).has(target.file)) continue;
+const ancestors = (m) => {
+  const out = [];
+  for (; m; m = m.parent) out.unshift(m);
+  return out;
+};
+const selfName = (m) => (m.fileMod === m ? path.basename(m.file) : `{${m.name}}`);
+const folderName = (m) => rel(m.dir) + '/';
+
+function measure(rootFile) {
+  const { root, refs } = loadCrate(path.join(repo, rootFile));
+  const folders = new Map(); // folder module -> Map a -> Map b -> [an example, count]
+  let throughRoot = 0;
+  const up = new Map(); // a -> Map b -> [an example, count], a below b
+  const layers =
+    LAYERS[rootFile] && new Map(LAYERS[rootFile].flatMap(([, ms], rank) => ms.split(' ').map((m) => [m, rank])));
+  const lines = new Map();
+  const example = ({ file, line, segs }) => {
     if (!lines.has(file)) lines.set(file, fs.readFileSync(file, 'utf8').split('\n'));
-    edges.get(file).set(target.file, `${rel(file)}:${line}: ${lines.get(file)[line - 1].trim()}  [${segs.join('::')}]`);
+    return `${rel(file)}:${line}: ${lines.get(file)[line - 1].trim()}  [${segs.join('::')}]`;
+  };
+  const count = (map, a, b, ref) => {
+    if (!map.has(a)) map.set(a, new Map());
+    const to = map.get(a);
+    if (to.has(b)) to.get(b)[1]++;
+    else to.set(b, [example(ref), 1]);
+  };
+  for (const ref of refs) {
+    const t = target(ref.mod, ref.segs, ref.value);
+    if (!t || t.mod === ref.mod) continue;
+    if (t.mod === root && t.item && ref.mod !== root) throughRoot++;
+    const from = ancestors(ref.mod),
+      to = ancestors(t.mod);
+    let k = 0;
+    while (from[k + 1] && from[k + 1] === to[k + 1]) k++;
+    const folder = from[k],
+      a = from[k + 1]?.name ?? selfName(folder),
+      b = to[k + 1]?.name ?? selfName(folder);
+    if (!folders.has(folder)) folders.set(folder, new Map());
+    count(folders.get(folder), a, b, ref);
+    if (layers && k === 0 && from[1] && to[1] && layers.get(a) < layers.get(b)) count(up, a, b, ref);
   }
-  const sccs = tarjan(
-    files.map((m) => m.file),
-    edges,
-  );
-  for (const scc of sccs) {
-    console.log(`${label}: cycle between ${scc.map(rel).join(', ')}`);
-    for (const a of scc)
-      for (const b of scc) {
-        const example = edges.get(a)?.get(b);
-        if (example) console.log(`  ${rel(a)} -> ${rel(b)}\n      ${example}`);
-      }
+  const cycles = [];
+  for (const [folder, edges] of folders) {
+    const nodes = [...new Set([...edges.keys(), ...[...edges.values()].flatMap((to) => [...to.keys()])])];
+    for (const modules of tarjan(nodes, edges)) {
+      const inside = new Set(modules),
+        arrows = [];
+      for (const a of modules) for (const [b, ex] of edges.get(a) ?? []) if (inside.has(b)) arrows.push([a, b, ...ex]);
+      // The same folder without its own file: the cycles between siblings alone.
+      const own = selfName(folder),
+        siblings = new Map([...edges].filter(([a]) => a !== own && inside.has(a)));
+      for (const [a, to] of siblings) siblings.set(a, new Map([...to].filter(([b]) => b !== own && inside.has(b))));
+      const among = modules.includes(own)
+        ? tarjan(
+            modules.filter((m) => m !== own),
+            siblings,
+          )
+        : [];
+      cycles.push({ folder: folderName(folder), modules, arrows, among });
+    }
   }
-  console.log(`${label}: ${sccs.length} cycle${sccs.length === 1 ? '' : 's'} in ${files.length} modules`);
-  total += sccs.length;
+  cycles.sort((x, y) => x.folder.localeCompare(y.folder) || x.modules[0].localeCompare(y.modules[0]));
+  const upward = [...up].flatMap(([a, to]) => [...to].map(([b, ex]) => [a, b, ...ex]));
+  const unplaced = layers ? [...root.children.keys()].filter((name) => !layers.has(name)) : [];
+  return {
+    root: selfName(root),
+    cycles,
+    throughRoot,
+    upward,
+    upwardCount: upward.reduce((n, x) => n + x[3], 0),
+    unplaced,
+  };
 }
-process.exit(total ? 1 : 0);
+
+const figures = (m) => ({
+  throughRoot: m.throughRoot,
+  ...(LAYERS[m.rootFile] ? { upward: m.upwardCount } : {}),
+  cycles: m.cycles.map((c) => ({ folder: c.folder, modules: c.modules, arrows: c.arrows.length })),
+});
+
+const args = process.argv.slice(2);
+const list = args.includes('--list'),
+  update = args.includes('--update');
+const measured = CRATES.filter((f) => fs.existsSync(path.join(repo, f))).map((rootFile) => ({
+  rootFile,
+  ...measure(rootFile),
+}));
+
+if (update) {
+  const crates = Object.fromEntries(measured.map((m) => [m.rootFile, figures(m)]));
+  // One cycle a line, so that a diff of the baseline reads as the change it records.
+  const text = JSON.stringify({ crates }, null, 2).replace(
+    /\{\s+"folder": ("[^"]*"),\s+"modules": \[([^\]]*)\],\s+"arrows": (\d+)\s+\}/g,
+    (_, folder, modules, arrows) =>
+      `{ "folder": ${folder}, "modules": [${modules.trim().split(/,\s+/).join(', ')}], "arrows": ${arrows} }`,
+  );
+  fs.writeFileSync(BASELINE, text + '\n');
+  console.log(`wrote ${rel(BASELINE)}`);
+}
+
+const baseline = fs.existsSync(BASELINE) ? JSON.parse(fs.readFileSync(BASELINE, 'utf8')).crates : {};
+const arrowLines = (arrows) => arrows.map(([a, b, ex, n]) => `    ${a} -> ${b} (${n}), e.g. ${ex}`).join('\n');
+let failed = 0,
+  lower = 0;
+for (const m of measured) {
+  const base = baseline[m.rootFile] ?? { throughRoot: 0, upward: 0, cycles: [] };
+  const fail = (what) => (failed++, console.log(`${m.rootFile}: ${what}`));
+  for (const name of m.unplaced)
+    fail(`module ${name} has no layer: place it in LAYERS (scripts/check-module-cycles.mjs)`);
+  for (const c of m.cycles) {
+    const held = base.cycles.filter((b) => b.folder === c.folder && c.modules.every((x) => b.modules.includes(x)));
+    const cycle = `${c.folder}: ${c.modules.join(' ↔ ')}`;
+    if (!held.length) fail(`a cycle the baseline does not hold, ${cycle}\n${arrowLines(c.arrows)}`);
+    else if (held.every((b) => c.arrows.length > b.arrows))
+      fail(
+        `${c.arrows.length} arrows in ${cycle} (baseline ${Math.max(...held.map((b) => b.arrows))})\n${arrowLines(c.arrows)}`,
+      );
+    else if (list) {
+      console.log(`${m.rootFile}: ${cycle} (${c.arrows.length} arrows)`);
+      for (const s of c.among) console.log(`  among its children alone: ${s.join(' ↔ ')}`);
+      console.log(arrowLines(c.arrows));
+    }
+  }
+  for (const b of base.cycles)
+    if (
+      !m.cycles.some(
+        (c) => c.folder === b.folder && c.modules.join() === b.modules.join() && c.arrows.length === b.arrows,
+      )
+    )
+      lower++;
+  const counts = [
+    ['throughRoot', m.throughRoot, `imports through ${m.root}'s re-exports`, []],
+    ['upward', m.upwardCount, 'imports up the layers', m.upward],
+  ];
+  for (const [key, n, what, arrows] of counts) {
+    const was = base[key] ?? 0;
+    if (n > was) fail(`${n} ${what} (baseline ${was})${arrows.length ? '\n' + arrowLines(arrows) : ''}`);
+    else if (n < was) lower++;
+    if (list && key === 'upward' && arrows.length) console.log(`${m.rootFile}: ${what}\n${arrowLines(arrows)}`);
+  }
+  const modules = new Set(m.cycles.flatMap((c) => c.modules.map((x) => c.folder + x))).size;
+  console.log(
+    `${m.rootFile}: ${m.cycles.length} cycle${m.cycles.length === 1 ? '' : 's'} (${modules} modules), ` +
+      `${m.throughRoot} imports through ${m.root}` +
+      (LAYERS[m.rootFile] ? `, ${m.upwardCount} up the layers` : ''),
+  );
+}
+if (lower && !failed)
+  console.log(
+    `Below the baseline in ${lower} place${lower === 1 ? '' : 's'}: run \`node scripts/check-module-cycles.mjs --update\` ` +
+      `and commit ${rel(BASELINE)} to keep the gain.`,
+  );
+if (failed)
+  console.log(
+    `\n${failed} failure${failed === 1 ? '' : 's'} against ${rel(BASELINE)} and LAYERS. Import from the module ` +
+      `that holds the item (\`crate::error::OffloadError\`, not \`crate::OffloadError\`), or move the item ` +
+      `below both of its users; \`--list\` shows every cycle and its arrows.`,
+  );
+process.exit(failed ? 1 : 0);
