@@ -67,7 +67,8 @@ pub fn results_in(messages: &[Value]) -> Vec<(ResultAt, Option<&Value>)> {
 pub(crate) fn results_with_tools(
     messages: &[Value],
 ) -> Vec<(ResultAt, Option<&Value>, Option<String>)> {
-    let names = super::anchors::tool_names(messages);
+    let views: Vec<&Value> = messages.iter().collect();
+    let names = crate::materialize::tool_names(&views);
     let mut out = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         for found in tool_results(&message, At::Index(i), 0, &mut Vec::new()).unwrap_or_default() {

@@ -172,7 +172,7 @@ impl<'a> Tally<'a> {
             .map(|r| {
                 let at = figures.tool_index(r.tool.as_deref().unwrap_or(UNKNOWN_TOOL));
                 let t = &mut figures.tools[at];
-                let chars = crate::utf16_len(&r.raw_json) as u64;
+                let chars = crate::text::utf16_len(&r.raw_json) as u64;
                 t.results += 1;
                 t.chars_before += chars;
                 t.chars_after += chars;
@@ -233,8 +233,8 @@ impl<'a> Tally<'a> {
             f.sufficiency.add(&kept);
             let tool = &mut f.tools[self.tool_of[self.next_result - 1]];
             tool.shrunk += 1;
-            tool.chars_after = tool.chars_after + crate::utf16_len(&sent_json) as u64
-                - crate::utf16_len(&result.raw_json) as u64;
+            tool.chars_after = tool.chars_after + crate::text::utf16_len(&sent_json) as u64
+                - crate::text::utf16_len(&result.raw_json) as u64;
             tool.sufficiency.add(&kept);
         }
         t
