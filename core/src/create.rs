@@ -1,7 +1,7 @@
 //! Creating a file at the first free name: the one way tool-offload picks names, so
 //! that nothing is ever overwritten, even by concurrent calls or processes.
 
-use crate::{CreateOutcome, FileReader, FileWriter, IoError, OffloadError};
+use crate::{error::OffloadError, io::CreateOutcome, io::FileReader, io::FileWriter, io::IoError};
 
 /// The suffix of the marker a removed artifact leaves.
 pub const REMOVED_SUFFIX: &str = ".removed";
@@ -301,7 +301,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::MemoryWriter;
+    use crate::memory::MemoryWriter;
     use futures_executor::block_on;
 
     fn names(n: u32) -> Result<String, OffloadError> {

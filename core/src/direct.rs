@@ -4,7 +4,10 @@ use crate::message::{check_session_id, tool_results, with_contents, At};
 use crate::path::{join, resolve};
 use crate::plan::{edits, redact_offloads, write_offloads, PlannedOffload};
 use crate::view::{JsonView, Text};
-use crate::{direct_placeholder, utf16_len, FileWriter, OffloadError, Value};
+use crate::{
+    error::OffloadError, io::FileWriter, placeholder::direct_placeholder, text::utf16_len,
+};
+use serde_json::Value;
 
 /// What [`offload_tool_result`] did.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,7 +65,7 @@ pub async fn offload_tool_result<W: FileWriter + ?Sized>(
 }
 
 /// [`offload_tool_result`] reading `message` through `view` (see
-/// [`offload_tool_results_through`](crate::offload_tool_results_through)).
+/// [`offload_tool_results_through`](crate::batch::offload_tool_results_through)).
 ///
 /// ```
 /// use serde_json::json;
@@ -252,7 +255,7 @@ impl<T: Text> DirectPlan<T> {
     }
 
     /// The slot → placeholder edits that turn the message into its offloaded copy.
-    pub fn edits(&self) -> Vec<(crate::Slot, String)> {
+    pub fn edits(&self) -> Vec<(crate::message::Slot, String)> {
         edits(&self.offloads)
     }
 

@@ -11,7 +11,8 @@ use std::collections::HashSet;
 use crate::concurrent::{run_bounded, WRITE_CONCURRENCY};
 pub use crate::io::{FileLifecycle, FileStat};
 use crate::temp::{is_stale_temp, is_temp};
-use crate::{FileReader, FileWriter, OffloadError, Value};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter};
+use serde_json::Value;
 
 /// What to collect.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

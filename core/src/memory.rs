@@ -5,7 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
 use crate::io::clamp_range;
-use crate::{CreateOutcome, FileLifecycle, FileReader, FileStat, FileWriter, IoError};
+use crate::{
+    io::CreateOutcome, io::FileLifecycle, io::FileReader, io::FileStat, io::FileWriter, io::IoError,
+};
 
 /// A [`FileWriter`] that keeps everything in memory: for tests, benchmarks of pure
 /// compute, and hosts without a file system.

@@ -48,14 +48,14 @@ pub enum ObjectKeyError {
 }
 
 impl ObjectKeyError {
-    /// The stable code: always [`ErrorCode::InvalidArgument`](crate::ErrorCode::InvalidArgument).
+    /// The stable code: always [`ErrorCode::InvalidArgument`](crate::error::ErrorCode::InvalidArgument).
     ///
     /// ```
     /// use tool_offload_core::{object_key::object_key, ErrorCode};
     /// assert_eq!(object_key("", "x").unwrap_err().code(), ErrorCode::InvalidArgument);
     /// ```
-    pub fn code(&self) -> crate::ErrorCode {
-        crate::ErrorCode::InvalidArgument
+    pub fn code(&self) -> crate::error::ErrorCode {
+        crate::error::ErrorCode::InvalidArgument
     }
 }
 

@@ -2,7 +2,7 @@
 //! refused, naming it and where it belongs, so a misspelt or misplaced option is never
 //! silently ignored. The key lists are the hosts'; the rule and its words are here, once.
 
-use crate::OffloadError;
+use crate::error::OffloadError;
 
 /// The keys of a Materializer's options object.
 pub const MATERIALIZER_KEYS: &[&str] = &[

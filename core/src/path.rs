@@ -1,7 +1,7 @@
 //! Path handling without IO: POSIX `path.resolve` semantics and file-name validation,
 //! so that every host computes the same absolute paths and refuses the same names.
 
-use crate::OffloadError;
+use crate::error::OffloadError;
 
 /// The longest file name (in UTF-8 bytes) that common file systems accept.
 pub const MAX_FILE_NAME_BYTES: usize = 255;

@@ -4,7 +4,7 @@
 
 use crate::message::Slot;
 use crate::view::Text;
-use crate::{FileWriter, OffloadError};
+use crate::{error::OffloadError, io::FileWriter};
 
 /// One tool result chosen for offloading, with its file decided.
 #[derive(Debug)]

@@ -9,7 +9,8 @@ use std::borrow::Cow;
 use crate::materialize::{sha256_hex, Measure};
 use crate::redact::{add_counts, Redaction};
 use crate::workspace::KnowledgeRecord;
-use crate::{FileLifecycle, FileReader, FileWriter, OffloadError, Value};
+use crate::{error::OffloadError, io::FileLifecycle, io::FileReader, io::FileWriter};
+use serde_json::Value;
 
 /// `<root>/context/<namespace>/artifacts/knowledge/<file>`: the namespace and the file.
 pub(crate) fn knowledge_file<'a>(root: &str, path: &'a str) -> Option<(&'a str, &'a str)> {

@@ -8,7 +8,8 @@ use crate::materialize::{sha256_hex, Measure};
 use crate::workspace::{
     KnowledgeInput, KnowledgeRecord, KnowledgeType, Workspace, WorkspaceOptions,
 };
-use crate::{redact_tree, FileWriter, Map, MemoryWriter, Value};
+use crate::{io::FileWriter, memory::MemoryWriter, redact_tree::redact_tree};
+use serde_json::{Map, Value};
 
 const KEY: &str = "AKIAIOSFODNN7EXAMPLE";
 const CONTENT: &str = "/data/context/default/artifacts/knowledge/env.txt";

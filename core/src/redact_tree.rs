@@ -6,7 +6,7 @@
 use crate::gc::{index_for, ours, walk};
 use crate::redact::{add_counts, Redaction};
 use crate::redact_knowledge::{knowledge_file, redact_knowledge};
-use crate::{FileLifecycle, FileReader, FileWriter, OffloadError};
+use crate::{error::OffloadError, io::FileLifecycle, io::FileReader, io::FileWriter};
 
 /// What [`redact_tree`] found and did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! sweep that removes those: one implementation every writer (tokio, Node, OPFS) runs
 //! over its own listing, `stat` and `remove`.
 
-use crate::{FileLifecycle, FileReader, IoError};
+use crate::{io::FileLifecycle, io::FileReader, io::IoError};
 
 /// A temporary file untouched for this long (10 minutes) belongs to a writer that died
 /// mid-write: a live one renames, links or removes its own within one write.
@@ -89,7 +89,7 @@ pub async fn sweep_stale_temp<IO: FileReader + FileLifecycle + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{FileWriter, MemoryWriter};
+    use crate::{io::FileWriter, memory::MemoryWriter};
     use futures_executor::block_on;
 
     #[test]

@@ -41,7 +41,7 @@ pub fn estimate_tokens(text: &str) -> usize {
 /// must never count more tokens than the text has UTF-8 bytes (true of every byte-level
 /// BPE: a token is at least one byte), so text of at most a limit in bytes is within
 /// that limit without being counted.
-pub type TokenCounter<'a> = dyn Fn(&str) -> Result<usize, crate::OffloadError> + 'a;
+pub type TokenCounter<'a> = dyn Fn(&str) -> Result<usize, crate::error::OffloadError> + 'a;
 
 /// Whether `text` holds more than `limit` tokens: by `count` when given (asked only
 /// about text of more than `limit` bytes), else by [`estimate_tokens`], read only until
@@ -53,7 +53,7 @@ pub(crate) fn over_limit(
     text: &str,
     limit: usize,
     count: Option<&TokenCounter<'_>>,
-) -> Result<bool, crate::OffloadError> {
+) -> Result<bool, crate::error::OffloadError> {
     match count {
         Some(count) => Ok(!counted_within_by_bytes(text, limit) && count(text)? > limit),
         None => Ok(estimate_within(text, limit).is_none()),
@@ -250,7 +250,7 @@ mod tests {
         // chars / 4 would undercount them.
         let quarter: usize = VECTORS
             .iter()
-            .map(|(t, _, _)| crate::utf16_len(t) / 4)
+            .map(|(t, _, _)| crate::text::utf16_len(t) / 4)
             .sum();
         assert!(quarter < real);
     }

@@ -19,7 +19,7 @@
 //! ]);
 //! ```
 
-use crate::{Map, Value};
+use serde_json::{Map, Value};
 
 mod rendered;
 

@@ -5,7 +5,8 @@
 
 use std::borrow::Cow;
 
-use crate::{json, utf16_len, OffloadError, Value};
+use crate::{error::OffloadError, json, text::utf16_len};
+use serde_json::Value;
 
 /// The JSON type of a value, as `JSON.stringify` would see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +44,7 @@ impl Kind {
 
 /// Content about to be written: the host's string type plus its size in JS terms.
 pub trait Text {
-    /// What the host's [`FileWriter`](crate::FileWriter) takes (`str` natively).
+    /// What the host's [`FileWriter`](crate::io::FileWriter) takes (`str` natively).
     type Data: ?Sized;
     /// The text to hand to the writer.
     fn data(&self) -> &Self::Data;
@@ -54,15 +55,15 @@ pub trait Text {
     fn utf16_len_at_most(&self, limit: usize) -> bool {
         self.utf16_len() <= limit
     }
-    /// Whether this is one of our placeholders ([`is_placeholder`](crate::is_placeholder)).
+    /// Whether this is one of our placeholders ([`is_placeholder`](crate::placeholder::is_placeholder)).
     fn is_placeholder(&self) -> bool;
     /// What this already is when it stands for stored content ([`stored_form`]). Hosts
     /// whose text lives elsewhere override it to copy only the ends it reads
-    /// ([`stored_form_of_ends`](crate::stored_form_of_ends)).
+    /// ([`stored_form_of_ends`](crate::stored_form::stored_form_of_ends)).
     ///
-    /// [`stored_form`]: crate::stored_form
-    fn stored_form(&self) -> Option<crate::StoredForm> {
-        crate::stored_form(&self.to_str())
+    /// [`stored_form`]: crate::stored_form::stored_form
+    fn stored_form(&self) -> Option<crate::stored_form::StoredForm> {
+        crate::stored_form::stored_form(&self.to_str())
     }
     /// The text as UTF-8, for work done in Rust (summaries of materialized output). A
     /// lone UTF-16 surrogate (only host strings can hold one) becomes U+FFFD, as a
@@ -97,7 +98,7 @@ impl Text for Cow<'_, str> {
         }
     }
     fn is_placeholder(&self) -> bool {
-        crate::is_placeholder(self)
+        crate::placeholder::is_placeholder(self)
     }
     fn to_str(&self) -> Cow<'_, str> {
         Cow::Borrowed(self)

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::text::{content_chars, short, strings};
 use super::{Item, Session};
 use crate::replay::content_text;
-use crate::Value;
+use serde_json::Value;
 
 /// Audits a Claude Code log: `events` its lines, `persisted` the files of the session's
 /// `tool-results/` folder (name → length in UTF-16 code units). Side-chain (sub-agent)

@@ -3,7 +3,7 @@
 
 use super::text::short;
 use super::{Item, Session};
-use crate::Value;
+use serde_json::Value;
 
 /// Audits a Codex rollout, `lines` its JSON lines (only `response_item` lines count).
 ///
@@ -84,7 +84,7 @@ pub fn codex(lines: &[Value]) -> Session {
         let mut entry = Item {
             call_id: id.to_owned(),
             tool: call.map_or("", |c| c.2).to_owned(),
-            chars: crate::utf16_len(&output),
+            chars: crate::text::utf16_len(&output),
             read: false,
             turns_until_read: None,
             first_text_after: None,

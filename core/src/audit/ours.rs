@@ -5,7 +5,7 @@ use super::shown::shown_in_part;
 use super::text::short;
 use super::{Item, Session};
 use crate::replay::{content_text, results_in, said, tool_call_values, tool_names, turns};
-use crate::Value;
+use serde_json::Value;
 
 /// Audits a message array: results our writers replaced, for that call, by an offload
 /// placeholder (`[Content offloaded to: ./tool-result-<id>.md]`), a summary or the
@@ -48,7 +48,7 @@ pub fn ours(messages: &[Value]) -> Session {
                 .unwrap_or_default()
                 .to_owned(),
             call_id,
-            chars: shown.chars.unwrap_or_else(|| crate::utf16_len(&text)),
+            chars: shown.chars.unwrap_or_else(|| crate::text::utf16_len(&text)),
             read: false,
             turns_until_read: None,
             first_text_after: None,

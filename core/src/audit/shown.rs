@@ -5,7 +5,7 @@
 //! mentions a `ctx://` ref, is an output shown whole.
 
 use crate::materialize::{cleared_parts, summary_parts};
-use crate::{stored_form, StoredForm};
+use crate::{stored_form::stored_form, stored_form::StoredForm};
 
 /// A result shown in part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! What the audits share: the strings of a tool call's input, and a short first text.
 
-use crate::Value;
+use serde_json::Value;
 
 /// Every string in `value` (a tool call's input), depth first.
 pub(super) fn strings(value: &Value, out: &mut Vec<String>) {
@@ -14,7 +14,7 @@ pub(super) fn strings(value: &Value, out: &mut Vec<String>) {
 
 /// `text` trimmed and cut to 200 characters (an ellipsis when cut), or `None` when blank.
 pub(super) fn short(text: &str) -> Option<String> {
-    let text = crate::js_trim(text);
+    let text = crate::text::js_trim(text);
     if text.is_empty() {
         return None;
     }
@@ -28,5 +28,5 @@ pub(super) fn short(text: &str) -> Option<String> {
 /// The UTF-16 length of a tool result's content: a string, or its text parts joined with
 /// newlines.
 pub(super) fn content_chars(content: Option<&Value>) -> usize {
-    crate::utf16_len(&crate::replay::content_text(content))
+    crate::text::utf16_len(&crate::replay::content_text(content))
 }

@@ -10,8 +10,8 @@
 use super::shown::shown_in_part;
 use crate::message::{tool_results, At};
 use crate::view::{JsonView, Kind, Text};
-use crate::Map;
-use crate::Value;
+use serde_json::Map;
+use serde_json::Value;
 
 /// A result shown by reference, and how often the model read it back.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use crate::message::{id_path, tool_results, At, Slot};
 use crate::path::{join, resolve};
 use crate::plan::{edits, PlannedOffload};
 use crate::view::{JsonView, Text};
-use crate::{batch_placeholder, FileReader, FileWriter, OffloadError};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter, placeholder::batch_placeholder};
 
 /// The default threshold, in UTF-16 code units.
 pub const DEFAULT_THRESHOLD: usize = 100;
@@ -38,7 +38,7 @@ pub struct BatchOptions<'a> {
     /// Offload content of at least this many UTF-16 code units (empty content never).
     pub threshold: usize,
     /// Replace well-known secrets before anything is written
-    /// ([`redact_offloads`](crate::redact_offloads)); the threshold counts the content
+    /// ([`redact_offloads`](crate::plan::redact_offloads)); the threshold counts the content
     /// as it is in the message.
     pub redact: crate::redact::Redaction,
 }
@@ -166,7 +166,7 @@ impl Batch {
             planned.tool_result_chars += chars as u64;
             // Empty content saves nothing; what already stands for stored content (a
             // placeholder, whose file writing it again would overwrite; a summary, a
-            // knowledge list, a page read back) stays ([`crate::stored_form`]).
+            // knowledge list, a page read back) stays ([`crate::stored_form::stored_form`]).
             if chars == 0 || chars < self.threshold || result.text.stored_form().is_some() {
                 continue;
             }
@@ -188,7 +188,7 @@ impl Batch {
             });
         }
         if self.redact.is_on() {
-            crate::redact_offloads(&mut planned.offloads, &self.redact);
+            crate::plan::redact_offloads(&mut planned.offloads, &self.redact);
         }
         Ok(planned)
     }

@@ -6,7 +6,8 @@ use std::borrow::Cow;
 use super::{Batch, BatchOptions, PlannedMessage};
 use crate::message::{with_contents, Slot};
 use crate::view::{JsonView, Text};
-use crate::{FileReader, FileWriter, OffloadError, Value};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter};
+use serde_json::Value;
 
 /// What a batch did, as edits for the host to apply to its own copies.
 #[derive(Debug, Clone, PartialEq, Default)]

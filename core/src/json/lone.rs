@@ -13,7 +13,8 @@
 use std::borrow::Cow;
 
 use crate::view::{JsonView, Kind};
-use crate::{json, OffloadError, Value};
+use crate::{error::OffloadError, json};
+use serde_json::Value;
 
 /// The stand-ins of one JSON text, each with the surrogate it stands for.
 ///
@@ -349,7 +350,7 @@ mod tests {
         let (value, lone) = marked(r#"["ab\ud83d", [{"t": "\udc00"}]]"#);
         let view = lone.view(&value);
         let text = view.item(0).unwrap().text().unwrap();
-        assert_eq!((crate::utf16_len(&text), text.len()), (3, 5));
+        assert_eq!((crate::text::utf16_len(&text), text.len()), (3, 5));
         // JSON.stringify([{t: "\udc00"}]) is 16 units.
         let array = view.item(1).unwrap().text().unwrap();
         assert_eq!(array, r#"[{"t":"\udc00"}]"#);

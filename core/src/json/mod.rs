@@ -15,7 +15,8 @@ pub(crate) use synopsis::comma_list;
 pub use synopsis::{pretty_head, synopsis, Synopsis, MAX_MEMBERS};
 pub use validate::is_json_document;
 
-use crate::{OffloadError, Value};
+use crate::error::OffloadError;
+use serde_json::Value;
 
 /// Parse JSON text into a [`Value`], keeping object keys in document order.
 ///

@@ -1,7 +1,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::Value;
+use serde_json::Value;
 
 /// The selection, parsed back (so tests compare values, not spacing).
 fn select(path: &str, doc: &Value) -> Result<Value, String> {

@@ -5,7 +5,7 @@
 //! `-0` → `0`); object keys that are array indices come first in ascending order, as in
 //! every JavaScript object; and only `"`, `\` and control characters are escaped.
 
-use crate::Value;
+use serde_json::Value;
 use serde_json::{Map, Number};
 
 /// Serialise `value` exactly as `JSON.stringify(value)` does in JavaScript (no spaces).

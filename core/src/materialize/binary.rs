@@ -9,7 +9,7 @@ use super::reference::{self, unsafe_ref_component};
 use super::summary::binary_summary;
 use super::types::{ArtifactKind, ContextRef, MaterializeWhen, Materialized, RefHint};
 use crate::create::Payload;
-use crate::{FileReader, FileWriter, OffloadError};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 
 /// The extension of binary artifacts.
 pub const BINARY_EXTENSION: &str = "bin";

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::*;
 use crate::materialize::{import_conversation, MaterializeWhen, MaterializerOptions, ToolLimits};
-use crate::{CreateOutcome, IoError, MemoryWriter};
+use crate::{io::CreateOutcome, io::IoError, memory::MemoryWriter};
 
 /// A PNG signature, then every byte value (far from UTF-8).
 fn png() -> Vec<u8> {
@@ -100,7 +100,7 @@ fn a_tool_kept_inline_stays_inline_and_a_bad_id_is_refused() {
 
 /// A writer that writes text only (the trait's default `create_bytes`).
 struct TextOnly(MemoryWriter);
-impl crate::FileWriter for TextOnly {
+impl crate::io::FileWriter for TextOnly {
     async fn mkdir(&self, dir: &str) -> Result<(), IoError> {
         self.0.mkdir(dir).await
     }
@@ -111,7 +111,7 @@ impl crate::FileWriter for TextOnly {
         self.0.create_file(path, data).await
     }
 }
-impl crate::FileReader for TextOnly {
+impl crate::io::FileReader for TextOnly {
     async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
         self.0.read_file(path).await
     }

@@ -15,7 +15,10 @@ use super::pointer::{cleared_page_pointer, cleared_pointer};
 use super::summary::summary_parts;
 use super::types::{ContextRef, Materialized};
 use crate::view::JsonView;
-use crate::{estimate_tokens, FileReader, FileWriter, OffloadError, Slot, StoredForm};
+use crate::{
+    error::OffloadError, io::FileReader, io::FileWriter, message::Slot, stored_form::StoredForm,
+    tokens::estimate_tokens,
+};
 
 /// Options of [`Materializer::budget`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,7 +108,7 @@ impl Materializer {
     /// by [`estimate_tokens`] or the caller's tokenizer). When their sum exceeds
     /// `trigger_tokens`, the tool results before the last `keep_last` (not of
     /// `exclude_tools`, nothing that already stands for stored content but a summary or
-    /// a page the read tools returned: [`crate::stored_form`]) are cleared oldest
+    /// a page the read tools returned: [`crate::stored_form::stored_form`]) are cleared oldest
     /// first until the history is at most half the trigger — if that saves at least
     /// `clear_at_least_tokens`; otherwise nothing changes. A result is cleared into
     /// [`cleared_pointer`] naming its ref: a summary's own, or a new artifact's for a
@@ -175,29 +178,30 @@ impl Materializer {
             // A summary is cleared to its own ref, a page the read tools returned to the
             // call that returns it again; what else already stands for stored content
             // (the store would not store it again) stays.
-            let (clearing, chars) = match (crate::stored_form(text), summary_parts(text)) {
-                (None, _) => (Clearing::Inline, None),
-                (Some(StoredForm::Summary), Some(parts)) => {
-                    (Clearing::Summary(parts.reference.to_owned()), parts.chars)
-                }
-                (Some(StoredForm::ReadBackPage), _) => {
-                    // Only the call that read it brings it back: one whose input names
-                    // the page's ref (a result of another tool that looks like a page
-                    // stays, as does a page whose call left the history).
-                    let reference = page_ref(text);
-                    match tool_input(messages, &result.id) {
-                        Some(input)
-                            if !reference.is_empty()
-                                && crate::search::contains(&input, reference) =>
-                        {
-                            (Clearing::Page(input), None)
-                        }
-                        _ => continue,
+            let (clearing, chars) =
+                match (crate::stored_form::stored_form(text), summary_parts(text)) {
+                    (None, _) => (Clearing::Inline, None),
+                    (Some(StoredForm::Summary), Some(parts)) => {
+                        (Clearing::Summary(parts.reference.to_owned()), parts.chars)
                     }
-                }
-                _ => continue,
-            };
-            let chars = chars.unwrap_or_else(|| crate::utf16_len(text));
+                    (Some(StoredForm::ReadBackPage), _) => {
+                        // Only the call that read it brings it back: one whose input names
+                        // the page's ref (a result of another tool that looks like a page
+                        // stays, as does a page whose call left the history).
+                        let reference = page_ref(text);
+                        match tool_input(messages, &result.id) {
+                            Some(input)
+                                if !reference.is_empty()
+                                    && crate::search::contains(&input, reference) =>
+                            {
+                                (Clearing::Page(input), None)
+                            }
+                            _ => continue,
+                        }
+                    }
+                    _ => continue,
+                };
+            let chars = chars.unwrap_or_else(|| crate::text::utf16_len(text));
             // The pointer's ref is not known before an inline result is stored: a
             // ref-sized stand-in measures it.
             let pointer = match &clearing {
@@ -207,7 +211,7 @@ impl Materializer {
                 _ => cleared_pointer(&result.tool_name, &result.id, chars, "ctx://x/tool/x.txt"),
             };
             // Counted as the history is, serialised: escapes (`\n`, `\"`) are tokens too.
-            let json = |t: &str| crate::json::stringify(&crate::Value::from(t));
+            let json = |t: &str| crate::json::stringify(&serde_json::Value::from(t));
             let shown = estimate_tokens(&json(text));
             let after = estimate_tokens(&json(&pointer));
             if shown <= after {

@@ -2,7 +2,7 @@ use serde_json::{json, Value};
 
 use super::*;
 use crate::materialize::{is_cleared, MaterializerOptions};
-use crate::{apply_edits, MemoryWriter};
+use crate::{memory::MemoryWriter, message::apply_edits};
 
 fn log(id: &str, lines: usize) -> String {
     (0..lines)
@@ -198,7 +198,7 @@ fn excluded_tools_small_savings_and_bad_counts() {
     assert!(fs.files().is_empty());
     let views: Vec<&Value> = messages.iter().collect();
     let err = futures_executor::block_on(m.budget(&views, &[1, 2], &excluded, &fs)).unwrap_err();
-    assert_eq!(err.code(), crate::ErrorCode::InvalidArgument);
+    assert_eq!(err.code(), crate::error::ErrorCode::InvalidArgument);
 }
 
 #[test]
@@ -308,7 +308,10 @@ fn pages_read_back_are_cleared_to_the_call_that_returns_them() {
             .as_str()
             .unwrap();
         assert!(is_cleared(pointer), "{pointer}");
-        assert_eq!(crate::stored_form(pointer), Some(StoredForm::Cleared));
+        assert_eq!(
+            crate::stored_form::stored_form(pointer),
+            Some(StoredForm::Cleared)
+        );
         let input = &messages[cleared.message - 1]["content"][0]["input"];
         let call = format!(
             "the same call reads it again: context_read {}]",
@@ -362,7 +365,7 @@ fn a_redacted_result_is_pointed_to_with_the_stored_size() {
         .read("/data/context/c1/artifacts/tool/call_0.txt")
         .unwrap();
     assert!(!stored.contains("ghp_0123"), "{stored}");
-    assert_eq!(done.cleared[0].chars, crate::utf16_len(&stored));
+    assert_eq!(done.cleared[0].chars, crate::text::utf16_len(&stored));
     let after = applied(&messages, &done);
     let pointer = after[2]["content"].as_str().unwrap();
     assert!(

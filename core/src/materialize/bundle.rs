@@ -9,7 +9,8 @@ use super::ref_scan::{self, Found};
 use super::reference::{self, unsafe_ref_component, ParsedRef, RefError};
 use super::types::MaterializerOptions;
 use crate::create::Creation;
-use crate::{FileReader, FileWriter, Map, OffloadError, Value};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter};
+use serde_json::{Map, Value};
 
 /// The bundle's `format` field.
 pub const BUNDLE_FORMAT: &str = "tool-offload/conversation";
@@ -304,10 +305,10 @@ mod tests {
             "artifacts": [{"ref": "ctx://conv/knowledge/k.txt", "path": "knowledge/k.txt",
                            "sha256": sha256_hex(content), "content": content}],
         });
-        let io = crate::MemoryWriter::new();
+        let io = crate::memory::MemoryWriter::new();
         let err =
             futures_executor::block_on(import_conversation(&bundle, "/d", "/", &io)).unwrap_err();
-        assert_eq!(err.code(), crate::ErrorCode::InvalidBundle);
+        assert_eq!(err.code(), crate::error::ErrorCode::InvalidBundle);
         assert!(io.files().is_empty());
     }
 }

@@ -5,7 +5,8 @@ use super::binary::is_binary_path;
 use sha2::{Digest, Sha256};
 
 use crate::create::{create_unless_taken, holds, Creation, Payload, Payloads, SameData};
-use crate::{FileReader, FileWriter, Map, OffloadError, Value};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter};
+use serde_json::{Map, Value};
 
 /// The `encoding` of binary content in a bundle.
 const BASE64: &str = "base64";

@@ -14,7 +14,7 @@ use super::scan::{rows_in_line, scan, LineStart, Visitor};
 use super::source::Source;
 use super::text::{count, Row};
 use super::windows::shown_row;
-use crate::{utf16_len, OffloadError};
+use crate::{error::OffloadError, text::utf16_len};
 
 /// [`grep_page`](super::grep_page) over any source: `(context, max_matches)`.
 pub(crate) async fn grep_in<'a, S: Source>(

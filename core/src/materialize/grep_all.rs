@@ -9,7 +9,7 @@ use super::types::ArtifactKind;
 use super::{Materializer, Pattern};
 use crate::io::FileLifecycle;
 use crate::path::join;
-use crate::{utf16_len, FileReader, OffloadError};
+use crate::{error::OffloadError, io::FileReader, text::utf16_len};
 
 /// One artifact to search: its ref, and for a workspace's knowledge the id its page is
 /// named by.

@@ -5,7 +5,7 @@
 use super::read::{Naming, Within};
 use super::Materializer;
 use crate::json::{is_json_document, pretty_head, JsonPath};
-use crate::{FileReader, OffloadError};
+use crate::{error::OffloadError, io::FileReader};
 
 /// The largest artifact a path reads, in bytes: the document is parsed whole, in memory.
 pub const MAX_JSON_PATH_BYTES: u64 = 32 * 1024 * 1024;

@@ -1,7 +1,8 @@
 //! Legacy mode: for loops that splice tool records into assistant text instead of using
 //! native function calling.
 
-use crate::{json, Map, Value};
+use crate::json;
+use serde_json::{Map, Value};
 
 /// One tool call and its response, for [`format_legacy_tool_record`].
 #[derive(Debug, Clone, Copy)]

@@ -11,7 +11,7 @@
 
 use super::scan::LineStart;
 use super::source::Source;
-use crate::OffloadError;
+use crate::error::OffloadError;
 
 /// Bytes between two marks. Artifacts up to this size are read whole (one range).
 pub const INDEX_STEP: u64 = 1 << 20;

@@ -6,7 +6,7 @@ use super::types::{
     ArtifactKind, MaterializeStats, Materialized, MaterializerOptions, ToolOutputRef,
 };
 use crate::path::{join, resolve};
-use crate::{FileReader, FileWriter, OffloadError, TokenCounter};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Read-back pages are never cut below this many UTF-16 units (see
@@ -160,7 +160,7 @@ impl Materializer {
     ) -> Result<Materialized, OffloadError> {
         debug_assert_eq!(
             chars,
-            crate::utf16_len(output.text),
+            crate::text::utf16_len(output.text),
             "the length given is the text's"
         );
         self.materialize_counted(output, Some(chars), None, io)

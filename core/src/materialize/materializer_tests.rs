@@ -1,7 +1,7 @@
 //! Directories made once, and the names artifacts are given.
 use super::super::line_index::INDEX_STEP;
 use super::*;
-use crate::MemoryWriter;
+use crate::memory::MemoryWriter;
 use futures_executor::block_on;
 
 fn output<'a>(id: &'a str, text: &'a str) -> ToolOutputRef<'a> {
@@ -48,14 +48,14 @@ fn each_artifacts_directory_is_made_once_and_again_when_gone() {
     // mkdir; then its failure stands.
     let failing = MemoryWriter::new().fail_on("/d/context/c/artifacts/tool/d.txt");
     let err = block_on(m.materialize(&output("d", &log), &failing)).unwrap_err();
-    assert_eq!(err.code(), crate::ErrorCode::WriteFailed);
+    assert_eq!(err.code(), crate::error::ErrorCode::WriteFailed);
     let create = "create /d/context/c/artifacts/tool/d.txt";
     assert_eq!(failing.calls(), [create, tool, create]);
     // A directory that cannot be made is WRITE_FAILED naming it.
     let m = Materializer::new(MaterializerOptions::new("/e", "c", "/")).unwrap();
     let blocked = MemoryWriter::new().fail_on("/e/context/c/artifacts/tool");
     let err = block_on(m.materialize(&output("a", &log), &blocked)).unwrap_err();
-    assert_eq!(err.code(), crate::ErrorCode::WriteFailed);
+    assert_eq!(err.code(), crate::error::ErrorCode::WriteFailed);
     assert!(
         err.to_string()
             .contains("/e/context/c/artifacts/tool: injected failure"),

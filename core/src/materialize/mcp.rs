@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::types::{output_text, ArtifactKind, ContextRef, Materialized, ToolOutputRef};
 use super::Materializer;
-use crate::{FileReader, FileWriter, OffloadError, TokenCounter};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 
 /// The MCP resource template artifacts are advertised under, by the CLI's MCP proxy and
 /// the npm package's `tool-offload/mcp` alike (with [`RESOURCE_NAME`],

@@ -12,14 +12,14 @@ use super::text::Measure;
 use super::types::MaterializeWhen;
 use crate::tokens::over_limit;
 use crate::view::{JsonView, Text};
-use crate::{estimate_tokens, utf16_len, OffloadError, TokenCounter};
+use crate::{error::OffloadError, text::utf16_len, tokens::estimate_tokens, tokens::TokenCounter};
 
 impl Materializer {
     /// What to materialize in `messages` under the message budget and the context window:
     /// the results over their limits (as without them) or over their share of the window,
     /// and in each message the largest fresh ones (the first of equals first) until the
     /// fresh ones left inline total at most the budget. Results of tools that are never
-    /// materialized, what already stands for stored content ([`crate::stored_form`]) and
+    /// materialized, what already stands for stored content ([`crate::stored_form::stored_form`]) and
     /// results whose id cannot name a file are never picked for the budget.
     ///
     /// # Errors
@@ -34,7 +34,7 @@ impl Materializer {
         let fresh =
             plan_tool_results(messages, &mut Vec::new(), true, &|_| true, &|text, tool| {
                 Ok(self.limits_for(tool).when != Some(MaterializeWhen::Never)
-                    && crate::stored_form(text).is_none())
+                    && crate::stored_form::stored_form(text).is_none())
             })?;
         let over = self.over_limit_or_window(messages, &fresh, count_tokens)?;
         let mut picked = over.clone();
@@ -123,7 +123,7 @@ mod tests {
     use crate::materialize::{
         MaterializeWhen, Materializer, MaterializerOptions, MessagesMaterialized, ToolLimits,
     };
-    use crate::{apply_edits, MemoryWriter};
+    use crate::{memory::MemoryWriter, message::apply_edits};
 
     fn result(id: &str, chars: usize) -> Value {
         let text: String = (0..chars / 10).map(|i| format!("line {i:04}\n")).collect();
@@ -287,8 +287,8 @@ mod tests {
     /// and of each result. Its error fails the call before anything is written.
     #[test]
     fn the_window_counts_by_the_hosts_counter_when_given() {
+        use crate::error::OffloadError;
         use crate::materialize::ContextWindow;
-        use crate::OffloadError;
         let mut options = MaterializerOptions::new("/d", "c1", "/");
         options.max_inline_chars = 1_000_000;
         options.max_inline_bytes = 4_000_000;
@@ -298,7 +298,7 @@ mod tests {
         messages.extend(turn(vec![result("late", 12_000)]));
         let views: Vec<&Value> = messages.iter().collect();
         let fs = MemoryWriter::new();
-        let counted = |count: &crate::TokenCounter<'_>| {
+        let counted = |count: &crate::tokens::TokenCounter<'_>| {
             block_on(m.materialize_messages_counted(&views, Some(count), &fs))
         };
         // Ten bytes a token: 2,000 and 1,200 tokens, within a quarter of the window.

@@ -8,7 +8,9 @@ use super::text::Measure;
 use super::types::{ContextRef, Materialized, ToolOutputRef};
 use crate::message::{text_parts, tool_results, At};
 use crate::view::{JsonView, Kind, Text};
-use crate::{FileReader, FileWriter, OffloadError, Slot, TokenCounter};
+use crate::{
+    error::OffloadError, io::FileReader, io::FileWriter, message::Slot, tokens::TokenCounter,
+};
 
 /// What [`Materializer::materialize_messages`] did, as edits for the host to apply to
 /// its own copies of the messages.
@@ -61,7 +63,7 @@ impl Materializer {
     /// Materialize every tool result over the limits in a conversation: Anthropic
     /// `tool_result` blocks, OpenAI Chat `role: "tool"` messages, OpenAI Responses
     /// `function_call_output` items, and the AI SDK's, Agents SDK's and LangChain's
-    /// tool results (see [`crate::Slot`]). A string content is measured as is; an array
+    /// tool results (see [`crate::message::Slot`]). A string content is measured as is; an array
     /// of text parts (`{ type: "text", text }`) as its texts joined with newlines (a
     /// `.txt` artifact, with real lines to read back); any other array or value as its
     /// `JSON.stringify` (a `.json` artifact). The tool's name comes from the result
@@ -245,7 +247,7 @@ impl Materializer {
             &|text| redact || !text.utf16_len_at_most(inline),
             &|text, tool| {
                 // What stands for stored content first: it is never counted.
-                if crate::stored_form(text).is_some() {
+                if crate::stored_form::stored_form(text).is_some() {
                     return Ok(false);
                 }
                 Ok(
@@ -292,7 +294,7 @@ pub(crate) fn plan_tool_results<V: JsonView>(
                 // One text part alone (the Agents SDK's `{ type: "text", text }` output):
                 // its text, so its lines read back as lines.
                 Some(content) if content.kind() == Kind::Object => {
-                    crate::joined_texts(content).map(|text| (text, false))
+                    crate::message::joined_texts(content).map(|text| (text, false))
                 }
                 Some(content) if found.is_array => text_parts(content),
                 _ => None,

@@ -3,7 +3,7 @@
 //! leaves for rows, so a part label names the same characters on every page.
 
 use super::text::MAX_ROW_CHARS;
-use crate::utf16_len;
+use crate::text::utf16_len;
 
 /// Room kept for a page's header besides the refs it names.
 const HEADER_ROOM: usize = 200;
@@ -66,7 +66,7 @@ impl<'a> Named<'a> {
             Naming::Path { reference, path } => (
                 reference,
                 None,
-                Some(crate::json::stringify(&crate::Value::from(path))),
+                Some(crate::json::stringify(&serde_json::Value::from(path))),
             ),
         };
         // A path is named as often as the ref: after the lines, and in the call.

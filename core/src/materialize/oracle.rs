@@ -8,7 +8,7 @@
 use super::grep::Matcher;
 use super::read::{row_chars, Named, Within};
 use super::text::{count, rows_of, thousands, Row};
-use crate::utf16_len;
+use crate::text::utf16_len;
 
 /// Lines `offset..offset + limit` of `text` (0-based), numbered, as much as fits in
 /// `max_chars`. A line over [`MAX_ROW_CHARS`] is shown as parts `57.1`, `57.2`…;

@@ -3,7 +3,7 @@
 
 use super::naming::Named;
 use super::text::{byte_index_at, thousands, Row};
-use crate::utf16_len;
+use crate::text::utf16_len;
 
 /// A row as a page holds it: its numbers and its numbered text.
 #[derive(Debug, Clone, PartialEq, Eq)]

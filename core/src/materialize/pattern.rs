@@ -6,7 +6,7 @@
 
 use super::pattern_limit::MAX_PATTERN_CHARS;
 use super::text::thousands;
-use crate::{utf16_len, OffloadError};
+use crate::{error::OffloadError, text::utf16_len};
 
 use regex_lite as engine;
 

@@ -2,7 +2,7 @@
 //! message (a module of its own so that `error.rs` needs nothing of the engine).
 
 use super::text::{byte_index_at, thousands};
-use crate::utf16_len;
+use crate::text::utf16_len;
 
 /// Longest pattern accepted, in characters (UTF-16 code units). A search pattern a
 /// model writes is a few dozen characters; 1000 leaves room for long alternations

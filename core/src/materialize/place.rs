@@ -7,7 +7,7 @@ use super::reference::unsafe_ref_component;
 use super::types::ArtifactKind;
 use crate::create::{create_at_free_name, Payload, Payloads, SameData};
 use crate::path::join;
-use crate::{FileReader, FileWriter, OffloadError};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 
 impl Materializer {
     /// Store `data` (text or bytes: one copy of this for both) as an artifact of `kind`

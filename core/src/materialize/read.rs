@@ -3,7 +3,7 @@
 //! inline limit — so reading can never produce a result that would be materialized.
 //!
 //! One engine pages text in memory (the functions here) and artifacts behind a
-//! [`FileReader`](crate::FileReader) (the [`Materializer`](super::Materializer)'s
+//! [`FileReader`](crate::io::FileReader) (the [`Materializer`](super::Materializer)'s
 //! methods) alike: it streams rows with [`scan`] and keeps only what a page can show,
 //! so a page of a 1 GB artifact reads about a page (`grep` reads it all once).
 
@@ -14,7 +14,7 @@ use super::page::{assemble, OwnedRow};
 use super::scan::{scan, LineStart, Visitor};
 use super::source::{ready, Source, Text};
 use super::text::{count, Row};
-use crate::{utf16_len, OffloadError};
+use crate::{error::OffloadError, text::utf16_len};
 
 use super::grep::{grep_in, RowTest};
 pub(crate) use super::naming::{row_chars, Named, Naming};

@@ -16,7 +16,7 @@ use super::read::{read_in, tail_in, Naming, Within};
 use super::source::{InFile, Source, CHUNK_BYTES, PAGE_CHUNK_BYTES, SCAN_CHUNK_BYTES};
 use super::Materializer;
 use crate::path::join;
-use crate::{FileReader, FileWriter, OffloadError};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 
 /// Line indexes kept in memory by one materializer, at most.
 pub const CACHED_INDEXES: usize = 64;
@@ -43,7 +43,7 @@ impl<R: FileReader + ?Sized> Source for Artifact<'_, R> {
     async fn range(&self, start: u64, end: u64) -> Result<Cow<'_, [u8]>, OffloadError> {
         match self {
             Artifact::Whole(bytes) => {
-                let range = crate::clamp_range(start, end, bytes.len());
+                let range = crate::io::clamp_range(start, end, bytes.len());
                 Ok(Cow::Borrowed(&bytes[range]))
             }
             Artifact::File(file) => file.range(start, end).await,

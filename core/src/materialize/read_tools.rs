@@ -4,9 +4,10 @@
 
 use super::{compile_pattern, Materializer, Within};
 use crate::io::FileLifecycle;
+use crate::io::FileReader;
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::view::js_string;
-use crate::{FileReader, Value};
+use serde_json::Value;
 
 /// `context_read`'s name.
 pub const CONTEXT_READ: &str = "context_read";
@@ -275,9 +276,9 @@ pub(crate) type Property = (&'static str, &'static str, Option<u64>, &'static st
 /// `{"type", "minimum"?, "description"}`: built in a loop, which is far smaller in the
 /// wasm than the same values spelled out with `json!` (the registry vectors pin them).
 pub(crate) fn object_schema(properties: &[Property], required: &[&str]) -> Value {
-    let mut props = crate::Map::new();
+    let mut props = serde_json::Map::new();
     for &(name, kind, minimum, description) in properties {
-        let mut p = crate::Map::new();
+        let mut p = serde_json::Map::new();
         p.insert("type".into(), kind.into());
         if let Some(minimum) = minimum {
             p.insert("minimum".into(), minimum.into());
@@ -285,7 +286,7 @@ pub(crate) fn object_schema(properties: &[Property], required: &[&str]) -> Value
         p.insert("description".into(), description.into());
         props.insert(name.into(), Value::Object(p));
     }
-    let mut schema = crate::Map::new();
+    let mut schema = serde_json::Map::new();
     schema.insert("type".into(), "object".into());
     schema.insert("properties".into(), Value::Object(props));
     schema.insert(
@@ -367,11 +368,11 @@ pub(crate) fn flag(input: &Value, key: &str) -> Result<bool, String> {
 pub(crate) fn count(input: &Value, key: &str, default: usize) -> Result<usize, String> {
     match input.get(key) {
         None | Some(Value::Null) => Ok(default),
-        Some(value) => match value.as_f64().map(crate::count_in_range) {
+        Some(value) => match value.as_f64().map(crate::text::count_in_range) {
             Some(Ok(n)) => Ok(n),
             Some(Err(true)) => Err(format!(
                 "{key} must be at most {}, got {}",
-                crate::MAX_COUNT,
+                crate::text::MAX_COUNT,
                 crate::json::stringify(value)
             )),
             _ => Err(format!(

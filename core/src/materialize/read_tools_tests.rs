@@ -16,7 +16,7 @@ fn grep_without_a_ref_searches_every_artifact() {
         assert!(matches!(call, Some(ReadCall::GrepAll { .. })), "{call:?}");
     }
     let m = Materializer::new(MaterializerOptions::new("/d", "c", "/")).unwrap();
-    let io = crate::MemoryWriter::new();
+    let io = crate::memory::MemoryWriter::new();
     let text = format!("E1\n{}", "x\n".repeat(3000));
     let output = ToolOutputRef {
         tool_call_id: "a",

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use super::reference::{self, ParsedRef, SCHEME};
-use crate::Value;
+use serde_json::Value;
 
 /// Artifact file extensions; a ref ends with one of them.
 const EXTENSIONS: [&str; 4] = [".json", ".txt", ".log", ".bin"];

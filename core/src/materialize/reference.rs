@@ -138,14 +138,16 @@ pub fn artifact_ref(conversation: &str, kind: ArtifactKind, file: &str) -> Strin
 /// assert_eq!(ref_conversation("ctx://conv%201/tool/c1.txt").unwrap(), "conv 1");
 /// assert!(ref_conversation("ctx://conv/tool/..").is_err());
 /// ```
-pub fn ref_conversation(reference: &str) -> Result<String, crate::OffloadError> {
+pub fn ref_conversation(reference: &str) -> Result<String, crate::error::OffloadError> {
     match parse(reference) {
         Ok(parsed) => Ok(parsed.conversation.into_owned()),
-        Err(RefError::Malformed(reason)) => Err(crate::OffloadError::MalformedRef {
+        Err(RefError::Malformed(reason)) => Err(crate::error::OffloadError::MalformedRef {
             reference: reference.into(),
             reason,
         }),
-        Err(RefError::OutOfScope) => Err(crate::OffloadError::RefOutOfScope(reference.into())),
+        Err(RefError::OutOfScope) => {
+            Err(crate::error::OffloadError::RefOutOfScope(reference.into()))
+        }
     }
 }
 

@@ -6,8 +6,8 @@
 
 use super::reference::{self, clean_ref, RefError};
 use super::Materializer;
+use crate::error::OffloadError;
 use crate::path::{join, unsafe_component};
-use crate::OffloadError;
 
 impl Materializer {
     /// The absolute path of the artifact `reference` names, if it is in scope: this

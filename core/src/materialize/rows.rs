@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 
 use super::text::{byte_index_at, Row};
-use crate::utf16_len;
+use crate::text::utf16_len;
 
 /// Where a line starts: what a scan needs to begin there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

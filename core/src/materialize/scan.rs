@@ -16,7 +16,7 @@ use super::long_line::LongLine;
 use super::rows::Rows;
 pub(crate) use super::rows::{rows_in_line, LineStart, ScanEnd, Visitor};
 use super::source::Source;
-use crate::OffloadError;
+use crate::error::OffloadError;
 
 /// Stream the rows of `source` from `from` (a line start) to its end, or until `visitor`
 /// breaks; rows have at most `row_chars` UTF-16 units.

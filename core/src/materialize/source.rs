@@ -7,7 +7,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use crate::{FileReader, OffloadError};
+use crate::{error::OffloadError, io::FileReader};
 
 /// Bytes read per range request by `read` and `tail`: a page and some lines around it.
 pub(crate) const PAGE_CHUNK_BYTES: usize = 1 << 18;
@@ -54,7 +54,7 @@ impl Source for Text<'_> {
         self.chunk
     }
     async fn range(&self, start: u64, end: u64) -> Result<Cow<'_, [u8]>, OffloadError> {
-        let range = crate::clamp_range(start, end, self.text.len());
+        let range = crate::io::clamp_range(start, end, self.text.len());
         Ok(Cow::Borrowed(&self.text[range]))
     }
 }

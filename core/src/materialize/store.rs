@@ -14,7 +14,7 @@ use super::summary::{summary, SummaryInput};
 use super::text::{line_count, Measure};
 use super::types::{ArtifactKind, ContextRef, Materialized, RefHint, ToolOutputRef};
 use crate::create::Payload;
-use crate::{FileReader, FileWriter, OffloadError, TokenCounter};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 
 /// An output decided on and to be stored: what is written, measured once.
 pub(crate) struct ToStore<'a> {
@@ -119,7 +119,7 @@ impl Materializer {
         let index = (bytes.len() as u64 > INDEX_STEP).then(|| LineIndex::of(bytes));
         let measure = Measure {
             bytes: bytes.len(),
-            chars: chars.unwrap_or_else(|| crate::utf16_len(text)),
+            chars: chars.unwrap_or_else(|| crate::text::utf16_len(text)),
             lines: index
                 .as_ref()
                 .map_or_else(|| line_count(bytes), |index| index.lines),
@@ -127,7 +127,7 @@ impl Materializer {
         // What already stands for stored content — a page our read-back tools returned
         // (bounded, and a knowledge page can be over these limits), a summary, a
         // placeholder, a knowledge list — is never stored again, whatever its size.
-        if crate::stored_form(text).is_some()
+        if crate::stored_form::stored_form(text).is_some()
             || !(always || self.counted_exceeds(&measure, text, output.tool_name, count_tokens)?)
         {
             self.inlined.fetch_add(1, Ordering::Relaxed);
@@ -197,7 +197,7 @@ impl Materializer {
         });
         self.hits.fetch_add(1, Ordering::Relaxed);
         self.saved_chars.fetch_add(
-            measure.chars.saturating_sub(crate::utf16_len(&text)) as u64,
+            measure.chars.saturating_sub(crate::text::utf16_len(&text)) as u64,
             Ordering::Relaxed,
         );
         let hint = RefHint {

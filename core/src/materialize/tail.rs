@@ -10,7 +10,7 @@ use super::page::{assemble, OwnedRow};
 use super::scan::{scan, LineStart, Visitor};
 use super::source::Source;
 use super::text::Row;
-use crate::{utf16_len, OffloadError};
+use crate::{error::OffloadError, text::utf16_len};
 
 /// [`tail_page`] over any source, with its line index.
 pub(crate) async fn tail_in<S: Source>(

@@ -1,6 +1,6 @@
 //! Text handling shared by summaries and read-back: sizes, rows, cutting.
 
-use crate::utf16_len;
+use crate::text::utf16_len;
 
 /// Longest row shown by read-back; longer lines are split into numbered parts.
 pub const MAX_ROW_CHARS: usize = 2000;

@@ -14,8 +14,8 @@
 
 use super::text::Measure;
 use super::types::{MaterializeWhen, MaterializerOptions, ToolLimits, ANY_TOOL};
+use crate::error::OffloadError;
 use crate::tokens::{over_limit, TokenCounter};
-use crate::OffloadError;
 
 /// The entries of a `tools` option that apply to one tool: its own and the `"*"` entry,
 /// each only if it sets something. One resolution for the Materializer and the Workspace.
@@ -57,7 +57,7 @@ impl<'a> ToolEntries<'a> {
 pub(crate) struct Limits {
     pub(crate) chars: usize,
     pub(crate) bytes: usize,
-    /// Tokens (by the host's counter, else [`estimate_tokens`](crate::estimate_tokens)),
+    /// Tokens (by the host's counter, else [`estimate_tokens`](crate::tokens::estimate_tokens)),
     /// when a `tools` entry sets them.
     pub(crate) tokens: Option<usize>,
     pub(crate) when: Option<MaterializeWhen>,
@@ -191,7 +191,7 @@ impl super::Materializer {
     }
 
     /// Whether an output of `text` from `tool` must be materialized: the tool's limits
-    /// ([`MaterializerOptions::tools`]), its tokens by [`estimate_tokens`](crate::estimate_tokens).
+    /// ([`MaterializerOptions::tools`]), its tokens by [`estimate_tokens`](crate::tokens::estimate_tokens).
     pub fn exceeds_limits_for(&self, tool: &str, text: &str) -> bool {
         // Without a counter nothing can fail.
         let estimated = self.counted_exceeds(&Measure::of(text), text, tool, None);
@@ -233,8 +233,8 @@ impl super::Materializer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::estimate_tokens;
     use crate::materialize::Materializer;
+    use crate::tokens::estimate_tokens;
 
     /// The user's entry for a tool beats what the tool declares; what it declares beats
     /// the "*" entry and the defaults; `materialize` is the user's alone.
@@ -299,7 +299,7 @@ mod tests {
         ];
         let m = Materializer::new(options).unwrap();
         let output = "compiling crate_0042 … ok\n".repeat(770);
-        assert_eq!(crate::utf16_len(&output), 20_020);
+        assert_eq!(crate::text::utf16_len(&output), 20_020);
         assert!(!m.exceeds_limits_for("bash", &output));
         assert!(m.exceeds_limits_for("bash", &"x".repeat(30_001)));
         // Three bytes a unit: 60,000 bytes, over "*"'s 40,000, not bash's concern.
@@ -398,7 +398,7 @@ mod tests {
         for _ in 0..20_000 {
             let len = rng.below(12);
             let text: String = (0..len).map(|_| rng.pick(&pieces)).collect();
-            let units = crate::utf16_len(&text);
+            let units = crate::text::utf16_len(&text);
             assert!(estimate_tokens(&text) <= 2 * units, "{text:?}");
         }
     }

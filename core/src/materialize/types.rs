@@ -40,7 +40,7 @@ pub struct MaterializerOptions {
 
 /// A model's context window, for [`MaterializerOptions::context_window`]: a fresh result
 /// in message `i` is materialized when its estimated tokens
-/// ([`estimate_tokens`](crate::estimate_tokens)) exceed `result_share` of what
+/// ([`estimate_tokens`](crate::tokens::estimate_tokens)) exceed `result_share` of what
 /// `tokens` leaves free after the messages before it (each counted as its
 /// `JSON.stringify`). The messages before a result never grow, so the decision never
 /// changes on a later turn.
@@ -78,7 +78,7 @@ impl ContextWindow {
     /// assert_eq!(bad.check().unwrap_err().to_string(), "invalid argument: contextWindow.resultShare must be a number over 0 and at most 1, got 1.5");
     /// assert!(ContextWindow::new(10).check().is_ok());
     /// ```
-    pub fn check(&self) -> Result<(), crate::OffloadError> {
+    pub fn check(&self) -> Result<(), crate::error::OffloadError> {
         let share = self.result_share;
         if share > 0.0 && share <= 1.0 {
             return Ok(());
@@ -86,12 +86,12 @@ impl ContextWindow {
         // Printed as JavaScript prints it (std's float formatting would add 10 KB to the
         // wasm for this one message).
         let shown = match serde_json::Number::from_f64(share) {
-            Some(n) => crate::json::stringify(&crate::Value::Number(n)),
+            Some(n) => crate::json::stringify(&serde_json::Value::Number(n)),
             None if share.is_nan() => "NaN".to_owned(),
             None if share > 0.0 => "Infinity".to_owned(),
             None => "-Infinity".to_owned(),
         };
-        Err(crate::OffloadError::InvalidArgument(format!(
+        Err(crate::error::OffloadError::InvalidArgument(format!(
             "contextWindow.resultShare must be a number over 0 and at most 1, got {shown}"
         )))
     }
@@ -200,7 +200,7 @@ pub struct ToolOutputRef<'a> {
 }
 
 /// How a tool output value is stored and measured: a string as is, an array of text
-/// parts as the texts it holds ([`crate::joined_texts`]), any other value as its
+/// parts as the texts it holds ([`crate::message::joined_texts`]), any other value as its
 /// `JSON.stringify`; and whether it counts as a JSON value (a `.json` artifact).
 ///
 /// ```
@@ -210,11 +210,11 @@ pub struct ToolOutputRef<'a> {
 /// assert_eq!(output_text(&json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}])), ("a\nb".into(), false));
 /// assert_eq!(output_text(&json!({"rows": 2})), (r#"{"rows":2}"#.into(), true));
 /// ```
-pub fn output_text(output: &crate::Value) -> (std::borrow::Cow<'_, str>, bool) {
+pub fn output_text(output: &serde_json::Value) -> (std::borrow::Cow<'_, str>, bool) {
     use std::borrow::Cow;
     match output {
-        crate::Value::String(s) => (Cow::Borrowed(s.as_str()), false),
-        other => match crate::joined_texts(&other) {
+        serde_json::Value::String(s) => (Cow::Borrowed(s.as_str()), false),
+        other => match crate::message::joined_texts(&other) {
             Some(joined) => (Cow::Owned(joined), false),
             None => (Cow::Owned(crate::json::stringify(other)), true),
         },
@@ -242,7 +242,7 @@ pub struct ToolOutputInput<'a> {
     /// Its MCP server, when it came through one.
     pub server_name: Option<&'a str>,
     /// The output.
-    pub output: &'a crate::Value,
+    pub output: &'a serde_json::Value,
 }
 
 impl ToolOutputInput<'_> {
@@ -387,7 +387,7 @@ pub struct ToolLimits {
     /// Outputs over this many UTF-8 bytes are materialized.
     pub max_inline_bytes: Option<usize>,
     /// Outputs over this many tokens are materialized: by
-    /// [`estimate_tokens`](crate::estimate_tokens) in a Materializer, by the host's
+    /// [`estimate_tokens`](crate::tokens::estimate_tokens) in a Materializer, by the host's
     /// counter (else its estimate) in a Workspace, where it replaces `token_threshold`.
     pub max_inline_tokens: Option<usize>,
     /// Whatever the size: never, or always.

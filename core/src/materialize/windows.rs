@@ -3,7 +3,7 @@
 //! so that one page holds many hits, not one part.
 
 use super::text::Row;
-use crate::utf16_len;
+use crate::text::utf16_len;
 
 /// Characters (UTF-16 units) shown on each side of a match in a part of a long line.
 pub const WINDOW_CHARS: usize = 200;

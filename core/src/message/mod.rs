@@ -13,9 +13,10 @@
 //! Everything else in a message is opaque and preserved. What replaces a content keeps
 //! the message valid for its framework ([`Form`]).
 
+use crate::error::OffloadError;
 use crate::path::{unsafe_component, LONE_SURROGATE};
 use crate::view::{JsonView, Kind, Text};
-use crate::{Map, OffloadError, Value};
+use serde_json::{Map, Value};
 
 /// Where a tool result's content lives inside one message (or input item), and how what
 /// replaces it is written.

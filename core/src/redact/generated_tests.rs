@@ -37,7 +37,7 @@ fn generated_secrets_are_gone_from_what_is_written_returned_and_summarised() {
     let mut options = MaterializerOptions::new("/d", "c", "/");
     options.redact = true.into();
     let m = Materializer::new(options).unwrap();
-    let fs = crate::MemoryWriter::new();
+    let fs = crate::memory::MemoryWriter::new();
     let output = |id: &'static str, text: &'static str| ToolOutputRef {
         tool_call_id: id,
         tool_name: "bash",

@@ -17,8 +17,8 @@ mod tests;
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use crate::error::OffloadError;
 use crate::materialize::{compile_pattern, Pattern};
-use crate::OffloadError;
 
 /// A secret found: its byte range, and the index of its kind (the built-in rules first,
 /// then the user's patterns).

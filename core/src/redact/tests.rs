@@ -151,14 +151,22 @@ fn bad_patterns_and_kinds_are_refused() {
     for kind in ["", "a b", "ünï", &"k".repeat(65)] {
         let err =
             Redaction::with_patterns(vec![RedactPattern::new("x").named(kind)], None).unwrap_err();
-        assert_eq!(err.code(), crate::ErrorCode::InvalidArgument, "{kind:?}");
+        assert_eq!(
+            err.code(),
+            crate::error::ErrorCode::InvalidArgument,
+            "{kind:?}"
+        );
     }
     assert!(
         Redaction::with_patterns(vec![RedactPattern::new("x").named("k".repeat(64))], None).is_ok()
     );
     for pattern in ["(", "(?=a)", &"a".repeat(1001)] {
         let err = Redaction::with_patterns(vec![RedactPattern::new(pattern)], None).unwrap_err();
-        assert_eq!(err.code(), crate::ErrorCode::InvalidPattern, "{pattern:?}");
+        assert_eq!(
+            err.code(),
+            crate::error::ErrorCode::InvalidPattern,
+            "{pattern:?}"
+        );
     }
 }
 

@@ -9,7 +9,7 @@ use super::messages::{
 };
 use crate::identifiers::{identifiers, occurs, Kind, Words};
 use crate::json::stringify;
-use crate::Value;
+use serde_json::Value;
 
 /// One identifier the agent used after a result that the result held.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,8 +5,9 @@
 use std::collections::HashMap;
 
 use super::messages::{content_text, results_in};
+use crate::message::apply_edits;
 use crate::message::{tool_results, At};
-use crate::{apply_edits, Value};
+use serde_json::Value;
 
 /// What Anthropic's `clear_tool_uses_20250919` leaves of a cleared result (LangChain's
 /// `ClearToolUsesEdit` writes the same default placeholder).
@@ -40,7 +41,7 @@ pub fn clear_tool_uses(
     }
     let results = results_in(history);
     let older = results.len().saturating_sub(keep);
-    let mut by_message: Vec<(usize, Vec<(crate::Slot, String)>)> = Vec::new();
+    let mut by_message: Vec<(usize, Vec<(crate::message::Slot, String)>)> = Vec::new();
     for (at, _) in &results[..older] {
         match by_message.last_mut() {
             Some((i, edits)) if *i == at.message => {
@@ -72,7 +73,7 @@ pub fn claude_code_persisted(message: &Value, names: &HashMap<String, String>) -
     let mut edits = Vec::new();
     for found in tool_results(&message, At::Alone, 0, &mut Vec::new()).ok()? {
         let text = content_text(found.content);
-        let chars = crate::utf16_len(&text);
+        let chars = crate::text::utf16_len(&text);
         let id = found.id().unwrap_or_default();
         let limit = match names.get(&id).map(String::as_str) {
             Some("Bash") => 30_000,
@@ -135,12 +136,12 @@ pub fn agents_trimmed(history: &[Value]) -> Vec<(usize, Value)> {
         .nth(RECENT_TURNS - 1)
         .unwrap_or(0);
     let names = tool_names(history);
-    let mut by_message: Vec<(usize, Vec<(crate::Slot, String)>)> = Vec::new();
+    let mut by_message: Vec<(usize, Vec<(crate::message::Slot, String)>)> = Vec::new();
     for (i, message) in history.iter().enumerate().take(boundary) {
         let mut edits = Vec::new();
         for found in tool_results(&message, At::Alone, 0, &mut Vec::new()).unwrap_or_default() {
             let text = content_text(found.content);
-            let chars = crate::utf16_len(&text);
+            let chars = crate::text::utf16_len(&text);
             if chars <= MAX_OUTPUT_CHARS {
                 continue;
             }
@@ -150,7 +151,7 @@ pub fn agents_trimmed(history: &[Value]) -> Vec<(usize, Value)> {
             let summary = format!(
                 "[Trimmed: {name} output — {chars} chars → {PREVIEW_CHARS} char preview]\n{preview}..."
             );
-            if crate::utf16_len(&summary) < chars {
+            if crate::text::utf16_len(&summary) < chars {
                 edits.push((found.slot, summary));
             }
         }
@@ -164,7 +165,7 @@ pub fn agents_trimmed(history: &[Value]) -> Vec<(usize, Value)> {
 /// The messages of `history` that `by_message` edits, by index, edited.
 fn edited(
     history: &[Value],
-    by_message: Vec<(usize, Vec<(crate::Slot, String)>)>,
+    by_message: Vec<(usize, Vec<(crate::message::Slot, String)>)>,
 ) -> Vec<(usize, Value)> {
     by_message
         .into_iter()

@@ -3,8 +3,9 @@
 //! cut, and its last 5,120.
 
 use super::messages::content_text;
+use crate::message::apply_edits;
 use crate::message::{text_parts, tool_results, At};
-use crate::{apply_edits, Value};
+use serde_json::Value;
 
 /// Results longer than this many UTF-16 code units are cut.
 pub const HEAD_TAIL_OVER: usize = 10_240;
@@ -30,7 +31,7 @@ pub fn head_tail(message: &Value) -> Option<Value> {
     let mut edits = Vec::new();
     for found in tool_results(&message, At::Alone, 0, &mut Vec::new()).ok()? {
         let text = content_text(found.content);
-        if crate::utf16_len(&text) <= HEAD_TAIL_OVER {
+        if crate::text::utf16_len(&text) <= HEAD_TAIL_OVER {
             continue;
         }
         let mut slot = found.slot;
@@ -50,7 +51,7 @@ pub fn head_tail(message: &Value) -> Option<Value> {
 /// `text`'s first and last [`HEAD_TAIL_KEEP`] code units around `\n…[N characters cut]…\n`
 /// (a character outside the BMP astride a cut goes with the part cut).
 fn cut(text: &str) -> String {
-    let units = crate::utf16_len(text);
+    let units = crate::text::utf16_len(text);
     let head = byte_at_unit(text, HEAD_TAIL_KEEP);
     let tail = byte_at_unit(text, units - HEAD_TAIL_KEEP);
     // A pair whose low half would start the tail: the tail starts after it.
@@ -82,5 +83,5 @@ fn byte_at_unit(text: &str, unit: usize) -> usize {
 }
 
 fn unit_offset(text: &str, byte: usize) -> usize {
-    crate::utf16_len(&text[..byte])
+    crate::text::utf16_len(&text[..byte])
 }

@@ -4,8 +4,8 @@
 
 use std::rc::Rc;
 
+use crate::text::utf16_len;
 use crate::tokens::estimate_tokens;
-use crate::utf16_len;
 
 /// One message serialised (`JSON.stringify`), with its length in UTF-16 code units.
 /// Share one `Rc` between turns for a message that did not change: equal pointers are

@@ -3,8 +3,9 @@
 //! shown).
 
 use crate::json::stringify;
+use crate::message::Slot;
 use crate::message::{tool_results, At};
-use crate::{Slot, Value};
+use serde_json::Value;
 
 /// The indices of the messages that start an assistant turn: every assistant message
 /// after the first message (the request at it sends every message before it). A

@@ -2,7 +2,7 @@
 //! for again with one `context_grep` of the line itself. A needle is recovered when the
 //! page holds it and stays within a page's bound. The host runs the greps.
 
-use crate::{js_trim, utf16_len};
+use crate::{text::js_trim, text::utf16_len};
 
 /// Lines shorter than this many code units are not needles (too easily found anywhere).
 pub const NEEDLE_MIN_CHARS: usize = 20;

@@ -5,7 +5,7 @@ use super::history::{turn, Serialised, Turn};
 use super::messages::{content_at, content_text};
 use crate::identifiers::{occurs, Words};
 use crate::json::stringify;
-use crate::Value;
+use serde_json::Value;
 
 /// Identifiers used later that a shrunk result held, and how many of them stayed in
 /// what was sent for it.

@@ -1,6 +1,6 @@
 //! A tool's definition, and the formats a registry lists definitions in.
 
-use crate::{Map, Value};
+use serde_json::{Map, Value};
 
 /// A tool as the Anthropic API describes it (the `tools` parameter).
 ///
@@ -121,13 +121,13 @@ impl ToolFormat {
     ///     "invalid argument: format must be \"anthropic\", \"openai-chat\", \"openai-responses\" or \"mcp\", got \"gemini\""
     /// );
     /// ```
-    pub fn parse(name: &str) -> Result<Self, crate::OffloadError> {
+    pub fn parse(name: &str) -> Result<Self, crate::error::OffloadError> {
         ToolFormat::ALL
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, format)| *format)
             .ok_or_else(|| {
-                crate::OffloadError::InvalidArgument(format!(
+                crate::error::OffloadError::InvalidArgument(format!(
                     "format must be \"anthropic\", \"openai-chat\", \"openai-responses\" or \"mcp\", got {name:?}"
                 ))
             })

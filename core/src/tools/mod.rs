@@ -30,7 +30,7 @@ pub use offload::{ResultOffload, DEFAULT_THRESHOLD_CHARS};
 pub use policy::{NoMaterializer, ResultMaterializer, ResultPolicy};
 pub use todo::{register_todo_tools, Todo, TodoList, TodoStatus, TODO_READ, TODO_WRITE};
 
-use crate::{Map, Value};
+use serde_json::{Map, Value};
 
 /// What a handler returns: the text for the model, and whether it reports a failure.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,13 +142,13 @@ pub enum RegisterError {
 }
 
 impl RegisterError {
-    /// Stable code: [`crate::ErrorCode::InvalidToolName`], [`crate::ErrorCode::DuplicateTool`] or
-    /// [`crate::ErrorCode::InvalidToolDefinition`].
-    pub fn code(&self) -> crate::ErrorCode {
+    /// Stable code: [`crate::error::ErrorCode::InvalidToolName`], [`crate::error::ErrorCode::DuplicateTool`] or
+    /// [`crate::error::ErrorCode::InvalidToolDefinition`].
+    pub fn code(&self) -> crate::error::ErrorCode {
         match self {
-            RegisterError::InvalidName(_) => crate::ErrorCode::InvalidToolName,
-            RegisterError::Duplicate(_) => crate::ErrorCode::DuplicateTool,
-            RegisterError::InvalidDefinition(_) => crate::ErrorCode::InvalidToolDefinition,
+            RegisterError::InvalidName(_) => crate::error::ErrorCode::InvalidToolName,
+            RegisterError::Duplicate(_) => crate::error::ErrorCode::DuplicateTool,
+            RegisterError::InvalidDefinition(_) => crate::error::ErrorCode::InvalidToolDefinition,
         }
     }
 }

@@ -8,7 +8,10 @@ use crate::create::create_at_unread_name;
 use crate::message::check_session_id;
 use crate::path::{join, resolve, unsafe_component};
 use crate::plan::PlannedOffload;
-use crate::{direct_placeholder, utf16_len, FileWriter, OffloadError, Slot};
+use crate::{
+    error::OffloadError, io::FileWriter, message::Slot, placeholder::direct_placeholder,
+    text::utf16_len,
+};
 
 /// The default middleware threshold, in UTF-16 code units.
 pub const DEFAULT_THRESHOLD_CHARS: usize = 1000;
@@ -36,7 +39,7 @@ pub struct ResultOffload {
     /// Offload content of at least this many UTF-16 code units.
     pub threshold_chars: usize,
     /// Replace well-known secrets in what is written
-    /// ([`redact_offloads`](crate::redact_offloads)).
+    /// ([`redact_offloads`](crate::plan::redact_offloads)).
     pub redact: crate::redact::Redaction,
 }
 
@@ -115,7 +118,7 @@ impl ResultOffload {
         // A result that already stands for stored content (a placeholder, a summary, a
         // page read back) stays as it is: nothing to move.
         let chars = utf16_len(&result.content);
-        if !self.applies_to(chars) || crate::stored_form(&result.content).is_some() {
+        if !self.applies_to(chars) || crate::stored_form::stored_form(&result.content).is_some() {
             return Ok(Finished {
                 result,
                 replaced: false,
@@ -146,7 +149,7 @@ impl ResultOffload {
             text: Cow::Owned(content),
         };
         if self.redact.is_on() {
-            crate::redact_offloads(std::slice::from_mut(&mut offload), &self.redact);
+            crate::plan::redact_offloads(std::slice::from_mut(&mut offload), &self.redact);
         }
         offload.path = create_named(&dir, &offload.id, &offload.text, writer).await?;
         let PlannedOffload {

@@ -6,7 +6,7 @@ use std::future::Future;
 
 use super::{Finished, ResultOffload, ToolResult};
 use crate::materialize::{summary_ref, Materializer, ToolOutputRef};
-use crate::{FileReader, FileWriter, OffloadError};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 
 /// A materializer as a registry uses it: the summary that replaces an output over the
 /// limits, or `None` to keep the output inline.

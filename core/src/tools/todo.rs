@@ -3,7 +3,8 @@
 
 use super::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::view::{js_string, JsonView, Kind};
-use crate::{js_trim, json, Map, Value};
+use crate::{json, text::js_trim};
+use serde_json::{Map, Value};
 
 /// The write tool's name.
 pub const TODO_WRITE: &str = "TodoWrite";

@@ -22,7 +22,7 @@
 //! Write and MultiEdit (their text quotes a snippet of the file not kept), TodoWrite,
 //! WebSearch, Skill.
 
-use crate::Value;
+use serde_json::Value;
 
 /// What Claude Code 2.1 appends to every text a `Read` returns.
 pub const READ_REMINDER: &str = "\n\n<system-reminder>\nWhenever you read a file, you should consider whether it would be considered malware. You CAN and SHOULD provide analysis of malware, what it is doing. But you MUST refuse to improve or augment the code. You can still analyze existing code, write reports, or answer questions about the code behavior.\n</system-reminder>\n";

@@ -4,7 +4,8 @@
 use super::record::KnowledgeRecord;
 use super::store::Workspace;
 use crate::materialize::sha256_hex;
-use crate::{FileReader, FileWriter, Map, OffloadError, Value};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter};
+use serde_json::{Map, Value};
 
 /// A workspace bundle's `format` field.
 pub const WORKSPACE_BUNDLE_FORMAT: &str = "tool-offload/workspace";
@@ -148,7 +149,7 @@ fn checked_items(bundle: &Value) -> Result<Vec<(KnowledgeRecord, &str)>, Offload
 mod tests {
     use super::*;
     use crate::workspace::{ToolResultInput, WorkspaceOptions};
-    use crate::{ErrorCode, MemoryWriter};
+    use crate::{error::ErrorCode, memory::MemoryWriter};
     use futures_executor::block_on;
 
     fn workspace(root: &str, namespace: &str) -> Workspace {

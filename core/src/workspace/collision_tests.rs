@@ -7,7 +7,10 @@ use std::task::{Context, Poll, Waker};
 
 use super::*;
 use crate::materialize::sha256_hex;
-use crate::{CreateOutcome, ErrorCode, FileReader, FileWriter, IoError, MemoryWriter};
+use crate::{
+    error::ErrorCode, io::CreateOutcome, io::FileReader, io::FileWriter, io::IoError,
+    memory::MemoryWriter,
+};
 use futures_executor::block_on;
 
 const NOW: f64 = 1_795_000_000_000.0;

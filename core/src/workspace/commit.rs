@@ -9,7 +9,8 @@ use crate::create::{
     create_unless_taken, Creation, Payload, Payloads, SameData, MAX_NAME_ATTEMPTS,
 };
 use crate::path::join;
-use crate::{CreateOutcome, FileReader, FileWriter, Map, OffloadError, Value};
+use crate::{error::OffloadError, io::CreateOutcome, io::FileReader, io::FileWriter};
+use serde_json::{Map, Value};
 
 impl Workspace {
     /// Store `text` as `id`, or, when `numbered` and `id` holds a different content, as
@@ -65,7 +66,7 @@ impl Workspace {
         }
         Err(OffloadError::WriteFailed {
             path: last,
-            source: crate::IoError::new(format!(
+            source: crate::io::IoError::new(format!(
                 "no free id: {MAX_NAME_ATTEMPTS} candidates are all taken by other content"
             )),
         })

@@ -2,9 +2,10 @@
 //! never takes the namespace down: walks skip and report it, the rest answer.
 
 use super::*;
-use crate::{ErrorCode, FileWriter, Map, MemoryWriter};
+use crate::{error::ErrorCode, io::FileWriter, memory::MemoryWriter};
 use futures_executor::block_on;
 use serde_json::json;
+use serde_json::Map;
 
 const RECORDS: &str = "/data/context/default/records";
 

@@ -118,7 +118,7 @@ pub(crate) fn need_offload<E>(
             let chars = || {
                 result
                     .chars
-                    .unwrap_or_else(|| crate::utf16_len(result.text))
+                    .unwrap_or_else(|| crate::text::utf16_len(result.text))
             };
             if result.text.len() > limits.bytes || chars() > limits.chars {
                 return Ok(decided(true, DecisionReason::OverToolLimit));

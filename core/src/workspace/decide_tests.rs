@@ -186,12 +186,20 @@ fn results_up_to_the_surely_kept_length_are_never_stored() {
     // At that length no tool stores by the estimate, whatever the text.
     for tool in ["bash", "ls", "Read"] {
         for at in ["1\t1\t1", "aBcDe", "\n\t1\n\t"] {
-            let tokens = crate::estimate_tokens(at);
+            let tokens = crate::tokens::estimate_tokens(at);
             assert!(!decided(&limits, tool, at, tokens).offload, "{tool} {at:?}");
         }
     }
     let dense = "1\t".repeat(4);
-    assert!(decided(&limits, "bash", &dense, crate::estimate_tokens(&dense)).offload);
+    assert!(
+        decided(
+            &limits,
+            "bash",
+            &dense,
+            crate::tokens::estimate_tokens(&dense)
+        )
+        .offload
+    );
 }
 
 #[test]
@@ -235,7 +243,7 @@ fn the_estimate_decides_a_large_result_without_counting_it_all() {
     let small = "word ".repeat(20);
     assert_eq!(
         decide(&small),
-        (false, Some(crate::estimate_tokens(&small)))
+        (false, Some(crate::tokens::estimate_tokens(&small)))
     );
     // Over: the count stops past the threshold, and is not reported.
     assert_eq!(decide(&"word ".repeat(1_000)), (true, None));

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use super::read::Loaded;
 use super::record_index::RecordIndex;
 use super::store::Workspace;
-use crate::{FileReader, OffloadError};
+use crate::{error::OffloadError, io::FileReader};
 
 impl Workspace {
     /// Catch the index up with the records, when it may be behind: records it lacks are

@@ -4,7 +4,7 @@
 use super::decide::Decision;
 use super::record::{KnowledgeRecord, KnowledgeType};
 use crate::materialize::{sha256_hex, Measure};
-use crate::{Map, Value};
+use serde_json::{Map, Value};
 
 pub use crate::tokens::TokenCounter;
 

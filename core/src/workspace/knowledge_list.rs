@@ -3,7 +3,8 @@
 
 use super::record::KnowledgeRecord;
 use crate::materialize::{cut, ArtifactKind, Measure, SummaryInput, ToolOutputRef};
-use crate::{utf16_len, Value};
+use crate::text::utf16_len;
+use serde_json::Value;
 
 /// How a `<knowledge_list>` begins.
 pub const KNOWLEDGE_LIST_OPEN: &str = "<knowledge_list>";
@@ -29,8 +30,8 @@ pub fn is_knowledge_list(text: &str) -> bool {
 /// [`is_knowledge_list`] from a text's start and end (`stored_form` reads no more), whitespace
 /// aside at both.
 pub(crate) fn is_knowledge_list_ends(head: &str, tail: &str) -> bool {
-    crate::js_trim(head).starts_with(KNOWLEDGE_LIST_OPEN)
-        && crate::js_trim(tail).ends_with(KNOWLEDGE_LIST_CLOSE)
+    crate::text::js_trim(head).starts_with(KNOWLEDGE_LIST_OPEN)
+        && crate::text::js_trim(tail).ends_with(KNOWLEDGE_LIST_CLOSE)
 }
 
 /// The `<knowledge_list>` for `record`, whose content is `text`: one `<knowledge>`

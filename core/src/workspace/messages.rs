@@ -5,7 +5,8 @@ use super::io_types::{TokenCounter, ToolResultInput, ToolResultOffload};
 use super::store::Workspace;
 use crate::materialize::{plan_tool_results, Planned};
 use crate::view::{JsonView, Text};
-use crate::{FileReader, FileWriter, Map, OffloadError, Slot};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter, message::Slot};
+use serde_json::Map;
 
 /// What [`Workspace::offload_messages`] did, as edits for the host to apply to its own
 /// copies of the messages.
@@ -22,9 +23,9 @@ pub struct MessagesOffloaded {
 impl Workspace {
     /// Offload every tool result of a conversation (Anthropic `tool_result`, OpenAI
     /// `role: "tool"`, Responses `function_call_output`, and the other shapes
-    /// [`crate::Slot`] knows), each as [`Workspace::offload_tool_result`] would, the
+    /// [`crate::message::Slot`] knows), each as [`Workspace::offload_tool_result`] would, the
     /// tool name from the result or its matching call. Results that already stand for
-    /// stored content (a `<knowledge_list>`: [`crate::stored_form`]) are left alone, so
+    /// stored content (a `<knowledge_list>`: [`crate::stored_form::stored_form`]) are left alone, so
     /// running this on every turn only stores what is new; every message is checked
     /// before anything is written.
     ///
@@ -99,7 +100,7 @@ impl Workspace {
             &mut unrecognized,
             false,
             &|text| !(by_estimate && text.utf16_len_at_most(most_chars)),
-            &|text, _| Ok(crate::stored_form(text).is_none()),
+            &|text, _| Ok(crate::stored_form::stored_form(text).is_none()),
         )?;
         let mut decided = Vec::with_capacity(planned.len());
         for p in planned {

@@ -2,9 +2,10 @@
 
 use super::tests::{object, workspace, NOW};
 use super::*;
-use crate::{Map, MemoryWriter, Value};
+use crate::memory::MemoryWriter;
 use futures_executor::block_on;
 use serde_json::json;
+use serde_json::{Map, Value};
 
 #[test]
 fn offload_messages_covers_every_shape_and_is_idempotent() {
@@ -63,7 +64,7 @@ fn offload_messages_covers_every_shape_and_is_idempotent() {
                 .flat_map(|(_, e)| e.iter().cloned())
                 .collect();
             let mut m = m.clone();
-            crate::apply_edits(&mut m, edits);
+            crate::message::apply_edits(&mut m, edits);
             m
         })
         .collect();
@@ -100,9 +101,10 @@ impl RecordIndex for MemoryIndex {
         Box::pin(async move {
             if let Some((io, path, record)) = foreign {
                 let dir = path.rsplit_once('/').map_or("/", |(dir, _)| dir);
-                crate::FileWriter::mkdir(&*io, dir).await.unwrap();
-                let created = crate::FileWriter::create_file(&*io, &path, &record.to_json()).await;
-                assert_eq!(created.unwrap(), crate::CreateOutcome::Created);
+                crate::io::FileWriter::mkdir(&*io, dir).await.unwrap();
+                let created =
+                    crate::io::FileWriter::create_file(&*io, &path, &record.to_json()).await;
+                assert_eq!(created.unwrap(), crate::io::CreateOutcome::Created);
                 self.records
                     .lock()
                     .unwrap()

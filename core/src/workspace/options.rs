@@ -9,7 +9,7 @@ pub const DEFAULT_INLINE_LIMIT: usize = 40_000;
 /// attributes and a few summary lines.
 pub const MIN_INLINE_LIMIT: usize = 2_000;
 /// A tool result over this many tokens is stored (offloaded) by default: about 7,000
-/// characters of source or prose by [`estimate_tokens`](crate::estimate_tokens) (5,000 of
+/// characters of source or prose by [`estimate_tokens`](crate::tokens::estimate_tokens) (5,000 of
 /// a log or CSV), under a fifth of the inline limit. Smaller results are cheap to
 /// keep in the conversation and rarely worth finding again; larger ones are what an
 /// agent later wants to query, page and grep, even while they still fit inline.

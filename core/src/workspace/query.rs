@@ -2,7 +2,7 @@
 //! tool-result overview for a prompt.
 
 use super::record::{KnowledgeRecord, TOOL_RESULT_CONTEXT_TYPE};
-use crate::{Map, Value};
+use serde_json::{Map, Value};
 
 /// Records a query returns when it names no limit.
 pub const DEFAULT_QUERY_LIMIT: usize = 50;

@@ -6,7 +6,8 @@ use super::query::{OffloadInfo, Query};
 use super::record::{KnowledgeRecord, TOOL_RESULT_CONTEXT_TYPE};
 use super::store::Workspace;
 use crate::materialize::{artifact_ref, ArtifactKind, Naming, Pattern, Within};
-use crate::{FileReader, IoError, OffloadError, Value};
+use crate::{error::OffloadError, io::FileReader, io::IoError};
+use serde_json::Value;
 
 impl Workspace {
     /// The record of `id`, if stored (from the cache, else its file).
@@ -232,7 +233,7 @@ impl Workspace {
         session_id: Option<&str>,
         reader: &R,
     ) -> Result<Vec<OffloadInfo>, OffloadError> {
-        let mut query = Query::new(crate::Map::new());
+        let mut query = Query::new(serde_json::Map::new());
         query
             .filter
             .insert("context_type".into(), TOOL_RESULT_CONTEXT_TYPE.into());

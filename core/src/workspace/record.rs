@@ -3,7 +3,7 @@
 
 use crate::json::stringify;
 use crate::materialize::Measure;
-use crate::{Map, Value};
+use serde_json::{Map, Value};
 
 /// `metadata.context_type` of a tool result.
 pub const TOOL_RESULT_CONTEXT_TYPE: &str = "tool_result";
@@ -81,8 +81,8 @@ impl KnowledgeType {
         declared: Option<&str>,
         is_string: bool,
         text: &str,
-    ) -> Result<Self, crate::OffloadError> {
-        let invalid = |why: &str| Err(crate::OffloadError::InvalidArgument(why.into()));
+    ) -> Result<Self, crate::error::OffloadError> {
+        let invalid = |why: &str| Err(crate::error::OffloadError::InvalidArgument(why.into()));
         match (declared.map(KnowledgeType::parse), is_string) {
             (None, true) => Ok(KnowledgeType::Text),
             (None, false) => Ok(KnowledgeType::Json),

@@ -7,7 +7,7 @@ use std::pin::Pin;
 
 use super::query::Query;
 use super::record::KnowledgeRecord;
-use crate::OffloadError;
+use crate::error::OffloadError;
 
 /// What a [`RecordIndex`] method returns: a boxed `Send` future, so the trait stays
 /// dyn-compatible (`Arc<dyn RecordIndex>`) and a workspace's futures stay `Send` on a

@@ -4,7 +4,7 @@
 use super::query::Query;
 use super::store::Workspace;
 use crate::materialize::{artifact_ref, ArtifactKind, Pattern, Section};
-use crate::{FileReader, OffloadError};
+use crate::{error::OffloadError, io::FileReader};
 
 impl Workspace {
     /// Rows matching `pattern` in every knowledge artifact of the namespace (the newest
@@ -21,7 +21,7 @@ impl Workspace {
         max_matches: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
-        let mut everything = Query::new(crate::Map::new());
+        let mut everything = Query::new(serde_json::Map::new());
         everything.limit = super::MAX_QUERY_LIMIT;
         let records = self.query(&everything, reader).await?;
         let sections: Vec<Section> = records

@@ -14,7 +14,8 @@ use super::record::{KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE, TO
 use super::record_index::RecordIndex;
 use crate::materialize::{ArtifactKind, Materializer, MaterializerOptions};
 use crate::path::join;
-use crate::{FileReader, FileWriter, Map, OffloadError, Value};
+use crate::{error::OffloadError, io::FileReader, io::FileWriter};
+use serde_json::{Map, Value};
 
 /// A knowledge store over one namespace (see the [module docs](super)).
 pub struct Workspace {
@@ -119,7 +120,7 @@ impl Workspace {
     }
 
     /// Decide whether a result of `tool_name` is stored (see [`Decision`]); the token
-    /// count comes from `count_tokens` when given, else [`estimate_tokens`](crate::estimate_tokens).
+    /// count comes from `count_tokens` when given, else [`estimate_tokens`](crate::tokens::estimate_tokens).
     ///
     /// # Errors
     /// The counter's own error.
@@ -235,7 +236,7 @@ impl Workspace {
         input: &ToolResultInput<'_>,
         count_tokens: Option<&TokenCounter<'_>>,
     ) -> Result<Option<Decision>, OffloadError> {
-        if !input.is_json && crate::stored_form(input.text).is_some() {
+        if !input.is_json && crate::stored_form::stored_form(input.text).is_some() {
             return Ok(None);
         }
         let flag = input.metadata.get("offload").and_then(Value::as_bool);
@@ -361,7 +362,7 @@ fn estimate_or_count(
     text: &str,
     threshold: usize,
     count: Option<&TokenCounter<'_>>,
-) -> Result<Option<usize>, crate::OffloadError> {
+) -> Result<Option<usize>, crate::error::OffloadError> {
     match count {
         Some(count) => count(text).map(Some),
         None => Ok(crate::tokens::estimate_within(text, threshold)),

@@ -2,9 +2,10 @@
 
 use super::*;
 use crate::materialize::compile_pattern;
-use crate::{ErrorCode, Map, MemoryWriter, Value};
+use crate::{error::ErrorCode, memory::MemoryWriter};
 use futures_executor::block_on;
 use serde_json::json;
+use serde_json::{Map, Value};
 
 pub(super) const NOW: f64 = 1_795_000_000_000.0;
 
@@ -82,7 +83,7 @@ fn the_knowledge_list_parses_as_xml_and_stays_under_the_limit() {
     input.metadata = object(json!({"offload": true, "retry": 2, "my key": "hidden"}));
     let done = block_on(ws.offload_tool_result(&input, None, NOW, &io)).unwrap();
     let list = done.replacement.unwrap();
-    assert!(crate::utf16_len(&list) < DEFAULT_INLINE_LIMIT);
+    assert!(crate::text::utf16_len(&list) < DEFAULT_INLINE_LIMIT);
     let doc = roxmltree::Document::parse(&list).expect("well-formed XML");
     let root = doc.root_element();
     assert_eq!(root.tag_name().name(), "knowledge_list");
@@ -145,8 +146,11 @@ fn decisions_follow_flags_list_and_threshold_with_a_custom_counter() {
     input.tool_call_id = "c3";
     input.tool_name = "web_fetch";
     input.text = "tiny";
-    let failing: &io_types::TokenCounter<'_> =
-        &|_| Err(crate::OffloadError::InvalidArgument("counter".into()));
+    let failing: &io_types::TokenCounter<'_> = &|_| {
+        Err(crate::error::OffloadError::InvalidArgument(
+            "counter".into(),
+        ))
+    };
     let done = block_on(ws.offload_tool_result(&input, Some(failing), NOW, &io2)).unwrap();
     assert_eq!(
         done.decision.unwrap().reason,

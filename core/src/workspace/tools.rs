@@ -12,7 +12,8 @@ use crate::materialize::{
     compile_pattern, thousands, DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
 };
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
-use crate::{utf16_len, FileReader, Map, OffloadError, Value};
+use crate::{error::OffloadError, io::FileReader, text::utf16_len};
+use serde_json::{Map, Value};
 
 /// `get_knowledge_by_id`'s name.
 pub const GET_KNOWLEDGE_BY_ID: &str = "get_knowledge_by_id";

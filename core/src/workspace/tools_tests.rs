@@ -2,10 +2,11 @@
 
 use super::tests::{object, workspace, NOW};
 use super::*;
-use crate::utf16_len;
-use crate::{ErrorCode, MemoryWriter, Value};
+use crate::text::utf16_len;
+use crate::{error::ErrorCode, memory::MemoryWriter};
 use futures_executor::block_on;
 use serde_json::json;
+use serde_json::Value;
 
 #[test]
 fn the_knowledge_tools_answer_the_model_within_the_limit() {

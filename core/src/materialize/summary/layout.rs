@@ -9,7 +9,7 @@ use super::plan::{covered, insert, Plan};
 use super::SummaryInput;
 use crate::identifiers::occurs_whole;
 use crate::materialize::detect::{Level, RULES};
-use crate::utf16_len;
+use crate::text::utf16_len;
 
 /// Excerpts a summary shows at most (each a failure line with its context).
 pub const MAX_EXCERPTS: usize = 6;

@@ -24,7 +24,7 @@ use self::lines::Lines;
 use super::detect;
 use super::text::{cut, Measure};
 use super::types::{ArtifactKind, ToolOutputRef};
-use crate::utf16_len;
+use crate::text::utf16_len;
 
 pub use binary::binary_unstored;
 pub(crate) use binary::{binary_summary, is_binary_summary};
@@ -175,7 +175,7 @@ fn summary_of(input: &SummaryInput<'_>, lines: &Lines<'_>) -> String {
     let first = match (&lines.format.read_path, section(lines)) {
         (Some(path), _) => format!(
             "context_read(\"{r}\", path={})",
-            crate::json::stringify(&crate::Value::from(path.as_str()))
+            crate::json::stringify(&serde_json::Value::from(path.as_str()))
         ),
         // A document is read by part: the first section of its map.
         (None, Some((e, to))) => format!(

@@ -4,7 +4,7 @@
 
 use super::trailer::Trailer;
 use crate::materialize::text::line_count;
-use crate::utf16_len;
+use crate::text::utf16_len;
 
 /// The shortest shared end worth naming, in bytes: shorter ones (a lone `Done.`) are
 /// cheaper to show than to name.

@@ -3,7 +3,7 @@
 //! last lines show the output, not the same boilerplate every time.
 
 use crate::materialize::text::line_count;
-use crate::utf16_len;
+use crate::text::utf16_len;
 
 /// Wrappers recognised at the end of an output: (opening tag, closing tag).
 const WRAPPERS: [(&str, &str); 1] = [("<system-reminder>", "</system-reminder>")];
