@@ -13,6 +13,7 @@ mod chat;
 mod cloud;
 mod generic;
 mod kubernetes;
+mod literals;
 mod payments;
 pub(super) mod value;
 mod vcs;
@@ -24,6 +25,7 @@ use std::sync::OnceLock;
 use regex_lite::Regex;
 
 use super::Span;
+use literals::Literals;
 
 /// One match of a rule, on its line: where it starts and ends and where its groups are,
 /// as offsets into `line`.
@@ -59,8 +61,8 @@ type Judge = fn(&Hit<'_>) -> Option<(usize, usize)>;
 /// match holds; how far before and after such a literal a match can reach, in bytes;
 /// and the judge of what of a match is secret (by default its first group, else the
 /// whole match, unless it stands for one, `${TOKEN}`). The regex runs only round the
-/// literals, found first with `memchr`: a log of 100 MB with no candidate costs the
-/// literal searches, not a regex pass per rule.
+/// literals, all found first in one pass ([`literals`]): a log of 100 MB with no
+/// candidate costs that pass, not a regex pass per rule.
 pub(super) struct Rule {
     pub kind: &'static str,
     pub pattern: &'static str,
@@ -122,7 +124,7 @@ pub(super) fn not_a_placeholder(hit: &Hit<'_>) -> Option<(usize, usize)> {
 /// literals, `before` bytes back and `after` on (not past the line, except for a rule
 /// that spans lines), merged, on character boundaries; each with the start and end of
 /// its line (for a rule that spans lines, the end of the window).
-fn windows(text: &str, rule: &Rule, seen: &mut Literals) -> Vec<[usize; 4]> {
+fn windows(text: &str, rule: &Rule, seen: &Literals) -> Vec<[usize; 4]> {
     let bytes = text.as_bytes();
     let mut found: Vec<[usize; 4]> = Vec::new();
     for trigger in rule.triggers {
@@ -130,7 +132,7 @@ fn windows(text: &str, rule: &Rule, seen: &mut Literals) -> Vec<[usize; 4]> {
         // not once per literal, which on one 10 MB line of minified JSON with a literal
         // every 80 bytes was quadratic (16 s).
         let mut line: Option<(usize, usize)> = None;
-        for &at in seen.find(bytes, trigger) {
+        for &at in seen.find(trigger) {
             let (line_start, line_end) = match line {
                 Some(known) if at < known.1 => known,
                 before => {
@@ -171,26 +173,6 @@ fn windows(text: &str, rule: &Rule, seen: &mut Literals) -> Vec<[usize; 4]> {
         }
     }
     merged
-}
-
-/// Where each literal is in the text, looked for once however many rules share it
-/// (`secret` serves the keyword rule and AWS's, `://` a URL's password and Sentry's):
-/// each literal costs a pass over the text, the whole cost of a text without candidates.
-#[derive(Default)]
-struct Literals(Vec<(&'static str, Vec<usize>)>);
-
-impl Literals {
-    fn find(&mut self, bytes: &[u8], literal: &'static str) -> &[usize] {
-        let i = match self.0.iter().position(|(l, _)| *l == literal) {
-            Some(i) => i,
-            None => {
-                let at = memchr::memmem::find_iter(bytes, literal.as_bytes()).collect();
-                self.0.push((literal, at));
-                self.0.len() - 1
-            }
-        };
-        &self.0[i].1
-    }
 }
 
 /// The kinds of the built-in rules, in order.
@@ -236,11 +218,11 @@ fn is_word(b: u8) -> bool {
 /// each rule's after the earlier rules' and never overlapping them; a value in `keep`
 /// (masks, references, the replacement itself) is not a secret.
 pub(super) fn find(text: &str, found: &mut Vec<Span>, keep: &dyn Fn(&str) -> bool) {
-    let mut seen = Literals::default();
+    let seen = Literals::scan(text);
     for (index, c) in compiled().iter().enumerate() {
         let memo = Cell::new(Memo::default());
         let mut new = Vec::new();
-        for [start, end, line_start, line_end] in windows(text, c.rule, &mut seen) {
+        for [start, end, line_start, line_end] in windows(text, c.rule, &seen) {
             let line = &text[line_start..line_end];
             let bytes = line.as_bytes();
             let offset = start - line_start;
@@ -313,6 +295,8 @@ fn every_rule_compiles() {
     assert_eq!(compiled().len(), rules().count());
     for rule in rules() {
         assert!(!rule.triggers.is_empty(), "{}", rule.kind);
+        // The one-pass scan finds a literal by a pair of its bytes.
+        assert!(rule.triggers.iter().all(|t| t.len() >= 2), "{}", rule.kind);
         assert!(
             rule.kind
                 .bytes()
