@@ -15,22 +15,28 @@ pub(super) const RULES: &[Rule] = &[
     // AWS secret access key, 40 of base64 after its name: `aws_secret_access_key =` in
     // ~/.aws/credentials, `AWS_SECRET_ACCESS_KEY=` from `env`, `"SecretAccessKey":` from
     // `aws sts`: gitleaks aws.go (`aws-secret-access-key`); AWS "Managing access keys".
-    rule(
-        "aws-secret-key",
-        r#"(?i)secret[_-]?access[_-]?key[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*[\\"'`]*([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
-        &["ecret", "ECRET"],
-        (8, 256),
-    ),
+    Rule {
+        starts: &["secret"],
+        ..rule(
+            "aws-secret-key",
+            r#"(?i)secret[_-]?access[_-]?key[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*[\\"'`]*([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+            &["ecret", "ECRET"],
+            (8, 256),
+        )
+    },
     // AWS session token after its name (`aws_session_token`, `"SessionToken":`,
     // `X-Amz-Security-Token:`), or by the prefixes STS tokens start with: AWS STS
     // `GetSessionToken` output; gitleaks has no rule. The keyword rule's literals (no pass
     // of their own: each literal costs a pass over the text).
-    rule(
-        "aws-session-token",
-        r#"(?i)(?:session[_-]?token|security[_-]?token)[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*[\\"'`]*([A-Za-z0-9/+=]{100,})"#,
-        &["oken", "OKEN"],
-        (24, 4096),
-    ),
+    Rule {
+        starts: &["session", "security"],
+        ..rule(
+            "aws-session-token",
+            r#"(?i)(?:session[_-]?token|security[_-]?token)[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*[\\"'`]*([A-Za-z0-9/+=]{100,})"#,
+            &["oken", "OKEN"],
+            (24, 4096),
+        )
+    },
     rule(
         "aws-session-token",
         r"\bIQoJb3JpZ2luX2Vj[A-Za-z0-9/+=]{80,}",
@@ -47,12 +53,15 @@ pub(super) const RULES: &[Rule] = &[
     // Azure storage account key (`AccountKey=` of a connection string, base64 of 64
     // bytes) and Service Bus `SharedAccessKey=`: Azure Storage "Configure a connection
     // string"; gitleaks azure.go.
-    rule(
-        "azure-storage-key",
-        r#"(?i)(?:AccountKey|SharedAccessKey|storage[_-]?(?:account[_-]?)?key)[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*[\\"']*([A-Za-z0-9+/]{40,}={0,2})"#,
-        &["Key", "_key", "_KEY"],
-        (24, 160),
-    ),
+    Rule {
+        starts: &["accountkey", "sharedaccesskey", "storage"],
+        ..rule(
+            "azure-storage-key",
+            r#"(?i)(?:AccountKey|SharedAccessKey|storage[_-]?(?:account[_-]?)?key)[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*[\\"']*([A-Za-z0-9+/]{40,}={0,2})"#,
+            &["Key", "_key", "_KEY"],
+            (24, 160),
+        )
+    },
     // Azure SAS token signature (`sig=` of a shared access signature URL): Azure
     // Storage "Create a service SAS".
     rule(

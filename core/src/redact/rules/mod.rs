@@ -11,7 +11,9 @@
 mod ai;
 mod chat;
 mod cloud;
+mod engine;
 mod generic;
+mod keyword_match;
 mod kubernetes;
 mod literals;
 mod payments;
@@ -22,10 +24,12 @@ mod words;
 use std::cell::Cell;
 use std::sync::OnceLock;
 
-use regex_lite::Regex;
-
 use super::Span;
+use engine::Engine;
 use literals::Literals;
+
+/// Groups 0 (the whole match), 1 and 2 of a match, as byte ranges of what was searched.
+type Groups = [Option<(usize, usize)>; 3];
 
 /// One match of a rule, on its line: where it starts and ends and where its groups are,
 /// as offsets into `line`.
@@ -72,6 +76,13 @@ pub(super) struct Rule {
     /// Whether a match can go on past the end of the line its literal is on.
     pub spans_lines: bool,
     pub judge: Judge,
+    /// Words (lower case) one of which every match starts with, ASCII
+    /// case-insensitively: the regex runs only where one does ([`engine`]).
+    pub starts: &'static [&'static str],
+    /// The pattern matched by hand (the same matches as the regex's), when the regex
+    /// engine is too slow for how often the rule runs: the first match at or after a
+    /// start, as the engine's `captures_at` gives it.
+    pub by_hand: Option<fn(&str, usize) -> Option<Groups>>,
 }
 
 pub(super) const fn rule(
@@ -88,6 +99,8 @@ pub(super) const fn rule(
         after,
         spans_lines: false,
         judge: secret_group,
+        starts: &[],
+        by_hand: None,
     }
 }
 
@@ -184,7 +197,7 @@ pub(super) fn kinds() -> impl Iterator<Item = &'static str> {
 /// (judged again on the line: a window's edge is no boundary).
 struct Compiled {
     rule: &'static Rule,
-    re: Regex,
+    engine: Engine,
     word_start: bool,
     word_end: bool,
 }
@@ -196,9 +209,9 @@ fn compiled() -> &'static [Compiled] {
             // The rules are constants checked by the tests: none fails to compile.
             .filter_map(|rule| {
                 let bare = rule.pattern.trim_start_matches("(?i)");
-                Regex::new(rule.pattern).ok().map(|re| Compiled {
+                Engine::new(rule).map(|engine| Compiled {
                     rule,
-                    re,
+                    engine,
                     word_start: bare.starts_with(r"\b"),
                     word_end: rule.pattern.ends_with(r"\b"),
                 })
@@ -228,13 +241,13 @@ pub(super) fn find(text: &str, found: &mut Vec<Span>, keep: &dyn Fn(&str) -> boo
             let offset = start - line_start;
             let window = &text[start..end];
             let mut from = 0;
-            while let Some(caps) = c.re.captures_at(window, from) {
-                let Some(whole) = caps.get(0) else { break };
+            while let Some(groups) = c.engine.captures_at(window, from) {
+                let Some(whole) = groups[0] else { break };
                 // On a miss the next search starts at the value, which may be the name
                 // of the next assignment (`config: password=…`); else after the match.
-                let value_at = caps.get(2).map(|m| m.start());
-                from = whole.end().max(whole.start() + 1);
-                let (at, to) = (offset + whole.start(), offset + whole.end());
+                let value_at = groups[2].map(|m| m.0);
+                from = whole.1.max(whole.0 + 1);
+                let (at, to) = (offset + whole.0, offset + whole.1);
                 // `\b` held at the window's edge; it must hold on the line.
                 let bounded =
                     !(c.word_start && at > 0 && is_word(bytes[at - 1]) && is_word(bytes[at]))
@@ -242,7 +255,8 @@ pub(super) fn find(text: &str, found: &mut Vec<Span>, keep: &dyn Fn(&str) -> boo
                             && to < bytes.len()
                             && is_word(bytes[to])
                             && is_word(bytes[to - 1]));
-                let group = |i: usize| caps.get(i).map(|m| (offset + m.start(), offset + m.end()));
+                let group =
+                    |i: usize| groups[i].map(|m: (usize, usize)| (offset + m.0, offset + m.1));
                 let hit = Hit {
                     text,
                     line_start,
@@ -256,8 +270,8 @@ pub(super) fn find(text: &str, found: &mut Vec<Span>, keep: &dyn Fn(&str) -> boo
                 let Some((s, e)) = judged else {
                     // Only a short value is searched again: a long one (`a:a:a:…`) would be
                     // re-read once per name in it.
-                    if let Some(v) = value_at.filter(|&v| whole.end() - v <= RESEARCH) {
-                        from = v.max(whole.start() + 1);
+                    if let Some(v) = value_at.filter(|&v| whole.1 - v <= RESEARCH) {
+                        from = v.max(whole.0 + 1);
                     }
                     if from > window.len() {
                         break;
