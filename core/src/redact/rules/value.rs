@@ -35,8 +35,26 @@ pub(super) fn stands_for_one(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
     mask_or_reference(value)
         || STOP_VALUES.contains(&lower.as_str())
-        || PLACEHOLDER_PARTS.iter().any(|part| lower.contains(part))
+        || holds_any(lower.as_bytes(), PLACEHOLDER_PARTS)
         || FIXTURE_STARTS.iter().any(|start| lower.starts_with(start))
+}
+
+/// Whether one of `parts` is in `hay`: one pass, each part compared only where its first
+/// byte is (a substring search per part cost more than the rest of the judgement).
+fn holds_any(hay: &[u8], parts: &[&str]) -> bool {
+    let mut first = [false; 256];
+    for part in parts {
+        if let Some(&b) = part.as_bytes().first() {
+            first[usize::from(b)] = true;
+        }
+    }
+    hay.iter().enumerate().any(|(i, &c)| {
+        first[usize::from(c)]
+            && parts.iter().any(|part| {
+                let part = part.as_bytes();
+                part.first() == Some(&c) && hay[i..].iter().take(part.len()).eq(part)
+            })
+    })
 }
 
 /// The words of a name: split at `_`, `-`, `.`, `:`, `/` and where lower case turns upper
