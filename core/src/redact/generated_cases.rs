@@ -317,5 +317,28 @@ pub(super) fn cases(rng: &mut Rng) -> Vec<Case> {
             "my_service_token: \"{}\"",
         ],
     );
+    // Twilio's auth token beside its Account SID (under a name it is the keyword
+    // rule's `password`, above), and Azure's storage key given to a flag or listed.
+    add(
+        "twilio-auth-token",
+        rng.of(HEX, 32),
+        &[
+            "curl -X POST https://api.twilio.com/2010-04-01/Accounts/AC0f3a9c2b7e1d4f6a8b5c3e2d1f0a9b8c/Messages.json -u AC0f3a9c2b7e1d4f6a8b5c3e2d1f0a9b8c:{}",
+            "client = Client(\"AC0f3a9c2b7e1d4f6a8b5c3e2d1f0a9b8c\", \"{}\")",
+            "const client = require('twilio')('AC0f3a9c2b7e1d4f6a8b5c3e2d1f0a9b8c', '{}');",
+        ],
+    );
+    add(
+        "azure-storage-key",
+        format!("{}==", rng.of(B64, 86)),
+        &[
+            "az storage blob upload --account-name acct --account-key {} -c c -f a.txt -n a.txt",
+            "az storage container list --account-name acct --account-key=\"{}\"",
+            "$ctx = New-AzStorageContext -StorageAccountName acct -StorageAccountKey {}",
+            "[\n  {\n    \"creationTime\": \"2024-05-14T10:00:01.000000+00:00\",\n    \"keyName\": \"key1\",\n    \"permissions\": \"FULL\",\n    \"value\": \"{}\"\n  }\n]",
+            "2024-05-14T10:00:01.000000+00:00\tkey1\tFULL\t{}",
+            "key1       FULL           {}",
+        ],
+    );
     out
 }

@@ -156,6 +156,18 @@ const DATA: &[&str] = &[
     "Error: Assertion failed: AccessKey must be set",
     "kind: ConfigMap\ndata:\n  LOG_LEVEL: debug\n  CACHE_SIZE: MTAyNDAwMDA=\n",
     "kind: Secret\nmetadata:\n  name: db\n  namespace: production\n",
+    // A Twilio auth token's and an Azure storage key's shapes without their context:
+    // an md5 and an ETag (32 hex), an Account SID alone, base64 SHA-512 digests (86
+    // and `==`), the flags given a variable or a placeholder.
+    "5d41402abc4b2a76b9719d911017c592  hello.txt",
+    r#"ETag: "5d41402abc4b2a76b9719d911017c592""#,
+    r#"  "account_sid": "AC0f3a9c2b7e1d4f6a8b5c3e2d1f0a9b8c", "status": "active","#,
+    "AC0f3a9c2b7e1d4f6a8b5c3e2d1f0a9b8c 5d41402abc4b2a76b9719d911017c592",
+    r#"{"algorithm": "sha512", "value": "m3HSJL1i83hdltRq0+o9czGb+8KJDKra4t/3JRlnPKcjI8PZm6XBHXx6zG4UuMXaDEZjR1wuXDre9G9zvN7AQw=="}"#,
+    "y7BXkKn+tU+NvNxBzADIbFKvjXJmS+TUW956MkJTln1IoG6WQOZ0KvmnZFTneiq9hEaZscKHz5OWvppw5lSx4g==",
+    "az storage blob list --account-name acct --account-key $AZURE_STORAGE_KEY -c c",
+    "az storage blob list --account-name acct --account-key <storage-account-key>",
+    "  \"permissions\": \"FULL\",\n  \"value\": \"enabled\"",
     "items:\n- apiVersion: v1\n  data:\n    CACHE_KEY: MTAyNDAwMDBhYmNkZWY=\n  kind: ConfigMap\n- apiVersion: v1\n  kind: Secret\n  type: Opaque",
 ];
 

@@ -32,6 +32,20 @@ pub(super) const RULES: &[Rule] = &[
     },
     // Twilio API key SID's secret pair: gitleaks twilio.go (`SK` and 32 hex).
     rule("twilio-api-key", r"\bSK[0-9a-fA-F]{32}\b", &["SK"], (0, 40)),
+    // Twilio auth token: 32 hex, as an md5 is, so never bare; after the Account SID it
+    // goes with (`AC` and 32 hex) as `curl -u SID:TOKEN` and the helper libraries'
+    // `Client("AC…", "…")` take them: Twilio "Auth Tokens and how to change them", its
+    // API reference's curl examples. Under a name (`TWILIO_AUTH_TOKEN=`, `"auth_token":`)
+    // the keyword rule has it.
+    Rule {
+        starts: &["ac"],
+        ..rule(
+            "twilio-auth-token",
+            r#"\bAC[0-9a-fA-F]{32}(?::|["'`]?[ \t]*,[ \t]*["'`]?)([0-9a-fA-F]{32})\b"#,
+            &["AC"],
+            (0, 80),
+        )
+    },
     // SendGrid API key: gitleaks sendgrid.go (`SG.`, 22, `.`, 43).
     rule(
         "sendgrid-key",

@@ -62,6 +62,29 @@ pub(super) const RULES: &[Rule] = &[
             (24, 160),
         )
     },
+    // The same key (64 bytes: 86 of base64 and `==`) given to a flag, `az storage …
+    // --account-key KEY`, PowerShell's `-StorageAccountKey KEY`, and as `az storage
+    // account keys list` prints it (JSON, table, tsv): Azure CLI `az storage` reference.
+    // Bare it is not taken: a base64 SHA-512 (npm `integrity`, SRI) has the same shape.
+    Rule {
+        starts: &["--account-key", "-accountkey", "-storageaccountkey"],
+        ..rule(
+            "azure-storage-key",
+            r#"(?i)(?:--account-key|-(?:storage)?accountkey)(?:[ \t]+|[ \t]*=[ \t]*)["']?([A-Za-z0-9+/]{86}==)(?:[^A-Za-z0-9+/=]|$)"#,
+            &["account-key", "ccountKey"],
+            (10, 128),
+        )
+    },
+    Rule {
+        spans_lines: true,
+        starts: &["\"permissions\"", "key1", "key2"],
+        ..rule(
+            "azure-storage-key",
+            r#"(?i)(?:"permissions":[ \t]*"(?:full|read)",\s*"value":[ \t]*"|key[12][ \t]+(?:full|read)[ \t]+)([A-Za-z0-9+/]{86}==)"#,
+            &["ermissions\"", "FULL", "Full", "READ", "Read"],
+            (40, 192),
+        )
+    },
     // Azure SAS token signature (`sig=` of a shared access signature URL): Azure
     // Storage "Create a service SAS".
     rule(
