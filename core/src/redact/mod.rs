@@ -10,6 +10,8 @@ mod generated_cases;
 mod generated_tests;
 #[cfg(test)]
 mod lookalike_tests;
+#[cfg(test)]
+mod lookalikes;
 mod rules;
 #[cfg(test)]
 mod tests;
