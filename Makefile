@@ -35,7 +35,7 @@ NODE_TEST := node --import tsx --test
 WASM_GZ_BUDGET := 323100
 FUZZ_SECONDS ?= 60
 
-.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint format bench bench-memory fuzz clean
+.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint format bench bench-redact bench-memory fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -150,7 +150,20 @@ endif
 	node bench/readback.mjs $(if $(QUICK),--quick)
 	node bench/materializer.mjs $(if $(QUICK),--quick)
 	node bench/replay.mjs $(if $(CORPUS),--corpus $(CORPUS)) $(if $(QUICK),--quick)
+	@$(MAKE) --no-print-directory bench-redact
 	node bench/report.mjs
+
+# Yelp's detect-secrets for bench/redact.mjs, in a venv of its own (never the system
+# Python), pinned; when the venv or PyPI is not there, the bench says it skipped it.
+DETECT_SECRETS_VENV := target/bench/detect-secrets
+
+$(DETECT_SECRETS_VENV)/bin/detect-secrets:
+	@python3 -m venv $(DETECT_SECRETS_VENV) \
+	  && $(DETECT_SECRETS_VENV)/bin/pip install --quiet --disable-pip-version-check detect-secrets==1.5.0 \
+	  || { rm -rf $(DETECT_SECRETS_VENV); echo "detect-secrets not installed (python3 -m venv or PyPI unavailable): skipped"; }
+
+bench-redact: $(DETECT_SECRETS_VENV)/bin/detect-secrets ## Redaction beside detect-secrets on issue 49's generated cases and look-alikes (seconds)
+	node bench/redact.mjs --venv $(DETECT_SECRETS_VENV)
 
 bench-memory: build ## Peak memory of the CLI's --jsonl mode on a generated 1 GiB transcript
 	bash bench/cli-memory.sh
