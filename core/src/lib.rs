@@ -127,7 +127,7 @@ pub use placeholder::{
     batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,
 };
 pub use plan::{redact_offloads, PlannedOffload};
-pub use redact_tree::{redact_tree, redact_tree_with, RedactReport};
+pub use redact_tree::{redact_tree, redact_tree_indexed, redact_tree_with, IndexOf, RedactReport};
 pub use serde_json::{Map, Value};
 pub use stored_form::{stored_form, stored_form_of_ends, StoredForm, HEAD_CHARS, TAIL_CHARS};
 pub use text::{count_in_range, js_trim, safe_count, utf16_len, MAX_COUNT};

@@ -1,14 +1,15 @@
-//! Redacting workspace knowledge already stored: the content and its record together.
-//! The record holds the content's sizes and SHA-256, and its metadata may hold secrets
-//! of its own, so both are rewritten — the record first: a crash between the two leaves
-//! a record describing the redacted content beside the content still holding its
-//! secrets, which the next run finds and finishes the same way.
+//! Redacting workspace knowledge already stored: the content and its record together,
+//! and the namespace's index with the record. The record holds the content's sizes and
+//! SHA-256, and its metadata may hold secrets of its own, so both are rewritten — the
+//! record first, then its row in the index, then the content: a crash between them
+//! leaves a record describing the redacted content beside the content still holding its
+//! secrets, which the next run finds and finishes the same way (the index included).
 
 use std::borrow::Cow;
 
 use crate::materialize::{sha256_hex, Measure};
 use crate::redact::{add_counts, Redaction};
-use crate::workspace::KnowledgeRecord;
+use crate::workspace::{KnowledgeRecord, RecordIndex};
 use crate::{error::OffloadError, io::FileLifecycle, io::FileReader, io::FileWriter};
 use serde_json::Value;
 
@@ -31,17 +32,19 @@ pub(crate) struct KnowledgeRedacted {
 }
 
 /// Redact the knowledge content `text` at `path` (of `namespace` under `root`) and its
-/// record: `None` when neither holds a secret. With `dry_run`, nothing is written. A
+/// record, and put the record as rewritten into the namespace's `index` when it has
+/// one: `None` when neither holds a secret. With `dry_run`, nothing is written. A
 /// content without a record (a store that crashed before its commit point) or with a
 /// record that does not parse has only its content rewritten.
 ///
 /// # Errors
-/// `READ_FAILED` when the record cannot be read, `WRITE_FAILED` when a write fails.
+/// `READ_FAILED` when the record cannot be read, `WRITE_FAILED` when a write (the
+/// index's too) fails.
 pub(crate) async fn redact_knowledge<IO>(
     (root, namespace, file): (&str, &str, &str),
     path: &str,
     text: &str,
-    (redaction, dry_run): (&Redaction, bool),
+    (redaction, dry_run, index): (&Redaction, bool, Option<&dyn RecordIndex>),
     io: &IO,
 ) -> Result<Option<KnowledgeRedacted>, OffloadError>
 where
@@ -98,7 +101,7 @@ where
             record.metadata.insert(key.into(), value);
         }
         crate::workspace::add_redacted_fact(&mut record.metadata, &record_counts);
-        record.to_json()
+        record
     });
     let failed = |path: &str| {
         let path = path.to_owned();
@@ -106,8 +109,13 @@ where
     };
     if !dry_run {
         if let Some(record) = &rewritten_record {
-            let written = io.write_file(&record_path, record).await;
+            let written = io.write_file(&record_path, &record.to_json()).await;
             written.map_err(failed(&record_path))?;
+            // A sync adds and drops ids only: a record rewritten in place is put in
+            // again here, or the index would describe content no longer there.
+            if let Some(index) = index {
+                index.insert(std::slice::from_ref(record)).await?;
+            }
         }
         if let Cow::Owned(clean) = &content.text {
             io.write_file(path, clean).await.map_err(failed(path))?;

@@ -1,12 +1,19 @@
 //! Redacting what is already stored: every artifact of ours under a directory (the files
 //! retention counts as ours: the Materializer's tool and terminal artifacts, batch
-//! offload's `tool-result-*.md`; and workspace knowledge with its record) rewritten in
-//! place, atomically, with its secrets replaced; a stale line index beside it removed.
+//! offload's `tool-result-*.md`; and workspace knowledge with its record, and the
+//! record's row in the namespace's index) rewritten in place, atomically, with its
+//! secrets replaced; a stale line index beside it removed.
+
+use std::sync::Arc;
 
 use crate::gc::{index_for, ours, walk};
 use crate::redact::{add_counts, Redaction};
 use crate::redact_knowledge::{knowledge_file, redact_knowledge};
+use crate::workspace::RecordIndex;
 use crate::{error::OffloadError, io::FileLifecycle, io::FileReader, io::FileWriter};
+
+/// The index of a namespace's records, if it has one a redaction must keep in step.
+pub type IndexOf<'a> = &'a (dyn Fn(&str) -> Option<Arc<dyn RecordIndex>> + Sync);
 
 /// What [`redact_tree`] found and did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -23,8 +30,8 @@ pub struct RedactReport {
     /// artifacts (`.bin`) and files that are not UTF-8.
     pub skipped: Vec<String>,
     /// Workspace namespaces whose knowledge records were rewritten (or would be): an
-    /// index of them (the tokio host's `index.sqlite`, a PostgreSQL index) is stale
-    /// until rebuilt from the records.
+    /// index of them that [`redact_tree_indexed`] was not given (the tokio host's
+    /// `index.sqlite`, a PostgreSQL index) is stale until rebuilt from the records.
     pub namespaces: Vec<String>,
 }
 
@@ -93,7 +100,31 @@ pub async fn redact_tree_with<IO>(
 where
     IO: FileReader + FileWriter + FileLifecycle + ?Sized,
 {
+    redact_tree_indexed(root, redaction, dry_run, io, &|_| None).await
+}
+
+/// [`redact_tree_with`], keeping each namespace's index (`index_of` gives it, asked once
+/// per namespace) in step: a knowledge record rewritten is put into it again (an index
+/// catches up with ids added and removed, not with records rewritten in place), right
+/// after its file and before its content, so no record in it describes content no
+/// longer there, for a workspace open meanwhile too.
+///
+/// # Errors
+/// As [`redact_tree`], and `WRITE_FAILED` when an index refuses a record (what was
+/// rewritten before stays rewritten; the record's file already is).
+pub async fn redact_tree_indexed<IO>(
+    root: &str,
+    redaction: &Redaction,
+    dry_run: bool,
+    io: &IO,
+    index_of: IndexOf<'_>,
+) -> Result<RedactReport, OffloadError>
+where
+    IO: FileReader + FileWriter + FileLifecycle + ?Sized,
+{
     let root = root.trim_end_matches('/');
+    // Each namespace's index, asked for once.
+    let mut indexes: Vec<(String, Option<Arc<dyn RecordIndex>>)> = Vec::new();
     let mut files = walk(root, io).await?;
     crate::sort::sort_by(&mut files, |a, b| a.0.cmp(&b.0));
     let mut report = RedactReport::default();
@@ -121,8 +152,14 @@ where
         report.scanned += 1;
         if let Some((namespace, file)) = knowledge {
             let at = (root, namespace, file);
-            let Some(done) = redact_knowledge(at, &path, &text, (redaction, dry_run), io).await?
-            else {
+            let known = indexes.iter().position(|(n, _)| n == namespace);
+            let i = known.unwrap_or_else(|| {
+                indexes.push((namespace.to_owned(), index_of(namespace)));
+                indexes.len() - 1
+            });
+            let index = indexes[i].1.as_deref();
+            let how = (redaction, dry_run, index);
+            let Some(done) = redact_knowledge(at, &path, &text, how, io).await? else {
                 continue;
             };
             add_counts(&mut report.counts, done.counts);
