@@ -9,7 +9,9 @@ use crate::{error::OffloadError, io::FileReader};
 
 impl Workspace {
     /// Catch the index up with the records, when it may be behind: records it lacks are
-    /// read and added, ids whose records are gone dropped.
+    /// read and added, ids whose records are gone dropped; and the records cached here
+    /// forgotten (another process wrote, maybe rewrote one in place: `tool-offload
+    /// redact`, which puts it in the index again itself).
     pub(super) async fn sync_index<R: FileReader + ?Sized>(
         &self,
         index: &dyn RecordIndex,
@@ -18,6 +20,7 @@ impl Workspace {
         let Some(token) = index.changed().await? else {
             return Ok(());
         };
+        self.forget_records();
         self.catch_up(index, reader).await?;
         index.synced(&token).await
     }
