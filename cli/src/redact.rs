@@ -1,12 +1,15 @@
 //! `tool-offload redact`: the secrets in artifacts already stored, replaced in place.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::Args;
 use serde_json::json;
 use tool_offload::core::materialize::count;
 use tool_offload::core::redact::{RedactPattern, Redaction};
+use tool_offload::core::workspace::RecordIndex;
 use tool_offload::json::stringify;
+use tool_offload::WorkspaceOptions;
 
 use crate::error::CliError;
 use crate::location::Location;
@@ -67,25 +70,40 @@ pub fn redact(args: &RedactArgs) -> Result<(), CliError> {
     }
     let redaction = args.patterns.redaction(true)?;
     let local = !args.dry_run && !location.remote;
-    let report = crate::runtime::runtime()?.block_on(tool_offload::core::redact_tree_with(
+    // Each namespace's SQLite index, kept in step record by record; one that cannot be
+    // opened is removed afterwards instead (rebuilt from the records on open).
+    let unopened = std::sync::Mutex::new(Vec::new());
+    let index_of = |namespace: &str| -> Option<Arc<dyn RecordIndex>> {
+        let index = local
+            .then(|| sqlite_index(&args.dir, &location.dir, namespace))
+            .flatten();
+        if let Some(None) = index {
+            lock(&unopened).push(namespace.to_owned());
+        }
+        index.flatten()
+    };
+    let report = crate::runtime::runtime()?.block_on(tool_offload::core::redact_tree_indexed(
         &location.dir,
         &redaction,
         args.dry_run,
         &location.io,
+        &index_of,
     ));
     let report = match report {
         Ok(report) => report,
         Err(e) => {
-            // Records may have been rewritten before the failure, and a second run
-            // would not name their namespaces: every index goes (rebuilt on open).
+            // A record may have been rewritten and its index not (the failure was the
+            // index's), and a second run would not name its namespace: every index
+            // goes (rebuilt on open).
             if local {
                 remove_stale_indexes(&args.dir, &namespaces_in(&args.dir))?;
             }
             return Err(CliError::failure(format!("{}: {e}", args.dir.display())));
         }
     };
+    let unopened = std::mem::take(&mut *lock(&unopened));
     if local {
-        remove_stale_indexes(&args.dir, &report.namespaces)?;
+        remove_stale_indexes(&args.dir, &unopened)?;
     }
     let counts: Vec<String> = report
         .counts
@@ -135,13 +153,43 @@ pub fn redact(args: &RedactArgs) -> Result<(), CliError> {
         );
     }
     for namespace in &report.namespaces {
+        let index = match (args.dry_run, unopened.contains(namespace)) {
+            (true, _) => "would be kept in step",
+            (false, false) => "kept in step (the records rewritten put in again), if it has one",
+            (false, true) => "removed (rebuilt from the records when a workspace opens it)",
+        };
         println!(
-            "workspace {namespace}: knowledge records {}; its SQLite index {} (rebuilt from the records when a workspace opens it; rebuild a PostgreSQL index with rebuild_index)",
+            "workspace {namespace}: knowledge records {}; its SQLite index {index}; rebuild a PostgreSQL index with rebuild_index",
             if args.dry_run { "would be rewritten" } else { "rewritten" },
-            if args.dry_run { "would be removed" } else { "removed" },
         );
     }
     Ok(())
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The SQLite index of `namespace` under `dir` (`root` as the library names it), when it
+/// has one: `None` when it has none, `Some(None)` when it cannot be opened.
+fn sqlite_index(
+    dir: &std::path::Path,
+    root: &str,
+    namespace: &str,
+) -> Option<Option<Arc<dyn RecordIndex>>> {
+    let path = dir
+        .join("context")
+        .join(namespace)
+        .join(tool_offload::INDEX_FILE);
+    if !path.is_file() {
+        return None;
+    }
+    let mut options = WorkspaceOptions::at(root);
+    options.namespace = namespace.to_owned();
+    // The workspace opens the index; its core hands it over (without the feature
+    // `sqlite` it has none).
+    let workspace = tool_offload::Workspace::new(options).ok();
+    Some(workspace.and_then(|ws| ws.core().index().cloned()))
 }
 
 /// The namespaces under `dir` (`<dir>/context/<namespace>`), as far as they can be listed.

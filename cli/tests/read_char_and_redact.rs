@@ -210,10 +210,11 @@ fn redact_rewrites_stored_artifacts_in_place() {
 }
 
 /// Workspace knowledge is redacted with its record (sizes, hash, metadata), and the
-/// namespace's SQLite index, which held the old record, is removed: a workspace opened
-/// afterwards rebuilds it and answers with the redacted record.
+/// namespace's SQLite index, which held the old record, is given the new one: a workspace
+/// opened afterwards answers with the redacted record. An index that cannot be opened is
+/// removed instead (rebuilt from the records on open).
 #[test]
-fn redact_rewrites_knowledge_and_its_record_and_drops_the_stale_index() {
+fn redact_rewrites_knowledge_and_its_record_and_keeps_the_index_in_step() {
     use tool_offload::core::workspace::Query;
     use tool_offload::{Workspace, WorkspaceOptions};
     let (_tmp, root) = tempdir();
@@ -234,7 +235,10 @@ fn redact_rewrites_knowledge_and_its_record_and_drops_the_stale_index() {
     assert_eq!(report["secrets"], json!({"github-token": 2}));
     assert_eq!(report["namespaces"], json!(["default"]));
     assert_eq!(report["skipped"], json!([]));
-    assert!(!ns.join("index.sqlite").exists(), "the stale index is gone");
+    assert!(
+        ns.join("index.sqlite").exists(),
+        "the index is kept, in step"
+    );
     let text = std::fs::read_to_string(ns.join("artifacts/knowledge/env.txt")).unwrap();
     assert_eq!(text, "cloned with [REDACTED:github-token]\nok\n");
 
@@ -249,4 +253,28 @@ fn redact_rewrites_knowledge_and_its_record_and_drops_the_stale_index() {
         stdout(&again).lines().last(),
         Some("rewrote 0 of 1 artifact; 0 secrets")
     );
+
+    // An index that is no SQLite database: removed, and rebuilt by the next workspace.
+    let more = json!({"context_type": "note", "source": format!("token {secret}")});
+    rt.block_on(open().add("two", &content, None, more.as_object().unwrap()))
+        .unwrap();
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(ns.join(format!("index.sqlite{suffix}")));
+    }
+    std::fs::write(ns.join("index.sqlite"), "not a database").unwrap();
+    let out = run(&root, &["redact", "data"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("its SQLite index removed"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!ns.join("index.sqlite").exists());
+    let found = rt
+        .block_on(open().query_artifacts(&Query::new(Default::default())))
+        .unwrap();
+    assert_eq!(found.len(), 2);
+    assert!(found
+        .iter()
+        .all(|r| r.metadata["source"] == "token [REDACTED:github-token]"));
 }
