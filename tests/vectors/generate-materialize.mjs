@@ -1686,7 +1686,7 @@ const anthropic = () => [
   const c = add(
     new Case(
       'redact-kinds',
-      'With redact, secrets of each family as tools print them (AWS secret key and session token, Google, Azure storage key and SAS signature, Hugging Face, Docker Hub, Slack webhook, Bearer header, a URL password with no user, npm, Sentry DSN, Telegram, a JSON password) are replaced by [REDACTED:<kind>], and what only looks like one is left byte for byte: code that names a secret, a call, an attribute, a type, a template, a placeholder, a word inside another (task-0123…), a git SHA, an npm integrity, a UUID, the working directory.',
+      'With redact, secrets of each family as tools print them (AWS secret key and session token, Google, Azure storage key and SAS signature, Hugging Face, Docker Hub, Slack webhook, Bearer header, a URL password with no user, npm, Sentry DSN, Telegram, a JSON password, a Twilio auth token beside its Account SID, an Azure storage key at --account-key) are replaced by [REDACTED:<kind>], and what only looks like one is left byte for byte: code that names a secret, a call, an attribute, a type, a template, a placeholder, a word inside another (task-0123…), a git SHA, an npm integrity, a UUID, the working directory, an md5, a base64 SHA-512.',
       { redact: true },
     ),
   );
@@ -1737,6 +1737,13 @@ const anthropic = () => [
     ['SENTRY_DSN=https://', of(HEX, 31) + '0', '@o1.ingest.sentry.io/42', 'sentry-dsn'],
     ['TELEGRAM_BOT_TOKEN=', '7' + of('0123456789', 9) + ':AA' + of(URLSAFE, 33), '', 'telegram-bot-token'],
     ['  "password": "', of(ALNUM + '!%*_.-', 13) + '!', '",', 'password'],
+    [
+      'curl -s https://api.twilio.com/2010-04-01/Accounts.json -u AC0f3a9c2b7e1d4f6a8b5c3e2d1f0a9b8c:',
+      of(HEX, 31) + 'e',
+      '',
+      'twilio-auth-token',
+    ],
+    ['az storage blob list --account-name acct --account-key ', of(B64, 85) + '2==', ' -c logs', 'azure-storage-key'],
   ];
   const lookAlikes = [
     'api_key = os.environ["API_KEY"]',
@@ -1752,6 +1759,8 @@ const anthropic = () => [
     'password: ${DB_PASSWORD}',
     'client_secret: changeme',
     'PWD=/work/main',
+    '5d41402abc4b2a76b9719d911017c592  hello.txt',
+    '{"algorithm": "sha512", "value": "m3HSJL1i83hdltRq0+o9czGb+8KJDKra4t/3JRlnPKcjI8PZm6XBHXx6zG4UuMXaDEZjR1wuXDre9G9zvN7AQw=="}',
   ];
   const lines = (shown) =>
     Array.from({ length: 300 }, (_, i) => {
