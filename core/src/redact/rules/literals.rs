@@ -1,6 +1,6 @@
 //! Every rule's literals found in one pass over the text: the whole cost of a text
 //! without a candidate (a log of 10 MB costs this pass, not a `memmem` pass per literal,
-//! of which there are some sixty).
+//! of which there are some seventy).
 //!
 //! Each literal is found by one pair of adjacent bytes in it, its rarest by a rough
 //! frequency of bytes in logs and code: a table of 65,536 bytes says whether a pair is
