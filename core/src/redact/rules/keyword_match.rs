@@ -7,7 +7,7 @@
 /// The pattern: group 1 the name, 2 the value as written (quoted or not).
 pub(super) const PATTERN: &str = r#"([A-Za-z0-9_.\-]+)[\\"'\]]*[ \t]*(?::=|=>|=|:)[ \t]*(\\"(?:[^\\]|\\[^"])*\\"|"(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`|[^\s,;&"'`]+)"#;
 
-use super::Groups;
+use super::engine::Groups;
 
 fn is_name(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')

@@ -7,11 +7,10 @@
 //! some literal's (read eight positions at a time), and only where one is are the
 //! literals of that pair compared.
 
-use std::sync::OnceLock;
-
 /// Where each literal is in a text: for each, the starts of its occurrences, found from
 /// the left without overlap (as `memchr::memmem::find_iter` finds them).
 pub(super) struct Literals {
+    table: &'static Table,
     at: Vec<Vec<usize>>,
     /// Where each literal's last occurrence ends: the next may not start before.
     next: Vec<usize>,
@@ -21,7 +20,7 @@ pub(super) struct Literals {
 /// is no literal's, else 1 + the index in `groups` of the literals that may have it (a
 /// group holds only literals of one pair but the last, which holds any beyond 254
 /// pairs: a literal's own pair is checked).
-struct Table {
+pub(super) struct Table {
     literals: Vec<&'static str>,
     anchor: Vec<(u16, usize)>,
     pairs: Box<[u8; 1 << 16]>,
@@ -53,7 +52,8 @@ fn pair(bytes: &[u8], at: usize) -> u16 {
 }
 
 impl Table {
-    fn new(literals: Vec<&'static str>) -> Table {
+    /// The table of `literals` (distinct, two bytes or more each).
+    pub(super) fn new(literals: Vec<&'static str>) -> Table {
         let mut pairs = Box::new([0u8; 1 << 16]);
         let mut groups: Vec<Vec<usize>> = Vec::new();
         let mut anchor = Vec::new();
@@ -89,27 +89,12 @@ impl Table {
     }
 }
 
-fn table() -> &'static Table {
-    static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut literals: Vec<&'static str> = Vec::new();
-        for rule in super::rules() {
-            for &literal in rule.triggers {
-                if !literals.contains(&literal) {
-                    literals.push(literal);
-                }
-            }
-        }
-        Table::new(literals)
-    })
-}
-
 impl Literals {
-    /// Every literal of every rule in `text`, in one pass.
-    pub(super) fn scan(text: &str) -> Literals {
-        let t = table();
+    /// Every literal of `t` in `text`, in one pass.
+    pub(super) fn scan(text: &str, t: &'static Table) -> Literals {
         let bytes = text.as_bytes();
         let mut found = Literals {
+            table: t,
             at: vec![Vec::new(); t.literals.len()],
             next: vec![0; t.literals.len()],
         };
@@ -168,10 +153,10 @@ impl Literals {
         }
     }
 
-    /// The starts of `literal` (one of the rules' literals) in the text, in order.
+    /// The starts of `literal` (one of the table's) in the text, in order.
     pub(super) fn find(&self, literal: &str) -> &[usize] {
-        let t = table();
-        t.literals
+        self.table
+            .literals
             .iter()
             .position(|&l| l == literal)
             .map_or(&[], |id| &self.at[id])
@@ -183,27 +168,56 @@ mod tests {
     use super::*;
 
     /// The scan finds what a `memmem` pass per literal finds, wherever the literals are
-    /// and however they overlap.
+    /// and however they overlap (literals of the rules' kinds: one sharing another's
+    /// pair, overlapping itself, two bytes long, holding a line feed).
     #[test]
     fn one_pass_finds_what_each_literals_own_pass_finds() {
-        let t = table();
+        let literals = vec![
+            "AKIA",
+            "ASIA",
+            "ASSW",
+            "ASIC ",
+            "xox",
+            "xapp-",
+            "SK",
+            ":A",
+            "://",
+            "sk-",
+            "_key",
+            "-key",
+            "key-",
+            "Key",
+            "oken",
+            "OKEN",
+            "ecret",
+            "ata:\n",
+            "ata:\r\n",
+            "AC",
+            "ACCA",
+            "-----BEGIN ",
+            "earer ",
+            "ermissions\"",
+            "FULL",
+            "Full",
+        ];
+        let t: &'static Table = Box::leak(Box::new(Table::new(literals.clone())));
         let mut rng = crate::test_rng::Rng(0x117E_4A15);
-        let mut pieces: Vec<&str> = t.literals.clone();
+        let mut pieces = literals.clone();
         pieces.extend([
-            "xoxox", "SKSK", "a", " ", "\n", "é", "::", "ata:\r\n", "AIzAIza",
+            "xoxox", "SKSK", "a", " ", "\n", "é", "::", "AIzAIza", "ACACCA", "kkey-",
         ]);
-        for _ in 0..2000 {
+        for _ in 0..3000 {
             let n = rng.below(12);
             let text: String = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
-            let found = Literals::scan(&text);
-            for literal in &t.literals {
+            let found = Literals::scan(&text, t);
+            for literal in &literals {
                 let expected: Vec<usize> =
                     memchr::memmem::find_iter(text.as_bytes(), literal.as_bytes()).collect();
                 assert_eq!(found.find(literal), expected, "{literal:?} in {text:?}");
             }
         }
-        assert!(Literals::scan("").find("sk-").is_empty());
-        assert!(Literals::scan("x").find("sk-").is_empty());
-        assert!(Literals::scan("sk-").find("not a literal").is_empty());
+        assert!(Literals::scan("", t).find("sk-").is_empty());
+        assert!(Literals::scan("x", t).find("sk-").is_empty());
+        assert!(Literals::scan("sk-", t).find("not a literal").is_empty());
     }
 }

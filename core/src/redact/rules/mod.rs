@@ -12,6 +12,8 @@ mod ai;
 mod chat;
 mod cloud;
 mod engine;
+#[cfg(test)]
+mod engine_tests;
 mod generic;
 mod keyword_match;
 mod kubernetes;
@@ -25,11 +27,8 @@ use std::cell::Cell;
 use std::sync::OnceLock;
 
 use super::Span;
-use engine::Engine;
-use literals::Literals;
-
-/// Groups 0 (the whole match), 1 and 2 of a match, as byte ranges of what was searched.
-type Groups = [Option<(usize, usize)>; 3];
+use engine::{ByHand, Engine};
+use literals::{Literals, Table};
 
 /// One match of a rule, on its line: where it starts and ends and where its groups are,
 /// as offsets into `line`.
@@ -82,7 +81,7 @@ pub(super) struct Rule {
     /// The pattern matched by hand (the same matches as the regex's), when the regex
     /// engine is too slow for how often the rule runs: the first match at or after a
     /// start, as the engine's `captures_at` gives it.
-    pub by_hand: Option<fn(&str, usize) -> Option<Groups>>,
+    pub by_hand: Option<ByHand>,
 }
 
 pub(super) const fn rule(
@@ -188,6 +187,20 @@ fn windows(text: &str, rule: &Rule, seen: &Literals) -> Vec<[usize; 4]> {
     merged
 }
 
+/// The table of every rule's literals, each once.
+fn literal_table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut literals: Vec<&'static str> = Vec::new();
+        for &literal in rules().flat_map(|rule| rule.triggers) {
+            if !literals.contains(&literal) {
+                literals.push(literal);
+            }
+        }
+        Table::new(literals)
+    })
+}
+
 /// The kinds of the built-in rules, in order.
 pub(super) fn kinds() -> impl Iterator<Item = &'static str> {
     rules().map(|rule| rule.kind)
@@ -209,7 +222,7 @@ fn compiled() -> &'static [Compiled] {
             // The rules are constants checked by the tests: none fails to compile.
             .filter_map(|rule| {
                 let bare = rule.pattern.trim_start_matches("(?i)");
-                Engine::new(rule).map(|engine| Compiled {
+                Engine::new(rule.pattern, rule.starts, rule.by_hand).map(|engine| Compiled {
                     rule,
                     engine,
                     word_start: bare.starts_with(r"\b"),
@@ -231,7 +244,7 @@ fn is_word(b: u8) -> bool {
 /// each rule's after the earlier rules' and never overlapping them; a value in `keep`
 /// (masks, references, the replacement itself) is not a secret.
 pub(super) fn find(text: &str, found: &mut Vec<Span>, keep: &dyn Fn(&str) -> bool) {
-    let seen = Literals::scan(text);
+    let seen = Literals::scan(text, literal_table());
     for (index, c) in compiled().iter().enumerate() {
         let memo = Cell::new(Memo::default());
         let mut new = Vec::new();
@@ -318,5 +331,15 @@ fn every_rule_compiles() {
             "{}",
             rule.kind
         );
+    }
+    // The scan finds every rule's literals where `memmem` does.
+    let text: String = rules()
+        .flat_map(|r| r.triggers)
+        .map(|t| format!("{t}x{t}"))
+        .collect();
+    let seen = Literals::scan(&text, literal_table());
+    for literal in rules().flat_map(|r| r.triggers) {
+        let at: Vec<usize> = memchr::memmem::find_iter(text.as_bytes(), literal).collect();
+        assert_eq!(seen.find(literal), at, "{literal:?}");
     }
 }
