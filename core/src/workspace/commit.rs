@@ -220,6 +220,15 @@ impl Workspace {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .insert(record.id.clone(), record);
     }
+
+    /// The records read so far are forgotten (another process may have rewritten one in
+    /// place: `tool-offload redact`): the next reads read their files again.
+    pub(super) fn forget_records(&self) {
+        self.records
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clear();
+    }
 }
 
 /// What [`Workspace::place`] did.

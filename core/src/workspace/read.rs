@@ -20,9 +20,7 @@ impl Workspace {
         reader: &R,
     ) -> Result<Option<KnowledgeRecord>, OffloadError> {
         self.content_path(id, super::KnowledgeType::Text)?;
-        // When the index says the records changed since it was last in step, another
-        // process wrote: maybe rewrote a record in place (`tool-offload redact`), so what
-        // this one cached may describe content no longer there.
+        // Another process wrote (the index says): maybe a record rewritten in place.
         if let Some(index) = self.index.as_deref() {
             if index.changed().await?.is_some() {
                 self.forget_records();
@@ -147,14 +145,6 @@ impl Workspace {
         // (A list, not a map: there are few, and a map's code would weigh on the wasm.)
         skipped.retain(|(known, _)| known != id);
         skipped.push((id.to_owned(), err.to_string()));
-    }
-
-    /// The records read so far are forgotten: the next reads read their files again.
-    pub(super) fn forget_records(&self) {
-        self.records
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clear();
     }
 
     fn cached(&self, id: &str) -> Option<KnowledgeRecord> {
