@@ -316,7 +316,7 @@ mod tests {
         for yes in [
             "import os",
             "from pathlib import Path",
-            "use std::fs;",
+            "use std::collections::HashMap;",
             "pub use crate::x;",
             "#include <stdio.h>",
             "const fs = require(\"fs\");",
