@@ -45,7 +45,7 @@ const LAYERS = {
   'core/src/lib.rs': [
     [
       'foundations',
-      'io text json message grep redact ' +
+      'io text json message grep pattern_limit redact ' +
         'error memory create temp concurrent object_key base64 sort search path identifiers option_keys view transcript',
     ],
     ['engines', 'forms summary read limits placeholder stored_form tokens'],

@@ -175,10 +175,7 @@ pub enum OffloadError {
         source: IoError,
     },
     /// See [`ErrorCode::InvalidPattern`].
-    #[error(
-        "invalid pattern {}: {reason}",
-        crate::materialize::pattern_limit::shown(pattern)
-    )]
+    #[error("invalid pattern {}: {reason}", crate::pattern_limit::shown(pattern))]
     InvalidPattern {
         /// The pattern as given (the message shows the start of one over the length limit).
         pattern: String,

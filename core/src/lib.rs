@@ -89,6 +89,7 @@ mod message;
 pub mod object_key;
 pub mod option_keys;
 pub mod path;
+mod pattern_limit;
 mod placeholder;
 mod plan;
 pub mod redact;

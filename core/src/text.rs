@@ -118,6 +118,49 @@ pub fn safe_count(n: f64) -> Option<u64> {
     (n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER).then_some(n as u64)
 }
 
+/// The byte index after at most `units` UTF-16 code units of `s`, on a char boundary
+/// (a surrogate pair is never split).
+pub fn byte_index_at(s: &str, units: usize) -> usize {
+    let mut count = 0;
+    for (i, c) in s.char_indices() {
+        count += c.len_utf16();
+        if count > units {
+            return i;
+        }
+    }
+    s.len()
+}
+
+/// `1234567` as `1,234,567`, for sizes the model reads.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// A count [`thousands`] wrote, read back: digits with commas between groups.
+pub(crate) fn parse_thousands(text: &str) -> Option<usize> {
+    let mut n: usize = 0;
+    let mut digits = 0;
+    for b in text.bytes() {
+        match b {
+            b'0'..=b'9' => {
+                n = n.checked_mul(10)?.checked_add(usize::from(b - b'0'))?;
+                digits += 1;
+            }
+            b',' => {}
+            _ => return None,
+        }
+    }
+    (digits > 0).then_some(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::utf16_len;

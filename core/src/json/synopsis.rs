@@ -131,10 +131,7 @@ impl Frame {
         if self.array {
             match &self.item {
                 None => "array[0]".to_owned(),
-                Some(item) => format!(
-                    "array[{}] of {item}",
-                    crate::materialize::thousands(self.count)
-                ),
+                Some(item) => format!("array[{}] of {item}", crate::text::thousands(self.count)),
             }
         } else {
             let mut keys = comma_list(self.keys.iter().map(String::as_str));

@@ -135,7 +135,7 @@ pub(super) fn describe(value: &str) -> String {
             let n = items(value).count();
             format!(
                 "an array of {} item{}",
-                crate::materialize::thousands(n),
+                crate::text::thousands(n),
                 if n == 1 { "" } else { "s" }
             )
         }

@@ -369,10 +369,7 @@ fn a_redacted_result_is_pointed_to_with_the_stored_size() {
     let after = applied(&messages, &done);
     let pointer = after[2]["content"].as_str().unwrap();
     assert!(
-        pointer.contains(&format!(
-            "{} chars",
-            crate::materialize::thousands(stored.len())
-        )),
+        pointer.contains(&format!("{} chars", crate::text::thousands(stored.len()))),
         "{pointer}"
     );
 }

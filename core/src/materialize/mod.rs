@@ -33,7 +33,7 @@ mod naming;
 mod oracle;
 mod page;
 pub(crate) mod pattern;
-pub(crate) mod pattern_limit;
+pub(crate) use crate::pattern_limit;
 mod place;
 mod plain;
 mod pointer;

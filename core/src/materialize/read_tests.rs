@@ -2,7 +2,7 @@
 use super::super::line_index::LineIndex;
 use super::super::source::{ready, Text};
 use super::*;
-use crate::materialize::thousands;
+use crate::text::thousands;
 
 /// Page through `text` by following each header's "More:" pointer; the row labels
 /// seen, in order.

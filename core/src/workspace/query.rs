@@ -133,7 +133,7 @@ impl OffloadInfo {
     /// One line for a prompt: `- tool_result_c1: bash/run (call c1), 120,000
     /// characters, 3,000 lines, 2026-01-01T00:00:00.000Z`.
     pub fn line(&self) -> String {
-        use crate::materialize::thousands;
+        use crate::text::thousands;
         let action = self
             .action_name
             .as_deref()

@@ -1,8 +1,8 @@
 //! How long a grep pattern may be, and how one over the limit is shown in its error
 //! message (a module of its own so that `error.rs` needs nothing of the engine).
 
-use super::text::{byte_index_at, thousands};
 use crate::text::utf16_len;
+use crate::text::{byte_index_at, thousands};
 
 /// Longest pattern accepted, in characters (UTF-16 code units). A search pattern a
 /// model writes is a few dozen characters; 1000 leaves room for long alternations
