@@ -42,7 +42,7 @@ NODE_TEST := node --import tsx --test
 WASM_GZ_BUDGET := 332800
 FUZZ_SECONDS ?= 60
 
-.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint format bench bench-redact bench-memory fuzz clean
+.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -107,6 +107,19 @@ lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contr
 	bash scripts/check-core-deps.sh
 	bash scripts/check-wasm-snippets.sh
 	cd host-node && ../node_modules/.bin/tsc -p tsconfig.test.json
+
+# The edit loop after a change to core: what breaks first, in under two minutes on two
+# cores once built (ARCHITECTURE.md, "What CI checks"): formatting and the structure
+# checks, clippy on the native crates, core's unit tests and the vectors on core's own
+# host. `make test` is the whole of it.
+check: ## Fast edit loop: fmt, structure checks, clippy (native), core's tests, core's vectors
+	cargo fmt --all -- --check
+	node scripts/check-module-cycles.mjs
+	node scripts/check-file-lines.mjs
+	bash scripts/check-core-deps.sh
+	cargo clippy --workspace --exclude tool-offload-wasm --all-targets --quiet -- -D warnings
+	cargo test --quiet -p tool-offload-core --lib
+	cargo test --quiet -p tool-offload-conformance --test core_host
 
 format: setup ## Format Rust (rustfmt) and TypeScript/JavaScript (prettier, pinned in package.json)
 	cargo fmt --all
