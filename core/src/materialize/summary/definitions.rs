@@ -272,6 +272,8 @@ mod tests {
             "static ast_t* make_pattern_type(pass_opt_t* opt, ast_t* pattern)",
             "int main(int argc, char** argv) {",
             "actor Main",
+            "const handler = async (req) => {",
+            "const render = function (props) {",
         ] {
             assert!(definition(yes), "{yes}");
         }
@@ -290,6 +292,8 @@ mod tests {
             "return foo(x);",
             "See the run(x) below.",
             "foo(bar);",
+            "every value is static here",
+            "const total = sum(values);",
         ] {
             assert!(!definition(no), "{no}");
         }
