@@ -273,6 +273,9 @@ mod tests {
             "int main(int argc, char** argv) {",
             "actor Main",
             "const handler = async (req) => {",
+            "public Map<String, Integer> counts() {",
+            "build_all() {",
+            "my-func() {",
             "const render = function (props) {",
         ] {
             assert!(definition(yes), "{yes}");
@@ -293,6 +296,7 @@ mod tests {
             "See the run(x) below.",
             "foo(bar);",
             "every value is static here",
+            "public Map<String, Integer> counts;",
             "const total = sum(values);",
         ] {
             assert!(!definition(no), "{no}");
