@@ -80,18 +80,7 @@ const MODIFIERS: [&str; 22] = [
 /// public static void main(     yes      return value;        no
 /// ```
 pub(super) fn definition(line: &str) -> bool {
-    let mut rest = line;
-    let mut modifiers = 0;
-    'strip: loop {
-        for m in MODIFIERS {
-            if let Some(after) = rest.strip_prefix(m) {
-                rest = after;
-                modifiers += 1;
-                continue 'strip;
-            }
-        }
-        break;
-    }
+    let (rest, modifiers) = strip_modifiers(line);
     if let Some(k) = KEYWORDS.iter().find(|k| rest.starts_with(*k)) {
         return k.ends_with(['(', '<']) || named(&rest[k.len()..]);
     }
@@ -131,6 +120,18 @@ pub(super) fn definition(line: &str) -> bool {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     }
     false
+}
+
+/// `line` after its leading modifiers (`pub(crate) async fn go` → `fn go`), and how
+/// many there were.
+fn strip_modifiers(line: &str) -> (&str, usize) {
+    let mut rest = line;
+    let mut count = 0;
+    while let Some(after) = MODIFIERS.iter().find_map(|m| rest.strip_prefix(m)) {
+        rest = after;
+        count += 1;
+    }
+    (rest, count)
 }
 
 /// Whether `line` is a C-style function head: two words or more before a parenthesis
@@ -199,15 +200,7 @@ pub(super) fn defined_name(line: &str) -> Option<&str> {
         let name = head.rsplit([' ', '*']).next()?;
         return (!name.is_empty()).then_some(name);
     }
-    'strip: loop {
-        for m in MODIFIERS {
-            if let Some(after) = rest.strip_prefix(m) {
-                rest = after;
-                continue 'strip;
-            }
-        }
-        break;
-    }
+    rest = strip_modifiers(rest).0;
     if let Some(k) = KEYWORDS
         .iter()
         .find(|k| rest.starts_with(*k) && !k.ends_with('('))
