@@ -80,6 +80,7 @@ mod create;
 mod direct;
 mod error;
 pub mod gc;
+pub mod grep;
 pub mod identifiers;
 mod io;
 pub mod json;

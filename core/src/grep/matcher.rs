@@ -50,7 +50,7 @@ impl Prefilter {
     /// For a pattern of literal alternatives, or with literals every match holds; none
     /// when a row could match without one of them appearing in its bytes (an empty
     /// word, or U+FFFD, which stands for bytes that are not UTF-8).
-    pub(super) fn of(pattern: &Pattern) -> Option<Prefilter> {
+    pub(crate) fn of(pattern: &Pattern) -> Option<Prefilter> {
         let (words, fold_ascii) = pattern.prefilter_words()?;
         if words
             .iter()
@@ -69,7 +69,7 @@ impl Prefilter {
     }
 
     /// Offsets (from `at`) in `bytes` where a word starts, sorted.
-    pub(super) fn find_all(&self, bytes: &[u8], at: u64, out: &mut Vec<u64>) {
+    pub(crate) fn find_all(&self, bytes: &[u8], at: u64, out: &mut Vec<u64>) {
         let mut folded = self.folded.borrow_mut();
         let haystack = if self.fold_ascii {
             folded.clear();

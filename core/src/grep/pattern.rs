@@ -4,8 +4,8 @@
 //! throws on huge patterns; running the same engine in core also means a pattern finds
 //! the same rows from Node, the browser and Rust.
 
-use super::pattern_limit::MAX_PATTERN_CHARS;
-use super::text::thousands;
+use crate::pattern_limit::MAX_PATTERN_CHARS;
+use crate::text::thousands;
 use crate::{error::OffloadError, text::utf16_len};
 
 use regex_lite as engine;
@@ -191,7 +191,7 @@ impl Pattern {
     }
 }
 
-/// Compile `pattern` for [`Materializer::grep`](super::Materializer::grep), matching
+/// Compile `pattern` for [`Materializer::grep`](crate::materialize::Materializer::grep), matching
 /// ASCII letters case-insensitively when `ignore_case`. Every search with the result
 /// runs in time linear in the text searched.
 ///
