@@ -102,7 +102,7 @@ pub(crate) fn not_text(reference: &str, size: u64, head: &[u8]) -> OffloadError 
     let kind = super::summary::magic(head).map_or(String::new(), |k| format!(", {k}"));
     OffloadError::InvalidArgument(format!(
         "{reference} is binary data ({}{kind}): it has no text to read or search",
-        super::text::count(usize::try_from(size).unwrap_or(usize::MAX), "byte")
+        crate::text::measure::count(usize::try_from(size).unwrap_or(usize::MAX), "byte")
     ))
 }
 

@@ -11,9 +11,9 @@ use std::ops::ControlFlow;
 use super::naming::{part_chars, Named, Naming};
 use super::scan::{rows_in_line, scan, LineStart, Visitor};
 use super::source::Source;
-use super::text::{count, Row};
 use super::windows::shown_row;
 pub(crate) use crate::grep::matcher::{Matcher, Prefilter, RowTest};
+use crate::text::measure::{count, Row};
 use crate::{error::OffloadError, text::utf16_len};
 
 /// [`grep_page`](super::grep_page) over any source: `(context, max_matches)`.

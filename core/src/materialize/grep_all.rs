@@ -4,11 +4,11 @@
 
 use super::read::Naming;
 use super::reference::{encode, mint, SCHEME};
-use super::text::count;
 use super::types::ArtifactKind;
 use super::{Materializer, Pattern};
 use crate::io::FileLifecycle;
 use crate::path::join;
+use crate::text::measure::count;
 use crate::{error::OffloadError, io::FileReader, text::utf16_len};
 
 /// One artifact to search: its ref, and for a workspace's knowledge the id its page is

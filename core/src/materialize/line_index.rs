@@ -76,7 +76,7 @@ impl Builder {
             let due = self.next_mark().saturating_sub(base);
             let to = usize::try_from(due.saturating_sub(1)).map_or(last, |d| d.min(last));
             let to = to.max(from);
-            self.index.lines += crate::materialize::text::newlines(&bytes[from..to]);
+            self.index.lines += crate::text::measure::newlines(&bytes[from..to]);
             match memchr::memchr(b'\n', &bytes[to..last]) {
                 Some(i) => {
                     self.line_starts_at(base + (to + i) as u64 + 1);

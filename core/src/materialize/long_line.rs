@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 
 use super::rows::{next_cut, LineStart, Rows, Visitor};
-use super::text::byte_index_at;
+use crate::text::byte_index_at;
 use crate::text::utf16_len;
 
 /// A line longer than a chunk, split into parts as its bytes arrive.

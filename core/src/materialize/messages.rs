@@ -4,9 +4,9 @@
 use super::calls::tool_names;
 
 use super::materializer::Materializer;
-use super::text::Measure;
 use super::types::{ContextRef, Materialized, ToolOutputRef};
 use crate::message::{text_parts, tool_results, At};
+use crate::text::measure::Measure;
 use crate::view::{JsonView, Kind, Text};
 use crate::{
     error::OffloadError, io::FileReader, io::FileWriter, message::Slot, tokens::TokenCounter,

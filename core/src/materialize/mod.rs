@@ -31,7 +31,6 @@ mod naming;
 mod oracle;
 mod page;
 mod place;
-mod plain;
 mod pointer;
 #[cfg(test)]
 mod ranged_tests;
@@ -51,11 +50,13 @@ pub(crate) use tool_limits::{Limits, ToolEntries};
 mod windows;
 pub use reference::{artifact_ref, clean_ref, ref_conversation, MAX_REF_SEGMENT_CHARS};
 mod summary;
-mod text;
 mod types;
 
 pub use crate::grep::pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES};
 pub use crate::pattern_limit::MAX_PATTERN_CHARS;
+pub use crate::text::measure::{count, cut, rows, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
+pub use crate::text::plain::plain;
+pub use crate::text::thousands;
 pub use bundle::{import_conversation, ImportedConversation, BUNDLE_FORMAT, BUNDLE_VERSION};
 pub use json_read::MAX_JSON_PATH_BYTES;
 pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
@@ -68,7 +69,6 @@ pub use mcp::{
 pub use messages::MessagesMaterialized;
 pub(crate) use messages::{plan_tool_results, Planned};
 pub use naming::{continuation, Continuation};
-pub use plain::plain;
 pub(crate) use read::Naming;
 pub use read::{grep_page, is_read_back_page, read_page, tail_page, Within};
 pub use read_back::CACHED_INDEXES;
@@ -82,7 +82,6 @@ pub use summary::{
     DEFAULT_GREP_PATTERN, MAX_EXCERPTS, MAX_OUTLINE, POINTER_PREFIX,
 };
 pub(crate) use summary::{framed_summary, is_binary_summary};
-pub use text::{count, cut, rows, thousands, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use types::{
     output_text, ArtifactKind, ContextRef, ContextWindow, MaterializeStats, MaterializeWhen,
     Materialized, MaterializerOptions, RefHint, ToolLimits, ToolOutputInput, ToolOutputRef,

@@ -2,7 +2,7 @@
 //! selection; how its header continues (`More: context_read(…)`); and the room that
 //! leaves for rows, so a part label names the same characters on every page.
 
-use super::text::MAX_ROW_CHARS;
+use crate::text::measure::MAX_ROW_CHARS;
 use crate::text::utf16_len;
 
 /// Room kept for a page's header besides the refs it names.

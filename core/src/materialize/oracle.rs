@@ -7,7 +7,8 @@
 
 use super::grep::Matcher;
 use super::read::{row_chars, Named, Within};
-use super::text::{count, rows_of, thousands, Row};
+use crate::text::measure::{count, rows_of, Row};
+use crate::text::thousands;
 use crate::text::utf16_len;
 
 /// Lines `offset..offset + limit` of `text` (0-based), numbered, as much as fits in
@@ -76,7 +77,7 @@ pub fn read_page(
     if let (Within::Char(at), true) = (within, rows[start].line == first_line) {
         let row = &mut rows[start];
         if at > row.start {
-            let skip = super::text::byte_index_at(row.text, at - row.start);
+            let skip = crate::text::byte_index_at(row.text, at - row.start);
             first_label = Some(row.label_at(row.start + utf16_len(&row.text[..skip])));
             row.text = &row.text[skip..];
         }

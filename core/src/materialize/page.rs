@@ -2,8 +2,9 @@
 //! header naming the lines shown and how to go on.
 
 use super::naming::Named;
-use super::text::{byte_index_at, thousands, Row};
+use crate::text::measure::Row;
 use crate::text::utf16_len;
+use crate::text::{byte_index_at, thousands};
 
 /// A row as a page holds it: its numbers and its numbered text.
 #[derive(Debug, Clone, PartialEq, Eq)]

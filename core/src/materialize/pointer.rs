@@ -1,7 +1,7 @@
 //! The budget's one-line pointer to a cleared result: how it is written and how it is
 //! known again.
 
-use super::text::thousands;
+use crate::text::thousands;
 
 /// How a cleared result starts.
 pub const CLEARED_PREFIX: &str = "[Earlier output of ";
@@ -42,7 +42,7 @@ pub fn cleared_parts(text: &str) -> Option<(&str, &str, usize, &str)> {
     let (tool, call) = crate::search::split_once(origin.strip_suffix(" chars)")?, " (call ")?;
     // The count holds no ", ": the last one ends the id.
     let at = call.as_bytes().windows(2).rposition(|w| w == b", ")?;
-    let chars = super::text::parse_thousands(&call[at + 2..])?;
+    let chars = crate::text::measure::parse_thousands(&call[at + 2..])?;
     Some((tool, &call[..at], chars, reference))
 }
 

@@ -13,7 +13,7 @@ use super::line_index::LineIndex;
 use super::page::{assemble, OwnedRow};
 use super::scan::{scan, LineStart, Visitor};
 use super::source::{ready, Source, Text};
-use super::text::{count, Row};
+use crate::text::measure::{count, Row};
 use crate::{error::OffloadError, text::utf16_len};
 
 use super::grep::{grep_in, RowTest};

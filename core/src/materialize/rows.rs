@@ -3,7 +3,9 @@
 
 use std::ops::ControlFlow;
 
-use super::text::{byte_index_at, Row};
+use crate::text::measure::Row;
+
+use crate::text::byte_index_at;
 use crate::text::utf16_len;
 
 /// Where a line starts: what a scan needs to begin there.

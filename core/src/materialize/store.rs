@@ -11,9 +11,9 @@ use super::materializer::Materializer;
 use super::messages::Planned;
 use super::reference::{self, unsafe_ref_component};
 use super::summary::{summary, SummaryInput};
-use super::text::{line_count, Measure};
 use super::types::{ArtifactKind, ContextRef, Materialized, RefHint, ToolOutputRef};
 use crate::create::Payload;
+use crate::text::measure::{line_count, Measure};
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 
 /// An output decided on and to be stored: what is written, measured once.

@@ -9,7 +9,7 @@ use super::naming::{row_chars, Named};
 use super::page::{assemble, OwnedRow};
 use super::scan::{scan, LineStart, Visitor};
 use super::source::Source;
-use super::text::Row;
+use crate::text::measure::Row;
 use crate::{error::OffloadError, text::utf16_len};
 
 /// [`tail_page`] over any source, with its line index.

@@ -12,9 +12,9 @@
 //! applies to. So `bash: { maxInlineChars: 30000 }` keeps a 20,000-character output
 //! inline whatever the global byte limit. An entry that sets nothing is as if absent.
 
-use super::text::Measure;
 use super::types::{MaterializeWhen, MaterializerOptions, ToolLimits, ANY_TOOL};
 use crate::error::OffloadError;
+use crate::text::measure::Measure;
 use crate::tokens::{over_limit, TokenCounter};
 
 /// The entries of a `tools` option that apply to one tool: its own and the `"*"` entry,

@@ -2,7 +2,7 @@
 //! characters of minified JSON or a base64 blob) only as the windows around its matches,
 //! so that one page holds many hits, not one part.
 
-use super::text::Row;
+use crate::text::measure::Row;
 use crate::text::utf16_len;
 
 /// Characters (UTF-16 units) shown on each side of a match in a part of a long line.

@@ -3,7 +3,7 @@
 use super::body::body;
 use super::levels::word_byte;
 use super::rules::{Level, Rule, Shape, RULES};
-use crate::materialize::plain::plain;
+use crate::text::plain::plain;
 
 /// What [`classify`] found: the level, the rule's index in [`RULES`], and the literal
 /// to grep for.

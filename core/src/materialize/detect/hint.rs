@@ -6,7 +6,7 @@ use super::body::body;
 use super::classify::{counted_word, exception, find, words};
 use super::rules::{Level, Shape, RULES};
 use super::{ranked, Detection};
-use crate::materialize::plain::plain;
+use crate::text::plain::plain;
 
 /// Alternatives a hint holds at most: the best-ranked lines' markers.
 const MAX_MARKERS: usize = 6;

@@ -3,8 +3,8 @@
 
 use super::format::magic;
 use super::{origin_of, POINTER_PREFIX};
-use crate::materialize::text::count;
 use crate::materialize::ArtifactKind;
+use crate::text::measure::count;
 
 /// How a binary summary ends.
 const BINARY_END: &str = "; not shown, and not text to read back.]";

@@ -10,8 +10,8 @@ use super::plan::{covered, Plan};
 use super::repeats::REPEATED;
 use super::SummaryInput;
 use crate::materialize::detect::{gutter, Level};
-use crate::materialize::plain::plain;
-use crate::materialize::text::{count, cut, MAX_PREVIEW_CHARS};
+use crate::text::measure::{count, cut, MAX_PREVIEW_CHARS};
+use crate::text::plain::plain;
 
 /// Line numbers listed at most after `more at lines`.
 const MAX_MORE: usize = 12;

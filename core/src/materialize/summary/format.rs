@@ -3,7 +3,8 @@
 //! instead of shown.
 
 use crate::json::{comma_list, pretty_head, synopsis};
-use crate::materialize::text::{count, thousands};
+use crate::text::measure::count;
+use crate::text::thousands;
 
 /// What the summary shows of the output's format: lines of its own (each without a
 /// newline), head lines pretty-printed instead of the artifact's, and whether no line
@@ -100,7 +101,7 @@ fn ndjson(text: &str) -> Option<Vec<String>> {
     if sample.len() < 2 || !sample.iter().all(|l| crate::json::is_json_document(l)) {
         return None;
     }
-    let records = crate::materialize::text::line_count(text.as_bytes());
+    let records = crate::text::measure::line_count(text.as_bytes());
     let first = synopsis(sample[0]);
     let keys = comma_list(first.members.iter().map(|(k, _)| k.as_str()));
     Some(vec![if keys.is_empty() {
@@ -136,7 +137,7 @@ fn table(text: &str) -> Option<String> {
         {
             continue;
         }
-        let rows = crate::materialize::text::line_count(text.as_bytes());
+        let rows = crate::text::measure::line_count(text.as_bytes());
         let mut header = comma_list(fields.iter().take(12).map(|f| f.trim_matches('"')));
         if fields.len() > 12 {
             header.push_str(", …");
@@ -174,7 +175,7 @@ fn fields_count(line: &str, separator: u8) -> usize {
 /// `Some(", PNG image")`-like when the text's first KB looks binary: a NUL, or many
 /// replacement characters (bytes that were not UTF-8).
 fn binary(text: &str) -> Option<String> {
-    let head = &text[..crate::materialize::text::byte_index_at(text, 1024)];
+    let head = &text[..crate::text::byte_index_at(text, 1024)];
     let replaced = head.chars().filter(|&c| c == '\u{FFFD}').count();
     let chars = head.chars().count();
     if !(head.contains('\0') || (chars > 0 && replaced * 10 >= chars && replaced >= 4)) {

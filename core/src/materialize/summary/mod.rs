@@ -22,8 +22,8 @@ mod trailer;
 
 use self::lines::Lines;
 use super::detect;
-use super::text::{cut, Measure};
 use super::types::{ArtifactKind, ToolOutputRef};
+use crate::text::measure::{cut, Measure};
 use crate::text::utf16_len;
 
 pub use binary::binary_unstored;
@@ -96,7 +96,7 @@ pub fn summary_parts(text: &str) -> Option<SummaryParts<'_>> {
         .and_then(|l| l.strip_prefix("Size: "))
         .and_then(|l| crate::search::split_once(l, ", "))
         .and_then(|(_, rest)| crate::search::split_once(rest, " character"))
-        .and_then(|(count, _)| super::text::parse_thousands(count));
+        .and_then(|(count, _)| crate::text::measure::parse_thousands(count));
     Some(SummaryParts {
         reference,
         call_id,

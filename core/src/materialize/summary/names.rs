@@ -5,7 +5,7 @@
 //! read about each.
 
 use crate::identifiers::{spans, Kind};
-use crate::materialize::plain::plain;
+use crate::text::plain::plain;
 
 /// Bytes of a text scanned for names at most: the names of its first 4 MiB (a summary
 /// stays fast on a gigabyte of output).

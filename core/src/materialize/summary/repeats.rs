@@ -3,7 +3,7 @@
 //! line instead of taking the tail's lines (see [`super::trailer`]).
 
 use super::trailer::Trailer;
-use crate::materialize::text::line_count;
+use crate::text::measure::line_count;
 use crate::text::utf16_len;
 
 /// The shortest shared end worth naming, in bytes: shorter ones (a lone `Done.`) are

@@ -1,6 +1,6 @@
 use super::lines::Lines;
 use super::*;
-use crate::materialize::text::MAX_PREVIEW_CHARS;
+use crate::text::measure::MAX_PREVIEW_CHARS;
 
 /// The summary read from every line of the text: the sparse reading must give the same.
 pub(super) fn summary_reading_every_line(input: &SummaryInput<'_>) -> String {

@@ -2,7 +2,7 @@
 //! file read): recognised at the end of a text and named in one line, so the summary's
 //! last lines show the output, not the same boilerplate every time.
 
-use crate::materialize::text::line_count;
+use crate::text::measure::line_count;
 use crate::text::utf16_len;
 
 /// Wrappers recognised at the end of an output: (opening tag, closing tag).

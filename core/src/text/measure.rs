@@ -1,8 +1,7 @@
 //! Text handling shared by summaries and read-back: sizes, rows, cutting.
 
 pub(crate) use crate::text::parse_thousands;
-use crate::text::utf16_len;
-pub use crate::text::{byte_index_at, thousands};
+use crate::text::{byte_index_at, thousands, utf16_len};
 
 /// Longest row shown by read-back; longer lines are split into numbered parts.
 pub const MAX_ROW_CHARS: usize = 2000;

@@ -1,5 +1,8 @@
 //! Character counting in JavaScript terms.
 
+pub(crate) mod measure;
+pub(crate) mod plain;
+
 /// Length of `s` in UTF-16 code units: what JavaScript's `string.length` reports.
 ///
 /// Characters outside the Basic Multilingual Plane (emoji, for instance) count 2,
