@@ -1,12 +1,13 @@
 //! Direct offload: the caller has decided a message's tool results are too long.
 
+use crate::error::OffloadError;
+use crate::forms::placeholder::direct_placeholder;
+use crate::io::FileWriter;
 use crate::message::{check_session_id, tool_results, with_contents, At};
 use crate::path::{join, resolve};
 use crate::plan::{edits, redact_offloads, write_offloads, PlannedOffload};
+use crate::text::utf16_len;
 use crate::view::{JsonView, Text};
-use crate::{
-    error::OffloadError, io::FileWriter, placeholder::direct_placeholder, text::utf16_len,
-};
 use serde_json::Value;
 
 /// What [`offload_tool_result`] did.

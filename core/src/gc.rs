@@ -269,12 +269,16 @@ pub(crate) fn ours(root: &str, path: &str) -> Option<String> {
     let parts: Vec<&str> = rel.split('/').collect();
     if let ["context", conversation, "artifacts", kind, file] = parts.as_slice() {
         // Workspace knowledge is kept by its records, not by retention of artifacts.
-        let kind = crate::materialize::ArtifactKind::from_dir(kind)
-            .filter(|&kind| kind != crate::materialize::ArtifactKind::Knowledge)?;
+        let kind = crate::forms::reference::ArtifactKind::from_dir(kind)
+            .filter(|&kind| kind != crate::forms::reference::ArtifactKind::Knowledge)?;
         if file.ends_with(REMOVED_SUFFIX) {
             return None;
         }
-        return Some(crate::materialize::artifact_ref(conversation, kind, file));
+        return Some(crate::forms::reference::artifact_ref(
+            conversation,
+            kind,
+            file,
+        ));
     }
     let name = parts.last()?;
     (name.starts_with("tool-result-") && name.ends_with(".md")).then(|| (*name).to_owned())

@@ -79,6 +79,7 @@ mod concurrent;
 mod create;
 mod direct;
 mod error;
+pub(crate) mod forms;
 pub mod gc;
 pub mod grep;
 pub mod identifiers;
@@ -91,7 +92,6 @@ pub mod object_key;
 pub mod option_keys;
 pub mod path;
 mod pattern_limit;
-mod placeholder;
 mod plan;
 pub mod redact;
 mod redact_knowledge;
@@ -110,6 +110,9 @@ pub mod transcript;
 pub mod view;
 pub mod workspace;
 
+pub use crate::forms::placeholder::{
+    batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,
+};
 pub use batch::{
     offload_tool_results, offload_tool_results_through, Batch, BatchEdits, BatchOffload,
     BatchOptions, BatchPlan, PlannedMessage, DEFAULT_THRESHOLD,
@@ -125,9 +128,6 @@ pub use io::{
 };
 pub use memory::MemoryWriter;
 pub use message::{apply_edits, joined_texts, Form, ResultShape, Slot, RESULT_SHAPES};
-pub use placeholder::{
-    batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,
-};
 pub use plan::{redact_offloads, PlannedOffload};
 pub use redact_tree::{redact_tree, redact_tree_indexed, redact_tree_with, IndexOf, RedactReport};
 pub use serde_json::{Map, Value};

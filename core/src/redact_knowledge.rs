@@ -7,8 +7,10 @@
 
 use std::borrow::Cow;
 
-use crate::materialize::{sha256_hex, Measure};
+use crate::materialize::sha256_hex;
+
 use crate::redact::{add_counts, Redaction};
+use crate::text::measure::Measure;
 use crate::workspace::{KnowledgeRecord, RecordIndex};
 use crate::{error::OffloadError, io::FileLifecycle, io::FileReader, io::FileWriter};
 use serde_json::Value;

@@ -4,7 +4,9 @@
 use futures_executor::block_on;
 use serde_json::json;
 
-use crate::materialize::{sha256_hex, Measure};
+use crate::materialize::sha256_hex;
+
+use crate::text::measure::Measure;
 use crate::workspace::{
     KnowledgeInput, KnowledgeRecord, KnowledgeType, Workspace, WorkspaceOptions,
 };

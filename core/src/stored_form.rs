@@ -8,8 +8,9 @@
 //! Only a text's start and end are read ([`HEAD_CHARS`], [`TAIL_CHARS`]), so a host holding
 //! megabytes of output elsewhere (a JS string) copies a few kilobytes to decide.
 
-use crate::materialize::{is_binary_summary, is_cleared, is_read_back_page, summary_ref};
-use crate::placeholder::is_placeholder;
+use crate::forms::placeholder::is_placeholder;
+use crate::forms::pointer::is_cleared;
+use crate::materialize::{is_binary_summary, is_read_back_page, summary_ref};
 use crate::workspace::is_knowledge_list_ends;
 
 /// What a tool result's text already is.

@@ -1,5 +1,5 @@
 use super::*;
-use crate::materialize::cleared_pointer;
+use crate::forms::pointer::cleared_pointer;
 
 fn page(rest: &str) -> String {
     format!("[ctx://c/tool/a.txt: lines 1-2 of 9. More: context_read(\"ctx://c/tool/a.txt\", 2)]\n{rest}")

@@ -98,7 +98,7 @@ impl Text for Cow<'_, str> {
         }
     }
     fn is_placeholder(&self) -> bool {
-        crate::placeholder::is_placeholder(self)
+        crate::forms::placeholder::is_placeholder(self)
     }
     fn to_str(&self) -> Cow<'_, str> {
         Cow::Borrowed(self)

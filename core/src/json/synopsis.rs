@@ -219,7 +219,10 @@ pub fn synopsis(text: &str) -> Synopsis {
                         top = if frame.array {
                             desc
                         } else {
-                            format!("object, {}", crate::materialize::count(frame.count, "key"))
+                            format!(
+                                "object, {}",
+                                crate::text::measure::count(frame.count, "key")
+                            )
                         };
                         break;
                     }

@@ -5,10 +5,12 @@
 use std::sync::atomic::Ordering;
 
 use super::materializer::Materializer;
-use super::reference::{self, unsafe_ref_component};
 use super::summary::binary_summary;
-use super::types::{ArtifactKind, ContextRef, MaterializeWhen, Materialized, RefHint};
+use super::types::{ContextRef, MaterializeWhen, Materialized, RefHint};
 use crate::create::Payload;
+use crate::forms::reference;
+use crate::forms::reference::unsafe_ref_component;
+use crate::forms::reference::ArtifactKind;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 
 /// The extension of binary artifacts.

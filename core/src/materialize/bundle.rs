@@ -6,9 +6,10 @@ use std::collections::HashSet;
 use super::bundle_content::Content;
 use super::materializer::Materializer;
 use super::ref_scan::{self, Found};
-use super::reference::{self, unsafe_ref_component, ParsedRef, RefError};
 use super::types::MaterializerOptions;
 use crate::create::Creation;
+use crate::forms::reference;
+use crate::forms::reference::{unsafe_ref_component, ParsedRef, RefError};
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 use serde_json::{Map, Value};
 

@@ -3,9 +3,9 @@
 //! read around a hit), all within one page.
 
 use super::read::Naming;
-use super::reference::{encode, mint, SCHEME};
-use super::types::ArtifactKind;
 use super::{Materializer, Pattern};
+use crate::forms::reference::ArtifactKind;
+use crate::forms::reference::{encode, mint, SCHEME};
 use crate::io::FileLifecycle;
 use crate::path::join;
 use crate::text::measure::count;

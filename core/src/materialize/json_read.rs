@@ -58,7 +58,7 @@ impl Materializer {
         reader: &R,
     ) -> Result<String, OffloadError> {
         let path = JsonPath::parse(path).map_err(OffloadError::InvalidArgument)?;
-        let reference = super::reference::clean_ref(reference);
+        let reference = crate::forms::reference::clean_ref(reference);
         let file = self.resolve_readable(reference)?;
         let size = match reader.size(&file).await {
             Ok(Some(size)) => size,

@@ -1,10 +1,9 @@
 //! The [`Materializer`]: decides what stays inline, writes artifacts, reads them back.
 
 use super::line_index::IndexCache;
-use super::reference::unsafe_ref_component;
-use super::types::{
-    ArtifactKind, MaterializeStats, Materialized, MaterializerOptions, ToolOutputRef,
-};
+use super::types::{MaterializeStats, Materialized, MaterializerOptions, ToolOutputRef};
+use crate::forms::reference::unsafe_ref_component;
+use crate::forms::reference::ArtifactKind;
 use crate::path::{join, resolve};
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};

@@ -7,8 +7,10 @@
 
 use serde_json::{Map, Value};
 
-use super::types::{output_text, ArtifactKind, ContextRef, Materialized, ToolOutputRef};
+use super::types::{output_text, ContextRef, Materialized, ToolOutputRef};
+
 use super::Materializer;
+use crate::forms::reference::ArtifactKind;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 
 /// The MCP resource template artifacts are advertised under, by the CLI's MCP proxy and

@@ -3,12 +3,12 @@
 
 mod binary;
 mod budget;
+pub use crate::forms::pointer::{
+    cleared_page_pointer, cleared_parts, cleared_pointer, is_cleared, CLEARED_PREFIX,
+};
 pub(crate) use binary::is_binary_path;
 pub use binary::{BinaryOutputRef, BINARY_EXTENSION};
 pub use budget::{BudgetOptions, Budgeted, Cleared};
-pub use pointer::{
-    cleared_page_pointer, cleared_parts, cleared_pointer, is_cleared, CLEARED_PREFIX,
-};
 mod bundle;
 mod bundle_content;
 mod calls;
@@ -31,14 +31,12 @@ mod naming;
 mod oracle;
 mod page;
 mod place;
-mod pointer;
 #[cfg(test)]
 mod ranged_tests;
 mod read;
 mod read_back;
 pub(crate) mod read_tools;
 pub(crate) mod ref_scan;
-mod reference;
 mod resolve;
 mod rows;
 mod scan;
@@ -48,10 +46,13 @@ mod tail;
 mod tool_limits;
 pub(crate) use tool_limits::{Limits, ToolEntries};
 mod windows;
-pub use reference::{artifact_ref, clean_ref, ref_conversation, MAX_REF_SEGMENT_CHARS};
+pub use crate::forms::reference::{
+    artifact_ref, clean_ref, ref_conversation, MAX_REF_SEGMENT_CHARS,
+};
 mod summary;
 mod types;
 
+pub use crate::forms::reference::ArtifactKind;
 pub use crate::grep::pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES};
 pub use crate::pattern_limit::MAX_PATTERN_CHARS;
 pub use crate::text::measure::{count, cut, rows, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
@@ -76,14 +77,12 @@ pub use read_tools::{
     read_tool_definitions, register_read_tools, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL,
     DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
 };
-pub(crate) use reference::unsafe_ref_component;
 pub use summary::{
     binary_unstored, summary, summary_parts, summary_ref, SummaryInput, SummaryParts,
     DEFAULT_GREP_PATTERN, MAX_EXCERPTS, MAX_OUTLINE, POINTER_PREFIX,
 };
 pub(crate) use summary::{framed_summary, is_binary_summary};
 pub use types::{
-    output_text, ArtifactKind, ContextRef, ContextWindow, MaterializeStats, MaterializeWhen,
-    Materialized, MaterializerOptions, RefHint, ToolLimits, ToolOutputInput, ToolOutputRef,
-    ANY_TOOL,
+    output_text, ContextRef, ContextWindow, MaterializeStats, MaterializeWhen, Materialized,
+    MaterializerOptions, RefHint, ToolLimits, ToolOutputInput, ToolOutputRef, ANY_TOOL,
 };

@@ -3,9 +3,9 @@
 //! and binary data alike.
 
 use super::materializer::Materializer;
-use super::reference::unsafe_ref_component;
-use super::types::ArtifactKind;
 use crate::create::{create_at_free_name, Payload, Payloads, SameData};
+use crate::forms::reference::unsafe_ref_component;
+use crate::forms::reference::ArtifactKind;
 use crate::path::join;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 

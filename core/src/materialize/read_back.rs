@@ -95,7 +95,7 @@ impl Materializer {
         reader: &R,
     ) -> Result<String, OffloadError> {
         let request = (offset, within.into(), limit);
-        let reference = super::reference::clean_ref(reference);
+        let reference = crate::forms::reference::clean_ref(reference);
         self.read_named(reference, reference.into(), request, reader)
             .await
     }
@@ -139,7 +139,7 @@ impl Materializer {
         lines: usize,
         reader: &R,
     ) -> Result<String, OffloadError> {
-        let reference = super::reference::clean_ref(reference);
+        let reference = crate::forms::reference::clean_ref(reference);
         let page = async {
             let artifact = self.open(reference, reader, PAGE_CHUNK_BYTES).await?;
             let index = self.line_index(&artifact, reader).await?;
@@ -163,7 +163,7 @@ impl Materializer {
         reader: &R,
     ) -> Result<String, OffloadError> {
         let limits = (context, max_matches);
-        let reference = super::reference::clean_ref(reference);
+        let reference = crate::forms::reference::clean_ref(reference);
         self.grep_named(reference, reference.into(), pattern, limits, reader)
             .await
     }

@@ -4,7 +4,8 @@
 
 use std::borrow::Cow;
 
-use super::reference::{self, ParsedRef, SCHEME};
+use crate::forms::reference;
+use crate::forms::reference::{ParsedRef, SCHEME};
 use serde_json::Value;
 
 /// Artifact file extensions; a ref ends with one of them.

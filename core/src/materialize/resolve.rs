@@ -4,9 +4,10 @@
 //! file: <dir>/<session>/<id>.md]`), not a `ctx://` ref; a model given the read tools
 //! passes that name, or the whole placeholder, and gets the same pages as for an artifact.
 
-use super::reference::{self, clean_ref, RefError};
 use super::Materializer;
 use crate::error::OffloadError;
+use crate::forms::reference;
+use crate::forms::reference::{clean_ref, RefError};
 use crate::path::{join, unsafe_component};
 
 impl Materializer {

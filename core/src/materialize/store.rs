@@ -9,10 +9,12 @@ use std::sync::atomic::Ordering;
 use super::line_index::{LineIndex, INDEX_STEP};
 use super::materializer::Materializer;
 use super::messages::Planned;
-use super::reference::{self, unsafe_ref_component};
 use super::summary::{summary, SummaryInput};
-use super::types::{ArtifactKind, ContextRef, Materialized, RefHint, ToolOutputRef};
+use super::types::{ContextRef, Materialized, RefHint, ToolOutputRef};
 use crate::create::Payload;
+use crate::forms::reference;
+use crate::forms::reference::unsafe_ref_component;
+use crate::forms::reference::ArtifactKind;
 use crate::text::measure::{line_count, Measure};
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 

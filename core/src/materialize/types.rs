@@ -139,51 +139,6 @@ impl MaterializerOptions {
     }
 }
 
-/// What produced an artifact: a tool call, or a terminal snippet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArtifactKind {
-    /// `artifacts/tool/<toolCallId>.json|.txt`.
-    Tool,
-    /// `artifacts/terminal/<snippetId>.log`.
-    Terminal,
-    /// `artifacts/knowledge/<id>.txt|.json`: a workspace's knowledge artifact (see
-    /// [`crate::workspace`]).
-    Knowledge,
-}
-
-impl ArtifactKind {
-    /// The directory under `artifacts/`, also the ref's kind segment.
-    pub fn dir(self) -> &'static str {
-        match self {
-            ArtifactKind::Tool => "tool",
-            ArtifactKind::Terminal => "terminal",
-            ArtifactKind::Knowledge => "knowledge",
-        }
-    }
-
-    /// The kind whose [`dir`](ArtifactKind::dir) is `dir`, if any.
-    ///
-    /// ```
-    /// use tool_offload_core::materialize::ArtifactKind;
-    /// assert_eq!(ArtifactKind::from_dir("terminal"), Some(ArtifactKind::Terminal));
-    /// assert_eq!(ArtifactKind::from_dir("index"), None);
-    /// ```
-    pub fn from_dir(dir: &str) -> Option<Self> {
-        [Self::Tool, Self::Terminal, Self::Knowledge]
-            .into_iter()
-            .find(|kind| kind.dir() == dir)
-    }
-
-    /// The option or field naming the artifact, for error messages.
-    pub(crate) fn id_field(self) -> &'static str {
-        match self {
-            ArtifactKind::Tool => "toolCallId",
-            ArtifactKind::Terminal => "snippetId",
-            ArtifactKind::Knowledge => "id",
-        }
-    }
-}
-
 /// One tool output to consider.
 #[derive(Debug, Clone, Copy)]
 pub struct ToolOutputRef<'a> {

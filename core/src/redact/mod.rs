@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::error::OffloadError;
-use crate::materialize::{compile_pattern, Pattern};
+use crate::grep::pattern::{compile_pattern, Pattern};
 
 /// A secret found: its byte range, and the index of its kind (the built-in rules first,
 /// then the user's patterns).

@@ -5,13 +5,14 @@ use std::borrow::Cow;
 
 use super::{Finished, ToolResult};
 use crate::create::create_at_unread_name;
+use crate::error::OffloadError;
+use crate::forms::placeholder::direct_placeholder;
+use crate::io::FileWriter;
 use crate::message::check_session_id;
+use crate::message::Slot;
 use crate::path::{join, resolve, unsafe_component};
 use crate::plan::PlannedOffload;
-use crate::{
-    error::OffloadError, io::FileWriter, message::Slot, placeholder::direct_placeholder,
-    text::utf16_len,
-};
+use crate::text::utf16_len;
 
 /// The default middleware threshold, in UTF-16 code units.
 pub const DEFAULT_THRESHOLD_CHARS: usize = 1000;

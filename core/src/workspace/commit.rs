@@ -200,7 +200,7 @@ impl Workspace {
             .any(super::knowledge_list::unrepresentable)
             .then_some("contains a control character, which a <knowledge_list> cannot carry");
         if let Some(reason) =
-            xml.or_else(|| crate::materialize::unsafe_ref_component(id, ".json.lines".len()))
+            xml.or_else(|| crate::forms::reference::unsafe_ref_component(id, ".json.lines".len()))
         {
             return Err(OffloadError::InvalidId {
                 field: "id".into(),

@@ -3,7 +3,8 @@
 
 use super::decide::Decision;
 use super::record::{KnowledgeRecord, KnowledgeType};
-use crate::materialize::{sha256_hex, Measure};
+use crate::materialize::sha256_hex;
+use crate::text::measure::Measure;
 use serde_json::{Map, Value};
 
 pub use crate::tokens::TokenCounter;

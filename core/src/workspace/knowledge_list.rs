@@ -2,7 +2,9 @@
 //! XML naming the artifact, its metadata and a summary, and how to read more.
 
 use super::record::KnowledgeRecord;
-use crate::materialize::{cut, ArtifactKind, Measure, SummaryInput, ToolOutputRef};
+use crate::forms::reference::ArtifactKind;
+use crate::materialize::{SummaryInput, ToolOutputRef};
+use crate::text::measure::{cut, Measure};
 use crate::text::utf16_len;
 use serde_json::Value;
 
@@ -228,9 +230,9 @@ mod tests {
         let bare = format!(
             "{KNOWLEDGE_LIST_OPEN}\n<knowledge id=\"{id}\"{}>\nSize: {}, {}, {}. JSON: no.\n--- 20 lines omitted ---\n</knowledge>\nRead more with get_knowledge_by_lines(\"{id}\", 1, 200), grep_knowledge(\"{id}\", \"error|exception|fail|panic|fatal\", ignore_case: true) or get_knowledge_by_id(\"{id}\").\n{KNOWLEDGE_LIST_CLOSE}",
             attributes(&r),
-            crate::materialize::count(measure.bytes, "byte"),
-            crate::materialize::count(measure.chars, "character"),
-            crate::materialize::count(measure.lines, "line"),
+            crate::text::measure::count(measure.bytes, "byte"),
+            crate::text::measure::count(measure.chars, "character"),
+            crate::text::measure::count(measure.lines, "line"),
         );
         let at = utf16_len(&bare);
         let list = knowledge_list(&r, &text, measure, at);

@@ -5,7 +5,9 @@ use super::io_types::Knowledge;
 use super::query::{OffloadInfo, Query};
 use super::record::{KnowledgeRecord, TOOL_RESULT_CONTEXT_TYPE};
 use super::store::Workspace;
-use crate::materialize::{artifact_ref, ArtifactKind, Naming, Pattern, Within};
+use crate::forms::reference::{artifact_ref, ArtifactKind};
+use crate::grep::pattern::Pattern;
+use crate::materialize::{Naming, Within};
 use crate::{error::OffloadError, io::FileReader, io::IoError};
 use serde_json::Value;
 

@@ -2,7 +2,7 @@
 //! source of truth every index is rebuilt from.
 
 use crate::json::stringify;
-use crate::materialize::Measure;
+use crate::text::measure::Measure;
 use serde_json::{Map, Value};
 
 /// `metadata.context_type` of a tool result.

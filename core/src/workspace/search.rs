@@ -3,7 +3,9 @@
 
 use super::query::Query;
 use super::store::Workspace;
-use crate::materialize::{artifact_ref, ArtifactKind, Pattern, Section};
+use crate::forms::reference::{artifact_ref, ArtifactKind};
+use crate::grep::pattern::Pattern;
+use crate::materialize::Section;
 use crate::{error::OffloadError, io::FileReader};
 
 impl Workspace {

@@ -1,7 +1,7 @@
 //! The workspace end to end, in memory.
 
 use super::*;
-use crate::materialize::compile_pattern;
+use crate::grep::pattern::compile_pattern;
 use crate::{error::ErrorCode, memory::MemoryWriter};
 use futures_executor::block_on;
 use serde_json::json;

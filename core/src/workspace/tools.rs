@@ -5,12 +5,12 @@
 use super::query::{OffloadInfo, Query};
 use super::record::KnowledgeRecord;
 use super::store::Workspace;
+use crate::grep::pattern::compile_pattern;
 use crate::materialize::read_tools::{
     count, flag, object_schema, register_all, string, within, Property,
 };
-use crate::materialize::{
-    compile_pattern, thousands, DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
-};
+use crate::materialize::{DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES};
+use crate::text::thousands;
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::{error::OffloadError, io::FileReader, text::utf16_len};
 use serde_json::{Map, Value};
@@ -273,7 +273,7 @@ impl Workspace {
         let record = self.existing(id, reader).await?;
         let limit = self.options.inline_limit;
         let metadata = crate::json::stringify(&Value::Object(record.metadata.clone()));
-        let head = crate::materialize::cut(
+        let head = crate::text::measure::cut(
             &format!("[{id}: {}; metadata {metadata}]\n", record.kind.as_str()),
             limit / 2,
         );
@@ -302,13 +302,13 @@ impl Workspace {
             (_, 0) => "[No artifacts match.]".to_owned(),
             (s, t) if s == t => format!(
                 "[{}, newest first, from offset {}.]",
-                crate::materialize::count(t, "artifact"),
+                crate::text::measure::count(t, "artifact"),
                 query.offset
             ),
             (s, t) => format!(
                 "[{} of {} shown, newest first. More: query_artifacts with offset {}]",
                 thousands(s),
-                crate::materialize::count(t, "artifact"),
+                crate::text::measure::count(t, "artifact"),
                 query.offset + s
             ),
         }))
@@ -321,12 +321,12 @@ impl Workspace {
                 (_, 0) => format!("[No tool results stored in namespace {namespace:?}.]"),
                 (s, t) if s == t => format!(
                     "[{} stored in namespace {namespace:?}, newest first.]",
-                    crate::materialize::count(t, "tool result")
+                    crate::text::measure::count(t, "tool result")
                 ),
                 (s, t) => format!(
                     "[{} of {} stored in namespace {namespace:?} shown, newest first; narrow by task_id or session_id.]",
                     thousands(s),
-                    crate::materialize::count(t, "tool result")
+                    crate::text::measure::count(t, "tool result")
                 ),
             }
         })
@@ -351,9 +351,9 @@ impl Workspace {
         }
         let note = format!(
             " [{} left out: not a readable record ({names}).]",
-            crate::materialize::count(skipped.len(), "record file"),
+            crate::text::measure::count(skipped.len(), "record file"),
         );
-        crate::materialize::cut(&note, 300)
+        crate::text::measure::cut(&note, 300)
     }
 
     /// A header (from lines shown and total, and what was skipped) and as many `lines`

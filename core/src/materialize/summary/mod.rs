@@ -22,7 +22,8 @@ mod trailer;
 
 use self::lines::Lines;
 use super::detect;
-use super::types::{ArtifactKind, ToolOutputRef};
+use super::types::ToolOutputRef;
+use crate::forms::reference::ArtifactKind;
 use crate::text::measure::{cut, Measure};
 use crate::text::utf16_len;
 

@@ -13,8 +13,52 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use super::types::ArtifactKind;
 use crate::path::unsafe_component;
+
+/// What produced an artifact: a tool call, or a terminal snippet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArtifactKind {
+    /// `artifacts/tool/<toolCallId>.json|.txt`.
+    Tool,
+    /// `artifacts/terminal/<snippetId>.log`.
+    Terminal,
+    /// `artifacts/knowledge/<id>.txt|.json`: a workspace's knowledge artifact (see
+    /// [`crate::workspace`]).
+    Knowledge,
+}
+
+impl ArtifactKind {
+    /// The directory under `artifacts/`, also the ref's kind segment.
+    pub fn dir(self) -> &'static str {
+        match self {
+            ArtifactKind::Tool => "tool",
+            ArtifactKind::Terminal => "terminal",
+            ArtifactKind::Knowledge => "knowledge",
+        }
+    }
+
+    /// The kind whose [`dir`](ArtifactKind::dir) is `dir`, if any.
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::ArtifactKind;
+    /// assert_eq!(ArtifactKind::from_dir("terminal"), Some(ArtifactKind::Terminal));
+    /// assert_eq!(ArtifactKind::from_dir("index"), None);
+    /// ```
+    pub fn from_dir(dir: &str) -> Option<Self> {
+        [Self::Tool, Self::Terminal, Self::Knowledge]
+            .into_iter()
+            .find(|kind| kind.dir() == dir)
+    }
+
+    /// The option or field naming the artifact, for error messages.
+    pub(crate) fn id_field(self) -> &'static str {
+        match self {
+            ArtifactKind::Tool => "toolCallId",
+            ArtifactKind::Terminal => "snippetId",
+            ArtifactKind::Knowledge => "id",
+        }
+    }
+}
 
 /// Scheme of artifact refs: `ctx://<conversationId>/<kind>/<file>`.
 pub(crate) const SCHEME: &str = "ctx://";
@@ -201,8 +245,8 @@ pub fn clean_ref(text: &str) -> &str {
 /// What precedes the file in the direct and batch placeholders, once their brackets are
 /// off.
 const PLACEHOLDER_PREFIXES: [&str; 2] = [
-    crate::placeholder::BATCH_LABEL,
-    crate::placeholder::DIRECT_LABEL,
+    crate::forms::placeholder::BATCH_LABEL,
+    crate::forms::placeholder::DIRECT_LABEL,
 ];
 
 /// `text` without the wrapping [`clean_ref`] takes off.
