@@ -100,6 +100,7 @@ pub mod replay;
 mod search;
 mod sort;
 mod stored_form;
+pub(crate) mod summary;
 pub mod temp;
 #[cfg(test)]
 mod test_rng;

@@ -10,7 +10,8 @@
 
 use crate::forms::placeholder::is_placeholder;
 use crate::forms::pointer::is_cleared;
-use crate::materialize::{is_binary_summary, is_read_back_page, summary_ref};
+use crate::materialize::is_read_back_page;
+use crate::summary::{is_binary_summary, summary_ref};
 use crate::workspace::is_knowledge_list_ends;
 
 /// What a tool result's text already is.

@@ -4,7 +4,7 @@
 //! its renderer, never by a substring: a read tool's error message, or a file that merely
 //! mentions a `ctx://` ref, is an output shown whole.
 
-use crate::materialize::summary_parts;
+use crate::summary::summary_parts;
 
 use crate::forms::pointer::cleared_parts;
 use crate::{stored_form::stored_form, stored_form::StoredForm};

@@ -5,12 +5,12 @@
 use std::sync::atomic::Ordering;
 
 use super::materializer::Materializer;
-use super::summary::binary_summary;
 use super::types::{ContextRef, MaterializeWhen, Materialized, RefHint};
 use crate::create::Payload;
 use crate::forms::reference;
 use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
+use crate::summary::binary_summary;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 
 /// The extension of binary artifacts.
@@ -101,7 +101,7 @@ impl Materializer {
 /// The error read-back gives for a binary artifact (`path` ends in `.bin`), naming its
 /// size and kind from its first bytes (`head`).
 pub(crate) fn not_text(reference: &str, size: u64, head: &[u8]) -> OffloadError {
-    let kind = super::summary::magic(head).map_or(String::new(), |k| format!(", {k}"));
+    let kind = crate::summary::magic(head).map_or(String::new(), |k| format!(", {k}"));
     OffloadError::InvalidArgument(format!(
         "{reference} is binary data ({}{kind}): it has no text to read or search",
         crate::text::measure::count(usize::try_from(size).unwrap_or(usize::MAX), "byte")

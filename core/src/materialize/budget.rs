@@ -11,9 +11,9 @@
 use super::calls::tool_input;
 use super::materializer::Materializer;
 use super::messages::plan_tool_results;
-use super::summary::summary_parts;
 use super::types::{ContextRef, Materialized};
 use crate::forms::pointer::{cleared_page_pointer, cleared_pointer};
+use crate::summary::summary_parts;
 use crate::view::JsonView;
 use crate::{
     error::OffloadError, io::FileReader, io::FileWriter, message::Slot, stored_form::StoredForm,

@@ -1,10 +1,11 @@
 //! The [`Materializer`]: decides what stays inline, writes artifacts, reads them back.
 
 use super::line_index::IndexCache;
-use super::types::{MaterializeStats, Materialized, MaterializerOptions, ToolOutputRef};
+use super::types::{MaterializeStats, Materialized, MaterializerOptions};
 use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
 use crate::path::{join, resolve};
+use crate::summary::ToolOutputRef;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 

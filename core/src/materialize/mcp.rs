@@ -7,7 +7,9 @@
 
 use serde_json::{Map, Value};
 
-use super::types::{output_text, ContextRef, Materialized, ToolOutputRef};
+use super::types::{output_text, ContextRef, Materialized};
+
+use crate::summary::ToolOutputRef;
 
 use super::Materializer;
 use crate::forms::reference::ArtifactKind;

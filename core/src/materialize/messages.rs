@@ -4,8 +4,9 @@
 use super::calls::tool_names;
 
 use super::materializer::Materializer;
-use super::types::{ContextRef, Materialized, ToolOutputRef};
+use super::types::{ContextRef, Materialized};
 use crate::message::{text_parts, tool_results, At};
+use crate::summary::ToolOutputRef;
 use crate::text::measure::Measure;
 use crate::view::{JsonView, Kind, Text};
 use crate::{
@@ -188,7 +189,7 @@ impl Materializer {
         // What an output shares with the outputs before it, named instead of shown:
         // decided on earlier outputs only, so a summary never changes as turns are added.
         let texts: Vec<&str> = planned.iter().map(|p| p.text.as_str()).collect();
-        let ends = super::summary::repeated_ends(&texts);
+        let ends = crate::summary::repeated_ends(&texts);
         for (p, end) in planned.iter_mut().zip(ends) {
             p.repeated_end = end;
         }

@@ -12,8 +12,8 @@ pub use budget::{BudgetOptions, Budgeted, Cleared};
 mod bundle;
 mod bundle_content;
 mod calls;
+pub use crate::summary::detect;
 pub use bundle_content::sha256_hex;
-pub mod detect;
 mod grep;
 mod grep_all;
 pub(crate) use grep_all::Section;
@@ -49,12 +49,16 @@ mod windows;
 pub use crate::forms::reference::{
     artifact_ref, clean_ref, ref_conversation, MAX_REF_SEGMENT_CHARS,
 };
-mod summary;
 mod types;
 
 pub use crate::forms::reference::ArtifactKind;
 pub use crate::grep::pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES};
 pub use crate::pattern_limit::MAX_PATTERN_CHARS;
+pub use crate::summary::ToolOutputRef;
+pub use crate::summary::{
+    binary_unstored, summary, summary_parts, summary_ref, SummaryInput, SummaryParts,
+    DEFAULT_GREP_PATTERN, MAX_EXCERPTS, MAX_OUTLINE, POINTER_PREFIX,
+};
 pub use crate::text::measure::{count, cut, rows, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use crate::text::plain::plain;
 pub use crate::text::thousands;
@@ -77,12 +81,7 @@ pub use read_tools::{
     read_tool_definitions, register_read_tools, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL,
     DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,
 };
-pub use summary::{
-    binary_unstored, summary, summary_parts, summary_ref, SummaryInput, SummaryParts,
-    DEFAULT_GREP_PATTERN, MAX_EXCERPTS, MAX_OUTLINE, POINTER_PREFIX,
-};
-pub(crate) use summary::{framed_summary, is_binary_summary};
 pub use types::{
     output_text, ContextRef, ContextWindow, MaterializeStats, MaterializeWhen, Materialized,
-    MaterializerOptions, RefHint, ToolLimits, ToolOutputInput, ToolOutputRef, ANY_TOOL,
+    MaterializerOptions, RefHint, ToolLimits, ToolOutputInput, ANY_TOOL,
 };

@@ -9,12 +9,13 @@ use std::sync::atomic::Ordering;
 use super::line_index::{LineIndex, INDEX_STEP};
 use super::materializer::Materializer;
 use super::messages::Planned;
-use super::summary::{summary, SummaryInput};
-use super::types::{ContextRef, Materialized, RefHint, ToolOutputRef};
+use super::types::{ContextRef, Materialized, RefHint};
 use crate::create::Payload;
 use crate::forms::reference;
 use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
+use crate::summary::ToolOutputRef;
+use crate::summary::{summary, SummaryInput};
 use crate::text::measure::{line_count, Measure};
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 

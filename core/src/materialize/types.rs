@@ -1,5 +1,7 @@
 //! The Materializer's data: options, the output to consider, refs and outcomes.
 
+use crate::summary::ToolOutputRef;
+
 /// Where artifacts live and when outputs go there.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MaterializerOptions {
@@ -137,21 +139,6 @@ impl MaterializerOptions {
             context_window: None,
         }
     }
-}
-
-/// One tool output to consider.
-#[derive(Debug, Clone, Copy)]
-pub struct ToolOutputRef<'a> {
-    /// The call's id: names the artifact file.
-    pub tool_call_id: &'a str,
-    /// The tool's name.
-    pub tool_name: &'a str,
-    /// The MCP server (or other origin), if any.
-    pub server_name: Option<&'a str>,
-    /// The output as text: a string as is, any other JSON value as its `JSON.stringify`.
-    pub text: &'a str,
-    /// Whether the output was a JSON value rather than a string.
-    pub was_value: bool,
 }
 
 /// How a tool output value is stored and measured: a string as is, an array of text

@@ -32,7 +32,8 @@ fn generated_secrets_are_gone_from_every_context() {
 /// file written, or in the summary.
 #[test]
 fn generated_secrets_are_gone_from_what_is_written_returned_and_summarised() {
-    use crate::materialize::{Materialized, Materializer, MaterializerOptions, ToolOutputRef};
+    use crate::materialize::{Materialized, Materializer, MaterializerOptions};
+    use crate::summary::ToolOutputRef;
     use futures_executor::block_on;
     let mut options = MaterializerOptions::new("/d", "c", "/");
     options.redact = true.into();

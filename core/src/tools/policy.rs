@@ -5,7 +5,8 @@
 use std::future::Future;
 
 use super::{Finished, ResultOffload, ToolResult};
-use crate::materialize::{summary_ref, Materializer, ToolOutputRef};
+use crate::materialize::Materializer;
+use crate::summary::{summary_ref, ToolOutputRef};
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 
 /// A materializer as a registry uses it: the summary that replaces an output over the

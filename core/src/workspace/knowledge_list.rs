@@ -3,7 +3,7 @@
 
 use super::record::KnowledgeRecord;
 use crate::forms::reference::ArtifactKind;
-use crate::materialize::{SummaryInput, ToolOutputRef};
+use crate::summary::{SummaryInput, ToolOutputRef};
 use crate::text::measure::{cut, Measure};
 use crate::text::utf16_len;
 use serde_json::Value;
@@ -76,14 +76,13 @@ pub(crate) fn knowledge_list(
         max_chars,
     };
     let attributes = attributes(record);
-    let full = crate::materialize::framed_summary(&input, &|body, pattern| {
-        frame(&attributes, body, pattern)
-    });
+    let full =
+        crate::summary::framed_summary(&input, &|body, pattern| frame(&attributes, body, pattern));
     if utf16_len(&full) < max_chars {
         return full;
     }
     // Metadata too large to show beside the summary (the record keeps all of it).
-    crate::materialize::framed_summary(&input, &|body, pattern| frame("", body, pattern))
+    crate::summary::framed_summary(&input, &|body, pattern| frame("", body, pattern))
 }
 
 /// ` key="value"` for each metadata entry whose key is an XML name (others, and a key

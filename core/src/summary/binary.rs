@@ -3,7 +3,7 @@
 
 use super::format::magic;
 use super::{origin_of, POINTER_PREFIX};
-use crate::materialize::ArtifactKind;
+use crate::forms::reference::ArtifactKind;
 use crate::text::measure::count;
 
 /// How a binary summary ends.

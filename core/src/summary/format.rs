@@ -147,7 +147,7 @@ fn table(text: &str) -> Option<String> {
             count(fields.len(), "column"),
             count(rows, "row"),
             count(rows - 1, "record"),
-            crate::materialize::cut(&header, 300)
+            crate::text::measure::cut(&header, 300)
         ));
     }
     None

@@ -4,7 +4,7 @@
 //! shown and can read the part it needs by line.
 
 use super::definitions::{definition, import};
-use crate::materialize::detect::gutter;
+use crate::summary::detect::gutter;
 
 /// The depth of a definition found in a document's code block: after every heading.
 pub(super) const IN_CODE_BLOCK: u8 = 7;

@@ -16,7 +16,7 @@ fn the_grep_hint_finds_every_root_cause_and_verdict_found() {
         let lines = Lines::every(log, 40, false);
         assert!(!lines.found.is_empty(), "{log}");
         let pattern = grep_pattern(log, &lines);
-        let compiled = crate::materialize::compile_pattern(&pattern, true).unwrap();
+        let compiled = crate::grep::pattern::compile_pattern(&pattern, true).unwrap();
         assert!(
             compiled.literal_words().is_some(),
             "{pattern}: the fast literal path"

@@ -6,7 +6,8 @@ use super::names::{names, Names};
 use super::outline::{is_file_read, outline, Outline};
 use super::repeats::repeated_trailer;
 use super::trailer::{trailer, Trailer};
-use crate::materialize::detect::{self, Detection};
+use crate::summary::detect;
+use crate::summary::detect::Detection;
 
 /// Detections whose neighbourhoods are read ahead, in rank order: more than a summary
 /// ever shows, so one that does not fit leaves room for the next.

@@ -8,7 +8,7 @@ use super::names::listed;
 use super::plan::{covered, insert, Plan};
 use super::SummaryInput;
 use crate::identifiers::occurs_whole;
-use crate::materialize::detect::{Level, RULES};
+use crate::summary::detect::{Level, RULES};
 use crate::text::utf16_len;
 
 /// Excerpts a summary shows at most (each a failure line with its context).

@@ -9,7 +9,7 @@ use super::outline::{Entry, Outline};
 use super::plan::{covered, Plan};
 use super::repeats::REPEATED;
 use super::SummaryInput;
-use crate::materialize::detect::{gutter, Level};
+use crate::summary::detect::{gutter, Level};
 use crate::text::measure::{count, cut, MAX_PREVIEW_CHARS};
 use crate::text::plain::plain;
 

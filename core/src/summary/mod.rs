@@ -5,11 +5,13 @@
 mod binary;
 mod body;
 mod definitions;
+pub mod detect;
 #[cfg(test)]
 mod document_tests;
 mod format;
 #[cfg(test)]
 mod format_tests;
+mod input;
 mod layout;
 mod lines;
 mod names;
@@ -21,11 +23,10 @@ mod tests;
 mod trailer;
 
 use self::lines::Lines;
-use super::detect;
-use super::types::ToolOutputRef;
 use crate::forms::reference::ArtifactKind;
 use crate::text::measure::{cut, Measure};
 use crate::text::utf16_len;
+pub use input::ToolOutputRef;
 
 pub use binary::binary_unstored;
 pub(crate) use binary::{binary_summary, is_binary_summary};
