@@ -45,10 +45,10 @@ const LAYERS = {
   'core/src/lib.rs': [
     [
       'foundations',
-      'io text json message grep pattern_limit redact ' +
-        'error memory create temp concurrent object_key base64 sort search path identifiers option_keys view transcript',
+      'error text search sort path pattern_limit io memory create temp concurrent object_key base64 ' +
+        'identifiers option_keys forms json view message grep redact transcript',
     ],
-    ['engines', 'forms summary read limits placeholder stored_form tokens'],
+    ['engines', 'summary read limits tokens'],
     ['products', 'offload materializer workspace direct batch plan materialize'],
     ['around', 'tools bundle mcp replay audit retention gc redact_tree redact_knowledge'],
   ],

@@ -99,7 +99,6 @@ mod redact_tree;
 pub mod replay;
 mod search;
 mod sort;
-mod stored_form;
 pub(crate) mod summary;
 pub mod temp;
 #[cfg(test)]
@@ -113,6 +112,9 @@ pub mod workspace;
 
 pub use crate::forms::placeholder::{
     batch_placeholder, direct_placeholder, is_placeholder, MAX_PLACEHOLDER_CHARS,
+};
+pub use crate::forms::stored_form::{
+    stored_form, stored_form_of_ends, StoredForm, HEAD_CHARS, TAIL_CHARS,
 };
 pub use batch::{
     offload_tool_results, offload_tool_results_through, Batch, BatchEdits, BatchOffload,
@@ -132,6 +134,5 @@ pub use message::{apply_edits, joined_texts, Form, ResultShape, Slot, RESULT_SHA
 pub use plan::{redact_offloads, PlannedOffload};
 pub use redact_tree::{redact_tree, redact_tree_indexed, redact_tree_with, IndexOf, RedactReport};
 pub use serde_json::{Map, Value};
-pub use stored_form::{stored_form, stored_form_of_ends, StoredForm, HEAD_CHARS, TAIL_CHARS};
 pub use text::{count_in_range, js_trim, safe_count, utf16_len, MAX_COUNT};
 pub use tokens::{estimate_tokens, TokenCounter};

@@ -62,8 +62,8 @@ pub trait Text {
     /// ([`stored_form_of_ends`](crate::stored_form::stored_form_of_ends)).
     ///
     /// [`stored_form`]: crate::stored_form::stored_form
-    fn stored_form(&self) -> Option<crate::stored_form::StoredForm> {
-        crate::stored_form::stored_form(&self.to_str())
+    fn stored_form(&self) -> Option<crate::forms::stored_form::StoredForm> {
+        crate::forms::stored_form::stored_form(&self.to_str())
     }
     /// The text as UTF-8, for work done in Rust (summaries of materialized output). A
     /// lone UTF-16 surrogate (only host strings can hold one) becomes U+FFFD, as a

@@ -4,10 +4,10 @@
 //! its renderer, never by a substring: a read tool's error message, or a file that merely
 //! mentions a `ctx://` ref, is an output shown whole.
 
-use crate::summary::summary_parts;
+use crate::forms::summary_header::summary_parts;
 
 use crate::forms::pointer::cleared_parts;
-use crate::{stored_form::stored_form, stored_form::StoredForm};
+use crate::forms::stored_form::{stored_form, StoredForm};
 
 /// A result shown in part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,13 +12,14 @@ use super::calls::tool_input;
 use super::materializer::Materializer;
 use super::messages::plan_tool_results;
 use super::types::{ContextRef, Materialized};
+use crate::error::OffloadError;
 use crate::forms::pointer::{cleared_page_pointer, cleared_pointer};
-use crate::summary::summary_parts;
+use crate::forms::stored_form::StoredForm;
+use crate::forms::summary_header::summary_parts;
+use crate::io::{FileReader, FileWriter};
+use crate::message::Slot;
+use crate::tokens::estimate_tokens;
 use crate::view::JsonView;
-use crate::{
-    error::OffloadError, io::FileReader, io::FileWriter, message::Slot, stored_form::StoredForm,
-    tokens::estimate_tokens,
-};
 
 /// Options of [`Materializer::budget`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,29 +179,31 @@ impl Materializer {
             // A summary is cleared to its own ref, a page the read tools returned to the
             // call that returns it again; what else already stands for stored content
             // (the store would not store it again) stays.
-            let (clearing, chars) =
-                match (crate::stored_form::stored_form(text), summary_parts(text)) {
-                    (None, _) => (Clearing::Inline, None),
-                    (Some(StoredForm::Summary), Some(parts)) => {
-                        (Clearing::Summary(parts.reference.to_owned()), parts.chars)
-                    }
-                    (Some(StoredForm::ReadBackPage), _) => {
-                        // Only the call that read it brings it back: one whose input names
-                        // the page's ref (a result of another tool that looks like a page
-                        // stays, as does a page whose call left the history).
-                        let reference = page_ref(text);
-                        match tool_input(messages, &result.id) {
-                            Some(input)
-                                if !reference.is_empty()
-                                    && crate::search::contains(&input, reference) =>
-                            {
-                                (Clearing::Page(input), None)
-                            }
-                            _ => continue,
+            let (clearing, chars) = match (
+                crate::forms::stored_form::stored_form(text),
+                summary_parts(text),
+            ) {
+                (None, _) => (Clearing::Inline, None),
+                (Some(StoredForm::Summary), Some(parts)) => {
+                    (Clearing::Summary(parts.reference.to_owned()), parts.chars)
+                }
+                (Some(StoredForm::ReadBackPage), _) => {
+                    // Only the call that read it brings it back: one whose input names
+                    // the page's ref (a result of another tool that looks like a page
+                    // stays, as does a page whose call left the history).
+                    let reference = page_ref(text);
+                    match tool_input(messages, &result.id) {
+                        Some(input)
+                            if !reference.is_empty()
+                                && crate::search::contains(&input, reference) =>
+                        {
+                            (Clearing::Page(input), None)
                         }
+                        _ => continue,
                     }
-                    _ => continue,
-                };
+                }
+                _ => continue,
+            };
             let chars = chars.unwrap_or_else(|| crate::text::utf16_len(text));
             // The pointer's ref is not known before an inline result is stored: a
             // ref-sized stand-in measures it.

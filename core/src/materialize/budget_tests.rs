@@ -309,7 +309,7 @@ fn pages_read_back_are_cleared_to_the_call_that_returns_them() {
             .unwrap();
         assert!(is_cleared(pointer), "{pointer}");
         assert_eq!(
-            crate::stored_form::stored_form(pointer),
+            crate::forms::stored_form::stored_form(pointer),
             Some(StoredForm::Cleared)
         );
         let input = &messages[cleared.message - 1]["content"][0]["input"];

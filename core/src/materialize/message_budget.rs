@@ -34,7 +34,7 @@ impl Materializer {
         let fresh =
             plan_tool_results(messages, &mut Vec::new(), true, &|_| true, &|text, tool| {
                 Ok(self.limits_for(tool).when != Some(MaterializeWhen::Never)
-                    && crate::stored_form::stored_form(text).is_none())
+                    && crate::forms::stored_form::stored_form(text).is_none())
             })?;
         let over = self.over_limit_or_window(messages, &fresh, count_tokens)?;
         let mut picked = over.clone();

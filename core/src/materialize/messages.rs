@@ -248,7 +248,7 @@ impl Materializer {
             &|text| redact || !text.utf16_len_at_most(inline),
             &|text, tool| {
                 // What stands for stored content first: it is never counted.
-                if crate::stored_form::stored_form(text).is_some() {
+                if crate::forms::stored_form::stored_form(text).is_some() {
                     return Ok(false);
                 }
                 Ok(

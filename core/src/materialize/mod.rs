@@ -51,14 +51,15 @@ pub use crate::forms::reference::{
 };
 mod types;
 
+pub use crate::forms::page::is_read_back_page;
 pub use crate::forms::reference::ArtifactKind;
+pub use crate::forms::summary_header::{summary_parts, summary_ref, SummaryParts, POINTER_PREFIX};
 pub use crate::grep::pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES};
 pub use crate::pattern_limit::MAX_PATTERN_CHARS;
+pub use crate::summary::binary_unstored;
 pub use crate::summary::ToolOutputRef;
-pub use crate::summary::{
-    binary_unstored, summary, summary_parts, summary_ref, SummaryInput, SummaryParts,
-    DEFAULT_GREP_PATTERN, MAX_EXCERPTS, MAX_OUTLINE, POINTER_PREFIX,
-};
+pub use crate::summary::{summary, SummaryInput, DEFAULT_GREP_PATTERN};
+pub use crate::summary::{MAX_EXCERPTS, MAX_OUTLINE};
 pub use crate::text::measure::{count, cut, rows, Measure, Row, MAX_PREVIEW_CHARS, MAX_ROW_CHARS};
 pub use crate::text::plain::plain;
 pub use crate::text::thousands;
@@ -75,7 +76,7 @@ pub use messages::MessagesMaterialized;
 pub(crate) use messages::{plan_tool_results, Planned};
 pub use naming::{continuation, Continuation};
 pub(crate) use read::Naming;
-pub use read::{grep_page, is_read_back_page, read_page, tail_page, Within};
+pub use read::{grep_page, read_page, tail_page, Within};
 pub use read_back::CACHED_INDEXES;
 pub use read_tools::{
     read_tool_definitions, register_read_tools, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL,

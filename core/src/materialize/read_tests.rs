@@ -2,6 +2,7 @@
 use super::super::line_index::LineIndex;
 use super::super::source::{ready, Text};
 use super::*;
+use crate::forms::page::is_read_back_page;
 use crate::text::thousands;
 
 /// Page through `text` by following each header's "More:" pointer; the row labels

@@ -130,7 +130,7 @@ impl Materializer {
         // What already stands for stored content — a page our read-back tools returned
         // (bounded, and a knowledge page can be over these limits), a summary, a
         // placeholder, a knowledge list — is never stored again, whatever its size.
-        if crate::stored_form::stored_form(text).is_some()
+        if crate::forms::stored_form::stored_form(text).is_some()
             || !(always || self.counted_exceeds(&measure, text, output.tool_name, count_tokens)?)
         {
             self.inlined.fetch_add(1, Ordering::Relaxed);

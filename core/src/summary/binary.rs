@@ -2,12 +2,12 @@
 //! byte of it.
 
 use super::format::magic;
-use super::{origin_of, POINTER_PREFIX};
+use super::origin_of;
 use crate::forms::reference::ArtifactKind;
+use crate::forms::summary_header::{BINARY_END, POINTER_PREFIX};
 use crate::text::measure::count;
 
 /// How a binary summary ends.
-const BINARY_END: &str = "; not shown, and not text to read back.]";
 
 /// `[Output of <tool> (call <id>) stored as <ref>: binary data, 26 bytes, looks like a
 /// PNG image; not shown, and not text to read back.]`
@@ -42,18 +42,10 @@ pub fn binary_unstored(len: usize, head: &[u8]) -> String {
     )
 }
 
-/// Whether `text` is a summary [`binary_summary`] wrote: one line naming a `ctx://` ref.
-pub(crate) fn is_binary_summary(text: &str) -> bool {
-    text.starts_with(POINTER_PREFIX)
-        && text.ends_with(BINARY_END)
-        && crate::search::contains(text, " stored as ctx://")
-        && crate::search::contains(text, ": binary data, ")
-        && !text.bytes().any(|b| b == b'\n')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::forms::summary_header::is_binary_summary;
 
     #[test]
     fn names_size_and_kind_only() {

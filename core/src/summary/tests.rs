@@ -1,5 +1,6 @@
 use super::lines::Lines;
 use super::*;
+use crate::forms::summary_header::summary_ref;
 use crate::text::measure::MAX_PREVIEW_CHARS;
 
 /// The summary read from every line of the text: the sparse reading must give the same.

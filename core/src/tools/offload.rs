@@ -119,7 +119,9 @@ impl ResultOffload {
         // A result that already stands for stored content (a placeholder, a summary, a
         // page read back) stays as it is: nothing to move.
         let chars = utf16_len(&result.content);
-        if !self.applies_to(chars) || crate::stored_form::stored_form(&result.content).is_some() {
+        if !self.applies_to(chars)
+            || crate::forms::stored_form::stored_form(&result.content).is_some()
+        {
             return Ok(Finished {
                 result,
                 replaced: false,

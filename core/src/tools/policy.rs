@@ -5,8 +5,9 @@
 use std::future::Future;
 
 use super::{Finished, ResultOffload, ToolResult};
+use crate::forms::summary_header::summary_ref;
 use crate::materialize::Materializer;
-use crate::summary::{summary_ref, ToolOutputRef};
+use crate::summary::ToolOutputRef;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 
 /// A materializer as a registry uses it: the summary that replaces an output over the

@@ -2,16 +2,16 @@
 //! XML naming the artifact, its metadata and a summary, and how to read more.
 
 use super::record::KnowledgeRecord;
+use crate::forms::knowledge_list::{
+    is_knowledge_list_ends, KNOWLEDGE_LIST_CLOSE, KNOWLEDGE_LIST_OPEN,
+};
 use crate::forms::reference::ArtifactKind;
-use crate::summary::{SummaryInput, ToolOutputRef};
+use crate::summary::SummaryInput;
+use crate::summary::ToolOutputRef;
 use crate::text::measure::{cut, Measure};
 use crate::text::utf16_len;
 use serde_json::Value;
 
-/// How a `<knowledge_list>` begins.
-pub const KNOWLEDGE_LIST_OPEN: &str = "<knowledge_list>";
-/// How a `<knowledge_list>` ends.
-pub const KNOWLEDGE_LIST_CLOSE: &str = "</knowledge_list>";
 /// Longest attribute value shown; longer metadata values are cut (the record keeps them).
 const MAX_ATTRIBUTE_CHARS: usize = 200;
 /// Summary lines of head and of tail, at most.
@@ -27,13 +27,6 @@ const SNIPPET_LINES: usize = 20;
 /// ```
 pub fn is_knowledge_list(text: &str) -> bool {
     is_knowledge_list_ends(text, text)
-}
-
-/// [`is_knowledge_list`] from a text's start and end (`stored_form` reads no more), whitespace
-/// aside at both.
-pub(crate) fn is_knowledge_list_ends(head: &str, tail: &str) -> bool {
-    crate::text::js_trim(head).starts_with(KNOWLEDGE_LIST_OPEN)
-        && crate::text::js_trim(tail).ends_with(KNOWLEDGE_LIST_CLOSE)
 }
 
 /// The `<knowledge_list>` for `record`, whose content is `text`: one `<knowledge>`

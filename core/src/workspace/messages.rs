@@ -100,7 +100,7 @@ impl Workspace {
             &mut unrecognized,
             false,
             &|text| !(by_estimate && text.utf16_len_at_most(most_chars)),
-            &|text, _| Ok(crate::stored_form::stored_form(text).is_none()),
+            &|text, _| Ok(crate::forms::stored_form::stored_form(text).is_none()),
         )?;
         let mut decided = Vec::with_capacity(planned.len());
         for p in planned {

@@ -45,14 +45,14 @@ mod store;
 mod time;
 mod tools;
 
+pub use crate::forms::knowledge_list::{KNOWLEDGE_LIST_CLOSE, KNOWLEDGE_LIST_OPEN};
 pub use bundle::{WORKSPACE_BUNDLE_FORMAT, WORKSPACE_BUNDLE_VERSION};
 pub use decide::{Decision, DecisionReason};
 pub use io_types::{
     Knowledge, KnowledgeInput, Known, Stored, TokenCounter, ToolResultCall, ToolResultInput,
     ToolResultOffload,
 };
-pub(crate) use knowledge_list::is_knowledge_list_ends;
-pub use knowledge_list::{is_knowledge_list, KNOWLEDGE_LIST_CLOSE, KNOWLEDGE_LIST_OPEN};
+pub use knowledge_list::is_knowledge_list;
 pub use messages::MessagesOffloaded;
 pub use options::{
     WorkspaceOptions, DEFAULT_INLINE_LIMIT, DEFAULT_NAMESPACE, DEFAULT_TOKEN_THRESHOLD,

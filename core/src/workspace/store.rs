@@ -237,7 +237,7 @@ impl Workspace {
         input: &ToolResultInput<'_>,
         count_tokens: Option<&TokenCounter<'_>>,
     ) -> Result<Option<Decision>, OffloadError> {
-        if !input.is_json && crate::stored_form::stored_form(input.text).is_some() {
+        if !input.is_json && crate::forms::stored_form::stored_form(input.text).is_some() {
             return Ok(None);
         }
         let flag = input.metadata.get("offload").and_then(Value::as_bool);

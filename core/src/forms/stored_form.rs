@@ -8,11 +8,11 @@
 //! Only a text's start and end are read ([`HEAD_CHARS`], [`TAIL_CHARS`]), so a host holding
 //! megabytes of output elsewhere (a JS string) copies a few kilobytes to decide.
 
+use crate::forms::knowledge_list::is_knowledge_list_ends;
+use crate::forms::page::is_read_back_page;
 use crate::forms::placeholder::is_placeholder;
 use crate::forms::pointer::is_cleared;
-use crate::materialize::is_read_back_page;
-use crate::summary::{is_binary_summary, summary_ref};
-use crate::workspace::is_knowledge_list_ends;
+use crate::forms::summary_header::{is_binary_summary, summary_ref};
 
 /// What a tool result's text already is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
