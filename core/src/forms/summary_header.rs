@@ -4,7 +4,7 @@
 /// How a summary's first line (the pointer) begins.
 pub const POINTER_PREFIX: &str = "[Output of ";
 
-/// How a binary output's one-line summary ends.
+/// How a binary summary ends.
 pub(crate) const BINARY_END: &str = "; not shown, and not text to read back.]";
 
 /// The ref named by a summary's pointer line, if `text` is a summary: lets

@@ -7,8 +7,6 @@ use crate::forms::reference::ArtifactKind;
 use crate::forms::summary_header::{BINARY_END, POINTER_PREFIX};
 use crate::text::measure::count;
 
-/// How a binary summary ends.
-
 /// `[Output of <tool> (call <id>) stored as <ref>: binary data, 26 bytes, looks like a
 /// PNG image; not shown, and not text to read back.]`
 pub(crate) fn binary_summary(
