@@ -42,7 +42,8 @@ NODE_TEST := node --import tsx --test
 WASM_GZ_BUDGET := 332800
 FUZZ_SECONDS ?= 60
 
-.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean
+.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
+  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -88,23 +89,37 @@ demo: package ## Offload the bundled sample, run the agent, materialize and work
 	@$(DEMO_BIN)/tool-offload replay examples/sample/session.json --policy offload --policy materialize --policy headtail --svg out/demo/replay.svg
 	@echo "Chart of characters sent per turn: out/demo/replay.svg"
 
-# Each target names what it needs, so `make -j2 test` runs lint and the two test suites side
-# by side once the build is done (cargo serialises on its own lock).
-test: lint test-rust test-node test-browser ## Run every test (Rust, wasm under Node, npm package, Chromium, cross-host vectors)
+# `make test` builds once, then runs two lanes side by side (two cores): the cargo lane
+# (clippy, Rust tests, the wasm crate's tests in Chromium: one cargo at a time, since cargo
+# locks the target directory) and the Node lane (formatting and structure checks, tsc, the
+# npm package's tests, the vectors in Chromium). Each lane's steps are also targets of their
+# own (`make lint`, `make test-rust`, …); the `-only` ones skip the build. Output is
+# grouped by step (make -O).
+test: build setup-test ## Run every test (Rust, wasm under Node, npm package, Chromium, cross-host vectors)
+	@$(MAKE) --no-print-directory -j2 -Otarget lane-cargo lane-node
 	node tests/cross-host.mjs
 
-lint: build ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, import cycles held to their baseline, files ≤ 400 lines, doc paths, tsc --strict
+lane-cargo:
+	@$(MAKE) --no-print-directory -Otarget lint-rust-only test-rust-only test-wasm-only
+lane-node:
+	@$(MAKE) --no-print-directory -Otarget lint-js-only test-node-only test-browser-vectors-only
+
+lint: build lint-rust-only lint-js-only ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, import cycles held to their baseline, files ≤ 400 lines, doc paths, tsc --strict
+
+lint-rust-only:
 	cargo fmt --all -- --check
-	node_modules/.bin/prettier --check --log-level warn .
-	node scripts/check-module-cycles.mjs
-	node scripts/check-file-lines.mjs
-	node scripts/check-doc-paths.mjs
 	rustfmt --edition 2021 --check fuzz/src/*.rs fuzz/fuzz_targets/*.rs
+	bash scripts/check-core-deps.sh
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload --features tokenizer --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload-cli --no-default-features --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
-	bash scripts/check-core-deps.sh
+
+lint-js-only:
+	node_modules/.bin/prettier --check --log-level warn .
+	node scripts/check-module-cycles.mjs
+	node scripts/check-file-lines.mjs
+	node scripts/check-doc-paths.mjs
 	bash scripts/check-wasm-snippets.sh
 	cd host-node && ../node_modules/.bin/tsc -p tsconfig.test.json
 
@@ -126,21 +141,25 @@ format: setup ## Format Rust (rustfmt) and TypeScript/JavaScript (prettier, pinn
 	rustfmt --edition 2021 fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	node_modules/.bin/prettier --write --log-level warn .
 
-test-rust: build setup-test ## Rust unit, doc and conformance tests
+test-rust: build setup-test test-rust-only ## Rust unit, doc and conformance tests
+test-rust-only:
 	rm -f target/conformance/core-native.json target/conformance/tokio.json target/conformance/object-store.json target/conformance/object-store-s3.json
 	cargo test --workspace --quiet
 	cargo test --quiet -p tool-offload --features tokenizer --test tokenizer
 	cargo test --quiet -p tool-offload --features tokenizer --doc token_counter
 
-test-node: build setup-test ## wasm build and npm package tests under Node
+test-node: build setup-test test-node-only ## wasm build and npm package tests under Node
+test-node-only:
 	rm -f target/conformance/wasm.json target/conformance/npm.json target/conformance/npm-s3.json
 	$(NODE_TEST) host-node/test/*.test.ts tests/replay/*.test.mjs
 
-test-browser: build setup-test ## In headless Chromium: the wasm crate's wasm-bindgen tests, vectors on OPFS, bundlers (docs/browser.md)
+test-browser: build setup-test test-wasm-only test-browser-vectors-only ## In headless Chromium: the wasm crate's wasm-bindgen tests, vectors on OPFS, bundlers (docs/browser.md)
+test-wasm-only:
 	bash scripts/check-wasm-snippets.sh
 	cd wasm && CHROMEDRIVER=$$(command -v chromedriver) \
 	  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	  cargo test --target wasm32-unknown-unknown -p tool-offload-wasm --test browser
+test-browser-vectors-only:
 	rm -f target/conformance/browser.json
 	$(NODE_TEST) --test-timeout=300000 tests/browser/*.test.ts
 
