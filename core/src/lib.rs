@@ -93,6 +93,7 @@ pub mod option_keys;
 pub mod path;
 mod pattern_limit;
 mod plan;
+pub(crate) mod read;
 pub mod redact;
 mod redact_knowledge;
 mod redact_tree;

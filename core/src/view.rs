@@ -55,13 +55,13 @@ pub trait Text {
     fn utf16_len_at_most(&self, limit: usize) -> bool {
         self.utf16_len() <= limit
     }
-    /// Whether this is one of our placeholders ([`is_placeholder`](crate::placeholder::is_placeholder)).
+    /// Whether this is one of our placeholders ([`is_placeholder`](crate::forms::placeholder::is_placeholder)).
     fn is_placeholder(&self) -> bool;
     /// What this already is when it stands for stored content ([`stored_form`]). Hosts
     /// whose text lives elsewhere override it to copy only the ends it reads
-    /// ([`stored_form_of_ends`](crate::stored_form::stored_form_of_ends)).
+    /// ([`stored_form_of_ends`](crate::forms::stored_form::stored_form_of_ends)).
     ///
-    /// [`stored_form`]: crate::stored_form::stored_form
+    /// [`stored_form`]: crate::forms::stored_form::stored_form
     fn stored_form(&self) -> Option<crate::forms::stored_form::StoredForm> {
         crate::forms::stored_form::stored_form(&self.to_str())
     }

@@ -7,10 +7,10 @@
 //! - Claude Code logs ([`claude_code`]): results persisted under the session's
 //!   `tool-results/` (shown as a `<persisted-output>` preview or pointer), read when a later
 //!   main-chain tool call names the file.
-//! - Codex rollouts ([`codex`]): outputs Codex truncated (its `…N tokens truncated…`,
+//! - Codex rollouts ([`codex()`]): outputs Codex truncated (its `…N tokens truncated…`,
 //!   `Total output lines:`, `[... omitted N of M lines ...]` markers), read when the agent
 //!   re-ran a narrower command.
-//! - Message arrays ([`ours`]): results our offload or Materializer replaced by a
+//! - Message arrays ([`ours()`]): results our offload or Materializer replaced by a
 //!   placeholder or a summary naming a ref, read when a later tool call names it;
 //!   [`read_stats`], [`unread_refs`] and [`remind_unread`] give the same to a loop, turn
 //!   by turn.

@@ -221,7 +221,7 @@ impl ParsedRef<'_> {
 /// after it (a ref's file name ends in its extension, and escapes every bracket and
 /// quote, so none of these is ever part of one). A direct or batch offload placeholder
 /// given whole becomes the file it names (see
-/// [`Materializer::resolve_readable`](super::Materializer::resolve_readable)).
+/// [`Materializer::resolve_readable`](crate::materialize::Materializer::resolve_readable)).
 ///
 /// ```
 /// use tool_offload_core::materialize::clean_ref;

@@ -21,7 +21,7 @@ pub fn summary_ref(text: &str) -> Option<&str> {
 }
 
 /// What a summary's pointer line and size line say, read by the code beside the one that
-/// writes them ([`summary`]).
+/// writes them ([`summary`](crate::summary::summary)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SummaryParts<'a> {
     /// The ref it names.
@@ -73,7 +73,7 @@ pub fn summary_parts(text: &str) -> Option<SummaryParts<'_>> {
     })
 }
 
-/// Whether `text` is a summary [`binary_summary`](crate::summary::binary::binary_summary) wrote: one line naming a `ctx://` ref.
+/// Whether `text` is a summary [`binary_summary`](crate::summary::binary_summary) wrote: one line naming a `ctx://` ref.
 pub(crate) fn is_binary_summary(text: &str) -> bool {
     text.starts_with(POINTER_PREFIX)
         && text.ends_with(BINARY_END)

@@ -107,7 +107,7 @@ impl LoneSurrogates {
         self.replace(s, |_, out| out.push('\u{FFFD}'))
     }
 
-    /// JSON text made from the marked document (by [`json::stringify`]) as
+    /// JSON text made from the marked document (by [`json::stringify()`]) as
     /// `JSON.stringify` prints it: each stand-in as its escape, e.g. `\ud83d`. Only
     /// strings of the document may hold stand-ins; text added to it (placeholders, made
     /// of ids that hold none) never does.

@@ -109,7 +109,7 @@ impl Materializer {
     /// by [`estimate_tokens`] or the caller's tokenizer). When their sum exceeds
     /// `trigger_tokens`, the tool results before the last `keep_last` (not of
     /// `exclude_tools`, nothing that already stands for stored content but a summary or
-    /// a page the read tools returned: [`crate::stored_form::stored_form`]) are cleared oldest
+    /// a page the read tools returned: [`crate::forms::stored_form::stored_form`]) are cleared oldest
     /// first until the history is at most half the trigger — if that saves at least
     /// `clear_at_least_tokens`; otherwise nothing changes. A result is cleared into
     /// [`cleared_pointer`] naming its ref: a summary's own, or a new artifact's for a

@@ -2,12 +2,12 @@
 //! newest first, each artifact's matches under its own header (its ref, so the model can
 //! read around a hit), all within one page.
 
-use super::read::Naming;
 use super::{Materializer, Pattern};
 use crate::forms::reference::ArtifactKind;
 use crate::forms::reference::{encode, mint, SCHEME};
 use crate::io::FileLifecycle;
 use crate::path::join;
+use crate::read::Naming;
 use crate::text::measure::count;
 use crate::{error::OffloadError, io::FileReader, text::utf16_len};
 

@@ -2,9 +2,9 @@
 //! selects in a JSON artifact, pretty-printed and paged like any read, so a model never
 //! pages through a megabyte of minified JSON to reach one member.
 
-use super::read::{Naming, Within};
 use super::Materializer;
 use crate::json::{is_json_document, pretty_head, JsonPath};
+use crate::read::{Naming, Within};
 use crate::{error::OffloadError, io::FileReader};
 
 /// The largest artifact a path reads, in bytes: the document is parsed whole, in memory.

@@ -1,10 +1,10 @@
 //! The [`Materializer`]: decides what stays inline, writes artifacts, reads them back.
 
-use super::line_index::IndexCache;
 use super::types::{MaterializeStats, Materialized, MaterializerOptions};
 use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
 use crate::path::{join, resolve};
+use crate::read::line_index::IndexCache;
 use crate::summary::ToolOutputRef;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -40,7 +40,7 @@ pub struct Materializer {
     pub(super) hits: AtomicU64,
     pub(super) inlined: AtomicU64,
     pub(super) saved_chars: AtomicU64,
-    /// Line indexes of artifacts read back, by path (see [`super::line_index`]).
+    /// Line indexes of artifacts read back, by path (see [`crate::read::line_index`]).
     pub(super) line_indexes: IndexCache,
     /// The artifact directories (one bit per [`ArtifactKind`]), then their line index
     /// directories (the same bits shifted by 3), this materializer has made: later

@@ -1,7 +1,7 @@
 //! Directories made once, and the names artifacts are given.
-use super::super::line_index::INDEX_STEP;
 use super::*;
 use crate::memory::MemoryWriter;
+use crate::read::line_index::INDEX_STEP;
 use futures_executor::block_on;
 
 fn output<'a>(id: &'a str, text: &'a str) -> ToolOutputRef<'a> {

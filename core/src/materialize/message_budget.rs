@@ -19,7 +19,7 @@ impl Materializer {
     /// the results over their limits (as without them) or over their share of the window,
     /// and in each message the largest fresh ones (the first of equals first) until the
     /// fresh ones left inline total at most the budget. Results of tools that are never
-    /// materialized, what already stands for stored content ([`crate::stored_form::stored_form`]) and
+    /// materialized, what already stands for stored content ([`crate::forms::stored_form::stored_form`]) and
     /// results whose id cannot name a file are never picked for the budget.
     ///
     /// # Errors

@@ -14,41 +14,26 @@ mod bundle_content;
 mod calls;
 pub use crate::summary::detect;
 pub use bundle_content::sha256_hex;
-mod grep;
 mod grep_all;
 pub(crate) use grep_all::Section;
 mod json_read;
 mod legacy;
-mod line_index;
-mod long_line;
 mod materializer;
 mod mcp;
 mod message_budget;
 mod messages;
 pub(crate) use calls::tool_names;
-mod naming;
-#[cfg(test)]
-mod oracle;
-mod page;
 mod place;
-#[cfg(test)]
-mod ranged_tests;
-mod read;
 mod read_back;
 pub(crate) mod read_tools;
 pub(crate) mod ref_scan;
 mod resolve;
-mod rows;
-mod scan;
-mod source;
 mod store;
-mod tail;
 mod tool_limits;
-pub(crate) use tool_limits::{Limits, ToolEntries};
-mod windows;
 pub use crate::forms::reference::{
     artifact_ref, clean_ref, ref_conversation, MAX_REF_SEGMENT_CHARS,
 };
+pub(crate) use tool_limits::{Limits, ToolEntries};
 mod types;
 
 pub use crate::forms::page::is_read_back_page;
@@ -56,6 +41,10 @@ pub use crate::forms::reference::ArtifactKind;
 pub use crate::forms::summary_header::{summary_parts, summary_ref, SummaryParts, POINTER_PREFIX};
 pub use crate::grep::pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES};
 pub use crate::pattern_limit::MAX_PATTERN_CHARS;
+pub use crate::read::line_index::INDEX_STEP;
+pub use crate::read::naming::{continuation, Continuation};
+pub(crate) use crate::read::Naming;
+pub use crate::read::{grep_page, read_page, tail_page, Within};
 pub use crate::summary::binary_unstored;
 pub use crate::summary::ToolOutputRef;
 pub use crate::summary::{summary, SummaryInput, DEFAULT_GREP_PATTERN};
@@ -66,7 +55,6 @@ pub use crate::text::thousands;
 pub use bundle::{import_conversation, ImportedConversation, BUNDLE_FORMAT, BUNDLE_VERSION};
 pub use json_read::MAX_JSON_PATH_BYTES;
 pub use legacy::{format_legacy_tool_record, LegacyToolRecord};
-pub use line_index::INDEX_STEP;
 pub use materializer::{Materializer, MIN_PAGE_CHARS};
 pub use mcp::{
     call_tool_result_text, mime_type, RESOURCE_DESCRIPTION, RESOURCE_NAME, RESOURCE_TEMPLATE,
@@ -74,9 +62,6 @@ pub use mcp::{
 };
 pub use messages::MessagesMaterialized;
 pub(crate) use messages::{plan_tool_results, Planned};
-pub use naming::{continuation, Continuation};
-pub(crate) use read::Naming;
-pub use read::{grep_page, read_page, tail_page, Within};
 pub use read_back::CACHED_INDEXES;
 pub use read_tools::{
     read_tool_definitions, register_read_tools, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL,

@@ -10,12 +10,12 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::grep::{grep_counted, Found};
-use super::line_index::{LineIndex, INDEX_STEP};
-use super::read::{read_in, tail_in, Naming, Within};
-use super::source::{InFile, Source, CHUNK_BYTES, PAGE_CHUNK_BYTES, SCAN_CHUNK_BYTES};
 use super::Materializer;
 use crate::path::join;
+use crate::read::grep::{grep_counted, Found};
+use crate::read::line_index::{LineIndex, INDEX_STEP};
+use crate::read::source::{InFile, Source, CHUNK_BYTES, PAGE_CHUNK_BYTES, SCAN_CHUNK_BYTES};
+use crate::read::{read_in, tail_in, Naming, Within};
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 
 /// Line indexes kept in memory by one materializer, at most.

@@ -6,7 +6,6 @@
 use std::future::Future;
 use std::sync::atomic::Ordering;
 
-use super::line_index::{LineIndex, INDEX_STEP};
 use super::materializer::Materializer;
 use super::messages::Planned;
 use super::types::{ContextRef, Materialized, RefHint};
@@ -14,6 +13,7 @@ use crate::create::Payload;
 use crate::forms::reference;
 use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
+use crate::read::line_index::{LineIndex, INDEX_STEP};
 use crate::summary::ToolOutputRef;
 use crate::summary::{summary, SummaryInput};
 use crate::text::measure::{line_count, Measure};

@@ -198,7 +198,7 @@ impl super::Materializer {
         matches!(estimated, Ok(true))
     }
 
-    /// [`Materializer::exceeds_limits_for`] with the tokens counted by `count` when given.
+    /// [`Materializer::exceeds_limits_for`](crate::materialize::Materializer::exceeds_limits_for) with the tokens counted by `count` when given.
     ///
     /// # Errors
     /// The counter's own.

@@ -1,7 +1,7 @@
 //! Secrets never written: well-known credentials in a tool output — and whatever the
 //! user's own patterns match — replaced by `[REDACTED:<kind>]` (or the user's
 //! replacement) before it is stored (the `redact` option). The built-in shapes are
-//! gitleaks' ([`rules`]); every pattern runs on core's linear-time engine, so no pattern
+//! gitleaks' (`rules`); every pattern runs on core's linear-time engine, so no pattern
 //! can run away on any output.
 
 #[cfg(test)]

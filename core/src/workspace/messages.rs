@@ -25,7 +25,7 @@ impl Workspace {
     /// `role: "tool"`, Responses `function_call_output`, and the other shapes
     /// [`crate::message::Slot`] knows), each as [`Workspace::offload_tool_result`] would, the
     /// tool name from the result or its matching call. Results that already stand for
-    /// stored content (a `<knowledge_list>`: [`crate::stored_form::stored_form`]) are left alone, so
+    /// stored content (a `<knowledge_list>`: [`crate::forms::stored_form::stored_form`]) are left alone, so
     /// running this on every turn only stores what is new; every message is checked
     /// before anything is written.
     ///

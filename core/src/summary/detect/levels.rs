@@ -1,7 +1,7 @@
 //! Log levels listed side by side (a schema's enum, a type, a flag's help): a line that
 //! names the levels is not a line logged at one of them.
 
-/// Log levels, as [`Shape::LevelList`] finds them side by side.
+/// Log levels, as [`Shape::LevelList`](super::rules::Shape::LevelList) finds them side by side.
 const LEVELS: [&str; 9] = [
     "trace", "debug", "info", "notice", "warn", "warning", "error", "fatal", "critical",
 ];

@@ -1,7 +1,7 @@
 //! Which lines of a tool output are failures, and which of them most likely is the
 //! root cause: the summary shows those first ([`super::summary`]).
 //!
-//! The rules are data ([`rules::RULES`]); a fast scan ([`scan`]) finds the few lines
+//! The rules are data ([`rules::RULES`]); a fast scan (`scan`) finds the few lines
 //! that hold one of their trigger words, and only those are classified.
 
 mod body;

@@ -3,7 +3,7 @@
 //!
 //! A line is classified by the first rule that matches its body (the line without
 //! ANSI escapes, leading blanks, a box-drawing border, a timestamp or a BuildKit step
-//! prefix; see [`body`]). Rules are ordered from specific to generic, and vetoes (a
+//! prefix; see `body`). Rules are ordered from specific to generic, and vetoes (a
 //! warning, a passed test, a zero count) sit before the generic words they protect.
 
 /// How strongly a line points at the failure.

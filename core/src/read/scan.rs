@@ -1,5 +1,5 @@
 //! Rows of an artifact, streamed: the lines of a [`Source`] from a known line start,
-//! each split into rows as [`rows_of`](super::text::rows_of) splits it, read a chunk at
+//! each split into rows as [`rows_of`](crate::text::measure::rows_of) splits it, read a chunk at
 //! a time. Memory stays bounded by a chunk plus one row, whatever the artifact or line
 //! length: a line longer than a chunk is split as it streams.
 //!

@@ -3,25 +3,40 @@
 //! inline limit — so reading can never produce a result that would be materialized.
 //!
 //! One engine pages text in memory (the functions here) and artifacts behind a
-//! [`FileReader`](crate::io::FileReader) (the [`Materializer`](super::Materializer)'s
-//! methods) alike: it streams rows with [`scan`] and keeps only what a page can show,
+//! [`FileReader`](crate::io::FileReader) (the [`Materializer`](crate::materialize::Materializer)'s
+//! methods) alike: it streams rows with [`scan()`] and keeps only what a page can show,
 //! so a page of a 1 GB artifact reads about a page (`grep` reads it all once).
+
+pub(crate) mod grep;
+pub(crate) mod line_index;
+mod long_line;
+pub(crate) mod naming;
+#[cfg(test)]
+mod oracle;
+pub(crate) mod page;
+#[cfg(test)]
+mod ranged_tests;
+pub(crate) mod rows;
+pub(crate) mod scan;
+pub(crate) mod source;
+pub(crate) mod tail;
+pub(crate) mod windows;
 
 use std::ops::ControlFlow;
 
-use super::line_index::LineIndex;
-use super::page::{assemble, OwnedRow};
-use super::scan::{scan, LineStart, Visitor};
-use super::source::{ready, Source, Text};
+use self::line_index::LineIndex;
+use self::page::{assemble, OwnedRow};
+use self::scan::{scan, LineStart, Visitor};
+use self::source::{ready, Source, Text};
 use crate::text::measure::{count, Row};
 use crate::{error::OffloadError, text::utf16_len};
 
-use super::grep::{grep_in, RowTest};
-pub(crate) use super::naming::{row_chars, Named, Naming};
-pub(crate) use super::tail::tail_in;
+use self::grep::{grep_in, RowTest};
+pub(crate) use self::naming::{row_chars, Named, Naming};
+pub(crate) use self::tail::tail_in;
 
 /// Lines `offset..offset + limit` of `text` (0-based), numbered, as much as fits in
-/// `max_chars`. A line over [`MAX_ROW_CHARS`](super::MAX_ROW_CHARS) is shown as parts
+/// `max_chars`. A line over [`MAX_ROW_CHARS`](crate::text::measure::MAX_ROW_CHARS) is shown as parts
 /// `57.1`, `57.2`…; `part` (1-based) starts a page inside line `offset + 1`, so paging
 /// through one huge line always advances. The header names the lines shown and where to
 /// go on.

@@ -5,8 +5,8 @@
 use super::grep::{grep_in, RowTest};
 use super::line_index::LineIndex;
 use super::oracle;
-use super::read::{read_in, tail_in, Within};
 use super::source::{ready, Text};
+use crate::read::{read_in, tail_in, Within};
 use crate::test_rng::Rng;
 
 /// Text made of pieces that stress rows: long runs, multi-byte and astral chars, CRs.
@@ -106,7 +106,7 @@ fn literal_prefilter_finds_the_rows_the_engine_finds() {
             ("é|x", false),
             ("A", true),
         ][rng.below(4)];
-        let compiled = super::compile_pattern(pattern, ignore_case).unwrap();
+        let compiled = crate::materialize::compile_pattern(pattern, ignore_case).unwrap();
         let max_chars = [250, 300, 4000][rng.below(3)];
         let (context, max_matches) = (rng.below(3), 1 + rng.below(5));
         let streamed = ready(grep_in(
@@ -149,7 +149,7 @@ fn bytes_that_are_not_utf8_read_as_replacement_chars_across_chunk_edges() {
 
 #[test]
 fn the_line_index_marks_line_starts_and_survives_its_file_form() {
-    let step = super::INDEX_STEP as usize;
+    let step = crate::materialize::INDEX_STEP as usize;
     let mut text = "x".repeat(step - 3);
     text.push_str("\nab\ncd\n");
     text.push_str(&"y".repeat(step));
@@ -205,7 +205,7 @@ fn context_reaches_back_into_lines_that_were_only_counted() {
         "L".repeat(100),
         "b\n".repeat(20)
     );
-    let pattern = super::compile_pattern("needle", false).unwrap();
+    let pattern = crate::materialize::compile_pattern("needle", false).unwrap();
     for chunk in 90..220 {
         for context in 1..8 {
             let page = ready(grep_in(

@@ -12,7 +12,7 @@ use super::source::Source;
 use crate::text::measure::Row;
 use crate::{error::OffloadError, text::utf16_len};
 
-/// [`tail_page`] over any source, with its line index.
+/// [`tail_page`](super::tail_page) over any source, with its line index.
 pub(crate) async fn tail_in<S: Source>(
     source: &S,
     index: &LineIndex,

@@ -1,8 +1,8 @@
 //! Pages of `read`, `tail` and `grep` over text in memory.
-use super::super::line_index::LineIndex;
-use super::super::source::{ready, Text};
 use super::*;
 use crate::forms::page::is_read_back_page;
+use crate::read::line_index::LineIndex;
+use crate::read::source::{ready, Text};
 use crate::text::thousands;
 
 /// Page through `text` by following each header's "More:" pointer; the row labels
@@ -214,7 +214,7 @@ fn a_character_offset_reads_from_that_character() {
     let read = |within| ready(read_in(&source, &index, "r", (1, within, 1), 4000)).unwrap();
     let page = read(Within::Char(at));
     let (header, body) = page.split_once('\n').unwrap();
-    let part = at / super::super::naming::part_chars("r", 4000) + 1;
+    let part = at / crate::read::naming::part_chars("r", 4000) + 1;
     assert!(
         body.starts_with(&format!("2.{part}@{at}| {needle}")),
         "{body}"

@@ -6,7 +6,7 @@
 //! inline limit — so reading can never produce a result that would be materialized.
 
 use super::grep::Matcher;
-use super::read::{row_chars, Named, Within};
+use crate::read::{row_chars, Named, Within};
 use crate::text::measure::{count, rows_of, Row};
 use crate::text::thousands;
 use crate::text::utf16_len;
