@@ -43,7 +43,6 @@ pub use crate::grep::pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES};
 pub use crate::pattern_limit::MAX_PATTERN_CHARS;
 pub use crate::read::line_index::INDEX_STEP;
 pub use crate::read::naming::{continuation, Continuation};
-pub(crate) use crate::read::Naming;
 pub use crate::read::{grep_page, read_page, tail_page, Within};
 pub use crate::summary::binary_unstored;
 pub use crate::summary::ToolOutputRef;

@@ -149,7 +149,7 @@ fn bytes_that_are_not_utf8_read_as_replacement_chars_across_chunk_edges() {
 
 #[test]
 fn the_line_index_marks_line_starts_and_survives_its_file_form() {
-    let step = crate::materialize::INDEX_STEP as usize;
+    let step = crate::read::line_index::INDEX_STEP as usize;
     let mut text = "x".repeat(step - 3);
     text.push_str("\nab\ncd\n");
     text.push_str(&"y".repeat(step));

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use super::read::Loaded;
+use super::find::Loaded;
 use super::record_index::RecordIndex;
 use super::store::Workspace;
 use crate::{error::OffloadError, io::FileReader};

@@ -31,6 +31,7 @@
 mod bundle;
 mod commit;
 mod decide;
+mod find;
 mod index;
 mod io_types;
 mod knowledge_list;
