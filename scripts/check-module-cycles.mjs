@@ -39,8 +39,10 @@ const BASELINE = path.join(repo, 'scripts/module-cycles.baseline.json');
 
 // Core's top-level modules by layer, lowest first: issue 50's foundations, engines, products and
 // what goes around them (its proposed folders first), with today's modules placed where their job
-// is (materialize holds engines too, but its Materializer is a product). A path from a module to
-// one in a higher layer is an import up the layers. Every top-level module must be placed here.
+// is. The tool registry is a product beside the Materializer and the Workspace: both register
+// their read tools on it, and its offload middleware plans as batch offload does. A path from a
+// module to one in a higher layer is an import up the layers. Every top-level module must be
+// placed here.
 const LAYERS = {
   'core/src/lib.rs': [
     [
@@ -49,8 +51,8 @@ const LAYERS = {
         'identifiers option_keys forms json view message grep redact transcript',
     ],
     ['engines', 'summary read limits tokens'],
-    ['products', 'offload materializer workspace direct batch plan materialize'],
-    ['around', 'tools bundle mcp replay audit retention gc redact_tree redact_knowledge'],
+    ['products', 'offload materializer workspace direct batch plan materialize tools'],
+    ['around', 'bundle mcp replay audit retention gc redact_tree redact_knowledge'],
   ],
 };
 

@@ -3,11 +3,11 @@
 use crate::error::OffloadError;
 use crate::forms::placeholder::direct_placeholder;
 use crate::io::FileWriter;
+use crate::json::view::{JsonView, Text};
 use crate::message::{check_session_id, tool_results, with_contents, At};
 use crate::path::{join, resolve};
 use crate::plan::{edits, redact_offloads, write_offloads, PlannedOffload};
 use crate::text::utf16_len;
-use crate::view::{JsonView, Text};
 use serde_json::Value;
 
 /// What [`offload_tool_result`] did.

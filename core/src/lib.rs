@@ -108,7 +108,7 @@ mod text;
 mod tokens;
 pub mod tools;
 pub mod transcript;
-pub mod view;
+pub use json::view;
 pub mod workspace;
 
 pub use crate::forms::placeholder::{

@@ -2,8 +2,8 @@
 //! must build their output copies before writing (the wasm host, whose copy step can
 //! fail on JavaScript values) plan first, then write.
 
+use crate::json::view::Text;
 use crate::message::Slot;
-use crate::view::Text;
 use crate::{error::OffloadError, io::FileWriter};
 
 /// One tool result chosen for offloading, with its file decided.

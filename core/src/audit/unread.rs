@@ -8,8 +8,8 @@
 //! the model having looked.
 
 use super::shown::shown_in_part;
+use crate::json::view::{JsonView, Kind, Text};
 use crate::message::{tool_results, At};
-use crate::view::{JsonView, Kind, Text};
 use serde_json::Map;
 use serde_json::Value;
 

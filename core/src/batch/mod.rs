@@ -8,10 +8,10 @@ use crate::create::{create_at_free_name, create_fresh, Creation, Same};
 use crate::error::OffloadError;
 use crate::forms::placeholder::batch_placeholder;
 use crate::io::{FileReader, FileWriter};
+use crate::json::view::{JsonView, Text};
 use crate::message::{id_path, tool_results, At, Slot};
 use crate::path::{join, resolve};
 use crate::plan::{edits, PlannedOffload};
-use crate::view::{JsonView, Text};
 
 /// The default threshold, in UTF-16 code units.
 pub const DEFAULT_THRESHOLD: usize = 100;

@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 
 use super::{Batch, BatchOptions, PlannedMessage};
+use crate::json::view::{JsonView, Text};
 use crate::message::{with_contents, Slot};
-use crate::view::{JsonView, Text};
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 use serde_json::Value;
 

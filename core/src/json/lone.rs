@@ -12,8 +12,9 @@
 
 use std::borrow::Cow;
 
-use crate::view::{JsonView, Kind};
-use crate::{error::OffloadError, json};
+use super::stringify::stringify;
+use super::view::{JsonView, Kind};
+use crate::error::OffloadError;
 use serde_json::Value;
 
 /// The stand-ins of one JSON text, each with the surrogate it stands for.
@@ -25,7 +26,7 @@ use serde_json::Value;
 /// let value: serde_json::Value = serde_json::from_slice(&marked).unwrap();
 /// assert_eq!(value[1], "pair 😀");
 /// assert_eq!(lone.to_written(value[0].as_str().unwrap()), "cut \u{FFFD}");
-/// assert_eq!(lone.restore(&json::stringify(&value)), r#"["cut \ud83d","pair 😀"]"#);
+/// assert_eq!(lone.restore(&stringify(&value)), r#"["cut \ud83d","pair 😀"]"#);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LoneSurrogates {
@@ -107,7 +108,7 @@ impl LoneSurrogates {
         self.replace(s, |_, out| out.push('\u{FFFD}'))
     }
 
-    /// JSON text made from the marked document (by [`json::stringify()`]) as
+    /// JSON text made from the marked document (by [`stringify()`]) as
     /// `JSON.stringify` prints it: each stand-in as its escape, e.g. `\ud83d`. Only
     /// strings of the document may hold stand-ins; text added to it (placeholders, made
     /// of ids that hold none) never does.
@@ -290,7 +291,7 @@ impl<'a> JsonView for LoneView<'a> {
         Ok(match self.value {
             Value::String(s) => self.lone.to_written(s),
             other => {
-                let text = json::stringify(other);
+                let text = stringify(other);
                 if self.lone.contains(&text) {
                     Cow::Owned(self.lone.restore(&text).into_owned())
                 } else {
@@ -327,7 +328,7 @@ mod tests {
         ];
         for (text, want) in cases {
             let (value, lone) = marked(text);
-            assert_eq!(lone.restore(&json::stringify(&value)), want, "{text}");
+            assert_eq!(lone.restore(&stringify(&value)), want, "{text}");
         }
     }
 
@@ -340,7 +341,7 @@ mod tests {
         let text = value[0].as_str().unwrap();
         assert_eq!(lone.to_written(text), "\u{800}\u{801}\u{FFFD}\u{FFFD}");
         assert_eq!(
-            lone.restore(&json::stringify(&value)),
+            lone.restore(&stringify(&value)),
             "[\"\u{800}\u{801}\\ud83d\\ud800\"]"
         );
     }

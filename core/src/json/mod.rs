@@ -1,11 +1,13 @@
 //! JSON in JavaScript terms: [`stringify()`] produces exactly the bytes of Node's
-//! `JSON.stringify` for the same value, whichever host runs it.
+//! `JSON.stringify` for the same value, whichever host runs it. [`view`] reads a host's
+//! messages in place, as JSON values or as the host's own objects.
 
 mod lone;
 mod path;
 mod stringify;
 mod synopsis;
 mod validate;
+pub mod view;
 mod walk;
 
 pub use lone::{LoneSurrogates, LoneView};

@@ -335,7 +335,7 @@ impl std::fmt::Display for JsonPath {
                     let _ = write!(
                         out,
                         "[{}]",
-                        crate::json::stringify(&serde_json::Value::String(k.clone()))
+                        super::stringify::stringify(&serde_json::Value::String(k.clone()))
                     );
                 }
                 Step::Index(i) => {

@@ -17,9 +17,9 @@ use crate::forms::pointer::{cleared_page_pointer, cleared_pointer};
 use crate::forms::stored_form::StoredForm;
 use crate::forms::summary_header::summary_parts;
 use crate::io::{FileReader, FileWriter};
+use crate::json::view::JsonView;
 use crate::message::Slot;
 use crate::tokens::estimate_tokens;
-use crate::view::JsonView;
 
 /// Options of [`Materializer::budget`].
 #[derive(Debug, Clone, PartialEq, Eq)]

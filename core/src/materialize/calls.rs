@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::view::{JsonView, Kind, Text};
+use crate::json::view::{JsonView, Kind, Text};
 
 /// Tool names by call id, from the calls in the conversation: Anthropic `tool_use`
 /// blocks, OpenAI Chat `tool_calls[].function.name`, OpenAI Responses `function_call`.

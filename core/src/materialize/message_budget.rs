@@ -9,9 +9,9 @@
 use super::materializer::Materializer;
 use super::messages::{plan_tool_results, Planned};
 use super::types::MaterializeWhen;
+use crate::json::view::{JsonView, Text};
 use crate::text::measure::Measure;
 use crate::tokens::over_limit;
-use crate::view::{JsonView, Text};
 use crate::{error::OffloadError, text::utf16_len, tokens::estimate_tokens, tokens::TokenCounter};
 
 impl Materializer {

@@ -5,10 +5,10 @@ use super::calls::tool_names;
 
 use super::materializer::Materializer;
 use super::types::{ContextRef, Materialized};
+use crate::json::view::{JsonView, Kind, Text};
 use crate::message::{text_parts, tool_results, At};
 use crate::summary::ToolOutputRef;
 use crate::text::measure::Measure;
-use crate::view::{JsonView, Kind, Text};
 use crate::{
     error::OffloadError, io::FileReader, io::FileWriter, message::Slot, tokens::TokenCounter,
 };

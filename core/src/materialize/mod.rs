@@ -27,6 +27,7 @@ mod place;
 mod read_back;
 pub(crate) mod read_tools;
 pub(crate) mod ref_scan;
+mod registry;
 mod resolve;
 mod store;
 mod tool_limits;

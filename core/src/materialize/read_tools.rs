@@ -5,8 +5,8 @@
 use super::{compile_pattern, Materializer, Within};
 use crate::io::FileLifecycle;
 use crate::io::FileReader;
+use crate::json::view::js_string;
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
-use crate::view::js_string;
 use serde_json::Value;
 
 /// `context_read`'s name.

@@ -14,8 +14,8 @@
 //! the message valid for its framework ([`Form`]).
 
 use crate::error::OffloadError;
+use crate::json::view::{JsonView, Kind, Text};
 use crate::path::{unsafe_component, LONE_SURROGATE};
-use crate::view::{JsonView, Kind, Text};
 use serde_json::{Map, Value};
 
 /// Where a tool result's content lives inside one message (or input item), and how what

@@ -6,14 +6,13 @@ use std::future::Future;
 
 use super::{Finished, ResultOffload, ToolResult};
 use crate::forms::summary_header::summary_ref;
-use crate::materialize::Materializer;
 use crate::summary::ToolOutputRef;
-use crate::{error::OffloadError, io::FileReader, io::FileWriter};
+use crate::{error::OffloadError, io::FileWriter};
 
 /// A materializer as a registry uses it: the summary that replaces an output over the
 /// limits, or `None` to keep the output inline.
 ///
-/// Core's [`Materializer`] paired with its IO implements it; hosts implement it over
+/// Core's [`Materializer`](crate::materialize::Materializer) paired with its IO implements it; hosts implement it over
 /// their own materializer type (the npm package's calls the JS `materialize` method, so
 /// the caller's own string is what gets written).
 ///
@@ -34,15 +33,6 @@ pub trait ResultMaterializer {
         &self,
         output: &ToolOutputRef<'_>,
     ) -> impl Future<Output = Result<Option<String>, OffloadError>>;
-}
-
-impl<IO: FileWriter + FileReader + ?Sized> ResultMaterializer for (&Materializer, &IO) {
-    async fn materialize_output(
-        &self,
-        output: &ToolOutputRef<'_>,
-    ) -> Result<Option<String>, OffloadError> {
-        Ok(self.0.materialize(output, self.1).await?.into_content())
-    }
 }
 
 /// A shared materializer (the tokio host's registry holds an `Arc<Materializer>`).

@@ -2,7 +2,7 @@
 //! own todo tools. Both tools share one in-memory [`TodoList`].
 
 use super::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
-use crate::view::{js_string, JsonView, Kind};
+use crate::json::view::{js_string, JsonView, Kind};
 use crate::{json, text::js_trim};
 use serde_json::{Map, Value};
 

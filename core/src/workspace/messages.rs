@@ -3,8 +3,8 @@
 use super::decide::{surely_kept_chars, Decision};
 use super::io_types::{TokenCounter, ToolResultInput, ToolResultOffload};
 use super::store::Workspace;
+use crate::json::view::{JsonView, Text};
 use crate::materialize::{plan_tool_results, Planned};
-use crate::view::{JsonView, Text};
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, message::Slot};
 use serde_json::Map;
 

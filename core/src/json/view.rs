@@ -5,7 +5,8 @@
 
 use std::borrow::Cow;
 
-use crate::{error::OffloadError, json, text::utf16_len};
+use super::stringify::stringify;
+use crate::{error::OffloadError, text::utf16_len};
 use serde_json::Value;
 
 /// The JSON type of a value, as `JSON.stringify` would see it.
@@ -222,7 +223,7 @@ impl<'a> JsonView for &'a Value {
     fn text(&self) -> Result<Cow<'a, str>, OffloadError> {
         Ok(match self {
             Value::String(s) => Cow::Borrowed(s.as_str()),
-            other => Cow::Owned(json::stringify(other)),
+            other => Cow::Owned(stringify(other)),
         })
     }
     fn empty_text() -> Cow<'a, str> {
