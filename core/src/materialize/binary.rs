@@ -32,7 +32,7 @@ pub struct BinaryOutputRef<'a> {
 impl Materializer {
     /// Store a binary output as it is, in `…/artifacts/tool/<toolCallId>.bin`, whatever
     /// its size (bytes are never shown to a model), unless the tool's
-    /// [`tools`](super::MaterializerOptions::tools) entry says `never`; its summary is
+    /// [`tools`](super::types::MaterializerOptions::tools) entry says `never`; its summary is
     /// one line naming its size and, by magic number, its kind. The writer creates the
     /// file with [`FileWriter::create_bytes`]; a `.bin` with the same bytes is reused,
     /// different bytes go to `<id>-1.bin`. The ref's hint counts bytes only (`chars` and `lines` are 0).

@@ -262,8 +262,8 @@ fn refs_in<'a>(value: &'a Value, conversation: &str, visit: &mut dyn FnMut(Found
 
 /// Whether a conversation bundle carries artifacts of `kind`: tool outputs and terminal
 /// snippets. Workspace knowledge travels with its records, in workspace bundles.
-fn bundled(kind: super::ArtifactKind) -> bool {
-    kind != super::ArtifactKind::Knowledge
+fn bundled(kind: crate::forms::reference::ArtifactKind) -> bool {
+    kind != crate::forms::reference::ArtifactKind::Knowledge
 }
 
 fn describe(value: Option<&Value>) -> String {

@@ -2,7 +2,9 @@
 //! newest first, each artifact's matches under its own header (its ref, so the model can
 //! read around a hit), all within one page.
 
-use super::{Materializer, Pattern};
+use crate::grep::pattern::Pattern;
+
+use super::materializer::Materializer;
 use crate::forms::reference::ArtifactKind;
 use crate::forms::reference::{encode, mint, SCHEME};
 use crate::io::FileLifecycle;

@@ -2,7 +2,7 @@
 //! selects in a JSON artifact, pretty-printed and paged like any read, so a model never
 //! pages through a megabyte of minified JSON to reach one member.
 
-use super::Materializer;
+use super::materializer::Materializer;
 use crate::json::{is_json_document, pretty_head, JsonPath};
 use crate::read::{Naming, Within};
 use crate::{error::OffloadError, io::FileReader};
@@ -72,8 +72,8 @@ impl Materializer {
         if size > MAX_JSON_PATH_BYTES {
             return Err(OffloadError::InvalidArgument(format!(
                 "{reference} is {} bytes; a path reads JSON artifacts up to {} bytes: use context_grep",
-                super::thousands(usize::try_from(size).unwrap_or(usize::MAX)),
-                super::thousands(MAX_JSON_PATH_BYTES as usize)
+                crate::text::thousands(usize::try_from(size).unwrap_or(usize::MAX)),
+                crate::text::thousands(MAX_JSON_PATH_BYTES as usize)
             )));
         }
         let read = reader.read_range(&file, 0, size).await;

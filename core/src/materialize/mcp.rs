@@ -11,7 +11,7 @@ use super::types::{output_text, ContextRef, Materialized};
 
 use crate::summary::ToolOutputRef;
 
-use super::Materializer;
+use super::materializer::Materializer;
 use crate::forms::reference::ArtifactKind;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 
@@ -187,7 +187,7 @@ fn finish(
         object.remove("structuredContent");
         let note = format!(
                 "[structuredContent of {tool} ({} bytes) stored as {} and left out of this result: read it with context_read, context_tail or context_grep.]",
-                super::thousands(reference.hint.bytes),
+                crate::text::thousands(reference.hint.bytes),
                 reference.id
             );
         let mut content = content_of(&object);

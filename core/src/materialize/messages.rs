@@ -43,7 +43,7 @@ pub(crate) struct Planned {
     /// Whether `text` is the JSON of a value.
     pub(crate) was_value: bool,
     /// Where its end repeats an earlier planned output's (see
-    /// [`SummaryInput::repeated_end`](super::SummaryInput::repeated_end)).
+    /// [`SummaryInput::repeated_end`](crate::summary::SummaryInput::repeated_end)).
     pub(crate) repeated_end: Option<usize>,
 }
 

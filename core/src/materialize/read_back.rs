@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::Materializer;
+use super::materializer::Materializer;
 use crate::path::join;
 use crate::read::grep::{grep_counted, Found};
 use crate::read::line_index::{LineIndex, INDEX_STEP};
@@ -53,7 +53,7 @@ impl<R: FileReader + ?Sized> Source for Artifact<'_, R> {
 
 impl Materializer {
     /// Lines `offset..offset + limit` of the artifact (0-based), numbered, at most
-    /// [`Materializer::page_chars`] long (see [`read_page`](super::read_page)).
+    /// [`Materializer::page_chars`] long (see [`read_page`](crate::read::read_page)).
     ///
     /// # Errors
     /// `REF_OUT_OF_SCOPE`, `REF_NOT_FOUND`, `READ_FAILED`.
@@ -129,7 +129,7 @@ impl Materializer {
         read_in(&artifact, &index, naming, request, self.read_page_chars()).await
     }
 
-    /// The last `lines` lines of the artifact (see [`tail_page`](super::tail_page)).
+    /// The last `lines` lines of the artifact (see [`tail_page`](crate::read::tail_page)).
     ///
     /// # Errors
     /// As [`Materializer::read`].
@@ -148,8 +148,8 @@ impl Materializer {
         self.unless_vanished(reference, page.await, reader).await
     }
 
-    /// Rows matching `pattern` (from [`compile_pattern`](super::compile_pattern)), with
-    /// context (see [`grep_page`](super::grep_page)). Reads the whole artifact once, a
+    /// Rows matching `pattern` (from [`compile_pattern`](crate::grep::pattern::compile_pattern)), with
+    /// context (see [`grep_page`](crate::read::grep_page)). Reads the whole artifact once, a
     /// chunk at a time.
     ///
     /// # Errors
@@ -157,7 +157,7 @@ impl Materializer {
     pub async fn grep<R: FileReader + ?Sized>(
         &self,
         reference: &str,
-        pattern: &super::Pattern,
+        pattern: &crate::grep::pattern::Pattern,
         context: usize,
         max_matches: usize,
         reader: &R,
@@ -173,7 +173,7 @@ impl Materializer {
         &self,
         reference: &str,
         naming: Naming<'_>,
-        pattern: &super::Pattern,
+        pattern: &crate::grep::pattern::Pattern,
         limits: (usize, usize),
         reader: &R,
     ) -> Result<String, OffloadError> {
@@ -192,7 +192,7 @@ impl Materializer {
         &self,
         reference: &str,
         naming: Naming<'_>,
-        pattern: &super::Pattern,
+        pattern: &crate::grep::pattern::Pattern,
         limits: (usize, usize),
         sizes: (usize, usize),
         reader: &R,

@@ -2,7 +2,11 @@
 //! definitions and argument checks live here so every host registers the same tools;
 //! hosts only hand over the call and their reader.
 
-use super::{compile_pattern, Materializer, Within};
+use crate::grep::pattern::compile_pattern;
+
+use crate::read::Within;
+
+use super::materializer::Materializer;
 use crate::io::FileLifecycle;
 use crate::io::FileReader;
 use crate::json::view::js_string;

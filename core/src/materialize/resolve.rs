@@ -4,7 +4,7 @@
 //! file: <dir>/<session>/<id>.md]`), not a `ctx://` ref; a model given the read tools
 //! passes that name, or the whole placeholder, and gets the same pages as for an artifact.
 
-use super::Materializer;
+use super::materializer::Materializer;
 use crate::error::OffloadError;
 use crate::forms::reference;
 use crate::forms::reference::{clean_ref, RefError};
@@ -52,7 +52,7 @@ impl Materializer {
     /// (direct offload's), or either placeholder whole. Only `.md` files one or two
     /// components deep in that directory are read.
     ///
-    /// [`offload_dir`]: super::MaterializerOptions::offload_dir
+    /// [`offload_dir`]: super::types::MaterializerOptions::offload_dir
     ///
     /// # Errors
     /// As [`Materializer::resolve_ref`]: a path in no place this materializer reads is

@@ -147,7 +147,7 @@ impl MaterializerOptions {
     }
 }
 
-impl super::Materializer {
+impl super::materializer::Materializer {
     /// Take `max_chars` as the limit `tool` declares for its own results (an MCP server's
     /// `_meta["anthropic/maxResultSizeChars"]` in `tools/list`): over the `"*"` entry and
     /// the defaults, under the tool's own entry in [`MaterializerOptions::tools`], which
@@ -187,7 +187,7 @@ impl super::Materializer {
 
     /// Whether an output of `text` must be materialized: over either limit.
     pub fn exceeds_limits(&self, text: &str) -> bool {
-        self.exceeds_limits_for(super::ANY_TOOL, text)
+        self.exceeds_limits_for(super::types::ANY_TOOL, text)
     }
 
     /// Whether an output of `text` from `tool` must be materialized: the tool's limits

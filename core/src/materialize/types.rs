@@ -222,7 +222,7 @@ pub struct RefHint {
     pub redacted: Vec<(String, usize)>,
 }
 
-/// A reference to an artifact, readable with [`Materializer::read`](super::Materializer::read) at once.
+/// A reference to an artifact, readable with [`Materializer::read`](super::materializer::Materializer::read) at once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextRef {
     /// `ctx://<conversationId>/tool/<toolCallId>.<ext>`, both ids percent-encoded: UTF-8
@@ -233,7 +233,7 @@ pub struct ContextRef {
     pub hint: RefHint,
 }
 
-/// The outcome of [`Materializer::materialize`](super::Materializer::materialize).
+/// The outcome of [`Materializer::materialize`](super::materializer::Materializer::materialize).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Materialized {
     /// Within both limits: use the output as it is.

@@ -4,7 +4,9 @@
 
 use std::future::Future;
 
-use super::{Finished, ResultOffload, ToolResult};
+use super::{Finished, ToolResult};
+
+use super::offload::ResultOffload;
 use crate::forms::summary_header::summary_ref;
 use crate::summary::ToolOutputRef;
 use crate::{error::OffloadError, io::FileWriter};

@@ -1,7 +1,9 @@
 //! TodoWrite / TodoRead: a task list the model keeps for itself, aligned with Claude's
 //! own todo tools. Both tools share one in-memory [`TodoList`].
 
-use super::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
+use super::{RegisterError, ToolOutput, ToolRegistry};
+
+use super::definition::ToolDefinition;
 use crate::json::view::{js_string, JsonView, Kind};
 use crate::{json, text::js_trim};
 use serde_json::{Map, Value};

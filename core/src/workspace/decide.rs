@@ -1,6 +1,6 @@
 //! Whether a tool result is stored: `need_offload`.
 
-use super::WorkspaceOptions;
+use super::options::WorkspaceOptions;
 use crate::materialize::{Limits, MaterializeWhen, ToolEntries};
 
 /// Why a result is stored or not, in the order the rules are tried.

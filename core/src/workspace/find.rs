@@ -17,7 +17,7 @@ impl Workspace {
         id: &str,
         reader: &R,
     ) -> Result<Option<KnowledgeRecord>, OffloadError> {
-        self.content_path(id, super::KnowledgeType::Text)?;
+        self.content_path(id, super::record::KnowledgeType::Text)?;
         // Another process wrote (the index says): maybe a record rewritten in place.
         if let Some(index) = self.index.as_deref() {
             if index.changed().await?.is_some() {
@@ -226,7 +226,7 @@ impl Workspace {
             .contains_key(id)
     }
 
-    /// The stored tool results, newest first (the latest [`MAX_QUERY_LIMIT`](super::MAX_QUERY_LIMIT)), of a
+    /// The stored tool results, newest first (the latest [`MAX_QUERY_LIMIT`](super::query::MAX_QUERY_LIMIT)), of a
     /// task and/or session when given.
     ///
     /// # Errors
@@ -246,7 +246,7 @@ impl Workspace {
                 query.filter.insert(key.into(), Value::from(value));
             }
         }
-        query.limit = super::MAX_QUERY_LIMIT;
+        query.limit = super::query::MAX_QUERY_LIMIT;
         let records = self.query(&query, reader).await?;
         Ok(records.iter().filter_map(OffloadInfo::of).collect())
     }

@@ -1,4 +1,4 @@
-//! What goes into a [`Workspace`](super::Workspace) and what comes out: knowledge and
+//! What goes into a [`Workspace`](super::store::Workspace) and what comes out: knowledge and
 //! tool results to store, what a host already knows of them, and what was stored.
 
 use super::decide::Decision;
@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 pub use crate::tokens::TokenCounter;
 
-/// Any knowledge to [`Workspace::add`](super::Workspace::add).
+/// Any knowledge to [`Workspace::add`](super::store::Workspace::add).
 #[derive(Debug, Clone)]
 pub struct KnowledgeInput<'a> {
     /// The artifact id (a safe file name).
@@ -35,7 +35,7 @@ pub struct Known {
     pub sha256: Option<String>,
 }
 
-/// One tool result to [`Workspace::offload_tool_result`](super::Workspace::offload_tool_result).
+/// One tool result to [`Workspace::offload_tool_result`](super::store::Workspace::offload_tool_result).
 #[derive(Debug, Clone)]
 pub struct ToolResultInput<'a> {
     /// The call's id: the artifact is `tool_result_<tool_call_id>` (`-1`, `-2`… after it
@@ -126,7 +126,7 @@ pub struct Stored {
     pub reused: bool,
 }
 
-/// What [`Workspace::offload_tool_result`](super::Workspace::offload_tool_result) did.
+/// What [`Workspace::offload_tool_result`](super::store::Workspace::offload_tool_result) did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolResultOffload {
     /// Whether the result is stored.

@@ -63,7 +63,7 @@ pub(crate) fn knowledge_list(
         },
         kind: ArtifactKind::Knowledge,
         measure,
-        is_json: record.kind == super::KnowledgeType::Json,
+        is_json: record.kind == super::record::KnowledgeType::Json,
         snippet_lines: SNIPPET_LINES,
         snippet_bytes: None,
         max_chars,

@@ -15,7 +15,7 @@ pub const MIN_INLINE_LIMIT: usize = 2_000;
 /// agent later wants to query, page and grep, even while they still fit inline.
 pub const DEFAULT_TOKEN_THRESHOLD: usize = 2_000;
 
-/// How a [`Workspace`](super::Workspace) stores and replaces.
+/// How a [`Workspace`](super::store::Workspace) stores and replaces.
 ///
 /// ```
 /// use tool_offload_core::workspace::WorkspaceOptions;
@@ -54,9 +54,9 @@ pub struct WorkspaceOptions {
     /// Replace well-known secrets by `[REDACTED:<kind>]` before a content is measured,
     /// hashed or written (see [`crate::redact`]). Off by default.
     pub redact: crate::redact::Redaction,
-    /// How record files are parsed (default [`parse_json`](super::parse_json), serde_json;
+    /// How record files are parsed (default [`parse_json`](super::record::parse_json), serde_json;
     /// the wasm build hands in the engine's `JSON.parse`, so it carries no JSON parser).
-    pub parse_json: super::JsonParser,
+    pub parse_json: super::record::JsonParser,
 }
 
 impl WorkspaceOptions {
@@ -87,7 +87,7 @@ impl WorkspaceOptions {
             tools: Vec::new(),
             token_threshold: DEFAULT_TOKEN_THRESHOLD,
             redact: crate::redact::Redaction::off(),
-            parse_json: super::parse_json,
+            parse_json: super::record::parse_json,
         }
     }
 }

@@ -60,7 +60,7 @@ impl KnowledgeType {
         }
     }
 
-    /// The type of a content to [`add`](super::Workspace::add): `declared` when given,
+    /// The type of a content to [`add`](super::store::Workspace::add): `declared` when given,
     /// else text for a string and JSON for any other value (stored as its
     /// `JSON.stringify`, which is `text`). A string declared `"json"` must be a JSON
     /// document; a non-string cannot be `"text"`.
@@ -129,7 +129,7 @@ pub struct KnowledgeRecord {
 }
 
 /// Parses JSON text into a value; a workspace reads its records with one (see
-/// [`WorkspaceOptions::parse_json`](super::WorkspaceOptions::parse_json)).
+/// [`WorkspaceOptions::parse_json`](super::options::WorkspaceOptions::parse_json)).
 pub type JsonParser = fn(&str) -> Result<Value, String>;
 
 /// The [`JsonParser`] of native hosts: serde_json, with its error message.

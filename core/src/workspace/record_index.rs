@@ -75,7 +75,7 @@ pub trait RecordIndex: Send + Sync {
     fn clear(&self) -> IndexFuture<'_, ()>;
     /// The records `query` selects, newest first (`created_at` descending, then id
     /// ascending), `query.offset` skipped, at most `query.limit` (capped at
-    /// [`MAX_QUERY_LIMIT`](super::MAX_QUERY_LIMIT)).
+    /// [`MAX_QUERY_LIMIT`](super::query::MAX_QUERY_LIMIT)).
     ///
     /// # Errors
     /// `READ_FAILED`.

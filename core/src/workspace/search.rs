@@ -10,7 +10,7 @@ use crate::{error::OffloadError, io::FileReader};
 
 impl Workspace {
     /// Rows matching `pattern` in every knowledge artifact of the namespace (the newest
-    /// [`MAX_QUERY_LIMIT`](super::MAX_QUERY_LIMIT)), newest first, each artifact's as
+    /// [`MAX_QUERY_LIMIT`](super::query::MAX_QUERY_LIMIT)), newest first, each artifact's as
     /// its own `grep` page (named by its id) under one header that counts them all, as
     /// much as fits in one page: `grep_knowledge` without an id.
     ///
@@ -24,7 +24,7 @@ impl Workspace {
         reader: &R,
     ) -> Result<String, OffloadError> {
         let mut everything = Query::new(serde_json::Map::new());
-        everything.limit = super::MAX_QUERY_LIMIT;
+        everything.limit = super::query::MAX_QUERY_LIMIT;
         let records = self.query(&everything, reader).await?;
         let sections: Vec<Section> = records
             .iter()

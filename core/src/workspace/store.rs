@@ -337,7 +337,7 @@ impl Workspace {
 
 impl Workspace {
     /// `text` as it is stored: with `redact`, its secrets replaced and counted in
-    /// `metadata` ([`REDACTED_FACT`](super::REDACTED_FACT)); then what the host measured
+    /// `metadata` ([`REDACTED_FACT`](super::record::REDACTED_FACT)); then what the host measured
     /// and hashed of the original no longer holds.
     fn redacted<'t>(
         &self,
@@ -349,7 +349,7 @@ impl Workspace {
         match redacted.text {
             std::borrow::Cow::Borrowed(same) => (std::borrow::Cow::Borrowed(same), known.clone()),
             owned => {
-                metadata.shift_remove(super::REDACTED_FACT);
+                metadata.shift_remove(super::record::REDACTED_FACT);
                 super::record::add_redacted_fact(metadata, &redacted.counts);
                 (owned, Known::default())
             }
