@@ -110,6 +110,7 @@ lint-rust-only:
 	cargo fmt --all -- --check
 	rustfmt --edition 2021 --check fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	bash scripts/check-core-deps.sh
+	RUSTDOCFLAGS='-D warnings' cargo doc --quiet -p tool-offload-core --no-deps --document-private-items
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload --features tokenizer --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload-cli --no-default-features --all-targets --quiet -- -D warnings

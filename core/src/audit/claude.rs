@@ -8,8 +8,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::session::{Item, Session};
 use super::text::{content_chars, short, strings};
-use super::{Item, Session};
 use crate::replay::content_text;
 use serde_json::Value;
 

@@ -1,8 +1,8 @@
 //! Codex rollouts: the outputs Codex truncated before the model saw them, and whether the
 //! agent re-ran a narrower command.
 
+use super::session::{Item, Session};
 use super::text::short;
-use super::{Item, Session};
 use serde_json::Value;
 
 /// Audits a Codex rollout, `lines` its JSON lines (only `response_item` lines count).

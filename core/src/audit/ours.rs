@@ -1,9 +1,9 @@
 //! Conversations offloaded or materialized by us: every result replaced by a placeholder
 //! or a summary naming a ref, and whether a later tool call named it.
 
+use super::session::{Item, Session};
 use super::shown::shown_in_part;
 use super::text::short;
-use super::{Item, Session};
 use crate::replay::{content_text, results_in, said, tool_call_values, tool_names, turns};
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::{Batch, BatchOptions, PlannedMessage};
+use super::plan::{Batch, BatchOptions, PlannedMessage};
 use crate::json::view::{JsonView, Text};
 use crate::message::{with_contents, Slot};
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};

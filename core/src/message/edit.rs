@@ -1,6 +1,7 @@
 //! Replacing a tool result's content, in place or in a copy.
 
-use super::*;
+use super::slot::{Form, Slot};
+use serde_json::{Map, Value};
 
 /// Put each edit's text at its slot in `message`, in place: a replaced field keeps its
 /// position among the keys; a missing one is appended.

@@ -1,5 +1,5 @@
 //! The one description of where a tool result sits when a message (or an Anthropic
-//! block) is itself one result: core's reader ([`super::tool_results`]) takes its field
+//! block) is itself one result: core's reader ([`super::find::tool_results`]) takes its field
 //! names from here, and the npm package's fingerprint of what core reads
 //! (`host-node/src/seen-messages.ts`) gets the same table through the wasm export
 //! `messageShapes`, so the two cannot drift.

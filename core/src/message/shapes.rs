@@ -1,7 +1,10 @@
 //! The shapes of the frameworks whose tool results are not one field of a message: the
 //! AI SDK's parts, LangChain's serialised `ToolMessage`, and unknown result types.
 
-use super::*;
+use super::found::{At, Found};
+use super::slot::{Form, Slot};
+use crate::error::OffloadError;
+use crate::json::view::{JsonView, Kind};
 
 /// Whether a `type` we do not know names a tool's result or output
 /// (`mcp_tool_result`, `web_search_tool_result`, `computer_call_output`,
@@ -108,4 +111,9 @@ pub(super) fn is_langchain_tool_message<V: JsonView>(
     Ok(last
         .and_then(|i| id.item(i))
         .is_some_and(|name| name.is_str("ToolMessage")))
+}
+
+/// `INVALID_MESSAGE` for a value at `path` that could not be read at all.
+pub(crate) fn unreadable(path: String, reason: &str) -> OffloadError {
+    OffloadError::InvalidMessage(format!("{path} cannot be read: {reason}"))
 }

@@ -1,6 +1,6 @@
 //! The text a model reads in a content of text parts.
 
-use super::*;
+use crate::json::view::{JsonView, Kind};
 
 /// The texts of an array whose every item is a text part `{ type: "text", text }`
 /// (Anthropic text blocks, AI SDK text parts, MCP text content, LangChain text blocks),
@@ -34,7 +34,7 @@ pub fn joined_texts<V: JsonView>(content: &V) -> Option<String> {
 /// other parts (images, files: objects of another `type`). `None` when an item is not
 /// an object with a string `type` (then the array is plain JSON data).
 /// Whether `part` is a text part `{ type: "text", … }`: the parts a summary replaces
-/// (every other part of a [`Form::Parts`] content stays; `wasm/js/copy-with-edits.js`
+/// (every other part of a [`Form::Parts`](super::slot::Form::Parts) content stays; `wasm/js/copy-with-edits.js`
 /// applies the same rule to JS values).
 pub(crate) fn is_text_part<V: JsonView>(part: &V) -> bool {
     part.field("type").is_some_and(|kind| kind.is_str("text"))

@@ -1,8 +1,8 @@
 //! The summary of binary data stored as it is: one line, its size and kind, never a
 //! byte of it.
 
+use super::compose::origin_of;
 use super::format::magic;
-use super::origin_of;
 use crate::forms::reference::ArtifactKind;
 use crate::forms::summary_header::{BINARY_END, POINTER_PREFIX};
 use crate::text::measure::count;

@@ -3,12 +3,12 @@
 use std::ops::Range;
 
 use super::definitions::import;
+use super::input::SummaryInput;
 use super::lines::Lines;
 use super::names::listed;
 use super::outline::{Entry, Outline};
 use super::plan::{covered, Plan};
 use super::repeats::REPEATED;
-use super::SummaryInput;
 use crate::summary::detect::{gutter, Level};
 use crate::text::measure::{count, cut, MAX_PREVIEW_CHARS};
 use crate::text::plain::plain;

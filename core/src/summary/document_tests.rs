@@ -3,6 +3,7 @@
 
 use super::tests::input;
 use super::*;
+use crate::text::utf16_len;
 
 #[test]
 fn a_read_document_shows_its_map_by_part() {

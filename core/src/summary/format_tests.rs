@@ -1,7 +1,9 @@
 //! Summaries of formats and of random texts, and the grep hint.
+use super::compose::grep_pattern;
 use super::lines::Lines;
 use super::tests::{build_log, input, summary_reading_every_line};
 use super::*;
+use crate::text::utf16_len;
 
 #[test]
 fn the_grep_hint_finds_every_root_cause_and_verdict_found() {

@@ -3,10 +3,10 @@
 //! leaves.
 
 use super::body::{body, entry_line, section_of, shown_line};
+use super::input::SummaryInput;
 use super::lines::{Lines, READ_AHEAD};
 use super::names::listed;
 use super::plan::{covered, insert, Plan};
-use super::SummaryInput;
 use crate::identifiers::occurs_whole;
 use crate::summary::detect::{Level, RULES};
 use crate::text::utf16_len;

@@ -1,7 +1,11 @@
+use super::compose::{pointer_line, summary_of};
 use super::lines::Lines;
 use super::*;
+use crate::forms::reference::ArtifactKind;
 use crate::forms::summary_header::summary_ref;
+use crate::text::measure::Measure;
 use crate::text::measure::MAX_PREVIEW_CHARS;
+use crate::text::utf16_len;
 
 /// The summary read from every line of the text: the sparse reading must give the same.
 pub(super) fn summary_reading_every_line(input: &SummaryInput<'_>) -> String {

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::{Finished, ToolResult};
+use super::registry::{Finished, ToolResult};
 use crate::create::create_at_unread_name;
 use crate::error::OffloadError;
 use crate::forms::placeholder::direct_placeholder;

@@ -4,7 +4,7 @@
 
 use std::future::Future;
 
-use super::{Finished, ToolResult};
+use super::registry::{Finished, ToolResult};
 
 use super::offload::ResultOffload;
 use crate::forms::summary_header::summary_ref;

@@ -1,7 +1,7 @@
 //! TodoWrite / TodoRead: a task list the model keeps for itself, aligned with Claude's
 //! own todo tools. Both tools share one in-memory [`TodoList`].
 
-use super::{RegisterError, ToolOutput, ToolRegistry};
+use super::registry::{RegisterError, ToolOutput, ToolRegistry};
 
 use super::definition::ToolDefinition;
 use crate::json::view::{js_string, JsonView, Kind};

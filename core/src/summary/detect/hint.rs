@@ -4,8 +4,8 @@
 
 use super::body::body;
 use super::classify::{counted_word, exception, find, words};
+use super::detection::{ranked, Detection};
 use super::rules::{Level, Shape, RULES};
-use super::{ranked, Detection};
 use crate::text::plain::plain;
 
 /// Alternatives a hint holds at most: the best-ranked lines' markers.

@@ -32,7 +32,7 @@ pub const EXACT_TRIGGERS: [&str; 11] = [
     "OOMKilled",
     "CrashLoopBackOff",
     "HTTP/",
-    // A run's success, for [`super::Level::Passed`].
+    // A run's success, for [`super::rules::Level::Passed`].
     "ok  \t",
     "PASS",
     "BUILD SUCCESS",
