@@ -135,7 +135,7 @@ where
         if (ours(root, &path).is_none() && knowledge.is_none()) || crate::temp::is_temp(name) {
             continue;
         }
-        if crate::materialize::is_binary_path(&path) {
+        if crate::read::artifacts::is_binary_path(&path) {
             report.skipped.push(path);
             continue;
         }

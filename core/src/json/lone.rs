@@ -26,7 +26,7 @@ use serde_json::Value;
 /// let value: serde_json::Value = serde_json::from_slice(&marked).unwrap();
 /// assert_eq!(value[1], "pair 😀");
 /// assert_eq!(lone.to_written(value[0].as_str().unwrap()), "cut \u{FFFD}");
-/// assert_eq!(lone.restore(&stringify(&value)), r#"["cut \ud83d","pair 😀"]"#);
+/// assert_eq!(lone.restore(&json::stringify(&value)), r#"["cut \ud83d","pair 😀"]"#);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LoneSurrogates {

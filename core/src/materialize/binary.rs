@@ -2,6 +2,7 @@
 //! they are in `<id>.bin`, never shown: the summary names their size and kind, and
 //! read-back says there is no text to read.
 
+use crate::read::artifacts::BINARY_EXTENSION;
 use std::sync::atomic::Ordering;
 
 use super::materializer::Materializer;
@@ -12,9 +13,6 @@ use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
 use crate::summary::binary_summary;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
-
-/// The extension of binary artifacts.
-pub const BINARY_EXTENSION: &str = "bin";
 
 /// One binary tool output: the call's ids and the bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,22 +94,6 @@ impl Materializer {
             path,
         })
     }
-}
-
-/// The error read-back gives for a binary artifact (`path` ends in `.bin`), naming its
-/// size and kind from its first bytes (`head`).
-pub(crate) fn not_text(reference: &str, size: u64, head: &[u8]) -> OffloadError {
-    let kind = crate::summary::magic(head).map_or(String::new(), |k| format!(", {k}"));
-    OffloadError::InvalidArgument(format!(
-        "{reference} is binary data ({}{kind}): it has no text to read or search",
-        crate::text::measure::count(usize::try_from(size).unwrap_or(usize::MAX), "byte")
-    ))
-}
-
-/// Whether the artifact at `path` is binary data.
-pub(crate) fn is_binary_path(path: &str) -> bool {
-    path.strip_suffix(BINARY_EXTENSION)
-        .is_some_and(|rest| rest.ends_with('.'))
 }
 
 #[cfg(test)]

@@ -233,7 +233,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
             return Err(OffloadError::ArtifactExists(target.clone()));
         }
         if let Content::Text(text) = content {
-            scope.write_line_index(target, text, io).await;
+            scope.artifacts.write_line_index(target, text, io).await;
         }
     }
     Ok(ImportedConversation {

@@ -1,7 +1,7 @@
 //! An artifact's content in a bundle: text as it is, binary data (`.bin`) in base64
 //! (`"encoding": "base64"`), each hashed over its bytes.
 
-use super::binary::is_binary_path;
+use crate::read::artifacts::is_binary_path;
 use sha2::{Digest, Sha256};
 
 use crate::create::{create_unless_taken, holds, Creation, Payload, Payloads, SameData};

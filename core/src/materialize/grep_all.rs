@@ -9,19 +9,8 @@ use crate::forms::reference::ArtifactKind;
 use crate::forms::reference::{encode, mint, SCHEME};
 use crate::io::FileLifecycle;
 use crate::path::join;
-use crate::read::Naming;
-use crate::text::measure::count;
-use crate::{error::OffloadError, io::FileReader, text::utf16_len};
-
-/// One artifact to search: its ref, and for a workspace's knowledge the id its page is
-/// named by.
-pub(crate) struct Section {
-    pub(crate) reference: String,
-    pub(crate) knowledge_id: Option<String>,
-}
-
-/// Room a section needs beyond its ref to be worth starting: a header and a few rows.
-const MIN_SECTION_CHARS: usize = 300;
+use crate::read::by_ref::Section;
+use crate::{error::OffloadError, io::FileReader};
 
 impl Materializer {
     /// Rows matching `pattern` in every artifact of this conversation (tool outputs and
@@ -69,87 +58,17 @@ impl Materializer {
             })
             .collect();
         let limits = (context, max_matches);
-        self.grep_sections((&title, "ref"), &artifacts, pattern, limits, reader)
+        let page_chars = self.read_page_chars();
+        self.artifacts
+            .grep_sections(
+                (&title, "ref"),
+                &artifacts,
+                pattern,
+                limits,
+                page_chars,
+                reader,
+            )
             .await
-    }
-
-    /// One page searching `sections` in order, each with matches shown as its own grep
-    /// page, under a header titled `title` that counts them all (see
-    /// [`Materializer::grep_all`]); `one` names what the model may grep one of instead.
-    pub(crate) async fn grep_sections<R: FileReader + ?Sized>(
-        &self,
-        (title, one): (&str, &str),
-        sections: &[Section],
-        pattern: &Pattern,
-        (context, max_matches): (usize, usize),
-        reader: &R,
-    ) -> Result<String, OffloadError> {
-        let page_limit = self.read_page_chars();
-        // The page's own header: its title and counts.
-        let mut room = page_limit.saturating_sub(title.len() + 160);
-        let (mut pages, mut hits, mut shown, mut searched) = (Vec::new(), 0, 0, 0);
-        // Why the search ended before the last artifact.
-        let mut full: Option<String> = None;
-        for section in sections {
-            let reference = &section.reference;
-            if shown >= max_matches {
-                full = Some(format!(
-                    "stopped at {} (max_matches)",
-                    count(shown, "matching row")
-                ));
-                break;
-            }
-            let named = section.knowledge_id.as_deref().unwrap_or(reference);
-            if room < named.len() * 2 + MIN_SECTION_CHARS {
-                full = Some(format!("the page is full after {}", count(shown, "row")));
-                break;
-            }
-            let limits = (context, max_matches - shown);
-            let sizes = (room, page_limit);
-            let naming = match &section.knowledge_id {
-                Some(id) => Naming::Knowledge { id, lines: 1 },
-                None => Naming::Ref(reference),
-            };
-            let found = match self
-                .grep_found(reference, naming, pattern, limits, sizes, reader)
-                .await
-            {
-                Ok(found) => found,
-                // Removed since it was listed (retention, a concurrent gc): nothing to find.
-                Err(OffloadError::RefNotFound(_) | OffloadError::RefRemoved(_)) => continue,
-                Err(other) => return Err(other),
-            };
-            let size = utf16_len(&found.page) + 1;
-            if found.hits > 0 && size >= room {
-                // Its first match alone is longer than what is left (a long line).
-                full = Some(format!("the page is full after {}", count(shown, "row")));
-                break;
-            }
-            searched += 1;
-            if found.hits == 0 {
-                continue;
-            }
-            hits += found.hits;
-            shown += found.shown;
-            room -= size;
-            pages.push(found.page);
-        }
-        let outcome = match (full, shown == hits) {
-            (None, true) => "all shown".to_owned(),
-            (None, false) => format!("the first {shown} shown; narrow the pattern to see others"),
-            (Some(why), _) => format!("{why}: narrow the pattern, or grep one {one}"),
-        };
-        let mut page = format!(
-            "[{title}: {} in {} ({searched} of {} searched, newest first); {outcome}.]",
-            count(hits, "matching row"),
-            count(pages.len(), "artifact"),
-            sections.len(),
-        );
-        for section in &pages {
-            page.push('\n');
-            page.push_str(section);
-        }
-        Ok(page)
     }
 
     /// The refs of this conversation's artifacts (tool outputs and terminal snippets),
@@ -171,7 +90,7 @@ impl Materializer {
         let conversation = &self.options().conversation_id;
         let mut found: Vec<(u64, String)> = Vec::new();
         for kind in [ArtifactKind::Tool, ArtifactKind::Terminal] {
-            let dir = join(&self.artifacts, kind.dir());
+            let dir = join(&self.artifacts.dir, kind.dir());
             // A directory not made yet holds nothing.
             let names = reader.list_dir(&dir).await.unwrap_or_default();
             for name in names {

@@ -62,12 +62,12 @@ impl Materializer {
         let file = self.resolve_readable(reference)?;
         let size = match reader.size(&file).await {
             Ok(Some(size)) => size,
-            Ok(None) => return Err(self.gone(reference, &file, reader).await),
+            Ok(None) => return Err(self.artifacts.gone(reference, &file, reader).await),
             Err(source) => return Err(OffloadError::ReadFailed { path: file, source }),
         };
-        if super::binary::is_binary_path(&file) {
+        if crate::read::artifacts::is_binary_path(&file) {
             let head = reader.read_range(&file, 0, 16).await.unwrap_or_default();
-            return Err(super::binary::not_text(reference, size, &head));
+            return Err(crate::read::artifacts::not_text(reference, size, &head));
         }
         if size > MAX_JSON_PATH_BYTES {
             return Err(OffloadError::InvalidArgument(format!(
@@ -78,7 +78,10 @@ impl Materializer {
         }
         let read = reader.read_range(&file, 0, size).await;
         let read = read.map_err(|source| OffloadError::ReadFailed { path: file, source });
-        let bytes = self.unless_vanished(reference, read, reader).await?;
+        let bytes = self
+            .artifacts
+            .unless_vanished(reference, read, reader)
+            .await?;
         let not_json = |why: &str| {
             OffloadError::InvalidArgument(format!(
                 "{reference} is not JSON ({why}): read it without a path, or grep it"
@@ -103,7 +106,13 @@ impl Materializer {
             reference,
             path: &shown,
         };
-        self.read_held::<R>(pretty, naming, (offset, within, limit))
+        self.artifacts
+            .read_held::<R>(
+                pretty,
+                naming,
+                (offset, within, limit),
+                self.read_page_chars(),
+            )
             .await
     }
 }

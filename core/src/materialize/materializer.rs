@@ -3,11 +3,11 @@
 use super::types::{MaterializeStats, Materialized, MaterializerOptions};
 use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
-use crate::path::{join, resolve};
-use crate::read::line_index::IndexCache;
+use crate::path::resolve;
+use crate::read::artifacts::Artifacts;
 use crate::summary::ToolOutputRef;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Read-back pages are never cut below this many UTF-16 units (see
 /// [`Materializer::page_chars`]).
@@ -32,21 +32,13 @@ pub const MIN_PAGE_CHARS: usize = 1000;
 #[derive(Debug)]
 pub struct Materializer {
     options: MaterializerOptions,
-    pub(crate) artifacts: String,
-    /// [`MaterializerOptions::offload_dir`], absolute.
-    pub(super) offload_dir: Option<String>,
+    /// Its artifacts, as read-back sees them (`…/context/<conversation>/artifacts`).
+    pub(crate) artifacts: Artifacts,
     // Atomics so every method takes `&self`: hosts share one materializer between
     // concurrent calls without a lock held across a write.
     pub(super) hits: AtomicU64,
     pub(super) inlined: AtomicU64,
     pub(super) saved_chars: AtomicU64,
-    /// Line indexes of artifacts read back, by path (see [`crate::read::line_index`]).
-    pub(super) line_indexes: IndexCache,
-    /// The artifact directories (one bit per [`ArtifactKind`]), then their line index
-    /// directories (the same bits shifted by 3), this materializer has made: later
-    /// artifacts skip the `mkdir` (in Node a recursive `mkdir` of an existing directory
-    /// is two file-system round trips of the seven a `materialize()` takes).
-    made_dirs: AtomicU8,
     /// Limits tools declared for their own results, by name ([`Materializer::declare_tool_limit`]).
     pub(super) declared: std::sync::Mutex<Vec<(String, usize)>>,
 }
@@ -69,23 +61,18 @@ impl Materializer {
             window.check()?;
         }
         let root = resolve(&options.cwd, &options.user_data)?;
-        let artifacts = join(
-            &join(&join(&root, "context"), &options.conversation_id),
-            "artifacts",
-        );
+        let artifacts = Artifacts::dir_of(&root, &options.conversation_id);
         let offload_dir = match &options.offload_dir {
             Some(dir) => Some(resolve(&options.cwd, dir)?),
             None => None,
         };
+        let artifacts = Artifacts::new(artifacts, options.conversation_id.clone(), offload_dir);
         Ok(Materializer {
             options,
             artifacts,
-            offload_dir,
             hits: AtomicU64::new(0),
             inlined: AtomicU64::new(0),
             saved_chars: AtomicU64::new(0),
-            line_indexes: Default::default(),
-            made_dirs: AtomicU8::new(0),
             declared: std::sync::Mutex::new(Vec::new()),
         })
     }
@@ -252,18 +239,8 @@ impl Materializer {
                 path: dir.to_owned(),
                 source,
             })?;
-        self.mark_made(bit);
+        self.artifacts.mark_made(bit);
         Ok(())
-    }
-
-    /// Whether this materializer has made the directory of `bit` (see `made_dirs`).
-    pub(super) fn made(&self, bit: u8) -> bool {
-        self.made_dirs.load(Ordering::Relaxed) & bit != 0
-    }
-
-    /// Remember that the directory of `bit` is made.
-    pub(super) fn mark_made(&self, bit: u8) {
-        self.made_dirs.fetch_or(bit, Ordering::Relaxed);
     }
 }
 

@@ -39,7 +39,7 @@ pub const RESOURCE_DESCRIPTION: &str =
 pub fn mime_type(reference: &str) -> &'static str {
     if reference.ends_with(".json") {
         "application/json"
-    } else if super::binary::is_binary_path(reference) {
+    } else if crate::read::artifacts::is_binary_path(reference) {
         "application/octet-stream"
     } else {
         "text/plain"

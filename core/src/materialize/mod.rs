@@ -6,8 +6,8 @@ mod budget;
 pub use crate::forms::pointer::{
     cleared_page_pointer, cleared_parts, cleared_pointer, is_cleared, CLEARED_PREFIX,
 };
-pub(crate) use binary::is_binary_path;
-pub use binary::{BinaryOutputRef, BINARY_EXTENSION};
+pub use crate::read::artifacts::BINARY_EXTENSION;
+pub use binary::BinaryOutputRef;
 pub use budget::{BudgetOptions, Budgeted, Cleared};
 mod bundle;
 mod bundle_content;
@@ -15,7 +15,6 @@ mod calls;
 pub use crate::summary::detect;
 pub use bundle_content::sha256_hex;
 mod grep_all;
-pub(crate) use grep_all::Section;
 mod json_read;
 mod legacy;
 mod materializer;
@@ -42,6 +41,7 @@ pub use crate::forms::reference::ArtifactKind;
 pub use crate::forms::summary_header::{summary_parts, summary_ref, SummaryParts, POINTER_PREFIX};
 pub use crate::grep::pattern::{compile_pattern, Pattern, MAX_COMPILED_BYTES};
 pub use crate::pattern_limit::MAX_PATTERN_CHARS;
+pub use crate::read::artifacts::CACHED_INDEXES;
 pub use crate::read::line_index::INDEX_STEP;
 pub use crate::read::naming::{continuation, Continuation};
 pub use crate::read::{grep_page, read_page, tail_page, Within};
@@ -62,7 +62,6 @@ pub use mcp::{
 };
 pub use messages::MessagesMaterialized;
 pub(crate) use messages::{plan_tool_results, Planned};
-pub use read_back::CACHED_INDEXES;
 pub use read_tools::{
     read_tool_definitions, register_read_tools, ReadCall, CONTEXT_GREP, CONTEXT_READ, CONTEXT_TAIL,
     DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES,

@@ -22,9 +22,9 @@ impl Materializer {
         io: &IO,
     ) -> Result<(String, String), OffloadError> {
         let (io, same) = (&Payloads(io), SameData::of(&data));
-        let dir = join(&self.artifacts, kind.dir());
+        let dir = join(&self.artifacts.dir, kind.dir());
         let bit = 1 << kind as u8;
-        let mut made = self.made(bit);
+        let mut made = self.artifacts.made(bit);
         loop {
             if !made {
                 self.make_dir(&dir, bit, io).await?;

@@ -6,9 +6,6 @@
 
 use super::materializer::Materializer;
 use crate::error::OffloadError;
-use crate::forms::reference;
-use crate::forms::reference::{clean_ref, RefError};
-use crate::path::{join, unsafe_component};
 
 impl Materializer {
     /// The absolute path of the artifact `reference` names, if it is in scope: this
@@ -29,21 +26,7 @@ impl Materializer {
     /// assert_eq!(m.resolve_ref("call_1.txt").unwrap_err().to_string(), "not a ctx:// ref: \"call_1.txt\"");
     /// ```
     pub fn resolve_ref(&self, reference: &str) -> Result<String, OffloadError> {
-        let reference = reference::clean_ref(reference);
-        if !reference.starts_with(reference::SCHEME) {
-            return Err(OffloadError::NotARef(reference.into()));
-        }
-        match reference::parse(reference) {
-            Ok(parsed) if parsed.conversation == self.options().conversation_id => Ok(join(
-                &join(&self.artifacts, parsed.kind.dir()),
-                &parsed.file,
-            )),
-            Err(RefError::Malformed(reason)) => Err(OffloadError::MalformedRef {
-                reference: reference.into(),
-                reason,
-            }),
-            _ => Err(OffloadError::RefOutOfScope(reference.into())),
-        }
+        self.artifacts.resolve_ref(reference)
     }
 
     /// The path of what `reference` names for reading: an artifact of this conversation
@@ -72,63 +55,6 @@ impl Materializer {
     /// assert!(m.resolve_readable("./notes.txt").is_err());
     /// ```
     pub fn resolve_readable(&self, reference: &str) -> Result<String, OffloadError> {
-        match (self.resolve_ref(reference), &self.offload_dir) {
-            (Err(OffloadError::NotARef(text)), Some(dir)) => {
-                placeholder_file(dir, clean_ref(reference)).ok_or(OffloadError::NotARef(text))
-            }
-            (result, _) => result,
-        }
-    }
-}
-
-/// The file in `dir` that `named` (the file name or path a placeholder holds) names, if
-/// it is one a placeholder could name.
-fn placeholder_file(dir: &str, named: &str) -> Option<String> {
-    let inside = match named.strip_prefix('/') {
-        Some(_) => named.strip_prefix(dir)?.strip_prefix('/')?,
-        None => named.strip_prefix("./").unwrap_or(named),
-    };
-    let mut parts = inside.split('/');
-    let (first, second) = (parts.next()?, parts.next());
-    let safe = |part: &str| unsafe_component(part, 0).is_none();
-    let ok = parts.next().is_none()
-        && safe(first)
-        && second.is_none_or(safe)
-        && second.unwrap_or(first).ends_with(".md");
-    ok.then(|| format!("{dir}/{inside}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::placeholder_file;
-
-    #[test]
-    fn only_placeholder_files_one_or_two_deep() {
-        let at = |t: &str| placeholder_file("/out", t);
-        assert_eq!(
-            at("tool-result-a.md").as_deref(),
-            Some("/out/tool-result-a.md")
-        );
-        assert_eq!(
-            at("./tool-result-a-1.md").as_deref(),
-            Some("/out/tool-result-a-1.md")
-        );
-        assert_eq!(at("/out/s1/t.md").as_deref(), Some("/out/s1/t.md"));
-        for outside in [
-            "/out/a/b/c.md",
-            "/outer/t.md",
-            "/out/../t.md",
-            "/out/./t.md",
-            "./../t.md",
-            "/out//t.md",
-            "/out/t.txt",
-            "/out/s1/t.json",
-            "/out",
-            "",
-            "a\\b.md",
-            "/other/s1/t.md",
-        ] {
-            assert_eq!(at(outside), None, "{outside}");
-        }
+        self.artifacts.resolve_readable(reference)
     }
 }

@@ -183,7 +183,9 @@ impl Materializer {
         let bit = 1 << kind as u8;
         if let Some(index) = &index {
             // The index directories' bits follow the artifact directories'.
-            self.write_index(&path, index, Some(bit << 3), io).await;
+            self.artifacts
+                .write_index(&path, index, Some(bit << 3), io)
+                .await;
         }
 
         let id = reference::mint(&self.options().conversation_id, kind, &file);

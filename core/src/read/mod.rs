@@ -7,6 +7,8 @@
 //! methods) alike: it streams rows with [`scan()`] and keeps only what a page can show,
 //! so a page of a 1 GB artifact reads about a page (`grep` reads it all once).
 
+pub(crate) mod artifacts;
+pub(crate) mod by_ref;
 pub(crate) mod grep;
 pub(crate) mod line_index;
 mod long_line;

@@ -116,7 +116,7 @@ impl Workspace {
         {
             return Ok(Placement::Taken(path));
         }
-        self.materializer.write_line_index(&path, text, io).await;
+        self.artifacts.write_line_index(&path, text, io).await;
         // Whether the index is in step before this write: then, once the record is in
         // it too, it still is (see `indexed`).
         let in_step = match &self.index {

@@ -85,8 +85,9 @@ impl Workspace {
         let reference = self.reference(id, reader).await?;
         let lines = end - start + 1;
         let naming = Naming::Knowledge { id, lines };
-        self.materializer
-            .read_named(&reference, naming, (start - 1, within, lines), reader)
+        let request = (start - 1, within, lines);
+        self.artifacts
+            .read_named(&reference, naming, request, self.page_chars, reader)
             .await
     }
 
@@ -106,8 +107,8 @@ impl Workspace {
         let reference = self.reference(id, reader).await?;
         let naming = Naming::Knowledge { id, lines: 1 };
         let limits = (context, max_matches);
-        self.materializer
-            .grep_named(&reference, naming, pattern, limits, reader)
+        self.artifacts
+            .grep_named(&reference, naming, pattern, limits, self.page_chars, reader)
             .await
     }
 

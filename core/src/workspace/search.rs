@@ -5,7 +5,7 @@ use super::query::Query;
 use super::store::Workspace;
 use crate::forms::reference::{artifact_ref, ArtifactKind};
 use crate::grep::pattern::Pattern;
-use crate::materialize::Section;
+use crate::read::by_ref::Section;
 use crate::{error::OffloadError, io::FileReader};
 
 impl Workspace {
@@ -38,8 +38,15 @@ impl Workspace {
             })
             .collect();
         let limits = (context, max_matches);
-        self.materializer
-            .grep_sections(("knowledge", "id"), &sections, pattern, limits, reader)
+        self.artifacts
+            .grep_sections(
+                ("knowledge", "id"),
+                &sections,
+                pattern,
+                limits,
+                self.page_chars,
+                reader,
+            )
             .await
     }
 }

@@ -12,9 +12,11 @@ use super::knowledge_list::knowledge_list;
 use super::options::{WorkspaceOptions, MIN_INLINE_LIMIT};
 use super::record::{KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE, TOOL_RESULT_PREFIX};
 use super::record_index::RecordIndex;
+use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
-use crate::materialize::{Materializer, MaterializerOptions};
-use crate::path::join;
+use crate::materialize::MIN_PAGE_CHARS;
+use crate::path::{join, resolve};
+use crate::read::artifacts::Artifacts;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 use serde_json::{Map, Value};
 
@@ -22,7 +24,12 @@ use serde_json::{Map, Value};
 pub struct Workspace {
     pub(super) options: WorkspaceOptions,
     /// Reads back (conversation = namespace) and writes line indexes.
-    pub(super) materializer: Materializer,
+    /// Its knowledge artifacts as read-back sees them (the namespace is their
+    /// conversation).
+    pub(super) artifacts: Artifacts,
+    /// The longest page read-back returns: under the inline limit, as the
+    /// `<knowledge_list>` is.
+    pub(super) page_chars: usize,
     /// `<root>/context/<namespace>/records`.
     pub(super) records_dir: String,
     /// `<root>/context/<namespace>/artifacts/knowledge`.
@@ -58,33 +65,26 @@ impl Workspace {
                 options.inline_limit
             )));
         }
-        let mut read_back = MaterializerOptions::new(
-            options.root.clone(),
-            options.namespace.clone(),
-            options.cwd.clone(),
-        );
-        // Pages stay under the inline limit, as the `<knowledge_list>` does.
-        read_back.max_inline_chars = options.inline_limit - 1;
-        read_back.max_inline_bytes = usize::MAX;
-        let materializer = Materializer::new(read_back).map_err(|e| match e {
-            OffloadError::InvalidId { value, reason, .. } => OffloadError::InvalidId {
+        if let Some(reason) = unsafe_ref_component(&options.namespace, 0) {
+            return Err(OffloadError::InvalidId {
                 field: "namespace".into(),
-                value,
+                value: Some(options.namespace.clone()),
                 reason,
-            },
-            other => other,
-        })?;
+            });
+        }
+        let root = resolve(&options.cwd, &options.root)?;
+        let artifacts = Artifacts::dir_of(&root, &options.namespace);
         // Once: a namespace named `artifacts` is `…/context/artifacts/artifacts`.
-        let artifacts = &materializer.artifacts;
         let dir = artifacts
             .strip_suffix("/artifacts")
-            .unwrap_or(artifacts)
+            .unwrap_or(&artifacts)
             .to_owned();
         Ok(Workspace {
             records_dir: join(&dir, "records"),
-            knowledge_dir: join(&materializer.artifacts, ArtifactKind::Knowledge.dir()),
+            knowledge_dir: join(&artifacts, ArtifactKind::Knowledge.dir()),
+            artifacts: Artifacts::new(artifacts, options.namespace.clone(), None),
+            page_chars: (options.inline_limit - 1).max(MIN_PAGE_CHARS),
             options,
-            materializer,
             records: Mutex::default(),
             index: None,
             skipped: Mutex::default(),
