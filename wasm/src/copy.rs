@@ -100,7 +100,7 @@ impl Messages {
     /// threw (unless the call was aborted: then `ABORTED`).
     pub(crate) fn error(
         error: OffloadError,
-        io: &crate::materializer::ReadWrite,
+        io: &crate::read_write::ReadWrite,
         abort: Option<&crate::abort::Abort>,
     ) -> JsOffloadError {
         match crate::view::take_thrown() {

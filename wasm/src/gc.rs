@@ -12,8 +12,8 @@ use crate::args::{bool_arg, options_arg, string_arg, u64_arg};
 use crate::convert::{number, to_value};
 use crate::error::{set, JsOffloadError};
 use crate::keys::field;
-use crate::materializer::ReadWrite;
 use crate::promise::spawn;
+use crate::read_write::ReadWrite;
 use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
 

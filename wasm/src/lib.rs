@@ -31,6 +31,7 @@ mod keys;
 mod materializer;
 mod object_key;
 mod promise;
+mod read_write;
 mod reader;
 mod redaction;
 mod registry;

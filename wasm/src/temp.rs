@@ -5,8 +5,8 @@ use js_sys::Promise;
 use tool_offload_core::{temp, OffloadError};
 use wasm_bindgen::prelude::*;
 
-use crate::materializer::ReadWrite;
 use crate::promise::spawn;
+use crate::read_write::ReadWrite;
 use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
 

@@ -9,9 +9,8 @@ use tool_offload_core::materialize::BudgetOptions;
 use tool_offload_core::{estimate_tokens, OffloadError};
 use wasm_bindgen::prelude::*;
 
-use super::io::ReadWrite;
+use super::class::Materializer;
 use super::options::Inner;
-use super::Materializer;
 use crate::abort::{self, Abort};
 use crate::args::{count_arg, kind_of, options_arg};
 use crate::convert::{js_text, number};
@@ -88,7 +87,7 @@ pub(crate) async fn budget(
     } else {
         counts(&given_counts)?
     };
-    let io = ReadWrite::aborting(inner, abort.as_ref());
+    let io = inner.io_aborting(abort.as_ref());
     let done = inner
         .core
         .budget(&given.views, &tokens, &parsed, &io)

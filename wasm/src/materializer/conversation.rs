@@ -8,7 +8,6 @@ use tool_offload_core::materialize::{self, LegacyToolRecord};
 use tool_offload_core::{json, utf16_len, OffloadError, Value};
 use wasm_bindgen::prelude::*;
 
-use super::io::ReadWrite;
 use super::options::Inner;
 use super::output::{context_ref, log};
 use crate::abort::{self, unless_aborted, Abort};
@@ -19,6 +18,7 @@ use crate::copy::Messages;
 use crate::error::{message_of, set, JsOffloadError};
 use crate::keys::field;
 use crate::promise::spawn;
+use crate::read_write::ReadWrite;
 use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
 
@@ -31,9 +31,9 @@ pub(crate) async fn materialize_messages(
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
     let abort = operation_abort(&options)?;
-    let remind = super::reads::remind_option(&options)?;
+    let remind = super::reminder::remind_option(&options)?;
     let given = Messages::of(&messages)?;
-    let io = ReadWrite::aborting(inner, abort.as_ref());
+    let io = inner.io_aborting(abort.as_ref());
     let counter = inner.counter();
     let count = counter.as_ref().map(crate::count_tokens::JsCounter::boxed);
     let done = inner
@@ -46,7 +46,7 @@ pub(crate) async fn materialize_messages(
     abort::check(abort.as_ref())?;
     let out = given.edited(&done.changed)?;
     if remind {
-        super::reads::remind(&out)?;
+        super::reminder::remind(&out)?;
     }
     let summaries = done.changed.iter().flat_map(|(_, edits)| edits);
     if let Some(logger) = &inner.logger {

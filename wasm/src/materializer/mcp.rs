@@ -8,7 +8,6 @@ use tool_offload_core::materialize::{
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use super::io::ReadWrite;
 use super::options::Inner;
 use crate::args::{id_arg, kind_of, optional_string, string_arg};
 use crate::convert::{to_js, to_value};
@@ -68,7 +67,7 @@ pub(crate) fn materialize_call_tool_result(
         Err(err) => return Promise::reject(&err.into()),
     };
     spawn(async move {
-        let io = ReadWrite::of(&inner);
+        let io = inner.io();
         let counter = inner.counter();
         let count = counter.as_ref().map(crate::count_tokens::JsCounter::boxed);
         let (server, count) = (server.as_deref(), count.as_deref());

@@ -1,5 +1,7 @@
 //! Reading a `Materializer`'s options and method arguments from JS.
 
+use crate::abort::Abort;
+use crate::read_write::ReadWrite;
 use js_sys::{Function, Object};
 use tool_offload_core::materialize::{
     Materializer as CoreMaterializer, MaterializerOptions as CoreOptions,
@@ -220,4 +222,17 @@ fn context_window_arg(
         })?;
     }
     Ok(Some(window))
+}
+
+impl Inner {
+    /// Fresh copies of the materializer's writer and reader: each call keeps its own
+    /// failure, so concurrent calls never take each other's `cause`.
+    pub(crate) fn io(&self) -> ReadWrite {
+        self.io_aborting(None)
+    }
+
+    /// [`Inner::io`], every wait raced against `abort`'s signal.
+    pub(crate) fn io_aborting(&self, abort: Option<&Abort>) -> ReadWrite {
+        ReadWrite::over(&self.writer, self.reader.as_ref(), abort)
+    }
 }

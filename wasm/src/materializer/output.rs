@@ -6,13 +6,13 @@ use tool_offload_core::materialize::{BinaryOutputRef, ContextRef, Materialized, 
 use tool_offload_core::{joined_texts, utf16_len, OffloadError};
 use wasm_bindgen::prelude::*;
 
-use super::io::{Original, ReadWrite};
 use super::options::Inner;
 use crate::args::{id_arg, kind_of, string_arg};
 use crate::convert::number;
 use crate::count_tokens::{caused, JsCounter};
 use crate::error::{message_of, set, JsOffloadError};
 use crate::keys::field;
+use crate::read_write::Original;
 use crate::view::JsView;
 
 /// One `materialize` input, read from JS.
@@ -128,7 +128,7 @@ pub(crate) async fn materialize(
     output: MaterializeInput,
 ) -> Result<JsValue, JsOffloadError> {
     if let Some(bytes) = &output.bytes {
-        let io = ReadWrite::of(inner);
+        let io = inner.io();
         let binary = BinaryOutputRef {
             tool_call_id: &output.tool_call_id,
             tool_name: &output.tool_name,
@@ -142,7 +142,9 @@ pub(crate) async fn materialize(
             &output.original,
         ));
     }
-    let io = ReadWrite::of(inner).writing(Original::of(output.js_text.clone(), &output.text));
+    let io = inner
+        .io()
+        .writing(Original::of(output.js_text.clone(), &output.text));
     let counter = inner.counter();
     let count = counter.as_ref().map(JsCounter::boxed);
     let outcome = inner

@@ -4,11 +4,11 @@ use tool_offload_core::materialize::{compile_pattern, Pattern, Within, DEFAULT_L
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use super::io::ReadWrite;
 use super::options::Inner;
 use crate::args::{optional_string, options_arg, page_arg, string_arg};
 use crate::error::JsOffloadError;
 use crate::keys::field;
+use crate::read_write::ReadWrite;
 
 /// A read-back, its arguments validated.
 pub(crate) enum ReadBack {

@@ -4,16 +4,13 @@
 //! given as plain data.
 
 use js_sys::{Array, Object};
-use tool_offload_core::audit::{read_stats, reminder_edit, unread_refs, unread_reminder, Reminded};
-use tool_offload_core::OffloadError;
+use tool_offload_core::audit::{read_stats, unread_refs};
 use wasm_bindgen::prelude::*;
 
-use super::Materializer;
-use crate::args::kind_of;
-use crate::convert::{strings, to_js, to_value};
+use super::class::Materializer;
+use crate::convert::strings;
 use crate::copy::Messages;
-use crate::error::{set, JsOffloadError};
-use crate::keys::field;
+use crate::error::set;
 
 #[wasm_bindgen]
 impl Materializer {
@@ -49,44 +46,4 @@ impl Materializer {
     ) -> Result<Array, JsValue> {
         Ok(strings(&unread_refs(&Messages::of(&messages)?.views)))
     }
-}
-
-/// Whether `options.remindUnread` is set (`true`; anything else but `undefined` or
-/// `false` is refused).
-pub(crate) fn remind_option(options: &JsValue) -> Result<bool, JsOffloadError> {
-    if !options.is_object() {
-        return Ok(false);
-    }
-    let given = field(options, "remindUnread");
-    match given.as_bool() {
-        Some(on) => Ok(on),
-        None if given.is_undefined() => Ok(false),
-        None => Err(OffloadError::InvalidArgument(format!(
-            "remindUnread must be a boolean, got {}",
-            kind_of(&given)
-        ))
-        .into()),
-    }
-}
-
-/// `out` (the messages `materializeMessages` returns) with the unread reminder at the end
-/// of the last user turn: the last message replaced by a copy with it, or a user message
-/// added. Only the last message is copied into Rust.
-pub(crate) fn remind(out: &Array) -> Result<(), JsOffloadError> {
-    let Some(line) = unread_reminder(&Messages::of(out)?.views) else {
-        return Ok(());
-    };
-    let count = out.length();
-    let last = match count {
-        0 => None,
-        n => Some(to_value(&out.get(n - 1), "the last message")?),
-    };
-    match reminder_edit(last.as_ref(), &line) {
-        Some(Reminded::Replace(message)) => out.set(count - 1, to_js(&message)),
-        Some(Reminded::Push(message)) => {
-            out.push(&to_js(&message));
-        }
-        None => {}
-    }
-    Ok(())
 }

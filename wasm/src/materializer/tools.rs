@@ -6,10 +6,10 @@ use tool_offload_core::tools::{RegisterError, ToolOutput};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use super::io::ReadWrite;
 use super::options::Inner;
 use crate::convert::to_value;
 use crate::keys::field;
+use crate::read_write::ReadWrite;
 use crate::registry::{tool_handler, ToolRegistry};
 use crate::view::has_lone_surrogate;
 

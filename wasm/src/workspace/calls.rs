@@ -18,7 +18,8 @@ use crate::convert::{strings, to_js, to_value};
 use crate::copy::Messages;
 use crate::error::{set, JsOffloadError};
 use crate::keys::field;
-use crate::materializer::{stringify, Original, ReadWrite};
+use crate::materializer::stringify;
+use crate::read_write::{Original, ReadWrite};
 
 /// A content: a string as is (written as the caller's JS string), anything else as its
 /// `JSON.stringify`.

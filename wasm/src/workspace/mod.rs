@@ -16,8 +16,8 @@ use wasm_bindgen::prelude::*;
 use crate::args::{id_arg, optional_string, options_arg, page_arg};
 use crate::convert::{strings, to_js};
 use crate::error::JsOffloadError;
-use crate::materializer::ReadWrite;
 use crate::promise::spawn;
+use crate::read_write::ReadWrite;
 use calls::{bundle_arg, call_abort, infos_js, query_arg, records_js};
 use options::{parse_options, Inner};
 

@@ -1,5 +1,5 @@
-//! One call's IO for the materializer: the JS writer, and the reader when there is one,
-//! as the single writer-and-reader core takes.
+//! One call's IO for a materializer or a workspace: the JS writer, and the reader when
+//! there is one, as the single writer-and-reader core takes.
 
 use js_sys::JsString;
 use tool_offload_core::{
@@ -7,7 +7,6 @@ use tool_offload_core::{
 };
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::options::Inner;
 use crate::abort::Abort;
 use crate::error::JsOffloadError;
 use crate::reader::JsFileReader;
@@ -41,17 +40,6 @@ impl Original {
 }
 
 impl ReadWrite {
-    /// Fresh copies of the materializer's writer and reader: each call keeps its own
-    /// failure, so concurrent calls never take each other's `cause`.
-    pub(crate) fn of(inner: &Inner) -> Self {
-        Self::aborting(inner, None)
-    }
-
-    /// [`ReadWrite::of`], every wait raced against `abort`'s signal.
-    pub(crate) fn aborting(inner: &Inner, abort: Option<&Abort>) -> Self {
-        Self::over(&inner.writer, inner.reader.as_ref(), abort)
-    }
-
     /// Fresh copies of `writer` and `reader` (a materializer's or a workspace's), every
     /// wait raced against `abort`'s signal.
     pub(crate) fn over(
