@@ -5,7 +5,7 @@ use std::sync::Arc;
 use tool_offload_core::TokenCounter;
 
 /// A token counter: tokens in a text (plug in a real tokenizer, e.g. the feature
-/// `tokenizer`'s [`token_counter`](crate::token_counter)). It must not count more
+/// `tokenizer`'s [`token_counter`](crate::tokens::token_counter)). It must not count more
 /// tokens than the text has UTF-8 bytes: text of at most a limit in bytes is taken to be
 /// within it, uncounted.
 pub type CountTokens = Arc<dyn Fn(&str) -> usize + Send + Sync>;

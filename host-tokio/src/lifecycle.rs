@@ -7,7 +7,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use tool_offload_core::gc::{self, FileLifecycle, FileStat, GcOptions, GcReport};
 use tool_offload_core::{FileReader, FileWriter, IoError, OffloadError};
 
-use crate::{utf8, Materializer, TokioFileWriter};
+use crate::{materializer::Materializer, writer::TokioFileWriter};
+
+use crate::paths::utf8;
 
 impl FileLifecycle for TokioFileWriter {
     async fn stat(&self, path: &str) -> Result<Option<FileStat>, IoError> {

@@ -11,8 +11,9 @@ use tool_offload_core::{apply_edits, FileReader, FileWriter, OffloadError, Value
 
 pub use tool_offload_core::materialize::ToolOutputInput;
 
+use crate::paths::{fill_cwd, utf8, working_dir_for};
 use crate::remind::{remind, MaterializeMessagesOptions};
-use crate::{fill_cwd, utf8, working_dir_for, CountTokens, TokioFileWriter};
+use crate::{count::CountTokens, writer::TokioFileWriter};
 
 /// Options of [`Materializer::grep`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,7 +104,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
 
     /// This materializer counting tokens (a `tools` entry's `max_inline_tokens`, the
     /// context window) with `count` — exactly with the feature `tokenizer`'s
-    /// [`token_counter`](crate::token_counter) — instead of core's
+    /// [`token_counter`](crate::tokens::token_counter) — instead of core's
     /// [`estimate_tokens`](tool_offload_core::estimate_tokens). It is asked only about
     /// outputs longer in UTF-8 bytes than the limit (so it must not count more tokens
     /// than bytes), and for the window about every message.

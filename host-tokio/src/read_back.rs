@@ -5,7 +5,7 @@ use tool_offload_core::materialize;
 use tool_offload_core::FileLifecycle;
 use tool_offload_core::{FileReader, FileWriter, OffloadError};
 
-use crate::{GrepOptions, Materializer};
+use crate::{materializer::GrepOptions, materializer::Materializer};
 
 impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     /// Lines `offset..offset + limit` of an artifact (0-based), numbered, within the

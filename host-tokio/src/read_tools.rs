@@ -7,7 +7,7 @@ use tool_offload_core::materialize::{read_tool_definitions, register_read_tools,
 use tool_offload_core::tools::{RegisterError, ResultMaterializer, ToolFormat, ToolOutput};
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
-use crate::{Handler, Materializer, ToolRegistry};
+use crate::{materializer::Materializer, registry::Handler, registry::ToolRegistry};
 
 impl Materializer {
     /// Register `context_read`, `context_tail` and `context_grep` on `registry`, reading

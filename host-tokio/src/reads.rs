@@ -4,7 +4,7 @@
 use tool_offload_core::audit;
 use tool_offload_core::{FileReader, FileWriter, Value};
 
-use crate::Materializer;
+use crate::materializer::Materializer;
 
 impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     /// Every result of `messages` shown by reference (a summary's `ctx://` ref, a budget

@@ -14,7 +14,9 @@ use tool_offload_core::tools::{
 };
 use tool_offload_core::{FileWriter, OffloadError, Value};
 
-use crate::{fill_cwd, Materializer, TokioFileWriter};
+use crate::{materializer::Materializer, writer::TokioFileWriter};
+
+use crate::paths::fill_cwd;
 
 /// What a handler returns: an output (which may itself report `is_error`), or an error
 /// whose message becomes an error result.

@@ -1,4 +1,4 @@
-//! The reminder [`materialize_messages_with`](crate::Materializer::materialize_messages_with)
+//! The reminder [`materialize_messages_with`](crate::materializer::Materializer::materialize_messages_with)
 //! adds when asked: the unread results that reported errors (core's `audit::unread`).
 
 use std::borrow::Cow;
@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use tool_offload_core::audit::{self, Reminded};
 use tool_offload_core::Value;
 
-/// Options of [`Materializer::materialize_messages_with`](crate::Materializer::materialize_messages_with).
+/// Options of [`Materializer::materialize_messages_with`](crate::materializer::Materializer::materialize_messages_with).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct MaterializeMessagesOptions {

@@ -1,12 +1,12 @@
 //! Exact token counts (feature `tokenizer`): OpenAI's vocabularies through GitHub's
-//! `bpe-openai`, for [`Workspace::with_token_counter`](crate::Workspace::with_token_counter).
+//! `bpe-openai`, for [`Workspace::with_token_counter`](crate::workspace::Workspace::with_token_counter).
 //! Without it the Workspace uses core's estimate, which is 11 times as fast and rarely
 //! undercounts (docs/tokens.md); a counter is asked only for results longer in UTF-8
 //! bytes than the threshold, since no token is shorter than a byte.
 
 use std::sync::Arc;
 
-use crate::CountTokens;
+use crate::count::CountTokens;
 
 /// An OpenAI vocabulary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -233,7 +233,7 @@ fn write_atomically(path: &Path, data: &[u8], durable: bool) -> std::io::Result<
     written
 }
 
-/// Reading artifacts back, for the [`Materializer`](crate::Materializer).
+/// Reading artifacts back, for the [`Materializer`](crate::materializer::Materializer).
 impl FileReader for TokioFileWriter {
     async fn read_file(&self, path: &str) -> Result<Option<String>, IoError> {
         match tokio::fs::read_to_string(path).await {

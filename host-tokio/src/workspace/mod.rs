@@ -24,9 +24,11 @@ use tool_offload_core::{apply_edits, FileReader, FileWriter, Map, OffloadError, 
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT, POSTGRES_COUNT_TTL};
 
-use crate::{fill_cwd, utf8, TokioFileWriter};
+use crate::writer::TokioFileWriter;
 
-pub use crate::count::CountTokens;
+use crate::paths::{fill_cwd, utf8};
+
+use crate::count::CountTokens;
 pub use tool_offload_core::workspace::ToolResultCall;
 /// A clock: milliseconds since the Unix epoch (for `created_at`; fix it in tests).
 pub type Clock = Arc<dyn Fn() -> f64 + Send + Sync>;
@@ -102,7 +104,7 @@ impl Workspace {
 
 impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     /// A workspace over any writer-and-reader (e.g. an
-    /// [`ObjectStoreIo`](crate::ObjectStoreIo)); queries scan the records until
+    /// [`ObjectStoreIo`](crate::object_store_io::ObjectStoreIo)); queries scan the records until
     /// [`with_index`](Workspace::with_index) gives it an index.
     ///
     /// # Errors
@@ -118,7 +120,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     }
 
     /// This workspace counting tokens with `count` (exactly with the feature
-    /// `tokenizer`'s [`token_counter`](crate::token_counter)) instead of core's
+    /// `tokenizer`'s [`token_counter`](crate::tokens::token_counter)) instead of core's
     /// [`estimate_tokens`](tool_offload_core::estimate_tokens). It is asked only for
     /// results longer in UTF-8 bytes than the threshold: it must not count more tokens
     /// than bytes.
@@ -147,7 +149,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     }
 
     /// This workspace with `index` answering its queries instead of a scan: a shared
-    /// [`PostgresIndex`](crate::PostgresIndex) (feature `postgres`) for many workers, or
+    /// [`PostgresIndex`](crate::workspace::PostgresIndex) (feature `postgres`) for many workers, or
     /// any [`RecordIndex`]. Every record this workspace stores is added to it at once;
     /// see [`RecordIndex::changed`] for when it catches up with the records.
     ///
@@ -179,7 +181,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     fn now(&self) -> f64 {
         match &self.now {
             Some(now) => now(),
-            None => crate::now_ms() as f64,
+            None => crate::lifecycle::now_ms() as f64,
         }
     }
 

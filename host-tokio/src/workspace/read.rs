@@ -4,7 +4,7 @@ use tool_offload_core::workspace::{Knowledge, KnowledgeRecord, OffloadInfo, Quer
 use tool_offload_core::{FileReader, FileWriter, OffloadError};
 
 use super::{trace, Workspace};
-use crate::GrepOptions;
+use crate::materializer::GrepOptions;
 
 impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     /// Records whose metadata equals every field of `query.filter`, newest first (ids

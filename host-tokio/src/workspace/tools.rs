@@ -7,7 +7,7 @@ use tool_offload_core::workspace::{knowledge_tool_definitions, register_knowledg
 use tool_offload_core::{FileWriter, Value};
 
 use super::Workspace;
-use crate::{Handler, ToolRegistry};
+use crate::{registry::Handler, registry::ToolRegistry};
 
 impl Workspace {
     /// Register `get_knowledge_by_id`, `get_knowledge_by_lines`, `grep_knowledge`,

@@ -7,7 +7,7 @@ use tokio_postgres::{Client, Config, NoTls};
 use tool_offload_core::OffloadError;
 
 use super::errors::{describe, read_failed};
-use super::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT};
+use super::index::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT};
 
 /// A client connected to the database `config` names within its `connect_timeout`
 /// ([`POSTGRES_CONNECT_TIMEOUT`] when it names none), its connection driven by a task
