@@ -1,6 +1,8 @@
 //! Batch offload (seed 001): `tool_offload.offload_tool_results`.
 
 use pyo3::prelude::*;
+use std::borrow::Cow;
+
 use tool_offload::{BatchOptions, Value};
 
 use crate::{block_on, parse, py_err, to_json};
@@ -15,7 +17,7 @@ pub fn offload_tool_results(
     messages: &str,
     output_dir: &str,
     threshold: usize,
-) -> PyResult<(String, usize, u64, Vec<String>)> {
+) -> PyResult<(Vec<Option<String>>, usize, u64, Vec<String>)> {
     let messages = match parse(py, messages, "messages")? {
         Value::Array(items) => items,
         _ => {
@@ -31,11 +33,20 @@ pub fn offload_tool_results(
     let done = block_on(py, || async {
         let done = tool_offload::offload_tool_results_to_files(&messages, &options).await?;
         Ok::<_, tool_offload::OffloadError>((
-            to_json(&done.messages),
+            done.messages.iter().map(changed).collect(),
             done.offloaded_count,
             done.freed_chars,
             done.files,
         ))
     });
     done.map_err(|err| py_err(py, err))
+}
+
+/// A changed message as JSON text (serde_json's: a float stays a float, keys keep their
+/// order, for Python's `json.loads`); `None` for one borrowed unchanged.
+fn changed(message: &Cow<'_, Value>) -> Option<String> {
+    match message {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(value) => Some(to_json(value)),
+    }
 }

@@ -76,11 +76,19 @@ pub(crate) fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).expect("a serde_json value always serializes")
 }
 
+/// JSON text printed again as JavaScript's `JSON.stringify` prints it (integer-like keys
+/// first, `1.0` as `1`, `1e+21`): the form every host's conformance outcome is recorded in.
+#[pyfunction]
+fn js_stringify(py: Python<'_>, text: &str) -> PyResult<String> {
+    Ok(tool_offload::json::stringify(&parse(py, text, "text")?))
+}
+
 /// The module: its functions, classes and `ERROR_CODES` (every code, as published).
 #[pymodule]
 #[pyo3(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::offload_tool_results, m)?)?;
+    m.add_function(wrap_pyfunction!(js_stringify, m)?)?;
     m.add_class::<materializer::NativeMaterializer>()?;
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     m.add("ERROR_CODES", codes)?;

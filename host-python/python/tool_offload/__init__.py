@@ -45,7 +45,8 @@ class BatchOffload:
     """The outcome of :func:`offload_tool_results`."""
 
     messages: List[Any]
-    """The conversation after offloading: new dicts and lists (the input is untouched)."""
+    """The conversation after offloading: unchanged messages are the input's own objects,
+    changed ones new dicts and lists (the input is never modified)."""
     offloaded_count: int
     """Number of tool results offloaded."""
     freed_chars: int
@@ -59,9 +60,11 @@ def _batch(messages: Sequence[Any], output_dir: PathLike, threshold: int) -> Bat
         raise InvalidArgumentError("invalid argument: messages must be a list of messages")
     if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
         raise InvalidArgumentError(f"invalid argument: threshold must be an integer >= 0, got {threshold!r}")
-    text = dumps(list(messages), "messages")
+    messages = list(messages)
+    text = dumps(messages, "messages")
     out, count, freed, files = _native.offload_tool_results(text, os.fspath(output_dir), threshold)
-    return BatchOffload(json.loads(out), count, freed, files)
+    after = [message if new is None else json.loads(new) for message, new in zip(messages, out)]
+    return BatchOffload(after, count, freed, files)
 
 
 async def offload_tool_results(

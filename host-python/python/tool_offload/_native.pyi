@@ -5,7 +5,10 @@ from typing import Optional
 ERROR_CODES: list[str]
 DEFAULT_THRESHOLD: int
 
-def offload_tool_results(messages: str, output_dir: str, threshold: int) -> tuple[str, int, int, list[str]]: ...
+def offload_tool_results(
+    messages: str, output_dir: str, threshold: int
+) -> tuple[list[Optional[str]], int, int, list[str]]: ...
+def js_stringify(text: str) -> str: ...
 
 class NativeMaterializer:
     def __init__(
