@@ -43,7 +43,7 @@ WASM_GZ_BUDGET := 332800
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
-  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only
+  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -163,6 +163,21 @@ test-wasm-only:
 test-browser-vectors-only:
 	rm -f target/conformance/browser.json
 	$(NODE_TEST) --test-timeout=300000 tests/browser/*.test.ts
+
+# The Python package (host-python/, issue 51) in a venv of its own (never the system
+# Python), its tools pinned in host-python/requirements-dev.txt. Not in `make test` yet.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+PYTHON_VENV ?= .venv
+
+$(PYTHON_VENV)/.installed: host-python/requirements-dev.txt
+	@test -x $(PYTHON_VENV)/bin/python || $(PYTHON) -m venv $(PYTHON_VENV)
+	$(PYTHON_VENV)/bin/pip install --quiet --disable-pip-version-check -r host-python/requirements-dev.txt
+	@touch $@
+
+test-python: $(PYTHON_VENV)/.installed ## Build the Python extension (maturin develop) into a venv and run its pytest suite
+	cd host-python && VIRTUAL_ENV=$(abspath $(PYTHON_VENV)) $(abspath $(PYTHON_VENV))/bin/maturin develop --quiet
+	@# pytest exits 5 when it collects no test: that fails this target too.
+	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m pytest -q -p no:cacheprovider
 
 # `make bench CORPUS=DIR` points the corpus benches at DIR (default ../shared/corpus, else a
 # generated stand-in); `make bench QUICK=1` runs only what the targets table needs, with fewer
