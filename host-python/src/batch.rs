@@ -7,6 +7,9 @@ use tool_offload::{BatchOptions, Value};
 
 use crate::{block_on, parse, py_err, to_json};
 
+/// What `offload_tool_results` returns to Python.
+type Batch = (Vec<Option<String>>, usize, u64, Vec<String>, Vec<String>);
+
 /// Offload every tool result of at least `threshold` UTF-16 code units in the JSON array
 /// `messages` to `<output_dir>/tool-result-<id>.md`. Returns the messages after (JSON
 /// text), the count offloaded, the characters freed and the files written.
@@ -17,7 +20,7 @@ pub fn offload_tool_results(
     messages: &str,
     output_dir: &str,
     threshold: usize,
-) -> PyResult<(Vec<Option<String>>, usize, u64, Vec<String>)> {
+) -> PyResult<Batch> {
     let messages = match parse(py, messages, "messages")? {
         Value::Array(items) => items,
         _ => {
@@ -37,6 +40,7 @@ pub fn offload_tool_results(
             done.offloaded_count,
             done.freed_chars,
             done.files,
+            done.unrecognized,
         ))
     });
     done.map_err(|err| py_err(py, err))

@@ -59,6 +59,7 @@ def test_vector(name: str, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         assert done.offloaded_count == expect["offloadedCount"]
         assert done.freed_chars == expect["freedChars"]
         assert done.files == [str(root) + f for f in expect["files"]]
+        assert done.unrecognized == expect.get("unrecognized", [])
     assert messages == before, "the input list is left untouched"
     written = {
         "/" + str(p.relative_to(root)): p.read_text(encoding="utf-8")

@@ -53,6 +53,9 @@ class BatchOffload:
     """Sum of the offloaded contents' sizes, in UTF-16 code units (JavaScript's length)."""
     files: List[str]
     """Absolute paths written, in walk order."""
+    unrecognized: List[str] = field(default_factory=list)
+    """Paths (``messages[3]``, ``messages[2].content[1]``) of items that look like tool
+    results of no shape we know (``mcp_tool_result``…): left as they are, reported here."""
 
 
 def _batch(messages: Sequence[Any], output_dir: PathLike, threshold: int) -> BatchOffload:
@@ -62,9 +65,9 @@ def _batch(messages: Sequence[Any], output_dir: PathLike, threshold: int) -> Bat
         raise InvalidArgumentError(f"invalid argument: threshold must be an integer >= 0, got {threshold!r}")
     messages = list(messages)
     text = dumps(messages, "messages")
-    out, count, freed, files = _native.offload_tool_results(text, os.fspath(output_dir), threshold)
+    out, count, freed, files, unrecognized = _native.offload_tool_results(text, os.fspath(output_dir), threshold)
     after = [message if new is None else json.loads(new) for message, new in zip(messages, out)]
-    return BatchOffload(after, count, freed, files)
+    return BatchOffload(after, count, freed, files, unrecognized)
 
 
 async def offload_tool_results(
