@@ -36,7 +36,7 @@ pub fn offload_tool_results(
     let done = block_on(py, || async {
         let done = tool_offload::offload_tool_results_to_files(&messages, &options).await?;
         Ok::<_, tool_offload::OffloadError>((
-            done.messages.iter().map(changed).collect(),
+            done.messages.into_iter().map(changed).collect(),
             done.offloaded_count,
             done.freed_chars,
             done.files,
@@ -48,9 +48,9 @@ pub fn offload_tool_results(
 
 /// A changed message as JSON text (serde_json's: a float stays a float, keys keep their
 /// order, for Python's `json.loads`); `None` for one borrowed unchanged.
-fn changed(message: &Cow<'_, Value>) -> Option<String> {
+fn changed(message: Cow<'_, Value>) -> Option<String> {
     match message {
         Cow::Borrowed(_) => None,
-        Cow::Owned(value) => Some(to_json(value)),
+        Cow::Owned(value) => Some(to_json(&value)),
     }
 }

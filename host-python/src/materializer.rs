@@ -8,6 +8,10 @@ use tool_offload::{
 
 use crate::{block_on, parse, py_err, to_json};
 
+/// A materialized output for Python: the text for the model (a summary, or the redacted
+/// output when there is no ref), the ref as JSON text, and the artifact's path.
+type Outcome = (String, Option<String>, Option<String>);
+
 /// One conversation's materializer on real files (`tool_offload.Materializer` wraps it).
 #[pyclass(frozen, module = "tool_offload._native")]
 pub struct NativeMaterializer {
@@ -19,6 +23,10 @@ impl NativeMaterializer {
     /// A materializer writing under `user_data` (relative: to the working directory) for
     /// `conversation_id`; `None` options keep core's defaults.
     #[new]
+    // The Python constructor's keyword options, one argument each (PyO3 maps them by
+    // name); options that are not plain values (`tools`, `redact`, `count_tokens`) will
+    // come as their own arguments too.
+    #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (user_data, conversation_id, max_inline_chars=None, max_inline_bytes=None, snippet_lines=None, snippet_bytes=None, offload_dir=None))]
     fn new(
         py: Python<'_>,
@@ -63,7 +71,7 @@ impl NativeMaterializer {
         tool_call_id: &str,
         output: &str,
         server_name: Option<&str>,
-    ) -> PyResult<Option<(String, Option<String>, Option<String>)>> {
+    ) -> PyResult<Option<Outcome>> {
         let output = parse(py, output, "output")?;
         let input = ToolOutputInput {
             tool_call_id,
@@ -71,7 +79,8 @@ impl NativeMaterializer {
             server_name,
             output: &output,
         };
-        let done = block_on(py, || self.inner.materialize(&input)).map_err(|err| py_err(py, err))?;
+        let done =
+            block_on(py, || self.inner.materialize(&input)).map_err(|err| py_err(py, err))?;
         Ok(match done {
             Materialized::Inline => None,
             Materialized::Redacted { content } => Some((content, None, None)),
