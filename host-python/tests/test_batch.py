@@ -151,3 +151,9 @@ def test_one_vector_byte_for_byte(root: Path, monkeypatch: pytest.MonkeyPatch) -
     assert compact(done.messages) == compact(step["expect"]["messages"])
     assert js(done.messages) == compact(step["expect"]["messages"])
     assert '"content":"[Content offloaded to: ./tool-result-' in compact(done.messages)
+
+
+def test_lone_surrogates_are_refused_clearly_for_now(tmp_path: Path) -> None:
+    messages = [{"role": "tool", "tool_call_id": "c", "content": "cut \ud83d" + "x" * 200}]
+    with pytest.raises(tool_offload.InvalidArgumentError, match="lone UTF-16 surrogate"):
+        offload_tool_results_sync(messages, output_dir=tmp_path)

@@ -36,6 +36,15 @@ def refuse_in_loop(name: str) -> None:
 def dumps(value: Any, what: str) -> str:
     """``value`` as JSON text for the extension; ``INVALID_ARGUMENT`` when it is not JSON."""
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as e:
         raise InvalidArgumentError(f"invalid argument: {what} is not JSON-serializable: {e}") from e
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            # TODO(issue 51): cross as escapes and mark them as the CLI does (LoneSurrogates).
+            raise InvalidArgumentError(
+                f"invalid argument: {what} holds a lone UTF-16 surrogate, not supported yet: {e}"
+            ) from e
+    return text
