@@ -174,8 +174,12 @@ $(PYTHON_VENV)/.installed: host-python/requirements-dev.txt
 	$(PYTHON_VENV)/bin/pip install --quiet --disable-pip-version-check -r host-python/requirements-dev.txt
 	@touch $@
 
+# Its own target directory (PYTHON_TARGET_DIR, else CARGO_TARGET_DIR) so that a build with pyo3's flags does not
+# invalidate the workspace's; at a lower priority beside the other builds.
+PYTHON_TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target/python)
+
 test-python: $(PYTHON_VENV)/.installed ## Build the Python extension (maturin develop) into a venv and run its pytest suite
-	cd host-python && VIRTUAL_ENV=$(abspath $(PYTHON_VENV)) $(abspath $(PYTHON_VENV))/bin/maturin develop --quiet
+	cd host-python && CARGO_TARGET_DIR=$(PYTHON_TARGET_DIR) VIRTUAL_ENV=$(abspath $(PYTHON_VENV)) nice -n 10 $(abspath $(PYTHON_VENV))/bin/maturin develop --quiet
 	@# pytest exits 5 when it collects no test: that fails this target too.
 	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m pytest -q -p no:cacheprovider
 
