@@ -7,18 +7,27 @@
 //! `serde_json` here, and back as JSON text for `json.loads`. Errors are raised as
 //! `tool_offload.errors.OffloadError` subclasses chosen by their code.
 
+use std::future::Future;
 use std::sync::OnceLock;
 
 use pyo3::prelude::*;
+use tool_offload::json::LoneSurrogates;
 use tool_offload::{ErrorCode, OffloadError, Value};
 
-mod batch;
+mod callback;
+mod core_paths;
 mod materializer;
+mod messages;
+mod offload;
+mod options;
+mod registry;
+mod workspace;
+mod writer;
 
 /// The runtime every call blocks on. Current-thread: each calling thread drives its own
 /// future (concurrent calls from several Python threads are fine); file IO runs on the
 /// runtime's blocking pool.
-fn runtime() -> &'static tokio::runtime::Runtime {
+pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RUNTIME.get_or_init(|| {
         tokio::runtime::Builder::new_current_thread()
@@ -33,10 +42,26 @@ fn runtime() -> &'static tokio::runtime::Runtime {
 pub(crate) fn block_on<M, F>(py: Python<'_>, make: M) -> F::Output
 where
     M: FnOnce() -> F + Send,
-    F: std::future::Future,
+    F: Future,
     F::Output: Send,
 {
     py.detach(|| runtime().block_on(make()))
+}
+
+/// [`block_on`] for a call into the tokio host: its error raised as Python's, or what a
+/// Python callback (`count_tokens`, `now`) raised during the call, which wins.
+pub(crate) fn run<M, F, T>(py: Python<'_>, make: M) -> PyResult<T>
+where
+    M: FnOnce() -> F + Send,
+    F: Future<Output = Result<T, OffloadError>>,
+    T: Send,
+{
+    callback::clear();
+    let done = block_on(py, make);
+    if let Some(err) = callback::raised(py) {
+        return Err(err);
+    }
+    done.map_err(|err| py_err(py, err))
 }
 
 /// `err` as the Python exception of its code (`tool_offload.errors._from_native`).
@@ -63,11 +88,61 @@ pub(crate) fn raise(py: Python<'_>, code: &str, message: &str, path: Option<Stri
     }
 }
 
+/// `INVALID_ARGUMENT` with `message`.
+pub(crate) fn invalid(py: Python<'_>, message: &str) -> PyErr {
+    let message = format!("invalid argument: {message}");
+    raise(py, ErrorCode::InvalidArgument.as_str(), &message, None)
+}
+
 /// JSON text from Python as a value; `INVALID_ARGUMENT` naming `what` when it is not JSON.
 pub(crate) fn parse(py: Python<'_>, text: &str, what: &str) -> PyResult<Value> {
-    serde_json::from_str(text).map_err(|e| {
-        let message = format!("invalid argument: {what} is not JSON: {e}");
-        raise(py, ErrorCode::InvalidArgument.as_str(), &message, None)
+    serde_json::from_str(text).map_err(|e| invalid(py, &format!("{what} is not JSON: {e}")))
+}
+
+/// JSON text from Python whose lone UTF-16 surrogates (which a Python `str` holds and
+/// UTF-8 cannot) come escaped (`"\ud83d"`, `json.dumps(ensure_ascii=True)`): each
+/// marked with a stand-in, as the CLI reads them, so sizes and files are what the
+/// JavaScript hosts measure and write.
+pub(crate) struct Marked {
+    pub value: Value,
+    pub lone: Lone,
+}
+
+/// The stand-ins of one input's lone surrogates.
+pub(crate) struct Lone(LoneSurrogates);
+
+impl Lone {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub(crate) fn view<'a>(&'a self, value: &'a Value) -> tool_offload::json::LoneView<'a> {
+        self.0.view(value)
+    }
+    /// `value` as JSON text with the stand-ins escaped again, for `json.loads`.
+    pub(crate) fn text(&self, value: &Value) -> String {
+        let text = to_json(value);
+        match self.0.is_empty() {
+            true => text,
+            false => self.0.restore(&text).into_owned(),
+        }
+    }
+    /// A string as a writer receives it: lone surrogates as U+FFFD.
+    pub(crate) fn written(&self, value: Value) -> Value {
+        match value {
+            Value::String(s) if !self.0.is_empty() => {
+                Value::String(self.0.to_written(&s).into_owned())
+            }
+            other => other,
+        }
+    }
+}
+
+pub(crate) fn parse_marked(py: Python<'_>, text: &str, what: &str) -> PyResult<Marked> {
+    let (marked, lone) = LoneSurrogates::mark(text.as_bytes()).map_err(|e| py_err(py, e))?;
+    let marked = std::str::from_utf8(&marked).map_err(|e| invalid(py, &e.to_string()))?;
+    Ok(Marked {
+        value: parse(py, marked, what)?,
+        lone: Lone(lone),
     })
 }
 
@@ -77,19 +152,36 @@ pub(crate) fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
 }
 
 /// JSON text printed again as JavaScript's `JSON.stringify` prints it (integer-like keys
-/// first, `1.0` as `1`, `1e+21`): the form every host's conformance outcome is recorded in.
+/// first, `1.0` as `1`, `1e+21`): the form every host's conformance outcome is recorded
+/// in. Lone surrogates escaped in `text` stay escaped.
 #[pyfunction]
 fn js_stringify(py: Python<'_>, text: &str) -> PyResult<String> {
-    Ok(tool_offload::json::stringify(&parse(py, text, "text")?))
+    let Marked { value, lone } = parse_marked(py, text, "text")?;
+    let printed = tool_offload::json::stringify(&value);
+    Ok(match lone.is_empty() {
+        true => printed,
+        false => lone.0.restore(&printed).into_owned(),
+    })
+}
+
+/// Core's token estimate of `text` (what `count_tokens` defaults to).
+#[pyfunction]
+fn estimate_tokens(text: &str) -> usize {
+    tool_offload_core::estimate_tokens(text)
 }
 
 /// The module: its functions, classes and `ERROR_CODES` (every code, as published).
 #[pymodule]
 #[pyo3(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(batch::offload_tool_results, m)?)?;
+    m.add_function(wrap_pyfunction!(offload::offload_tool_results, m)?)?;
+    m.add_function(wrap_pyfunction!(offload::offload_tool_result, m)?)?;
     m.add_function(wrap_pyfunction!(js_stringify, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate_tokens, m)?)?;
+    m.add_function(wrap_pyfunction!(messages::import_conversation, m)?)?;
     m.add_class::<materializer::NativeMaterializer>()?;
+    m.add_class::<registry::NativeRegistry>()?;
+    m.add_class::<workspace::NativeWorkspace>()?;
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     m.add("ERROR_CODES", codes)?;
     m.add("DEFAULT_THRESHOLD", tool_offload::DEFAULT_THRESHOLD)?;

@@ -1,12 +1,18 @@
-//! `tool_offload.Materializer`'s native half: core's materializer on this crate's runtime.
+//! `tool_offload.Materializer`'s native half: the tokio host's materializer on this
+//! crate's runtime. Results cross as JSON text or tuples; `messages.rs` builds the
+//! conversation-wide ones.
+
+use std::sync::Arc;
 
 use pyo3::prelude::*;
-use tool_offload::core::materialize::{Materialized, DEFAULT_LINES};
 use tool_offload::{
-    ContextRef, GrepOptions, Materializer, MaterializerOptions, ToolOutputInput, Value,
+    GcOptions, GrepOptions, Materialized, Materializer, MaterializerOptions, ToolOutputInput,
+    ToolRegistry, Value,
 };
 
-use crate::{block_on, parse, py_err, to_json};
+use crate::core_paths::{referenced, Within};
+use crate::messages::{self, ref_json};
+use crate::{callback, options, parse, parse_marked, py_err, run, to_json};
 
 /// A materialized output for Python: the text for the model (a summary, or the redacted
 /// output when there is no ref), the ref as JSON text, and the artifact's path.
@@ -15,43 +21,64 @@ type Outcome = (String, Option<String>, Option<String>);
 /// One conversation's materializer on real files (`tool_offload.Materializer` wraps it).
 #[pyclass(frozen, module = "tool_offload._native")]
 pub struct NativeMaterializer {
-    inner: Materializer,
+    pub(crate) inner: Arc<Materializer>,
+    /// `context_read`, `context_tail` and `context_grep` over this materializer, for
+    /// `handle_tool_call`.
+    reads: ToolRegistry,
+}
+
+/// Core's options from the Python constructor's (JSON, the npm package's names).
+fn materializer_options(
+    user_data: &str,
+    conversation_id: &str,
+    o: &Value,
+) -> Result<MaterializerOptions, tool_offload::OffloadError> {
+    let mut out = MaterializerOptions::at(user_data, conversation_id);
+    if let Some(n) = options::count(o, "maxInlineChars", "")? {
+        out.max_inline_chars = n;
+    }
+    if let Some(n) = options::count(o, "maxInlineBytes", "")? {
+        out.max_inline_bytes = n;
+    }
+    if let Some(n) = options::count(o, "snippetLines", "")? {
+        out.snippet_lines = n;
+    }
+    out.snippet_bytes = options::count(o, "snippetBytes", "")?;
+    out.offload_dir = options::text(o, "offloadDir", "")?;
+    out.tools = options::tool_limits(o.get("tools"))?;
+    out.redact = options::redaction(o.get("redact"))?;
+    out.message_budget_chars = options::count(o, "messageBudgetChars", "")?;
+    out.context_window = options::context_window(o.get("contextWindow"))?;
+    Ok(out)
 }
 
 #[pymethods]
 impl NativeMaterializer {
     /// A materializer writing under `user_data` (relative: to the working directory) for
-    /// `conversation_id`; `None` options keep core's defaults.
+    /// `conversation_id`; `options` a JSON object of the npm package's options,
+    /// `count_tokens` a Python callable counting a text's tokens.
     #[new]
-    // The Python constructor's keyword options, one argument each (PyO3 maps them by
-    // name); options that are not plain values (`tools`, `redact`, `count_tokens`) will
-    // come as their own arguments too.
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (user_data, conversation_id, max_inline_chars=None, max_inline_bytes=None, snippet_lines=None, snippet_bytes=None, offload_dir=None))]
+    #[pyo3(signature = (user_data, conversation_id, options="{}", count_tokens=None))]
     fn new(
         py: Python<'_>,
         user_data: &str,
         conversation_id: &str,
-        max_inline_chars: Option<usize>,
-        max_inline_bytes: Option<usize>,
-        snippet_lines: Option<usize>,
-        snippet_bytes: Option<usize>,
-        offload_dir: Option<String>,
+        options: &str,
+        count_tokens: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
-        let mut options = MaterializerOptions::at(user_data, conversation_id);
-        if let Some(chars) = max_inline_chars {
-            options.max_inline_chars = chars;
+        let o = parse(py, options, "options")?;
+        let options =
+            materializer_options(user_data, conversation_id, &o).map_err(|e| py_err(py, e))?;
+        let mut inner = Materializer::new(options).map_err(|err| py_err(py, err))?;
+        if let Some(count) = count_tokens {
+            inner = inner.with_token_counter(callback::counter(count));
         }
-        if let Some(bytes) = max_inline_bytes {
-            options.max_inline_bytes = bytes;
-        }
-        if let Some(lines) = snippet_lines {
-            options.snippet_lines = lines;
-        }
-        options.snippet_bytes = snippet_bytes;
-        options.offload_dir = offload_dir;
-        let inner = Materializer::new(options).map_err(|err| py_err(py, err))?;
-        Ok(NativeMaterializer { inner })
+        let inner = Arc::new(inner);
+        let mut reads = ToolRegistry::new();
+        inner
+            .register_tools(&mut reads)
+            .map_err(|e| crate::raise(py, e.code().as_str(), &e.to_string(), None))?;
+        Ok(NativeMaterializer { inner, reads })
     }
 
     /// The conversation this materializer writes and reads.
@@ -72,87 +99,207 @@ impl NativeMaterializer {
         output: &str,
         server_name: Option<&str>,
     ) -> PyResult<Option<Outcome>> {
-        let output = parse(py, output, "output")?;
+        let marked = parse_marked(py, output, "output")?;
+        let output = marked.lone.written(marked.value);
         let input = ToolOutputInput {
             tool_call_id,
             tool_name,
             server_name,
             output: &output,
         };
-        let done =
-            block_on(py, || self.inner.materialize(&input)).map_err(|err| py_err(py, err))?;
-        Ok(match done {
-            Materialized::Inline => None,
-            Materialized::Redacted { content } => Some((content, None, None)),
-            Materialized::Artifact {
-                summary,
-                reference,
-                path,
-            } => Some((summary, Some(ref_json(&reference)), Some(path))),
-        })
+        let done = run(py, || self.inner.materialize(&input))?;
+        Ok(outcome(done))
     }
 
-    /// Lines `offset..offset + limit` (default 200) of the artifact `reference`.
-    #[pyo3(signature = (reference, offset=0, limit=None))]
+    /// A terminal snippet's text, materialized as `materialize` does a tool output.
+    fn materialize_terminal(
+        &self,
+        py: Python<'_>,
+        snippet_id: &str,
+        text: &str,
+    ) -> PyResult<Option<Outcome>> {
+        let done = run(py, || self.inner.materialize_terminal(snippet_id, text))?;
+        Ok(outcome(done))
+    }
+
+    /// Lines `offset..offset + limit` of the artifact `reference`, from part `part` (or
+    /// character `char`) of the first, or of what the JSON path `path` selects.
+    #[pyo3(signature = (reference, offset=0, limit=200, part=None, char=None, path=None))]
+    #[allow(clippy::too_many_arguments)] // one per keyword of read()
     fn read(
         &self,
         py: Python<'_>,
         reference: &str,
         offset: usize,
-        limit: Option<usize>,
+        limit: usize,
+        part: Option<usize>,
+        char: Option<usize>,
+        path: Option<&str>,
     ) -> PyResult<String> {
-        let limit = limit.unwrap_or(DEFAULT_LINES);
-        let page = block_on(py, || self.inner.read(reference, offset, limit));
-        page.map_err(|err| py_err(py, err))
+        let within = match char {
+            Some(c) => Within::Char(c),
+            None => Within::Part(part.unwrap_or(1)),
+        };
+        let m = &self.inner;
+        run(py, || async move {
+            match path {
+                Some(path) => m.read_json(reference, path, offset, within, limit).await,
+                None => m.read_from(reference, offset, within, limit).await,
+            }
+        })
     }
 
-    /// The last `lines` (default 200) rows of the artifact `reference`.
-    #[pyo3(signature = (reference, lines=None))]
-    fn tail(&self, py: Python<'_>, reference: &str, lines: Option<usize>) -> PyResult<String> {
-        let lines = lines.unwrap_or(DEFAULT_LINES);
-        let page = block_on(py, || self.inner.tail(reference, lines));
-        page.map_err(|err| py_err(py, err))
+    /// The last `lines` rows of the artifact `reference`.
+    #[pyo3(signature = (reference, lines=200))]
+    fn tail(&self, py: Python<'_>, reference: &str, lines: usize) -> PyResult<String> {
+        run(py, || self.inner.tail(reference, lines))
     }
 
-    /// Rows of the artifact `reference` matching the regular expression `pattern`.
-    #[pyo3(signature = (reference, pattern, ignore_case=false, context=None, max_matches=None))]
+    /// Rows of the artifact `reference` (every artifact when `None`) matching `pattern`.
+    #[pyo3(signature = (reference, pattern, ignore_case=false, context=2, max_matches=50))]
     fn grep(
         &self,
         py: Python<'_>,
-        reference: &str,
+        reference: Option<&str>,
         pattern: &str,
         ignore_case: bool,
-        context: Option<usize>,
-        max_matches: Option<usize>,
+        context: usize,
+        max_matches: usize,
     ) -> PyResult<String> {
-        let defaults = GrepOptions::default();
         let options = GrepOptions {
-            context: context.unwrap_or(defaults.context),
-            max_matches: max_matches.unwrap_or(defaults.max_matches),
+            context,
+            max_matches,
             ignore_case,
         };
-        let page = block_on(py, || self.inner.grep(reference, pattern, options));
-        page.map_err(|err| py_err(py, err))
+        let m = &self.inner;
+        run(py, || async move {
+            match reference {
+                Some(r) => m.grep(r, pattern, options).await,
+                None => m.grep_all(pattern, options).await,
+            }
+        })
+    }
+
+    /// Every tool result of the JSON array `messages` over the limits materialized:
+    /// `(messages, refs_json, paths, unrecognized)`, each message JSON text or `None`
+    /// when unchanged (more than given when a reminder was added).
+    #[pyo3(signature = (messages, remind_unread=false))]
+    fn materialize_messages(
+        &self,
+        py: Python<'_>,
+        messages: &str,
+        remind_unread: bool,
+    ) -> PyResult<messages::Changed> {
+        messages::materialize_messages(py, &self.inner, messages, remind_unread)
+    }
+
+    /// `budget(messages, options)`: `(messages, rest_json)`.
+    fn budget(
+        &self,
+        py: Python<'_>,
+        messages: &str,
+        options: &str,
+    ) -> PyResult<(Vec<Option<String>>, String)> {
+        messages::budget(py, &self.inner, messages, options)
+    }
+
+    /// `[{ ref, toolCallId, reads, errors }]` of the JSON array `messages`, as JSON.
+    fn read_stats(&self, py: Python<'_>, messages: &str) -> PyResult<String> {
+        let messages = messages::list(py, messages)?;
+        let stats: Vec<Value> = (self.inner.read_stats(&messages).iter())
+            .map(|s| serde_json::json!({"ref": s.reference, "toolCallId": s.call_id, "reads": s.reads, "errors": s.errors}))
+            .collect();
+        Ok(to_json(&stats))
+    }
+
+    /// The refs shown in part that the model never read back.
+    fn unread_refs(&self, py: Python<'_>, messages: &str) -> PyResult<Vec<String>> {
+        let messages = messages::list(py, messages)?;
+        Ok(self.inner.unread_refs(&messages))
+    }
+
+    /// The bundle of `messages` and every artifact they refer to, as JSON text.
+    fn export_conversation(&self, py: Python<'_>, messages: &str) -> PyResult<String> {
+        let messages = messages::list(py, messages)?;
+        let bundle = run(py, || self.inner.export_conversation(&messages))?;
+        Ok(to_json(&bundle))
+    }
+
+    /// `(hits, inlined, saved_chars)` over this materializer's lifetime.
+    fn stats(&self) -> (u64, u64, u64) {
+        let s = self.inner.stats();
+        (s.hits, s.inlined, s.saved_chars)
+    }
+
+    /// The read tools' definitions as the `tools` array of `format`, as JSON text.
+    fn tool_definitions(&self, py: Python<'_>, format: &str) -> PyResult<String> {
+        let format = tool_offload::tools::ToolFormat::parse(format).map_err(|e| py_err(py, e))?;
+        Ok(to_json(&self.inner.get_tool_definitions_as(format)))
+    }
+
+    /// Run the read tool `name` on `input` (JSON): `(content, is_error)`. A bad argument
+    /// or ref is an `is_error` result the model can act on; an unknown tool too.
+    fn handle_tool_call(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        input: &str,
+    ) -> PyResult<(String, bool)> {
+        let input = parse(py, input, "input")?;
+        let done = run(py, || self.reads.execute_tool("", name, input))?;
+        let value = done.to_value();
+        let content = match &value["content"] {
+            Value::String(s) => s.clone(),
+            other => tool_offload::json::stringify(other),
+        };
+        Ok((content, value["is_error"] == Value::Bool(true)))
+    }
+
+    /// Register the read tools on `registry`.
+    fn register_tools(
+        &self,
+        py: Python<'_>,
+        registry: &crate::registry::NativeRegistry,
+    ) -> PyResult<()> {
+        registry.add_read_tools(py, &self.inner)
+    }
+
+    /// Retention under this materializer's user data (docs/retention.md): the report as
+    /// JSON text. `keep` is a JSON array of messages whose refs stay.
+    #[pyo3(signature = (older_than_ms=None, max_bytes=None, keep=None, dry_run=false, now_ms=None))]
+    fn gc(
+        &self,
+        py: Python<'_>,
+        older_than_ms: Option<u64>,
+        max_bytes: Option<u64>,
+        keep: Option<&str>,
+        dry_run: bool,
+        now_ms: Option<u64>,
+    ) -> PyResult<String> {
+        let keep = match keep {
+            Some(text) => referenced(&parse(py, text, "keep")?),
+            None => Default::default(),
+        };
+        let options = GcOptions {
+            older_than_ms,
+            max_bytes,
+            keep,
+            dry_run,
+            now_ms: now_ms.unwrap_or_else(tool_offload::now_ms),
+        };
+        let report = run(py, || self.inner.gc(&options))?;
+        Ok(messages::gc_report(&report))
     }
 }
 
-/// A ref as the npm package gives it: `{ kind, id, hint: { toolName, serverName?,
-/// toolCallId, bytes, chars, lines, isJson } }`, as JSON text.
-fn ref_json(reference: &ContextRef) -> String {
-    let h = &reference.hint;
-    let mut hint = serde_json::Map::new();
-    hint.insert("toolName".into(), h.tool_name.clone().into());
-    if let Some(server) = &h.server_name {
-        hint.insert("serverName".into(), server.clone().into());
+fn outcome(done: Materialized) -> Option<Outcome> {
+    match done {
+        Materialized::Inline => None,
+        Materialized::Redacted { content } => Some((content, None, None)),
+        Materialized::Artifact {
+            summary,
+            reference,
+            path,
+        } => Some((summary, Some(ref_json(&reference)), Some(path))),
     }
-    hint.insert("toolCallId".into(), h.tool_call_id.clone().into());
-    hint.insert("bytes".into(), h.bytes.into());
-    hint.insert("chars".into(), h.chars.into());
-    hint.insert("lines".into(), h.lines.into());
-    hint.insert("isJson".into(), h.is_json.into());
-    let mut out = serde_json::Map::new();
-    out.insert("kind".into(), "artifact".into());
-    out.insert("id".into(), reference.id.clone().into());
-    out.insert("hint".into(), Value::Object(hint));
-    to_json(&Value::Object(out))
 }

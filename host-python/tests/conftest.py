@@ -36,8 +36,9 @@ def compact(value: Any) -> str:
 def js(value: Any) -> str:
     """``value`` printed as JavaScript's JSON.stringify prints it (core's printer)."""
     from tool_offload import _native
+    from tool_offload._run import dumps
 
-    return _native.js_stringify(compact(value))
+    return _native.js_stringify(dumps(value, "value"))
 
 
 @pytest.fixture

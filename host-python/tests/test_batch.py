@@ -12,14 +12,14 @@ import pytest
 
 import tool_offload
 from tool_offload import OffloadError, offload_tool_results, offload_tool_results_sync
+from tool_offload._offload import _batch
 
 from conftest import VECTORS, compact, js, load_vector
 
 BATCH = sorted(p.name for p in VECTORS.glob("batch-*.json"))
-# The writer cannot be told to fail on a path here (`failOn`).
+# `failOn`: the writer fails on that path (the private `_fail_on` of `_batch`).
 INJECTED = {"batch-mkdir-failure.json", "batch-write-failure.json"}
-# Lone UTF-16 surrogates: Python str holds them, but they cannot cross as UTF-8 yet
-# (the CLI's LoneSurrogates::mark path is what the extension needs; see the report).
+# Lone UTF-16 surrogates, which a Python str holds: they cross escaped and are marked.
 LONE = {n for n in BATCH if "lone-surrogate" in n}
 
 
@@ -29,10 +29,6 @@ def test_vectors_found() -> None:
 
 @pytest.mark.parametrize("name", BATCH)
 def test_vector(name: str, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if name in INJECTED:
-        pytest.skip("failOn: no injectable writer in the Python host yet")
-    if name in LONE:
-        pytest.xfail("lone surrogates do not cross the boundary yet")
     vector = load_vector(name)
     cwd = root / vector["cwd"].lstrip("/")
     cwd.mkdir(parents=True)
@@ -44,14 +40,17 @@ def test_vector(name: str, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         out_dir = str(root) + out_dir
     messages = step["messages"]
     before = copy.deepcopy(messages)
-    kwargs = {} if "threshold" not in step else {"threshold": step["threshold"]}
+    threshold = step.get("threshold", tool_offload.DEFAULT_THRESHOLD)
+    fail_on = None if "failOn" not in step else str(root) + step["failOn"]
     if "error" in step:
         with pytest.raises(OffloadError) as caught:
-            offload_tool_results_sync(messages, output_dir=out_dir, **kwargs)
+            _batch(messages, out_dir, threshold, _fail_on=fail_on)
         assert caught.value.code == step["error"]["code"]
-        assert str(caught.value) == step["error"]["message"]
+        assert str(caught.value).replace(str(root), "") == step["error"]["message"]
+        if "path" in step["error"]:
+            assert caught.value.path == str(root) + step["error"]["path"]
     else:
-        done = offload_tool_results_sync(messages, output_dir=out_dir, **kwargs)
+        done = _batch(messages, out_dir, threshold, _fail_on=fail_on)
         expect = step["expect"]
         # Outcomes are compared as every host records them: printed as JSON.stringify
         # prints (the Python values keep their own float/int and key order).
@@ -153,7 +152,11 @@ def test_one_vector_byte_for_byte(root: Path, monkeypatch: pytest.MonkeyPatch) -
     assert '"content":"[Content offloaded to: ./tool-result-' in compact(done.messages)
 
 
-def test_lone_surrogates_are_refused_clearly_for_now(tmp_path: Path) -> None:
-    messages = [{"role": "tool", "tool_call_id": "c", "content": "cut \ud83d" + "x" * 200}]
-    with pytest.raises(tool_offload.InvalidArgumentError, match="lone UTF-16 surrogate"):
-        offload_tool_results_sync(messages, output_dir=tmp_path)
+def test_lone_surrogates_cross_and_are_written_as_node_writes_them(tmp_path: Path) -> None:
+    kept = {"role": "tool", "tool_call_id": "k", "content": "short \udc00"}
+    messages = [{"role": "tool", "tool_call_id": "c", "content": "cut \ud83d" + "x" * 200}, kept]
+    done = offload_tool_results_sync(messages, output_dir=tmp_path)
+    assert done.freed_chars == 205, "a lone surrogate is one UTF-16 unit"
+    assert (tmp_path / "tool-result-c.md").read_text(encoding="utf-8") == "cut \ufffd" + "x" * 200
+    assert done.messages[1] is kept
+    assert done.messages[0]["content"] == "[Content offloaded to: ./tool-result-c.md]"

@@ -4,21 +4,47 @@ caller's thread for the ``_sync`` twins (never inside a running event loop)."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
-from typing import Any, Callable, TypeVar
+import threading
+from typing import Any, Awaitable, Callable, List, Optional, Sequence, TypeVar
 
 from .errors import InvalidArgumentError, RunningEventLoopError
 
 T = TypeVar("T")
 
+_local = threading.local()
+
 
 async def in_thread(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``fn(*args, **kwargs)`` in the loop's default executor: the extension releases the
     GIL while it works, so the loop keeps running. Cancelling the await does not stop a
-    call already started; files it writes still appear only whole."""
+    call already started; files it writes still appear only whole. A coroutine a
+    callback (a registry handler) returns runs on this loop."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(None, functools.partial(fn, *args, **kwargs))
+
+    def call() -> T:
+        _local.loop = loop
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _local.loop = None
+
+    return await loop.run_in_executor(None, call)
+
+
+def resolve(value: Any) -> Any:
+    """``value``, awaited when it is awaitable: on the loop of the ``await`` that started
+    the call (from its worker thread), else in a new loop (a ``_sync`` call)."""
+    if not hasattr(value, "__await__"):
+        return value
+    loop: Optional[asyncio.AbstractEventLoop] = getattr(_local, "loop", None)
+
+    async def wait(awaitable: Awaitable[Any]) -> Any:
+        return await awaitable
+
+    if loop is not None:
+        return asyncio.run_coroutine_threadsafe(wait(value), loop).result()
+    return asyncio.run(wait(value))
 
 
 def refuse_in_loop(name: str) -> None:
@@ -34,7 +60,9 @@ def refuse_in_loop(name: str) -> None:
 
 
 def dumps(value: Any, what: str) -> str:
-    """``value`` as JSON text for the extension; ``INVALID_ARGUMENT`` when it is not JSON."""
+    """``value`` as JSON text for the extension; ``INVALID_ARGUMENT`` when it is not JSON.
+    Lone UTF-16 surrogates (a ``str`` may hold them, UTF-8 cannot) cross escaped
+    (``"\\ud83d"``), which the extension marks as the CLI does."""
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as e:
@@ -42,9 +70,39 @@ def dumps(value: Any, what: str) -> str:
     if not text.isascii():
         try:
             text.encode("utf-8")
-        except UnicodeEncodeError as e:
-            # TODO(issue 51): cross as escapes and mark them as the CLI does (LoneSurrogates).
-            raise InvalidArgumentError(
-                f"invalid argument: {what} holds a lone UTF-16 surrogate, not supported yet: {e}"
-            ) from e
+        except UnicodeEncodeError:
+            text = json.dumps(value, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
     return text
+
+
+def messages_list(messages: Any, what: str = "messages") -> List[Any]:
+    """``messages`` as a list; ``INVALID_ARGUMENT`` for a str, bytes or a non-sequence."""
+    if isinstance(messages, (str, bytes, dict)) or not isinstance(messages, Sequence):
+        raise InvalidArgumentError(f"invalid argument: {what} must be a list of messages")
+    return list(messages)
+
+
+def merged(given: List[Any], out: Sequence[Optional[str]]) -> List[Any]:
+    """The messages after a call: the input's own objects where unchanged (``None``), new
+    ones parsed from JSON text where changed (a call may add one at the end)."""
+    return [given[i] if new is None else json.loads(new) for i, new in enumerate(out)]
+
+
+def count(value: Optional[int], name: str) -> Optional[int]:
+    """``value`` checked as an integer >= 0 (``None`` passes)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidArgumentError(f"invalid argument: {name} must be an integer >= 0, got {value!r}")
+    return value
+
+
+def camel(name: str) -> str:
+    """``max_inline_chars`` → ``maxInlineChars``: the npm package's option names."""
+    head, *rest = name.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def options_json(options: dict[str, Any]) -> str:
+    """Keyword options (``None`` left out) as the extension's JSON object, camelCase."""
+    return dumps({camel(k): v for k, v in options.items() if v is not None}, "options")

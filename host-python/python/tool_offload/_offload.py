@@ -1,0 +1,137 @@
+"""Direct (seed 000) and batch (seed 001) offload."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional, Sequence, Union
+
+from . import _native
+from ._run import dumps, in_thread, merged, messages_list, refuse_in_loop
+from ._types import BatchOffload, DirectOffload
+from .errors import InvalidArgumentError
+
+PathLike = Union[str, "os.PathLike[str]"]
+Redact = Union[bool, dict[str, Any], None]
+
+DEFAULT_THRESHOLD: int = _native.DEFAULT_THRESHOLD
+"""Batch offload's default threshold, in UTF-16 code units (100)."""
+
+
+def redact_json(redact: Redact) -> Optional[str]:
+    """``redact=`` (``True``, or ``{"patterns": [...], "replace": ...}``) as the
+    extension's JSON, ``ignore_case`` as ``ignoreCase``."""
+    if redact is None or redact is False:
+        return None
+    if redact is True:
+        return "true"
+    if not isinstance(redact, dict):
+        raise InvalidArgumentError(f"invalid argument: redact must be a bool or a dict, got {redact!r}")
+    out = dict(redact)
+    patterns = out.get("patterns")
+    if isinstance(patterns, list):
+        out["patterns"] = [
+            {("ignoreCase" if k == "ignore_case" else k): v for k, v in p.items()} if isinstance(p, dict) else p
+            for p in patterns
+        ]
+    return dumps(out, "redact")
+
+
+def _path(value: Optional[PathLike]) -> Optional[str]:
+    return None if value is None else os.fspath(value)
+
+
+def _batch(
+    messages: Sequence[Any],
+    output_dir: PathLike,
+    threshold: int,
+    cwd: Optional[PathLike] = None,
+    redact: Redact = None,
+    _fail_on: Optional[str] = None,
+) -> BatchOffload:
+    given = messages_list(messages)
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
+        raise InvalidArgumentError(f"invalid argument: threshold must be an integer >= 0, got {threshold!r}")
+    out, count, freed, files, unrecognized = _native.offload_tool_results(
+        dumps(given, "messages"), os.fspath(output_dir), threshold, _path(cwd), redact_json(redact), _fail_on
+    )
+    return BatchOffload(merged(given, out), count, freed, files, unrecognized)
+
+
+async def offload_tool_results(
+    messages: Sequence[Any],
+    *,
+    output_dir: PathLike,
+    threshold: int = DEFAULT_THRESHOLD,
+    cwd: Optional[PathLike] = None,
+    redact: Redact = None,
+) -> BatchOffload:
+    """Offload every tool result of at least ``threshold`` UTF-16 code units to
+    ``<output_dir>/tool-result-<id>.md``, its content replaced by
+    ``[Content offloaded to: ./tool-result-<id>.md]`` (a relative ``output_dir`` resolves
+    against ``cwd``, default the working directory). The input list is left untouched.
+    ``redact=True`` replaces well-known secrets in the files written.
+
+    Raises :class:`OffloadError` (``INVALID_ID``, ``INVALID_MESSAGE``, ``WRITE_FAILED``…)
+    before anything is written for input errors."""
+    return await in_thread(_batch, messages, output_dir, threshold, cwd, redact)
+
+
+def offload_tool_results_sync(
+    messages: Sequence[Any],
+    *,
+    output_dir: PathLike,
+    threshold: int = DEFAULT_THRESHOLD,
+    cwd: Optional[PathLike] = None,
+    redact: Redact = None,
+) -> BatchOffload:
+    """:func:`offload_tool_results` in the caller's thread. Raises
+    :class:`RunningEventLoopError` inside a running event loop."""
+    refuse_in_loop("offload_tool_results")
+    return _batch(messages, output_dir, threshold, cwd, redact)
+
+
+def _direct(
+    message: Any,
+    session_id: str,
+    output_dir: PathLike,
+    cwd: Optional[PathLike] = None,
+    redact: Redact = None,
+    _fail_on: Optional[str] = None,
+) -> DirectOffload:
+    if not isinstance(session_id, str):
+        raise InvalidArgumentError(f"invalid argument: session_id must be a str, got {session_id!r}")
+    text, freed, file, files = _native.offload_tool_result(
+        dumps(message, "message"), session_id, os.fspath(output_dir), _path(cwd), redact_json(redact), _fail_on
+    )
+    return DirectOffload(json.loads(text), freed, file, files)
+
+
+async def offload_tool_result(
+    message: Any,
+    *,
+    session_id: str,
+    output_dir: PathLike,
+    cwd: Optional[PathLike] = None,
+    redact: Redact = None,
+) -> DirectOffload:
+    """Offload every tool result of one message to ``<output_dir>/<session_id>/<id>.md``
+    (a repeated id overwrites its file), each replaced by
+    ``[Tool result offloaded to file: <path>]``. The message given is left untouched.
+
+    Raises :class:`OffloadError`: ``NO_TOOL_RESULT``, ``ALREADY_OFFLOADED``,
+    ``INVALID_ID``, ``INVALID_MESSAGE``, ``WRITE_FAILED``…"""
+    return await in_thread(_direct, message, session_id, output_dir, cwd, redact)
+
+
+def offload_tool_result_sync(
+    message: Any,
+    *,
+    session_id: str,
+    output_dir: PathLike,
+    cwd: Optional[PathLike] = None,
+    redact: Redact = None,
+) -> DirectOffload:
+    """:func:`offload_tool_result` in the caller's thread."""
+    refuse_in_loop("offload_tool_result")
+    return _direct(message, session_id, output_dir, cwd, redact)

@@ -1,0 +1,249 @@
+"""The :class:`Workspace`: knowledge artifacts with a record each, queried through an
+index (SQLite by default)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence
+
+from . import _native
+from ._materializer import CountTokens, _callable, _redact_value, tools_value
+from ._offload import PathLike, Redact
+from ._run import count, dumps, in_thread, merged, messages_list, options_json, refuse_in_loop
+from ._types import OffloadedMessages, ToolResultOffload
+from .errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from ._registry import ToolRegistry
+
+
+def _meta(metadata: Optional[dict[str, Any]]) -> Optional[str]:
+    if metadata is None:
+        return None
+    if not isinstance(metadata, dict):
+        raise InvalidArgumentError(f"invalid argument: metadata must be a dict, got {metadata!r}")
+    return dumps(metadata, "metadata")
+
+
+class Workspace:
+    """Stores tool results and any knowledge under ``<root>/<namespace>/`` with a record
+    each; ``index="sqlite"`` (default) answers queries from a SQLite index, ``None`` by
+    scanning the records. ``now`` is the clock (milliseconds since the epoch)."""
+
+    def __init__(
+        self,
+        root: PathLike,
+        *,
+        namespace: Optional[str] = None,
+        agent_id: Optional[str] = None,
+        task_id: Optional[str] = None,
+        session_id: Optional[str] = None,
+        inline_limit: Optional[int] = None,
+        offload_tools: Optional[Sequence[str]] = None,
+        tools: Optional[dict[str, Any]] = None,
+        token_threshold: Optional[int] = None,
+        redact: Redact = None,
+        count_tokens: Optional[CountTokens] = None,
+        now: Optional[Callable[[], float]] = None,
+        index: Optional[str] = "sqlite",
+    ) -> None:
+        options = options_json(
+            {
+                "namespace": namespace,
+                "agent_id": agent_id,
+                "task_id": task_id,
+                "session_id": session_id,
+                "inline_limit": count(inline_limit, "inline_limit"),
+                "offload_tools": None if offload_tools is None else list(offload_tools),
+                "tools": tools_value(tools),
+                "token_threshold": count(token_threshold, "token_threshold"),
+                "redact": _redact_value(redact),
+            }
+        )
+        self._native = _native.NativeWorkspace(
+            os.fspath(root),
+            options,
+            _callable(count_tokens, "count_tokens"),
+            _callable(now, "now"),
+            "none" if index is None else index,
+        )
+
+    @property
+    def namespace(self) -> str:
+        """The namespace this workspace stores into."""
+        return str(self._native.namespace)
+
+    def offload_tool_result_sync(
+        self,
+        *,
+        tool_call_id: str,
+        tool_name: str,
+        content: Any,
+        action_name: Optional[str] = None,
+        metadata: Optional[dict[str, Any]] = None,
+    ) -> ToolResultOffload:
+        """:meth:`offload_tool_result` in the caller's thread."""
+        refuse_in_loop("offload_tool_result")
+        offloaded, replacement, artifact_id, reason = self._native.offload_tool_result(
+            tool_call_id, tool_name, dumps(content, "content"), action_name, _meta(metadata)
+        )
+        shown = content if replacement is None else replacement
+        return ToolResultOffload(offloaded, shown, artifact_id, reason)
+
+    async def offload_tool_result(
+        self,
+        *,
+        tool_call_id: str,
+        tool_name: str,
+        content: Any,
+        action_name: Optional[str] = None,
+        metadata: Optional[dict[str, Any]] = None,
+    ) -> ToolResultOffload:
+        """Decide and store one tool result as ``tool_result_<tool_call_id>``; over the
+        limits, ``content`` is a ``<knowledge_list>`` naming it."""
+        return await in_thread(
+            self.offload_tool_result_sync,
+            tool_call_id=tool_call_id,
+            tool_name=tool_name,
+            content=content,
+            action_name=action_name,
+            metadata=metadata,
+        )
+
+    def add_sync(
+        self, *, id: str, content: Any, type: Optional[str] = None, metadata: Optional[dict[str, Any]] = None
+    ) -> dict[str, Any]:
+        """:meth:`add` in the caller's thread."""
+        refuse_in_loop("add")
+        stored: dict[str, Any] = json.loads(self._native.add(id, dumps(content, "content"), type, _meta(metadata)))
+        return stored
+
+    async def add(
+        self, *, id: str, content: Any, type: Optional[str] = None, metadata: Optional[dict[str, Any]] = None
+    ) -> dict[str, Any]:
+        """Store any knowledge (``metadata`` needs ``context_type``): its record with
+        ``path`` and ``reused``."""
+        return await in_thread(self.add_sync, id=id, content=content, type=type, metadata=metadata)
+
+    def offload_messages_sync(self, messages: Sequence[Any]) -> OffloadedMessages:
+        """:meth:`offload_messages` in the caller's thread."""
+        refuse_in_loop("offload_messages")
+        given = messages_list(messages)
+        out, ids, unrecognized = self._native.offload_messages(dumps(given, "messages"))
+        return OffloadedMessages(merged(given, out), ids, unrecognized)
+
+    async def offload_messages(self, messages: Sequence[Any]) -> OffloadedMessages:
+        """:meth:`offload_tool_result` over a conversation; ``<knowledge_list>``s left alone."""
+        return await in_thread(self.offload_messages_sync, messages)
+
+    def query_artifacts_sync(
+        self, filter: Optional[dict[str, Any]] = None, *, limit: Optional[int] = None, offset: int = 0
+    ) -> List[dict[str, Any]]:
+        """:meth:`query_artifacts` in the caller's thread."""
+        refuse_in_loop("query_artifacts")
+        found: List[dict[str, Any]] = json.loads(
+            self._native.query_artifacts(_meta(filter), count(limit, "limit"), count(offset, "offset"))
+        )
+        return found
+
+    async def query_artifacts(
+        self, filter: Optional[dict[str, Any]] = None, *, limit: Optional[int] = None, offset: int = 0
+    ) -> List[dict[str, Any]]:
+        """Records whose metadata equals every field of ``filter``, newest first."""
+        return await in_thread(self.query_artifacts_sync, filter, limit=limit, offset=offset)
+
+    def get_tool_result_offload_info_sync(
+        self, *, task_id: Optional[str] = None, session_id: Optional[str] = None
+    ) -> List[dict[str, Any]]:
+        """:meth:`get_tool_result_offload_info` in the caller's thread."""
+        refuse_in_loop("get_tool_result_offload_info")
+        found: List[dict[str, Any]] = json.loads(self._native.tool_result_offload_info(task_id, session_id))
+        return found
+
+    async def get_tool_result_offload_info(
+        self, *, task_id: Optional[str] = None, session_id: Optional[str] = None
+    ) -> List[dict[str, Any]]:
+        """The stored tool results, newest first, of a task and/or session."""
+        return await in_thread(self.get_tool_result_offload_info_sync, task_id=task_id, session_id=session_id)
+
+    def get_by_id_sync(self, id: str) -> dict[str, Any]:
+        """:meth:`get_by_id` in the caller's thread."""
+        refuse_in_loop("get_by_id")
+        found: dict[str, Any] = json.loads(self._native.get_by_id(id))
+        return found
+
+    async def get_by_id(self, id: str) -> dict[str, Any]:
+        """A knowledge artifact's record with its whole ``content``."""
+        return await in_thread(self.get_by_id_sync, id)
+
+    def get_by_lines_sync(self, id: str, start_line: int, end_line: Optional[int] = None) -> str:
+        """:meth:`get_by_lines` in the caller's thread."""
+        refuse_in_loop("get_by_lines")
+        return str(self._native.get_by_lines(id, count(start_line, "start_line"), count(end_line, "end_line")))
+
+    async def get_by_lines(self, id: str, start_line: int, end_line: Optional[int] = None) -> str:
+        """Lines ``start_line..=end_line`` (1-based) of a knowledge artifact, numbered."""
+        return await in_thread(self.get_by_lines_sync, id, start_line, end_line)
+
+    def grep_sync(
+        self,
+        id: Optional[str],
+        pattern: str,
+        ignore_case: bool = False,
+        *,
+        context: Optional[int] = None,
+        max_matches: Optional[int] = None,
+    ) -> str:
+        """:meth:`grep` in the caller's thread."""
+        refuse_in_loop("grep")
+        return str(
+            self._native.grep(
+                id,
+                pattern,
+                bool(ignore_case),
+                2 if context is None else count(context, "context"),
+                50 if max_matches is None else count(max_matches, "max_matches"),
+            )
+        )
+
+    async def grep(
+        self,
+        id: Optional[str],
+        pattern: str,
+        ignore_case: bool = False,
+        *,
+        context: Optional[int] = None,
+        max_matches: Optional[int] = None,
+    ) -> str:
+        """Rows of a knowledge artifact (of every one when ``id`` is ``None``) matching
+        ``pattern``."""
+        return await in_thread(self.grep_sync, id, pattern, ignore_case, context=context, max_matches=max_matches)
+
+    def export_namespace_sync(self) -> dict[str, Any]:
+        """:meth:`export_namespace` in the caller's thread."""
+        refuse_in_loop("export_namespace")
+        bundle: dict[str, Any] = json.loads(self._native.export_namespace())
+        return bundle
+
+    async def export_namespace(self) -> dict[str, Any]:
+        """Every record of the namespace with its content, as one bundle."""
+        return await in_thread(self.export_namespace_sync)
+
+    def import_namespace_sync(self, bundle: dict[str, Any]) -> List[str]:
+        """:meth:`import_namespace` in the caller's thread."""
+        refuse_in_loop("import_namespace")
+        return list(self._native.import_namespace(dumps(bundle, "bundle")))
+
+    async def import_namespace(self, bundle: dict[str, Any]) -> List[str]:
+        """Restore a bundle from :meth:`export_namespace` into this namespace: the ids."""
+        return await in_thread(self.import_namespace_sync, bundle)
+
+    def tool_definitions(self, format: str = "anthropic") -> List[dict[str, Any]]:
+        """The knowledge tools as the ``tools`` array of ``format``."""
+        definitions: List[dict[str, Any]] = json.loads(self._native.tool_definitions(format))
+        return definitions
+
+    def register_tools(self, registry: "ToolRegistry") -> None:
+        """Register the knowledge tools on ``registry``."""
+        self._native.register_tools(registry._native)

@@ -1,0 +1,78 @@
+//! Python callables the Rust side calls back, under the GIL: `count_tokens` and a
+//! workspace's `now`. The tokio host's counter and clock cannot fail, so what a callable
+//! raises is kept in a slot of the calling thread (each call runs its future on the
+//! thread that made it) and raised after the call, as the cause of an
+//! `InvalidArgumentError`; the counter answers 0 meanwhile.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use tool_offload::{Clock, CountTokens};
+
+thread_local! {
+    /// What a callable raised during this thread's current call, and which option it was.
+    static RAISED: RefCell<Option<(&'static str, PyErr)>> = const { RefCell::new(None) };
+}
+
+fn keep(option: &'static str, err: PyErr) {
+    RAISED.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot.is_none() {
+            *slot = Some((option, err));
+        }
+    });
+}
+
+/// `count(text)` as the tokio host's counter.
+pub(crate) fn counter(count: Py<PyAny>) -> CountTokens {
+    Arc::new(move |text: &str| {
+        Python::attach(|py| {
+            let got = count.call1(py, (text,)).and_then(|n| n.extract::<i64>(py));
+            match got {
+                Ok(n) if n >= 0 => usize::try_from(n).unwrap_or(usize::MAX),
+                Ok(n) => {
+                    let message = format!("count_tokens must return an integer >= 0, got {n}");
+                    keep(
+                        "count_tokens",
+                        pyo3::exceptions::PyValueError::new_err(message),
+                    );
+                    0
+                }
+                Err(err) => {
+                    keep("count_tokens", err);
+                    0
+                }
+            }
+        })
+    })
+}
+
+/// `now()` (milliseconds since the epoch) as a workspace's clock.
+pub(crate) fn clock(now: Py<PyAny>) -> Clock {
+    Arc::new(move || {
+        Python::attach(
+            |py| match now.call0(py).and_then(|n| n.extract::<f64>(py)) {
+                Ok(ms) => ms,
+                Err(err) => {
+                    keep("now", err);
+                    0.0
+                }
+            },
+        )
+    })
+}
+
+/// Forget what an earlier call on this thread left (a call that failed before asking).
+pub(crate) fn clear() {
+    RAISED.with(|slot| slot.borrow_mut().take());
+}
+
+/// The error a callable raised during this call, as `INVALID_ARGUMENT` with it as cause.
+pub(crate) fn raised(py: Python<'_>) -> Option<PyErr> {
+    let (option, cause) = RAISED.with(|slot| slot.borrow_mut().take())?;
+    let message = format!("invalid argument: {option} raised: {}", cause.value(py));
+    let err = crate::raise(py, "INVALID_ARGUMENT", &message, None);
+    err.set_cause(py, Some(cause));
+    Some(err)
+}

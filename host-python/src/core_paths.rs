@@ -1,0 +1,15 @@
+//! The only items this crate takes from a module path rather than a crate root.
+//!
+//! The tokio host (`tool_offload`) re-exports most of what a host needs at its root; these
+//! it does not (yet), and core's modules are being moved. Naming them once, here, keeps a
+//! move to one line each. Each is a request for a root re-export in host-tokio
+//! (host-python/README.md, "Left").
+
+/// Refs and batch file names still in use, for `gc(keep=…)`.
+pub(crate) use tool_offload::core::gc::referenced;
+/// `read(…, char=)`: where inside a long line a page starts.
+pub(crate) use tool_offload::core::materialize::Within;
+/// Redaction options: `redact=True` or patterns.
+pub(crate) use tool_offload::core::redact::{RedactPattern, Redaction};
+/// `Workspace.query_artifacts`' filter, limit and offset.
+pub(crate) use tool_offload::core::workspace::Query;

@@ -1,0 +1,140 @@
+//! Conversation-wide calls of the materializer (`materialize_messages`, `budget`,
+//! `read_stats`, import) and their results as JSON text for the Python package, in the
+//! npm package's names (camelCase), which the package turns into its dataclasses.
+
+use std::borrow::Cow;
+
+use pyo3::prelude::*;
+use serde_json::json;
+use tool_offload::{
+    BudgetOptions, ContextRef, GcReport, MaterializeMessagesOptions, Materializer, Value,
+};
+
+use crate::{invalid, parse, parse_marked, run, to_json, Marked};
+
+/// What `materialize_messages` returns to Python: the messages after (JSON text, `None`
+/// when unchanged), the refs written (JSON), their paths and the unrecognized results.
+pub(crate) type Changed = (Vec<Option<String>>, String, Vec<String>, Vec<String>);
+
+/// The JSON array `text` as messages; `INVALID_ARGUMENT` when it is not a list.
+pub(crate) fn list(py: Python<'_>, text: &str) -> PyResult<Vec<Value>> {
+    let Marked { value, .. } = parse_marked(py, text, "messages")?;
+    match value {
+        Value::Array(items) => Ok(items),
+        _ => Err(invalid(py, "messages must be a list")),
+    }
+}
+
+/// A changed message as JSON text; `None` for one borrowed unchanged.
+pub(crate) fn changed(message: Cow<'_, Value>) -> Option<String> {
+    match message {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(value) => Some(to_json(&value)),
+    }
+}
+
+pub(crate) fn materialize_messages(
+    py: Python<'_>,
+    m: &Materializer,
+    messages: &str,
+    remind_unread: bool,
+) -> PyResult<Changed> {
+    let messages = list(py, messages)?;
+    let mut options = MaterializeMessagesOptions::default();
+    options.remind_unread = remind_unread;
+    let done = run(py, || m.materialize_messages_with(&messages, &options))?;
+    let refs: Vec<Value> = done.refs.iter().map(ref_value).collect();
+    Ok((
+        done.messages.into_iter().map(changed).collect(),
+        to_json(&refs),
+        done.paths,
+        done.unrecognized,
+    ))
+}
+
+/// `budget(messages, { triggerTokens, keepLast?, clearAtLeastTokens?, excludeTools? })`.
+pub(crate) fn budget(
+    py: Python<'_>,
+    m: &Materializer,
+    messages: &str,
+    options: &str,
+) -> PyResult<(Vec<Option<String>>, String)> {
+    let messages = list(py, messages)?;
+    let o = parse(py, options, "options")?;
+    let count = |key: &str| crate::options::count(&o, key, "").map_err(|e| crate::py_err(py, e));
+    let trigger =
+        count("triggerTokens")?.ok_or_else(|| invalid(py, "trigger_tokens is missing"))?;
+    let mut options = BudgetOptions::new(trigger);
+    options.keep_last = count("keepLast")?.unwrap_or(options.keep_last);
+    options.clear_at_least_tokens =
+        count("clearAtLeastTokens")?.unwrap_or(options.clear_at_least_tokens);
+    if let Some(tools) = o.get("excludeTools").and_then(Value::as_array) {
+        options.exclude_tools = tools
+            .iter()
+            .map(|t| t.as_str().map(str::to_owned))
+            .collect::<Option<_>>()
+            .ok_or_else(|| invalid(py, "exclude_tools must be a list of tool names"))?;
+    }
+    let done = run(py, || m.budget(&messages, &options))?;
+    let cleared: Vec<Value> = done
+        .cleared
+        .iter()
+        .map(|c| {
+            json!({"message": c.message, "toolCallId": c.tool_call_id, "toolName": c.tool_name,
+                "ref": c.reference, "chars": c.chars, "tokens": c.tokens})
+        })
+        .collect();
+    let rest = json!({
+        "cleared": cleared,
+        "tokensBefore": done.tokens_before,
+        "tokensAfter": done.tokens_after,
+        "rewrittenFromMessage": done.rewritten_from_message,
+        "refs": done.stored.iter().map(|(r, _)| ref_value(r)).collect::<Vec<_>>(),
+        "paths": done.stored.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>(),
+    });
+    Ok((
+        done.messages.into_iter().map(changed).collect(),
+        to_json(&rest),
+    ))
+}
+
+/// A gc report as JSON text: `{ removed, bytes, kept, keptBytes }`.
+pub(crate) fn gc_report(r: &GcReport) -> String {
+    to_json(
+        &json!({"removed": r.removed, "bytes": r.bytes, "kept": r.kept, "keptBytes": r.kept_bytes}),
+    )
+}
+
+/// A ref as the npm package gives it: `{ kind, id, hint: { toolName, serverName?,
+/// toolCallId, bytes, chars, lines, isJson } }`.
+pub(crate) fn ref_value(reference: &ContextRef) -> Value {
+    let h = &reference.hint;
+    let mut hint = serde_json::Map::new();
+    hint.insert("toolName".into(), h.tool_name.clone().into());
+    if let Some(server) = &h.server_name {
+        hint.insert("serverName".into(), server.clone().into());
+    }
+    hint.insert("toolCallId".into(), h.tool_call_id.clone().into());
+    hint.insert("bytes".into(), h.bytes.into());
+    hint.insert("chars".into(), h.chars.into());
+    hint.insert("lines".into(), h.lines.into());
+    hint.insert("isJson".into(), h.is_json.into());
+    json!({"kind": "artifact", "id": reference.id, "hint": Value::Object(hint)})
+}
+
+/// [`ref_value`] as JSON text.
+pub(crate) fn ref_json(reference: &ContextRef) -> String {
+    to_json(&ref_value(reference))
+}
+
+/// Restore a bundle (JSON text) under `user_data`: `(conversation_id, messages_json, paths)`.
+#[pyfunction]
+pub fn import_conversation(
+    py: Python<'_>,
+    bundle: &str,
+    user_data: &str,
+) -> PyResult<(String, String, Vec<String>)> {
+    let bundle = parse(py, bundle, "bundle")?;
+    let done = run(py, || tool_offload::import_conversation(&bundle, user_data))?;
+    Ok((done.conversation_id, to_json(&done.messages), done.paths))
+}

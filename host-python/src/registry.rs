@@ -1,0 +1,178 @@
+//! `tool_offload.ToolRegistry`'s native half: the tokio host's registry with Python
+//! handlers (called back under the GIL), TodoWrite/TodoRead, and the read and knowledge
+//! tools of a materializer or workspace.
+
+use std::sync::{Arc, RwLock};
+
+use pyo3::prelude::*;
+use tool_offload::tools::{ToolDefinition, ToolFormat, ToolOutput};
+use tool_offload::{
+    register_todo_tools, Materializer, OffloadError, ResultOffload, ToolRegistry, Value, Workspace,
+};
+
+use crate::writer::Writer;
+use crate::{invalid, options, parse, py_err, raise, to_json};
+
+/// The registry: results as they are, materialized, or offloaded through a writer.
+enum Registry {
+    Plain(ToolRegistry),
+    Offload(ToolRegistry<Writer>),
+}
+
+/// Run `$body` with `$r` bound to the registry, whichever its writer.
+macro_rules! on {
+    ($registry:expr, $r:ident => $body:expr) => {
+        match $registry {
+            Registry::Plain($r) => $body,
+            Registry::Offload($r) => $body,
+        }
+    };
+}
+
+/// A tool registry (`tool_offload.ToolRegistry` wraps it).
+#[pyclass(frozen, module = "tool_offload._native")]
+pub struct NativeRegistry {
+    inner: RwLock<Registry>,
+}
+
+fn register_error(py: Python<'_>, e: tool_offload::tools::RegisterError) -> PyErr {
+    raise(py, e.code().as_str(), &e.to_string(), None)
+}
+
+/// `offload`: `{ outputDir, sessionId, thresholdChars?, cwd?, redact?, failOn? }`.
+fn offload_registry(o: &Value) -> Result<ToolRegistry<Writer>, OffloadError> {
+    let need = |key: &str| {
+        options::text(o, key, "offload.")?
+            .ok_or_else(|| OffloadError::InvalidArgument(format!("offload.{key} is missing")))
+    };
+    let mut offload = ResultOffload::at(need("outputDir")?, need("sessionId")?);
+    if let Some(n) = options::count(o, "thresholdChars", "offload.")? {
+        offload.threshold_chars = n;
+    }
+    if let Some(cwd) = options::text(o, "cwd", "offload.")? {
+        offload.cwd = cwd;
+    }
+    offload.redact = options::redaction(o.get("redact"))?;
+    let writer = Writer::failing_on(options::text(o, "failOn", "offload.")?);
+    ToolRegistry::with_offload_writer(offload, writer)
+}
+
+#[pymethods]
+impl NativeRegistry {
+    /// A registry whose large results stay as they are, are offloaded (`offload`, JSON),
+    /// or are materialized by `materializer`.
+    #[new]
+    #[pyo3(signature = (offload=None, materializer=None))]
+    fn new(
+        py: Python<'_>,
+        offload: Option<&str>,
+        materializer: Option<&crate::materializer::NativeMaterializer>,
+    ) -> PyResult<Self> {
+        let registry = match (offload, materializer) {
+            (Some(_), Some(_)) => {
+                return Err(invalid(py, "give offload or materializer, not both"));
+            }
+            (Some(o), None) => {
+                let o = parse(py, o, "offload")?;
+                Registry::Offload(offload_registry(&o).map_err(|e| py_err(py, e))?)
+            }
+            (None, Some(m)) => Registry::Plain(ToolRegistry::with_materializer(m.inner.clone())),
+            (None, None) => Registry::Plain(ToolRegistry::new()),
+        };
+        Ok(NativeRegistry {
+            inner: RwLock::new(registry),
+        })
+    }
+
+    /// Register `definition` (JSON `{ name, description, input_schema }`) with `handler`:
+    /// called with the params as JSON text, it returns `(content, is_error)` or raises
+    /// (the exception's text becomes an error result).
+    fn register(&self, py: Python<'_>, definition: &str, handler: Py<PyAny>) -> PyResult<()> {
+        let d = parse(py, definition, "definition")?;
+        let (Some(name), Some(description)) = (d["name"].as_str(), d["description"].as_str())
+        else {
+            let message = "invalid tool definition: name and description must be strings";
+            return Err(raise(py, "INVALID_TOOL_DEFINITION", message, None));
+        };
+        let definition = ToolDefinition::new(name, description, d["input_schema"].clone());
+        let handler = Arc::new(handler);
+        self.write(py, |registry| {
+            on!(registry, r => r.register(definition, move |params: Value| {
+                let handler = handler.clone();
+                async move { call(&handler, &params) }
+            }))
+        })
+        .map_err(|e| register_error(py, e))
+    }
+
+    /// Register TodoWrite and TodoRead over one new in-memory list.
+    fn register_todo_tools(&self, py: Python<'_>) -> PyResult<()> {
+        self.write(py, |registry| on!(registry, r => register_todo_tools(r)))
+            .map_err(|e| register_error(py, e))
+    }
+
+    /// Every tool's definition as the `tools` array of `format` (JSON text).
+    fn tool_definitions(&self, py: Python<'_>, format: &str) -> PyResult<String> {
+        let format = ToolFormat::parse(format).map_err(|e| py_err(py, e))?;
+        let definitions = py.detach(|| {
+            let registry = self.inner.read().expect("registry lock");
+            on!(&*registry, r => r.get_tool_definitions_as(format))
+        });
+        Ok(to_json(&definitions))
+    }
+
+    /// Run tool `name` for the call `tool_use_id` on `params` (JSON): the `tool_result`
+    /// block as JSON text (large results offloaded or materialized as configured).
+    fn execute(
+        &self,
+        py: Python<'_>,
+        tool_use_id: &str,
+        name: &str,
+        params: &str,
+    ) -> PyResult<String> {
+        let params = parse(py, params, "params")?;
+        // Locked for reading, without the GIL (which a handler takes back when it runs).
+        let done = py.detach(|| {
+            let registry = self.inner.read().expect("registry lock");
+            crate::runtime().block_on(async {
+                on!(&*registry, r => r.execute_tool(tool_use_id, name, params).await)
+            })
+        });
+        done.map(|d| to_json(&d.to_value()))
+            .map_err(|e| py_err(py, e))
+    }
+}
+
+impl NativeRegistry {
+    /// `f` on the registry, locked for writing (waited for without the GIL, which a
+    /// running handler may need).
+    fn write<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Registry) -> T + Send) -> T {
+        py.detach(|| f(&mut self.inner.write().expect("registry lock")))
+    }
+
+    /// `context_read`, `context_tail`, `context_grep` over `m`.
+    pub(crate) fn add_read_tools(&self, py: Python<'_>, m: &Arc<Materializer>) -> PyResult<()> {
+        self.write(py, |registry| on!(registry, r => m.register_tools(r)))
+            .map_err(|e| register_error(py, e))
+    }
+
+    /// The knowledge tools over `ws`.
+    pub(crate) fn add_knowledge_tools(&self, py: Python<'_>, ws: &Arc<Workspace>) -> PyResult<()> {
+        self.write(py, |registry| on!(registry, r => ws.register_tools(r)))
+            .map_err(|e| register_error(py, e))
+    }
+}
+
+/// Call a Python handler (the package's wrapper) with `params` as JSON text.
+fn call(handler: &Py<PyAny>, params: &Value) -> tool_offload::HandlerResult {
+    Python::attach(|py| {
+        let text = to_json(params);
+        match handler
+            .call1(py, (text,))
+            .and_then(|r| r.extract::<(String, bool)>(py))
+        {
+            Ok((content, is_error)) => Ok(ToolOutput { content, is_error }),
+            Err(err) => Err(err.value(py).to_string().into()),
+        }
+    })
+}
