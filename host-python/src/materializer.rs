@@ -111,14 +111,19 @@ impl NativeMaterializer {
         Ok(outcome(done))
     }
 
-    /// A terminal snippet's text, materialized as `materialize` does a tool output.
+    /// A terminal snippet's text (a JSON string, so that lone surrogates cross),
+    /// materialized as `materialize` does a tool output.
     fn materialize_terminal(
         &self,
         py: Python<'_>,
         snippet_id: &str,
         text: &str,
     ) -> PyResult<Option<Outcome>> {
-        let done = run(py, || self.inner.materialize_terminal(snippet_id, text))?;
+        let marked = parse_marked(py, text, "text")?;
+        let Value::String(text) = marked.lone.written(marked.value) else {
+            return Err(crate::invalid(py, "text must be a str"));
+        };
+        let done = run(py, || self.inner.materialize_terminal(snippet_id, &text))?;
         Ok(outcome(done))
     }
 

@@ -26,7 +26,8 @@ fn cwd_for(cwd: Option<String>, output_dir: &str) -> Result<String, OffloadError
 /// Offload every tool result of at least `threshold` UTF-16 code units in the JSON array
 /// `messages` to `<output_dir>/tool-result-<id>.md`.
 #[pyfunction]
-#[pyo3(signature = (messages, output_dir, threshold, cwd=None, redact=None, fail_on=None))]
+#[pyo3(signature = (messages, output_dir, threshold, cwd=None, redact=None, fail_on=None, root=None))]
+#[allow(clippy::too_many_arguments)] // the keywords, and the test suite's fail_on and root
 pub fn offload_tool_results(
     py: Python<'_>,
     messages: &str,
@@ -35,6 +36,7 @@ pub fn offload_tool_results(
     cwd: Option<String>,
     redact: Option<&str>,
     fail_on: Option<String>,
+    root: Option<String>,
 ) -> PyResult<Batch> {
     let Marked { value, lone } = parse_marked(py, messages, "messages")?;
     let Value::Array(messages) = value else {
@@ -44,7 +46,7 @@ pub fn offload_tool_results(
         Some(text) => options::redaction(Some(&crate::parse(py, text, "redact")?)),
         None => Ok(Default::default()),
     };
-    let writer = Writer::failing_on(fail_on);
+    let writer = Writer::new(fail_on, root);
     run(py, || async {
         let cwd = cwd_for(cwd, output_dir)?;
         let options = BatchOptions {
@@ -80,7 +82,8 @@ type Direct = (String, i64, String, Vec<String>);
 
 /// Offload every tool result of one message to `<output_dir>/<session_id>/<id>.md`.
 #[pyfunction]
-#[pyo3(signature = (message, session_id, output_dir, cwd=None, redact=None, fail_on=None))]
+#[pyo3(signature = (message, session_id, output_dir, cwd=None, redact=None, fail_on=None, root=None))]
+#[allow(clippy::too_many_arguments)] // the keywords, and the test suite's fail_on and root
 pub fn offload_tool_result(
     py: Python<'_>,
     message: &str,
@@ -89,13 +92,14 @@ pub fn offload_tool_result(
     cwd: Option<String>,
     redact: Option<&str>,
     fail_on: Option<String>,
+    root: Option<String>,
 ) -> PyResult<Direct> {
     let Marked { value, lone } = parse_marked(py, message, "message")?;
     let redact = match redact {
         Some(text) => options::redaction(Some(&crate::parse(py, text, "redact")?)),
         None => Ok(Default::default()),
     };
-    let writer = Writer::failing_on(fail_on);
+    let writer = Writer::new(fail_on, root);
     run(py, || async {
         let cwd = cwd_for(cwd, output_dir)?;
         let options = DirectOptions {

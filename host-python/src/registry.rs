@@ -39,7 +39,8 @@ fn register_error(py: Python<'_>, e: tool_offload::tools::RegisterError) -> PyEr
     raise(py, e.code().as_str(), &e.to_string(), None)
 }
 
-/// `offload`: `{ outputDir, sessionId, thresholdChars?, cwd?, redact?, failOn? }`.
+/// `offload`: `{ outputDir, sessionId, thresholdChars?, cwd?, redact?, failOn?, root? }`
+/// (the last two for the test suite).
 fn offload_registry(o: &Value) -> Result<ToolRegistry<Writer>, OffloadError> {
     let need = |key: &str| {
         options::text(o, key, "offload.")?
@@ -53,7 +54,8 @@ fn offload_registry(o: &Value) -> Result<ToolRegistry<Writer>, OffloadError> {
         offload.cwd = cwd;
     }
     offload.redact = options::redaction(o.get("redact"))?;
-    let writer = Writer::failing_on(options::text(o, "failOn", "offload.")?);
+    let fail_on = options::text(o, "failOn", "offload.")?;
+    let writer = Writer::new(fail_on, options::text(o, "root", "offload.")?);
     ToolRegistry::with_offload_writer(offload, writer)
 }
 

@@ -1,81 +1,64 @@
-"""Python's canonical outcomes for the batch vectors, in the form every host records them
-(tests/conformance: `{"steps": [{"expect": …} | {"error": …}], "files": {…}}` printed as
-JSON.stringify prints), recorded in target/conformance/python-batch.json and compared
-byte for byte with another host's recording when there is one (`make test` writes them;
-TOOL_OFFLOAD_CONFORMANCE_DIR points elsewhere). A first step towards Python as the ninth
-host of tests/cross-host.mjs, which needs every vector, not only batch-*."""
+"""Python as the ninth host: every conformance vector (tests/vectors) through the Python
+package on real files, its canonical outcome checked against the vector's expectation
+and recorded in target/conformance/python.json in the form every host records (so that
+tests/cross-host.mjs can compare it byte for byte), then compared with npm.json when
+that recording is there (TOOL_OFFLOAD_CONFORMANCE_DIR points elsewhere)."""
 
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tool_offload import OffloadError, offload_tool_results_sync
+from runner import run_vector
+from steps import REPO, VECTORS, expected_outcome, js, load_vectors
 
-from conftest import REPO, VECTORS, compact, js, load_vector
-from test_batch import INJECTED, LONE
-
-BATCH = sorted(p.name for p in VECTORS.glob("batch-*.json") if p.name not in INJECTED | LONE)
 CONFORMANCE = Path(os.environ.get("TOOL_OFFLOAD_CONFORMANCE_DIR", REPO / "target" / "conformance"))
-OTHER_HOSTS = ["tokio", "core-native", "npm"]
+ALL = load_vectors()
 
 
-def outcome(name: str, root: Path) -> str:
-    vector = load_vector(name)
-    cwd = root / vector["cwd"].lstrip("/")
-    cwd.mkdir(parents=True)
-    previous = os.getcwd()
-    os.chdir(cwd)
-    try:
-        (step,) = vector["steps"]
-        out_dir = step["outputDir"]
-        if out_dir.startswith("/"):
-            out_dir = str(root) + out_dir
-        kwargs = {} if "threshold" not in step else {"threshold": step["threshold"]}
-        result: dict[str, Any]
-        try:
-            done = offload_tool_results_sync(step["messages"], output_dir=out_dir, **kwargs)
-            files = [f.replace(str(root), "", 1) for f in done.files]
-            result = {
-                "expect": {
-                    "messages": done.messages,
-                    "offloadedCount": done.offloaded_count,
-                    "freedChars": done.freed_chars,
-                    "files": files,
-                }
-            }
-            if done.unrecognized:
-                result["expect"]["unrecognized"] = done.unrecognized
-        except OffloadError as e:
-            error: dict[str, Any] = {"code": e.code, "message": str(e).replace(str(root), "")}
-            if e.code == "WRITE_FAILED" and e.path is not None:
-                error["path"] = e.path.replace(str(root), "")
-            result = {"error": error}
-    finally:
-        os.chdir(previous)
-    written = {
-        "/" + str(p.relative_to(root)): p.read_text(encoding="utf-8") for p in root.rglob("*") if p.is_file()
-    }
-    return js({"steps": [result], "files": dict(sorted(written.items()))})
-
-
-def test_batch_outcomes_match_other_hosts(tmp_path: Path) -> None:
-    outcomes = {}
-    for i, name in enumerate(BATCH):
-        root = tmp_path / str(i)
-        root.mkdir()
-        outcomes[name.removesuffix(".json")] = outcome(name, root)
-    assert len(outcomes) >= 45
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, list[object]]]:
+    done = {}
+    for v in ALL:
+        done[v["id"]] = run_vector(v, tmp_path_factory.mktemp(v["id"][:40]))
     CONFORMANCE.mkdir(parents=True, exist_ok=True)
-    (CONFORMANCE / "python-batch.json").write_text(compact(outcomes), encoding="utf-8")
-    others = [h for h in OTHER_HOSTS if (CONFORMANCE / f"{h}.json").exists()]
-    if not others:
-        pytest.skip(f"no other host's outcomes in {CONFORMANCE} to compare with (run make test)")
-    for host in others:
-        recorded = json.loads((CONFORMANCE / f"{host}.json").read_text(encoding="utf-8"))
-        for name, mine in outcomes.items():
-            assert mine == recorded[name], f"{name}: python differs from {host}"
+    recorded = dict(sorted(((k, o) for k, (o, _) in done.items()), key=lambda kv: kv[0].encode()))
+    (CONFORMANCE / "python.json").write_text(js(recorded), encoding="utf-8")
+    return done
+
+
+def test_every_vector_is_run() -> None:
+    assert len(ALL) == len(list(VECTORS.glob("*.json"))) >= 181
+    ops = {s["op"] for v in ALL for s in v["steps"]}
+    assert {"materialize", "budget", "ws", "execute", "offloadToolResult", "import"} <= ops
+
+
+@pytest.mark.parametrize("vector", ALL, ids=[v["id"] for v in ALL])
+def test_vector(vector: dict[str, object], outcomes: dict[str, tuple[str, list[object]]]) -> None:
+    got, actual = outcomes[str(vector["id"])]
+    want = expected_outcome(vector, actual)
+    assert want is not None, "core texts not blessed (see tests/vectors/README.md)"
+    if got != want:
+        at = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+        pytest.fail(f"differs at {at}:\n  python: …{got[max(0, at - 120):at + 120]}…\n  vector: …{want[max(0, at - 120):at + 120]}…")
+
+
+def test_python_json_equals_npm_json(outcomes: dict[str, tuple[str, list[object]]]) -> None:
+    """Byte for byte with the npm package's recording, vector by vector. Where they
+    differ, npm's recording must be the one out of date: it no longer meets the vector's
+    expectation (a vector changed since npm.json was recorded); the count is reported."""
+    npm = CONFORMANCE / "npm.json"
+    if not npm.exists():
+        pytest.skip(f"no {npm} to compare with (make test-node records it)")
+    recorded = json.loads(npm.read_text(encoding="utf-8"))
+    by_id = {str(v["id"]): v for v in ALL}
+    same = [k for k, (o, _) in outcomes.items() if recorded.get(k) == o]
+    differ = sorted(set(outcomes) - set(same))
+    print(f"\npython.json vs npm.json: {len(same)} of {len(outcomes)} vectors byte-identical; differ: {differ}")
+    stale = [k for k in differ if recorded.get(k) != expected_outcome(by_id[k], outcomes[k][1])]
+    assert sorted(set(differ) - set(stale)) == [], "python differs from an up-to-date npm recording"
+    if stale:
+        pytest.skip(f"npm.json is out of date for {stale}: {len(same)} of {len(outcomes)} byte-identical")

@@ -157,7 +157,9 @@ class Materializer:
     def materialize_terminal_sync(self, snippet_id: str, text: str) -> Materialized:
         """:meth:`materialize_terminal` in the caller's thread."""
         refuse_in_loop("materialize_terminal")
-        done = self._native.materialize_terminal(snippet_id, text)
+        if not isinstance(text, str):
+            raise InvalidArgumentError(f"invalid argument: text must be a str, got {type(text).__name__}")
+        done = self._native.materialize_terminal(snippet_id, dumps(text, "text"))
         return Materialized(inline=True, content=text) if done is None else _materialized(done)
 
     async def materialize_terminal(self, snippet_id: str, text: str) -> Materialized:

@@ -48,12 +48,13 @@ def _batch(
     cwd: Optional[PathLike] = None,
     redact: Redact = None,
     _fail_on: Optional[str] = None,
+    _root: Optional[str] = None,
 ) -> BatchOffload:
     given = messages_list(messages)
     if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
         raise InvalidArgumentError(f"invalid argument: threshold must be an integer >= 0, got {threshold!r}")
     out, count, freed, files, unrecognized = _native.offload_tool_results(
-        dumps(given, "messages"), os.fspath(output_dir), threshold, _path(cwd), redact_json(redact), _fail_on
+        dumps(given, "messages"), os.fspath(output_dir), threshold, _path(cwd), redact_json(redact), _fail_on, _root
     )
     return BatchOffload(merged(given, out), count, freed, files, unrecognized)
 
@@ -98,11 +99,18 @@ def _direct(
     cwd: Optional[PathLike] = None,
     redact: Redact = None,
     _fail_on: Optional[str] = None,
+    _root: Optional[str] = None,
 ) -> DirectOffload:
     if not isinstance(session_id, str):
         raise InvalidArgumentError(f"invalid argument: session_id must be a str, got {session_id!r}")
     text, freed, file, files = _native.offload_tool_result(
-        dumps(message, "message"), session_id, os.fspath(output_dir), _path(cwd), redact_json(redact), _fail_on
+        dumps(message, "message"),
+        session_id,
+        os.fspath(output_dir),
+        _path(cwd),
+        redact_json(redact),
+        _fail_on,
+        _root,
     )
     return DirectOffload(json.loads(text), freed, file, files)
 

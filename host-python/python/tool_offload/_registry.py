@@ -59,12 +59,14 @@ class ToolRegistry:
                 raise InvalidArgumentError(f"invalid argument: offload must be a dict, got {offload!r}")
             given = dict(offload)
             redact = given.pop("redact", None)
+            # The test suite's: a path the writer fails on, a directory standing for `/`.
             fail_on = given.pop("_fail_on", None)
+            root = given.pop("_root", None)
             for key in ("output_dir", "cwd"):
                 if given.get(key) is not None:
                     given[key] = os.fspath(given[key])
             offload_text = options_json(
-                {**given, "redact": None if redact is None else json.loads(redact_json(redact) or "false"), "fail_on": fail_on}
+                {**given, "redact": None if redact is None else json.loads(redact_json(redact) or "false"), "fail_on": fail_on, "root": root}
             )
         self._native = _native.NativeRegistry(offload_text, None if materializer is None else materializer._native)
 
