@@ -13,6 +13,13 @@ use crate::core_paths::Query;
 use crate::messages::{changed, list};
 use crate::{callback, invalid, options, parse, py_err, run, to_json};
 
+/// What `offload_tool_result` returns: `(offloaded, replacement, artifact_id, reason)`.
+type Offloaded = (bool, Option<String>, Option<String>, Option<String>);
+
+/// What `offload_messages` returns: each message after (JSON text, `None` when
+/// unchanged), the artifact ids and the unrecognized results.
+type OffloadedMessages = (Vec<Option<String>>, Vec<String>, Vec<String>);
+
 /// A workspace (`tool_offload.Workspace` wraps it).
 #[pyclass(frozen, module = "tool_offload._native")]
 pub struct NativeWorkspace {
@@ -83,7 +90,9 @@ impl NativeWorkspace {
             "sqlite" => Workspace::new(options),
             "none" => Workspace::with_io(options, tool_offload::TokioFileWriter::new()),
             other => {
-                let message = format!("index must be \"sqlite\" or None, got {other:?}");
+                let message = format!(
+                    "index must be \"sqlite\" or None (PostgreSQL is not built in), got {other:?}"
+                );
                 return Err(invalid(py, &message));
             }
         }
@@ -115,7 +124,7 @@ impl NativeWorkspace {
         content: &str,
         action_name: Option<&str>,
         metadata: Option<&str>,
-    ) -> PyResult<(bool, Option<String>, Option<String>, Option<String>)> {
+    ) -> PyResult<Offloaded> {
         let content = parse(py, content, "content")?;
         let metadata = self::metadata(py, metadata)?;
         let call = ToolResultCall {
@@ -151,11 +160,7 @@ impl NativeWorkspace {
 
     /// Every tool result of a conversation decided and stored: `(messages, artifact_ids,
     /// unrecognized)`, each message JSON text or `None` when unchanged.
-    fn offload_messages(
-        &self,
-        py: Python<'_>,
-        messages: &str,
-    ) -> PyResult<(Vec<Option<String>>, Vec<String>, Vec<String>)> {
+    fn offload_messages(&self, py: Python<'_>, messages: &str) -> PyResult<OffloadedMessages> {
         let messages = list(py, messages)?;
         let done = run(py, || self.inner.offload_messages(&messages))?;
         let out = done.messages.into_iter().map(changed).collect();

@@ -284,6 +284,8 @@ class Materializer:
     ) -> GcReport:
         """:meth:`gc` in the caller's thread."""
         refuse_in_loop("gc")
+        if older_than_ms is None and max_bytes is None:
+            raise InvalidArgumentError("invalid argument: gc needs older_than_ms or max_bytes")
         keep_json = None if keep is None else dumps(messages_list(keep, "keep"), "keep")
         report = json.loads(
             self._native.gc(
