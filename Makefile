@@ -43,7 +43,7 @@ WASM_GZ_BUDGET := 332800
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
-  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python
+  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -178,10 +178,23 @@ $(PYTHON_VENV)/.installed: host-python/requirements-dev.txt
 # invalidate the workspace's; at a lower priority beside the other builds.
 PYTHON_TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target/python)
 
-test-python: $(PYTHON_VENV)/.installed ## Build the Python extension (maturin develop) into a venv and run its pytest suite
-	cd host-python && CARGO_TARGET_DIR=$(PYTHON_TARGET_DIR) VIRTUAL_ENV=$(abspath $(PYTHON_VENV)) nice -n 10 $(abspath $(PYTHON_VENV))/bin/maturin develop --quiet
+MATURIN := cd host-python && CARGO_TARGET_DIR=$(PYTHON_TARGET_DIR) VIRTUAL_ENV=$(abspath $(PYTHON_VENV)) nice -n 10 $(abspath $(PYTHON_VENV))/bin/maturin
+
+python-develop: $(PYTHON_VENV)/.installed
+	$(MATURIN) develop --quiet
+
+test-python: python-develop ## Build the Python extension (maturin develop) into a venv and run its pytest suite
 	@# pytest exits 5 when it collects no test: that fails this target too.
 	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m pytest -q -p no:cacheprovider
+
+lint-python: python-develop ## The extension's .pyi against the built module (mypy.stubtest), the package under mypy --strict
+	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy.stubtest tool_offload._native
+	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict python/tool_offload
+
+wheel: $(PYTHON_VENV)/.installed ## The abi3 wheel (CPython >= 3.10) into out/wheels/, then installed into a fresh venv and run
+	rm -f out/wheels/tool_offload-*.whl
+	$(MATURIN) build --release --quiet --out $(abspath out/wheels)
+	TOOL_OFFLOAD_WHEEL_DIR=$(abspath out/wheels) $(PYTHON_VENV)/bin/python -m pytest -q -p no:cacheprovider host-python/tests/test_wheel.py
 
 # `make bench CORPUS=DIR` points the corpus benches at DIR (default ../shared/corpus, else a
 # generated stand-in); `make bench QUICK=1` runs only what the targets table needs, with fewer

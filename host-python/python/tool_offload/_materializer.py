@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence
 
 from . import _native
 from ._offload import PathLike, Redact, redact_json
-from ._run import count, dumps, in_thread, merged, messages_list, options_json, refuse_in_loop
+from ._run import count, dumps, whole, in_thread, merged, messages_list, options_json, refuse_in_loop
 from ._types import (
     BudgetResult,
     Cleared,
@@ -324,8 +324,8 @@ class Materializer:
         return str(
             self._native.read(
                 _ref(ref),
-                count(offset, "offset"),
-                200 if limit is None else count(limit, "limit"),
+                whole(offset, "offset"),
+                200 if limit is None else whole(limit, "limit"),
                 count(part, "part"),
                 count(char, "char"),
                 path,
@@ -350,7 +350,7 @@ class Materializer:
     def tail_sync(self, ref: RefArg, lines: Optional[int] = None) -> str:
         """:meth:`tail` in the caller's thread."""
         refuse_in_loop("tail")
-        return str(self._native.tail(_ref(ref), 200 if lines is None else count(lines, "lines")))
+        return str(self._native.tail(_ref(ref), 200 if lines is None else whole(lines, "lines")))
 
     async def tail(self, ref: RefArg, lines: Optional[int] = None) -> str:
         """The last ``lines`` (default 200) rows of an artifact."""
@@ -372,8 +372,8 @@ class Materializer:
                 None if ref is None else _ref(ref),
                 pattern,
                 bool(ignore_case),
-                2 if context is None else count(context, "context"),
-                50 if max_matches is None else count(max_matches, "max_matches"),
+                2 if context is None else whole(context, "context"),
+                50 if max_matches is None else whole(max_matches, "max_matches"),
             )
         )
 

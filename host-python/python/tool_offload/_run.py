@@ -97,6 +97,14 @@ def count(value: Optional[int], name: str) -> Optional[int]:
     return value
 
 
+def whole(value: int, name: str) -> int:
+    """``value`` checked as an integer >= 0."""
+    checked = count(value, name)
+    if checked is None:
+        raise InvalidArgumentError(f"invalid argument: {name} must be an integer >= 0, got None")
+    return checked
+
+
 def camel(name: str) -> str:
     """``max_inline_chars`` → ``maxInlineChars``: the npm package's option names."""
     head, *rest = name.split("_")

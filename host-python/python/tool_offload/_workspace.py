@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence
 from . import _native
 from ._materializer import CountTokens, _callable, _redact_value, tools_value
 from ._offload import PathLike, Redact
-from ._run import count, dumps, in_thread, merged, messages_list, options_json, refuse_in_loop
+from ._run import count, dumps, whole, in_thread, merged, messages_list, options_json, refuse_in_loop
 from ._types import OffloadedMessages, ToolResultOffload
 from .errors import InvalidArgumentError
 
@@ -143,7 +143,7 @@ class Workspace:
         """:meth:`query_artifacts` in the caller's thread."""
         refuse_in_loop("query_artifacts")
         found: List[dict[str, Any]] = json.loads(
-            self._native.query_artifacts(_meta(filter), count(limit, "limit"), count(offset, "offset"))
+            self._native.query_artifacts(_meta(filter), count(limit, "limit"), whole(offset, "offset"))
         )
         return found
 
@@ -180,7 +180,7 @@ class Workspace:
     def get_by_lines_sync(self, id: str, start_line: int, end_line: Optional[int] = None) -> str:
         """:meth:`get_by_lines` in the caller's thread."""
         refuse_in_loop("get_by_lines")
-        return str(self._native.get_by_lines(id, count(start_line, "start_line"), count(end_line, "end_line")))
+        return str(self._native.get_by_lines(id, whole(start_line, "start_line"), count(end_line, "end_line")))
 
     async def get_by_lines(self, id: str, start_line: int, end_line: Optional[int] = None) -> str:
         """Lines ``start_line..=end_line`` (1-based) of a knowledge artifact, numbered."""
@@ -202,8 +202,8 @@ class Workspace:
                 id,
                 pattern,
                 bool(ignore_case),
-                2 if context is None else count(context, "context"),
-                50 if max_matches is None else count(max_matches, "max_matches"),
+                2 if context is None else whole(context, "context"),
+                50 if max_matches is None else whole(max_matches, "max_matches"),
             )
         )
 
