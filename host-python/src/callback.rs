@@ -1,7 +1,7 @@
 //! Python callables the Rust side calls back, under the GIL: `count_tokens` and a
 //! workspace's `now`. The tokio host's counter and clock cannot fail, so what a callable
 //! raises is kept in a slot of the calling thread (each call runs its future on the
-//! thread that made it) and raised after the call, as the cause of an
+//! thread that made it) and raised after the call (`bridge::run`), as the cause of an
 //! `InvalidArgumentError`; the counter answers 0 meanwhile.
 
 use std::cell::RefCell;
@@ -68,11 +68,7 @@ pub(crate) fn clear() {
     RAISED.with(|slot| slot.borrow_mut().take());
 }
 
-/// The error a callable raised during this call, as `INVALID_ARGUMENT` with it as cause.
-pub(crate) fn raised(py: Python<'_>) -> Option<PyErr> {
-    let (option, cause) = RAISED.with(|slot| slot.borrow_mut().take())?;
-    let message = format!("invalid argument: {option} raised: {}", cause.value(py));
-    let err = crate::raise(py, "INVALID_ARGUMENT", &message, None);
-    err.set_cause(py, Some(cause));
-    Some(err)
+/// What a callable raised during this call, and which option it was.
+pub(crate) fn raised() -> Option<(&'static str, PyErr)> {
+    RAISED.with(|slot| slot.borrow_mut().take())
 }

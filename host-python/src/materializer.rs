@@ -10,9 +10,10 @@ use tool_offload::{
     ToolRegistry, Value,
 };
 
+use crate::bridge::{parse, parse_marked, py_err, run, to_json};
 use crate::core_paths::{referenced, Within};
 use crate::messages::{self, ref_json};
-use crate::{callback, options, parse, parse_marked, py_err, run, to_json};
+use crate::{callback, options};
 
 /// A materialized output for Python: the text for the model (a summary, or the redacted
 /// output when there is no ref), the ref as JSON text, and the artifact's path.
@@ -77,7 +78,7 @@ impl NativeMaterializer {
         let mut reads = ToolRegistry::new();
         inner
             .register_tools(&mut reads)
-            .map_err(|e| crate::raise(py, e.code().as_str(), &e.to_string(), None))?;
+            .map_err(|e| crate::bridge::raise(py, e.code().as_str(), &e.to_string(), None))?;
         Ok(NativeMaterializer { inner, reads })
     }
 
@@ -121,7 +122,7 @@ impl NativeMaterializer {
     ) -> PyResult<Option<Outcome>> {
         let marked = parse_marked(py, text, "text")?;
         let Value::String(text) = marked.lone.written(marked.value) else {
-            return Err(crate::invalid(py, "text must be a str"));
+            return Err(crate::bridge::invalid(py, "text must be a str"));
         };
         let done = run(py, || self.inner.materialize_terminal(snippet_id, &text))?;
         Ok(outcome(done))
@@ -258,15 +259,6 @@ impl NativeMaterializer {
             other => tool_offload::json::stringify(other),
         };
         Ok((content, value["is_error"] == Value::Bool(true)))
-    }
-
-    /// Register the read tools on `registry`.
-    fn register_tools(
-        &self,
-        py: Python<'_>,
-        registry: &crate::registry::NativeRegistry,
-    ) -> PyResult<()> {
-        registry.add_read_tools(py, &self.inner)
     }
 
     /// Retention under this materializer's user data (docs/retention.md): the report as

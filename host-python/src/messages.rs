@@ -10,7 +10,7 @@ use tool_offload::{
     BudgetOptions, ContextRef, GcReport, MaterializeMessagesOptions, Materializer, Value,
 };
 
-use crate::{invalid, parse, parse_marked, run, to_json, Marked};
+use crate::bridge::{invalid, parse, parse_marked, run, to_json, Marked};
 
 /// What `materialize_messages` returns to Python: the messages after (JSON text, `None`
 /// when unchanged), the refs written (JSON), their paths and the unrecognized results.
@@ -61,7 +61,8 @@ pub(crate) fn budget(
 ) -> PyResult<(Vec<Option<String>>, String)> {
     let messages = list(py, messages)?;
     let o = parse(py, options, "options")?;
-    let count = |key: &str| crate::options::count(&o, key, "").map_err(|e| crate::py_err(py, e));
+    let count =
+        |key: &str| crate::options::count(&o, key, "").map_err(|e| crate::bridge::py_err(py, e));
     let trigger =
         count("triggerTokens")?.ok_or_else(|| invalid(py, "trigger_tokens is missing"))?;
     let mut options = BudgetOptions::new(trigger);

@@ -7,8 +7,9 @@ use pyo3::prelude::*;
 use tool_offload::{BatchOptions, OffloadError, Value};
 use tool_offload_core::DirectOptions;
 
+use crate::bridge::{invalid, parse_marked, run, Marked};
+use crate::options;
 use crate::writer::Writer;
-use crate::{invalid, options, parse_marked, run, Marked};
 
 /// What `offload_tool_results` returns to Python: each message after (JSON text, `None`
 /// when unchanged), the count offloaded, the characters freed, the files written and the
@@ -43,7 +44,7 @@ pub fn offload_tool_results(
         return Err(invalid(py, "messages must be a list"));
     };
     let redact = match redact {
-        Some(text) => options::redaction(Some(&crate::parse(py, text, "redact")?)),
+        Some(text) => options::redaction(Some(&crate::bridge::parse(py, text, "redact")?)),
         None => Ok(Default::default()),
     };
     let writer = Writer::new(fail_on, root);
@@ -96,7 +97,7 @@ pub fn offload_tool_result(
 ) -> PyResult<Direct> {
     let Marked { value, lone } = parse_marked(py, message, "message")?;
     let redact = match redact {
-        Some(text) => options::redaction(Some(&crate::parse(py, text, "redact")?)),
+        Some(text) => options::redaction(Some(&crate::bridge::parse(py, text, "redact")?)),
         None => Ok(Default::default()),
     };
     let writer = Writer::new(fail_on, root);

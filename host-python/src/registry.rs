@@ -6,12 +6,13 @@ use std::sync::{Arc, RwLock};
 
 use pyo3::prelude::*;
 use tool_offload::tools::{ToolDefinition, ToolFormat, ToolOutput};
-use tool_offload::{
-    register_todo_tools, Materializer, OffloadError, ResultOffload, ToolRegistry, Value, Workspace,
-};
+use tool_offload::{register_todo_tools, OffloadError, ResultOffload, ToolRegistry, Value};
 
+use crate::bridge::{invalid, parse, py_err, raise, to_json};
+use crate::materializer::NativeMaterializer;
+use crate::options;
+use crate::workspace::NativeWorkspace;
 use crate::writer::Writer;
-use crate::{invalid, options, parse, py_err, raise, to_json};
 
 /// The registry: results as they are, materialized, or offloaded through a writer.
 enum Registry {
@@ -68,7 +69,7 @@ impl NativeRegistry {
     fn new(
         py: Python<'_>,
         offload: Option<&str>,
-        materializer: Option<&crate::materializer::NativeMaterializer>,
+        materializer: Option<&NativeMaterializer>,
     ) -> PyResult<Self> {
         let registry = match (offload, materializer) {
             (Some(_), Some(_)) => {
@@ -117,7 +118,7 @@ impl NativeRegistry {
     fn tool_definitions(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let format = ToolFormat::parse(format).map_err(|e| py_err(py, e))?;
         let definitions = py.detach(|| {
-            let registry = self.inner.read().expect("registry lock");
+            let registry = self.inner.read().unwrap_or_else(|e| e.into_inner());
             on!(&*registry, r => r.get_tool_definitions_as(format))
         });
         Ok(to_json(&definitions))
@@ -135,13 +136,27 @@ impl NativeRegistry {
         let params = parse(py, params, "params")?;
         // Locked for reading, without the GIL (which a handler takes back when it runs).
         let done = py.detach(|| {
-            let registry = self.inner.read().expect("registry lock");
-            crate::runtime().block_on(async {
+            let registry = self.inner.read().unwrap_or_else(|e| e.into_inner());
+            crate::bridge::runtime().block_on(async {
                 on!(&*registry, r => r.execute_tool(tool_use_id, name, params).await)
             })
         });
         done.map(|d| to_json(&d.to_value()))
             .map_err(|e| py_err(py, e))
+    }
+
+    /// Register `context_read`, `context_tail`, `context_grep` over `materializer`.
+    fn add_read_tools(&self, py: Python<'_>, materializer: &NativeMaterializer) -> PyResult<()> {
+        let m = &materializer.inner;
+        self.write(py, |registry| on!(registry, r => m.register_tools(r)))
+            .map_err(|e| register_error(py, e))
+    }
+
+    /// Register the knowledge tools over `workspace`.
+    fn add_knowledge_tools(&self, py: Python<'_>, workspace: &NativeWorkspace) -> PyResult<()> {
+        let ws = &workspace.inner;
+        self.write(py, |registry| on!(registry, r => ws.register_tools(r)))
+            .map_err(|e| register_error(py, e))
     }
 }
 
@@ -149,19 +164,7 @@ impl NativeRegistry {
     /// `f` on the registry, locked for writing (waited for without the GIL, which a
     /// running handler may need).
     fn write<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Registry) -> T + Send) -> T {
-        py.detach(|| f(&mut self.inner.write().expect("registry lock")))
-    }
-
-    /// `context_read`, `context_tail`, `context_grep` over `m`.
-    pub(crate) fn add_read_tools(&self, py: Python<'_>, m: &Arc<Materializer>) -> PyResult<()> {
-        self.write(py, |registry| on!(registry, r => m.register_tools(r)))
-            .map_err(|e| register_error(py, e))
-    }
-
-    /// The knowledge tools over `ws`.
-    pub(crate) fn add_knowledge_tools(&self, py: Python<'_>, ws: &Arc<Workspace>) -> PyResult<()> {
-        self.write(py, |registry| on!(registry, r => ws.register_tools(r)))
-            .map_err(|e| register_error(py, e))
+        py.detach(|| f(&mut self.inner.write().unwrap_or_else(|e| e.into_inner())))
     }
 }
 

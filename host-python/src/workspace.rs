@@ -9,9 +9,10 @@ use serde_json::json;
 use tool_offload::{GrepOptions, ToolResultCall, Value, Workspace, WorkspaceOptions};
 use tool_offload_core::Map;
 
+use crate::bridge::{invalid, parse, py_err, run, to_json};
 use crate::core_paths::Query;
 use crate::messages::{changed, list};
-use crate::{callback, invalid, options, parse, py_err, run, to_json};
+use crate::{callback, options};
 
 /// What `offload_tool_result` returns: `(offloaded, replacement, artifact_id, reason)`.
 type Offloaded = (bool, Option<String>, Option<String>, Option<String>);
@@ -23,7 +24,7 @@ type OffloadedMessages = (Vec<Option<String>>, Vec<String>, Vec<String>);
 /// A workspace (`tool_offload.Workspace` wraps it).
 #[pyclass(frozen, module = "tool_offload._native")]
 pub struct NativeWorkspace {
-    inner: Arc<Workspace>,
+    pub(crate) inner: Arc<Workspace>,
 }
 
 fn workspace_options(
@@ -274,14 +275,5 @@ impl NativeWorkspace {
     fn tool_definitions(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let format = tool_offload::tools::ToolFormat::parse(format).map_err(|e| py_err(py, e))?;
         Ok(to_json(&self.inner.get_tool_definitions_as(format)))
-    }
-
-    /// Register the knowledge tools on `registry`.
-    fn register_tools(
-        &self,
-        py: Python<'_>,
-        registry: &crate::registry::NativeRegistry,
-    ) -> PyResult<()> {
-        registry.add_knowledge_tools(py, &self.inner)
     }
 }

@@ -414,7 +414,7 @@ class Materializer:
 
     def register_tools(self, registry: "ToolRegistry") -> None:
         """Register ``context_read``, ``context_tail`` and ``context_grep`` on ``registry``."""
-        self._native.register_tools(registry._native)
+        registry._native.add_read_tools(self._native)
 
 
 def _materialized(done: "tuple[str, Optional[str], Optional[str]]") -> Materialized:

@@ -246,4 +246,4 @@ class Workspace:
 
     def register_tools(self, registry: "ToolRegistry") -> None:
         """Register the knowledge tools on ``registry``."""
-        self._native.register_tools(registry._native)
+        registry._native.add_knowledge_tools(self._native)
