@@ -7,6 +7,8 @@
 
 /// Refs and batch file names still in use, for `gc(keep=…)`.
 pub(crate) use tool_offload::core::gc::referenced;
+/// `materialize(output=bytes)`: a binary output.
+pub(crate) use tool_offload::core::materialize::BinaryOutputRef;
 /// `read(…, char=)`: where inside a long line a page starts.
 pub(crate) use tool_offload::core::materialize::Within;
 /// Redaction options: `redact=True` or patterns.

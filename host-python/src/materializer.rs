@@ -11,7 +11,7 @@ use tool_offload::{
 };
 
 use crate::bridge::{parse, parse_marked, py_err, run, to_json};
-use crate::core_paths::{referenced, Within};
+use crate::core_paths::{referenced, BinaryOutputRef, Within};
 use crate::messages::{self, ref_json};
 use crate::{callback, options};
 
@@ -109,6 +109,27 @@ impl NativeMaterializer {
             output: &output,
         };
         let done = run(py, || self.inner.materialize(&input))?;
+        Ok(outcome(done))
+    }
+
+    /// Materialize a binary output (`bytes`): always an artifact (`….bin`), its summary
+    /// saying what it looks like.
+    #[pyo3(signature = (tool_name, tool_call_id, output, server_name=None))]
+    fn materialize_binary(
+        &self,
+        py: Python<'_>,
+        tool_name: &str,
+        tool_call_id: &str,
+        output: &[u8],
+        server_name: Option<&str>,
+    ) -> PyResult<Option<Outcome>> {
+        let input = BinaryOutputRef {
+            tool_call_id,
+            tool_name,
+            server_name,
+            bytes: output,
+        };
+        let done = run(py, || self.inner.materialize_binary(&input))?;
         Ok(outcome(done))
     }
 

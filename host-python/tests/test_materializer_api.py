@@ -179,3 +179,13 @@ async def test_async_twins(tmp_path: Path) -> None:
     assert len(set(pages)) == 1
     with pytest.raises(to.RunningEventLoopError):
         m.budget_sync(history(), trigger_tokens=10)
+
+
+def test_bytes_are_a_binary_artifact(tmp_path: Path) -> None:
+    m = to.Materializer(tmp_path, "c1")
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    done = m.materialize_sync(tool_name="screenshot", tool_call_id="shot", output=png)
+    assert not done.inline and done.ref is not None and done.ref.id == "ctx://c1/tool/shot.bin"
+    assert done.path is not None and Path(done.path).read_bytes() == png
+    assert "PNG" in done.content
+    assert m.materialize_sync(tool_name="s", tool_call_id="b2", output=bytearray(b"ab")).ref is not None

@@ -140,7 +140,10 @@ class Materializer:
     ) -> Materialized:
         """:meth:`materialize` in the caller's thread."""
         refuse_in_loop("materialize")
-        done = self._native.materialize(tool_name, tool_call_id, dumps(output, "output"), server_name)
+        if isinstance(output, (bytes, bytearray, memoryview)):
+            done = self._native.materialize_binary(tool_name, tool_call_id, bytes(output), server_name)
+        else:
+            done = self._native.materialize(tool_name, tool_call_id, dumps(output, "output"), server_name)
         if done is None:
             return Materialized(inline=True, content=output)
         return _materialized(done)
@@ -149,7 +152,8 @@ class Materializer:
         self, *, tool_name: str, tool_call_id: str, output: Any, server_name: Optional[str] = None
     ) -> Materialized:
         """Leave ``output`` (a str, or any JSON value) inline when within the limits;
-        otherwise write it to an artifact first and give its summary and ref."""
+        otherwise write it to an artifact first and give its summary and ref. Binary
+        ``output`` (``bytes``) always goes to a ``.bin`` artifact."""
         return await in_thread(
             self.materialize_sync, tool_name=tool_name, tool_call_id=tool_call_id, output=output, server_name=server_name
         )
