@@ -43,7 +43,7 @@ WASM_GZ_BUDGET := 332800
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
-  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel
+  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -190,6 +190,10 @@ test-python: python-develop ## Build the Python extension (maturin develop) into
 lint-python: python-develop ## The extension's .pyi against the built module (mypy.stubtest), the package under mypy --strict
 	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy.stubtest tool_offload._native
 	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict python/tool_offload
+
+bench-python: $(PYTHON_VENV)/.installed ## Python batch offload vs plain Python, materialize per call vs npm (bench/python.py; a release build)
+	$(MATURIN) develop --release --quiet
+	$(PYTHON_VENV)/bin/python bench/python.py $(if $(QUICK),--quick)
 
 wheel: $(PYTHON_VENV)/.installed ## The abi3 wheel (CPython >= 3.10) into out/wheels/, then installed into a fresh venv and run
 	rm -f out/wheels/tool_offload-*.whl
