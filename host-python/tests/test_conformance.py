@@ -46,19 +46,23 @@ def test_vector(vector: dict[str, object], outcomes: dict[str, tuple[str, list[o
         pytest.fail(f"differs at {at}:\n  python: …{got[max(0, at - 120):at + 120]}…\n  vector: …{want[max(0, at - 120):at + 120]}…")
 
 
-def test_python_json_equals_npm_json(outcomes: dict[str, tuple[str, list[object]]]) -> None:
-    """Byte for byte with the npm package's recording, vector by vector. Where they
-    differ, npm's recording must be the one out of date: it no longer meets the vector's
-    expectation (a vector changed since npm.json was recorded); the count is reported."""
-    npm = CONFORMANCE / "npm.json"
-    if not npm.exists():
-        pytest.skip(f"no {npm} to compare with (make test-node records it)")
-    recorded = json.loads(npm.read_text(encoding="utf-8"))
+OTHER_HOSTS = ["npm", "core-native", "tokio", "object-store", "wasm", "npm-s3", "browser", "object-store-s3"]
+
+
+@pytest.mark.parametrize("host", OTHER_HOSTS)
+def test_python_json_equals_other_hosts(host: str, outcomes: dict[str, tuple[str, list[object]]]) -> None:
+    """Byte for byte with another host's recording (npm's first), vector by vector. Where
+    they differ, that recording must be the one out of date: it no longer meets the
+    vector's expectation (a vector changed since it was recorded); the count is reported."""
+    recording = CONFORMANCE / f"{host}.json"
+    if not recording.exists():
+        pytest.skip(f"no {recording} to compare with (make test records it)")
+    recorded = json.loads(recording.read_text(encoding="utf-8"))
     by_id = {str(v["id"]): v for v in ALL}
     same = [k for k, (o, _) in outcomes.items() if recorded.get(k) == o]
     differ = sorted(set(outcomes) - set(same))
-    print(f"\npython.json vs npm.json: {len(same)} of {len(outcomes)} vectors byte-identical; differ: {differ}")
+    print(f"\npython.json vs {host}.json: {len(same)} of {len(outcomes)} vectors byte-identical; differ: {differ}")
     stale = [k for k in differ if recorded.get(k) != expected_outcome(by_id[k], outcomes[k][1])]
-    assert sorted(set(differ) - set(stale)) == [], "python differs from an up-to-date npm recording"
+    assert sorted(set(differ) - set(stale)) == [], f"python differs from an up-to-date {host} recording"
     if stale:
-        pytest.skip(f"npm.json is out of date for {stale}: {len(same)} of {len(outcomes)} byte-identical")
+        pytest.skip(f"{host}.json is out of date for {stale}: {len(same)} of {len(outcomes)} byte-identical")
