@@ -220,14 +220,17 @@ impl NativeMaterializer {
         messages::materialize_messages(py, &self.inner, messages, remind_unread)
     }
 
-    /// `budget(messages, options)`: `(messages, rest_json)`.
+    /// `budget(messages, options)`: `(messages, rest_json)`; each message counted by
+    /// `count_tokens` when given, else the materializer's counter, else core's estimate.
+    #[pyo3(signature = (messages, options, count_tokens=None))]
     fn budget(
         &self,
         py: Python<'_>,
         messages: &str,
         options: &str,
+        count_tokens: Option<Py<PyAny>>,
     ) -> PyResult<(Vec<Option<String>>, String)> {
-        messages::budget(py, &self.inner, messages, options)
+        messages::budget(py, &self.inner, messages, options, count_tokens)
     }
 
     /// `[{ ref, toolCallId, reads, errors }]` of the JSON array `messages`, as JSON.

@@ -58,6 +58,7 @@ pub(crate) fn budget(
     m: &Materializer,
     messages: &str,
     options: &str,
+    count_tokens: Option<Py<PyAny>>,
 ) -> PyResult<(Vec<Option<String>>, String)> {
     let messages = list(py, messages)?;
     let o = parse(py, options, "options")?;
@@ -76,7 +77,15 @@ pub(crate) fn budget(
             .collect::<Option<_>>()
             .ok_or_else(|| invalid(py, "exclude_tools must be a list of tool names"))?;
     }
-    let done = run(py, || m.budget(&messages, &options))?;
+    let done = match count_tokens {
+        None => run(py, || m.budget(&messages, &options))?,
+        Some(count) => {
+            let count = crate::callback::counter(count);
+            run(py, || {
+                m.budget_counted(&messages, &options, move |t| count(t))
+            })?
+        }
+    };
     let cleared: Vec<Value> = done
         .cleared
         .iter()

@@ -271,6 +271,16 @@ impl NativeWorkspace {
         run(py, || self.inner.import_namespace(&bundle))
     }
 
+    /// The record files the last walk over every record left out, each `(id, reason)`.
+    fn skipped_records(&self) -> Vec<(String, String)> {
+        self.inner.skipped_records()
+    }
+
+    /// Rebuild the index from the records (a no-op without one).
+    fn rebuild_index(&self, py: Python<'_>) -> PyResult<()> {
+        run(py, || self.inner.rebuild_index())
+    }
+
     /// The knowledge tools' definitions as the `tools` array of `format` (JSON text).
     fn tool_definitions(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let format = tool_offload::tools::ToolFormat::parse(format).map_err(|e| py_err(py, e))?;

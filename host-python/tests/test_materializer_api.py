@@ -189,3 +189,18 @@ def test_bytes_are_a_binary_artifact(tmp_path: Path) -> None:
     assert done.path is not None and Path(done.path).read_bytes() == png
     assert "PNG" in done.content
     assert m.materialize_sync(tool_name="s", tool_call_id="b2", output=bytearray(b"ab")).ref is not None
+
+
+def test_budget_counts_with_this_calls_counter(tmp_path: Path) -> None:
+    m = to.Materializer(tmp_path, "c1")
+    counted: list[str] = []
+
+    def count(text: str) -> int:
+        counted.append(text)
+        return 1
+
+    b = m.budget_sync(history(), trigger_tokens=10, keep_last=0, count_tokens=count)
+    assert b.cleared == [] and b.tokens_before == 2 and len(counted) == 2, "two messages of one token each"
+    with pytest.raises(to.InvalidArgumentError) as caught:
+        m.budget_sync(history(), trigger_tokens=10, count_tokens=lambda t: 1 // 0)
+    assert isinstance(caught.value.__cause__, ZeroDivisionError)

@@ -128,6 +128,8 @@ def test_workspace_store_query_read(tmp_path: Path) -> None:
     assert added["reused"] is False and added["path"].startswith(str(tmp_path))
     assert (tmp_path / "ns" / "index.sqlite").exists() or any(tmp_path.rglob("index.sqlite"))
 
+    assert ws.skipped_records() == []
+    ws.rebuild_index_sync()
     scan = to.Workspace(tmp_path, namespace="ns", index=None)
     assert [r["id"] for r in scan.query_artifacts_sync()] == [r["id"] for r in ws.query_artifacts_sync()]
     bundle = ws.export_namespace_sync()

@@ -202,6 +202,7 @@ class Materializer:
         keep_last: Optional[int] = None,
         clear_at_least_tokens: Optional[int] = None,
         exclude_tools: Optional[Sequence[str]] = None,
+        count_tokens: Optional[CountTokens] = None,
     ) -> BudgetResult:
         """:meth:`budget` in the caller's thread."""
         refuse_in_loop("budget")
@@ -214,7 +215,7 @@ class Materializer:
                 "exclude_tools": None if exclude_tools is None else list(exclude_tools),
             }
         )
-        out, rest = self._native.budget(dumps(given, "messages"), options)
+        out, rest = self._native.budget(dumps(given, "messages"), options, _callable(count_tokens, "count_tokens"))
         r = json.loads(rest)
         cleared = [
             Cleared(c["message"], c["toolCallId"], c["toolName"], c["ref"], c["chars"], c["tokens"])
@@ -238,9 +239,11 @@ class Materializer:
         keep_last: Optional[int] = None,
         clear_at_least_tokens: Optional[int] = None,
         exclude_tools: Optional[Sequence[str]] = None,
+        count_tokens: Optional[CountTokens] = None,
     ) -> BudgetResult:
         """Clear old tool results when the history is over budget: each message counted
-        as its ``JSON.stringify`` by ``count_tokens`` (else core's estimate); past
+        as its ``JSON.stringify`` by ``count_tokens`` (this call's, else the
+        materializer's, else core's estimate); past
         ``trigger_tokens``, results before the last ``keep_last`` (default 3, not of
         ``exclude_tools``) become one-line pointers to their artifacts, oldest first, if
         that saves ``clear_at_least_tokens`` (default a tenth of the trigger). Send what it
@@ -252,6 +255,7 @@ class Materializer:
             keep_last=keep_last,
             clear_at_least_tokens=clear_at_least_tokens,
             exclude_tools=exclude_tools,
+            count_tokens=count_tokens,
         )
 
     def unread_refs(self, messages: Sequence[Any]) -> List[str]:

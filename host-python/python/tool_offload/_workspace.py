@@ -239,6 +239,20 @@ class Workspace:
         """Restore a bundle from :meth:`export_namespace` into this namespace: the ids."""
         return await in_thread(self.import_namespace_sync, bundle)
 
+    def skipped_records(self) -> List["tuple[str, str]"]:
+        """The record files the last walk over every record left out (truncated, emptied,
+        garbage), each ``(id, reason)``; the rest answered."""
+        return [(str(i), str(r)) for i, r in self._native.skipped_records()]
+
+    def rebuild_index_sync(self) -> None:
+        """:meth:`rebuild_index` in the caller's thread."""
+        refuse_in_loop("rebuild_index")
+        self._native.rebuild_index()
+
+    async def rebuild_index(self) -> None:
+        """Rebuild the index from the records, the source of truth (a no-op without one)."""
+        await in_thread(self.rebuild_index_sync)
+
     def tool_definitions(self, format: str = "anthropic") -> List[dict[str, Any]]:
         """The knowledge tools as the ``tools`` array of ``format``."""
         definitions: List[dict[str, Any]] = json.loads(self._native.tool_definitions(format))
