@@ -4,12 +4,24 @@ summary and a ``ctx://`` ref the model reads back."""
 from __future__ import annotations
 
 import json
-import os
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence
 
 from . import _native
 from ._offload import PathLike, Redact, redact_json
-from ._run import count, dumps, whole, in_thread, merged, messages_list, options_json, refuse_in_loop
+from ._run import (
+    count,
+    dumps,
+    in_thread,
+    merged,
+    messages_list,
+    names,
+    opt_text,
+    options_json,
+    path,
+    refuse_in_loop,
+    text,
+    whole,
+)
 from ._types import (
     BudgetResult,
     Cleared,
@@ -104,8 +116,7 @@ class Materializer:
         context_window: Optional[dict[str, Any]] = None,
         count_tokens: Optional[CountTokens] = None,
     ) -> None:
-        if not isinstance(conversation_id, str):
-            raise InvalidArgumentError(f"invalid argument: conversation_id must be a str, got {conversation_id!r}")
+        text(conversation_id, "conversation_id")
         window = None
         if context_window is not None:
             if not isinstance(context_window, dict):
@@ -117,7 +128,7 @@ class Materializer:
                 "max_inline_bytes": count(max_inline_bytes, "max_inline_bytes"),
                 "snippet_lines": count(snippet_lines, "snippet_lines"),
                 "snippet_bytes": count(snippet_bytes, "snippet_bytes"),
-                "offload_dir": None if offload_dir is None else os.fspath(offload_dir),
+                "offload_dir": None if offload_dir is None else path(offload_dir, "offload_dir"),
                 "tools": tools_value(tools),
                 "redact": _redact_value(redact),
                 "message_budget_chars": count(message_budget_chars, "message_budget_chars"),
@@ -125,7 +136,7 @@ class Materializer:
             }
         )
         self._native = _native.NativeMaterializer(
-            os.fspath(user_data), conversation_id, options, _callable(count_tokens, "count_tokens")
+            path(user_data, "user_data"), conversation_id, options, _callable(count_tokens, "count_tokens")
         )
 
     @property
@@ -141,9 +152,16 @@ class Materializer:
         """:meth:`materialize` in the caller's thread."""
         refuse_in_loop("materialize")
         if isinstance(output, (bytes, bytearray, memoryview)):
-            done = self._native.materialize_binary(tool_name, tool_call_id, bytes(output), server_name)
+            done = self._native.materialize_binary(
+                text(tool_name, "tool_name"), text(tool_call_id, "tool_call_id"), bytes(output), opt_text(server_name, "server_name")
+            )
         else:
-            done = self._native.materialize(tool_name, tool_call_id, dumps(output, "output"), server_name)
+            done = self._native.materialize(
+                text(tool_name, "tool_name"),
+                text(tool_call_id, "tool_call_id"),
+                dumps(output, "output"),
+                opt_text(server_name, "server_name"),
+            )
         if done is None:
             return Materialized(inline=True, content=output)
         return _materialized(done)
@@ -158,17 +176,16 @@ class Materializer:
             self.materialize_sync, tool_name=tool_name, tool_call_id=tool_call_id, output=output, server_name=server_name
         )
 
-    def materialize_terminal_sync(self, snippet_id: str, text: str) -> Materialized:
+    def materialize_terminal_sync(self, snippet_id: str, output: str) -> Materialized:
         """:meth:`materialize_terminal` in the caller's thread."""
         refuse_in_loop("materialize_terminal")
-        if not isinstance(text, str):
-            raise InvalidArgumentError(f"invalid argument: text must be a str, got {type(text).__name__}")
-        done = self._native.materialize_terminal(snippet_id, dumps(text, "text"))
-        return Materialized(inline=True, content=text) if done is None else _materialized(done)
+        done = self._native.materialize_terminal(text(snippet_id, "snippet_id"), dumps(text(output, "text"), "text"))
+        return Materialized(inline=True, content=output) if done is None else _materialized(done)
 
-    async def materialize_terminal(self, snippet_id: str, text: str) -> Materialized:
-        """A terminal snippet, materialized as a tool output is."""
-        return await in_thread(self.materialize_terminal_sync, snippet_id, text)
+    async def materialize_terminal(self, snippet_id: str, output: str) -> Materialized:
+        """A terminal snippet's text, materialized as a tool output is (its artifact is
+        ``…/artifacts/terminal/<snippet_id>.log``)."""
+        return await in_thread(self.materialize_terminal_sync, snippet_id, output)
 
     # A conversation.
 
@@ -212,7 +229,7 @@ class Materializer:
                 "trigger_tokens": count(trigger_tokens, "trigger_tokens"),
                 "keep_last": count(keep_last, "keep_last"),
                 "clear_at_least_tokens": count(clear_at_least_tokens, "clear_at_least_tokens"),
-                "exclude_tools": None if exclude_tools is None else list(exclude_tools),
+                "exclude_tools": names(exclude_tools, "exclude_tools"),
             }
         )
         out, rest = self._native.budget(dumps(given, "messages"), options, _callable(count_tokens, "count_tokens"))
@@ -336,7 +353,7 @@ class Materializer:
                 200 if limit is None else whole(limit, "limit"),
                 count(part, "part"),
                 count(char, "char"),
-                path,
+                opt_text(path, "path"),
             )
         )
 
@@ -378,7 +395,7 @@ class Materializer:
         return str(
             self._native.grep(
                 None if ref is None else _ref(ref),
-                pattern,
+                text(pattern, "pattern"),
                 bool(ignore_case),
                 2 if context is None else whole(context, "context"),
                 50 if max_matches is None else whole(max_matches, "max_matches"),
@@ -406,13 +423,13 @@ class Materializer:
     def tool_definitions(self, format: str = "anthropic") -> List[dict[str, Any]]:
         """``context_read``, ``context_tail`` and ``context_grep`` as the ``tools`` array of
         ``format``: ``"anthropic"``, ``"openai-chat"``, ``"openai-responses"`` or ``"mcp"``."""
-        definitions: List[dict[str, Any]] = json.loads(self._native.tool_definitions(format))
+        definitions: List[dict[str, Any]] = json.loads(self._native.tool_definitions(text(format, "format")))
         return definitions
 
     def handle_tool_call_sync(self, name: str, input: Any) -> ToolCallResult:
         """:meth:`handle_tool_call` in the caller's thread."""
         refuse_in_loop("handle_tool_call")
-        content, is_error = self._native.handle_tool_call(name, dumps(input, "input"))
+        content, is_error = self._native.handle_tool_call(text(name, "name"), dumps(input, "input"))
         return ToolCallResult(content, is_error)
 
     async def handle_tool_call(self, name: str, input: Any) -> ToolCallResult:
@@ -435,7 +452,7 @@ def _materialized(done: "tuple[str, Optional[str], Optional[str]]") -> Materiali
 def import_conversation_sync(bundle: dict[str, Any], *, user_data: PathLike) -> ImportedConversation:
     """:func:`import_conversation` in the caller's thread."""
     refuse_in_loop("import_conversation")
-    conversation_id, messages, paths = _native.import_conversation(dumps(bundle, "bundle"), os.fspath(user_data))
+    conversation_id, messages, paths = _native.import_conversation(dumps(bundle, "bundle"), path(user_data, "user_data"))
     return ImportedConversation(conversation_id, json.loads(messages), paths)
 
 

@@ -7,7 +7,7 @@ import os
 from typing import Any, Optional, Sequence, Union
 
 from . import _native
-from ._run import dumps, in_thread, merged, messages_list, refuse_in_loop
+from ._run import dumps, in_thread, merged, messages_list, path, refuse_in_loop, text
 from ._types import BatchOffload, DirectOffload
 from .errors import InvalidArgumentError
 
@@ -38,7 +38,7 @@ def redact_json(redact: Redact) -> Optional[str]:
 
 
 def _path(value: Optional[PathLike]) -> Optional[str]:
-    return None if value is None else os.fspath(value)
+    return None if value is None else path(value, "cwd")
 
 
 def _batch(
@@ -54,7 +54,7 @@ def _batch(
     if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
         raise InvalidArgumentError(f"invalid argument: threshold must be an integer >= 0, got {threshold!r}")
     out, count, freed, files, unrecognized = _native.offload_tool_results(
-        dumps(given, "messages"), os.fspath(output_dir), threshold, _path(cwd), redact_json(redact), _fail_on, _root
+        dumps(given, "messages"), path(output_dir, "output_dir"), threshold, _path(cwd), redact_json(redact), _fail_on, _root
     )
     return BatchOffload(merged(given, out), count, freed, files, unrecognized)
 
@@ -101,18 +101,17 @@ def _direct(
     _fail_on: Optional[str] = None,
     _root: Optional[str] = None,
 ) -> DirectOffload:
-    if not isinstance(session_id, str):
-        raise InvalidArgumentError(f"invalid argument: session_id must be a str, got {session_id!r}")
-    text, freed, file, files = _native.offload_tool_result(
+    text(session_id, "session_id")
+    after, freed, file, files = _native.offload_tool_result(
         dumps(message, "message"),
         session_id,
-        os.fspath(output_dir),
+        path(output_dir, "output_dir"),
         _path(cwd),
         redact_json(redact),
         _fail_on,
         _root,
     )
-    return DirectOffload(json.loads(text), freed, file, files)
+    return DirectOffload(json.loads(after), freed, file, files)
 
 
 async def offload_tool_result(

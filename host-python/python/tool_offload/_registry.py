@@ -4,12 +4,11 @@ model API's format, and large results offloaded or materialized."""
 from __future__ import annotations
 
 import json
-import os
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional, Union
 
 from . import _native
 from ._offload import redact_json
-from ._run import dumps, in_thread, options_json, refuse_in_loop, resolve
+from ._run import dumps, in_thread, options_json, path, refuse_in_loop, resolve, text
 from .errors import InvalidArgumentError, InvalidToolDefinitionError
 
 if TYPE_CHECKING:
@@ -64,7 +63,7 @@ class ToolRegistry:
             root = given.pop("_root", None)
             for key in ("output_dir", "cwd"):
                 if given.get(key) is not None:
-                    given[key] = os.fspath(given[key])
+                    given[key] = path(given[key], f"offload.{key}")
             offload_text = options_json(
                 {**given, "redact": None if redact is None else json.loads(redact_json(redact) or "false"), "fail_on": fail_on, "root": root}
             )
@@ -86,14 +85,16 @@ class ToolRegistry:
     def tool_definitions(self, format: str = "anthropic") -> List[dict[str, Any]]:
         """Every tool as the ``tools`` array of ``format``: ``"anthropic"``,
         ``"openai-chat"``, ``"openai-responses"`` or ``"mcp"``."""
-        definitions: List[dict[str, Any]] = json.loads(self._native.tool_definitions(format))
+        definitions: List[dict[str, Any]] = json.loads(self._native.tool_definitions(text(format, "format")))
         return definitions
 
     def execute_tool_sync(self, tool_use_id: str, name: str, params: Any = None) -> dict[str, Any]:
         """:meth:`execute_tool` in the caller's thread (an async handler runs in a loop of
         its own)."""
         refuse_in_loop("execute_tool")
-        result: dict[str, Any] = json.loads(self._native.execute(tool_use_id, name, dumps(params, "params")))
+        result: dict[str, Any] = json.loads(
+            self._native.execute(text(tool_use_id, "tool_use_id"), text(name, "name"), dumps(params, "params"))
+        )
         return result
 
     async def execute_tool(self, tool_use_id: str, name: str, params: Any = None) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 from typing import Any, Awaitable, Callable, List, Optional, Sequence, TypeVar
 
@@ -88,13 +89,49 @@ def merged(given: List[Any], out: Sequence[Optional[str]]) -> List[Any]:
     return [given[i] if new is None else json.loads(new) for i, new in enumerate(out)]
 
 
+MAX_COUNT = 2**53 - 1
+"""The largest count accepted: JavaScript's largest safe integer, as the npm package."""
+
+
 def count(value: Optional[int], name: str) -> Optional[int]:
-    """``value`` checked as an integer >= 0 (``None`` passes)."""
+    """``value`` checked as an integer from 0 to :data:`MAX_COUNT` (``None`` passes)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
         raise InvalidArgumentError(f"invalid argument: {name} must be an integer >= 0, got {value!r}")
     return value
+
+
+def text(value: Any, name: str) -> str:
+    """``value`` checked as a ``str``."""
+    if not isinstance(value, str):
+        raise InvalidArgumentError(f"invalid argument: {name} must be a str, got {type(value).__name__}")
+    return value
+
+
+def opt_text(value: Any, name: str) -> Optional[str]:
+    """``value`` checked as a ``str`` or ``None``."""
+    return None if value is None else text(value, name)
+
+
+def path(value: Any, name: str) -> str:
+    """A ``str`` or ``os.PathLike[str]`` as a ``str``."""
+    try:
+        got = os.fspath(value)
+    except TypeError:
+        got = None
+    if not isinstance(got, str):
+        raise InvalidArgumentError(f"invalid argument: {name} must be a str or a path, got {type(value).__name__}")
+    return got
+
+
+def names(value: Any, name: str) -> Optional[List[str]]:
+    """A list of names (not a bare ``str``), or ``None``."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InvalidArgumentError(f"invalid argument: {name} must be a list of names, got {value!r}")
+    return [text(v, name) for v in value]
 
 
 def whole(value: int, name: str) -> int:

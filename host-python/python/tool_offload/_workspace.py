@@ -4,13 +4,25 @@ index (SQLite by default)."""
 from __future__ import annotations
 
 import json
-import os
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence
 
 from . import _native
 from ._materializer import CountTokens, _callable, _redact_value, tools_value
 from ._offload import PathLike, Redact
-from ._run import count, dumps, whole, in_thread, merged, messages_list, options_json, refuse_in_loop
+from ._run import (
+    count,
+    dumps,
+    in_thread,
+    merged,
+    messages_list,
+    names,
+    opt_text,
+    options_json,
+    path,
+    refuse_in_loop,
+    text,
+    whole,
+)
 from ._types import OffloadedMessages, ToolResultOffload
 from .errors import InvalidArgumentError
 
@@ -50,23 +62,23 @@ class Workspace:
     ) -> None:
         options = options_json(
             {
-                "namespace": namespace,
-                "agent_id": agent_id,
-                "task_id": task_id,
-                "session_id": session_id,
+                "namespace": opt_text(namespace, "namespace"),
+                "agent_id": opt_text(agent_id, "agent_id"),
+                "task_id": opt_text(task_id, "task_id"),
+                "session_id": opt_text(session_id, "session_id"),
                 "inline_limit": count(inline_limit, "inline_limit"),
-                "offload_tools": None if offload_tools is None else list(offload_tools),
+                "offload_tools": names(offload_tools, "offload_tools"),
                 "tools": tools_value(tools),
                 "token_threshold": count(token_threshold, "token_threshold"),
                 "redact": _redact_value(redact),
             }
         )
         self._native = _native.NativeWorkspace(
-            os.fspath(root),
+            path(root, "root"),
             options,
             _callable(count_tokens, "count_tokens"),
             _callable(now, "now"),
-            "none" if index is None else index,
+            "none" if index is None else text(index, "index"),
         )
 
     @property
@@ -86,7 +98,11 @@ class Workspace:
         """:meth:`offload_tool_result` in the caller's thread."""
         refuse_in_loop("offload_tool_result")
         offloaded, replacement, artifact_id, reason = self._native.offload_tool_result(
-            tool_call_id, tool_name, dumps(content, "content"), action_name, _meta(metadata)
+            text(tool_call_id, "tool_call_id"),
+            text(tool_name, "tool_name"),
+            dumps(content, "content"),
+            opt_text(action_name, "action_name"),
+            _meta(metadata),
         )
         shown = content if replacement is None else replacement
         return ToolResultOffload(offloaded, shown, artifact_id, reason)
@@ -116,7 +132,9 @@ class Workspace:
     ) -> dict[str, Any]:
         """:meth:`add` in the caller's thread."""
         refuse_in_loop("add")
-        stored: dict[str, Any] = json.loads(self._native.add(id, dumps(content, "content"), type, _meta(metadata)))
+        stored: dict[str, Any] = json.loads(self._native.add(
+            text(id, "id"), dumps(content, "content"), opt_text(type, "type"), _meta(metadata)
+        ))
         return stored
 
     async def add(
@@ -158,7 +176,9 @@ class Workspace:
     ) -> List[dict[str, Any]]:
         """:meth:`get_tool_result_offload_info` in the caller's thread."""
         refuse_in_loop("get_tool_result_offload_info")
-        found: List[dict[str, Any]] = json.loads(self._native.tool_result_offload_info(task_id, session_id))
+        found: List[dict[str, Any]] = json.loads(
+            self._native.tool_result_offload_info(opt_text(task_id, "task_id"), opt_text(session_id, "session_id"))
+        )
         return found
 
     async def get_tool_result_offload_info(
@@ -170,7 +190,7 @@ class Workspace:
     def get_by_id_sync(self, id: str) -> dict[str, Any]:
         """:meth:`get_by_id` in the caller's thread."""
         refuse_in_loop("get_by_id")
-        found: dict[str, Any] = json.loads(self._native.get_by_id(id))
+        found: dict[str, Any] = json.loads(self._native.get_by_id(text(id, "id")))
         return found
 
     async def get_by_id(self, id: str) -> dict[str, Any]:
@@ -180,7 +200,7 @@ class Workspace:
     def get_by_lines_sync(self, id: str, start_line: int, end_line: Optional[int] = None) -> str:
         """:meth:`get_by_lines` in the caller's thread."""
         refuse_in_loop("get_by_lines")
-        return str(self._native.get_by_lines(id, whole(start_line, "start_line"), count(end_line, "end_line")))
+        return str(self._native.get_by_lines(text(id, "id"), whole(start_line, "start_line"), count(end_line, "end_line")))
 
     async def get_by_lines(self, id: str, start_line: int, end_line: Optional[int] = None) -> str:
         """Lines ``start_line..=end_line`` (1-based) of a knowledge artifact, numbered."""
@@ -199,8 +219,8 @@ class Workspace:
         refuse_in_loop("grep")
         return str(
             self._native.grep(
-                id,
-                pattern,
+                opt_text(id, "id"),
+                text(pattern, "pattern"),
                 bool(ignore_case),
                 2 if context is None else whole(context, "context"),
                 50 if max_matches is None else whole(max_matches, "max_matches"),
@@ -255,7 +275,7 @@ class Workspace:
 
     def tool_definitions(self, format: str = "anthropic") -> List[dict[str, Any]]:
         """The knowledge tools as the ``tools`` array of ``format``."""
-        definitions: List[dict[str, Any]] = json.loads(self._native.tool_definitions(format))
+        definitions: List[dict[str, Any]] = json.loads(self._native.tool_definitions(text(format, "format")))
         return definitions
 
     def register_tools(self, registry: "ToolRegistry") -> None:
