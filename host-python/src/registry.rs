@@ -90,7 +90,14 @@ impl NativeRegistry {
     /// Register `definition` (JSON `{ name, description, input_schema }`) with `handler`:
     /// called with the params as JSON text, it returns `(content, is_error)` or raises
     /// (the exception's text becomes an error result).
-    fn register(&self, py: Python<'_>, definition: &str, handler: Py<PyAny>) -> PyResult<()> {
+    #[pyo3(signature = (definition, handler, wait=true))]
+    fn register(
+        &self,
+        py: Python<'_>,
+        definition: &str,
+        handler: Py<PyAny>,
+        wait: bool,
+    ) -> PyResult<()> {
         let d = parse(py, definition, "definition")?;
         let (Some(name), Some(description)) = (d["name"].as_str(), d["description"].as_str())
         else {
@@ -99,19 +106,24 @@ impl NativeRegistry {
         };
         let definition = ToolDefinition::new(name, description, d["input_schema"].clone());
         let handler = Arc::new(handler);
-        self.write(py, |registry| {
+        self.write(py, wait, |registry| {
             on!(registry, r => r.register(definition, move |params: Value| {
                 let handler = handler.clone();
                 async move { call(&handler, &params) }
             }))
-        })
+        })?
         .map_err(|e| register_error(py, e))
     }
 
     /// Register TodoWrite and TodoRead over one new in-memory list.
-    fn register_todo_tools(&self, py: Python<'_>) -> PyResult<()> {
-        self.write(py, |registry| on!(registry, r => register_todo_tools(r)))
-            .map_err(|e| register_error(py, e))
+    #[pyo3(signature = (wait=true))]
+    fn register_todo_tools(&self, py: Python<'_>, wait: bool) -> PyResult<()> {
+        self.write(
+            py,
+            wait,
+            |registry| on!(registry, r => register_todo_tools(r)),
+        )?
+        .map_err(|e| register_error(py, e))
     }
 
     /// Every tool's definition as the `tools` array of `format` (JSON text).
@@ -146,25 +158,58 @@ impl NativeRegistry {
     }
 
     /// Register `context_read`, `context_tail`, `context_grep` over `materializer`.
-    fn add_read_tools(&self, py: Python<'_>, materializer: &NativeMaterializer) -> PyResult<()> {
+    #[pyo3(signature = (materializer, wait=true))]
+    fn add_read_tools(
+        &self,
+        py: Python<'_>,
+        materializer: &NativeMaterializer,
+        wait: bool,
+    ) -> PyResult<()> {
         let m = &materializer.inner;
-        self.write(py, |registry| on!(registry, r => m.register_tools(r)))
+        self.write(py, wait, |registry| on!(registry, r => m.register_tools(r)))?
             .map_err(|e| register_error(py, e))
     }
 
     /// Register the knowledge tools over `workspace`.
-    fn add_knowledge_tools(&self, py: Python<'_>, workspace: &NativeWorkspace) -> PyResult<()> {
+    #[pyo3(signature = (workspace, wait=true))]
+    fn add_knowledge_tools(
+        &self,
+        py: Python<'_>,
+        workspace: &NativeWorkspace,
+        wait: bool,
+    ) -> PyResult<()> {
         let ws = &workspace.inner;
-        self.write(py, |registry| on!(registry, r => ws.register_tools(r)))
-            .map_err(|e| register_error(py, e))
+        self.write(
+            py,
+            wait,
+            |registry| on!(registry, r => ws.register_tools(r)),
+        )?
+        .map_err(|e| register_error(py, e))
     }
 }
 
 impl NativeRegistry {
-    /// `f` on the registry, locked for writing (waited for without the GIL, which a
-    /// running handler may need).
-    fn write<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Registry) -> T + Send) -> T {
-        py.detach(|| f(&mut self.inner.write().unwrap_or_else(|e| e.into_inner())))
+    /// `f` on the registry, locked for writing: waited for without the GIL (which a
+    /// running handler may need), or, unless `wait`, refused while a tool runs (a
+    /// handler registering on its own registry would wait for itself).
+    fn write<T: Send>(
+        &self,
+        py: Python<'_>,
+        wait: bool,
+        f: impl FnOnce(&mut Registry) -> T + Send,
+    ) -> PyResult<T> {
+        if wait {
+            return Ok(py.detach(|| f(&mut self.inner.write().unwrap_or_else(|e| e.into_inner()))));
+        }
+        match self.inner.try_write() {
+            Ok(mut registry) => Ok(f(&mut registry)),
+            Err(std::sync::TryLockError::Poisoned(e)) => Ok(f(&mut e.into_inner())),
+            Err(std::sync::TryLockError::WouldBlock) => Err(invalid(
+                py,
+                "a tool of this registry is running in this thread or on its event loop: \
+                 register tools before executing them, or from another thread",
+            )),
+        }
     }
 }
 

@@ -79,3 +79,31 @@ def test_registration_while_a_handler_runs(tmp_path: Path) -> None:
         assert running.result(20)["content"] == "done"
         registering.result(20)
     assert [d["name"] for d in r.tool_definitions()] == ["slow", "later"]
+
+
+def test_a_handler_registering_on_its_own_registry_is_refused_not_stuck() -> None:
+    r = to.ToolRegistry()
+
+    def grow(p: Any) -> str:
+        r.register({"name": "grown", "description": "d", "input_schema": SCHEMA}, lambda q: "g")
+        return "grew"
+
+    r.register({"name": "grow", "description": "d", "input_schema": SCHEMA}, grow)
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(r.execute_tool_sync, "u1", "grow", {}).result(20)
+    assert result["is_error"] is True and "register tools before executing them" in result["content"]
+    assert [d["name"] for d in r.tool_definitions()] == ["grow"]
+
+
+@pytest.mark.asyncio
+async def test_an_async_handler_registering_is_refused_not_stuck() -> None:
+    r = to.ToolRegistry()
+
+    async def grow(p: Any) -> str:
+        r.register({"name": "grown", "description": "d", "input_schema": SCHEMA}, lambda q: "g")
+        return "grew"
+
+    r.register({"name": "grow", "description": "d", "input_schema": SCHEMA}, grow)
+    result = await asyncio.wait_for(r.execute_tool("u1", "grow", {}), 20)
+    assert result["is_error"] is True and "register tools before executing them" in result["content"]
+    r.register({"name": "later", "description": "d", "input_schema": SCHEMA}, lambda q: "x")

@@ -439,7 +439,7 @@ class Materializer:
 
     def register_tools(self, registry: "ToolRegistry") -> None:
         """Register ``context_read``, ``context_tail`` and ``context_grep`` on ``registry``."""
-        registry._native.add_read_tools(self._native)
+        registry._native.add_read_tools(self._native, registry._may_wait())
 
 
 def _materialized(done: "tuple[str, Optional[str], Optional[str]]") -> Materialized:

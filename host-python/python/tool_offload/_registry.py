@@ -3,7 +3,9 @@ model API's format, and large results offloaded or materialized."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional, Union
 
 from . import _native
@@ -13,6 +15,8 @@ from .errors import InvalidArgumentError, InvalidToolDefinitionError
 
 if TYPE_CHECKING:
     from ._materializer import Materializer
+
+_local = threading.local()
 
 HandlerResult = Union[str, dict[str, Any], "tuple[str, bool]"]
 """A handler gives the result's text, ``{"content": …, "is_error": bool}``, or
@@ -76,11 +80,24 @@ class ToolRegistry:
             raise InvalidToolDefinitionError(f"invalid tool definition: expected a dict, got {definition!r}")
         if not callable(handler):
             raise InvalidArgumentError(f"invalid argument: handler must be callable, got {handler!r}")
-        self._native.register(dumps(definition, "definition"), _wrap(handler))
+        self._native.register(dumps(definition, "definition"), _wrap(handler), self._may_wait())
 
     def register_todo_tools(self) -> None:
         """Add TodoWrite and TodoRead over one new in-memory list (seed 002)."""
-        self._native.register_todo_tools()
+        self._native.register_todo_tools(self._may_wait())
+
+    def _may_wait(self) -> bool:
+        """Whether registering may wait for running tools to finish: not from a thread
+        running one of them (a handler registering on its own registry), nor from a
+        thread running an event loop (an async handler, or the loop itself), where
+        waiting would never end. There it is refused at once if a tool is running."""
+        if id(self) in getattr(_local, "running", ()):
+            return False
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return True
+        return False
 
     def tool_definitions(self, format: str = "anthropic") -> List[dict[str, Any]]:
         """Every tool as the ``tools`` array of ``format``: ``"anthropic"``,
@@ -92,9 +109,16 @@ class ToolRegistry:
         """:meth:`execute_tool` in the caller's thread (an async handler runs in a loop of
         its own)."""
         refuse_in_loop("execute_tool")
-        result: dict[str, Any] = json.loads(
-            self._native.execute(text(tool_use_id, "tool_use_id"), text(name, "name"), dumps(params, "params"))
-        )
+        running: set[int] = _local.__dict__.setdefault("running", set())
+        mine = id(self) not in running
+        running.add(id(self))
+        try:
+            result: dict[str, Any] = json.loads(
+                self._native.execute(text(tool_use_id, "tool_use_id"), text(name, "name"), dumps(params, "params"))
+            )
+        finally:
+            if mine:
+                running.discard(id(self))
         return result
 
     async def execute_tool(self, tool_use_id: str, name: str, params: Any = None) -> dict[str, Any]:

@@ -280,4 +280,4 @@ class Workspace:
 
     def register_tools(self, registry: "ToolRegistry") -> None:
         """Register the knowledge tools on ``registry``."""
-        registry._native.add_knowledge_tools(self._native)
+        registry._native.add_knowledge_tools(self._native, registry._may_wait())
