@@ -92,3 +92,62 @@ def test_small_results_and_the_tools_on_their_own(tmp_path: Path) -> None:
     assert done.ref is not None
     tail = context_tools(m)[1]
     assert tail.invoke({"ref": done.ref.id, "lines": 1}).endswith("6000| step 5999: compiling module 5999")
+
+
+def budget_script() -> Iterator[AIMessage]:
+    for i in range(4):
+        yield AIMessage(content="", tool_calls=[{"name": "listing", "args": {}, "id": f"call_{i}"}])
+    yield AIMessage(content="Done.")
+
+
+@tool
+def listing() -> str:
+    """List the files."""
+    return "".join(f"file_{i:04d}.txt\n" for i in range(200))
+
+
+def budget_agent(tmp_path: Path) -> tuple[Any, Scripted, to.Materializer]:
+    from tool_offload.langchain import BudgetMiddleware
+
+    m = to.Materializer(tmp_path, "thread-1")
+    model = Scripted(messages=budget_script(), seen=[])
+    budget = BudgetMiddleware(m, trigger_tokens=1500, keep_last=1)
+    return create_agent(model, tools=[listing], middleware=[MaterializeMiddleware(m), budget]), model, m
+
+
+GIVEN = {"messages": [{"role": "user", "content": "List the files four times."}]}
+
+
+def check_budget(out: dict[str, Any], model: Scripted) -> None:
+    results = [x for x in out["messages"] if isinstance(x, ToolMessage) and x.tool_call_id.startswith("call_")]
+    assert [x.tool_call_id for x in results] == ["call_0", "call_1", "call_2", "call_3"], "replaced, not appended"
+    cleared = [x for x in results if "cleared from the conversation" in str(x.content)]
+    assert [x.tool_call_id for x in cleared] == ["call_0", "call_1", "call_2"]
+    assert "file_0199.txt" in str(results[3].content), "the last result is kept"
+    # The model's last turn was sent the pointers.
+    assert sum("cleared from the conversation" in str(x.content) for x in model.seen[-1]) == 3
+
+
+def test_the_budget_clears_old_results_and_keeps_its_decisions_in_state(tmp_path: Path) -> None:
+    agent, model, m = budget_agent(tmp_path)
+    check_budget(agent.invoke(GIVEN), model)
+    assert m.read_sync("ctx://thread-1/tool/call_0.txt", 199, 1).endswith("200| file_0199.txt")
+
+
+@pytest.mark.asyncio
+async def test_the_budget_in_async_agents(tmp_path: Path) -> None:
+    import asyncio
+
+    agent, model, m = budget_agent(tmp_path)
+    check_budget(await asyncio.wait_for(agent.ainvoke(GIVEN), 60), model)
+    assert (await m.read("ctx://thread-1/tool/call_1.txt", 199, 1)).endswith("200| file_0199.txt")
+
+
+def test_the_budget_knows_tool_names(tmp_path: Path) -> None:
+    from tool_offload.langchain import BudgetMiddleware
+
+    m = to.Materializer(tmp_path, "thread-1")
+    model = Scripted(messages=budget_script(), seen=[])
+    budget = BudgetMiddleware(m, trigger_tokens=1500, keep_last=1, exclude_tools=["listing"])
+    out = create_agent(model, tools=[listing], middleware=[budget]).invoke(GIVEN)
+    assert not any("cleared from the conversation" in str(x.content) for x in out["messages"])

@@ -16,18 +16,19 @@ out; :func:`context_tools` makes them on their own)."""
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, List, Union
+from typing import Any, Awaitable, Callable, List, Optional, Sequence, Union
 
 from langchain.agents.middleware import AgentMiddleware
 from langchain.agents.middleware.types import ToolCallRequest
-from langchain_core.messages import ToolMessage
+from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langgraph.types import Command
 
 from ._materializer import Materializer
-from ._types import Materialized
+from ._materializer import CountTokens
+from ._types import BudgetResult, Materialized
 
-__all__ = ["MaterializeMiddleware", "context_tools"]
+__all__ = ["MaterializeMiddleware", "BudgetMiddleware", "context_tools"]
 
 ToolResult = Union[ToolMessage, Command[Any]]
 
@@ -86,6 +87,79 @@ class MaterializeMiddleware(AgentMiddleware):
             tool_name=request.tool_call["name"], tool_call_id=result.tool_call_id, output=result.content
         )
         return _replace(result, done)
+
+
+class BudgetMiddleware(AgentMiddleware):
+    """An agent middleware (``before_model``): when the conversation holds more than
+    ``trigger_tokens`` tokens, old tool results become one-line pointers to their
+    artifacts (:meth:`Materializer.budget`: oldest first, the last ``keep_last`` and those
+    of ``exclude_tools`` kept) and the cleared ``ToolMessage`` objects are replaced in the
+    agent's state, by id: the decisions are kept there, so the next turn neither sends
+    nor reconsiders them, and the cached prefix is rewritten only where they were made.
+    Every cleared result reads back byte for byte (give the agent the read tools)."""
+
+    def __init__(
+        self,
+        materializer: Materializer,
+        *,
+        trigger_tokens: int,
+        keep_last: Optional[int] = None,
+        clear_at_least_tokens: Optional[int] = None,
+        exclude_tools: Optional[Sequence[str]] = None,
+        count_tokens: Optional[CountTokens] = None,
+    ) -> None:
+        super().__init__()
+        self.materializer = materializer
+        self.options: dict[str, Any] = {
+            "trigger_tokens": trigger_tokens,
+            "keep_last": keep_last,
+            "clear_at_least_tokens": clear_at_least_tokens,
+            "exclude_tools": exclude_tools,
+            "count_tokens": count_tokens,
+        }
+        self.tools: List[BaseTool] = []
+
+    @property
+    def name(self) -> str:
+        return "ToolOffloadBudget"
+
+    def before_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:
+        messages: List[AnyMessage] = list(state["messages"])
+        view = [_openai(m) for m in messages]
+        return _cleared(messages, view, self.materializer.budget_sync(view, **self.options))
+
+    async def abefore_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:
+        messages: List[AnyMessage] = list(state["messages"])
+        view = [_openai(m) for m in messages]
+        return _cleared(messages, view, await self.materializer.budget(view, **self.options))
+
+
+def _openai(message: AnyMessage) -> dict[str, Any]:
+    """A LangChain message as an OpenAI Chat message, for the budget (which reads tool
+    names from the assistant's ``tool_calls``). Only tool results ever change."""
+    if isinstance(message, ToolMessage):
+        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+    if isinstance(message, AIMessage):
+        out: dict[str, Any] = {"role": "assistant", "content": message.content}
+        if message.tool_calls:
+            out["tool_calls"] = [
+                {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": "{}"}}
+                for c in message.tool_calls
+            ]
+        return out
+    role = {"human": "user", "system": "system"}.get(message.type, message.type)
+    return {"role": role, "content": message.content}
+
+
+def _cleared(messages: List[AnyMessage], view: List[Any], done: BudgetResult) -> Optional[dict[str, Any]]:
+    """The state update: each cleared ``ToolMessage`` again under its id, its content the
+    pointer (LangGraph's ``add_messages`` replaces a message of the same id)."""
+    changed = [
+        messages[i].model_copy(update={"content": after["content"]})
+        for i, after in enumerate(done.messages[: len(view)])
+        if after is not view[i] and messages[i].id is not None
+    ]
+    return {"messages": changed} if changed else None
 
 
 def context_tools(materializer: Materializer) -> List[BaseTool]:
