@@ -13,11 +13,14 @@ import pytest
 
 pytest.importorskip("agents")
 
-from agents import Agent, RunConfig, Runner, function_tool  # noqa: E402
+from agents import Agent, RunConfig, Runner, function_tool, set_tracing_disabled  # noqa: E402
 from agents.testing import ScriptedModel, assistant_message, function_call  # noqa: E402
 
 import tool_offload as to  # noqa: E402
 from tool_offload.openai_agents import BudgetFilter, context_tools, materialize_tools  # noqa: E402
+
+# No trace export (it would reach for the network).
+set_tracing_disabled(True)
 
 LOG = "".join(f"step {i}: compiling module {i}\n" for i in range(6000)).replace(
     "step 4321: compiling module 4321", "step 4321: error: NEEDLE-7 undefined symbol"
