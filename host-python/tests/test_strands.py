@@ -96,3 +96,25 @@ def test_the_tools_on_their_own(tmp_path: Path) -> None:
     m = to.Materializer(tmp_path, "thread-1")
     assert [t.tool_name for t in context_tools(m)] == ["context_read", "context_tail", "context_grep"]
     assert MaterializePlugin(m, read_tools=False).tools == []
+
+
+@tool
+def listing() -> str:
+    """List the files."""
+    return "".join(f"file_{i:04d}.txt\n" for i in range(200))
+
+
+def test_the_budget_clears_old_results_in_the_conversation(tmp_path: Path) -> None:
+    from tool_offload.strands import BudgetPlugin
+
+    m = to.Materializer(tmp_path, "thread-1")
+    model = Scripted([*(("listing", {}, f"call_{i}") for i in range(4)), "Done."])
+    budget = BudgetPlugin(m, trigger_tokens=1500, keep_last=1)
+    agent = Agent(model=model, tools=[listing], plugins=[MaterializePlugin(m), budget], callback_handler=None)
+    agent("List the files four times.")
+    last = results(model.seen[-1])
+    cleared = sorted(k for k, v in last.items() if "cleared from the conversation" in v)
+    assert cleared == ["call_0", "call_1", "call_2"] and "file_0199.txt" in last["call_3"]
+    kept = results(agent.messages)
+    assert all("cleared from the conversation" in kept[k] for k in cleared), "the conversation keeps them"
+    assert m.read_sync("ctx://thread-1/tool/call_0.txt", 199, 1).endswith("200| file_0199.txt")

@@ -14,16 +14,17 @@ numbers, searched with ``context_grep`` and scoped to the conversation."""
 
 from __future__ import annotations
 
-from typing import Any, List
+import json
+from typing import Any, List, Optional, Sequence, Tuple
 
-from strands.hooks import AfterToolCallEvent
+from strands.hooks import AfterToolCallEvent, BeforeModelCallEvent
 from strands.plugins import Plugin, hook
 from strands.tools.tools import PythonAgentTool
 from strands.types.tools import AgentTool, ToolResult, ToolUse
 
-from ._materializer import Materializer
+from ._materializer import CountTokens, Materializer
 
-__all__ = ["MaterializePlugin", "context_tools"]
+__all__ = ["MaterializePlugin", "BudgetPlugin", "context_tools"]
 
 READ_TOOLS = ("context_read", "context_tail", "context_grep")
 
@@ -72,6 +73,83 @@ class MaterializePlugin(Plugin):
         )
         if not done.inline:
             event.result = ToolResult(toolUseId=result["toolUseId"], status=result["status"], content=[{"text": done.content}])
+
+
+class BudgetPlugin(Plugin):
+    """Before each model call, past ``trigger_tokens``, old tool results in the agent's
+    conversation become one-line pointers to their artifacts (:meth:`Materializer.budget`:
+    oldest first, the last ``keep_last`` and those of ``exclude_tools`` kept). The
+    conversation itself is rewritten, so the decisions are kept: later calls neither send
+    nor reconsider them. Use it beside :class:`MaterializePlugin` (the read tools)."""
+
+    def __init__(
+        self,
+        materializer: Materializer,
+        *,
+        trigger_tokens: int,
+        keep_last: Optional[int] = None,
+        clear_at_least_tokens: Optional[int] = None,
+        exclude_tools: Optional[Sequence[str]] = None,
+        count_tokens: Optional[CountTokens] = None,
+    ) -> None:
+        self.materializer = materializer
+        self.options: dict[str, Any] = {
+            "trigger_tokens": trigger_tokens,
+            "keep_last": keep_last,
+            "clear_at_least_tokens": clear_at_least_tokens,
+            "exclude_tools": exclude_tools,
+            "count_tokens": count_tokens,
+        }
+        super().__init__()
+
+    @property
+    def name(self) -> str:
+        return "tool-offload-budget"
+
+    @hook  # type: ignore[call-overload]  # (strands types hooks as functions, not methods)
+    async def clear_old_results(self, event: BeforeModelCallEvent) -> None:
+        """Clear old tool results in the conversation, in place."""
+        messages: List[Any] = event.agent.messages
+        view, places = _anthropic(messages)
+        done = await self.materializer.budget(view, **self.options)
+        for i, after in enumerate(done.messages[: len(view)]):
+            if after is view[i]:
+                continue
+            for (m, b), block, given in zip(places[i], after["content"], view[i]["content"]):
+                if block is not given and block.get("content") != given.get("content"):
+                    result = messages[m]["content"][b]["toolResult"]
+                    # A result with images or documents is left whole: a pointer to its
+                    # text would lose them.
+                    if all(set(c) <= {"text", "json"} for c in result.get("content", [])):
+                        messages[m]["content"][b]["toolResult"] = {**result, "content": [{"text": block["content"]}]}
+
+
+def _anthropic(messages: List[Any]) -> Tuple[List[dict[str, Any]], List[List[Tuple[int, int]]]]:
+    """The conversation as Anthropic messages for the budget (tool names from the
+    ``tool_use`` blocks), and where each block lives (message, block)."""
+    view: List[dict[str, Any]] = []
+    places: List[List[Tuple[int, int]]] = []
+    for m, message in enumerate(messages):
+        blocks: List[dict[str, Any]] = []
+        where: List[Tuple[int, int]] = []
+        for b, block in enumerate(message.get("content", [])):
+            if "toolUse" in block:
+                use = block["toolUse"]
+                blocks.append({"type": "tool_use", "id": use["toolUseId"], "name": use["name"], "input": {}})
+            elif "toolResult" in block:
+                result = block["toolResult"]
+                text = "\n".join(
+                    str(c["text"]) if "text" in c else json.dumps(c["json"], ensure_ascii=False)
+                    for c in result.get("content", [])
+                    if "text" in c or "json" in c
+                )
+                blocks.append({"type": "tool_result", "tool_use_id": result["toolUseId"], "content": text})
+            else:
+                blocks.append({"type": "text", "text": str(block.get("text", ""))})
+            where.append((m, b))
+        view.append({"role": message.get("role", "user"), "content": blocks})
+        places.append(where)
+    return view, places
 
 
 def context_tools(materializer: Materializer) -> List[AgentTool]:
