@@ -235,7 +235,7 @@ impl NativeMaterializer {
 
     /// `[{ ref, toolCallId, reads, errors }]` of the JSON array `messages`, as JSON.
     fn read_stats(&self, py: Python<'_>, messages: &str) -> PyResult<String> {
-        let messages = messages::list(py, messages)?;
+        let (messages, _) = messages::list(py, messages)?;
         let stats: Vec<Value> = (self.inner.read_stats(&messages).iter())
             .map(|s| serde_json::json!({"ref": s.reference, "toolCallId": s.call_id, "reads": s.reads, "errors": s.errors}))
             .collect();
@@ -244,15 +244,15 @@ impl NativeMaterializer {
 
     /// The refs shown in part that the model never read back.
     fn unread_refs(&self, py: Python<'_>, messages: &str) -> PyResult<Vec<String>> {
-        let messages = messages::list(py, messages)?;
+        let (messages, _) = messages::list(py, messages)?;
         Ok(self.inner.unread_refs(&messages))
     }
 
     /// The bundle of `messages` and every artifact they refer to, as JSON text.
     fn export_conversation(&self, py: Python<'_>, messages: &str) -> PyResult<String> {
-        let messages = messages::list(py, messages)?;
+        let (messages, lone) = messages::list(py, messages)?;
         let bundle = run(py, || self.inner.export_conversation(&messages))?;
-        Ok(to_json(&bundle))
+        Ok(lone.text(&bundle))
     }
 
     /// `(hits, inlined, saved_chars)` over this materializer's lifetime.

@@ -10,26 +10,30 @@ use tool_offload::{
     BudgetOptions, ContextRef, GcReport, MaterializeMessagesOptions, Materializer, Value,
 };
 
-use crate::bridge::{invalid, parse, parse_marked, run, to_json, Marked};
+use crate::bridge::{invalid, parse, parse_marked, run, to_json, Lone, Marked};
 
 /// What `materialize_messages` returns to Python: the messages after (JSON text, `None`
 /// when unchanged), the refs written (JSON), their paths and the unrecognized results.
 pub(crate) type Changed = (Vec<Option<String>>, String, Vec<String>, Vec<String>);
 
-/// The JSON array `text` as messages; `INVALID_ARGUMENT` when it is not a list.
-pub(crate) fn list(py: Python<'_>, text: &str) -> PyResult<Vec<Value>> {
-    let Marked { value, .. } = parse_marked(py, text, "messages")?;
+/// The JSON array `text` as messages, with the stand-ins of its lone surrogates;
+/// `INVALID_ARGUMENT` when it is not a list. (The conversation calls of the tokio host
+/// take values, not views: an artifact stores a stand-in where a JavaScript host writes
+/// U+FFFD; messages come back with the surrogates restored.)
+pub(crate) fn list(py: Python<'_>, text: &str) -> PyResult<(Vec<Value>, Lone)> {
+    let Marked { value, lone } = parse_marked(py, text, "messages")?;
     match value {
-        Value::Array(items) => Ok(items),
+        Value::Array(items) => Ok((items, lone)),
         _ => Err(invalid(py, "messages must be a list")),
     }
 }
 
-/// A changed message as JSON text; `None` for one borrowed unchanged.
-pub(crate) fn changed(message: Cow<'_, Value>) -> Option<String> {
-    match message {
+/// A changed message as JSON text, lone surrogates restored; `None` for one borrowed
+/// unchanged.
+pub(crate) fn changed(lone: &Lone) -> impl Fn(Cow<'_, Value>) -> Option<String> + '_ {
+    move |message| match message {
         Cow::Borrowed(_) => None,
-        Cow::Owned(value) => Some(to_json(&value)),
+        Cow::Owned(value) => Some(lone.text(&value)),
     }
 }
 
@@ -39,13 +43,13 @@ pub(crate) fn materialize_messages(
     messages: &str,
     remind_unread: bool,
 ) -> PyResult<Changed> {
-    let messages = list(py, messages)?;
+    let (messages, lone) = list(py, messages)?;
     let mut options = MaterializeMessagesOptions::default();
     options.remind_unread = remind_unread;
     let done = run(py, || m.materialize_messages_with(&messages, &options))?;
     let refs: Vec<Value> = done.refs.iter().map(ref_value).collect();
     Ok((
-        done.messages.into_iter().map(changed).collect(),
+        done.messages.into_iter().map(changed(&lone)).collect(),
         to_json(&refs),
         done.paths,
         done.unrecognized,
@@ -60,7 +64,7 @@ pub(crate) fn budget(
     options: &str,
     count_tokens: Option<Py<PyAny>>,
 ) -> PyResult<(Vec<Option<String>>, String)> {
-    let messages = list(py, messages)?;
+    let (messages, lone) = list(py, messages)?;
     let o = parse(py, options, "options")?;
     let count =
         |key: &str| crate::options::count(&o, key, "").map_err(|e| crate::bridge::py_err(py, e));
@@ -102,10 +106,8 @@ pub(crate) fn budget(
         "refs": done.stored.iter().map(|(r, _)| ref_value(r)).collect::<Vec<_>>(),
         "paths": done.stored.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>(),
     });
-    Ok((
-        done.messages.into_iter().map(changed).collect(),
-        to_json(&rest),
-    ))
+    let out = done.messages.into_iter().map(changed(&lone)).collect();
+    Ok((out, to_json(&rest)))
 }
 
 /// A gc report as JSON text: `{ removed, bytes, kept, keptBytes }`.

@@ -1,13 +1,12 @@
 //! Direct and batch offload (seeds 000 and 001): `tool_offload.offload_tool_result` and
 //! `offload_tool_results`.
 
-use std::borrow::Cow;
-
 use pyo3::prelude::*;
 use tool_offload::{BatchOptions, OffloadError, Value};
 use tool_offload_core::DirectOptions;
 
 use crate::bridge::{invalid, parse_marked, run, Marked};
+use crate::messages::changed;
 use crate::options;
 use crate::writer::Writer;
 
@@ -63,12 +62,8 @@ pub fn offload_tool_results(
                     .await?
             }
         };
-        let changed = |m: Cow<'_, Value>| match m {
-            Cow::Borrowed(_) => None,
-            Cow::Owned(value) => Some(lone.text(&value)),
-        };
         Ok((
-            done.messages.into_iter().map(changed).collect(),
+            done.messages.into_iter().map(changed(&lone)).collect(),
             done.offloaded_count,
             done.freed_chars,
             done.files,

@@ -162,9 +162,9 @@ impl NativeWorkspace {
     /// Every tool result of a conversation decided and stored: `(messages, artifact_ids,
     /// unrecognized)`, each message JSON text or `None` when unchanged.
     fn offload_messages(&self, py: Python<'_>, messages: &str) -> PyResult<OffloadedMessages> {
-        let messages = list(py, messages)?;
+        let (messages, lone) = list(py, messages)?;
         let done = run(py, || self.inner.offload_messages(&messages))?;
-        let out = done.messages.into_iter().map(changed).collect();
+        let out = done.messages.into_iter().map(changed(&lone)).collect();
         Ok((out, done.artifact_ids, done.unrecognized))
     }
 

@@ -204,3 +204,16 @@ def test_budget_counts_with_this_calls_counter(tmp_path: Path) -> None:
     with pytest.raises(to.InvalidArgumentError) as caught:
         m.budget_sync(history(), trigger_tokens=10, count_tokens=lambda t: 1 // 0)
     assert isinstance(caught.value.__cause__, ZeroDivisionError)
+
+
+def test_lone_surrogates_come_back_in_conversations(tmp_path: Path) -> None:
+    m = to.Materializer(tmp_path, "c1")
+    msgs = history(result="cut \udc00 " + LOG)
+    msgs[1]["note"] = "keep \ud83d"
+    done = m.materialize_messages_sync(msgs)
+    assert done.messages[1] is not msgs[1], "changed: its summary"
+    assert done.messages[1]["note"] == "keep \ud83d", "the rest of a changed message as it was"
+    b = m.budget_sync(msgs, trigger_tokens=10, keep_last=0)
+    assert b.messages[1] is not msgs[1] and b.messages[1]["note"] == "keep \ud83d"
+    bundle = m.export_conversation_sync(done.messages)
+    assert bundle["messages"][1]["note"] == "keep \ud83d"
