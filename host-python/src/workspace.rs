@@ -9,7 +9,7 @@ use serde_json::json;
 use tool_offload::{GrepOptions, ToolResultCall, Value, Workspace, WorkspaceOptions};
 use tool_offload_core::Map;
 
-use crate::bridge::{invalid, parse, py_err, run, to_json};
+use crate::bridge::{invalid, parse, parse_marked, py_err, run, to_json};
 use crate::core_paths::Query;
 use crate::messages::{changed, list};
 use crate::{callback, options};
@@ -126,7 +126,8 @@ impl NativeWorkspace {
         action_name: Option<&str>,
         metadata: Option<&str>,
     ) -> PyResult<Offloaded> {
-        let content = parse(py, content, "content")?;
+        let marked = parse_marked(py, content, "content")?;
+        let content = marked.lone.written(marked.value);
         let metadata = self::metadata(py, metadata)?;
         let call = ToolResultCall {
             tool_call_id,
@@ -150,7 +151,8 @@ impl NativeWorkspace {
         kind: Option<&str>,
         metadata: Option<&str>,
     ) -> PyResult<String> {
-        let content = parse(py, content, "content")?;
+        let marked = parse_marked(py, content, "content")?;
+        let content = marked.lone.written(marked.value);
         let metadata = self::metadata(py, metadata)?.unwrap_or_default();
         let stored = run(py, || self.inner.add(id, &content, kind, &metadata))?;
         let mut out = stored.record.to_value();

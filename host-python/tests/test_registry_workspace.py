@@ -189,3 +189,9 @@ def test_direct_offload(tmp_path: Path) -> None:
         {"role": "tool", "tool_call_id": "k", "content": "AKIAIOSFODNN7EXAMPLE"}, session_id="s", output_dir=tmp_path, redact=True
     )
     assert "REDACTED" in Path(redacted.file).read_text()
+
+
+def test_workspace_content_with_a_lone_surrogate(tmp_path: Path) -> None:
+    ws = to.Workspace(tmp_path, inline_limit=2000)
+    r = ws.offload_tool_result_sync(tool_call_id="c", tool_name="bash", content="cut \ud83d\n" * 1000)
+    assert r.offloaded and ws.get_by_id_sync("tool_result_c")["content"] == "cut \ufffd\n" * 1000
