@@ -133,6 +133,37 @@ impl NativeMaterializer {
         Ok(outcome(done))
     }
 
+    /// An MCP `CallToolResult` (JSON): over the limits, its text becomes the summary plus
+    /// a `resource_link` to the artifact (JSON text); `None` when it stays as it is.
+    #[pyo3(signature = (result, tool_name, call_id, server_name=None))]
+    fn materialize_call_tool_result(
+        &self,
+        py: Python<'_>,
+        result: &str,
+        tool_name: &str,
+        call_id: &str,
+        server_name: Option<&str>,
+    ) -> PyResult<Option<String>> {
+        let result = parse(py, result, "result")?;
+        let m = &self.inner;
+        let done = run(py, || async move {
+            // The counter is made and used before the await, as host-tokio does.
+            let store = {
+                let counter = m.counter();
+                m.core().materialize_call_tool_result(
+                    &result,
+                    tool_name,
+                    server_name,
+                    call_id,
+                    counter.as_deref(),
+                    m.io(),
+                )
+            };
+            store.await
+        })?;
+        Ok(done.map(|value| to_json(&value)))
+    }
+
     /// A terminal snippet's text (a JSON string, so that lone surrogates cross),
     /// materialized as `materialize` does a tool output.
     fn materialize_terminal(

@@ -217,3 +217,16 @@ def test_lone_surrogates_come_back_in_conversations(tmp_path: Path) -> None:
     assert b.messages[1] is not msgs[1] and b.messages[1]["note"] == "keep \ud83d"
     bundle = m.export_conversation_sync(done.messages)
     assert bundle["messages"][1]["note"] == "keep \ud83d"
+
+
+def test_mcp_call_tool_results(tmp_path: Path) -> None:
+    m = to.Materializer(tmp_path, "c1")
+    small = {"content": [{"type": "text", "text": "ok"}]}
+    assert m.materialize_call_tool_result_sync(small, tool_name="bash", call_id="a") is small
+    big = {"content": [{"type": "text", "text": LOG}], "isError": True}
+    out = m.materialize_call_tool_result_sync(big, tool_name="bash", call_id="b", server_name="shell")
+    assert out["isError"] is True and out["content"][1]["uri"] == "ctx://c1/tool/b.txt"
+    assert len(out["content"][0]["text"]) < 4000
+    assert m.tail_sync("ctx://c1/tool/b.txt", 1).endswith("error: boom")
+    with pytest.raises(to.InvalidArgumentError):
+        m.materialize_call_tool_result_sync("text", tool_name="bash", call_id="c")  # type: ignore[arg-type]

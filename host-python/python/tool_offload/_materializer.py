@@ -176,6 +176,32 @@ class Materializer:
             self.materialize_sync, tool_name=tool_name, tool_call_id=tool_call_id, output=output, server_name=server_name
         )
 
+    def materialize_call_tool_result_sync(
+        self, result: dict[str, Any], *, tool_name: str, call_id: str, server_name: Optional[str] = None
+    ) -> dict[str, Any]:
+        """:meth:`materialize_call_tool_result` in the caller's thread."""
+        refuse_in_loop("materialize_call_tool_result")
+        if not isinstance(result, dict):
+            raise InvalidArgumentError(f"invalid argument: result must be a dict, got {type(result).__name__}")
+        done = self._native.materialize_call_tool_result(
+            dumps(result, "result"), text(tool_name, "tool_name"), text(call_id, "call_id"), opt_text(server_name, "server_name")
+        )
+        if done is None:
+            return result
+        out: dict[str, Any] = json.loads(done)
+        return out
+
+    async def materialize_call_tool_result(
+        self, result: dict[str, Any], *, tool_name: str, call_id: str, server_name: Optional[str] = None
+    ) -> dict[str, Any]:
+        """An MCP ``CallToolResult`` (a dict): over the limits, its text is stored and
+        becomes the summary plus a ``resource_link`` to the artifact (``isError``, ``_meta``
+        and non-text content stay as they are; an oversized ``structuredContent`` is
+        stored too). Within them, the very dict given."""
+        return await in_thread(
+            self.materialize_call_tool_result_sync, result, tool_name=tool_name, call_id=call_id, server_name=server_name
+        )
+
     def materialize_terminal_sync(self, snippet_id: str, output: str) -> Materialized:
         """:meth:`materialize_terminal` in the caller's thread."""
         refuse_in_loop("materialize_terminal")

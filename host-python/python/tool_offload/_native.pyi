@@ -59,6 +59,9 @@ class NativeMaterializer:
     def materialize_binary(
         self, tool_name: str, tool_call_id: str, output: bytes, server_name: Optional[str] = None
     ) -> Optional[tuple[str, Optional[str], Optional[str]]]: ...
+    def materialize_call_tool_result(
+        self, result: str, tool_name: str, call_id: str, server_name: Optional[str] = None
+    ) -> Optional[str]: ...
     def materialize_terminal(self, snippet_id: str, text: str) -> Optional[tuple[str, Optional[str], Optional[str]]]: ...
     def read(
         self,
