@@ -5,8 +5,8 @@
 use std::future::Future;
 use std::sync::OnceLock;
 
+use crate::core_paths::{LoneSurrogates, LoneView};
 use pyo3::prelude::*;
-use tool_offload::json::LoneSurrogates;
 use tool_offload::{ErrorCode, OffloadError, Value};
 
 use crate::callback;
@@ -105,7 +105,7 @@ impl Lone {
     pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
-    pub(crate) fn view<'a>(&'a self, value: &'a Value) -> tool_offload::json::LoneView<'a> {
+    pub(crate) fn view<'a>(&'a self, value: &'a Value) -> LoneView<'a> {
         self.0.view(value)
     }
     /// `value` as JSON text with the stand-ins escaped again, for `json.loads`.

@@ -1,9 +1,15 @@
 //! The only items this crate takes from a module path rather than a crate root.
 //!
 //! The tokio host (`tool_offload`) re-exports most of what a host needs at its root; these
-//! it does not (yet), and core's modules are being moved. Naming them once, here, keeps a
-//! move to one line each. Each is a request for a root re-export in host-tokio
-//! (host-python/README.md, "Left").
+//! it does not (yet), or only inside the `tools` and `json` modules it re-exports from
+//! core, and core's modules are being moved. Naming them once, here, keeps a move to one
+//! line each. Each is a request for a root re-export in host-tokio (host-python/README.md,
+//! "Left").
+
+/// JavaScript's `JSON.stringify`, and lone UTF-16 surrogates in JSON text.
+pub(crate) use tool_offload::json::{stringify, LoneSurrogates, LoneView};
+/// Tool definitions, formats and outputs of the registry, and its registration errors.
+pub(crate) use tool_offload::tools::{RegisterError, ToolDefinition, ToolFormat, ToolOutput};
 
 /// Refs and batch file names still in use, for `gc(keep=…)`.
 pub(crate) use tool_offload::core::gc::referenced;

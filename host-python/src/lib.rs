@@ -27,7 +27,7 @@ mod writer;
 #[pyfunction]
 fn js_stringify(py: Python<'_>, text: &str) -> PyResult<String> {
     let bridge::Marked { value, lone } = bridge::parse_marked(py, text, "text")?;
-    let printed = tool_offload::json::stringify(&value);
+    let printed = core_paths::stringify(&value);
     Ok(match lone.is_empty() {
         true => printed,
         false => lone.0.restore(&printed).into_owned(),

@@ -11,7 +11,7 @@ use tool_offload::{
 };
 
 use crate::bridge::{parse, parse_marked, py_err, run, to_json};
-use crate::core_paths::{referenced, BinaryOutputRef, Within};
+use crate::core_paths::{referenced, stringify, BinaryOutputRef, ToolFormat, Within};
 use crate::messages::{self, ref_json};
 use crate::{callback, options};
 
@@ -294,7 +294,7 @@ impl NativeMaterializer {
 
     /// The read tools' definitions as the `tools` array of `format`, as JSON text.
     fn tool_definitions(&self, py: Python<'_>, format: &str) -> PyResult<String> {
-        let format = tool_offload::tools::ToolFormat::parse(format).map_err(|e| py_err(py, e))?;
+        let format = ToolFormat::parse(format).map_err(|e| py_err(py, e))?;
         Ok(to_json(&self.inner.get_tool_definitions_as(format)))
     }
 
@@ -311,7 +311,7 @@ impl NativeMaterializer {
         let value = done.to_value();
         let content = match &value["content"] {
             Value::String(s) => s.clone(),
-            other => tool_offload::json::stringify(other),
+            other => stringify(other),
         };
         Ok((content, value["is_error"] == Value::Bool(true)))
     }

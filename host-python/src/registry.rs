@@ -5,10 +5,10 @@
 use std::sync::{Arc, RwLock};
 
 use pyo3::prelude::*;
-use tool_offload::tools::{ToolDefinition, ToolFormat, ToolOutput};
 use tool_offload::{register_todo_tools, OffloadError, ResultOffload, ToolRegistry, Value};
 
 use crate::bridge::{invalid, parse, py_err, raise, to_json};
+use crate::core_paths::{RegisterError, ToolDefinition, ToolFormat, ToolOutput};
 use crate::materializer::NativeMaterializer;
 use crate::options;
 use crate::workspace::NativeWorkspace;
@@ -36,7 +36,7 @@ pub struct NativeRegistry {
     inner: RwLock<Registry>,
 }
 
-fn register_error(py: Python<'_>, e: tool_offload::tools::RegisterError) -> PyErr {
+fn register_error(py: Python<'_>, e: RegisterError) -> PyErr {
     raise(py, e.code().as_str(), &e.to_string(), None)
 }
 

@@ -10,7 +10,7 @@ use tool_offload::{GrepOptions, ToolResultCall, Value, Workspace, WorkspaceOptio
 use tool_offload_core::Map;
 
 use crate::bridge::{invalid, parse, parse_marked, py_err, run, to_json};
-use crate::core_paths::Query;
+use crate::core_paths::{Query, ToolFormat};
 use crate::messages::{changed, list};
 use crate::{callback, options};
 
@@ -285,7 +285,7 @@ impl NativeWorkspace {
 
     /// The knowledge tools' definitions as the `tools` array of `format` (JSON text).
     fn tool_definitions(&self, py: Python<'_>, format: &str) -> PyResult<String> {
-        let format = tool_offload::tools::ToolFormat::parse(format).map_err(|e| py_err(py, e))?;
+        let format = ToolFormat::parse(format).map_err(|e| py_err(py, e))?;
         Ok(to_json(&self.inner.get_tool_definitions_as(format)))
     }
 }
