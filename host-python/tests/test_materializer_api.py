@@ -230,3 +230,12 @@ def test_mcp_call_tool_results(tmp_path: Path) -> None:
     assert m.tail_sync("ctx://c1/tool/b.txt", 1).endswith("error: boom")
     with pytest.raises(to.InvalidArgumentError):
         m.materialize_call_tool_result_sync("text", tool_name="bash", call_id="c")  # type: ignore[arg-type]
+
+
+def test_grep_all_is_grep_without_a_ref(tmp_path: Path) -> None:
+    m = to.Materializer(tmp_path, "c1")
+    m.materialize_messages_sync(history())
+    assert m.grep_all_sync("boom", max_matches=1) == m.grep_sync(None, "boom", max_matches=1)
+    ws = to.Workspace(tmp_path / "ws")
+    ws.add_sync(id="n", content="a needle here", metadata={"context_type": "note"})
+    assert "needle" in ws.grep_all_sync("needle")

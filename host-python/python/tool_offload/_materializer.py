@@ -444,6 +444,30 @@ class Materializer:
             self.grep_sync, ref, pattern, ignore_case, context=context, max_matches=max_matches
         )
 
+    def grep_all_sync(
+        self,
+        pattern: str,
+        ignore_case: bool = False,
+        *,
+        context: Optional[int] = None,
+        max_matches: Optional[int] = None,
+    ) -> str:
+        """:meth:`grep_all` in the caller's thread."""
+        refuse_in_loop("grep_all")
+        return self.grep_sync(None, pattern, ignore_case, context=context, max_matches=max_matches)
+
+    async def grep_all(
+        self,
+        pattern: str,
+        ignore_case: bool = False,
+        *,
+        context: Optional[int] = None,
+        max_matches: Optional[int] = None,
+    ) -> str:
+        """Rows matching ``pattern`` in every artifact of the conversation, newest first, as much
+        as fits in one page (``grep(None, …)``, npm's ``grepAll``)."""
+        return await in_thread(self.grep_all_sync, pattern, ignore_case, context=context, max_matches=max_matches)
+
     # The model's read tools.
 
     def tool_definitions(self, format: str = "anthropic") -> List[dict[str, Any]]:
