@@ -43,7 +43,7 @@ WASM_GZ_BUDGET := 332800
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
-  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python
+  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python test-python-adk
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -189,7 +189,21 @@ test-python: python-develop ## Build the Python extension (maturin develop) into
 
 lint-python: python-develop ## The extension's .pyi against the built module (mypy.stubtest), the package under mypy --strict
 	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy.stubtest tool_offload._native
-	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict python/tool_offload
+	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict --exclude 'tool_offload/adk\.py' python/tool_offload
+
+# Google ADK pins opentelemetry below what strands-agents needs: its adapter's tests run in
+# a venv of their own (host-python/requirements-adk.txt).
+PYTHON_ADK_VENV ?= .venv-adk
+
+$(PYTHON_ADK_VENV)/.installed: host-python/requirements-adk.txt
+	@test -x $(PYTHON_ADK_VENV)/bin/python || $(PYTHON) -m venv $(PYTHON_ADK_VENV)
+	$(PYTHON_ADK_VENV)/bin/pip install --quiet --disable-pip-version-check -r host-python/requirements-adk.txt
+	@touch $@
+
+test-python-adk: $(PYTHON_ADK_VENV)/.installed ## tool_offload.adk's tests with the real google-adk, in a venv of their own
+	cd host-python && CARGO_TARGET_DIR=$(PYTHON_TARGET_DIR) VIRTUAL_ENV=$(abspath $(PYTHON_ADK_VENV)) nice -n 10 $(abspath $(PYTHON_ADK_VENV))/bin/maturin develop --quiet
+	cd host-python && $(abspath $(PYTHON_ADK_VENV))/bin/python -m pytest -q -p no:cacheprovider tests/test_adk.py
+	cd host-python && $(abspath $(PYTHON_ADK_VENV))/bin/python -m mypy --strict python/tool_offload/adk.py
 
 bench-python: $(PYTHON_VENV)/.installed ## Python batch offload vs plain Python, materialize per call vs npm (bench/python.py; a release build)
 	$(MATURIN) develop --release --quiet
