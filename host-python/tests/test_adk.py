@@ -86,3 +86,36 @@ def test_the_tools_on_their_own(tmp_path: Path) -> None:
     tools = context_tools(m)
     assert [t.name for t in tools] == ["context_read", "context_tail", "context_grep"]
     assert tools[2]._get_declaration().name == "context_grep"
+
+
+def listing() -> str:
+    """List the files."""
+    return "".join(f"file_{i:04d}.txt\n" for i in range(200))
+
+
+@pytest.mark.asyncio
+async def test_the_budget_clears_old_responses_and_keeps_its_decisions(tmp_path: Path) -> None:
+    from tool_offload.adk import BudgetPlugin
+
+    SEEN.clear()
+    SCRIPT[:] = [*(("listing", {}, f"call_{i}") for i in range(4)), "Done."]
+    m = to.Materializer(tmp_path, "thread-1")
+    budget = BudgetPlugin(m, trigger_tokens=1500, keep_last=1)
+    agent = LlmAgent(name="lister", model=Scripted(model="scripted"), tools=[listing, *context_tools(m)])
+    runner = InMemoryRunner(app=App(name="app", root_agent=agent, plugins=[MaterializePlugin(m), budget]))
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    message = types.Content(role="user", parts=[types.Part(text="List the files four times.")])
+    async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=message):
+        pass
+    last = responses(SEEN)
+    cleared = sorted(k for k, v in last.items() if "cleared from the conversation" in v)
+    assert cleared == ["call_0", "call_1", "call_2"] and "file_0199.txt" in last["call_3"]
+    seen: dict[str, str] = {}
+    for request in SEEN:
+        for k, v in responses([request]).items():
+            if k in seen:
+                assert v == seen[k], f"{k} was cleared, then sent otherwise"
+            elif "cleared from the conversation" in v:
+                seen[k] = v
+    assert sorted(seen) == cleared and sorted(budget.cleared) == cleared
+    assert (await m.read("ctx://thread-1/tool/call_0.txt", 199, 1)).endswith("200| file_0199.txt")

@@ -17,16 +17,19 @@ tools (``context_read``, ``context_tail``, ``context_grep``) as ADK tools::
 from __future__ import annotations
 
 import json
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Sequence, Tuple
 
+from google.adk.agents.callback_context import CallbackContext
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
-from ._materializer import Materializer
+from ._materializer import CountTokens, Materializer
 
-__all__ = ["MaterializePlugin", "context_tools"]
+__all__ = ["MaterializePlugin", "BudgetPlugin", "context_tools"]
 
 READ_TOOLS = ("context_read", "context_tail", "context_grep")
 
@@ -56,6 +59,89 @@ class MaterializePlugin(BasePlugin):
         call_id = tool_context.function_call_id or f"{tool.name}-call"
         done = await self.materializer.materialize(tool_name=tool.name, tool_call_id=call_id, output=output)
         return None if done.inline else {"result": done.content}
+
+
+class BudgetPlugin(BasePlugin):
+    """Before each model request, past ``trigger_tokens``, old function responses become
+    one-line pointers to their artifacts (:meth:`Materializer.budget`: oldest first, the
+    last ``keep_last`` and those of ``exclude_tools`` kept). ADK rebuilds each request from
+    the session, so the plugin keeps its decisions: a response cleared once is sent the same
+    way on every later request, and only new ones are considered."""
+
+    def __init__(
+        self,
+        materializer: Materializer,
+        *,
+        trigger_tokens: int,
+        keep_last: Optional[int] = None,
+        clear_at_least_tokens: Optional[int] = None,
+        exclude_tools: Optional[Sequence[str]] = None,
+        count_tokens: Optional[CountTokens] = None,
+        name: str = "tool_offload_budget",
+    ) -> None:
+        super().__init__(name=name)
+        self.materializer = materializer
+        self.options: dict[str, Any] = {
+            "trigger_tokens": trigger_tokens,
+            "keep_last": keep_last,
+            "clear_at_least_tokens": clear_at_least_tokens,
+            "exclude_tools": exclude_tools,
+            "count_tokens": count_tokens,
+        }
+        self.cleared: dict[str, str] = {}
+        """The pointer sent for each function call id cleared so far."""
+
+    async def before_model_callback(
+        self, *, callback_context: CallbackContext, llm_request: LlmRequest
+    ) -> Optional[LlmResponse]:
+        contents = llm_request.contents
+        for content in contents:
+            for part in content.parts or []:
+                response = part.function_response
+                if response is not None and response.id in self.cleared:
+                    response.response = {"result": self.cleared[str(response.id)]}
+        view, places = _openai(contents)
+        done = await self.materializer.budget(view, **self.options)
+        for i, after in enumerate(done.messages[: len(view)]):
+            place = places[i]
+            if after is view[i] or place is None:
+                continue
+            c, p = place
+            response = (contents[c].parts or [])[p].function_response
+            assert response is not None
+            response.response = {"result": after["content"]}
+            self.cleared[str(response.id)] = after["content"]
+        return None
+
+
+def _openai(contents: List[types.Content]) -> Tuple[List[dict[str, Any]], List[Optional[Tuple[int, int]]]]:
+    """The request's contents as OpenAI Chat messages for the budget (tool names from the
+    function calls), and where each function response lives (content, part)."""
+    view: List[dict[str, Any]] = []
+    places: List[Optional[Tuple[int, int]]] = []
+    for c, content in enumerate(contents):
+        parts = content.parts or []
+        if content.role == "model":
+            calls = [
+                {"id": p.function_call.id, "type": "function", "function": {"name": p.function_call.name, "arguments": "{}"}}
+                for p in parts
+                if p.function_call is not None
+            ]
+            text = "".join(p.text or "" for p in parts)
+            view.append({"role": "assistant", "content": text, **({"tool_calls": calls} if calls else {})})
+            places.append(None)
+            continue
+        for i, part in enumerate(parts):
+            response = part.function_response
+            if response is not None:
+                value = response.response or {}
+                shown = value["result"] if set(value) == {"result"} and isinstance(value["result"], str) else json.dumps(value)
+                view.append({"role": "tool", "tool_call_id": response.id, "content": shown})
+                places.append((c, i))
+            else:
+                view.append({"role": "user", "content": part.text or ""})
+                places.append(None)
+    return view, places
 
 
 class _ReadTool(BaseTool):
