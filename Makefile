@@ -165,7 +165,8 @@ test-browser-vectors-only:
 	$(NODE_TEST) --test-timeout=300000 tests/browser/*.test.ts
 
 # The Python package (host-python/, issue 51) in a venv of its own (never the system
-# Python), its tools pinned in host-python/requirements-dev.txt. Not in `make test` yet.
+# Python), its tools and the adapters' frameworks pinned in host-python/requirements-dev.txt.
+# Not in `make test` yet.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 PYTHON_VENV ?= .venv
 
@@ -174,8 +175,8 @@ $(PYTHON_VENV)/.installed: host-python/requirements-dev.txt
 	$(PYTHON_VENV)/bin/pip install --quiet --disable-pip-version-check -r host-python/requirements-dev.txt
 	@touch $@
 
-# Its own target directory (PYTHON_TARGET_DIR, else CARGO_TARGET_DIR) so that a build with pyo3's flags does not
-# invalidate the workspace's; at a lower priority beside the other builds.
+# Its own target directory (PYTHON_TARGET_DIR, else CARGO_TARGET_DIR) so that a build with
+# pyo3's flags does not invalidate the workspace's; at a lower priority beside other builds.
 PYTHON_TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target/python)
 
 MATURIN := cd host-python && CARGO_TARGET_DIR=$(PYTHON_TARGET_DIR) VIRTUAL_ENV=$(abspath $(PYTHON_VENV)) nice -n 10 $(abspath $(PYTHON_VENV))/bin/maturin
