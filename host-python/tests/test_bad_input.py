@@ -57,6 +57,10 @@ CASES: dict[str, Callable[[dict[str, Any]], Any]] = {
     "gc huge": lambda o: o["m"].gc_sync(older_than_ms=2**80),
     "budget trigger": lambda o: o["m"].budget_sync([], trigger_tokens="3"),
     "budget exclude_tools": lambda o: o["m"].budget_sync([], trigger_tokens=3, exclude_tools="bash"),
+    "redact option": lambda o: to.Materializer(o["d"], "c", redact={"pattern": ["x"]}),
+    "redact pattern option": lambda o: to.Materializer(o["d"], "c", redact={"patterns": [{"pattern": "x", "flags": "i"}]}),
+    "offload option": lambda o: to.ToolRegistry(offload={"output_dir": o["d"], "session_id": "s", "threshold": 3}),
+    "context_window option": lambda o: to.Materializer(o["d"], "c", context_window={"tokens": 100, "share": 0.5}),
 }
 
 

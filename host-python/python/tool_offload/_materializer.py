@@ -119,8 +119,10 @@ class Materializer:
         text(conversation_id, "conversation_id")
         window = None
         if context_window is not None:
-            if not isinstance(context_window, dict):
-                raise InvalidArgumentError("invalid argument: context_window must be a dict with tokens")
+            if not isinstance(context_window, dict) or set(context_window) - {"tokens", "result_share"}:
+                raise InvalidArgumentError(
+                    f"invalid argument: context_window must be a dict of tokens and result_share, got {context_window!r}"
+                )
             window = {"tokens": context_window.get("tokens"), "resultShare": context_window.get("result_share")}
         options = options_json(
             {

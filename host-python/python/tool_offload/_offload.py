@@ -27,8 +27,15 @@ def redact_json(redact: Redact) -> Optional[str]:
         return "true"
     if not isinstance(redact, dict):
         raise InvalidArgumentError(f"invalid argument: redact must be a bool or a dict, got {redact!r}")
+    unknown = set(redact) - {"patterns", "replace"}
+    if unknown:
+        raise InvalidArgumentError(f"invalid argument: redact has no option {sorted(unknown)[0]!r} (patterns, replace)")
     out = dict(redact)
     patterns = out.get("patterns")
+    for p in patterns if isinstance(patterns, list) else []:
+        if isinstance(p, dict) and set(p) - {"pattern", "kind", "ignore_case", "ignoreCase"}:
+            extra = sorted(set(p) - {"pattern", "kind", "ignore_case", "ignoreCase"})[0]
+            raise InvalidArgumentError(f"invalid argument: a redact pattern has no option {extra!r}")
     if isinstance(patterns, list):
         out["patterns"] = [
             {("ignoreCase" if k == "ignore_case" else k): v for k, v in p.items()} if isinstance(p, dict) else p
