@@ -18,6 +18,8 @@ pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RUNTIME.get_or_init(|| {
         tokio::runtime::Builder::new_current_thread()
+            // Timers and sockets: the PostgreSQL index connects with a timeout.
+            .enable_all()
             .thread_name("tool-offload")
             .build()
             .expect("tool-offload: cannot start the tokio runtime")

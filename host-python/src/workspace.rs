@@ -59,6 +59,37 @@ fn workspace_options(
     Ok(out)
 }
 
+/// A workspace whose index is a PostgreSQL database (`config`: a libpq connection
+/// string), its namespace keyed by the workspace's.
+#[cfg(feature = "postgres")]
+fn postgres_workspace(
+    py: Python<'_>,
+    options: WorkspaceOptions,
+    config: &str,
+) -> PyResult<Result<Workspace, tool_offload::OffloadError>> {
+    let namespace = options.namespace.clone();
+    let index = run(py, || {
+        tool_offload::PostgresIndex::connect(config, &namespace)
+    })?;
+    Ok(
+        Workspace::with_io(options, tool_offload::TokioFileWriter::new())
+            .map(|ws| ws.with_index(Arc::new(index))),
+    )
+}
+
+/// Without the `postgres` feature: refused.
+#[cfg(not(feature = "postgres"))]
+fn postgres_workspace(
+    py: Python<'_>,
+    _options: WorkspaceOptions,
+    _config: &str,
+) -> PyResult<Result<Workspace, tool_offload::OffloadError>> {
+    Err(invalid(
+        py,
+        "this build has no PostgreSQL index (the feature postgres)",
+    ))
+}
+
 /// A JSON object of metadata, when given.
 fn metadata(py: Python<'_>, text: Option<&str>) -> PyResult<Option<Map<String, Value>>> {
     match text.map(|t| parse(py, t, "metadata")).transpose()? {
@@ -76,7 +107,7 @@ impl NativeWorkspace {
     /// A workspace under `root`; `options` a JSON object of the npm package's options,
     /// `index` `"sqlite"` (default) or `"none"` (queries scan the records).
     #[new]
-    #[pyo3(signature = (root, options="{}", count_tokens=None, now=None, index="sqlite"))]
+    #[pyo3(signature = (root, options="{}", count_tokens=None, now=None, index="sqlite", postgres=None))]
     fn new(
         py: Python<'_>,
         root: &str,
@@ -84,16 +115,26 @@ impl NativeWorkspace {
         count_tokens: Option<Py<PyAny>>,
         now: Option<Py<PyAny>>,
         index: &str,
+        postgres: Option<&str>,
     ) -> PyResult<Self> {
         let o = parse(py, options, "options")?;
         let options = workspace_options(root, &o).map_err(|e| py_err(py, e))?;
-        let mut ws = match index {
-            "sqlite" => Workspace::new(options),
-            "none" => Workspace::with_io(options, tool_offload::TokioFileWriter::new()),
-            other => {
-                let message = format!(
-                    "index must be \"sqlite\" or None (PostgreSQL is not built in), got {other:?}"
-                );
+        let mut ws = match (index, postgres) {
+            ("postgres", Some(config)) => postgres_workspace(py, options, config)?,
+            ("postgres", None) => {
+                return Err(invalid(
+                    py,
+                    "index \"postgres\" needs postgres=<connection string>",
+                ));
+            }
+            (_, Some(_)) => {
+                return Err(invalid(py, "postgres= is for index=\"postgres\""));
+            }
+            ("sqlite", None) => Workspace::new(options),
+            ("none", None) => Workspace::with_io(options, tool_offload::TokioFileWriter::new()),
+            (other, None) => {
+                let message =
+                    format!("index must be \"sqlite\", \"postgres\" or None, got {other:?}");
                 return Err(invalid(py, &message));
             }
         }

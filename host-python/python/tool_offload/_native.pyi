@@ -123,6 +123,7 @@ class NativeWorkspace:
         count_tokens: Optional[Callable[[str], int]] = None,
         now: Optional[Callable[[], float]] = None,
         index: str = "sqlite",
+        postgres: Optional[str] = None,
     ) -> "NativeWorkspace": ...
     @property
     def namespace(self) -> str: ...

@@ -40,8 +40,10 @@ def _meta(metadata: Optional[dict[str, Any]]) -> Optional[str]:
 
 class Workspace:
     """Stores tool results and any knowledge under ``<root>/<namespace>/`` with a record
-    each; ``index="sqlite"`` (default) answers queries from a SQLite index, ``None`` by
-    scanning the records. ``now`` is the clock (milliseconds since the epoch)."""
+    each; ``index="sqlite"`` (default) answers queries from a SQLite index,
+    ``index="postgres"`` from a PostgreSQL database shared by many workers
+    (``postgres=``: a libpq connection string, ``"host=… user=… password=… dbname=…"``),
+    ``None`` by scanning the records. ``now`` is the clock (milliseconds since the epoch)."""
 
     def __init__(
         self,
@@ -59,6 +61,7 @@ class Workspace:
         count_tokens: Optional[CountTokens] = None,
         now: Optional[Callable[[], float]] = None,
         index: Optional[str] = "sqlite",
+        postgres: Optional[str] = None,
     ) -> None:
         options = options_json(
             {
@@ -79,6 +82,7 @@ class Workspace:
             _callable(count_tokens, "count_tokens"),
             _callable(now, "now"),
             "none" if index is None else text(index, "index"),
+            opt_text(postgres, "postgres"),
         )
 
     @property
