@@ -45,3 +45,12 @@ def js(value: Any) -> str:
 def root(tmp_path: Path) -> Path:
     """The vectors' virtual `/`: a temporary directory."""
     return tmp_path
+
+
+# Lines tests want in the run's summary (test_conformance: python.json beside each host's).
+SUMMARY: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    for line in SUMMARY:
+        terminalreporter.write_line(line)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SUMMARY
 from runner import run_vector
 from steps import REPO, VECTORS, expected_outcome, js, load_vectors
 
@@ -61,7 +62,8 @@ def test_python_json_equals_other_hosts(host: str, outcomes: dict[str, tuple[str
     by_id = {str(v["id"]): v for v in ALL}
     same = [k for k, (o, _) in outcomes.items() if recorded.get(k) == o]
     differ = sorted(set(outcomes) - set(same))
-    print(f"\npython.json vs {host}.json: {len(same)} of {len(outcomes)} vectors byte-identical; differ: {differ}")
+    line = f"python.json vs {host}.json: {len(same)} of {len(outcomes)} vectors byte-identical"
+    SUMMARY.append(line + (f"; differ: {differ}" if differ else ""))
     stale = [k for k in differ if recorded.get(k) != expected_outcome(by_id[k], outcomes[k][1])]
     assert sorted(set(differ) - set(stale)) == [], f"python differs from an up-to-date {host} recording"
     if stale:
