@@ -31,7 +31,7 @@ MATERIALIZER_OPTIONS = {
 class Host:
     """One vector's host state: its materializer, registry and workspace on real files."""
 
-    def __init__(self, vector: dict[str, Any], root: Path) -> None:
+    def __init__(self, vector: dict[str, Any], root: Path, postgres: Optional[str] = None) -> None:
         self.root = str(root)
         self.data = f"{self.root}/data"
         self.cwd = vector.get("cwd", "/work")
@@ -43,6 +43,8 @@ class Host:
         self.main = self.make(None)
         self.registry = to.ToolRegistry()
         self.workspace: Optional[to.Workspace] = None
+        # A libpq connection string: the workspace's index in PostgreSQL instead of SQLite.
+        self.postgres = postgres
 
     def make(self, user_data: Optional[str]) -> to.Materializer:
         o = self.options
@@ -193,6 +195,7 @@ class Host:
                 redact=o.get("redact"),
                 count_tokens=words if o.get("countTokens") == "words" else None,
                 now=lambda: now if now is not None else 0,
+                **({"index": "postgres", "postgres": self.postgres} if self.postgres else {}),
             )
             return None
         if op == "ws":
@@ -279,10 +282,11 @@ def canonical_error(e: BaseException, root: str) -> Json:
     return out
 
 
-def run_vector(vector: dict[str, Any], root: Path) -> tuple[str, list[Json]]:
-    """Every step of ``vector`` on real files under ``root``: the canonical outcome and
-    each step's result (None for a failed step)."""
-    host = Host(vector, root)
+def run_vector(vector: dict[str, Any], root: Path, postgres: Optional[str] = None) -> tuple[str, list[Json]]:
+    """Every step of ``vector`` on real files under ``root`` (workspaces indexed in
+    PostgreSQL when ``postgres`` is a connection string): the canonical outcome and each
+    step's result (None for a failed step)."""
+    host = Host(vector, root, postgres)
     actual: list[Json] = []
     steps: list[Json] = []
     for i, raw in enumerate(vector["steps"]):

@@ -65,7 +65,7 @@ def postgres() -> Iterator[str]:
             if subprocess.run(command(bin, "pg_isready", "-h", "127.0.0.1", "-p", str(port)), capture_output=True).returncode == 0:
                 break
             time.sleep(0.1)
-        yield f"host=127.0.0.1 port={port} user={USER} password={PASSWORD} dbname=postgres"
+        yield f"host=127.0.0.1 port={port} user={USER} password={PASSWORD}"
     finally:
         server.send_signal(signal.SIGINT)  # a fast shutdown: clients may still be connected
         server.wait(60)
@@ -83,7 +83,12 @@ def fill(ws: to.Workspace) -> None:
 def test_queries_through_postgres_equal_sqlite_and_a_scan(tmp_path: Path, postgres: str) -> None:
     pg_clock, lite_clock = itertools.count(1_700_000_000_000, 1000), itertools.count(1_700_000_000_000, 1000)
     pg = to.Workspace(
-        tmp_path / "pg", namespace="team-a", inline_limit=2000, now=lambda: next(pg_clock), index="postgres", postgres=postgres
+        tmp_path / "pg",
+        namespace="team-a",
+        inline_limit=2000,
+        now=lambda: next(pg_clock),
+        index="postgres",
+        postgres=f"{postgres} dbname=postgres",
     )
     lite = to.Workspace(tmp_path / "lite", namespace="team-a", inline_limit=2000, now=lambda: next(lite_clock))
     fill(pg)
@@ -103,3 +108,30 @@ def test_postgres_needs_a_connection_string(tmp_path: Path) -> None:
         to.Workspace(tmp_path, postgres="host=127.0.0.1")
     with pytest.raises(to.OffloadError):
         to.Workspace(tmp_path, index="postgres", postgres="not a connection string = =")
+
+
+def database(postgres: str, name: str) -> str:
+    """A new, empty database ``name`` on the cluster: its connection string."""
+    bin = bin_dir()
+    assert bin is not None
+    params = dict(kv.split("=", 1) for kv in postgres.split())
+    env = {**os.environ, "PGPASSWORD": params["password"]}
+    subprocess.run(
+        [str(bin / "createdb"), "-h", params["host"], "-p", params["port"], "-U", params["user"], name],
+        check=True, capture_output=True, env=env,
+    )
+    return f"{postgres} dbname={name}"
+
+
+def test_the_workspace_vectors_give_the_same_outcomes_through_postgres(tmp_path: Path, postgres: str) -> None:
+    """Every workspace vector with the PostgreSQL index, each in a database of its own:
+    the same canonical outcome as with SQLite (the tokio host's postgres.json, in Python)."""
+    from runner import run_vector
+    from steps import load_vectors
+
+    vectors = [v for v in load_vectors() if v["id"].startswith("workspace-")]
+    assert len(vectors) >= 7
+    for i, v in enumerate(vectors):
+        lite, _ = run_vector(v, tmp_path / f"lite-{i}")
+        pg, _ = run_vector(v, tmp_path / f"pg-{i}", database(postgres, f"vector_{i}"))
+        assert pg == lite, v["id"]
