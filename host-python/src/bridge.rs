@@ -3,7 +3,7 @@
 //! both ways, lone UTF-16 surrogates marked as the CLI marks them.
 
 use std::future::Future;
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
 use crate::core_paths::{LoneSurrogates, LoneView};
 use pyo3::prelude::*;
@@ -13,17 +13,29 @@ use crate::callback;
 
 /// The runtime every call blocks on. Current-thread: each calling thread drives its own
 /// future (concurrent calls from several Python threads are fine); file IO runs on the
-/// runtime's blocking pool.
+/// runtime's blocking pool. One per process: a child made by `fork` (multiprocessing,
+/// pre-forking servers) inherits the parent's runtime without its threads, where a call
+/// would wait forever, so it gets a runtime of its own (the inherited one is leaked).
 pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
-    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RUNTIME.get_or_init(|| {
-        tokio::runtime::Builder::new_current_thread()
-            // Timers and sockets: the PostgreSQL index connects with a timeout.
-            .enable_all()
-            .thread_name("tool-offload")
-            .build()
-            .expect("tool-offload: cannot start the tokio runtime")
-    })
+    type Owned = Option<(u32, &'static tokio::runtime::Runtime)>;
+    static RUNTIME: Mutex<Owned> = Mutex::new(None);
+    let pid = std::process::id();
+    let mut slot = RUNTIME.lock().unwrap_or_else(|e| e.into_inner());
+    match *slot {
+        Some((owner, runtime)) if owner == pid => runtime,
+        _ => {
+            let runtime: &'static _ = Box::leak(Box::new(
+                tokio::runtime::Builder::new_current_thread()
+                    // Timers and sockets: the PostgreSQL index connects with a timeout.
+                    .enable_all()
+                    .thread_name("tool-offload")
+                    .build()
+                    .expect("tool-offload: cannot start the tokio runtime"),
+            ));
+            *slot = Some((pid, runtime));
+            runtime
+        }
+    }
 }
 
 /// Run the future `make` returns to completion with the GIL released (the future is

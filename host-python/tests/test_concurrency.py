@@ -5,7 +5,9 @@ every call gets its own result."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -107,3 +109,29 @@ async def test_an_async_handler_registering_is_refused_not_stuck() -> None:
     result = await asyncio.wait_for(r.execute_tool("u1", "grow", {}), 20)
     assert result["is_error"] is True and "register tools before executing them" in result["content"]
     r.register({"name": "later", "description": "d", "input_schema": SCHEMA}, lambda q: "x")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+def test_a_forked_child_gets_a_runtime_of_its_own(tmp_path: Path) -> None:
+    """A child made by fork (multiprocessing, pre-forking servers) inherits the parent's
+    runtime without its threads: its calls must still finish."""
+    m = to.Materializer(tmp_path, "c1")
+    m.materialize_sync(tool_name="bash", tool_call_id="parent", output="x\n" * 5000)
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only when the call finished with an artifact
+        try:
+            done = m.materialize_sync(tool_name="bash", tool_call_id="child", output="y\n" * 5000)
+            os._exit(0 if done.ref is not None else 3)
+        except BaseException:
+            os._exit(4)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        finished, status = os.waitpid(pid, os.WNOHANG)
+        if finished:
+            assert os.waitstatus_to_exitcode(status) == 0
+            assert (tmp_path / "context/c1/artifacts/tool/child.txt").exists()
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    pytest.fail("the forked child's call never finished")
