@@ -135,3 +135,12 @@ def test_a_forked_child_gets_a_runtime_of_its_own(tmp_path: Path) -> None:
     os.kill(pid, 9)
     os.waitpid(pid, 0)
     pytest.fail("the forked child's call never finished")
+
+
+def test_copies_are_the_same_handle(tmp_path: Path) -> None:
+    import copy
+
+    m, ws, r = to.Materializer(tmp_path, "c1"), to.Workspace(tmp_path / "ws"), to.ToolRegistry()
+    for obj in (m, ws, r):
+        assert copy.copy(obj) is obj and copy.deepcopy(obj) is obj
+    assert copy.deepcopy({"tools": [m]})["tools"][0] is m

@@ -100,6 +100,15 @@ class Materializer:
     GIL; what it raises fails the call as an :class:`InvalidArgumentError` whose
     ``__cause__`` it is)."""
 
+    def __copy__(self) -> "Materializer":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Materializer":
+        """The same object: it is a handle on files (and callables) that a copy would
+        share anyway. Frameworks deep-copy their configuration (ADK's tools, LangGraph's
+        checkpoints); this keeps that from failing on the extension's objects."""
+        return self
+
     def __init__(
         self,
         user_data: PathLike,

@@ -53,6 +53,15 @@ class ToolRegistry:
     handler. ``offload={"output_dir": …, "session_id": …, "threshold_chars": …}`` writes
     results over the threshold to files; ``materializer=`` materializes them instead."""
 
+    def __copy__(self) -> "ToolRegistry":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "ToolRegistry":
+        """The same object: it is a handle on files (and callables) that a copy would
+        share anyway. Frameworks deep-copy their configuration (ADK's tools, LangGraph's
+        checkpoints); this keeps that from failing on the extension's objects."""
+        return self
+
     def __init__(
         self, *, offload: Optional[dict[str, Any]] = None, materializer: "Optional[Materializer]" = None
     ) -> None:

@@ -45,6 +45,15 @@ class Workspace:
     (``postgres=``: a libpq connection string, ``"host=… user=… password=… dbname=…"``),
     ``None`` by scanning the records. ``now`` is the clock (milliseconds since the epoch)."""
 
+    def __copy__(self) -> "Workspace":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Workspace":
+        """The same object: it is a handle on files (and callables) that a copy would
+        share anyway. Frameworks deep-copy their configuration (ADK's tools, LangGraph's
+        checkpoints); this keeps that from failing on the extension's objects."""
+        return self
+
     def __init__(
         self,
         root: PathLike,
