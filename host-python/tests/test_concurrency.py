@@ -144,3 +144,29 @@ def test_copies_are_the_same_handle(tmp_path: Path) -> None:
     for obj in (m, ws, r):
         assert copy.copy(obj) is obj and copy.deepcopy(obj) is obj
     assert copy.deepcopy({"tools": [m]})["tools"][0] is m
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def read_in_child(m: to.Materializer, ref: str) -> str:
+    return m.read_sync(ref, 0, 1)
+
+
+def test_a_materializer_goes_to_a_spawned_process(tmp_path: Path) -> None:
+    """Pickled as its arguments: a pool's process (spawned, not forked) reads the same
+    artifacts."""
+    import multiprocessing
+    import pickle
+
+    m = to.Materializer(tmp_path, "c1", max_inline_chars=10, count_tokens=words)
+    done = m.materialize_sync(tool_name="bash", tool_call_id="t", output="one two three")
+    assert done.ref is not None
+    again = pickle.loads(pickle.dumps(m))
+    assert again is not m and again.conversation_id == "c1" and again.read_sync(done.ref) == m.read_sync(done.ref)
+    ws = pickle.loads(pickle.dumps(to.Workspace(tmp_path / "ws", namespace="n", index=None)))
+    assert ws.namespace == "n"
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        page = pool.apply(read_in_child, (m, done.ref.id))
+    assert page.endswith("1| one two three")

@@ -103,6 +103,12 @@ class Materializer:
     def __copy__(self) -> "Materializer":
         return self
 
+    def __reduce__(self) -> Any:
+        """Pickled as its arguments (a process of a pool makes its own, over the same
+        files); ``count_tokens`` must then be picklable itself (a module-level function)."""
+        args, kwargs = self._given
+        return (_rebuild, (Materializer, args, kwargs))
+
     def __deepcopy__(self, memo: dict[int, Any]) -> "Materializer":
         """The same object: it is a handle on files (and callables) that a copy would
         share anyway. Frameworks deep-copy their configuration (ADK's tools, LangGraph's
@@ -125,6 +131,22 @@ class Materializer:
         context_window: Optional[dict[str, Any]] = None,
         count_tokens: Optional[CountTokens] = None,
     ) -> None:
+        # For pickling (multiprocessing): the same arguments make the same materializer.
+        self._given = (
+            (user_data, conversation_id),
+            dict(
+                max_inline_chars=max_inline_chars,
+                max_inline_bytes=max_inline_bytes,
+                snippet_lines=snippet_lines,
+                snippet_bytes=snippet_bytes,
+                offload_dir=offload_dir,
+                tools=tools,
+                redact=redact,
+                message_budget_chars=message_budget_chars,
+                context_window=context_window,
+                count_tokens=count_tokens,
+            ),
+        )
         text(conversation_id, "conversation_id")
         window = None
         if context_window is not None:
@@ -501,6 +523,11 @@ class Materializer:
     def register_tools(self, registry: "ToolRegistry") -> None:
         """Register ``context_read``, ``context_tail`` and ``context_grep`` on ``registry``."""
         registry._native.add_read_tools(self._native, registry._may_wait())
+
+
+def _rebuild(cls: Any, args: Any, kwargs: Any) -> Any:
+    """``cls(*args, **kwargs)``: how a pickled Materializer or Workspace is made again."""
+    return cls(*args, **kwargs)
 
 
 def _materialized(done: "tuple[str, Optional[str], Optional[str]]") -> Materialized:

@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence
 
 from . import _native
-from ._materializer import CountTokens, _callable, _redact_value, tools_value
+from ._materializer import CountTokens, _callable, _rebuild, _redact_value, tools_value
 from ._offload import PathLike, Redact
 from ._run import (
     count,
@@ -48,6 +48,12 @@ class Workspace:
     def __copy__(self) -> "Workspace":
         return self
 
+    def __reduce__(self) -> Any:
+        """Pickled as its arguments (a process of a pool opens the same namespace);
+        ``count_tokens`` and ``now`` must then be picklable themselves."""
+        args, kwargs = self._given
+        return (_rebuild, (Workspace, args, kwargs))
+
     def __deepcopy__(self, memo: dict[int, Any]) -> "Workspace":
         """The same object: it is a handle on files (and callables) that a copy would
         share anyway. Frameworks deep-copy their configuration (ADK's tools, LangGraph's
@@ -72,6 +78,25 @@ class Workspace:
         index: Optional[str] = "sqlite",
         postgres: Optional[str] = None,
     ) -> None:
+        # For pickling (multiprocessing): the same arguments make the same workspace.
+        self._given = (
+            (root,),
+            dict(
+                namespace=namespace,
+                agent_id=agent_id,
+                task_id=task_id,
+                session_id=session_id,
+                inline_limit=inline_limit,
+                offload_tools=offload_tools,
+                tools=tools,
+                token_threshold=token_threshold,
+                redact=redact,
+                count_tokens=count_tokens,
+                now=now,
+                index=index,
+                postgres=postgres,
+            ),
+        )
         options = options_json(
             {
                 "namespace": opt_text(namespace, "namespace"),
