@@ -43,7 +43,8 @@ WASM_GZ_BUDGET := 332800
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
-  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python test-python-adk
+  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python test-python-adk \
+  lane-python lint-python-run python-built test-python-built lint-python-built test-python-adk-built
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -95,14 +96,18 @@ demo: package ## Offload the bundled sample, run the agent, materialize and work
 # npm package's tests, the vectors in Chromium). Each lane's steps are also targets of their
 # own (`make lint`, `make test-rust`, …); the `-only` ones skip the build. Output is
 # grouped by step (make -O).
-test: build setup-test ## Run every test (Rust, wasm under Node, npm package, Chromium, cross-host vectors)
-	@$(MAKE) --no-print-directory -j2 -Otarget lane-cargo lane-node
+test: build setup-test ## Run every test (Rust, wasm under Node, npm package, Chromium, Python, cross-host vectors)
+	@$(MAKE) --no-print-directory -j2 -Otarget lane-cargo lane-node lane-python
 	node tests/cross-host.mjs
 
 lane-cargo:
 	@$(MAKE) --no-print-directory -Otarget lint-rust-only test-rust-only test-wasm-only
 lane-node:
 	@$(MAKE) --no-print-directory -Otarget lint-js-only test-node-only test-browser-vectors-only
+# The Python lane takes the extension `make build` compiled (host-python is a workspace
+# member, built with the workspace's features): no second build of the Rust tree.
+lane-python:
+	@$(MAKE) --no-print-directory -Otarget test-python-built lint-python-built test-python-adk-built
 
 lint: build lint-rust-only lint-js-only ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, import cycles held to their baseline, files ≤ 400 lines, doc paths, tsc --strict
 
@@ -166,9 +171,11 @@ test-browser-vectors-only:
 
 # The Python package (host-python/, issue 51) in a venv of its own (never the system
 # Python), its tools and the adapters' frameworks pinned in host-python/requirements-dev.txt.
-# Not in `make test` yet.
+# `make test` runs its suite on the extension `cargo build --workspace` made (the `-built`
+# targets); `make test-python` builds it with maturin on its own.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 PYTHON_VENV ?= .venv
+PYTHON_ADK_VENV ?= .venv-adk
 
 $(PYTHON_VENV)/.installed: host-python/requirements-dev.txt
 	@test -x $(PYTHON_VENV)/bin/python || $(PYTHON) -m venv $(PYTHON_VENV)
@@ -188,13 +195,26 @@ test-python: python-develop ## Build the Python extension (maturin develop) into
 	@# pytest exits 5 when it collects no test: that fails this target too.
 	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m pytest -q -p no:cacheprovider
 
-lint-python: python-develop ## The extension's .pyi against the built module (mypy.stubtest), the package under mypy --strict
-	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy.stubtest tool_offload._native
-	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict --exclude 'tool_offload/adk\.py' python/tool_offload
+lint-python: python-develop lint-python-run ## The extension's .pyi against the built module (mypy.stubtest), the package under mypy --strict
+lint-python-run:
+	cd host-python && $(PYTHON_RUN) $(abspath $(PYTHON_VENV))/bin/python -m mypy.stubtest tool_offload._native
+	cd host-python && $(PYTHON_RUN) $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict --exclude 'tool_offload/adk\.py' python/tool_offload
+
+# The extension as `cargo build --workspace` left it, under the name Python imports; the
+# package from the source tree (PYTHONPATH), not an install.
+BUILT_EXTENSION = $(shell cargo metadata --format-version 1 --no-deps 2>/dev/null | node -pe 'JSON.parse(require("fs").readFileSync(0)).target_directory' 2>/dev/null)/debug/libtool_offload_python.so
+python-built:
+	cp $(BUILT_EXTENSION) host-python/python/tool_offload/_native.abi3.so
+test-python-built: $(PYTHON_VENV)/.installed python-built
+	cd host-python && PYTHONPATH=$(CURDIR)/host-python/python $(abspath $(PYTHON_VENV))/bin/python -m pytest -q -p no:cacheprovider
+lint-python-built: $(PYTHON_VENV)/.installed python-built
+	@$(MAKE) --no-print-directory lint-python-run PYTHON_RUN=PYTHONPATH=$(CURDIR)/host-python/python
+test-python-adk-built: $(PYTHON_ADK_VENV)/.installed python-built
+	cd host-python && PYTHONPATH=$(CURDIR)/host-python/python $(abspath $(PYTHON_ADK_VENV))/bin/python -m pytest -q -p no:cacheprovider tests/test_adk.py
+	cd host-python && PYTHONPATH=$(CURDIR)/host-python/python $(abspath $(PYTHON_ADK_VENV))/bin/python -m mypy --strict python/tool_offload/adk.py
 
 # Google ADK pins opentelemetry below what strands-agents needs: its adapter's tests run in
 # a venv of their own (host-python/requirements-adk.txt).
-PYTHON_ADK_VENV ?= .venv-adk
 
 $(PYTHON_ADK_VENV)/.installed: host-python/requirements-adk.txt
 	@test -x $(PYTHON_ADK_VENV)/bin/python || $(PYTHON) -m venv $(PYTHON_ADK_VENV)

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const HOSTS = ['core-native', 'tokio', 'object-store', 'object-store-s3', 'wasm', 'npm', 'npm-s3', 'browser'];
+const HOSTS = ['core-native', 'tokio', 'object-store', 'object-store-s3', 'wasm', 'npm', 'npm-s3', 'browser', 'python'];
 const CORPUS_HOSTS = ['tokio', 'npm'];
 const files = readdirSync(join(repo, 'tests', 'vectors')).filter((f) => f.endsWith('.json'));
 const counts = new Map();

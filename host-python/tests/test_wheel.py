@@ -41,7 +41,9 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv(tmp_path: Path) -> None:
     subprocess.run(
         [python, "-m", "pip", "install", "--quiet", "--no-index", "--disable-pip-version-check", wheel], check=True
     )
-    out = subprocess.run([python, "-c", SCRIPT], check=True, capture_output=True, text=True, cwd=tmp_path)
+    # Not the source tree `make test` puts on PYTHONPATH: the installed wheel.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([python, "-c", SCRIPT], check=True, capture_output=True, text=True, cwd=tmp_path, env=env)
     import json
 
     count, ref, tail, code, codes = json.loads(out.stdout)
