@@ -109,7 +109,7 @@ lane-node:
 lane-python:
 	@$(MAKE) --no-print-directory -Otarget test-python-built lint-python-built test-python-adk-built
 
-lint: build lint-rust-only lint-js-only ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, import cycles held to their baseline, files ≤ 400 lines, doc paths, tsc --strict
+lint: build lint-rust-only lint-js-only lint-python-built ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, import cycles held to their baseline, files ≤ 400 lines, doc paths, tsc --strict, the Python stubs (stubtest) and mypy --strict
 
 lint-rust-only:
 	cargo fmt --all -- --check
