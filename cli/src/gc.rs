@@ -39,7 +39,7 @@ pub fn gc(args: &GcArgs) -> Result<(), CliError> {
             .keep
             .extend(tool_offload::core::gc::referenced(&messages));
     }
-    let report = crate::context::runtime()?
+    let report = crate::runtime::runtime()?
         .block_on(tool_offload::gc_dir_with(
             &location.dir,
             &options,

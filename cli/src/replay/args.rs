@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use tool_offload::DEFAULT_THRESHOLD;
 
-use crate::args::{From, Limits};
+use crate::limits::Limits;
+use crate::read::From;
 use crate::values::{count, price};
 
 /// A context policy to replay.

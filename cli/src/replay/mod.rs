@@ -15,12 +15,12 @@ use tool_offload::core::transcript::Format;
 use self::args::ReplayArgs;
 use self::report::{Prices, Replayed};
 use self::run::Conversation;
-use crate::context::runtime;
 use crate::error::CliError;
 use crate::input::Input;
 use crate::inputs::{described, expand_tree, note};
 use crate::progress::Progress;
 use crate::read;
+use crate::runtime::runtime;
 use crate::skipped::Skips;
 
 /// Run `replay` with `args`: the report on stdout, notes on stderr.
@@ -59,7 +59,7 @@ pub fn replay(args: &ReplayArgs) -> Result<(), CliError> {
             note(&format!("{}: no message, skipped", input.name()));
             continue;
         }
-        if args.from == crate::args::From::Auto && read.format != Format::Messages && !args.json {
+        if args.from == crate::read::From::Auto && read.format != Format::Messages && !args.json {
             note(&format!(
                 "{}: read as {}",
                 input.name(),
