@@ -13,11 +13,16 @@ pub(crate) use tool_offload::tools::{RegisterError, ToolDefinition, ToolFormat, 
 
 /// Refs and batch file names still in use, for `gc(keep=…)`.
 pub(crate) use tool_offload::core::gc::referenced;
+/// The read tools' definitions (a materializer in an object store registers them itself).
+#[cfg(feature = "object-store")]
+pub(crate) use tool_offload::core::materialize::read_tool_definitions;
 /// `materialize(output=bytes)`: a binary output.
 pub(crate) use tool_offload::core::materialize::BinaryOutputRef;
 /// `read(…, char=)`: where inside a long line a page starts.
 pub(crate) use tool_offload::core::materialize::Within;
 /// Redaction options: `redact=True` or patterns.
 pub(crate) use tool_offload::core::redact::{RedactPattern, Redaction};
+/// The knowledge tools' definitions (host-tokio gives them for a workspace on files only).
+pub(crate) use tool_offload::core::workspace::knowledge_tool_definitions;
 /// `Workspace.query_artifacts`' filter, limit and offset.
 pub(crate) use tool_offload::core::workspace::Query;

@@ -16,8 +16,12 @@ mod core_paths;
 mod materializer;
 mod messages;
 mod offload;
+mod open_workspace;
 mod options;
 mod registry;
+mod storage;
+#[cfg(feature = "object-store")]
+mod store_tools;
 mod workspace;
 mod writer;
 

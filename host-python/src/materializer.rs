@@ -13,16 +13,25 @@ use tool_offload::{
 use crate::bridge::{parse, parse_marked, py_err, run, to_json};
 use crate::core_paths::{referenced, stringify, BinaryOutputRef, ToolFormat, Within};
 use crate::messages::{self, ref_json};
+use crate::storage::{each, Location};
 use crate::{callback, options};
+
+/// The tokio host's materializer over local files, or over an object store.
+pub(crate) enum Mat {
+    Files(Arc<Materializer>),
+    #[cfg(feature = "object-store")]
+    Objects(Arc<Materializer<tool_offload::ObjectStoreIo>>),
+}
 
 /// A materialized output for Python: the text for the model (a summary, or the redacted
 /// output when there is no ref), the ref as JSON text, and the artifact's path.
 type Outcome = (String, Option<String>, Option<String>);
 
-/// One conversation's materializer on real files (`tool_offload.Materializer` wraps it).
+/// One conversation's materializer on files or in an object store
+/// (`tool_offload.Materializer` wraps it).
 #[pyclass(frozen, module = "tool_offload._native")]
 pub struct NativeMaterializer {
-    pub(crate) inner: Arc<Materializer>,
+    inner: Mat,
     /// `context_read`, `context_tail` and `context_grep` over this materializer, for
     /// `handle_tool_call`.
     reads: ToolRegistry,
@@ -55,37 +64,53 @@ fn materializer_options(
 
 #[pymethods]
 impl NativeMaterializer {
-    /// A materializer writing under `user_data` (relative: to the working directory) for
-    /// `conversation_id`; `options` a JSON object of the npm package's options,
+    /// A materializer writing under `user_data` (relative: to the working directory; a
+    /// store's URL: its prefix's root) for `conversation_id`, in `storage` (a store's
+    /// URL) when given; `options` a JSON object of the npm package's options,
     /// `count_tokens` a Python callable counting a text's tokens.
     #[new]
-    #[pyo3(signature = (user_data, conversation_id, options="{}", count_tokens=None))]
+    #[pyo3(signature = (user_data, conversation_id, options="{}", count_tokens=None, storage=None))]
     fn new(
         py: Python<'_>,
         user_data: &str,
         conversation_id: &str,
         options: &str,
         count_tokens: Option<Py<PyAny>>,
+        storage: Option<&str>,
     ) -> PyResult<Self> {
         let o = parse(py, options, "options")?;
+        let location = Location::parse(py, "user_data", user_data, storage)?;
         let options =
-            materializer_options(user_data, conversation_id, &o).map_err(|e| py_err(py, e))?;
+            materializer_options(&location.dir, conversation_id, &o).map_err(|e| py_err(py, e))?;
+        let counter = count_tokens.map(callback::counter);
+        let mut reads = ToolRegistry::new();
+        #[cfg(feature = "object-store")]
+        if let Some(io) = location.store {
+            let mut inner = Materializer::with_io(options, io).map_err(|err| py_err(py, err))?;
+            if let Some(count) = counter {
+                inner = inner.with_token_counter(count);
+            }
+            let inner = Arc::new(inner);
+            crate::store_tools::read_tools(&inner, &mut reads).map_err(|e| register_err(py, e))?;
+            let inner = Mat::Objects(inner);
+            return Ok(NativeMaterializer { inner, reads });
+        }
         let mut inner = Materializer::new(options).map_err(|err| py_err(py, err))?;
-        if let Some(count) = count_tokens {
-            inner = inner.with_token_counter(callback::counter(count));
+        if let Some(count) = counter {
+            inner = inner.with_token_counter(count);
         }
         let inner = Arc::new(inner);
-        let mut reads = ToolRegistry::new();
         inner
             .register_tools(&mut reads)
-            .map_err(|e| crate::bridge::raise(py, e.code().as_str(), &e.to_string(), None))?;
+            .map_err(|e| register_err(py, e))?;
+        let inner = Mat::Files(inner);
         Ok(NativeMaterializer { inner, reads })
     }
 
     /// The conversation this materializer writes and reads.
     #[getter]
     fn conversation_id(&self) -> &str {
-        self.inner.conversation_id()
+        each!(Mat, &self.inner, m => m.conversation_id())
     }
 
     /// Materialize one output (JSON text). Returns `None` when it stays inline, or
@@ -108,7 +133,7 @@ impl NativeMaterializer {
             server_name,
             output: &output,
         };
-        let done = run(py, || self.inner.materialize(&input))?;
+        let done = each!(Mat, &self.inner, m => run(py, || m.materialize(&input)))?;
         Ok(outcome(done))
     }
 
@@ -129,7 +154,7 @@ impl NativeMaterializer {
             server_name,
             bytes: output,
         };
-        let done = run(py, || self.inner.materialize_binary(&input))?;
+        let done = each!(Mat, &self.inner, m => run(py, || m.materialize_binary(&input)))?;
         Ok(outcome(done))
     }
 
@@ -145,13 +170,13 @@ impl NativeMaterializer {
         server_name: Option<&str>,
     ) -> PyResult<Option<String>> {
         let result = parse(py, result, "result")?;
-        let m = &self.inner;
-        let done = run(py, || async move {
+        let result = &result;
+        let done = each!(Mat, &self.inner, m => run(py, || async move {
             // The counter is made and used before the await, as host-tokio does.
             let store = {
                 let counter = m.counter();
                 m.core().materialize_call_tool_result(
-                    &result,
+                    result,
                     tool_name,
                     server_name,
                     call_id,
@@ -160,7 +185,7 @@ impl NativeMaterializer {
                 )
             };
             store.await
-        })?;
+        }))?;
         Ok(done.map(|value| to_json(&value)))
     }
 
@@ -176,7 +201,9 @@ impl NativeMaterializer {
         let Value::String(text) = marked.lone.written(marked.value) else {
             return Err(crate::bridge::invalid(py, "text must be a str"));
         };
-        let done = run(py, || self.inner.materialize_terminal(snippet_id, &text))?;
+        let text = &text;
+        let done =
+            each!(Mat, &self.inner, m => run(py, || m.materialize_terminal(snippet_id, text)))?;
         Ok(outcome(done))
     }
 
@@ -198,19 +225,18 @@ impl NativeMaterializer {
             Some(c) => Within::Char(c),
             None => Within::Part(part.unwrap_or(1)),
         };
-        let m = &self.inner;
-        run(py, || async move {
+        each!(Mat, &self.inner, m => run(py, || async move {
             match path {
                 Some(path) => m.read_json(reference, path, offset, within, limit).await,
                 None => m.read_from(reference, offset, within, limit).await,
             }
-        })
+        }))
     }
 
     /// The last `lines` rows of the artifact `reference`.
     #[pyo3(signature = (reference, lines=200))]
     fn tail(&self, py: Python<'_>, reference: &str, lines: usize) -> PyResult<String> {
-        run(py, || self.inner.tail(reference, lines))
+        each!(Mat, &self.inner, m => run(py, || m.tail(reference, lines)))
     }
 
     /// Rows of the artifact `reference` (every artifact when `None`) matching `pattern`.
@@ -229,13 +255,12 @@ impl NativeMaterializer {
             max_matches,
             ignore_case,
         };
-        let m = &self.inner;
-        run(py, || async move {
+        each!(Mat, &self.inner, m => run(py, || async move {
             match reference {
                 Some(r) => m.grep(r, pattern, options).await,
                 None => m.grep_all(pattern, options).await,
             }
-        })
+        }))
     }
 
     /// Every tool result of the JSON array `messages` over the limits materialized:
@@ -248,7 +273,7 @@ impl NativeMaterializer {
         messages: &str,
         remind_unread: bool,
     ) -> PyResult<messages::Changed> {
-        messages::materialize_messages(py, &self.inner, messages, remind_unread)
+        each!(Mat, &self.inner, m => messages::materialize_messages(py, m, messages, remind_unread))
     }
 
     /// `budget(messages, options)`: `(messages, rest_json)`; each message counted by
@@ -261,13 +286,14 @@ impl NativeMaterializer {
         options: &str,
         count_tokens: Option<Py<PyAny>>,
     ) -> PyResult<(Vec<Option<String>>, String)> {
-        messages::budget(py, &self.inner, messages, options, count_tokens)
+        each!(Mat, &self.inner, m => messages::budget(py, m, messages, options, count_tokens))
     }
 
     /// `[{ ref, toolCallId, reads, errors }]` of the JSON array `messages`, as JSON.
     fn read_stats(&self, py: Python<'_>, messages: &str) -> PyResult<String> {
         let (messages, _) = messages::list(py, messages)?;
-        let stats: Vec<Value> = (self.inner.read_stats(&messages).iter())
+        let stats = each!(Mat, &self.inner, m => m.read_stats(&messages));
+        let stats: Vec<Value> = (stats.iter())
             .map(|s| serde_json::json!({"ref": s.reference, "toolCallId": s.call_id, "reads": s.reads, "errors": s.errors}))
             .collect();
         Ok(to_json(&stats))
@@ -276,26 +302,27 @@ impl NativeMaterializer {
     /// The refs shown in part that the model never read back.
     fn unread_refs(&self, py: Python<'_>, messages: &str) -> PyResult<Vec<String>> {
         let (messages, _) = messages::list(py, messages)?;
-        Ok(self.inner.unread_refs(&messages))
+        Ok(each!(Mat, &self.inner, m => m.unread_refs(&messages)))
     }
 
     /// The bundle of `messages` and every artifact they refer to, as JSON text.
     fn export_conversation(&self, py: Python<'_>, messages: &str) -> PyResult<String> {
         let (messages, lone) = messages::list(py, messages)?;
-        let bundle = run(py, || self.inner.export_conversation(&messages))?;
+        let bundle = each!(Mat, &self.inner, m => run(py, || m.export_conversation(&messages)))?;
         Ok(lone.text(&bundle))
     }
 
     /// `(hits, inlined, saved_chars)` over this materializer's lifetime.
     fn stats(&self) -> (u64, u64, u64) {
-        let s = self.inner.stats();
+        let s = each!(Mat, &self.inner, m => m.stats());
         (s.hits, s.inlined, s.saved_chars)
     }
 
     /// The read tools' definitions as the `tools` array of `format`, as JSON text.
     fn tool_definitions(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let format = ToolFormat::parse(format).map_err(|e| py_err(py, e))?;
-        Ok(to_json(&self.inner.get_tool_definitions_as(format)))
+        let definitions = each!(Mat, &self.inner, m => m.get_tool_definitions_as(format));
+        Ok(to_json(&definitions))
     }
 
     /// Run the read tool `name` on `input` (JSON): `(content, is_error)`. A bad argument
@@ -339,9 +366,33 @@ impl NativeMaterializer {
             dry_run,
             now_ms: now_ms.unwrap_or_else(tool_offload::now_ms),
         };
-        let report = run(py, || self.inner.gc(&options))?;
+        let options = &options;
+        // As host-tokio's `Materializer::gc` (files only) does it.
+        let report = each!(Mat, &self.inner, m => run(py, || {
+            tool_offload::gc_dir_with(&m.core().options().user_data, options, m.io())
+        }))?;
         Ok(messages::gc_report(&report))
     }
+}
+
+impl NativeMaterializer {
+    /// The materializer over local files a registry takes; `INVALID_ARGUMENT` for one in
+    /// an object store (host-tokio's registry holds a `Materializer` on files).
+    #[cfg_attr(not(feature = "object-store"), allow(unused_variables))]
+    pub(crate) fn files(&self, py: Python<'_>, what: &str) -> PyResult<&Arc<Materializer>> {
+        match &self.inner {
+            Mat::Files(m) => Ok(m),
+            #[cfg(feature = "object-store")]
+            Mat::Objects(_) => Err(crate::bridge::invalid(
+                py,
+                &format!("{what}: a materializer in an object store is not supported there yet (host-tokio's ToolRegistry takes a Materializer on files)"),
+            )),
+        }
+    }
+}
+
+fn register_err(py: Python<'_>, e: crate::core_paths::RegisterError) -> PyErr {
+    crate::bridge::raise(py, e.code().as_str(), &e.to_string(), None)
 }
 
 fn outcome(done: Materialized) -> Option<Outcome> {

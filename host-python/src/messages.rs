@@ -7,7 +7,8 @@ use std::borrow::Cow;
 use pyo3::prelude::*;
 use serde_json::json;
 use tool_offload::{
-    BudgetOptions, ContextRef, GcReport, MaterializeMessagesOptions, Materializer, Value,
+    BudgetOptions, ContextRef, FileReader, FileWriter, GcReport, MaterializeMessagesOptions,
+    Materializer, Value,
 };
 
 use crate::bridge::{invalid, parse, parse_marked, run, to_json, Lone, Marked};
@@ -37,9 +38,9 @@ pub(crate) fn changed(lone: &Lone) -> impl Fn(Cow<'_, Value>) -> Option<String> 
     }
 }
 
-pub(crate) fn materialize_messages(
+pub(crate) fn materialize_messages<IO: FileWriter + FileReader + Send + Sync>(
     py: Python<'_>,
-    m: &Materializer,
+    m: &Materializer<IO>,
     messages: &str,
     remind_unread: bool,
 ) -> PyResult<Changed> {
@@ -57,9 +58,9 @@ pub(crate) fn materialize_messages(
 }
 
 /// `budget(messages, { triggerTokens, keepLast?, clearAtLeastTokens?, excludeTools? })`.
-pub(crate) fn budget(
+pub(crate) fn budget<IO: FileWriter + FileReader + Send + Sync>(
     py: Python<'_>,
-    m: &Materializer,
+    m: &Materializer<IO>,
     messages: &str,
     options: &str,
     count_tokens: Option<Py<PyAny>>,
@@ -139,14 +140,21 @@ pub(crate) fn ref_json(reference: &ContextRef) -> String {
     to_json(&ref_value(reference))
 }
 
-/// Restore a bundle (JSON text) under `user_data`: `(conversation_id, messages_json, paths)`.
+/// Restore a bundle (JSON text) under `user_data` (in `storage`, a store's URL, when
+/// given): `(conversation_id, messages_json, paths)`.
 #[pyfunction]
+#[pyo3(signature = (bundle, user_data, storage=None))]
 pub fn import_conversation(
     py: Python<'_>,
     bundle: &str,
     user_data: &str,
+    storage: Option<&str>,
 ) -> PyResult<(String, String, Vec<String>)> {
     let bundle = parse(py, bundle, "bundle")?;
-    let done = run(py, || tool_offload::import_conversation(&bundle, user_data))?;
+    let location = crate::storage::Location::parse(py, "user_data", user_data, storage)?;
+    let (io, dir) = (location.io(), location.dir.as_str());
+    let done = run(py, || {
+        tool_offload::import_conversation_with(&bundle, dir, &io)
+    })?;
     Ok((done.conversation_id, to_json(&done.messages), done.paths))
 }

@@ -8,6 +8,7 @@ use tool_offload_core::DirectOptions;
 use crate::bridge::{invalid, parse_marked, run, Marked};
 use crate::messages::changed;
 use crate::options;
+use crate::storage::Location;
 use crate::writer::Writer;
 
 /// What `offload_tool_results` returns to Python: each message after (JSON text, `None`
@@ -24,9 +25,9 @@ fn cwd_for(cwd: Option<String>, output_dir: &str) -> Result<String, OffloadError
 }
 
 /// Offload every tool result of at least `threshold` UTF-16 code units in the JSON array
-/// `messages` to `<output_dir>/tool-result-<id>.md`.
+/// `messages` to `<output_dir>/tool-result-<id>.md` (in `storage`, a store's URL, when given).
 #[pyfunction]
-#[pyo3(signature = (messages, output_dir, threshold, cwd=None, redact=None, fail_on=None, root=None))]
+#[pyo3(signature = (messages, output_dir, threshold, cwd=None, redact=None, storage=None, fail_on=None, root=None))]
 #[allow(clippy::too_many_arguments)] // the keywords, and the test suite's fail_on and root
 pub fn offload_tool_results(
     py: Python<'_>,
@@ -35,6 +36,7 @@ pub fn offload_tool_results(
     threshold: usize,
     cwd: Option<String>,
     redact: Option<&str>,
+    storage: Option<&str>,
     fail_on: Option<String>,
     root: Option<String>,
 ) -> PyResult<Batch> {
@@ -46,7 +48,9 @@ pub fn offload_tool_results(
         Some(text) => options::redaction(Some(&crate::bridge::parse(py, text, "redact")?)),
         None => Ok(Default::default()),
     };
-    let writer = Writer::new(fail_on, root);
+    let location = Location::parse(py, "output_dir", output_dir, storage)?;
+    let output_dir = location.dir.as_str();
+    let writer = Writer::new(location.io(), fail_on, root);
     run(py, || async {
         let cwd = cwd_for(cwd, output_dir)?;
         let options = BatchOptions {
@@ -78,7 +82,7 @@ type Direct = (String, i64, String, Vec<String>);
 
 /// Offload every tool result of one message to `<output_dir>/<session_id>/<id>.md`.
 #[pyfunction]
-#[pyo3(signature = (message, session_id, output_dir, cwd=None, redact=None, fail_on=None, root=None))]
+#[pyo3(signature = (message, session_id, output_dir, cwd=None, redact=None, storage=None, fail_on=None, root=None))]
 #[allow(clippy::too_many_arguments)] // the keywords, and the test suite's fail_on and root
 pub fn offload_tool_result(
     py: Python<'_>,
@@ -87,6 +91,7 @@ pub fn offload_tool_result(
     output_dir: &str,
     cwd: Option<String>,
     redact: Option<&str>,
+    storage: Option<&str>,
     fail_on: Option<String>,
     root: Option<String>,
 ) -> PyResult<Direct> {
@@ -95,7 +100,9 @@ pub fn offload_tool_result(
         Some(text) => options::redaction(Some(&crate::bridge::parse(py, text, "redact")?)),
         None => Ok(Default::default()),
     };
-    let writer = Writer::new(fail_on, root);
+    let location = Location::parse(py, "output_dir", output_dir, storage)?;
+    let output_dir = location.dir.as_str();
+    let writer = Writer::new(location.io(), fail_on, root);
     run(py, || async {
         let cwd = cwd_for(cwd, output_dir)?;
         let options = DirectOptions {

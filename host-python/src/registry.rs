@@ -11,6 +11,7 @@ use crate::bridge::{invalid, parse, py_err, raise, to_json};
 use crate::core_paths::{RegisterError, ToolDefinition, ToolFormat, ToolOutput};
 use crate::materializer::NativeMaterializer;
 use crate::options;
+use crate::storage::Location;
 use crate::workspace::NativeWorkspace;
 use crate::writer::Writer;
 
@@ -40,14 +41,26 @@ fn register_error(py: Python<'_>, e: RegisterError) -> PyErr {
     raise(py, e.code().as_str(), &e.to_string(), None)
 }
 
-/// `offload`: `{ outputDir, sessionId, thresholdChars?, cwd?, redact?, failOn?, root? }`
-/// (the last two for the test suite).
-fn offload_registry(o: &Value) -> Result<ToolRegistry<Writer>, OffloadError> {
+/// `offload`: `{ outputDir, sessionId, thresholdChars?, cwd?, redact?, storage?, failOn?,
+/// root? }` (the last two for the test suite).
+fn offload_registry(py: Python<'_>, o: &Value) -> PyResult<ToolRegistry<Writer>> {
+    let err = |e| py_err(py, e);
     let need = |key: &str| {
         options::text(o, key, "offload.")?
             .ok_or_else(|| OffloadError::InvalidArgument(format!("offload.{key} is missing")))
     };
-    let mut offload = ResultOffload::at(need("outputDir")?, need("sessionId")?);
+    let output_dir = need("outputDir").map_err(err)?;
+    let storage = options::text(o, "storage", "offload.").map_err(err)?;
+    let location = Location::parse(py, "offload.output_dir", &output_dir, storage.as_deref())?;
+    offload_with(o, location).map_err(err)
+}
+
+fn offload_with(o: &Value, location: Location) -> Result<ToolRegistry<Writer>, OffloadError> {
+    let need = |key: &str| {
+        options::text(o, key, "offload.")?
+            .ok_or_else(|| OffloadError::InvalidArgument(format!("offload.{key} is missing")))
+    };
+    let mut offload = ResultOffload::at(location.dir.clone(), need("sessionId")?);
     if let Some(n) = options::count(o, "thresholdChars", "offload.")? {
         offload.threshold_chars = n;
     }
@@ -56,7 +69,8 @@ fn offload_registry(o: &Value) -> Result<ToolRegistry<Writer>, OffloadError> {
     }
     offload.redact = options::redaction(o.get("redact"))?;
     let fail_on = options::text(o, "failOn", "offload.")?;
-    let writer = Writer::new(fail_on, options::text(o, "root", "offload.")?);
+    let root = options::text(o, "root", "offload.")?;
+    let writer = Writer::new(location.io(), fail_on, root);
     ToolRegistry::with_offload_writer(offload, writer)
 }
 
@@ -77,9 +91,12 @@ impl NativeRegistry {
             }
             (Some(o), None) => {
                 let o = parse(py, o, "offload")?;
-                Registry::Offload(offload_registry(&o).map_err(|e| py_err(py, e))?)
+                Registry::Offload(offload_registry(py, &o)?)
             }
-            (None, Some(m)) => Registry::Plain(ToolRegistry::with_materializer(m.inner.clone())),
+            (None, Some(m)) => {
+                let m = m.files(py, "ToolRegistry(materializer=…)")?;
+                Registry::Plain(ToolRegistry::with_materializer(m.clone()))
+            }
             (None, None) => Registry::Plain(ToolRegistry::new()),
         };
         Ok(NativeRegistry {
@@ -165,7 +182,7 @@ impl NativeRegistry {
         materializer: &NativeMaterializer,
         wait: bool,
     ) -> PyResult<()> {
-        let m = &materializer.inner;
+        let m = materializer.files(py, "register_tools")?;
         self.write(py, wait, |registry| on!(registry, r => m.register_tools(r)))?
             .map_err(|e| register_error(py, e))
     }
@@ -178,7 +195,7 @@ impl NativeRegistry {
         workspace: &NativeWorkspace,
         wait: bool,
     ) -> PyResult<()> {
-        let ws = &workspace.inner;
+        let ws = workspace.files(py)?;
         self.write(
             py,
             wait,

@@ -6,13 +6,15 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use serde_json::json;
-use tool_offload::{GrepOptions, ToolResultCall, Value, Workspace, WorkspaceOptions};
+use tool_offload::{GrepOptions, ToolResultCall, Value, Workspace};
 use tool_offload_core::Map;
 
 use crate::bridge::{invalid, parse, parse_marked, py_err, run, to_json};
-use crate::core_paths::{Query, ToolFormat};
+use crate::callback;
+use crate::core_paths::{knowledge_tool_definitions, Query, ToolFormat};
 use crate::messages::{changed, list};
-use crate::{callback, options};
+use crate::open_workspace::{open, workspace_options, Callbacks, Ws};
+use crate::storage::{each, Location};
 
 /// What `offload_tool_result` returns: `(offloaded, replacement, artifact_id, reason)`.
 type Offloaded = (bool, Option<String>, Option<String>, Option<String>);
@@ -24,70 +26,7 @@ type OffloadedMessages = (Vec<Option<String>>, Vec<String>, Vec<String>);
 /// A workspace (`tool_offload.Workspace` wraps it).
 #[pyclass(frozen, module = "tool_offload._native")]
 pub struct NativeWorkspace {
-    pub(crate) inner: Arc<Workspace>,
-}
-
-fn workspace_options(
-    root: &str,
-    o: &Value,
-) -> Result<WorkspaceOptions, tool_offload::OffloadError> {
-    let mut out = WorkspaceOptions::at(root);
-    if let Some(namespace) = options::text(o, "namespace", "")? {
-        out.namespace = namespace;
-    }
-    out.agent_id = options::text(o, "agentId", "")?;
-    out.task_id = options::text(o, "taskId", "")?;
-    out.session_id = options::text(o, "sessionId", "")?;
-    if let Some(n) = options::count(o, "inlineLimit", "")? {
-        out.inline_limit = n;
-    }
-    if let Some(n) = options::count(o, "tokenThreshold", "")? {
-        out.token_threshold = n;
-    }
-    if let Some(tools) = o.get("offloadTools").filter(|t| !t.is_null()) {
-        out.offload_tools = tools
-            .as_array()
-            .and_then(|a| a.iter().map(|t| t.as_str().map(str::to_owned)).collect())
-            .ok_or_else(|| {
-                tool_offload::OffloadError::InvalidArgument(format!(
-                    "offload_tools must be a list of tool names, got {tools}"
-                ))
-            })?;
-    }
-    out.tools = options::tool_limits(o.get("tools"))?;
-    out.redact = options::redaction(o.get("redact"))?;
-    Ok(out)
-}
-
-/// A workspace whose index is a PostgreSQL database (`config`: a libpq connection
-/// string), its namespace keyed by the workspace's.
-#[cfg(feature = "postgres")]
-fn postgres_workspace(
-    py: Python<'_>,
-    options: WorkspaceOptions,
-    config: &str,
-) -> PyResult<Result<Workspace, tool_offload::OffloadError>> {
-    let namespace = options.namespace.clone();
-    let index = run(py, || {
-        tool_offload::PostgresIndex::connect(config, &namespace)
-    })?;
-    Ok(
-        Workspace::with_io(options, tool_offload::TokioFileWriter::new())
-            .map(|ws| ws.with_index(Arc::new(index))),
-    )
-}
-
-/// Without the `postgres` feature: refused.
-#[cfg(not(feature = "postgres"))]
-fn postgres_workspace(
-    py: Python<'_>,
-    _options: WorkspaceOptions,
-    _config: &str,
-) -> PyResult<Result<Workspace, tool_offload::OffloadError>> {
-    Err(invalid(
-        py,
-        "this build has no PostgreSQL index (the feature postgres)",
-    ))
+    inner: Ws,
 }
 
 /// A JSON object of metadata, when given.
@@ -104,56 +43,38 @@ fn metadata(py: Python<'_>, text: Option<&str>) -> PyResult<Option<Map<String, V
 
 #[pymethods]
 impl NativeWorkspace {
-    /// A workspace under `root`; `options` a JSON object of the npm package's options,
-    /// `index` `"sqlite"` (default) or `"none"` (queries scan the records).
+    /// A workspace under `root` (a store's URL: its prefix's root), in `storage` (a
+    /// store's URL) when given; `options` a JSON object of the npm package's options,
+    /// `index` `"sqlite"` (default for files), `"postgres"` or `"none"` (queries scan the
+    /// records: the default in an object store).
     #[new]
-    #[pyo3(signature = (root, options="{}", count_tokens=None, now=None, index="sqlite", postgres=None))]
+    #[pyo3(signature = (root, options="{}", count_tokens=None, now=None, index=None, postgres=None, storage=None))]
+    #[allow(clippy::too_many_arguments)] // one per keyword of Workspace()
     fn new(
         py: Python<'_>,
         root: &str,
         options: &str,
         count_tokens: Option<Py<PyAny>>,
         now: Option<Py<PyAny>>,
-        index: &str,
+        index: Option<&str>,
         postgres: Option<&str>,
+        storage: Option<&str>,
     ) -> PyResult<Self> {
         let o = parse(py, options, "options")?;
-        let options = workspace_options(root, &o).map_err(|e| py_err(py, e))?;
-        let mut ws = match (index, postgres) {
-            ("postgres", Some(config)) => postgres_workspace(py, options, config)?,
-            ("postgres", None) => {
-                return Err(invalid(
-                    py,
-                    "index \"postgres\" needs postgres=<connection string>",
-                ));
-            }
-            (_, Some(_)) => {
-                return Err(invalid(py, "postgres= is for index=\"postgres\""));
-            }
-            ("sqlite", None) => Workspace::new(options),
-            ("none", None) => Workspace::with_io(options, tool_offload::TokioFileWriter::new()),
-            (other, None) => {
-                let message =
-                    format!("index must be \"sqlite\", \"postgres\" or None, got {other:?}");
-                return Err(invalid(py, &message));
-            }
-        }
-        .map_err(|e| py_err(py, e))?;
-        if let Some(count) = count_tokens {
-            ws = ws.with_token_counter(callback::counter(count));
-        }
-        if let Some(now) = now {
-            ws = ws.with_clock(callback::clock(now));
-        }
-        Ok(NativeWorkspace {
-            inner: Arc::new(ws),
-        })
+        let location = Location::parse(py, "root", root, storage)?;
+        let options = workspace_options(&location.dir, &o).map_err(|e| py_err(py, e))?;
+        let callbacks = Callbacks {
+            count_tokens: count_tokens.map(callback::counter),
+            now: now.map(callback::clock),
+        };
+        let inner = open(py, location, options, index, postgres, callbacks)?;
+        Ok(NativeWorkspace { inner })
     }
 
     /// The namespace this workspace stores into.
     #[getter]
     fn namespace(&self) -> String {
-        self.inner.core().options().namespace.clone()
+        each!(Ws, &self.inner, ws => ws.core().options().namespace.clone())
     }
 
     /// Decide and store one tool result: `(offloaded, replacement, artifact_id, reason)`.
@@ -177,7 +98,8 @@ impl NativeWorkspace {
             content: &content,
             metadata: metadata.as_ref(),
         };
-        let done = run(py, || self.inner.offload_tool_result(&call))?;
+        let call = &call;
+        let done = each!(Ws, &self.inner, ws => run(py, || ws.offload_tool_result(call)))?;
         let reason = done.decision.map(|d| d.reason.as_str().to_owned());
         Ok((done.offloaded, done.replacement, done.artifact_id, reason))
     }
@@ -195,7 +117,8 @@ impl NativeWorkspace {
         let marked = parse_marked(py, content, "content")?;
         let content = marked.lone.written(marked.value);
         let metadata = self::metadata(py, metadata)?.unwrap_or_default();
-        let stored = run(py, || self.inner.add(id, &content, kind, &metadata))?;
+        let (content, metadata) = (&content, &metadata);
+        let stored = each!(Ws, &self.inner, ws => run(py, || ws.add(id, content, kind, metadata)))?;
         let mut out = stored.record.to_value();
         out["path"] = stored.path.into();
         out["reused"] = stored.reused.into();
@@ -206,7 +129,8 @@ impl NativeWorkspace {
     /// unrecognized)`, each message JSON text or `None` when unchanged.
     fn offload_messages(&self, py: Python<'_>, messages: &str) -> PyResult<OffloadedMessages> {
         let (messages, lone) = list(py, messages)?;
-        let done = run(py, || self.inner.offload_messages(&messages))?;
+        let messages = &messages;
+        let done = each!(Ws, &self.inner, ws => run(py, || ws.offload_messages(messages)))?;
         let out = done.messages.into_iter().map(changed(&lone)).collect();
         Ok((out, done.artifact_ids, done.unrecognized))
     }
@@ -224,7 +148,8 @@ impl NativeWorkspace {
         let mut query = Query::new(filter);
         query.limit = limit.unwrap_or(query.limit);
         query.offset = offset;
-        let found = run(py, || self.inner.query_artifacts(&query))?;
+        let query = &query;
+        let found = each!(Ws, &self.inner, ws => run(py, || ws.query_artifacts(query)))?;
         let records: Vec<Value> = found.iter().map(|r| r.to_value()).collect();
         Ok(to_json(&records))
     }
@@ -237,9 +162,9 @@ impl NativeWorkspace {
         task_id: Option<&str>,
         session_id: Option<&str>,
     ) -> PyResult<String> {
-        let found = run(py, || {
-            self.inner.tool_result_offload_info(task_id, session_id)
-        })?;
+        let found = each!(Ws, &self.inner, ws => run(py, || {
+            ws.tool_result_offload_info(task_id, session_id)
+        }))?;
         let items: Vec<Value> = found
             .iter()
             .map(|i| {
@@ -259,7 +184,7 @@ impl NativeWorkspace {
 
     /// A knowledge artifact's record with its whole `content`, as JSON text.
     fn get_by_id(&self, py: Python<'_>, id: &str) -> PyResult<String> {
-        let knowledge = run(py, || self.inner.get_by_id(id))?;
+        let knowledge = each!(Ws, &self.inner, ws => run(py, || ws.get_by_id(id)))?;
         let mut out = knowledge.record.to_value();
         out["content"] = knowledge.content.into();
         Ok(to_json(&out))
@@ -275,7 +200,7 @@ impl NativeWorkspace {
         end: Option<usize>,
     ) -> PyResult<String> {
         let end = end.unwrap_or(start.saturating_add(199));
-        run(py, || self.inner.get_by_lines(id, start, end))
+        each!(Ws, &self.inner, ws => run(py, || ws.get_by_lines(id, start, end)))
     }
 
     /// Rows matching `pattern` in one knowledge artifact, or every one when `id` is `None`.
@@ -294,39 +219,60 @@ impl NativeWorkspace {
             max_matches,
             ignore_case,
         };
-        let ws = &self.inner;
-        run(py, || async move {
+        each!(Ws, &self.inner, ws => run(py, || async move {
             match id {
                 Some(id) => ws.grep(id, pattern, options).await,
                 None => ws.grep_all(pattern, options).await,
             }
-        })
+        }))
     }
 
     /// Every record of the namespace with its content, as one bundle (JSON text).
     fn export_namespace(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(to_json(&run(py, || self.inner.export_namespace())?))
+        let bundle = each!(Ws, &self.inner, ws => run(py, || ws.export_namespace()))?;
+        Ok(to_json(&bundle))
     }
 
     /// Restore a bundle into this namespace: the ids.
     fn import_namespace(&self, py: Python<'_>, bundle: &str) -> PyResult<Vec<String>> {
         let bundle = parse(py, bundle, "bundle")?;
-        run(py, || self.inner.import_namespace(&bundle))
+        let bundle = &bundle;
+        each!(Ws, &self.inner, ws => run(py, || ws.import_namespace(bundle)))
     }
 
     /// The record files the last walk over every record left out, each `(id, reason)`.
     fn skipped_records(&self) -> Vec<(String, String)> {
-        self.inner.skipped_records()
+        each!(Ws, &self.inner, ws => ws.skipped_records())
     }
 
     /// Rebuild the index from the records (a no-op without one).
     fn rebuild_index(&self, py: Python<'_>) -> PyResult<()> {
-        run(py, || self.inner.rebuild_index())
+        each!(Ws, &self.inner, ws => run(py, || ws.rebuild_index()))
     }
 
     /// The knowledge tools' definitions as the `tools` array of `format` (JSON text).
     fn tool_definitions(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let format = ToolFormat::parse(format).map_err(|e| py_err(py, e))?;
-        Ok(to_json(&self.inner.get_tool_definitions_as(format)))
+        // As host-tokio's `Workspace::get_tool_definitions_as` (files only) gives them.
+        let definitions: Vec<Value> = (knowledge_tool_definitions().iter())
+            .map(|definition| definition.to_format(format))
+            .collect();
+        Ok(to_json(&definitions))
+    }
+}
+
+impl NativeWorkspace {
+    /// The workspace on local files a registry takes; `INVALID_ARGUMENT` for one in an
+    /// object store (host-tokio's `Workspace::register_tools` is for files).
+    #[cfg_attr(not(feature = "object-store"), allow(unused_variables))]
+    pub(crate) fn files(&self, py: Python<'_>) -> PyResult<&Arc<Workspace>> {
+        match &self.inner {
+            Ws::Files(ws) => Ok(ws),
+            #[cfg(feature = "object-store")]
+            Ws::Objects(_) => Err(invalid(
+                py,
+                "register_tools: the knowledge tools of a workspace in an object store are not supported yet (host-tokio's Workspace::register_tools is for files)",
+            )),
+        }
     }
 }

@@ -1,23 +1,24 @@
-//! The writer behind the extension's offloads: the tokio host's, optionally failing on
-//! one path and rooted under a directory (the conformance vectors' `failOn` and virtual
-//! paths, given by the test suite only; `None` in use).
+//! The writer behind the extension's offloads: files or an object store (`Storage`),
+//! optionally failing on one path and rooted under a directory (the conformance vectors'
+//! `failOn` and virtual paths, given by the test suite only; `None` in use).
 
-use tool_offload::{CreateOutcome, FileReader, FileWriter, IoError, TokioFileWriter};
+use tool_offload::{CreateOutcome, FileReader, FileWriter, IoError};
 
-/// A [`TokioFileWriter`] that fails with `injected failure` on `fail_on` (a file, or a
+use crate::storage::Storage;
+
+/// A [`Storage`] that fails with `injected failure` on `fail_on` (a file, or a
 /// directory to create), and with `root`, writes every path under that directory (the
 /// vectors' virtual absolute paths on real files; empty in use).
-#[derive(Default)]
 pub(crate) struct Writer {
-    inner: TokioFileWriter,
+    inner: Storage,
     fail_on: Option<String>,
     root: String,
 }
 
 impl Writer {
-    pub(crate) fn new(fail_on: Option<String>, root: Option<String>) -> Self {
+    pub(crate) fn new(inner: Storage, fail_on: Option<String>, root: Option<String>) -> Self {
         Writer {
-            inner: TokioFileWriter::new(),
+            inner,
             fail_on,
             root: root.unwrap_or_default(),
         }

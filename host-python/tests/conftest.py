@@ -41,6 +41,19 @@ def js(value: Any) -> str:
     return _native.js_stringify(dumps(value, "value"))
 
 
+@pytest.fixture(scope="session")
+def moto() -> Any:
+    """One moto server for the session (buckets ``artifacts`` and ``vectors``), the
+    ``AWS_*`` environment pointing at it while it runs."""
+    from moto import Moto, restore_env, set_env
+
+    server = Moto("artifacts", "vectors")
+    before = set_env(server.env)
+    yield server
+    restore_env(before)
+    server.stop()
+
+
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     """The vectors' virtual `/`: a temporary directory."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import tool_offload as to
 from tool_offload._offload import _batch, _direct
@@ -31,8 +31,12 @@ MATERIALIZER_OPTIONS = {
 class Host:
     """One vector's host state: its materializer, registry and workspace on real files."""
 
-    def __init__(self, vector: dict[str, Any], root: Path, postgres: Optional[str] = None) -> None:
-        self.root = str(root)
+    def __init__(
+        self, vector: dict[str, Any], root: Path, postgres: Optional[str] = None, storage: Optional[str] = None
+    ) -> None:
+        # In an object store (``storage``, a URL), paths are the vector's own: no root.
+        self.storage = storage
+        self.root = "" if storage else str(root)
         self.data = f"{self.root}/data"
         self.cwd = vector.get("cwd", "/work")
         self.options = dict(vector.get("options") or {})
@@ -61,6 +65,7 @@ class Host:
             message_budget_chars=o.get("messageBudgetChars"),
             context_window=context_window(o.get("contextWindow")),
             count_tokens=words if o.get("countTokens") == "words" else None,
+            storage=self.storage,
         )
 
     def rel(self, path: str) -> str:
@@ -134,15 +139,17 @@ class Host:
             return canonical_bundle(m.export_conversation_sync(s["messages"]))
         if op == "import":
             target = self.data if not s.get("userData") else f"{self.data}/{s['userData']}"
-            r = to.import_conversation_sync(s["bundle"], user_data=target)
+            r = to.import_conversation_sync(s["bundle"], user_data=target, storage=self.storage)
             return {"conversationId": r.conversation_id, "messages": r.messages, "paths": [self.rel(p) for p in r.paths]}
         if op == "offloadToolResult":
-            d = _direct(s["message"], s["sessionId"], s["outputDir"], self.cwd, None, s.get("failOn"), self.root)
+            d = _direct(
+                s["message"], s["sessionId"], s["outputDir"], self.cwd, None, s.get("failOn"), self.root, self.storage
+            )
             return {"message": d.message, "freedChars": d.freed_chars, "file": d.file, "files": d.files}
         if op == "offloadToolResults":
             given = s["messages"]
             threshold = s.get("threshold", to.DEFAULT_THRESHOLD)
-            b = _batch(given, s["outputDir"], threshold, self.cwd, None, s.get("failOn"), self.root)
+            b = _batch(given, s["outputDir"], threshold, self.cwd, None, s.get("failOn"), self.root, self.storage)
             self.problems.extend(identity_problems(given, b.messages))
             out = {"messages": b.messages, "offloadedCount": b.offloaded_count, "freedChars": b.freed_chars, "files": b.files}
             if b.unrecognized:
@@ -158,6 +165,7 @@ class Host:
                         "threshold_chars": offload.get("thresholdChars"),
                         "_fail_on": offload.get("failOn"),
                         "_root": self.root,
+                        "storage": self.storage,
                     }
                 )
             else:
@@ -196,6 +204,7 @@ class Host:
                 count_tokens=words if o.get("countTokens") == "words" else None,
                 now=lambda: now if now is not None else 0,
                 **({"index": "postgres", "postgres": self.postgres} if self.postgres else {}),
+                storage=self.storage,
             )
             return None
         if op == "ws":
@@ -282,11 +291,18 @@ def canonical_error(e: BaseException, root: str) -> Json:
     return out
 
 
-def run_vector(vector: dict[str, Any], root: Path, postgres: Optional[str] = None) -> tuple[str, list[Json]]:
+def run_vector(
+    vector: dict[str, Any],
+    root: Path,
+    postgres: Optional[str] = None,
+    storage: Optional[str] = None,
+    files: Optional[Callable[[], dict[str, str]]] = None,
+) -> tuple[str, list[Json]]:
     """Every step of ``vector`` on real files under ``root`` (workspaces indexed in
-    PostgreSQL when ``postgres`` is a connection string): the canonical outcome and each
+    PostgreSQL when ``postgres`` is a connection string; or in the object store
+    ``storage``, a URL, whose objects ``files`` lists): the canonical outcome and each
     step's result (None for a failed step)."""
-    host = Host(vector, root, postgres)
+    host = Host(vector, root, postgres, storage)
     actual: list[Json] = []
     steps: list[Json] = []
     for i, raw in enumerate(vector["steps"]):
@@ -303,7 +319,7 @@ def run_vector(vector: dict[str, Any], root: Path, postgres: Optional[str] = Non
             actual.append(None)
         if given is not None and given != before:
             host.problems.append(f"step {i}: the input was modified")
-    out: dict[str, Any] = {"steps": steps, "files": files_under(root)}
+    out: dict[str, Any] = {"steps": steps, "files": files() if files else files_under(root)}
     if host.problems:
         out["problems"] = host.problems
     return js(out), actual

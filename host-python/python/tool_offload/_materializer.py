@@ -98,7 +98,15 @@ class Materializer:
     […], "replace": …}``) keeps well-known secrets out of artifacts and summaries;
     ``count_tokens`` counts a text's tokens (called from the worker thread, under the
     GIL; what it raises fails the call as an :class:`InvalidArgumentError` whose
-    ``__cause__`` it is)."""
+    ``__cause__`` it is).
+
+    ``user_data`` may be an object store's URL, ``s3://bucket/prefix`` (as the CLI's
+    ``--user-data``): artifacts are then objects under that prefix, its root standing for
+    ``/``; credentials, region and endpoint come from the ``AWS_*`` environment
+    (``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``, ``AWS_REGION``,
+    ``AWS_ENDPOINT_URL``…). ``storage="s3://bucket/prefix"`` does the same with
+    ``user_data`` a path inside the store (the npm package's ``writer: new S3Io(…)``).
+    Workers on other machines given the same URL read each other's artifacts."""
 
     def __copy__(self) -> "Materializer":
         return self
@@ -130,6 +138,7 @@ class Materializer:
         message_budget_chars: Optional[int] = None,
         context_window: Optional[dict[str, Any]] = None,
         count_tokens: Optional[CountTokens] = None,
+        storage: Optional[str] = None,
     ) -> None:
         # For pickling (multiprocessing): the same arguments make the same materializer.
         self._given = (
@@ -145,6 +154,7 @@ class Materializer:
                 message_budget_chars=message_budget_chars,
                 context_window=context_window,
                 count_tokens=count_tokens,
+                storage=storage,
             ),
         )
         text(conversation_id, "conversation_id")
@@ -169,7 +179,11 @@ class Materializer:
             }
         )
         self._native = _native.NativeMaterializer(
-            path(user_data, "user_data"), conversation_id, options, _callable(count_tokens, "count_tokens")
+            path(user_data, "user_data"),
+            conversation_id,
+            options,
+            _callable(count_tokens, "count_tokens"),
+            opt_text(storage, "storage"),
         )
 
     @property
@@ -537,19 +551,26 @@ def _materialized(done: "tuple[str, Optional[str], Optional[str]]") -> Materiali
     return Materialized(inline=False, content=content, ref=ContextRef._from_json(ref), path=path)
 
 
-def import_conversation_sync(bundle: dict[str, Any], *, user_data: PathLike) -> ImportedConversation:
+def import_conversation_sync(
+    bundle: dict[str, Any], *, user_data: PathLike, storage: Optional[str] = None
+) -> ImportedConversation:
     """:func:`import_conversation` in the caller's thread."""
     refuse_in_loop("import_conversation")
-    conversation_id, messages, paths = _native.import_conversation(dumps(bundle, "bundle"), path(user_data, "user_data"))
+    conversation_id, messages, paths = _native.import_conversation(
+        dumps(bundle, "bundle"), path(user_data, "user_data"), opt_text(storage, "storage")
+    )
     return ImportedConversation(conversation_id, json.loads(messages), paths)
 
 
-async def import_conversation(bundle: dict[str, Any], *, user_data: PathLike) -> ImportedConversation:
-    """Restore a bundle from :meth:`Materializer.export_conversation` under ``user_data``,
+async def import_conversation(
+    bundle: dict[str, Any], *, user_data: PathLike, storage: Optional[str] = None
+) -> ImportedConversation:
+    """Restore a bundle from :meth:`Materializer.export_conversation` under ``user_data``
+    (an object store's URL, or a path in ``storage``, as :class:`Materializer`'s),
     so every ref in its messages resolves again. Refuses (``INVALID_BUNDLE``, before
     writing anything) a bundle whose hashes do not match, and never overwrites a
     different file (``ARTIFACT_EXISTS``)."""
-    return await in_thread(import_conversation_sync, bundle, user_data=user_data)
+    return await in_thread(import_conversation_sync, bundle, user_data=user_data, storage=storage)
 
 
 __all__ = ["Materializer", "import_conversation", "import_conversation_sync", "CountTokens"]

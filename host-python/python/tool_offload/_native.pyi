@@ -26,6 +26,7 @@ def offload_tool_results(
     threshold: int,
     cwd: Optional[str] = None,
     redact: Optional[str] = None,
+    storage: Optional[str] = None,
     fail_on: Optional[str] = None,
     root: Optional[str] = None,
 ) -> tuple[list[Optional[str]], int, int, list[str], list[str]]: ...
@@ -35,12 +36,13 @@ def offload_tool_result(
     output_dir: str,
     cwd: Optional[str] = None,
     redact: Optional[str] = None,
+    storage: Optional[str] = None,
     fail_on: Optional[str] = None,
     root: Optional[str] = None,
 ) -> tuple[str, int, str, list[str]]: ...
 def js_stringify(text: str) -> str: ...
 def estimate_tokens(text: str) -> int: ...
-def import_conversation(bundle: str, user_data: str) -> tuple[str, str, list[str]]: ...
+def import_conversation(bundle: str, user_data: str, storage: Optional[str] = None) -> tuple[str, str, list[str]]: ...
 
 @final
 class NativeMaterializer:
@@ -50,6 +52,7 @@ class NativeMaterializer:
         conversation_id: str,
         options: str = "{}",
         count_tokens: Optional[Callable[[str], int]] = None,
+        storage: Optional[str] = None,
     ) -> "NativeMaterializer": ...
     @property
     def conversation_id(self) -> str: ...
@@ -122,8 +125,9 @@ class NativeWorkspace:
         options: str = "{}",
         count_tokens: Optional[Callable[[str], int]] = None,
         now: Optional[Callable[[], float]] = None,
-        index: str = "sqlite",
+        index: Optional[str] = None,
         postgres: Optional[str] = None,
+        storage: Optional[str] = None,
     ) -> "NativeWorkspace": ...
     @property
     def namespace(self) -> str: ...

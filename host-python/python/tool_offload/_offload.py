@@ -7,7 +7,7 @@ import os
 from typing import Any, Optional, Sequence, Union
 
 from . import _native
-from ._run import dumps, in_thread, merged, messages_list, path, refuse_in_loop, text
+from ._run import dumps, in_thread, merged, messages_list, opt_text, path, refuse_in_loop, text
 from ._types import BatchOffload, DirectOffload
 from .errors import InvalidArgumentError
 
@@ -56,12 +56,14 @@ def _batch(
     redact: Redact = None,
     _fail_on: Optional[str] = None,
     _root: Optional[str] = None,
+    storage: Optional[str] = None,
 ) -> BatchOffload:
     given = messages_list(messages)
     if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
         raise InvalidArgumentError(f"invalid argument: threshold must be an integer >= 0, got {threshold!r}")
     out, count, freed, files, unrecognized = _native.offload_tool_results(
-        dumps(given, "messages"), path(output_dir, "output_dir"), threshold, _path(cwd), redact_json(redact), _fail_on, _root
+        dumps(given, "messages"), path(output_dir, "output_dir"), threshold, _path(cwd), redact_json(redact),
+        opt_text(storage, "storage"), _fail_on, _root,
     )
     return BatchOffload(merged(given, out), count, freed, files, unrecognized)
 
@@ -73,16 +75,19 @@ async def offload_tool_results(
     threshold: int = DEFAULT_THRESHOLD,
     cwd: Optional[PathLike] = None,
     redact: Redact = None,
+    storage: Optional[str] = None,
 ) -> BatchOffload:
     """Offload every tool result of at least ``threshold`` UTF-16 code units to
     ``<output_dir>/tool-result-<id>.md``, its content replaced by
     ``[Content offloaded to: ./tool-result-<id>.md]`` (a relative ``output_dir`` resolves
     against ``cwd``, default the working directory). The input list is left untouched.
-    ``redact=True`` replaces well-known secrets in the files written.
+    ``redact=True`` replaces well-known secrets in the files written. ``output_dir`` may
+    be an object store's URL, ``s3://bucket/prefix`` (or give ``storage=`` that URL and
+    ``output_dir`` a path inside it): see :class:`Materializer`.
 
     Raises :class:`OffloadError` (``INVALID_ID``, ``INVALID_MESSAGE``, ``WRITE_FAILED``…)
     before anything is written for input errors."""
-    return await in_thread(_batch, messages, output_dir, threshold, cwd, redact)
+    return await in_thread(_batch, messages, output_dir, threshold, cwd, redact, None, None, storage)
 
 
 def offload_tool_results_sync(
@@ -92,11 +97,12 @@ def offload_tool_results_sync(
     threshold: int = DEFAULT_THRESHOLD,
     cwd: Optional[PathLike] = None,
     redact: Redact = None,
+    storage: Optional[str] = None,
 ) -> BatchOffload:
     """:func:`offload_tool_results` in the caller's thread. Raises
     :class:`RunningEventLoopError` inside a running event loop."""
     refuse_in_loop("offload_tool_results")
-    return _batch(messages, output_dir, threshold, cwd, redact)
+    return _batch(messages, output_dir, threshold, cwd, redact, storage=storage)
 
 
 def _direct(
@@ -107,6 +113,7 @@ def _direct(
     redact: Redact = None,
     _fail_on: Optional[str] = None,
     _root: Optional[str] = None,
+    storage: Optional[str] = None,
 ) -> DirectOffload:
     text(session_id, "session_id")
     after, freed, file, files = _native.offload_tool_result(
@@ -115,6 +122,7 @@ def _direct(
         path(output_dir, "output_dir"),
         _path(cwd),
         redact_json(redact),
+        opt_text(storage, "storage"),
         _fail_on,
         _root,
     )
@@ -128,14 +136,16 @@ async def offload_tool_result(
     output_dir: PathLike,
     cwd: Optional[PathLike] = None,
     redact: Redact = None,
+    storage: Optional[str] = None,
 ) -> DirectOffload:
     """Offload every tool result of one message to ``<output_dir>/<session_id>/<id>.md``
     (a repeated id overwrites its file), each replaced by
     ``[Tool result offloaded to file: <path>]``. The message given is left untouched.
 
     Raises :class:`OffloadError`: ``NO_TOOL_RESULT``, ``ALREADY_OFFLOADED``,
-    ``INVALID_ID``, ``INVALID_MESSAGE``, ``WRITE_FAILED``…"""
-    return await in_thread(_direct, message, session_id, output_dir, cwd, redact)
+    ``INVALID_ID``, ``INVALID_MESSAGE``, ``WRITE_FAILED``… ``output_dir`` may be an
+    object store's URL (``storage=``: as :func:`offload_tool_results`)."""
+    return await in_thread(_direct, message, session_id, output_dir, cwd, redact, None, None, storage)
 
 
 def offload_tool_result_sync(
@@ -145,7 +155,8 @@ def offload_tool_result_sync(
     output_dir: PathLike,
     cwd: Optional[PathLike] = None,
     redact: Redact = None,
+    storage: Optional[str] = None,
 ) -> DirectOffload:
     """:func:`offload_tool_result` in the caller's thread."""
     refuse_in_loop("offload_tool_result")
-    return _direct(message, session_id, output_dir, cwd, redact)
+    return _direct(message, session_id, output_dir, cwd, redact, storage=storage)

@@ -70,11 +70,11 @@ class ToolRegistry:
             if not isinstance(offload, dict):
                 raise InvalidArgumentError(f"invalid argument: offload must be a dict, got {offload!r}")
             given = dict(offload)
-            known = {"output_dir", "session_id", "threshold_chars", "cwd", "redact", "_fail_on", "_root"}
+            known = {"output_dir", "session_id", "threshold_chars", "cwd", "redact", "storage", "_fail_on", "_root"}
             if set(given) - known:
                 extra = sorted(set(given) - known)[0]
                 raise InvalidArgumentError(
-                    f"invalid argument: offload has no option {extra!r} (output_dir, session_id, threshold_chars, cwd, redact)"
+                    f"invalid argument: offload has no option {extra!r} (output_dir, session_id, threshold_chars, cwd, redact, storage)"
                 )
             redact = given.pop("redact", None)
             # The test suite's: a path the writer fails on, a directory standing for `/`.

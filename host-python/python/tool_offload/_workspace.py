@@ -38,12 +38,30 @@ def _meta(metadata: Optional[dict[str, Any]]) -> Optional[str]:
     return dumps(metadata, "metadata")
 
 
+class _ByStorage(str):
+    """``index``'s default: ``"sqlite"`` on local files, ``None`` in an object store."""
+
+    def __repr__(self) -> str:
+        return "'sqlite' (files) / None (object store)"
+
+    def __reduce__(self) -> str:
+        return "_INDEX_DEFAULT"  # pickled as the module's own default
+
+
+_INDEX_DEFAULT = _ByStorage("sqlite")
+
+
 class Workspace:
     """Stores tool results and any knowledge under ``<root>/<namespace>/`` with a record
-    each; ``index="sqlite"`` (default) answers queries from a SQLite index,
+    each; ``index="sqlite"`` (default on local files) answers queries from a SQLite index,
     ``index="postgres"`` from a PostgreSQL database shared by many workers
     (``postgres=``: a libpq connection string, ``"host=… user=… password=… dbname=…"``),
-    ``None`` by scanning the records. ``now`` is the clock (milliseconds since the epoch)."""
+    ``None`` by scanning the records. ``now`` is the clock (milliseconds since the epoch).
+
+    ``root`` may be an object store's URL, ``s3://bucket/prefix`` (or ``storage=`` that URL
+    with ``root`` a path inside it), as :class:`Materializer`'s ``user_data``: records and
+    artifacts are objects there, and queries scan the records (``index=None``, the default
+    there) or go to ``index="postgres"``; ``"sqlite"`` needs local files."""
 
     def __copy__(self) -> "Workspace":
         return self
@@ -75,8 +93,9 @@ class Workspace:
         redact: Redact = None,
         count_tokens: Optional[CountTokens] = None,
         now: Optional[Callable[[], float]] = None,
-        index: Optional[str] = "sqlite",
+        index: Optional[str] = _INDEX_DEFAULT,
         postgres: Optional[str] = None,
+        storage: Optional[str] = None,
     ) -> None:
         # For pickling (multiprocessing): the same arguments make the same workspace.
         self._given = (
@@ -95,6 +114,7 @@ class Workspace:
                 now=now,
                 index=index,
                 postgres=postgres,
+                storage=storage,
             ),
         )
         options = options_json(
@@ -115,8 +135,9 @@ class Workspace:
             options,
             _callable(count_tokens, "count_tokens"),
             _callable(now, "now"),
-            "none" if index is None else text(index, "index"),
+            None if index is _INDEX_DEFAULT else "none" if index is None else text(index, "index"),
             opt_text(postgres, "postgres"),
+            opt_text(storage, "storage"),
         )
 
     @property
