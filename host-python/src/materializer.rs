@@ -376,18 +376,9 @@ impl NativeMaterializer {
 }
 
 impl NativeMaterializer {
-    /// The materializer over local files a registry takes; `INVALID_ARGUMENT` for one in
-    /// an object store (host-tokio's registry holds a `Materializer` on files).
-    #[cfg_attr(not(feature = "object-store"), allow(unused_variables))]
-    pub(crate) fn files(&self, py: Python<'_>, what: &str) -> PyResult<&Arc<Materializer>> {
-        match &self.inner {
-            Mat::Files(m) => Ok(m),
-            #[cfg(feature = "object-store")]
-            Mat::Objects(_) => Err(crate::bridge::invalid(
-                py,
-                &format!("{what}: a materializer in an object store is not supported there yet (host-tokio's ToolRegistry takes a Materializer on files)"),
-            )),
-        }
+    /// The tokio host's materializer, on files or in a store.
+    pub(crate) fn inner(&self) -> &Mat {
+        &self.inner
     }
 }
 

@@ -4,31 +4,61 @@
 
 use std::sync::{Arc, RwLock};
 
+#[cfg(feature = "object-store")]
+use tool_offload::{Materializer, ObjectStoreIo};
+
 use pyo3::prelude::*;
 use tool_offload::{register_todo_tools, OffloadError, ResultOffload, ToolRegistry, Value};
 
 use crate::bridge::{invalid, parse, py_err, raise, to_json};
 use crate::core_paths::{RegisterError, ToolDefinition, ToolFormat, ToolOutput};
-use crate::materializer::NativeMaterializer;
+use crate::materializer::{Mat, NativeMaterializer};
+use crate::open_workspace::Ws;
 use crate::options;
 use crate::storage::Location;
+#[cfg(feature = "object-store")]
+use crate::store_tools;
 use crate::workspace::NativeWorkspace;
 use crate::writer::Writer;
 
 /// The registry: results as they are, materialized, or offloaded through a writer.
 enum Registry {
+    /// Results as they are.
     Plain(ToolRegistry),
+    /// Materialized by a materializer on files (host-tokio's registry does it).
+    Files(ToolRegistry),
     Offload(ToolRegistry<Writer>),
+    /// Materialized into an object store: the registry runs the tool with no policy,
+    /// `store_tools::materialized` applies it, the passthrough tools' names kept here.
+    #[cfg(feature = "object-store")]
+    Stored(ToolRegistry, Arc<Materializer<ObjectStoreIo>>, Vec<String>),
 }
 
 /// Run `$body` with `$r` bound to the registry, whichever its writer.
 macro_rules! on {
     ($registry:expr, $r:ident => $body:expr) => {
         match $registry {
-            Registry::Plain($r) => $body,
+            Registry::Plain($r) | Registry::Files($r) => $body,
             Registry::Offload($r) => $body,
+            #[cfg(feature = "object-store")]
+            Registry::Stored($r, ..) => $body,
         }
     };
+}
+
+/// Why tools were not registered.
+enum Failed {
+    Register(RegisterError),
+    /// Tools over an object store on a registry whose policy would treat their results
+    /// as any tool's (host-tokio's passthrough flag is its own).
+    #[cfg_attr(not(feature = "object-store"), allow(dead_code))]
+    Refused,
+}
+
+impl From<RegisterError> for Failed {
+    fn from(e: RegisterError) -> Self {
+        Failed::Register(e)
+    }
 }
 
 /// A tool registry (`tool_offload.ToolRegistry` wraps it).
@@ -93,10 +123,11 @@ impl NativeRegistry {
                 let o = parse(py, o, "offload")?;
                 Registry::Offload(offload_registry(py, &o)?)
             }
-            (None, Some(m)) => {
-                let m = m.files(py, "ToolRegistry(materializer=…)")?;
-                Registry::Plain(ToolRegistry::with_materializer(m.clone()))
-            }
+            (None, Some(m)) => match m.inner() {
+                Mat::Files(m) => Registry::Files(ToolRegistry::with_materializer(m.clone())),
+                #[cfg(feature = "object-store")]
+                Mat::Objects(m) => Registry::Stored(ToolRegistry::new(), m.clone(), Vec::new()),
+            },
             (None, None) => Registry::Plain(ToolRegistry::new()),
         };
         Ok(NativeRegistry {
@@ -167,7 +198,12 @@ impl NativeRegistry {
         let done = py.detach(|| {
             let registry = self.inner.read().unwrap_or_else(|e| e.into_inner());
             crate::bridge::runtime().block_on(async {
-                on!(&*registry, r => r.execute_tool(tool_use_id, name, params).await)
+                let done = on!(&*registry, r => r.execute_tool(tool_use_id, name, params).await);
+                #[cfg(feature = "object-store")]
+                if let Registry::Stored(_, m, passthrough) = &*registry {
+                    return store_tools::materialized(m, done?, name, passthrough).await;
+                }
+                done
             })
         });
         done.map(|d| to_json(&d.to_value()))
@@ -182,9 +218,20 @@ impl NativeRegistry {
         materializer: &NativeMaterializer,
         wait: bool,
     ) -> PyResult<()> {
-        let m = materializer.files(py, "register_tools")?;
-        self.write(py, wait, |registry| on!(registry, r => m.register_tools(r)))?
-            .map_err(|e| register_error(py, e))
+        let m = materializer.inner();
+        let done = self.write(py, wait, |registry| {
+            match m {
+                Mat::Files(m) => on!(&mut *registry, r => m.register_tools(r))?,
+                #[cfg(feature = "object-store")]
+                Mat::Objects(m) => match &mut *registry {
+                    Registry::Plain(r) | Registry::Stored(r, ..) => store_tools::read_tools(m, r)?,
+                    _ => return Err(Failed::Refused),
+                },
+            }
+            passthrough(registry, crate::store_tools::read_tool_names);
+            Ok(())
+        })?;
+        self.failed(py, done, "register_tools: the read tools of a materializer")
     }
 
     /// Register the knowledge tools over `workspace`.
@@ -195,17 +242,57 @@ impl NativeRegistry {
         workspace: &NativeWorkspace,
         wait: bool,
     ) -> PyResult<()> {
-        let ws = workspace.files(py)?;
-        self.write(
+        let ws = workspace.inner();
+        let done = self.write(py, wait, |registry| {
+            match ws {
+                Ws::Files(ws) => on!(&mut *registry, r => ws.register_tools(r))?,
+                #[cfg(feature = "object-store")]
+                Ws::Objects(ws) => match &mut *registry {
+                    Registry::Plain(r) | Registry::Stored(r, ..) => {
+                        store_tools::knowledge_tools(ws, r)?
+                    }
+                    _ => return Err(Failed::Refused),
+                },
+            }
+            passthrough(registry, crate::store_tools::knowledge_tool_names);
+            Ok(())
+        })?;
+        self.failed(
             py,
-            wait,
-            |registry| on!(registry, r => ws.register_tools(r)),
-        )?
-        .map_err(|e| register_error(py, e))
+            done,
+            "register_tools: the knowledge tools of a workspace",
+        )
+    }
+}
+
+/// A registry materializing into a store keeps the names of the passthrough tools just
+/// registered (host-tokio's registry keeps its own flag for the others).
+#[cfg_attr(not(feature = "object-store"), allow(unused_variables))]
+fn passthrough(registry: &mut Registry, names: fn() -> Vec<String>) {
+    #[cfg(feature = "object-store")]
+    if let Registry::Stored(_, _, kept) = registry {
+        kept.extend(names());
     }
 }
 
 impl NativeRegistry {
+    /// `done` as the call's outcome: a registration error as its exception, a refusal as
+    /// an `INVALID_ARGUMENT` naming `what`.
+    fn failed(&self, py: Python<'_>, done: Result<(), Failed>, what: &str) -> PyResult<()> {
+        match done {
+            Ok(()) => Ok(()),
+            Err(Failed::Register(e)) => Err(register_error(py, e)),
+            Err(Failed::Refused) => Err(invalid(
+                py,
+                &format!(
+                    "{what} in an object store go on a registry without offload or a \
+                     materializer on files (there, their pages would be offloaded as any \
+                     tool's result)"
+                ),
+            )),
+        }
+    }
+
     /// `f` on the registry, locked for writing: waited for without the GIL (which a
     /// running handler may need), or, unless `wait`, refused while a tool runs (a
     /// handler registering on its own registry would wait for itself).

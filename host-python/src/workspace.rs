@@ -2,11 +2,9 @@
 //! files, its SQLite index by default. Results cross as JSON text in the npm package's
 //! shapes (records in snake_case, as stored).
 
-use std::sync::Arc;
-
 use pyo3::prelude::*;
 use serde_json::json;
-use tool_offload::{GrepOptions, ToolResultCall, Value, Workspace};
+use tool_offload::{GrepOptions, ToolResultCall, Value};
 use tool_offload_core::Map;
 
 use crate::bridge::{invalid, parse, parse_marked, py_err, run, to_json};
@@ -262,17 +260,8 @@ impl NativeWorkspace {
 }
 
 impl NativeWorkspace {
-    /// The workspace on local files a registry takes; `INVALID_ARGUMENT` for one in an
-    /// object store (host-tokio's `Workspace::register_tools` is for files).
-    #[cfg_attr(not(feature = "object-store"), allow(unused_variables))]
-    pub(crate) fn files(&self, py: Python<'_>) -> PyResult<&Arc<Workspace>> {
-        match &self.inner {
-            Ws::Files(ws) => Ok(ws),
-            #[cfg(feature = "object-store")]
-            Ws::Objects(_) => Err(invalid(
-                py,
-                "register_tools: the knowledge tools of a workspace in an object store are not supported yet (host-tokio's Workspace::register_tools is for files)",
-            )),
-        }
+    /// The tokio host's workspace, on files or in a store.
+    pub(crate) fn inner(&self) -> &Ws {
+        &self.inner
     }
 }

@@ -18,13 +18,6 @@ from test_conformance import CONFORMANCE
 
 ALL = load_vectors()
 
-# Vectors whose registry holds the materializer or workspace itself: host-tokio's
-# ToolRegistry (with_materializer, Materializer::register_tools,
-# Workspace::register_tools) takes them on local files only, so in an object store the
-# package refuses them (InvalidArgumentError; host-python/README.md, "Left").
-ON_FILES_ONLY = {"registry-materialize", "registry-read-tools-all-or-none", "workspace-tools"}
-
-
 @pytest.fixture(scope="module")
 def outcomes(moto: Moto, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, list[Any]]]:
     done = {}
@@ -47,9 +40,6 @@ def test_vector_in_s3(vector: dict[str, Any], outcomes: dict[str, tuple[str, lis
     got, actual = outcomes[str(vector["id"])]
     want = expected_outcome(vector, actual)
     assert want is not None, "core texts not blessed (see tests/vectors/README.md)"
-    if vector["id"] in ON_FILES_ONLY:
-        assert got != want and "object store" in got, "refused in an object store (see ON_FILES_ONLY)"
-        pytest.xfail("a registry over a materializer or workspace in an object store: not supported yet")
     if got != want:
         at = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
         pytest.fail(f"differs at {at}:\n  python-s3: …{got[max(0, at - 120):at + 120]}…\n  vector: …{want[max(0, at - 120):at + 120]}…")

@@ -142,10 +142,33 @@ def test_storage_errors_are_typed(moto: Moto) -> None:
         missing.materialize_sync(tool_name="bash", tool_call_id="x1", output=LOG)
     assert e.value.code == "WRITE_FAILED" and e.value.path == "/context/c/artifacts/tool/x1.txt"
     assert "no-such-bucket" in str(e.value) or "NoSuchBucket" in str(e.value)
+    # Read tools over a store on a registry that offloads: their pages would be offloaded.
     m = to.Materializer("s3://artifacts/refused", "c")
+    offloading = to.ToolRegistry(offload={"output_dir": "/tmp/x", "session_id": "s"})
     with pytest.raises(to.InvalidArgumentError, match="object store"):
-        to.ToolRegistry(materializer=m)
+        m.register_tools(offloading)
     with pytest.raises(to.InvalidArgumentError, match="object store"):
-        m.register_tools(to.ToolRegistry())
-    with pytest.raises(to.InvalidArgumentError, match="object store"):
-        to.Workspace("s3://artifacts/refused").register_tools(to.ToolRegistry())
+        to.Workspace("s3://artifacts/refused").register_tools(offloading)
+    assert offloading.tool_definitions() == []
+
+
+def test_registry_materializing_into_a_bucket(moto: Moto) -> None:
+    m = to.Materializer("s3://artifacts/registry", "c", max_inline_chars=200)
+    registry = to.ToolRegistry(materializer=m)
+    registry.register({"name": "bash", "description": "Run", "input_schema": {"type": "object"}}, lambda p: LOG)
+    m.register_tools(registry)
+    with pytest.raises(to.DuplicateToolError):
+        m.register_tools(registry)  # all or none
+    result = registry.execute_tool_sync("toolu_1", "bash", {})
+    assert "ctx://c/tool/toolu_1.txt" in str(result["content"]) and len(str(result["content"])) < len(LOG)
+    assert moto.get("artifacts", "registry/context/c/artifacts/tool/toolu_1.txt").decode() == LOG
+    # A read tool's page, longer than the limit, comes back whole: never materialized.
+    page = registry.execute_tool_sync("toolu_2", "context_read", {"ref": "ctx://c/tool/toolu_1.txt", "limit": 50})
+    content = str(page["content"])
+    assert len(content) > 200 and "22| line 21: compiling module 21" in content and not page.get("is_error")
+    assert moto.keys("artifacts", "registry/") == ["registry/context/c/artifacts/tool/toolu_1.txt"]
+    ws = to.Workspace("s3://artifacts/registry-ws")
+    ws.offload_tool_result_sync(tool_call_id="k1", tool_name="bash", content=LOG * 3)
+    ws.register_tools(registry)
+    got = registry.execute_tool_sync("toolu_3", "get_knowledge_by_lines", {"id": "tool_result_k1", "start_line": 401, "end_line": 401})
+    assert "linker failed" in str(got["content"])
