@@ -7,10 +7,12 @@ python.json, byte for byte; they are recorded in target/conformance/python-s3.js
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
+from conftest import SUMMARY
 from moto import Moto, files_in
 from runner import run_vector
 from steps import expected_outcome, js, load_vectors
@@ -43,3 +45,20 @@ def test_vector_in_s3(vector: dict[str, Any], outcomes: dict[str, tuple[str, lis
     if got != want:
         at = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
         pytest.fail(f"differs at {at}:\n  python-s3: …{got[max(0, at - 120):at + 120]}…\n  vector: …{want[max(0, at - 120):at + 120]}…")
+
+
+@pytest.mark.parametrize("host", ["python", "object-store-s3", "npm-s3", "npm"])
+def test_python_s3_json_equals_other_hosts(host: str, outcomes: dict[str, tuple[str, list[Any]]]) -> None:
+    """Byte for byte with another host's recording (python.json first: the same package on
+    files, recorded earlier in this run), where that recording is up to date."""
+    recording = CONFORMANCE / f"{host}.json"
+    if not recording.exists():
+        pytest.skip(f"no {recording} to compare with")
+    recorded = json.loads(recording.read_text(encoding="utf-8"))
+    by_id = {str(v["id"]): v for v in ALL}
+    differ = sorted(k for k, (o, _) in outcomes.items() if recorded.get(k) != o)
+    stale = [k for k in differ if recorded.get(k) != expected_outcome(by_id[k], outcomes[k][1])]
+    SUMMARY.append(f"python-s3.json vs {host}.json: {len(outcomes) - len(differ)} of {len(outcomes)} vectors byte-identical")
+    assert sorted(set(differ) - set(stale)) == [], f"python-s3 differs from an up-to-date {host} recording"
+    if stale:
+        pytest.skip(f"{host}.json is out of date for {stale}")
