@@ -55,7 +55,10 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         options: &BudgetOptions,
     ) -> Result<Budget<'a>, OffloadError> {
         match self.count_tokens.clone() {
-            Some(count) => self.budget_counted(messages, options, |t| count(t)).await,
+            Some(count) => {
+                self.try_budget_counted(messages, options, |t| count(t))
+                    .await
+            }
             None => {
                 self.budget_counted(messages, options, estimate_tokens)
                     .await
@@ -74,10 +77,25 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         options: &BudgetOptions,
         count_tokens: impl Fn(&str) -> usize,
     ) -> Result<Budget<'a>, OffloadError> {
+        self.try_budget_counted(messages, options, |t| Ok(count_tokens(t)))
+            .await
+    }
+
+    /// [`Materializer::budget_counted`] with a counter that may fail: its first error
+    /// is the call's (nothing is written when counting the messages given fails).
+    ///
+    /// # Errors
+    /// As [`Materializer::budget`], and the counter's.
+    pub async fn try_budget_counted<'a>(
+        &self,
+        messages: &'a [Value],
+        options: &BudgetOptions,
+        count_tokens: impl Fn(&str) -> Result<usize, OffloadError>,
+    ) -> Result<Budget<'a>, OffloadError> {
         let tokens: Vec<usize> = messages
             .iter()
             .map(|m| count_tokens(&stringify(m)))
-            .collect();
+            .collect::<Result<_, _>>()?;
         let views: Vec<&Value> = messages.iter().collect();
         let done = self
             .core()
@@ -88,7 +106,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
         for (index, edits) in done.changed {
             let mut message = messages[index].clone();
             apply_edits(&mut message, edits);
-            tokens_after = tokens_after - tokens[index] + count_tokens(&stringify(&message));
+            tokens_after = tokens_after - tokens[index] + count_tokens(&stringify(&message))?;
             out[index] = Cow::Owned(message);
         }
         Ok(Budget {

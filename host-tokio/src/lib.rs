@@ -62,7 +62,7 @@ mod workspace;
 mod writer;
 
 pub use budget::Budget;
-pub use count::CountTokens;
+pub use count::{CountTokens, TryCountTokens};
 pub use lifecycle::{gc_dir, gc_dir_with, now_ms};
 pub use materializer::{
     import_conversation, import_conversation_with, GrepOptions, MaterializedMessages, Materializer,

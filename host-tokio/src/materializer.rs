@@ -11,9 +11,10 @@ use tool_offload_core::{apply_edits, FileReader, FileWriter, OffloadError, Value
 
 pub use tool_offload_core::materialize::ToolOutputInput;
 
+use crate::count::{fallible, CountTokens, TryCountTokens};
 use crate::paths::{fill_cwd, utf8, working_dir_for};
 use crate::remind::{remind, MaterializeMessagesOptions};
-use crate::{count::CountTokens, writer::TokioFileWriter};
+use crate::writer::TokioFileWriter;
 
 /// Options of [`Materializer::grep`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +57,7 @@ impl Default for GrepOptions {
 pub struct Materializer<IO = TokioFileWriter> {
     core: materialize::Materializer,
     io: IO,
-    pub(crate) count_tokens: Option<CountTokens>,
+    pub(crate) count_tokens: Option<TryCountTokens>,
 }
 
 impl Materializer {
@@ -115,6 +116,23 @@ impl<IO: FileWriter + FileReader + Send + Sync> Materializer<IO> {
     ///     .with_token_counter(Arc::new(|text: &str| text.len() / 3));
     /// ```
     pub fn with_token_counter(mut self, count: CountTokens) -> Self {
+        self.count_tokens = Some(fallible(count));
+        self
+    }
+
+    /// [`Materializer::with_token_counter`] with a counter that may fail: its error fails
+    /// the call that asked (materialize, budget…) at once.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use tool_offload::OffloadError;
+    /// let m = tool_offload::Materializer::in_dir("/var/lib/agent", "conv-1").unwrap()
+    ///     .with_fallible_token_counter(Arc::new(|text: &str| match text.len() {
+    ///         n if n < 1 << 30 => Ok(n / 3),
+    ///         _ => Err(OffloadError::InvalidArgument("too long to count".into())),
+    ///     }));
+    /// ```
+    pub fn with_fallible_token_counter(mut self, count: TryCountTokens) -> Self {
         self.count_tokens = Some(count);
         self
     }

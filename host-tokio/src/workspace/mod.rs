@@ -28,7 +28,7 @@ use crate::writer::TokioFileWriter;
 
 use crate::paths::{fill_cwd, utf8};
 
-use crate::count::CountTokens;
+use crate::count::{fallible, CountTokens, TryCountTokens};
 pub use tool_offload_core::workspace::ToolResultCall;
 /// A clock: milliseconds since the Unix epoch (for `created_at`; fix it in tests).
 pub type Clock = Arc<dyn Fn() -> f64 + Send + Sync>;
@@ -62,7 +62,7 @@ pub struct OffloadedMessages<'a> {
 pub struct Workspace<IO = TokioFileWriter> {
     core: core_ws::Workspace,
     io: IO,
-    count_tokens: Option<CountTokens>,
+    count_tokens: Option<TryCountTokens>,
     now: Option<Clock>,
 }
 
@@ -131,6 +131,13 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     ///     .with_token_counter(Arc::new(|text: &str| text.len() / 3));
     /// ```
     pub fn with_token_counter(mut self, count: CountTokens) -> Self {
+        self.count_tokens = Some(fallible(count));
+        self
+    }
+
+    /// [`Workspace::with_token_counter`] with a counter that may fail: its error fails
+    /// the call that asked at once.
+    pub fn with_fallible_token_counter(mut self, count: TryCountTokens) -> Self {
         self.count_tokens = Some(count);
         self
     }
