@@ -1,14 +1,15 @@
 //! Python callables the Rust side calls back, under the GIL: `count_tokens` and a
-//! workspace's `now`. The tokio host's counter and clock cannot fail, so what a callable
-//! raises is kept in a slot of the calling thread (each call runs its future on the
-//! thread that made it) and raised after the call (`bridge::run`), as the cause of an
-//! `InvalidArgumentError`; the counter answers 0 meanwhile.
+//! workspace's `now`. What a callable raises is kept in a slot of the calling thread
+//! (each call runs its future on the thread that made it) and raised after the call
+//! (`bridge::run`), as the cause of an `InvalidArgumentError`. The counter is the tokio
+//! host's fallible one, so the call stops at once; its clock cannot fail, so `now`
+//! answers 0 until the call ends.
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use tool_offload::{Clock, CountTokens};
+use tool_offload::{Clock, OffloadError, TryCountTokens};
 
 thread_local! {
     /// What a callable raised during this thread's current call, and which option it was.
@@ -24,26 +25,23 @@ fn keep(option: &'static str, err: PyErr) {
     });
 }
 
-/// `count(text)` as the tokio host's counter.
-pub(crate) fn counter(count: Py<PyAny>) -> CountTokens {
+/// `count(text)` as the tokio host's fallible counter: what it raises (or a count below
+/// 0) fails the call at once, the exception kept for `bridge::run` to raise as the cause.
+pub(crate) fn counter(count: Py<PyAny>) -> TryCountTokens {
     Arc::new(move |text: &str| {
         Python::attach(|py| {
             let got = count.call1(py, (text,)).and_then(|n| n.extract::<i64>(py));
-            match got {
-                Ok(n) if n >= 0 => usize::try_from(n).unwrap_or(usize::MAX),
+            let err = match got {
+                Ok(n) if n >= 0 => return Ok(usize::try_from(n).unwrap_or(usize::MAX)),
                 Ok(n) => {
                     let message = format!("count_tokens must return an integer >= 0, got {n}");
-                    keep(
-                        "count_tokens",
-                        pyo3::exceptions::PyValueError::new_err(message),
-                    );
-                    0
+                    pyo3::exceptions::PyValueError::new_err(message)
                 }
-                Err(err) => {
-                    keep("count_tokens", err);
-                    0
-                }
-            }
+                Err(err) => err,
+            };
+            let message = format!("count_tokens raised: {}", err.value(py));
+            keep("count_tokens", err);
+            Err(OffloadError::InvalidArgument(message))
         })
     })
 }

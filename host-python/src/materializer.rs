@@ -88,7 +88,7 @@ impl NativeMaterializer {
         if let Some(io) = location.store {
             let mut inner = Materializer::with_io(options, io).map_err(|err| py_err(py, err))?;
             if let Some(count) = counter {
-                inner = inner.with_token_counter(count);
+                inner = inner.with_fallible_token_counter(count);
             }
             let inner = Arc::new(inner);
             crate::store_tools::read_tools(&inner, &mut reads).map_err(|e| register_err(py, e))?;
@@ -97,7 +97,7 @@ impl NativeMaterializer {
         }
         let mut inner = Materializer::new(options).map_err(|err| py_err(py, err))?;
         if let Some(count) = counter {
-            inner = inner.with_token_counter(count);
+            inner = inner.with_fallible_token_counter(count);
         }
         let inner = Arc::new(inner);
         inner

@@ -87,7 +87,7 @@ pub(crate) fn budget<IO: FileWriter + FileReader + Send + Sync>(
         Some(count) => {
             let count = crate::callback::counter(count);
             run(py, || {
-                m.budget_counted(&messages, &options, move |t| count(t))
+                m.try_budget_counted(&messages, &options, move |t| count(t))
             })?
         }
     };

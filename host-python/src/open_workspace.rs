@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use tool_offload::{Clock, CountTokens, OffloadError, Value, Workspace, WorkspaceOptions};
+use tool_offload::{Clock, OffloadError, TryCountTokens, Value, Workspace, WorkspaceOptions};
 
 use crate::bridge::{invalid, py_err};
 use crate::options;
@@ -20,7 +20,7 @@ pub(crate) enum Ws {
 
 /// The Python callables a workspace calls back.
 pub(crate) struct Callbacks {
-    pub(crate) count_tokens: Option<CountTokens>,
+    pub(crate) count_tokens: Option<TryCountTokens>,
     pub(crate) now: Option<Clock>,
 }
 
@@ -30,7 +30,7 @@ impl Callbacks {
         mut ws: Workspace<IO>,
     ) -> Arc<Workspace<IO>> {
         if let Some(count) = self.count_tokens {
-            ws = ws.with_token_counter(count);
+            ws = ws.with_fallible_token_counter(count);
         }
         if let Some(now) = self.now {
             ws = ws.with_clock(now);

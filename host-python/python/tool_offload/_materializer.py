@@ -97,7 +97,7 @@ class Materializer:
     "never" | "always", "max_inline_tokens": …}}``); ``redact=True`` (or ``{"patterns":
     […], "replace": …}``) keeps well-known secrets out of artifacts and summaries;
     ``count_tokens`` counts a text's tokens (called from the worker thread, under the
-    GIL; what it raises fails the call as an :class:`InvalidArgumentError` whose
+    GIL; what it raises fails the call at once, as an :class:`InvalidArgumentError` whose
     ``__cause__`` it is).
 
     ``user_data`` may be an object store's URL, ``s3://bucket/prefix`` (as the CLI's
