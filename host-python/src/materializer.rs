@@ -6,8 +6,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use tool_offload::{
-    GcOptions, GrepOptions, Materialized, Materializer, MaterializerOptions, ToolOutputInput,
-    ToolRegistry, Value,
+    GcOptions, GrepOptions, Materialized, Materializer, ToolOutputInput, ToolRegistry, Value,
 };
 
 use crate::bridge::{parse, parse_marked, py_err, run, to_json};
@@ -37,31 +36,6 @@ pub struct NativeMaterializer {
     reads: ToolRegistry,
 }
 
-/// Core's options from the Python constructor's (JSON, the npm package's names).
-fn materializer_options(
-    user_data: &str,
-    conversation_id: &str,
-    o: &Value,
-) -> Result<MaterializerOptions, tool_offload::OffloadError> {
-    let mut out = MaterializerOptions::at(user_data, conversation_id);
-    if let Some(n) = options::count(o, "maxInlineChars", "")? {
-        out.max_inline_chars = n;
-    }
-    if let Some(n) = options::count(o, "maxInlineBytes", "")? {
-        out.max_inline_bytes = n;
-    }
-    if let Some(n) = options::count(o, "snippetLines", "")? {
-        out.snippet_lines = n;
-    }
-    out.snippet_bytes = options::count(o, "snippetBytes", "")?;
-    out.offload_dir = options::text(o, "offloadDir", "")?;
-    out.tools = options::tool_limits(o.get("tools"))?;
-    out.redact = options::redaction(o.get("redact"))?;
-    out.message_budget_chars = options::count(o, "messageBudgetChars", "")?;
-    out.context_window = options::context_window(o.get("contextWindow"))?;
-    Ok(out)
-}
-
 #[pymethods]
 impl NativeMaterializer {
     /// A materializer writing under `user_data` (relative: to the working directory; a
@@ -81,7 +55,7 @@ impl NativeMaterializer {
         let o = parse(py, options, "options")?;
         let location = Location::parse(py, "user_data", user_data, storage)?;
         let options =
-            materializer_options(&location.dir, conversation_id, &o).map_err(|e| py_err(py, e))?;
+            options::materializer(&location.dir, conversation_id, &o).map_err(|e| py_err(py, e))?;
         let counter = count_tokens.map(callback::counter);
         let mut reads = ToolRegistry::new();
         #[cfg(feature = "object-store")]

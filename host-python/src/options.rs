@@ -2,7 +2,9 @@
 //! arguments, in the npm package's camelCase): checked here, each bad value an
 //! `INVALID_ARGUMENT` naming it.
 
-use tool_offload::{ContextWindow, MaterializeWhen, OffloadError, ToolLimits, Value};
+use tool_offload::{
+    ContextWindow, MaterializeWhen, MaterializerOptions, OffloadError, ToolLimits, Value,
+};
 
 use crate::core_paths::{RedactPattern, Redaction};
 
@@ -149,4 +151,29 @@ pub(crate) fn context_window(value: Option<&Value>) -> Result<Option<ContextWind
         }
     }
     Ok(Some(window))
+}
+
+/// Core's options from the Python constructor's (JSON, the npm package's names).
+pub(crate) fn materializer(
+    user_data: &str,
+    conversation_id: &str,
+    o: &Value,
+) -> Result<MaterializerOptions, OffloadError> {
+    let mut out = MaterializerOptions::at(user_data, conversation_id);
+    if let Some(n) = count(o, "maxInlineChars", "")? {
+        out.max_inline_chars = n;
+    }
+    if let Some(n) = count(o, "maxInlineBytes", "")? {
+        out.max_inline_bytes = n;
+    }
+    if let Some(n) = count(o, "snippetLines", "")? {
+        out.snippet_lines = n;
+    }
+    out.snippet_bytes = count(o, "snippetBytes", "")?;
+    out.offload_dir = text(o, "offloadDir", "")?;
+    out.tools = tool_limits(o.get("tools"))?;
+    out.redact = redaction(o.get("redact"))?;
+    out.message_budget_chars = count(o, "messageBudgetChars", "")?;
+    out.context_window = context_window(o.get("contextWindow"))?;
+    Ok(out)
 }
