@@ -118,3 +118,14 @@ def restore_env(before: dict[str, Optional[str]]) -> None:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+def require_auth(moto: Moto) -> None:
+    """Check every request's credentials from now on, as S3 does (moto's
+    ``/moto-api/reset-auth``, for this server only): moto then knows no access key, so
+    every request is refused with ``403 InvalidAccessKeyId``."""
+    req = urllib.request.Request(
+        moto.endpoint + "/moto-api/reset-auth", data=b"0", method="POST", headers={"Content-Type": "text/plain"}
+    )
+    with urllib.request.urlopen(req, timeout=30) as res:
+        assert res.status == 200

@@ -6,13 +6,14 @@ ObjectStoreIo, configured as the CLI's is: a location ``s3://bucket/prefix`` and
 from __future__ import annotations
 
 import pickle
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tool_offload as to
-from moto import Moto, files_in
+from moto import Moto, files_in, require_auth
 
 LOG = "".join(f"line {i}: compiling module {i}\n" for i in range(400)) + "error: linker failed at step 7\n"
 
@@ -172,3 +173,43 @@ def test_registry_materializing_into_a_bucket(moto: Moto) -> None:
     ws.register_tools(registry)
     got = registry.execute_tool_sync("toolu_3", "get_knowledge_by_lines", {"id": "tool_result_k1", "start_line": 401, "end_line": 401})
     assert "linker failed" in str(got["content"])
+
+
+def test_wrong_credentials_are_typed_errors(moto: Moto, monkeypatch: Any) -> None:
+    strict = Moto("locked")
+    try:
+        require_auth(strict)
+        monkeypatch.setenv("AWS_ENDPOINT_URL", strict.endpoint)
+        m = to.Materializer("s3://locked/p", "c", max_inline_chars=10)
+        with pytest.raises(to.WriteFailedError) as e:
+            m.materialize_sync(tool_name="bash", tool_call_id="x1", output=LOG)
+        assert e.value.path == "/context/c/artifacts/tool/x1.txt" and "403" in str(e.value)
+        with pytest.raises(to.ReadFailedError) as r:
+            m.tail_sync("ctx://c/tool/x1.txt", 1)
+        assert r.value.code == "READ_FAILED"
+    finally:
+        strict.stop()
+
+
+def test_two_workers_with_the_same_call_ids_lose_nothing(moto: Moto) -> None:
+    """Two materializers of one conversation in threads, the same call ids: each name is
+    taken once (a conditional put), every output is kept, each reads the other's."""
+    outputs = {w: [f"worker {w} output {i}\n" * 40 for i in range(6)] for w in ("a", "b")}
+    done: dict[str, list[to.Materialized]] = {}
+
+    def work(w: str) -> None:
+        m = to.Materializer("s3://artifacts/race", "conv", max_inline_chars=100)
+        done[w] = [m.materialize_sync(tool_name="bash", tool_call_id=f"call_{i}", output=o) for i, o in enumerate(outputs[w])]
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in outputs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    refs = [r.ref.id for w in ("a", "b") for r in done[w] if r.ref is not None]
+    assert len(refs) == 12 and len(set(refs)) == 12
+    reader = to.Materializer("s3://artifacts/race", "conv")
+    for w in ("a", "b"):
+        for r, output in zip(done[w], outputs[w]):
+            assert r.ref is not None and reader.read_sync(r.ref, 0, 1).endswith(output.splitlines()[0])
+    assert len(moto.keys("artifacts", "race/")) >= 12
