@@ -109,6 +109,9 @@ def test_workspace_in_a_bucket(moto: Moto, tmp_path: Path, monkeypatch: Any) -> 
     assert ws.tool_definitions("anthropic") == to.Workspace(tmp_path / "local").tool_definitions("anthropic")
     with pytest.raises(to.InvalidArgumentError, match="sqlite"):
         to.Workspace("s3://artifacts/ws", index="sqlite")
+    # Pickled, its index is the store's default again (not an explicit "sqlite").
+    again = pickle.loads(pickle.dumps(other))
+    assert [x["id"] for x in again.query_artifacts_sync({})] == ["tool_result_call_1"]
     for p in list(tmp_path.iterdir()):
         if p.name == "local":
             continue
