@@ -54,8 +54,8 @@ impl NativeMaterializer {
     ) -> PyResult<Self> {
         let o = parse(py, options, "options")?;
         let location = Location::parse(py, "user_data", user_data, storage)?;
-        let options =
-            options::materializer(&location.dir, conversation_id, &o).map_err(|e| py_err(py, e))?;
+        let options = options::materializer(&location.rooted(), conversation_id, &o)
+            .map_err(|e| py_err(py, e))?;
         let counter = count_tokens.map(callback::counter);
         let mut reads = ToolRegistry::new();
         #[cfg(feature = "object-store")]

@@ -152,9 +152,9 @@ pub fn import_conversation(
 ) -> PyResult<(String, String, Vec<String>)> {
     let bundle = parse(py, bundle, "bundle")?;
     let location = crate::storage::Location::parse(py, "user_data", user_data, storage)?;
-    let (io, dir) = (location.io(), location.dir.as_str());
+    let (io, dir) = (location.io(), location.rooted());
     let done = run(py, || {
-        tool_offload::import_conversation_with(&bundle, dir, &io)
+        tool_offload::import_conversation_with(&bundle, &dir, &io)
     })?;
     Ok((done.conversation_id, to_json(&done.messages), done.paths))
 }

@@ -49,7 +49,7 @@ pub fn offload_tool_results(
         None => Ok(Default::default()),
     };
     let location = Location::parse(py, "output_dir", output_dir, storage)?;
-    let output_dir = location.dir.as_str();
+    let (output_dir, cwd) = (location.dir.as_str(), location.cwd(cwd));
     let writer = Writer::new(location.io(), fail_on, root);
     run(py, || async {
         let cwd = cwd_for(cwd, output_dir)?;
@@ -101,7 +101,7 @@ pub fn offload_tool_result(
         None => Ok(Default::default()),
     };
     let location = Location::parse(py, "output_dir", output_dir, storage)?;
-    let output_dir = location.dir.as_str();
+    let (output_dir, cwd) = (location.dir.as_str(), location.cwd(cwd));
     let writer = Writer::new(location.io(), fail_on, root);
     run(py, || async {
         let cwd = cwd_for(cwd, output_dir)?;

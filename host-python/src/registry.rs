@@ -94,7 +94,7 @@ fn offload_with(o: &Value, location: Location) -> Result<ToolRegistry<Writer>, O
     if let Some(n) = options::count(o, "thresholdChars", "offload.")? {
         offload.threshold_chars = n;
     }
-    if let Some(cwd) = options::text(o, "cwd", "offload.")? {
+    if let Some(cwd) = location.cwd(options::text(o, "cwd", "offload.")?) {
         offload.cwd = cwd;
     }
     offload.redact = options::redaction(o.get("redact"))?;

@@ -33,6 +33,8 @@ pub(crate) struct Location {
     pub(crate) store: Option<ObjectStoreIo>,
     /// The directory: `path` itself, or `/` for a store's URL given as the location.
     pub(crate) dir: String,
+    /// Whether it is in an object store.
+    pub(crate) remote: bool,
 }
 
 impl Location {
@@ -59,6 +61,7 @@ impl Location {
                 #[cfg(feature = "object-store")]
                 store: None,
                 dir,
+                remote: false,
             }),
             Some(url) => Self::store(py, what, url, dir),
         }
@@ -71,6 +74,7 @@ impl Location {
         Ok(Location {
             store: Some(io),
             dir,
+            remote: true,
         })
     }
 
@@ -81,6 +85,21 @@ impl Location {
              object-store (on by default)"
         );
         Err(invalid(py, &message))
+    }
+
+    /// The directory, a relative one in a store taken from the store's root (this
+    /// process's working directory means nothing there).
+    pub(crate) fn rooted(&self) -> String {
+        match self.remote && !self.dir.starts_with('/') {
+            true => format!("/{}", self.dir),
+            false => self.dir.clone(),
+        }
+    }
+
+    /// The working directory a relative path resolves against: `cwd` when given, else
+    /// the store's root, or (`None`) this process's for local files.
+    pub(crate) fn cwd(&self, cwd: Option<String>) -> Option<String> {
+        cwd.or_else(|| self.remote.then(|| "/".to_owned()))
     }
 
     /// The IO: the store's, else local files.

@@ -60,7 +60,7 @@ impl NativeWorkspace {
     ) -> PyResult<Self> {
         let o = parse(py, options, "options")?;
         let location = Location::parse(py, "root", root, storage)?;
-        let options = workspace_options(&location.dir, &o).map_err(|e| py_err(py, e))?;
+        let options = workspace_options(&location.rooted(), &o).map_err(|e| py_err(py, e))?;
         let callbacks = Callbacks {
             count_tokens: count_tokens.map(callback::counter),
             now: now.map(callback::clock),

@@ -216,3 +216,21 @@ def test_two_workers_with_the_same_call_ids_lose_nothing(moto: Moto) -> None:
         for r, output in zip(done[w], outputs[w]):
             assert r.ref is not None and reader.read_sync(r.ref, 0, 1).endswith(output.splitlines()[0])
     assert len(moto.keys("artifacts", "race/")) >= 12
+
+
+def test_relative_paths_in_a_store_start_at_its_root(moto: Moto, tmp_path: Path, monkeypatch: Any) -> None:
+    """This process's working directory means nothing in a bucket: a relative path there
+    is taken from the prefix's root (offloads: unless ``cwd=`` says otherwise)."""
+    monkeypatch.chdir(tmp_path)
+    m = to.Materializer("data", "c", storage="s3://artifacts/rel", max_inline_chars=100)
+    r = m.materialize_sync(tool_name="bash", tool_call_id="t1", output=LOG)
+    assert r.path == "/data/context/c/artifacts/tool/t1.txt"
+    history = [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "content": LOG}]}]
+    done = to.offload_tool_results_sync(history, output_dir="out", storage="s3://artifacts/rel", threshold=100)
+    assert done.files == ["/out/tool-result-t2.md"]
+    done = to.offload_tool_results_sync(history, output_dir="out", cwd="/w", storage="s3://artifacts/rel", threshold=100)
+    assert done.files == ["/w/out/tool-result-t2.md"]
+    assert sorted(moto.keys("artifacts", "rel/")) == [
+        "rel/data/context/c/artifacts/tool/t1.txt", "rel/out/tool-result-t2.md", "rel/w/out/tool-result-t2.md"
+    ]
+    no_local_files(tmp_path)
