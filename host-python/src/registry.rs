@@ -228,7 +228,8 @@ impl NativeRegistry {
                     _ => return Err(Failed::Refused),
                 },
             }
-            passthrough(registry, crate::store_tools::read_tool_names);
+            #[cfg(feature = "object-store")]
+            passthrough(registry, store_tools::read_tool_names);
             Ok(())
         })?;
         self.failed(py, done, "register_tools: the read tools of a materializer")
@@ -254,7 +255,8 @@ impl NativeRegistry {
                     _ => return Err(Failed::Refused),
                 },
             }
-            passthrough(registry, crate::store_tools::knowledge_tool_names);
+            #[cfg(feature = "object-store")]
+            passthrough(registry, store_tools::knowledge_tool_names);
             Ok(())
         })?;
         self.failed(
@@ -267,9 +269,8 @@ impl NativeRegistry {
 
 /// A registry materializing into a store keeps the names of the passthrough tools just
 /// registered (host-tokio's registry keeps its own flag for the others).
-#[cfg_attr(not(feature = "object-store"), allow(unused_variables))]
+#[cfg(feature = "object-store")]
 fn passthrough(registry: &mut Registry, names: fn() -> Vec<String>) {
-    #[cfg(feature = "object-store")]
     if let Registry::Stored(_, _, kept) = registry {
         kept.extend(names());
     }

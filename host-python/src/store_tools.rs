@@ -9,15 +9,14 @@
 
 use std::sync::Arc;
 
-use tool_offload::core::materialize::ToolOutputRef;
-use tool_offload::tools::{ResultMaterializer, ResultPolicy, ToolResult};
 use tool_offload::{
     FileWriter, Materializer, ObjectStoreIo, OffloadError, TokioFileWriter, ToolRegistry, Value,
     Workspace,
 };
 
 use crate::core_paths::{
-    knowledge_tool_definitions, read_tool_definitions, RegisterError, ToolDefinition,
+    knowledge_tool_definitions, read_tool_definitions, RegisterError, ResultMaterializer,
+    ResultPolicy, ToolDefinition, ToolOutput, ToolOutputRef, ToolResult,
 };
 
 /// A materializer in an object store as a registry's result policy: what host-tokio's
@@ -78,7 +77,7 @@ fn register_all<W, F, Fut>(
 where
     W: FileWriter + Send + Sync,
     F: Fn(String, Value) -> Fut + Clone + Send + Sync + 'static,
-    Fut: std::future::Future<Output = tool_offload::tools::ToolOutput> + Send + 'static,
+    Fut: std::future::Future<Output = ToolOutput> + Send + 'static,
 {
     let definitions: Vec<_> = definitions.into_iter().collect();
     if let Some(taken) = definitions
