@@ -80,8 +80,8 @@ async def offload_tool_results(
     """Offload every tool result of at least ``threshold`` UTF-16 code units to
     ``<output_dir>/tool-result-<id>.md``, its content replaced by
     ``[Content offloaded to: ./tool-result-<id>.md]`` (a relative ``output_dir`` resolves
-    against ``cwd``, default the working directory). The input list is left untouched.
-    ``redact=True`` replaces well-known secrets in the files written. ``output_dir`` may
+    against ``cwd``, default the working directory, or a store's root). The input list is
+    left untouched. ``redact=True`` replaces well-known secrets in the files written. ``output_dir`` may
     be an object store's URL, ``s3://bucket/prefix`` (or give ``storage=`` that URL and
     ``output_dir`` a path inside it): see :class:`Materializer`.
 
