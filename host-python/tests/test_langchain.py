@@ -1,178 +1,278 @@
-"""tool_offload.langchain with the real LangChain v1 (pinned in requirements-dev.txt) and a
-scripted model, no network: a tool returns a 150 KB log, the model sees its summary, calls
-context_grep with the ref, and gets the planted line; a refused read is an error
-ToolMessage."""
+"""tool_offload.langchain with the real LangChain v1 agent and LangGraph ToolNode, and a
+scripted chat model (no network)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator, List
+from typing import Any, Callable, List, Optional
 
 import pytest
 
-pytest.importorskip("langchain")
+pytest.importorskip("langchain.agents")
 
 from langchain.agents import create_agent  # noqa: E402
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel  # noqa: E402
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage  # noqa: E402
+from langchain_core.callbacks import CallbackManagerForLLMRun  # noqa: E402
+from langchain_core.language_models.chat_models import BaseChatModel  # noqa: E402
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage  # noqa: E402
+from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
 from langchain_core.tools import tool  # noqa: E402
+from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
+from langgraph.prebuilt import tools_condition  # noqa: E402
+from pydantic import ConfigDict, Field  # noqa: E402
 
-import tool_offload as to  # noqa: E402
-from tool_offload.langchain import MaterializeMiddleware, context_tools  # noqa: E402
+from tool_offload import Materializer  # noqa: E402
+from tool_offload.langchain import ToolOffloadMiddleware, context_tools, tool_node  # noqa: E402
 
-LOG = "".join(f"step {i}: compiling module {i}\n" for i in range(6000)).replace(
-    "step 4321: compiling module 4321", "step 4321: error: NEEDLE-7 undefined symbol"
-)
+from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, needs, ref_in  # noqa: E402
 
 
-class Scripted(GenericFakeChatModel):
-    """Answers from a script and keeps what it was sent."""
+class ScriptedModel(BaseChatModel):
+    """A chat model whose next message is ``script(messages)``; records what it saw."""
 
-    seen: List[List[BaseMessage]] = []
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    script: Callable[[List[BaseMessage]], AIMessage]
+    seen: List[List[BaseMessage]] = Field(default_factory=list)
 
-    def bind_tools(self, tools: Any, **kwargs: Any) -> "Scripted":
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _generate(
+        self,
+        messages: List[BaseMessage],
+        stop: Optional[List[str]] = None,
+        run_manager: Optional[CallbackManagerForLLMRun] = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        self.seen.append(list(messages))
+        return ChatResult(generations=[ChatGeneration(message=self.script(list(messages)))])
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> "ScriptedModel":
         return self
 
-    def _generate(self, messages: List[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        self.seen.append(list(messages))
-        return super()._generate(messages, *args, **kwargs)
+
+def call(name: str, call_id: str, **args: Any) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id, "type": "tool_call"}])
 
 
-@tool
-def build() -> str:
-    """Run the build."""
-    return LOG
+def grep_the_needle(messages: List[BaseMessage]) -> AIMessage:
+    """Build; read the summary and grep its ref for the needle; answer with what came back."""
+    last = messages[-1]
+    if isinstance(last, HumanMessage):
+        return call("build", "call_build", target="all")
+    assert isinstance(last, ToolMessage)
+    if last.name == "build":
+        ref = ref_in(str(last.content))
+        if ref is None:  # inline: nothing to read back
+            return AIMessage(content=f"inline: {last.content}")
+        return call("context_grep", "call_grep", ref=ref, pattern=PATTERN)
+    return AIMessage(content=f"{last.status}: {last.content}")
 
 
-def script(ref: str) -> Iterator[AIMessage]:
-    yield AIMessage(content="", tool_calls=[{"name": "build", "args": {}, "id": "call_build"}])
-    yield AIMessage(content="", tool_calls=[{"name": "context_grep", "args": {"ref": ref, "pattern": "NEEDLE-7"}, "id": "call_grep"}])
-    yield AIMessage(
-        content="", tool_calls=[{"name": "context_read", "args": {"ref": "ctx://other/tool/x.txt"}, "id": "call_bad"}]
+def build_tool(output: str) -> Any:
+    @tool
+    def build(target: str) -> str:
+        """Build a target and return its log."""
+        return output
+
+    return build
+
+
+@pytest.fixture
+def materializer(tmp_path: Path) -> Materializer:
+    return Materializer(tmp_path, "thread-1")
+
+
+def tool_messages(state: dict[str, Any]) -> List[ToolMessage]:
+    return [m for m in state["messages"] if isinstance(m, ToolMessage)]
+
+
+# -- create_agent + ToolOffloadMiddleware ---------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.asyncio
+async def test_model_sees_the_summary_and_the_state_keeps_it(materializer: Materializer, mode: str) -> None:
+    model = ScriptedModel(script=grep_the_needle)
+    agent = create_agent(
+        model, tools=[build_tool(LOG)], middleware=[ToolOffloadMiddleware(materializer, read_tools=False)]
     )
-    yield AIMessage(content="The build fails on an undefined symbol.")
-
-
-def check(messages: List[BaseMessage], model: Scripted) -> None:
-    tool_messages = {m.tool_call_id: m for m in messages if isinstance(m, ToolMessage)}
-    built = tool_messages["call_build"]
-    assert isinstance(built.content, str) and len(built.content) < 4000 and "ctx://thread-1/tool/call_build.txt" in built.content
-    assert built.artifact["ref"] == "ctx://thread-1/tool/call_build.txt" and Path(built.artifact["path"]).read_text() == LOG
-    assert "NEEDLE-7 undefined symbol" in str(tool_messages["call_grep"].content)
-    bad = tool_messages["call_bad"]
-    assert bad.status == "error" and "outside this conversation" in str(bad.content)
-    # What the model was sent on its second turn: the summary, never the 150 KB log.
-    second = model.seen[1]
-    assert all(LOG not in str(m.content) for m in second)
-    assert any("ctx://thread-1/tool/call_build.txt" in str(m.content) for m in second)
-
-
-def test_the_model_sees_the_summary_and_greps_the_artifact(tmp_path: Path) -> None:
-    m = to.Materializer(tmp_path, "thread-1")
-    model = Scripted(messages=script("ctx://thread-1/tool/call_build.txt"), seen=[])
-    agent = create_agent(model, tools=[build], middleware=[MaterializeMiddleware(m)])
-    out = agent.invoke({"messages": [{"role": "user", "content": "Why does the build fail?"}]})
-    check(out["messages"], model)
+    state = {"messages": [HumanMessage("why does the build fail?")]}
+    if mode == "sync":
+        out = await _in_thread(agent.invoke, state)
+    else:
+        out = await agent.ainvoke(state)
+    # The model's second turn saw the summary, never the log.
+    seen = model.seen[1][-1]
+    assert isinstance(seen, ToolMessage) and seen.tool_call_id == "call_build"
+    ref = assert_summary(seen.content, "build")
+    assert ref == "ctx://thread-1/tool/call_build.txt"
+    # The state holds the summary; the artifact field (never sent) names the file.
+    (message, *_) = tool_messages(out)
+    assert message.content == seen.content and message.name == "build" and message.status == "success"
+    assert message.artifact["ref"] == ref
+    assert Path(message.artifact["path"]).read_text() == LOG
+    assert (await materializer.grep(ref, PATTERN)).count(NEEDLE) == 1
 
 
 @pytest.mark.asyncio
-async def test_async_agents_too(tmp_path: Path) -> None:
-    m = to.Materializer(tmp_path, "thread-1")
-    model = Scripted(messages=script("ctx://thread-1/tool/call_build.txt"), seen=[])
-    agent = create_agent(model, tools=[build], middleware=[MaterializeMiddleware(m)])
-    out = await agent.ainvoke({"messages": [{"role": "user", "content": "Why does the build fail?"}]})
-    check(out["messages"], model)
+async def test_small_output_stays_inline(materializer: Materializer) -> None:
+    model = ScriptedModel(script=grep_the_needle)
+    agent = create_agent(
+        model, tools=[build_tool(SMALL)], middleware=[ToolOffloadMiddleware(materializer, read_tools=False)]
+    )
+    out = await agent.ainvoke({"messages": [HumanMessage("build")]})
+    (message,) = tool_messages(out)
+    assert message.content == SMALL and message.artifact is None
+    assert out["messages"][-1].content == f"inline: {SMALL}"
 
 
-def test_small_results_and_the_tools_on_their_own(tmp_path: Path) -> None:
-    m = to.Materializer(tmp_path, "thread-1")
-    assert [t.name for t in context_tools(m)] == ["context_read", "context_tail", "context_grep"]
-    assert MaterializeMiddleware(m, read_tools=False).tools == []
-    done = m.materialize_sync(tool_name="build", tool_call_id="c1", output=LOG)
-    assert done.ref is not None
-    tail = context_tools(m)[1]
-    assert tail.invoke({"ref": done.ref.id, "lines": 1}).endswith("6000| step 5999: compiling module 5999")
+@needs("tool_definitions")
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.asyncio
+async def test_model_greps_the_needle_back(materializer: Materializer, mode: str) -> None:
+    model = ScriptedModel(script=grep_the_needle)
+    middleware = ToolOffloadMiddleware(materializer)
+    assert [t.name for t in middleware.tools] == ["context_read", "context_tail", "context_grep"]
+    agent = create_agent(model, tools=[build_tool(LOG)], middleware=[middleware])
+    state = {"messages": [HumanMessage("why does the build fail?")]}
+    out = await (_in_thread(agent.invoke, state) if mode == "sync" else agent.ainvoke(state))
+    build, grep = tool_messages(out)
+    assert_summary(build.content, "build")
+    assert grep.name == "context_grep" and grep.status == "success"
+    assert NEEDLE in grep.content and "1235|" in grep.content
+    assert out["messages"][-1].content.startswith("success: ") and NEEDLE in out["messages"][-1].content
 
 
-def budget_script() -> Iterator[AIMessage]:
-    for i in range(4):
-        yield AIMessage(content="", tool_calls=[{"name": "listing", "args": {}, "id": f"call_{i}"}])
-    yield AIMessage(content="Done.")
+@needs("tool_definitions")
+@pytest.mark.asyncio
+async def test_a_refused_read_is_an_error_message(materializer: Materializer) -> None:
+    def script(messages: List[BaseMessage]) -> AIMessage:
+        last = messages[-1]
+        if isinstance(last, HumanMessage):
+            return call("context_grep", "call_x", ref="ctx://other-thread/tool/call_1.txt", pattern="x")
+        return AIMessage(content=f"{last.status}: {last.content}")
+
+    agent = create_agent(ScriptedModel(script=script), tools=[], middleware=[ToolOffloadMiddleware(materializer)])
+    out = await agent.ainvoke({"messages": [HumanMessage("read")]})
+    (message,) = tool_messages(out)
+    assert message.status == "error" and "other-thread" in message.content
 
 
-@tool
-def listing() -> str:
-    """List the files."""
-    return "".join(f"file_{i:04d}.txt\n" for i in range(200))
+@needs("tool_definitions")
+@pytest.mark.asyncio
+async def test_read_pages_are_never_materialized_again(tmp_path: Path) -> None:
+    # Limits small enough that a 200-line page is over them: the page still reaches the model.
+    materializer = Materializer(tmp_path, "thread-1", max_inline_chars=500)
+
+    def script(messages: List[BaseMessage]) -> AIMessage:
+        last = messages[-1]
+        if isinstance(last, HumanMessage):
+            return call("build", "call_build", target="all")
+        if last.name == "build":
+            return call("context_read", "call_read", ref=ref_in(str(last.content)), offset=1230, limit=10)
+        return AIMessage(content="done")
+
+    agent = create_agent(
+        ScriptedModel(script=script), tools=[build_tool(LOG)], middleware=[ToolOffloadMiddleware(materializer)]
+    )
+    out = await agent.ainvoke({"messages": [HumanMessage("build")]})
+    _, page = tool_messages(out)
+    assert NEEDLE in page.content and not page.content.startswith("[Output of")
 
 
-def budget_agent(tmp_path: Path) -> tuple[Any, Scripted, to.Materializer]:
-    from tool_offload.langchain import BudgetMiddleware
-
-    m = to.Materializer(tmp_path, "thread-1")
-    model = Scripted(messages=budget_script(), seen=[])
-    budget = BudgetMiddleware(m, trigger_tokens=1500, keep_last=1)
-    return create_agent(model, tools=[listing], middleware=[MaterializeMiddleware(m), budget]), model, m
-
-
-GIVEN = {"messages": [{"role": "user", "content": "List the files four times."}]}
-
-
-def check_budget(out: dict[str, Any], model: Scripted) -> None:
-    results = [x for x in out["messages"] if isinstance(x, ToolMessage) and x.tool_call_id.startswith("call_")]
-    assert [x.tool_call_id for x in results] == ["call_0", "call_1", "call_2", "call_3"], "replaced, not appended"
-    cleared = [x for x in results if "cleared from the conversation" in str(x.content)]
-    assert [x.tool_call_id for x in cleared] == ["call_0", "call_1", "call_2"]
-    assert "file_0199.txt" in str(results[3].content), "the last result is kept"
-    # The model's last turn was sent the pointers.
-    assert sum("cleared from the conversation" in str(x.content) for x in model.seen[-1]) == 3
+def test_context_tools_are_the_extensions_definitions(materializer: Materializer) -> None:
+    if not hasattr(Materializer, "tool_definitions"):
+        with pytest.raises(AttributeError):
+            context_tools(materializer)
+        return
+    tools = context_tools(materializer)
+    definitions = materializer.tool_definitions(format="anthropic")  # type: ignore[attr-defined]
+    assert [(t.name, t.description, t.args_schema) for t in tools] == [
+        (d["name"], d["description"], d["input_schema"]) for d in definitions
+    ]
 
 
-def test_the_budget_clears_old_results_and_keeps_its_decisions_in_state(tmp_path: Path) -> None:
-    agent, model, m = budget_agent(tmp_path)
-    check_budget(agent.invoke(GIVEN), model)
-    assert m.read_sync("ctx://thread-1/tool/call_0.txt", 199, 1).endswith("200| file_0199.txt")
+# -- the budget, its decisions kept in the state --------------------------------------
+
+
+@needs("budget")
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.asyncio
+async def test_budget_clears_old_results_and_the_state_keeps_it(materializer: Materializer, mode: str) -> None:
+    # Six medium results (inline, each under the limits); the budget clears the oldest.
+    outputs = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
+
+    def script(messages: List[BaseMessage]) -> AIMessage:
+        done = sum(isinstance(m, ToolMessage) for m in messages)
+        if done < len(outputs):
+            return call("fetch", f"call_{done}", n=done)
+        return AIMessage(content="done")
+
+    @tool
+    def fetch(n: int) -> str:
+        """Fetch page n."""
+        return outputs[f"call_{n}"]
+
+    model = ScriptedModel(script=script)
+    middleware = ToolOffloadMiddleware(materializer, read_tools=False, budget={"trigger_tokens": 2000, "keep_last": 2})
+    agent = create_agent(model, tools=[fetch], middleware=[middleware])
+    state = {"messages": [HumanMessage("fetch them all")]}
+    out = await (_in_thread(agent.invoke, state) if mode == "sync" else agent.ainvoke(state))
+    kept = tool_messages(out)
+    cleared = [m for m in kept if m.content != outputs[m.tool_call_id]]
+    assert cleared and kept[-1].content == outputs["call_5"]
+    # What the model last saw is what the state holds: the cleared results stay cleared.
+    last_seen = [m for m in model.seen[-1] if isinstance(m, ToolMessage)]
+    assert [m.content for m in last_seen] == [m.content for m in kept]
+    # Each cleared result reads back byte for byte.
+    for message in cleared:
+        ref = ref_in(str(message.content))
+        assert ref is not None
+        assert outputs[message.tool_call_id].splitlines()[0] in await materializer.read(ref)
+
+
+# -- LangGraph: ToolNode(wrap_tool_call=…) ---------------------------------------------
+
+
+def graph(model: ScriptedModel, node: Any) -> Any:
+    def agent(state: MessagesState) -> dict[str, Any]:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("agent", agent)
+    builder.add_node("tools", node)
+    builder.add_edge(START, "agent")
+    builder.add_conditional_edges("agent", tools_condition, {"tools": "tools", END: END})
+    builder.add_edge("tools", "agent")
+    return builder.compile()
 
 
 @pytest.mark.asyncio
-async def test_the_budget_in_async_agents(tmp_path: Path) -> None:
+async def test_tool_node_materializes(materializer: Materializer) -> None:
+    model = ScriptedModel(script=lambda ms: call("build", "call_build", target="all") if len(ms) == 1 else AIMessage("ok"))
+    app = graph(model, tool_node([build_tool(LOG)], materializer, read_tools=False))
+    out = await app.ainvoke({"messages": [HumanMessage("build")]})
+    (message,) = tool_messages(out)
+    assert_summary(model.seen[1][-1].content, "build")
+    assert message.artifact["ref"] == "ctx://thread-1/tool/call_build.txt"
+
+
+@needs("tool_definitions")
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.asyncio
+async def test_tool_node_greps_the_needle_back(materializer: Materializer, mode: str) -> None:
+    model = ScriptedModel(script=grep_the_needle)
+    app = graph(model, tool_node([build_tool(LOG)], materializer))
+    state = {"messages": [HumanMessage("build")]}
+    out = await (_in_thread(app.invoke, state) if mode == "sync" else app.ainvoke(state))
+    build, grep = tool_messages(out)
+    assert_summary(build.content, "build")
+    assert NEEDLE in grep.content
+
+
+async def _in_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    """A sync ``invoke`` run as an application would: in a thread with no event loop."""
     import asyncio
 
-    agent, model, m = budget_agent(tmp_path)
-    check_budget(await asyncio.wait_for(agent.ainvoke(GIVEN), 60), model)
-    assert (await m.read("ctx://thread-1/tool/call_1.txt", 199, 1)).endswith("200| file_0199.txt")
-
-
-def test_the_budget_knows_tool_names(tmp_path: Path) -> None:
-    from tool_offload.langchain import BudgetMiddleware
-
-    m = to.Materializer(tmp_path, "thread-1")
-    model = Scripted(messages=budget_script(), seen=[])
-    budget = BudgetMiddleware(m, trigger_tokens=1500, keep_last=1, exclude_tools=["listing"])
-    out = create_agent(model, tools=[listing], middleware=[budget]).invoke(GIVEN)
-    assert not any("cleared from the conversation" in str(x.content) for x in out["messages"])
-
-
-@pytest.mark.asyncio
-async def test_langgraph_tool_node_takes_the_middleware_hooks(tmp_path: Path) -> None:
-    import asyncio
-
-    from langgraph.graph import END, START, MessagesState, StateGraph
-    from langgraph.prebuilt import ToolNode
-
-    m = to.Materializer(tmp_path, "thread-1")
-    middleware = MaterializeMiddleware(m)
-    node = ToolNode([build], wrap_tool_call=middleware.wrap_tool_call, awrap_tool_call=middleware.awrap_tool_call)
-    graph = StateGraph(MessagesState)
-    graph.add_node("tools", node)
-    graph.add_edge(START, "tools")
-    graph.add_edge("tools", END)
-    app = graph.compile()
-
-    def called(call_id: str) -> Any:
-        return {"messages": [AIMessage(content="", tool_calls=[{"name": "build", "args": {}, "id": call_id}])]}
-
-    sync = (await asyncio.to_thread(app.invoke, called("call_node")))["messages"][-1]
-    assert "ctx://thread-1/tool/call_node.txt" in str(sync.content) and len(str(sync.content)) < 4000
-    done = (await app.ainvoke(called("call_node_async")))["messages"][-1]
-    assert done.artifact["ref"] == "ctx://thread-1/tool/call_node_async.txt"
+    return await asyncio.get_running_loop().run_in_executor(None, fn, *args)

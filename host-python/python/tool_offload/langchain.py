@@ -1,198 +1,244 @@
-"""tool_offload for LangChain v1 agents (``langchain`` >= 1, an optional dependency): a
-middleware that materializes tool results over a :class:`~tool_offload.Materializer`'s
-limits before the model sees them, and the read-back tools (``context_read``,
-``context_tail``, ``context_grep``) as LangChain tools. The npm package's
-``tool-offload/langchain``, in Python::
+"""tool-offload for LangChain v1 agents and LangGraph (``pip install tool-offload[langchain]``).
+
+- :class:`ToolOffloadMiddleware`: an ``AgentMiddleware`` for ``create_agent``. Its
+  ``wrap_tool_call``/``awrap_tool_call`` materialize each tool result over the
+  materializer's limits (the ``ToolMessage`` the model sees holds the summary); its
+  ``wrap_model_call``/``awrap_model_call`` run ``Materializer.budget`` on the history
+  before each model call when given ``budget=``, and keep its decisions in the agent
+  state (the cleared ``ToolMessage`` s replace the originals, by id, so later turns never
+  clear them again); its ``tools`` are the read-back tools the model uses.
+- :func:`context_tools`: ``context_read``, ``context_tail``, ``context_grep`` as
+  LangChain tools.
+- :func:`tool_node`: a LangGraph ``ToolNode`` with the same tool-result wrapper and the
+  read-back tools, for graphs built by hand.
+
+Example::
 
     from langchain.agents import create_agent
     from tool_offload import Materializer
-    from tool_offload.langchain import MaterializeMiddleware
+    from tool_offload.langchain import ToolOffloadMiddleware
 
     materializer = Materializer(".agent", "thread-1")
-    agent = create_agent(model, tools=[bash], middleware=[MaterializeMiddleware(materializer)])
-
-The middleware gives the agent the read-back tools too (``read_tools=False`` leaves them
-out; :func:`context_tools` makes them on their own)."""
+    agent = create_agent(
+        model, tools=[bash],
+        middleware=[ToolOffloadMiddleware(materializer, budget={"trigger_tokens": 100_000})],
+    )
+"""
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, List, Optional, Sequence, Union
+from typing import Any, Awaitable, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence
 
-from langchain.agents.middleware import AgentMiddleware
-from langchain.agents.middleware.types import ToolCallRequest
-from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
-from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from langgraph.types import Command
+try:
+    from langchain.agents.middleware.types import (
+        AgentMiddleware,
+        ExtendedModelResponse,
+        ModelRequest,
+        ModelResponse,
+    )
+    from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+    from langchain_core.tools import BaseTool, StructuredTool, ToolException
+    from langgraph.prebuilt import ToolNode
+    from langgraph.prebuilt.tool_node import ToolCallRequest
+    from langgraph.types import Command
+except ImportError as e:  # pragma: no cover - depends on the extra
+    raise ImportError(
+        "tool_offload.langchain needs LangChain v1: pip install 'tool-offload[langchain]'"
+    ) from e
 
-from ._materializer import Materializer
-from ._materializer import CountTokens
-from ._types import BudgetResult, Materialized
+from . import Materialized, Materializer
+from ._read_back import ReadBack, ReadResult, read_tool_names
 
-__all__ = ["MaterializeMiddleware", "BudgetMiddleware", "context_tools"]
+__all__ = ["ToolOffloadMiddleware", "context_tools", "tool_node"]
 
-ToolResult = Union[ToolMessage, Command[Any]]
+ToolResult = Any  # ToolMessage | Command
 
 
-def _replace(result: ToolMessage, done: Materialized) -> ToolMessage:
-    """``result`` with the summary as content; its ``artifact`` (never sent to the model)
-    keeps ``{"ref", "path"}`` unless the tool set one."""
-    if done.inline:
-        return result
-    assert done.ref is not None
-    artifact = result.artifact if result.artifact is not None else {"ref": done.ref.id, "path": done.path}
-    fields: dict[str, Any] = {"name": result.name, "id": result.id}
-    return ToolMessage(
-        content=done.content,
-        tool_call_id=result.tool_call_id,
-        status=result.status or "success",
-        artifact=artifact,
-        **{k: v for k, v in fields.items() if v is not None},
+def context_tools(materializer: Materializer) -> List[BaseTool]:
+    """``context_read``, ``context_tail`` and ``context_grep`` over ``materializer``'s
+    artifacts, as LangChain tools (definitions, argument checks and pages from the
+    extension). A refused call (another conversation's ref, a bad pattern) comes back as
+    an error ``ToolMessage`` the model can read."""
+    return _tools(ReadBack(materializer))
+
+
+def _tools(read_back: ReadBack) -> List[BaseTool]:
+    return [_tool(read_back, definition) for definition in read_back.definitions]
+
+
+def _tool(read_back: ReadBack, definition: Mapping[str, Any]) -> BaseTool:
+    name = str(definition["name"])
+
+    def page(result: ReadResult) -> str:
+        if result.is_error:
+            raise ToolException(result.content)
+        return result.content
+
+    def run(**input: Any) -> str:
+        return page(read_back.run_sync(name, input))
+
+    async def arun(**input: Any) -> str:
+        return page(await read_back.run(name, input))
+
+    return StructuredTool(
+        name=name,
+        description=str(definition.get("description", "")),
+        args_schema=dict(definition["input_schema"]),
+        func=run,
+        coroutine=arun,
+        handle_tool_error=True,
     )
 
 
-class MaterializeMiddleware(AgentMiddleware):
-    """An agent middleware (``wrap_tool_call``/``awrap_tool_call``): every tool's result
-    over the materializer's limits is written to an artifact named after the tool call's
-    id, and the ``ToolMessage`` the model and the state get holds its summary. Text
-    content blocks are stored as their text. With ``read_tools`` (default), the agent also
-    gets ``context_read``, ``context_tail`` and ``context_grep`` over the artifacts."""
+class ToolOffloadMiddleware(AgentMiddleware):  # type: ignore[type-arg]
+    """Materializes tool results, budgets the history, and gives the model the read-back
+    tools.
 
-    def __init__(self, materializer: Materializer, *, read_tools: bool = True) -> None:
-        super().__init__()
-        self.materializer = materializer
-        self.tools: List[BaseTool] = context_tools(materializer) if read_tools else []
-
-    @property
-    def name(self) -> str:
-        return "ToolOffloadMaterialize"
-
-    def wrap_tool_call(
-        self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], ToolResult]
-    ) -> ToolResult:
-        result = handler(request)
-        if not isinstance(result, ToolMessage):
-            return result
-        done = self.materializer.materialize_sync(
-            tool_name=request.tool_call["name"], tool_call_id=result.tool_call_id, output=result.content
-        )
-        return _replace(result, done)
-
-    async def awrap_tool_call(
-        self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], Awaitable[ToolResult]]
-    ) -> ToolResult:
-        result = await handler(request)
-        if not isinstance(result, ToolMessage):
-            return result
-        done = await self.materializer.materialize(
-            tool_name=request.tool_call["name"], tool_call_id=result.tool_call_id, output=result.content
-        )
-        return _replace(result, done)
-
-
-class BudgetMiddleware(AgentMiddleware):
-    """An agent middleware (``before_model``): when the conversation holds more than
-    ``trigger_tokens`` tokens, old tool results become one-line pointers to their
-    artifacts (:meth:`Materializer.budget`: oldest first, the last ``keep_last`` and those
-    of ``exclude_tools`` kept) and the cleared ``ToolMessage`` objects are replaced in the
-    agent's state, by id: the decisions are kept there, so the next turn neither sends
-    nor reconsiders them, and the cached prefix is rewritten only where they were made.
-    Every cleared result reads back byte for byte (give the agent the read tools)."""
+    Args:
+        materializer: Where artifacts go and are read from (one per conversation/thread).
+        read_tools: Give the agent ``context_read``/``context_tail``/``context_grep``
+            (``self.tools``); ``False`` when the caller adds them itself.
+        budget: Keyword arguments of ``Materializer.budget`` (``trigger_tokens``,
+            ``keep_last``, ``exclude_tools``…): when given, the history is budgeted
+            before every model call and what it clears is written back to the state.
+    """
 
     def __init__(
         self,
         materializer: Materializer,
         *,
-        trigger_tokens: int,
-        keep_last: Optional[int] = None,
-        clear_at_least_tokens: Optional[int] = None,
-        exclude_tools: Optional[Sequence[str]] = None,
-        count_tokens: Optional[CountTokens] = None,
+        read_tools: bool = True,
+        budget: Optional[Mapping[str, Any]] = None,
     ) -> None:
         super().__init__()
         self.materializer = materializer
-        self.options: dict[str, Any] = {
-            "trigger_tokens": trigger_tokens,
-            "keep_last": keep_last,
-            "clear_at_least_tokens": clear_at_least_tokens,
-            "exclude_tools": exclude_tools,
-            "count_tokens": count_tokens,
-        }
-        self.tools: List[BaseTool] = []
+        read_back = ReadBack(materializer) if read_tools else None
+        self.tools: List[BaseTool] = _tools(read_back) if read_back else []
+        # The read-back tools' own pages are never materialized again (a page the model
+        # asked for, replaced by its summary, would be read again and again).
+        self._read_names: FrozenSet[str] = read_back.names if read_back else read_tool_names(materializer)
+        self._budget: Optional[Dict[str, Any]] = None if budget is None else dict(budget)
 
     @property
     def name(self) -> str:
-        return "ToolOffloadBudget"
+        return "ToolOffloadMiddleware"
 
-    def before_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:
-        messages: List[AnyMessage] = list(state["messages"])
-        view = [_openai(m) for m in messages]
-        return _cleared(messages, view, self.materializer.budget_sync(view, **self.options))
+    # -- tool results ------------------------------------------------------------------
 
-    async def abefore_model(self, state: Any, runtime: Any) -> Optional[dict[str, Any]]:
-        messages: List[AnyMessage] = list(state["messages"])
-        view = [_openai(m) for m in messages]
-        return _cleared(messages, view, await self.materializer.budget(view, **self.options))
+    def _target(self, request: ToolCallRequest, result: ToolResult) -> Optional[ToolMessage]:
+        if not isinstance(result, ToolMessage) or request.tool_call.get("name") in self._read_names:
+            return None
+        return result
 
+    def _tool_name(self, request: ToolCallRequest, message: ToolMessage) -> str:
+        return str(request.tool_call.get("name") or message.name or "tool")
 
-def _openai(message: AnyMessage) -> dict[str, Any]:
-    """A LangChain message as an OpenAI Chat message, for the budget (which reads tool
-    names from the assistant's ``tool_calls``). Only tool results ever change."""
-    if isinstance(message, ToolMessage):
-        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
-    if isinstance(message, AIMessage):
-        out: dict[str, Any] = {"role": "assistant", "content": message.content}
-        if message.tool_calls:
-            out["tool_calls"] = [
-                {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": "{}"}}
-                for c in message.tool_calls
-            ]
-        return out
-    role = {"human": "user", "system": "system"}.get(message.type, message.type)
-    return {"role": role, "content": message.content}
+    @staticmethod
+    def _replace(message: ToolMessage, done: Materialized) -> ToolMessage:
+        if done.inline:
+            return message
+        artifact = message.artifact
+        if artifact is None and done.ref is not None:
+            artifact = {"ref": done.ref.id, "path": done.path}
+        return message.model_copy(update={"content": done.content, "artifact": artifact})
 
-
-def _cleared(messages: List[AnyMessage], view: List[Any], done: BudgetResult) -> Optional[dict[str, Any]]:
-    """The state update: each cleared ``ToolMessage`` again under its id, its content the
-    pointer (LangGraph's ``add_messages`` replaces a message of the same id)."""
-    changed = [
-        messages[i].model_copy(update={"content": after["content"]})
-        for i, after in enumerate(done.messages[: len(view)])
-        if after is not view[i] and messages[i].id is not None
-    ]
-    return {"messages": changed} if changed else None
-
-
-def context_tools(materializer: Materializer) -> List[BaseTool]:
-    """``context_read``, ``context_tail`` and ``context_grep`` as LangChain tools over the
-    materializer's artifacts, with the read-back pages of the tool registry. A refused
-    call (another conversation's ref, a bad pattern) comes back as an error
-    ``ToolMessage`` (``status="error"``) the model can read."""
-    tools: List[BaseTool] = []
-    for definition in materializer.tool_definitions("anthropic"):
-        name = str(definition["name"])
-
-        def run(_name: str = name, **params: Any) -> str:
-            r = materializer.handle_tool_call_sync(_name, params)
-            if r.is_error:
-                raise ToolException(r.content)
-            return r.content
-
-        async def arun(_name: str = name, **params: Any) -> str:
-            r = await materializer.handle_tool_call(_name, params)
-            if r.is_error:
-                raise ToolException(r.content)
-            return r.content
-
-        tools.append(
-            StructuredTool.from_function(
-                func=run,
-                coroutine=arun,
-                name=name,
-                description=str(definition["description"]),
-                args_schema=definition["input_schema"],
-                handle_tool_error=True,
-            )
+    def wrap_tool_call(
+        self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], ToolResult]
+    ) -> ToolResult:
+        """The tool's ``ToolMessage``, its content the summary when over the limits (the
+        artifact named after the call's id; ``artifact``, never sent to the model, keeps
+        ``{ref, path}`` unless the tool set one). A ``Command`` passes unchanged."""
+        result = handler(request)
+        message = self._target(request, result)
+        if message is None:
+            return result
+        done = self.materializer.materialize_sync(
+            tool_name=self._tool_name(request, message), tool_call_id=message.tool_call_id, output=message.content
         )
-    return tools
+        return self._replace(message, done)
+
+    async def awrap_tool_call(
+        self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], Awaitable[ToolResult]]
+    ) -> ToolResult:
+        """:meth:`wrap_tool_call` for async agents."""
+        result = await handler(request)
+        message = self._target(request, result)
+        if message is None:
+            return result
+        done = await self.materializer.materialize(
+            tool_name=self._tool_name(request, message), tool_call_id=message.tool_call_id, output=message.content
+        )
+        return self._replace(message, done)
+
+    # -- the history's budget ----------------------------------------------------------
+
+    def _budgeted(self, request: ModelRequest, done: Any, dumped: List[Dict[str, Any]]) -> Optional[List[BaseMessage]]:
+        """The request's messages with the budget's rewrites applied, or ``None`` when it
+        changed none. Only the fields it rewrote are replaced; ids and the rest stay."""
+        changed = False
+        out: List[BaseMessage] = []
+        for message, before, after in zip(request.messages, dumped, done.messages):
+            if after is before:
+                out.append(message)
+                continue
+            update = {k: v for k, v in after.items() if before.get(k, _MISSING) != v}
+            out.append(message.model_copy(update=update) if update else message)
+            changed = changed or bool(update)
+        return out if changed else None
+
+    def _respond(self, request: ModelRequest, messages: List[BaseMessage], response: Any) -> Any:
+        # Decisions are kept: each rewritten message replaces its original in the state
+        # (add_messages matches ids), so the next turn starts from the budgeted history.
+        rewritten = [m for m, old in zip(messages, request.messages) if m is not old and m.id is not None]
+        if not rewritten:
+            return response
+        if isinstance(response, AIMessage):
+            response = ModelResponse(result=[response])
+        return ExtendedModelResponse(model_response=response, command=Command(update={"messages": rewritten}))
+
+    def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], Any]) -> Any:
+        """Budget the history (when ``budget=`` was given), then call the model with it."""
+        if self._budget is None:
+            return handler(request)
+        dumped = _dump(request.messages)
+        done = self.materializer.budget_sync(dumped, **self._budget)  # type: ignore[attr-defined]
+        messages = self._budgeted(request, done, dumped)
+        if messages is None:
+            return handler(request)
+        return self._respond(request, messages, handler(request.override(messages=messages)))
+
+    async def awrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[Any]]) -> Any:
+        """:meth:`wrap_model_call` for async agents."""
+        if self._budget is None:
+            return await handler(request)
+        dumped = _dump(request.messages)
+        done = await self.materializer.budget(dumped, **self._budget)  # type: ignore[attr-defined]
+        messages = self._budgeted(request, done, dumped)
+        if messages is None:
+            return await handler(request)
+        return self._respond(request, messages, await handler(request.override(messages=messages)))
 
 
+_MISSING = object()
+
+
+def _dump(messages: Sequence[BaseMessage]) -> List[Dict[str, Any]]:
+    """LangChain messages as the message dicts core reads (``{type: "tool", tool_call_id,
+    name, content, …}``); a tool's ``artifact`` (never sent to the model) is left out."""
+    return [m.model_dump(mode="json", exclude={"artifact"}) for m in messages]
+
+
+def tool_node(
+    tools: Sequence[Any], materializer: Materializer, *, read_tools: bool = True, **kwargs: Any
+) -> ToolNode:
+    """A LangGraph ``ToolNode`` running ``tools`` (plus the read-back tools unless
+    ``read_tools=False``), each result materialized as :class:`ToolOffloadMiddleware`
+    does (``ToolNode(wrap_tool_call=…, awrap_tool_call=…)``). ``kwargs`` go to
+    ``ToolNode``."""
+    middleware = ToolOffloadMiddleware(materializer, read_tools=read_tools)
+    return ToolNode(
+        [*tools, *middleware.tools],
+        wrap_tool_call=middleware.wrap_tool_call,
+        awrap_tool_call=middleware.awrap_tool_call,
+        **kwargs,
+    )
