@@ -1,103 +1,171 @@
-"""tool_offload.openai_agents with the real OpenAI Agents SDK (pinned) and its
-ScriptedModel, no network: a tool returns a 150 KB log, the model sees its summary, calls
-context_grep with the ref and gets the planted line; the budget filter clears old outputs
-and keeps its decisions."""
+"""tool_offload.openai_agents with the real OpenAI Agents SDK runner and its own
+ScriptedModel (no network, tracing off)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, List, Sequence
 
 import pytest
 
 pytest.importorskip("agents")
 
 from agents import Agent, RunConfig, Runner, function_tool, set_tracing_disabled  # noqa: E402
-from agents.testing import ScriptedModel, assistant_message, function_call  # noqa: E402
+from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_message, function_call  # noqa: E402
 
-import tool_offload as to  # noqa: E402
+from tool_offload import Materializer  # noqa: E402
+from tool_offload.errors import InvalidArgumentError  # noqa: E402
 from tool_offload.openai_agents import BudgetFilter, context_tools, materialize_tools  # noqa: E402
 
-# No trace export (it would reach for the network).
+from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, needs, ref_in  # noqa: E402
+
 set_tracing_disabled(True)
 
-LOG = "".join(f"step {i}: compiling module {i}\n" for i in range(6000)).replace(
-    "step 4321: compiling module 4321", "step 4321: error: NEEDLE-7 undefined symbol"
-)
+
+def outputs(call: ModelCall) -> List[dict[str, Any]]:
+    return [i for i in call.input if isinstance(i, dict) and i.get("type") == "function_call_output"]
 
 
-@function_tool
-def build() -> str:
-    """Run the build."""
-    return LOG
+def grep_the_needle(call: ModelCall) -> Sequence[Any]:
+    """Build; read the summary and grep its ref; answer with what came back."""
+    done = outputs(call)
+    if not done:
+        return [function_call("build", {"target": "all"}, call_id="call_build")]
+    last = done[-1]
+    if last["call_id"] == "call_build":
+        ref = ref_in(str(last["output"]))
+        if ref is None:
+            return [assistant_message(f"inline: {last['output']}")]
+        return [function_call("context_grep", {"ref": ref, "pattern": PATTERN}, call_id="call_grep")]
+    return [assistant_message(str(last["output"]))]
 
 
-@function_tool
-def listing() -> str:
-    """List the files."""
-    return "".join(f"file_{i:04d}.txt\n" for i in range(200))
+def scripted(responder: Callable[[ModelCall], Sequence[Any]], turns: int) -> ScriptedModel:
+    return ScriptedModel([ModelStep.respond(responder) for _ in range(turns)])
 
 
-def outputs(items: Any) -> dict[str, str]:
-    """Each function_call_output the model was sent, by call id."""
-    return {
-        i["call_id"]: str(i["output"])
-        for i in items
-        if isinstance(i, dict) and i.get("type") == "function_call_output"
-    }
+def build_tool(output: str) -> Any:
+    @function_tool
+    def build(target: str) -> str:
+        """Build a target and return its log."""
+        return output
+
+    return build
 
 
-@pytest.mark.asyncio
-async def test_the_model_sees_the_summary_and_greps_the_artifact(tmp_path: Path) -> None:
-    m = to.Materializer(tmp_path, "thread-1")
-    ref = "ctx://thread-1/tool/call_build.txt"
-    model = ScriptedModel(
-        [
-            [function_call("build", {}, call_id="call_build")],
-            [function_call("context_grep", {"ref": ref, "pattern": "NEEDLE-7"}, call_id="call_grep")],
-            [function_call("context_read", {"ref": "ctx://other/tool/x.txt"}, call_id="call_bad")],
-            [assistant_message("The build fails on an undefined symbol.")],
-        ]
-    )
-    agent = Agent(name="builder", model=model, tools=[*materialize_tools([build], m), *context_tools(m)])
-    result = await Runner.run(agent, "Why does the build fail?")
-    assert result.final_output == "The build fails on an undefined symbol."
-    sent = outputs(model.calls[-1].input)
-    assert ref in sent["call_build"] and len(sent["call_build"]) < 4000 and LOG not in json.dumps(sent)
-    assert "NEEDLE-7 undefined symbol" in sent["call_grep"]
-    assert "outside this conversation" in sent["call_bad"]
-    assert Path(tmp_path, "context/thread-1/artifacts/tool/call_build.txt").read_text() == LOG
-    model.assert_complete()
+@pytest.fixture
+def materializer(tmp_path: Path) -> Materializer:
+    return Materializer(tmp_path, "conv-1")
 
 
 @pytest.mark.asyncio
-async def test_the_budget_filter_clears_and_keeps_its_decisions(tmp_path: Path) -> None:
-    m = to.Materializer(tmp_path, "thread-1")
-    model = ScriptedModel(
-        [*([function_call("listing", {}, call_id=f"call_{i}")] for i in range(4)), [assistant_message("Done.")]]
+async def test_model_sees_the_summary(materializer: Materializer) -> None:
+    model = scripted(lambda call: [assistant_message("ok")] if outputs(call) else grep_the_needle(call), 2)
+    agent = Agent(name="builder", model=model, tools=materialize_tools([build_tool(LOG)], materializer))
+    result = await Runner.run(agent, "why does the build fail?")
+    assert result.final_output == "ok"
+    (seen,) = outputs(model.calls[1])
+    ref = assert_summary(seen["output"], "build")
+    assert ref == "ctx://conv-1/tool/call_build.txt"
+    # The run's history holds the summary too; the artifact holds the log.
+    history = [i for i in result.to_input_list() if isinstance(i, dict) and i.get("type") == "function_call_output"]
+    assert history[0]["output"] == seen["output"]
+    assert (await materializer.grep(ref, PATTERN)).count(NEEDLE) == 1
+
+
+@pytest.mark.asyncio
+async def test_small_and_structured_outputs_are_left_alone(materializer: Materializer) -> None:
+    @function_tool
+    def rows() -> dict:
+        """Rows as a dict."""
+        return {"rows": list(range(3))}
+
+    model = scripted(
+        lambda call: [assistant_message("ok")]
+        if outputs(call)
+        else [function_call("build", {"target": "x"}, call_id="c1"), function_call("rows", {}, call_id="c2")],
+        2,
     )
-    budget = BudgetFilter(m, trigger_tokens=1500, keep_last=1)
-    agent = Agent(name="lister", model=model, tools=[listing])
-    await Runner.run(agent, "List the files four times.", run_config=RunConfig(call_model_input_filter=budget))
-    last = outputs(model.calls[-1].input)
-    cleared = sorted(k for k, v in last.items() if "cleared from the conversation" in v)
-    assert cleared == ["call_0", "call_1", "call_2"] and "file_0199.txt" in last["call_3"]
-    assert sorted(budget.cleared) == cleared
-    # Cleared once, sent the same way on every later call.
-    seen: dict[str, str] = {}
-    for call in model.calls:
-        for k, v in outputs(call.input).items():
-            if k in seen:
-                assert v == seen[k], f"{k} was cleared, then sent otherwise"
-            elif "cleared from the conversation" in v:
-                seen[k] = v
-    assert sorted(seen) == cleared
-    assert (await m.read("ctx://thread-1/tool/call_0.txt", 199, 1)).endswith("200| file_0199.txt")
+    agent = Agent(name="a", model=model, tools=materialize_tools([build_tool(SMALL), rows], materializer))
+    await Runner.run(agent, "go")
+    assert [o["output"] for o in outputs(model.calls[1])] == [SMALL, str({"rows": [0, 1, 2]})]
 
 
-def test_other_tools_pass_through(tmp_path: Path) -> None:
-    m = to.Materializer(tmp_path, "thread-1")
-    marker = object()
-    assert materialize_tools([marker], m)[0] is marker  # type: ignore[list-item]
-    assert [t.name for t in context_tools(m)] == ["context_read", "context_tail", "context_grep"]
+@pytest.mark.asyncio
+async def test_dict_outputs_are_stored_as_json(materializer: Materializer, tmp_path: Path) -> None:
+    big = {"rows": [{"id": i, "name": f"row {i}"} for i in range(2000)]}
+
+    @function_tool
+    def rows() -> dict:
+        """Rows as a dict."""
+        return big
+
+    model = scripted(lambda call: [assistant_message("ok")] if outputs(call) else [function_call("rows", {}, call_id="c1")], 2)
+    agent = Agent(name="a", model=model, tools=materialize_tools([rows], materializer))
+    await Runner.run(agent, "go")
+    (seen,) = outputs(model.calls[1])
+    assert seen["output"].startswith("[Output of rows ") and "ctx://conv-1/tool/c1.json" in seen["output"]
+    path = tmp_path / "context" / "conv-1" / "artifacts" / "tool" / "c1.json"
+    assert json.loads(path.read_text()) == big
+
+
+@needs("tool_definitions")
+@pytest.mark.asyncio
+async def test_model_greps_the_needle_back(materializer: Materializer) -> None:
+    model = scripted(grep_the_needle, 3)
+    tools = [*materialize_tools([build_tool(LOG)], materializer), *context_tools(materializer)]
+    assert [t.name for t in tools] == ["build", "context_read", "context_tail", "context_grep"]
+    agent = Agent(name="builder", model=model, tools=tools)
+    result = await Runner.run(agent, "why does the build fail?")
+    assert_summary(outputs(model.calls[1])[-1]["output"], "build")
+    assert NEEDLE in result.final_output and "1235|" in result.final_output
+
+
+@needs("tool_definitions")
+@pytest.mark.asyncio
+async def test_a_refused_read_reaches_the_model(materializer: Materializer) -> None:
+    model = scripted(
+        lambda call: [assistant_message(str(outputs(call)[-1]["output"]))]
+        if outputs(call)
+        else [function_call("context_grep", {"ref": "ctx://other/tool/x.txt", "pattern": "x"}, call_id="c1")],
+        2,
+    )
+    agent = Agent(name="a", model=model, tools=context_tools(materializer))
+    result = await Runner.run(agent, "read")
+    assert "other" in result.final_output
+
+
+def test_budget_filter_needs_a_trigger(materializer: Materializer) -> None:
+    with pytest.raises(InvalidArgumentError):
+        BudgetFilter(materializer)
+
+
+@needs("budget")
+@pytest.mark.asyncio
+async def test_budget_filter_clears_and_keeps_its_decisions(materializer: Materializer) -> None:
+    pages = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
+
+    @function_tool
+    def fetch(n: int) -> str:
+        """Fetch page n."""
+        return pages[f"call_{n}"]
+
+    def script(call: ModelCall) -> Sequence[Any]:
+        n = len(outputs(call))
+        return [function_call("fetch", {"n": n}, call_id=f"call_{n}")] if n < len(pages) else [assistant_message("done")]
+
+    model = scripted(script, len(pages) + 1)
+    agent = Agent(name="a", model=model, tools=[fetch])
+    config = RunConfig(call_model_input_filter=BudgetFilter(materializer, trigger_tokens=2000, keep_last=2))
+    await Runner.run(agent, "fetch them all", run_config=config)
+    last = outputs(model.calls[-1])
+    cleared = [o for o in last if o["output"] != pages[o["call_id"]]]
+    assert cleared and last[-1]["output"] == pages["call_5"]
+    # Once cleared, an output reaches every later call as the same bytes.
+    for earlier in model.calls[1:-1]:
+        for item in outputs(earlier):
+            if item["output"] != pages[item["call_id"]]:
+                assert item in last
+    for item in cleared:
+        assert ref_in(item["output"]) is not None

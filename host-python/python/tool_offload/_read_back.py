@@ -44,13 +44,14 @@ class ReadBack:
         """``{name, description, input_schema}`` of each, Anthropic-style."""
         self.names: FrozenSet[str] = frozenset(d["name"] for d in self.definitions)
 
-    async def run(self, name: str, input: Mapping[str, Any]) -> ReadResult:
-        """Run one; a refused call is an ``is_error`` result, never a raise."""
-        return _result(await self.materializer.handle_tool_call(name, dict(input)))  # type: ignore[attr-defined]
+    async def run(self, name: str, input: Any) -> ReadResult:
+        """Run one with the model's input as it came (core checks it); a refused call is
+        an ``is_error`` result, never a raise."""
+        return _result(await self.materializer.handle_tool_call(name, input))  # type: ignore[attr-defined]
 
-    def run_sync(self, name: str, input: Mapping[str, Any]) -> ReadResult:
+    def run_sync(self, name: str, input: Any) -> ReadResult:
         """:meth:`run` in the caller's thread (never inside a running event loop)."""
-        return _result(self.materializer.handle_tool_call_sync(name, dict(input)))  # type: ignore[attr-defined]
+        return _result(self.materializer.handle_tool_call_sync(name, input))  # type: ignore[attr-defined]
 
 
 def read_tool_names(materializer: "Materializer") -> FrozenSet[str]:

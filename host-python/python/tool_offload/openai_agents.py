@@ -1,135 +1,163 @@
-"""tool_offload for the OpenAI Agents SDK (``openai-agents``, an optional dependency):
-function tools whose large outputs are materialized before the model sees them, the
-read-back tools (``context_read``, ``context_tail``, ``context_grep``) as function tools,
-and a ``call_model_input_filter`` that keeps the history within a token budget. The npm
-package's ``tool-offload/openai-agents``, in Python::
+"""tool-offload for the OpenAI Agents SDK (``pip install tool-offload[openai-agents]``).
+
+- :func:`materialize_tools`: function tools whose outputs over the materializer's limits
+  reach the model (and the run's history) as the summary; the artifact holds the output.
+- :func:`context_tools`: ``context_read``, ``context_tail``, ``context_grep`` as function
+  tools.
+- :class:`BudgetFilter`: a ``RunConfig.call_model_input_filter`` running
+  ``Materializer.budget`` before each model call, its decisions kept across the run's
+  turns (the SDK hands every filter call the history as the tools produced it).
+
+Example::
 
     from agents import Agent, RunConfig, Runner
     from tool_offload import Materializer
     from tool_offload.openai_agents import BudgetFilter, context_tools, materialize_tools
 
-    materializer = Materializer(".agent", "thread-1")
+    materializer = Materializer(".agent", "conv-1")
     agent = Agent(name="builder", tools=[*materialize_tools([bash], materializer), *context_tools(materializer)])
     config = RunConfig(call_model_input_filter=BudgetFilter(materializer, trigger_tokens=100_000))
-    result = await Runner.run(agent, "Why does the build fail?", run_config=config)"""
+    await Runner.run(agent, "Why does the build fail?", run_config=config)
+"""
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 import json
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, TypeVar
 
-from agents import FunctionTool, Tool
-from agents.run_config import CallModelData, ModelInputData
-from agents.tool_context import ToolContext
+try:
+    from agents import FunctionTool
+    from agents.items import ItemHelpers
+    from agents.run_config import CallModelData, ModelInputData
+    from agents.tool_context import ToolContext
+except ImportError as e:  # pragma: no cover - depends on the extra
+    raise ImportError(
+        "tool_offload.openai_agents needs the OpenAI Agents SDK: pip install 'tool-offload[openai-agents]'"
+    ) from e
 
-from ._materializer import CountTokens, Materializer
+from . import Materializer
+from ._read_back import ReadBack, read_tool_names
+from .errors import InvalidArgumentError
 
 __all__ = ["materialize_tools", "context_tools", "BudgetFilter"]
 
-
-def _jsonable(value: Any) -> Any:
-    """A tool's output as ``materialize`` takes it: itself when it is JSON, else ``str()``
-    of it (what the SDK sends the model)."""
-    try:
-        json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError):
-        return str(value)
-    return value
+T = TypeVar("T")
 
 
-def materialize_tools(tools: Sequence[Tool], materializer: Materializer) -> List[Tool]:
-    """``tools`` with every function tool's output over the materializer's limits written
-    to an artifact (named after the tool call's id) and the model given its summary; other
-    tools as they are."""
-    return [_materialized(t, materializer) if isinstance(t, FunctionTool) else t for t in tools]
+def materialize_tools(tools: Sequence[T], materializer: Materializer) -> List[T]:
+    """``tools``, each function tool's output materialized when over the limits: the
+    model gets the summary, the artifact (named after the call's id) the output. The
+    read-back tools, tools with a declared output schema (a summary would not match it),
+    hosted and other non-function tools are returned as they are."""
+    skip = read_tool_names(materializer)
+    return [
+        _materializing(t, materializer) if isinstance(t, FunctionTool) and t.name not in skip and not _typed(t) else t
+        for t in tools
+    ]
 
 
-def _materialized(original: FunctionTool, materializer: Materializer) -> FunctionTool:
-    invoke = original.on_invoke_tool
+def _typed(tool: FunctionTool) -> bool:
+    return tool.output_json_schema is not None or getattr(tool, "_output_type_adapter", None) is not None
 
-    async def on_invoke_tool(context: ToolContext[Any], arguments: str) -> Any:
-        output = await invoke(context, arguments)
+
+def _materializing(tool: FunctionTool, materializer: Materializer) -> FunctionTool:
+    invoke = tool.on_invoke_tool
+
+    async def on_invoke_tool(ctx: ToolContext[Any], arguments: str) -> Any:
+        output = await invoke(ctx, arguments)
+        if not isinstance(output, str):
+            # Structured outputs (text/image/file parts) go to the model as they are;
+            # other values the SDK would send as their str(): keep that text.
+            if output is None or ItemHelpers._convert_tool_output_as_structured(output) is not None:
+                return output
+            text: Any = _json_or_text(output)
+        else:
+            text = output
         done = await materializer.materialize(
-            tool_name=original.name, tool_call_id=context.tool_call_id, output=_jsonable(output)
+            tool_name=ctx.tool_name or tool.name, tool_call_id=ctx.tool_call_id, output=text
         )
         return output if done.inline else done.content
 
-    return dataclasses.replace(original, on_invoke_tool=on_invoke_tool)
+    wrapped = copy.copy(tool)
+    wrapped.on_invoke_tool = on_invoke_tool
+    return wrapped
+
+
+def _json_or_text(output: Any) -> Any:
+    """A dict or list that is JSON as itself (its artifact then is JSON); else its str()."""
+    if isinstance(output, (dict, list)):
+        try:
+            json.dumps(output, allow_nan=False)
+            return output
+        except (TypeError, ValueError):
+            pass
+    return str(output)
 
 
 def context_tools(materializer: Materializer) -> List[FunctionTool]:
-    """``context_read``, ``context_tail`` and ``context_grep`` as function tools over the
-    materializer's artifacts (non-strict schemas: optional fields stay optional). A refused
-    call (another conversation's ref, a bad pattern) is a message the model can read."""
-    tools = []
-    for definition in materializer.tool_definitions("anthropic"):
-        name = str(definition["name"])
+    """``context_read``, ``context_tail`` and ``context_grep`` over ``materializer``'s
+    artifacts as function tools (not strict: their inputs have optional fields). A
+    refused call reaches the model as its error text."""
+    read_back = ReadBack(materializer)
+    return [_tool(read_back, d) for d in read_back.definitions]
 
-        async def on_invoke_tool(context: ToolContext[Any], arguments: str, _name: str = name) -> str:
-            try:
-                params = json.loads(arguments) if arguments else {}
-            except ValueError as e:
-                return f"invalid arguments: {e}"
-            return (await materializer.handle_tool_call(_name, params)).content
 
-        tools.append(
-            FunctionTool(
-                name=name,
-                description=str(definition["description"]),
-                params_json_schema={**definition["input_schema"], "additionalProperties": True},
-                on_invoke_tool=on_invoke_tool,
-                strict_json_schema=False,
-            )
-        )
-    return tools
+def _tool(read_back: ReadBack, definition: Mapping[str, Any]) -> FunctionTool:
+    name = str(definition["name"])
+
+    async def on_invoke_tool(ctx: ToolContext[Any], arguments: str) -> str:
+        try:
+            input = json.loads(arguments) if arguments else {}
+        except ValueError:
+            input = arguments  # core refuses it, as an error result the model reads
+        return (await read_back.run(name, input)).content
+
+    return FunctionTool(
+        name=name,
+        description=str(definition.get("description", "")),
+        params_json_schema=dict(definition["input_schema"]),
+        on_invoke_tool=on_invoke_tool,
+        strict_json_schema=False,
+    )
 
 
 class BudgetFilter:
-    """A ``RunConfig(call_model_input_filter=…)``: past ``trigger_tokens``, old
-    ``function_call_output`` items become one-line pointers to their artifacts
-    (:meth:`Materializer.budget`). The SDK keeps its own history, so the filter keeps its
-    decisions: a result cleared once is sent cleared on every later call, identically,
-    and only new results are considered."""
+    """A ``call_model_input_filter``: budgets the model input before each call with
+    ``Materializer.budget(items, **options)`` (``trigger_tokens``, ``keep_last``,
+    ``exclude_tools``…), and keeps what it decided. The SDK gives each call the run's
+    items as produced, so each tool output the budget rewrote is remembered (by call id)
+    and handed back rewritten on the next calls: cleared outputs stay cleared, the same
+    bytes every turn, and the prompt cache is rewritten only when the budget clears more.
 
-    def __init__(
-        self,
-        materializer: Materializer,
-        *,
-        trigger_tokens: int,
-        keep_last: Optional[int] = None,
-        clear_at_least_tokens: Optional[int] = None,
-        exclude_tools: Optional[Sequence[str]] = None,
-        count_tokens: Optional[CountTokens] = None,
-    ) -> None:
+    One filter per conversation (as its materializer)."""
+
+    def __init__(self, materializer: Materializer, **options: Any) -> None:
+        if "trigger_tokens" not in options:
+            raise InvalidArgumentError("invalid argument: BudgetFilter needs trigger_tokens=")
         self.materializer = materializer
-        self.options: dict[str, Any] = {
-            "trigger_tokens": trigger_tokens,
-            "keep_last": keep_last,
-            "clear_at_least_tokens": clear_at_least_tokens,
-            "exclude_tools": exclude_tools,
-            "count_tokens": count_tokens,
-        }
-        self.cleared: dict[str, Any] = {}
-        """The output sent for each call id cleared so far."""
+        self.options: Dict[str, Any] = options
+        self._kept: Dict[str, Any] = {}
+
+    def _recalled(self, items: Sequence[Any]) -> List[Any]:
+        return [self._kept.get(_output_id(item) or "", item) if _output_id(item) else item for item in items]
+
+    def _remember(self, before: Sequence[Any], after: Sequence[Any]) -> None:
+        for old, new in zip(before, after):
+            key = _output_id(new)
+            if new is not old and key is not None:
+                self._kept[key] = new
 
     async def __call__(self, data: CallModelData[Any]) -> ModelInputData:
-        items = [self._as_decided(_item(i)) for i in data.model_data.input]
-        done = await self.materializer.budget(items, **self.options)
-        for before, after in zip(items, done.messages):
-            if after is not before and after.get("type") == "function_call_output":
-                self.cleared[str(after.get("call_id"))] = after.get("output")
-        return ModelInputData(input=done.messages, instructions=data.model_data.instructions)
-
-    def _as_decided(self, item: dict[str, Any]) -> dict[str, Any]:
-        call = item.get("call_id")
-        if item.get("type") == "function_call_output" and call in self.cleared:
-            return {**item, "output": self.cleared[call]}
-        return item
+        items = self._recalled(data.model_data.input)
+        done = await self.materializer.budget(items, **self.options)  # type: ignore[attr-defined]
+        self._remember(items, done.messages)
+        return ModelInputData(input=list(done.messages), instructions=data.model_data.instructions)
 
 
-def _item(item: Any) -> dict[str, Any]:
-    if isinstance(item, dict):
-        return item
-    dumped: dict[str, Any] = item.model_dump(exclude_none=True)
-    return dumped
+def _output_id(item: Any) -> Optional[str]:
+    """A tool output item's call id (``function_call_output``), else ``None``."""
+    if isinstance(item, Mapping) and item.get("type") == "function_call_output":
+        call_id = item.get("call_id")
+        return call_id if isinstance(call_id, str) else None
+    return None
