@@ -1,9 +1,9 @@
-"""tool_offload.pydantic_ai with the real Pydantic AI (pinned) and a FunctionModel script,
-no network: a tool returns a 150 KB log, the model sees its summary, calls context_grep
-with the ref and gets the planted line."""
+"""tool_offload.pydantic_ai with the real Pydantic AI agent and a FunctionModel (no
+network)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, List
 
@@ -12,106 +12,129 @@ import pytest
 pytest.importorskip("pydantic_ai")
 
 from pydantic_ai import Agent  # noqa: E402
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart, ToolReturnPart  # noqa: E402
+from pydantic_ai.messages import (  # noqa: E402
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+)
 from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
 
-import tool_offload as to  # noqa: E402
-from tool_offload.pydantic_ai import Materialize, context_tools  # noqa: E402
+from tool_offload import Materializer  # noqa: E402
+from tool_offload.pydantic_ai import ToolOffload  # noqa: E402
 
-LOG = "".join(f"step {i}: compiling module {i}\n" for i in range(6000)).replace(
-    "step 4321: compiling module 4321", "step 4321: error: NEEDLE-7 undefined symbol"
-)
-REF = "ctx://thread-1/tool/call_build.txt"
+from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, needs, ref_in  # noqa: E402
 
 
-def returns(messages: List[ModelMessage]) -> dict[str, str]:
-    return {
-        p.tool_call_id: str(p.content)
-        for m in messages
-        if isinstance(m, ModelRequest)
-        for p in m.parts
-        if isinstance(p, ToolReturnPart)
-    }
+def returns(messages: List[ModelMessage]) -> List[ToolReturnPart]:
+    return [p for m in messages if isinstance(m, ModelRequest) for p in m.parts if isinstance(p, ToolReturnPart)]
 
 
-def scripted(seen: List[List[ModelMessage]]) -> FunctionModel:
-    def model(messages: List[ModelMessage], info: AgentInfo) -> ModelResponse:
-        seen.append(list(messages))
-        turn = len(seen)
-        if turn == 1:
-            return ModelResponse(parts=[ToolCallPart("build", {}, tool_call_id="call_build")])
-        if turn == 2:
-            return ModelResponse(parts=[ToolCallPart("context_grep", {"ref": REF, "pattern": "NEEDLE-7"}, tool_call_id="call_grep")])
-        if turn == 3:
-            return ModelResponse(parts=[ToolCallPart("context_read", {"ref": "ctx://other/tool/x.txt"}, tool_call_id="call_bad")])
-        return ModelResponse(parts=[TextPart("The build fails on an undefined symbol.")])
+def grep_the_needle(messages: List[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Build; read the summary and grep its ref; answer with what came back."""
+    done = returns(messages)
+    if not done:
+        return ModelResponse(parts=[ToolCallPart("build", {"target": "all"}, tool_call_id="call_build")])
+    last = done[-1]
+    if last.tool_call_id == "call_build":
+        ref = ref_in(last.model_response_str())
+        if ref is None:
+            return ModelResponse(parts=[TextPart(f"inline: {last.model_response_str()}")])
+        return ModelResponse(parts=[ToolCallPart("context_grep", {"ref": ref, "pattern": PATTERN}, tool_call_id="call_grep")])
+    return ModelResponse(parts=[TextPart(f"{last.outcome}: {last.model_response_str()}")])
 
-    return FunctionModel(model)
+
+class Recorder:
+    """The FunctionModel's function, recording every history it was sent."""
+
+    def __init__(self, script: Any) -> None:
+        self.script = script
+        self.seen: List[List[ModelMessage]] = []
+        self.tools: List[str] = []
+
+    def __call__(self, messages: List[ModelMessage], info: AgentInfo) -> ModelResponse:
+        self.seen.append(list(messages))
+        self.tools = [t.name for t in info.function_tools]
+        return self.script(messages, info)
 
 
-def make(tmp_path: Path, seen: List[List[ModelMessage]]) -> "Agent[None, str]":
-    m = to.Materializer(tmp_path, "thread-1")
-    agent: Agent[None, str] = Agent(scripted(seen), capabilities=[Materialize(m)])
+def agent_with(materializer: Materializer, output: Any, recorder: Recorder, **options: Any) -> Agent[None, str]:
+    agent: Agent[None, str] = Agent(FunctionModel(recorder), capabilities=[ToolOffload(materializer, **options)])
 
     @agent.tool_plain
-    def build() -> str:
-        """Run the build."""
-        return LOG
+    def build(target: str) -> Any:
+        """Build a target and return its log."""
+        return output
 
     return agent
 
 
-def check(tmp_path: Path, seen: List[List[ModelMessage]], output: Any) -> None:
-    assert output == "The build fails on an undefined symbol."
-    sent = returns(seen[-1])
-    assert REF in sent["call_build"] and len(sent["call_build"]) < 4000
-    assert all(LOG not in str(m) for m in seen[1])
-    assert "NEEDLE-7 undefined symbol" in sent["call_grep"]
-    assert "outside this conversation" in sent["call_bad"]
-    assert Path(tmp_path, "context/thread-1/artifacts/tool/call_build.txt").read_text() == LOG
-
-
-def test_the_model_sees_the_summary_and_greps_the_artifact(tmp_path: Path) -> None:
-    seen: List[List[ModelMessage]] = []
-    check(tmp_path, seen, make(tmp_path, seen).run_sync("Why does the build fail?").output)
+@pytest.fixture
+def materializer(tmp_path: Path) -> Materializer:
+    return Materializer(tmp_path, "conv-1")
 
 
 @pytest.mark.asyncio
-async def test_async_runs_too(tmp_path: Path) -> None:
-    seen: List[List[ModelMessage]] = []
-    check(tmp_path, seen, (await make(tmp_path, seen).run("Why does the build fail?")).output)
+async def test_model_sees_the_summary(materializer: Materializer) -> None:
+    recorder = Recorder(lambda ms, info: ModelResponse(parts=[TextPart("ok")]) if returns(ms) else grep_the_needle(ms, info))
+    agent = agent_with(materializer, LOG, recorder, read_tools=False)
+    result = await agent.run("why does the build fail?")
+    (seen,) = returns(recorder.seen[1])
+    ref = assert_summary(seen.content, "build")
+    assert ref == "ctx://conv-1/tool/call_build.txt"
+    (kept,) = returns(result.all_messages())
+    assert kept.content == seen.content
+    assert (await materializer.grep(ref, PATTERN)).count(NEEDLE) == 1
 
 
-def test_the_tools_on_their_own(tmp_path: Path) -> None:
-    m = to.Materializer(tmp_path, "thread-1")
-    assert [t.name for t in context_tools(m)] == ["context_read", "context_tail", "context_grep"]
-    assert list(Materialize(m, read_tools=False).tools) == []
+@pytest.mark.asyncio
+async def test_small_output_stays_inline(materializer: Materializer) -> None:
+    recorder = Recorder(grep_the_needle)
+    result = await agent_with(materializer, SMALL, recorder, read_tools=False).run("build")
+    assert result.output == f"inline: {SMALL}"
 
 
-def test_the_budget_clears_old_returns_and_keeps_its_decisions(tmp_path: Path) -> None:
-    from tool_offload.pydantic_ai import Budget
+@pytest.mark.asyncio
+async def test_structured_results_are_stored_as_their_json(materializer: Materializer, tmp_path: Path) -> None:
+    rows = {"rows": [{"id": i, "name": f"row {i}"} for i in range(2000)]}
+    recorder = Recorder(lambda ms, info: ModelResponse(parts=[TextPart("ok")]) if returns(ms) else grep_the_needle(ms, info))
+    await agent_with(materializer, rows, recorder, read_tools=False).run("build")
+    (seen,) = returns(recorder.seen[1])
+    assert seen.content.startswith("[Output of build ") and "call_build.json" in seen.content
+    stored = tmp_path / "context" / "conv-1" / "artifacts" / "tool" / "call_build.json"
+    assert json.loads(stored.read_text()) == rows
 
-    m = to.Materializer(tmp_path, "thread-1")
-    seen: List[List[ModelMessage]] = []
 
-    def model(messages: List[ModelMessage], info: AgentInfo) -> ModelResponse:
-        seen.append(list(messages))
-        if len(seen) <= 4:
-            return ModelResponse(parts=[ToolCallPart("listing", {}, tool_call_id=f"call_{len(seen) - 1}")])
-        return ModelResponse(parts=[TextPart("Done.")])
+def test_sync_run(materializer: Materializer) -> None:
+    recorder = Recorder(lambda ms, info: ModelResponse(parts=[TextPart("ok")]) if returns(ms) else grep_the_needle(ms, info))
+    agent_with(materializer, LOG, recorder, read_tools=False).run_sync("build")
+    assert_summary(returns(recorder.seen[1])[0].content, "build")
 
-    agent: Agent[None, str] = Agent(FunctionModel(model), capabilities=[Budget(m, trigger_tokens=1500, keep_last=1)])
 
-    @agent.tool_plain
-    def listing() -> str:
-        """List the files."""
-        return "".join(f"file_{i:04d}.txt\n" for i in range(200))
+@needs("tool_definitions")
+@pytest.mark.asyncio
+async def test_model_greps_the_needle_back(materializer: Materializer) -> None:
+    recorder = Recorder(grep_the_needle)
+    agent = agent_with(materializer, LOG, recorder)
+    result = await agent.run("why does the build fail?")
+    assert sorted(recorder.tools) == ["build", "context_grep", "context_read", "context_tail"]
+    build, grep = returns(result.all_messages())
+    assert_summary(build.content, "build")
+    assert grep.tool_name == "context_grep" and NEEDLE in grep.content and "1235|" in grep.content
+    assert result.output.startswith("success: ") and NEEDLE in result.output
 
-    result = agent.run_sync("List the files four times.")
-    last = returns(seen[-1])
-    cleared = sorted(k for k, v in last.items() if "cleared from the conversation" in v)
-    assert cleared == ["call_0", "call_1", "call_2"] and "file_0199.txt" in last["call_3"]
-    # The run's own history holds the decisions, not only what was sent.
-    kept = returns(result.all_messages())
-    assert all("cleared from the conversation" in kept[k] for k in cleared)
-    assert m.read_sync("ctx://thread-1/tool/call_0.txt", 199, 1).endswith("200| file_0199.txt")
+
+@needs("tool_definitions")
+@pytest.mark.asyncio
+async def test_a_refused_read_is_a_failed_result(materializer: Materializer) -> None:
+    def script(messages: List[ModelMessage], info: AgentInfo) -> ModelResponse:
+        done = returns(messages)
+        if not done:
+            call = ToolCallPart("context_grep", {"ref": "ctx://other/tool/x.txt", "pattern": "x"}, tool_call_id="c1")
+            return ModelResponse(parts=[call])
+        return ModelResponse(parts=[TextPart(f"{done[-1].outcome}: {done[-1].model_response_str()}")])
+
+    result = await agent_with(materializer, SMALL, Recorder(script)).run("read")
+    assert result.output.startswith("failed: ") and "other" in result.output

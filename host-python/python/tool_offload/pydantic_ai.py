@@ -1,178 +1,101 @@
-"""tool_offload for Pydantic AI (``pydantic-ai-slim``, an optional dependency): a
-capability that materializes tool results over a :class:`~tool_offload.Materializer`'s
-limits before the model sees them (``after_tool_execute``) and gives the agent the
-read-back tools (``context_read``, ``context_tail``, ``context_grep``)::
+"""tool-offload for Pydantic AI (``pip install tool-offload[pydantic-ai]``): the
+:class:`ToolOffload` capability.
+
+- ``after_tool_execute``: each tool's result over the materializer's limits is written
+  to an artifact (named after the call's id) and the model gets the summary.
+- ``get_toolset``: ``context_read``, ``context_tail``, ``context_grep``; a refused call
+  is a ``ToolFailed`` the model sees (no retry spent).
+
+Example::
 
     from pydantic_ai import Agent
     from tool_offload import Materializer
-    from tool_offload.pydantic_ai import Materialize
+    from tool_offload.pydantic_ai import ToolOffload
 
-    materializer = Materializer(".agent", "thread-1")
-    agent = Agent(model, tools=[bash], capabilities=[Materialize(materializer)])
-
-A long single-line JSON result is paged by ``context_read`` (``path=`` selects inside it),
-which a plain truncation cannot do."""
+    materializer = Materializer(".agent", "conv-1")
+    agent = Agent("anthropic:claude-sonnet-4-5", tools=[bash], capabilities=[ToolOffload(materializer)])
+"""
 
 from __future__ import annotations
 
-import dataclasses
-import json
-from typing import Any, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import Any, FrozenSet, Mapping, Optional
 
-from pydantic_ai import RunContext
-from pydantic_ai.capabilities import Capability
-from pydantic_ai.messages import (
-    ModelMessage,
-    ModelRequest,
-    ModelResponse,
-    TextPart,
-    ToolCallPart,
-    ToolReturnPart,
-    UserPromptPart,
-)
-from pydantic_ai.models import ModelRequestContext
-from pydantic_ai.tools import Tool, ToolDefinition
+try:
+    from pydantic_ai import RunContext, Tool, ToolFailed
+    from pydantic_ai.capabilities import AbstractCapability
+    from pydantic_ai.messages import ToolCallPart, ToolReturn, is_multi_modal_content
+    from pydantic_ai.tools import ToolDefinition
+    from pydantic_ai.toolsets import FunctionToolset
+    from pydantic_core import to_jsonable_python
+except ImportError as e:  # pragma: no cover - depends on the extra
+    raise ImportError("tool_offload.pydantic_ai needs Pydantic AI: pip install 'tool-offload[pydantic-ai]'") from e
 
-from ._materializer import CountTokens, Materializer
+from . import Materializer
+from ._read_back import ReadBack, read_tool_names
 
-__all__ = ["Materialize", "Budget", "context_tools"]
+__all__ = ["ToolOffload", "context_toolset"]
 
 
-def _output(result: Any) -> Any:
-    """A tool's result as ``materialize`` takes it: a pydantic model as its JSON data,
-    JSON as it is, anything else as ``str()`` of it."""
-    if hasattr(result, "model_dump") and callable(result.model_dump):
-        return result.model_dump(mode="json")
-    try:
-        json.dumps(result, allow_nan=False)
-    except (TypeError, ValueError):
-        return str(result)
-    return result
+def context_toolset(materializer: Materializer) -> FunctionToolset[Any]:
+    """``context_read``, ``context_tail`` and ``context_grep`` over ``materializer``'s
+    artifacts as a toolset (definitions, argument checks and pages from the extension)."""
+    read_back = ReadBack(materializer)
+    return FunctionToolset([_tool(read_back, d) for d in read_back.definitions])
 
 
-class Materialize(Capability[Any]):
-    """Every tool's result over the materializer's limits is written to an artifact named
-    after the tool call's id, and the model gets its summary (with a ``ctx://`` ref) in its
-    place. With ``read_tools`` (default), the agent also gets the read-back tools."""
+def _tool(read_back: ReadBack, definition: Mapping[str, Any]) -> Tool[Any]:
+    name = str(definition["name"])
 
-    def __init__(self, materializer: Materializer, *, read_tools: bool = True) -> None:
-        super().__init__(
-            tools=context_tools(materializer) if read_tools else (),
-            description="Large tool results are stored and summarised; read them back with context_* tools.",
-        )
-        self.materializer = materializer
+    async def run(**input: Any) -> str:
+        result = await read_back.run(name, input)
+        if result.is_error:
+            raise ToolFailed(result.content)
+        return result.content
+
+    return Tool.from_schema(
+        run, name=name, description=str(definition.get("description", "")), json_schema=dict(definition["input_schema"])
+    )
+
+
+@dataclass
+class ToolOffload(AbstractCapability[Any]):
+    """Materializes tool results over the materializer's limits and gives the model the
+    read-back tools (``read_tools=False`` leaves them out).
+
+    Results the model must get as they are — multimodal content, ``ToolReturn`` — pass
+    unchanged; a ``str`` is stored as it is, any other value as the JSON the model would
+    have been sent."""
+
+    materializer: Materializer
+    read_tools: bool = True
+    _read_names: FrozenSet[str] = field(default=frozenset(), init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._read_names = read_tool_names(self.materializer)
+
+    @classmethod
+    def get_serialization_name(cls) -> Optional[str]:
+        return None  # holds a live Materializer: not spec-serializable
+
+    def get_toolset(self) -> Optional[FunctionToolset[Any]]:
+        return context_toolset(self.materializer) if self.read_tools else None
 
     async def after_tool_execute(
-        self,
-        ctx: RunContext[Any],
-        *,
-        call: ToolCallPart,
-        tool_def: ToolDefinition,
-        args: Any,
-        result: Any,
+        self, ctx: RunContext[Any], *, call: ToolCallPart, tool_def: ToolDefinition, args: Any, result: Any
     ) -> Any:
+        if call.tool_name in self._read_names or not _storable(result):
+            return result
+        output = result if isinstance(result, str) else to_jsonable_python(result, by_alias=True)
         done = await self.materializer.materialize(
-            tool_name=call.tool_name, tool_call_id=call.tool_call_id, output=_output(result)
+            tool_name=call.tool_name, tool_call_id=call.tool_call_id, output=output
         )
         return result if done.inline else done.content
 
 
-class Budget(Capability[Any]):
-    """Before each model request, past ``trigger_tokens``, old tool returns become one-line
-    pointers to their artifacts (:meth:`Materializer.budget`: oldest first, the last
-    ``keep_last`` and those of ``exclude_tools`` kept). The run's history is rewritten as
-    a history processor's is, so the decisions are kept: later requests neither send nor
-    reconsider them. Every cleared return reads back byte for byte (use it beside
-    :class:`Materialize`, which gives the read tools)."""
-
-    def __init__(
-        self,
-        materializer: Materializer,
-        *,
-        trigger_tokens: int,
-        keep_last: Optional[int] = None,
-        clear_at_least_tokens: Optional[int] = None,
-        exclude_tools: Optional[Sequence[str]] = None,
-        count_tokens: Optional[CountTokens] = None,
-    ) -> None:
-        super().__init__(description="Old tool results are cleared into pointers past a token budget.")
-        self.materializer = materializer
-        self.options: dict[str, Any] = {
-            "trigger_tokens": trigger_tokens,
-            "keep_last": keep_last,
-            "clear_at_least_tokens": clear_at_least_tokens,
-            "exclude_tools": exclude_tools,
-            "count_tokens": count_tokens,
-        }
-
-    async def before_model_request(
-        self, ctx: RunContext[Any], request_context: ModelRequestContext
-    ) -> ModelRequestContext:
-        messages = list(request_context.messages)
-        view, places = _openai(messages)
-        done = await self.materializer.budget(view, **self.options)
-        cleared = {
-            places[i]: after["content"]
-            for i, after in enumerate(done.messages[: len(view)])
-            if after is not view[i] and places[i] is not None
-        }
-        if not cleared:
-            return request_context
-        out = [_with_cleared(message, m, cleared) for m, message in enumerate(messages)]
-        request_context.messages = out.copy()
-        ctx.messages[:] = out
-        return request_context
-
-
-def _openai(messages: List[ModelMessage]) -> Tuple[List[dict[str, Any]], List[Optional[Tuple[int, int]]]]:
-    """The history as OpenAI Chat messages for the budget (which reads tool names from
-    the assistant's ``tool_calls``), and where each tool return lives (message, part)."""
-    view: List[dict[str, Any]] = []
-    places: List[Optional[Tuple[int, int]]] = []
-    for m, message in enumerate(messages):
-        if isinstance(message, ModelResponse):
-            text = "".join(p.content for p in message.parts if isinstance(p, TextPart))
-            calls = [
-                {"id": p.tool_call_id, "type": "function", "function": {"name": p.tool_name, "arguments": "{}"}}
-                for p in message.parts
-                if isinstance(p, ToolCallPart)
-            ]
-            view.append({"role": "assistant", "content": text, **({"tool_calls": calls} if calls else {})})
-            places.append(None)
-            continue
-        for p, part in enumerate(message.parts):
-            if isinstance(part, ToolReturnPart):
-                view.append({"role": "tool", "tool_call_id": part.tool_call_id, "content": part.model_response_str()})
-                places.append((m, p))
-            elif isinstance(part, UserPromptPart):
-                view.append({"role": "user", "content": str(part.content)})
-                places.append(None)
-            else:
-                view.append({"role": "system", "content": str(getattr(part, "content", ""))})
-                places.append(None)
-    return view, places
-
-
-def _with_cleared(message: ModelMessage, m: int, cleared: dict[Any, Any]) -> ModelMessage:
-    if not isinstance(message, ModelRequest) or not any(key[0] == m for key in cleared):
-        return message
-    parts = [
-        dataclasses.replace(part, content=cleared[(m, p)]) if (m, p) in cleared else part
-        for p, part in enumerate(message.parts)
-    ]
-    return dataclasses.replace(message, parts=parts)
-
-
-def context_tools(materializer: Materializer) -> List[Tool[Any]]:
-    """``context_read``, ``context_tail`` and ``context_grep`` as Pydantic AI tools over the
-    materializer's artifacts; a refused call (another conversation's ref, a bad pattern)
-    returns a message the model can read."""
-    tools: List[Tool[Any]] = []
-    for definition in materializer.tool_definitions("anthropic"):
-        name = str(definition["name"])
-
-        async def run(_name: str = name, **params: Any) -> str:
-            return (await materializer.handle_tool_call(_name, params)).content
-
-        tools.append(Tool.from_schema(run, name, str(definition["description"]), definition["input_schema"]))
-    return tools
+def _storable(result: Any) -> bool:
+    if result is None or isinstance(result, ToolReturn) or is_multi_modal_content(result):
+        return False
+    if isinstance(result, (list, tuple)):
+        return not any(is_multi_modal_content(item) or isinstance(item, ToolReturn) for item in result)
+    return True
