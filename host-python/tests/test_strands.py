@@ -1,12 +1,11 @@
-"""tool_offload.strands with the real Strands Agents SDK (pinned) and a scripted model
-streaming Strands' events, no network: a tool returns a 150 KB log, the model sees its
-summary, calls context_grep with the ref and gets the planted line."""
+"""tool_offload.strands with the real Strands agent loop and a scripted model (no
+network)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, AsyncIterator, List
+from typing import Any, AsyncIterator, Callable, List, Optional
 
 import pytest
 
@@ -15,106 +14,149 @@ pytest.importorskip("strands")
 from strands import Agent, tool  # noqa: E402
 from strands.models.model import Model  # noqa: E402
 
-import tool_offload as to  # noqa: E402
-from tool_offload.strands import MaterializePlugin, context_tools  # noqa: E402
+from tool_offload import Materializer  # noqa: E402
+from tool_offload.strands import ToolOffloadPlugin  # noqa: E402
 
-LOG = "".join(f"step {i}: compiling module {i}\n" for i in range(6000)).replace(
-    "step 4321: compiling module 4321", "step 4321: error: NEEDLE-7 undefined symbol"
-)
-REF = "ctx://thread-1/tool/call_build.txt"
+from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, needs, ref_in  # noqa: E402
 
 
-class Scripted(Model):
-    """Streams a scripted reply per call: a tool use (name, input, id) or a final text."""
+class ScriptedModel(Model):
+    """A Strands model whose next turn is ``script(messages)``: ``("text", str)`` or
+    ``("tool", name, tool_use_id, input)``; records the messages of every call."""
 
-    def __init__(self, script: List[Any]) -> None:
-        self.script = list(script)
-        self.seen: List[Any] = []
+    def __init__(self, script: Callable[[List[Any]], tuple]) -> None:
+        self.script = script
+        self.seen: List[List[Any]] = []
 
-    def update_config(self, **config: Any) -> None:
+    def update_config(self, **model_config: Any) -> None:
         pass
 
     def get_config(self) -> Any:
         return {}
 
-    def structured_output(self, *args: Any, **kwargs: Any) -> Any:
+    def structured_output(self, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover
         raise NotImplementedError
 
-    async def stream(self, messages: Any, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+    async def stream(self, messages: List[Any], *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
         self.seen.append(json.loads(json.dumps(messages, default=str)))
-        step = self.script.pop(0)
+        move = self.script(messages)
         yield {"messageStart": {"role": "assistant"}}
-        if isinstance(step, str):
-            yield {"contentBlockDelta": {"delta": {"text": step}}}
+        if move[0] == "tool":
+            _, name, tool_use_id, input = move
+            yield {"contentBlockStart": {"start": {"toolUse": {"name": name, "toolUseId": tool_use_id}}}}
+            yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(input)}}}}
+            yield {"contentBlockStop": {}}
+            yield {"messageStop": {"stopReason": "tool_use"}}
+        else:
+            yield {"contentBlockStart": {"start": {}}}
+            yield {"contentBlockDelta": {"delta": {"text": move[1]}}}
             yield {"contentBlockStop": {}}
             yield {"messageStop": {"stopReason": "end_turn"}}
-            return
-        name, args, call = step
-        yield {"contentBlockStart": {"start": {"toolUse": {"toolUseId": call, "name": name}}}}
-        yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(args)}}}}
-        yield {"contentBlockStop": {}}
-        yield {"messageStop": {"stopReason": "tool_use"}}
 
 
-@tool
-def build() -> str:
-    """Run the build."""
-    return LOG
+def results(messages: List[Any]) -> List[dict]:
+    return [b["toolResult"] for m in messages for b in m["content"] if isinstance(b, dict) and "toolResult" in b]
 
 
-def results(messages: Any) -> dict[str, str]:
-    return {
-        block["toolResult"]["toolUseId"]: "".join(c.get("text", "") for c in block["toolResult"]["content"])
-        for m in messages
-        for block in m.get("content", [])
-        if "toolResult" in block
-    }
+def text_of(result: dict) -> str:
+    return "".join(b.get("text", "") for b in result["content"])
 
 
-def test_the_model_sees_the_summary_and_greps_the_artifact(tmp_path: Path) -> None:
-    m = to.Materializer(tmp_path, "thread-1")
-    model = Scripted(
-        [
-            ("build", {}, "call_build"),
-            ("context_grep", {"ref": REF, "pattern": "NEEDLE-7"}, "call_grep"),
-            ("context_read", {"ref": "ctx://other/tool/x.txt"}, "call_bad"),
-            "The build fails on an undefined symbol.",
-        ]
-    )
-    agent = Agent(model=model, tools=[build], plugins=[MaterializePlugin(m)], callback_handler=None)
-    reply = agent("Why does the build fail?")
-    assert "undefined symbol" in str(reply)
-    sent = results(model.seen[-1])
-    assert REF in sent["call_build"] and len(sent["call_build"]) < 4000
-    assert LOG not in json.dumps(model.seen[1])
-    assert "NEEDLE-7 undefined symbol" in sent["call_grep"]
-    assert "outside this conversation" in sent["call_bad"]
-    assert Path(tmp_path, "context/thread-1/artifacts/tool/call_build.txt").read_text() == LOG
+def grep_the_needle(messages: List[Any]) -> tuple:
+    done = results(messages)
+    if not done:
+        return ("tool", "build", "call_build", {"target": "all"})
+    last = done[-1]
+    if last["toolUseId"] == "call_build":
+        ref = ref_in(text_of(last))
+        if ref is None:
+            return ("text", f"inline: {text_of(last)}")
+        return ("tool", "context_grep", "call_grep", {"ref": ref, "pattern": PATTERN})
+    return ("text", f"{last['status']}: {text_of(last)}")
 
 
-def test_the_tools_on_their_own(tmp_path: Path) -> None:
-    m = to.Materializer(tmp_path, "thread-1")
-    assert [t.tool_name for t in context_tools(m)] == ["context_read", "context_tail", "context_grep"]
-    assert MaterializePlugin(m, read_tools=False).tools == []
+def answer_after_one(messages: List[Any]) -> tuple:
+    return ("text", "ok") if results(messages) else grep_the_needle(messages)
 
 
-@tool
-def listing() -> str:
-    """List the files."""
-    return "".join(f"file_{i:04d}.txt\n" for i in range(200))
+def agent_with(materializer: Materializer, output: Any, model: ScriptedModel, **options: Any) -> Agent:
+    @tool
+    def build(target: str) -> Any:
+        """Build a target and return its log."""
+        return output
+
+    return Agent(model=model, tools=[build], plugins=[ToolOffloadPlugin(materializer, **options)], callback_handler=None)
 
 
-def test_the_budget_clears_old_results_in_the_conversation(tmp_path: Path) -> None:
-    from tool_offload.strands import BudgetPlugin
+@pytest.fixture
+def materializer(tmp_path: Path) -> Materializer:
+    return Materializer(tmp_path, "conv-1")
 
-    m = to.Materializer(tmp_path, "thread-1")
-    model = Scripted([*(("listing", {}, f"call_{i}") for i in range(4)), "Done."])
-    budget = BudgetPlugin(m, trigger_tokens=1500, keep_last=1)
-    agent = Agent(model=model, tools=[listing], plugins=[MaterializePlugin(m), budget], callback_handler=None)
-    agent("List the files four times.")
-    last = results(model.seen[-1])
-    cleared = sorted(k for k, v in last.items() if "cleared from the conversation" in v)
-    assert cleared == ["call_0", "call_1", "call_2"] and "file_0199.txt" in last["call_3"]
-    kept = results(agent.messages)
-    assert all("cleared from the conversation" in kept[k] for k in cleared), "the conversation keeps them"
-    assert m.read_sync("ctx://thread-1/tool/call_0.txt", 199, 1).endswith("200| file_0199.txt")
+
+def test_model_sees_the_summary(materializer: Materializer) -> None:
+    model = ScriptedModel(answer_after_one)
+    agent = agent_with(materializer, LOG, model, read_tools=False)
+    agent("why does the build fail?")
+    (seen,) = results(model.seen[1])
+    ref = assert_summary(text_of(seen), "build")
+    assert ref == "ctx://conv-1/tool/call_build.txt" and seen["status"] == "success"
+    (kept,) = results(agent.messages)
+    assert text_of(kept) == text_of(seen)
+    assert materializer.grep_sync(ref, PATTERN).count(NEEDLE) == 1
+
+
+@pytest.mark.asyncio
+async def test_async_invocation(materializer: Materializer) -> None:
+    model = ScriptedModel(answer_after_one)
+    await agent_with(materializer, LOG, model, read_tools=False).invoke_async("build")
+    assert_summary(text_of(results(model.seen[1])[0]), "build")
+
+
+def test_small_output_stays_inline(materializer: Materializer) -> None:
+    model = ScriptedModel(grep_the_needle)
+    result = agent_with(materializer, SMALL, model, read_tools=False)("build")
+    assert str(result).strip() == f"inline: {SMALL}"
+
+
+def test_json_blocks_are_stored_as_json(materializer: Materializer, tmp_path: Path) -> None:
+    rows = {"rows": [{"id": i, "name": f"row {i}"} for i in range(2000)]}
+    model = ScriptedModel(answer_after_one)
+    agent_with(materializer, {"status": "success", "content": [{"json": rows}]}, model, read_tools=False)("build")
+    (seen,) = results(model.seen[1])
+    assert text_of(seen).startswith("[Output of build ") and "call_build.json" in text_of(seen)
+    stored = tmp_path / "context" / "conv-1" / "artifacts" / "tool" / "call_build.json"
+    assert json.loads(stored.read_text()) == rows
+
+
+def test_images_pass_unchanged(materializer: Materializer) -> None:
+    image = {"image": {"format": "png", "source": {"bytes": b"\x89PNG" + b"x" * 50_000}}}
+    model = ScriptedModel(answer_after_one)
+    agent = agent_with(materializer, {"status": "success", "content": [{"text": LOG}, image]}, model, read_tools=False)
+    agent("build")
+    (kept,) = results(agent.messages)
+    assert kept["content"][0]["text"] == LOG and "image" in kept["content"][1]
+
+
+@needs("tool_definitions")
+def test_model_greps_the_needle_back(materializer: Materializer) -> None:
+    model = ScriptedModel(grep_the_needle)
+    agent = agent_with(materializer, LOG, model)
+    assert {"context_read", "context_tail", "context_grep"} <= set(agent.tool_names)
+    result = agent("why does the build fail?")
+    build, grep = results(agent.messages)
+    assert_summary(text_of(build), "build")
+    assert grep["status"] == "success" and NEEDLE in text_of(grep) and "1235|" in text_of(grep)
+    assert NEEDLE in str(result)
+
+
+@needs("tool_definitions")
+def test_a_refused_read_is_an_error_result(materializer: Materializer) -> None:
+    def script(messages: List[Any]) -> tuple:
+        done = results(messages)
+        if not done:
+            return ("tool", "context_grep", "c1", {"ref": "ctx://other/tool/x.txt", "pattern": "x"})
+        return ("text", f"{done[-1]['status']}: {text_of(done[-1])}")
+
+    agent = agent_with(materializer, SMALL, ScriptedModel(script))
+    result = agent("read")
+    assert str(result).startswith("error: ") and "other" in str(result)
