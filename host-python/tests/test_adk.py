@@ -1,11 +1,10 @@
-"""tool_offload.adk with the real google-adk (pinned in requirements-adk.txt, its own venv:
-make test-python-adk) and a scripted model, no network: a tool returns a 150 KB log, the
-model sees its summary, calls context_grep with the ref and gets the planted line."""
+"""tool_offload.adk with the real Google ADK runner and a scripted model (no network)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Any, AsyncGenerator, List
+from typing import Any, AsyncGenerator, Callable, List, Optional
 
 import pytest
 
@@ -18,104 +17,130 @@ from google.adk.models.llm_request import LlmRequest  # noqa: E402
 from google.adk.models.llm_response import LlmResponse  # noqa: E402
 from google.adk.runners import InMemoryRunner  # noqa: E402
 from google.genai import types  # noqa: E402
+from pydantic import Field  # noqa: E402
 
-import tool_offload as to  # noqa: E402
-from tool_offload.adk import MaterializePlugin, context_tools  # noqa: E402
+from tool_offload import Materializer  # noqa: E402
+from tool_offload.adk import ToolOffloadPlugin, context_tools  # noqa: E402
 
-LOG = "".join(f"step {i}: compiling module {i}\n" for i in range(6000)).replace(
-    "step 4321: compiling module 4321", "step 4321: error: NEEDLE-7 undefined symbol"
-)
-REF = "ctx://thread-1/tool/call_build.txt"
-SEEN: List[List[types.Content]] = []
-SCRIPT: List[Any] = []
+from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, needs, ref_in  # noqa: E402
+
+Move = tuple
 
 
-class Scripted(BaseLlm):
-    """Replies from SCRIPT: (name, args, id) as a function call, or a final text."""
+class ScriptedLlm(BaseLlm):
+    """A model whose next turn is ``script(contents)``: ``("text", str)`` or ``("tool",
+    name, call_id, args)``; records every request's contents."""
+
+    model: str = "scripted"
+    script: Any = None
+    seen: List[List[types.Content]] = Field(default_factory=list)
 
     async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False) -> AsyncGenerator[LlmResponse, None]:
-        SEEN.append([c.model_copy(deep=True) for c in llm_request.contents])
-        step = SCRIPT.pop(0)
-        if isinstance(step, str):
-            part = types.Part(text=step)
+        self.seen.append([c.model_copy(deep=True) for c in llm_request.contents])
+        move = self.script(llm_request.contents)
+        if move[0] == "tool":
+            _, name, call_id, args = move
+            part = types.Part(function_call=types.FunctionCall(name=name, args=args, id=call_id))
         else:
-            name, args, call = step
-            part = types.Part(function_call=types.FunctionCall(name=name, args=args, id=call))
+            part = types.Part(text=move[1])
         yield LlmResponse(content=types.Content(role="model", parts=[part]))
 
 
-def build() -> str:
-    """Run the build."""
-    return LOG
+def responses(contents: List[types.Content]) -> List[types.FunctionResponse]:
+    return [p.function_response for c in contents for p in (c.parts or []) if p.function_response is not None]
 
 
-def responses(requests: List[List[types.Content]]) -> dict[str, str]:
-    return {
-        str(p.function_response.id): str(p.function_response.response)
-        for c in requests[-1]
-        for p in (c.parts or [])
-        if p.function_response is not None
-    }
+def grep_the_needle(contents: List[types.Content]) -> Move:
+    done = responses(contents)
+    if not done:
+        return ("tool", "build", "call_build", {"target": "all"})
+    last = done[-1]
+    if last.id == "call_build":
+        ref = ref_in(json.dumps(last.response))
+        if ref is None:
+            return ("text", f"inline: {last.response}")
+        return ("tool", "context_grep", "call_grep", {"ref": ref, "pattern": PATTERN})
+    return ("text", json.dumps(last.response))
+
+
+def answer_after_one(contents: List[types.Content]) -> Move:
+    return ("text", "ok") if responses(contents) else grep_the_needle(contents)
+
+
+async def run(materializer: Materializer, output: Any, script: Callable[[Any], Move], read_tools: bool) -> tuple:
+    def build(target: str) -> Any:
+        """Build a target and return its log."""
+        return output
+
+    model = ScriptedLlm(script=script)
+    tools: List[Any] = [build, *(context_tools(materializer) if read_tools else [])]
+    agent = LlmAgent(name="builder", model=model, tools=tools)
+    runner = InMemoryRunner(app=App(name="test", root_agent=agent, plugins=[ToolOffloadPlugin(materializer)]))
+    session = await runner.session_service.create_session(app_name="test", user_id="u")
+    final: Optional[str] = None
+    async for event in runner.run_async(
+        user_id="u", session_id=session.id, new_message=types.Content(role="user", parts=[types.Part(text="build")])
+    ):
+        if event.content and event.content.parts and event.content.parts[0].text:
+            final = event.content.parts[0].text
+    stored = await runner.session_service.get_session(app_name="test", user_id="u", session_id=session.id)
+    assert stored is not None
+    return model, final, [e.content for e in stored.events if e.content]
+
+
+@pytest.fixture
+def materializer(tmp_path: Path) -> Materializer:
+    return Materializer(tmp_path, "session-1")
 
 
 @pytest.mark.asyncio
-async def test_the_model_sees_the_summary_and_greps_the_artifact(tmp_path: Path) -> None:
-    SEEN.clear()
-    SCRIPT[:] = [
-        ("build", {}, "call_build"),
-        ("context_grep", {"ref": REF, "pattern": "NEEDLE-7"}, "call_grep"),
-        ("context_read", {"ref": "ctx://other/tool/x.txt"}, "call_bad"),
-        "The build fails on an undefined symbol.",
-    ]
-    m = to.Materializer(tmp_path, "thread-1")
-    agent = LlmAgent(name="builder", model=Scripted(model="scripted"), tools=[build, *context_tools(m)])
-    runner = InMemoryRunner(app=App(name="app", root_agent=agent, plugins=[MaterializePlugin(m)]))
-    session = await runner.session_service.create_session(app_name="app", user_id="u")
-    message = types.Content(role="user", parts=[types.Part(text="Why does the build fail?")])
-    async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=message):
-        pass
-    sent = responses(SEEN)
-    assert REF in sent["call_build"] and len(sent["call_build"]) < 4000 and LOG not in sent["call_build"]
-    assert "NEEDLE-7 undefined symbol" in sent["call_grep"]
-    assert "outside this conversation" in sent["call_bad"]
-    assert Path(tmp_path, "context/thread-1/artifacts/tool/call_build.txt").read_text() == LOG
-
-
-def test_the_tools_on_their_own(tmp_path: Path) -> None:
-    m = to.Materializer(tmp_path, "thread-1")
-    tools = context_tools(m)
-    assert [t.name for t in tools] == ["context_read", "context_tail", "context_grep"]
-    assert tools[2]._get_declaration().name == "context_grep"
-
-
-def listing() -> str:
-    """List the files."""
-    return "".join(f"file_{i:04d}.txt\n" for i in range(200))
+async def test_model_sees_the_summary(materializer: Materializer) -> None:
+    model, final, history = await run(materializer, LOG, answer_after_one, read_tools=False)
+    assert final == "ok"
+    (seen,) = responses(model.seen[1])
+    assert seen.id == "call_build" and set(seen.response or {}) == {"result"}
+    ref = assert_summary((seen.response or {})["result"], "build")
+    assert ref == "ctx://session-1/tool/call_build.txt"
+    # The session's events hold the summary too.
+    (kept,) = responses(history)
+    assert kept.response == seen.response
+    assert (await materializer.grep(ref, PATTERN)).count(NEEDLE) == 1
 
 
 @pytest.mark.asyncio
-async def test_the_budget_clears_old_responses_and_keeps_its_decisions(tmp_path: Path) -> None:
-    from tool_offload.adk import BudgetPlugin
+async def test_small_output_stays_inline(materializer: Materializer) -> None:
+    _, final, _ = await run(materializer, SMALL, grep_the_needle, read_tools=False)
+    assert final == f"inline: {{'result': '{SMALL}'}}"
 
-    SEEN.clear()
-    SCRIPT[:] = [*(("listing", {}, f"call_{i}") for i in range(4)), "Done."]
-    m = to.Materializer(tmp_path, "thread-1")
-    budget = BudgetPlugin(m, trigger_tokens=1500, keep_last=1)
-    agent = LlmAgent(name="lister", model=Scripted(model="scripted"), tools=[listing, *context_tools(m)])
-    runner = InMemoryRunner(app=App(name="app", root_agent=agent, plugins=[MaterializePlugin(m), budget]))
-    session = await runner.session_service.create_session(app_name="app", user_id="u")
-    message = types.Content(role="user", parts=[types.Part(text="List the files four times.")])
-    async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=message):
-        pass
-    last = responses(SEEN)
-    cleared = sorted(k for k, v in last.items() if "cleared from the conversation" in v)
-    assert cleared == ["call_0", "call_1", "call_2"] and "file_0199.txt" in last["call_3"]
-    seen: dict[str, str] = {}
-    for request in SEEN:
-        for k, v in responses([request]).items():
-            if k in seen:
-                assert v == seen[k], f"{k} was cleared, then sent otherwise"
-            elif "cleared from the conversation" in v:
-                seen[k] = v
-    assert sorted(seen) == cleared and sorted(budget.cleared) == cleared
-    assert (await m.read("ctx://thread-1/tool/call_0.txt", 199, 1)).endswith("200| file_0199.txt")
+
+@pytest.mark.asyncio
+async def test_dict_results_are_stored_as_json(materializer: Materializer, tmp_path: Path) -> None:
+    rows = {"rows": [{"id": i, "name": f"row {i}"} for i in range(2000)]}
+    model, _, _ = await run(materializer, rows, answer_after_one, read_tools=False)
+    (seen,) = responses(model.seen[1])
+    assert "call_build.json" in (seen.response or {})["result"]
+    stored = tmp_path / "context" / "session-1" / "artifacts" / "tool" / "call_build.json"
+    assert json.loads(stored.read_text()) == rows
+
+
+@needs("tool_definitions")
+@pytest.mark.asyncio
+async def test_model_greps_the_needle_back(materializer: Materializer) -> None:
+    model, final, history = await run(materializer, LOG, grep_the_needle, read_tools=True)
+    build, grep = responses(history)
+    assert_summary((build.response or {})["result"], "build")
+    assert grep.name == "context_grep" and NEEDLE in (grep.response or {})["result"]
+    assert final is not None and NEEDLE in final
+
+
+@needs("tool_definitions")
+@pytest.mark.asyncio
+async def test_a_refused_read_answers_an_error(materializer: Materializer) -> None:
+    def script(contents: List[types.Content]) -> Move:
+        done = responses(contents)
+        if not done:
+            return ("tool", "context_grep", "c1", {"ref": "ctx://other/tool/x.txt", "pattern": "x"})
+        return ("text", json.dumps(done[-1].response))
+
+    _, final, _ = await run(materializer, SMALL, script, read_tools=True)
+    assert final is not None and set(json.loads(final)) == {"error"} and "other" in final
