@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-import pytest
 
 NEEDLE = "shard 1234 checksum 7f3a9c0e"
 LOG = "\n".join(NEEDLE if i == 1234 else f"shard {i} checksum pending" for i in range(3000))
@@ -16,16 +15,6 @@ PATTERN = "checksum [0-9a-f]+"
 """What the scripted models grep for."""
 SMALL = "build ok"
 REF = re.compile(r"ctx://[^\s\"')\]]+")
-
-
-def needs(method: str) -> pytest.MarkDecorator:
-    """A test that needs ``Materializer.<method>``, not there yet on this branch: strict, so
-    it fails (to be unmarked) as soon as the method lands."""
-    from tool_offload import Materializer
-
-    return pytest.mark.xfail(
-        not hasattr(Materializer, method), strict=True, reason=f"needs Materializer.{method}"
-    )
 
 
 def ref_in(summary: str) -> Optional[str]:

@@ -22,7 +22,7 @@ from pydantic import Field  # noqa: E402
 from tool_offload import Materializer  # noqa: E402
 from tool_offload.adk import ToolOffloadPlugin, context_tools  # noqa: E402
 
-from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, needs, ref_in  # noqa: E402
+from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
 
 Move = tuple
 
@@ -123,7 +123,6 @@ async def test_dict_results_are_stored_as_json(materializer: Materializer, tmp_p
     assert json.loads(stored.read_text()) == rows
 
 
-@needs("tool_definitions")
 @pytest.mark.asyncio
 async def test_model_greps_the_needle_back(materializer: Materializer) -> None:
     model, final, history = await run(materializer, LOG, grep_the_needle, read_tools=True)
@@ -133,7 +132,6 @@ async def test_model_greps_the_needle_back(materializer: Materializer) -> None:
     assert final is not None and NEEDLE in final
 
 
-@needs("tool_definitions")
 @pytest.mark.asyncio
 async def test_a_refused_read_answers_an_error(materializer: Materializer) -> None:
     def script(contents: List[types.Content]) -> Move:

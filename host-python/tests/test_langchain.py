@@ -23,7 +23,7 @@ from pydantic import ConfigDict, Field  # noqa: E402
 from tool_offload import Materializer  # noqa: E402
 from tool_offload.langchain import ToolOffloadMiddleware, context_tools, tool_node  # noqa: E402
 
-from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, needs, ref_in  # noqa: E402
+from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
 
 
 class ScriptedModel(BaseChatModel):
@@ -127,7 +127,6 @@ async def test_small_output_stays_inline(materializer: Materializer) -> None:
     assert out["messages"][-1].content == f"inline: {SMALL}"
 
 
-@needs("tool_definitions")
 @pytest.mark.parametrize("mode", ["sync", "async"])
 @pytest.mark.asyncio
 async def test_model_greps_the_needle_back(materializer: Materializer, mode: str) -> None:
@@ -144,7 +143,6 @@ async def test_model_greps_the_needle_back(materializer: Materializer, mode: str
     assert out["messages"][-1].content.startswith("success: ") and NEEDLE in out["messages"][-1].content
 
 
-@needs("tool_definitions")
 @pytest.mark.asyncio
 async def test_a_refused_read_is_an_error_message(materializer: Materializer) -> None:
     def script(messages: List[BaseMessage]) -> AIMessage:
@@ -159,7 +157,6 @@ async def test_a_refused_read_is_an_error_message(materializer: Materializer) ->
     assert message.status == "error" and "other-thread" in message.content
 
 
-@needs("tool_definitions")
 @pytest.mark.asyncio
 async def test_read_pages_are_never_materialized_again(tmp_path: Path) -> None:
     # Limits small enough that a 200-line page is over them: the page still reaches the model.
@@ -182,12 +179,8 @@ async def test_read_pages_are_never_materialized_again(tmp_path: Path) -> None:
 
 
 def test_context_tools_are_the_extensions_definitions(materializer: Materializer) -> None:
-    if not hasattr(Materializer, "tool_definitions"):
-        with pytest.raises(AttributeError):
-            context_tools(materializer)
-        return
     tools = context_tools(materializer)
-    definitions = materializer.tool_definitions(format="anthropic")  # type: ignore[attr-defined]
+    definitions = materializer.tool_definitions(format="anthropic")
     assert [(t.name, t.description, t.args_schema) for t in tools] == [
         (d["name"], d["description"], d["input_schema"]) for d in definitions
     ]
@@ -196,7 +189,6 @@ def test_context_tools_are_the_extensions_definitions(materializer: Materializer
 # -- the budget, its decisions kept in the state --------------------------------------
 
 
-@needs("budget")
 @pytest.mark.parametrize("mode", ["sync", "async"])
 @pytest.mark.asyncio
 async def test_budget_clears_old_results_and_the_state_keeps_it(materializer: Materializer, mode: str) -> None:
@@ -258,7 +250,6 @@ async def test_tool_node_materializes(materializer: Materializer) -> None:
     assert message.artifact["ref"] == "ctx://thread-1/tool/call_build.txt"
 
 
-@needs("tool_definitions")
 @pytest.mark.parametrize("mode", ["sync", "async"])
 @pytest.mark.asyncio
 async def test_tool_node_greps_the_needle_back(materializer: Materializer, mode: str) -> None:

@@ -18,7 +18,7 @@ from tool_offload import Materializer  # noqa: E402
 from tool_offload.errors import InvalidArgumentError  # noqa: E402
 from tool_offload.openai_agents import BudgetFilter, context_tools, materialize_tools  # noqa: E402
 
-from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, needs, ref_in  # noqa: E402
+from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
 
 set_tracing_disabled(True)
 
@@ -110,7 +110,6 @@ async def test_dict_outputs_are_stored_as_json(materializer: Materializer, tmp_p
     assert json.loads(path.read_text()) == big
 
 
-@needs("tool_definitions")
 @pytest.mark.asyncio
 async def test_model_greps_the_needle_back(materializer: Materializer) -> None:
     model = scripted(grep_the_needle, 3)
@@ -122,7 +121,6 @@ async def test_model_greps_the_needle_back(materializer: Materializer) -> None:
     assert NEEDLE in result.final_output and "1235|" in result.final_output
 
 
-@needs("tool_definitions")
 @pytest.mark.asyncio
 async def test_a_refused_read_reaches_the_model(materializer: Materializer) -> None:
     model = scripted(
@@ -141,7 +139,6 @@ def test_budget_filter_needs_a_trigger(materializer: Materializer) -> None:
         BudgetFilter(materializer)
 
 
-@needs("budget")
 @pytest.mark.asyncio
 async def test_budget_filter_clears_and_keeps_its_decisions(materializer: Materializer) -> None:
     pages = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}

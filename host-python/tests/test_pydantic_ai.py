@@ -25,7 +25,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
 from tool_offload import Materializer  # noqa: E402
 from tool_offload.pydantic_ai import ToolOffload  # noqa: E402
 
-from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, needs, ref_in  # noqa: E402
+from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
 
 
 def returns(messages: List[ModelMessage]) -> List[ToolReturnPart]:
@@ -113,7 +113,6 @@ def test_sync_run(materializer: Materializer) -> None:
     assert_summary(returns(recorder.seen[1])[0].content, "build")
 
 
-@needs("tool_definitions")
 @pytest.mark.asyncio
 async def test_model_greps_the_needle_back(materializer: Materializer) -> None:
     recorder = Recorder(grep_the_needle)
@@ -126,7 +125,6 @@ async def test_model_greps_the_needle_back(materializer: Materializer) -> None:
     assert result.output.startswith("success: ") and NEEDLE in result.output
 
 
-@needs("tool_definitions")
 @pytest.mark.asyncio
 async def test_a_refused_read_is_a_failed_result(materializer: Materializer) -> None:
     def script(messages: List[ModelMessage], info: AgentInfo) -> ModelResponse:

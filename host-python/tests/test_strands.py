@@ -17,7 +17,7 @@ from strands.models.model import Model  # noqa: E402
 from tool_offload import Materializer  # noqa: E402
 from tool_offload.strands import ToolOffloadPlugin  # noqa: E402
 
-from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, needs, ref_in  # noqa: E402
+from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
 
 
 class ScriptedModel(Model):
@@ -137,7 +137,6 @@ def test_images_pass_unchanged(materializer: Materializer) -> None:
     assert kept["content"][0]["text"] == LOG and "image" in kept["content"][1]
 
 
-@needs("tool_definitions")
 def test_model_greps_the_needle_back(materializer: Materializer) -> None:
     model = ScriptedModel(grep_the_needle)
     agent = agent_with(materializer, LOG, model)
@@ -149,7 +148,6 @@ def test_model_greps_the_needle_back(materializer: Materializer) -> None:
     assert NEEDLE in str(result)
 
 
-@needs("tool_definitions")
 def test_a_refused_read_is_an_error_result(materializer: Materializer) -> None:
     def script(messages: List[Any]) -> tuple:
         done = results(messages)

@@ -5,34 +5,10 @@ are core's). An adapter is only its framework's glue around these."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Mapping
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import Materializer
-
-
-@dataclass(frozen=True)
-class ReadResult:
-    """One read-back call's outcome: the page, or (``is_error``) the refusal the model
-    reads (another conversation's ref, a bad pattern…)."""
-
-    content: str
-    is_error: bool = False
-
-
-def _result(raw: Any) -> ReadResult:
-    """The extension's tool result (an object with ``content``/``is_error``, or such a
-    dict) as a :class:`ReadResult`."""
-    if isinstance(raw, ReadResult):
-        return raw
-    if isinstance(raw, Mapping):
-        content, is_error = raw.get("content", ""), raw.get("is_error", False)
-    else:
-        content, is_error = getattr(raw, "content", raw), getattr(raw, "is_error", False)
-    if not isinstance(content, str):
-        content = str(content)
-    return ReadResult(content=content, is_error=bool(is_error))
+    from . import Materializer, ToolCallResult
 
 
 class ReadBack:
@@ -40,23 +16,20 @@ class ReadBack:
 
     def __init__(self, materializer: "Materializer") -> None:
         self.materializer = materializer
-        self.definitions: List[Dict[str, Any]] = list(materializer.tool_definitions(format="anthropic"))  # type: ignore[attr-defined]
+        self.definitions: List[Dict[str, Any]] = materializer.tool_definitions(format="anthropic")
         """``{name, description, input_schema}`` of each, Anthropic-style."""
         self.names: FrozenSet[str] = frozenset(d["name"] for d in self.definitions)
 
-    async def run(self, name: str, input: Any) -> ReadResult:
+    async def run(self, name: str, input: Any) -> "ToolCallResult":
         """Run one with the model's input as it came (core checks it); a refused call is
         an ``is_error`` result, never a raise."""
-        return _result(await self.materializer.handle_tool_call(name, input))  # type: ignore[attr-defined]
+        return await self.materializer.handle_tool_call(name, input)
 
-    def run_sync(self, name: str, input: Any) -> ReadResult:
+    def run_sync(self, name: str, input: Any) -> "ToolCallResult":
         """:meth:`run` in the caller's thread (never inside a running event loop)."""
-        return _result(self.materializer.handle_tool_call_sync(name, input))  # type: ignore[attr-defined]
+        return self.materializer.handle_tool_call_sync(name, input)
 
 
 def read_tool_names(materializer: "Materializer") -> FrozenSet[str]:
     """The read-back tools' names, whose pages an adapter never materializes again."""
-    definitions = getattr(materializer, "tool_definitions", None)
-    if definitions is None:  # TODO(issue 51): until Materializer.tool_definitions lands
-        return frozenset()
-    return frozenset(d["name"] for d in definitions(format="anthropic"))
+    return frozenset(d["name"] for d in materializer.tool_definitions(format="anthropic"))

@@ -46,8 +46,8 @@ except ImportError as e:  # pragma: no cover - depends on the extra
         "tool_offload.langchain needs LangChain v1: pip install 'tool-offload[langchain]'"
     ) from e
 
-from . import Materialized, Materializer
-from ._read_back import ReadBack, ReadResult, read_tool_names
+from . import Materialized, Materializer, ToolCallResult
+from ._read_back import ReadBack, read_tool_names
 
 __all__ = ["ToolOffloadMiddleware", "context_tools", "tool_node"]
 
@@ -69,7 +69,7 @@ def _tools(read_back: ReadBack) -> List[BaseTool]:
 def _tool(read_back: ReadBack, definition: Mapping[str, Any]) -> BaseTool:
     name = str(definition["name"])
 
-    def page(result: ReadResult) -> str:
+    def page(result: ToolCallResult) -> str:
         if result.is_error:
             raise ToolException(result.content)
         return result.content
@@ -201,7 +201,7 @@ class ToolOffloadMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         if self._budget is None:
             return handler(request)
         dumped = _dump(request.messages)
-        done = self.materializer.budget_sync(dumped, **self._budget)  # type: ignore[attr-defined]
+        done = self.materializer.budget_sync(dumped, **self._budget)
         messages = self._budgeted(request, done, dumped)
         if messages is None:
             return handler(request)
@@ -212,7 +212,7 @@ class ToolOffloadMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         if self._budget is None:
             return await handler(request)
         dumped = _dump(request.messages)
-        done = await self.materializer.budget(dumped, **self._budget)  # type: ignore[attr-defined]
+        done = await self.materializer.budget(dumped, **self._budget)
         messages = self._budgeted(request, done, dumped)
         if messages is None:
             return await handler(request)

@@ -150,7 +150,7 @@ class BudgetFilter:
 
     async def __call__(self, data: CallModelData[Any]) -> ModelInputData:
         items = self._recalled(data.model_data.input)
-        done = await self.materializer.budget(items, **self.options)  # type: ignore[attr-defined]
+        done = await self.materializer.budget(items, **self.options)
         self._remember(items, done.messages)
         return ModelInputData(input=list(done.messages), instructions=data.model_data.instructions)
 
