@@ -42,9 +42,7 @@ NODE_TEST := node --import tsx --test
 WASM_GZ_BUDGET := 332800
 FUZZ_SECONDS ?= 60
 
-.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
-  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python test-python-adk \
-  lane-python lint-python-run python-built test-python-built lint-python-built test-python-adk-built
+.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser test-python test-python-adapters lint-python python-develop wheel bench-python lint check format bench bench-redact bench-memory fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -234,6 +232,23 @@ wheel: $(PYTHON_VENV)/.installed ## The abi3 wheel (CPython >= 3.10) into out/wh
 	rm -f out/wheels/tool_offload-*.whl
 	$(MATURIN) build --release --quiet --out $(abspath out/wheels)
 	TOOL_OFFLOAD_WHEEL_DIR=$(abspath out/wheels) $(PYTHON_VENV)/bin/python -m pytest -q -p no:cacheprovider host-python/tests/test_wheel.py
+
+# The framework adapters (tool_offload.langchain, .openai_agents, .pydantic_ai, .strands,
+# .adk) against the frameworks pinned in host-python/requirements-adapters.txt, in a venv
+# of their own: there a framework that fails to import fails its tests (elsewhere they skip).
+PYTHON_ADAPTERS_VENV ?= .venv-adapters
+ADAPTER_TESTS := tests/test_langchain.py tests/test_openai_agents.py tests/test_pydantic_ai.py \
+  tests/test_strands.py tests/test_adk.py
+
+$(PYTHON_ADAPTERS_VENV)/.installed: host-python/requirements-dev.txt host-python/requirements-adapters.txt
+	@test -x $(PYTHON_ADAPTERS_VENV)/bin/python || $(PYTHON) -m venv $(PYTHON_ADAPTERS_VENV)
+	$(PYTHON_ADAPTERS_VENV)/bin/pip install --quiet --disable-pip-version-check \
+	  -r host-python/requirements-dev.txt -r host-python/requirements-adapters.txt
+	@touch $@
+
+test-python-adapters: $(PYTHON_ADAPTERS_VENV)/.installed ## The framework adapters' tests, each framework pinned, scripted models (no network)
+	cd host-python && CARGO_TARGET_DIR=$(PYTHON_TARGET_DIR) VIRTUAL_ENV=$(abspath $(PYTHON_ADAPTERS_VENV)) nice -n 10 $(abspath $(PYTHON_ADAPTERS_VENV))/bin/maturin develop --quiet
+	cd host-python && TOOL_OFFLOAD_ADAPTERS=1 $(abspath $(PYTHON_ADAPTERS_VENV))/bin/python -m pytest -q -p no:cacheprovider $(ADAPTER_TESTS)
 
 # `make bench CORPUS=DIR` points the corpus benches at DIR (default ../shared/corpus, else a
 # generated stand-in); `make bench QUICK=1` runs only what the targets table needs, with fewer

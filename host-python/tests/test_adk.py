@@ -8,7 +8,9 @@ from typing import Any, AsyncGenerator, Callable, List, Optional
 
 import pytest
 
-pytest.importorskip("google.adk")
+from adapters import require  # noqa: E402
+
+require("google.adk")
 
 from google.adk.agents import LlmAgent  # noqa: E402
 from google.adk.apps import App  # noqa: E402

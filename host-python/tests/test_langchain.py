@@ -8,7 +8,9 @@ from typing import Any, Callable, List, Optional
 
 import pytest
 
-pytest.importorskip("langchain.agents")
+from adapters import require  # noqa: E402
+
+require("langchain.agents")
 
 from langchain.agents import create_agent  # noqa: E402
 from langchain_core.callbacks import CallbackManagerForLLMRun  # noqa: E402

@@ -9,7 +9,9 @@ from typing import Any, Callable, List, Sequence
 
 import pytest
 
-pytest.importorskip("agents")
+from adapters import require  # noqa: E402
+
+require("agents")
 
 from agents import Agent, RunConfig, Runner, function_tool, set_tracing_disabled  # noqa: E402
 from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_message, function_call  # noqa: E402

@@ -9,7 +9,9 @@ from typing import Any, List
 
 import pytest
 
-pytest.importorskip("pydantic_ai")
+from adapters import require  # noqa: E402
+
+require("pydantic_ai")
 
 from pydantic_ai import Agent  # noqa: E402
 from pydantic_ai.messages import (  # noqa: E402

@@ -9,7 +9,9 @@ from typing import Any, AsyncIterator, Callable, List, Optional
 
 import pytest
 
-pytest.importorskip("strands")
+from adapters import require  # noqa: E402
+
+require("strands")
 
 from strands import Agent, tool  # noqa: E402
 from strands.models.model import Model  # noqa: E402
