@@ -28,7 +28,7 @@ or flags, is found only by reading back."""
 PATTERN = "checksum [0-9a-f]+"
 """What the scripted models grep for."""
 SMALL = "build ok"
-REF = re.compile(r"ctx://[^\s\"')\]]+")
+REF = re.compile(r"ctx://[^\s\"')\]:,]+")
 
 
 def ref_in(summary: str) -> Optional[str]:

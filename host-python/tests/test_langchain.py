@@ -18,6 +18,7 @@ from langchain_core.language_models.chat_models import BaseChatModel  # noqa: E4
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage  # noqa: E402
 from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
 from langchain_core.tools import tool  # noqa: E402
+from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
 from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
 from langgraph.prebuilt import tools_condition  # noqa: E402
 from pydantic import ConfigDict, Field  # noqa: E402
@@ -191,39 +192,70 @@ def test_context_tools_are_the_extensions_definitions(materializer: Materializer
 # -- the budget, its decisions kept in the state --------------------------------------
 
 
+PAGES = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
+"""Six medium results, each inline (under the limits): the budget clears the oldest."""
+
+
+def fetch_all(messages: List[BaseMessage]) -> AIMessage:
+    done = sum(isinstance(m, ToolMessage) and m.tool_call_id in PAGES for m in messages)
+    if done < len(PAGES):
+        return call("fetch", f"call_{done}", n=done)
+    return AIMessage(content="done")
+
+
+@tool
+def fetch(n: int) -> str:
+    """Fetch page n."""
+    return PAGES[f"call_{n}"]
+
+
+def budget_agent(materializer: Materializer, model: ScriptedModel, **kwargs: Any) -> Any:
+    middleware = ToolOffloadMiddleware(materializer, read_tools=False, budget={"trigger_tokens": 2000, "keep_last": 2})
+    return create_agent(model, tools=[fetch], middleware=[middleware], **kwargs)
+
+
+def cleared_in(messages: List[BaseMessage]) -> dict[str, Any]:
+    return {m.tool_call_id: m.content for m in messages if isinstance(m, ToolMessage) and m.content != PAGES[m.tool_call_id]}
+
+
 @pytest.mark.parametrize("mode", ["sync", "async"])
 @pytest.mark.asyncio
-async def test_budget_clears_old_results_and_the_state_keeps_it(materializer: Materializer, mode: str) -> None:
-    # Six medium results (inline, each under the limits); the budget clears the oldest.
-    outputs = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
-
-    def script(messages: List[BaseMessage]) -> AIMessage:
-        done = sum(isinstance(m, ToolMessage) for m in messages)
-        if done < len(outputs):
-            return call("fetch", f"call_{done}", n=done)
-        return AIMessage(content="done")
-
-    @tool
-    def fetch(n: int) -> str:
-        """Fetch page n."""
-        return outputs[f"call_{n}"]
-
-    model = ScriptedModel(script=script)
-    middleware = ToolOffloadMiddleware(materializer, read_tools=False, budget={"trigger_tokens": 2000, "keep_last": 2})
-    agent = create_agent(model, tools=[fetch], middleware=[middleware])
+async def test_budget_clears_old_results_and_the_state_keeps_it(
+    materializer: Materializer, tmp_path: Path, mode: str
+) -> None:
+    model = ScriptedModel(script=fetch_all)
+    agent = budget_agent(materializer, model)
     state = {"messages": [HumanMessage("fetch them all")]}
     out = await (_in_thread(agent.invoke, state) if mode == "sync" else agent.ainvoke(state))
     kept = tool_messages(out)
-    cleared = [m for m in kept if m.content != outputs[m.tool_call_id]]
-    assert cleared and kept[-1].content == outputs["call_5"]
-    # What the model last saw is what the state holds: the cleared results stay cleared.
+    cleared = cleared_in(kept)
+    assert cleared and "call_5" not in cleared and "call_4" not in cleared
+    # What the model last saw is what the state holds.
     last_seen = [m for m in model.seen[-1] if isinstance(m, ToolMessage)]
     assert [m.content for m in last_seen] == [m.content for m in kept]
-    # Each cleared result reads back byte for byte.
-    for message in cleared:
-        ref = ref_in(str(message.content))
-        assert ref is not None
-        assert outputs[message.tool_call_id].splitlines()[0] in await materializer.read(ref)
+    # Once cleared, a result reaches every later model call as the same bytes (the
+    # budget never runs its decisions again, the prompt cache keeps its prefix).
+    for i, seen in enumerate(model.seen):
+        for later in model.seen[i + 1 :]:
+            assert cleared_in(seen).items() <= cleared_in(later).items()
+    # Each cleared result is a pointer to its artifact, which holds it byte for byte.
+    for call_id, pointer in cleared.items():
+        assert ref_in(str(pointer)) == f"ctx://thread-1/tool/{call_id}.txt"
+        assert (tmp_path / "context" / "thread-1" / "artifacts" / "tool" / f"{call_id}.txt").read_text() == PAGES[call_id]
+
+
+@pytest.mark.asyncio
+async def test_budget_decisions_outlive_the_run(materializer: Materializer) -> None:
+    # With a checkpointer, the next run on the thread starts from the budgeted history.
+    model = ScriptedModel(script=lambda ms: fetch_all(ms) if isinstance(ms[-1], ToolMessage) or len(ms) == 1 else AIMessage("again"))
+    agent = budget_agent(materializer, model, checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "thread-1"}}
+    first = await agent.ainvoke({"messages": [HumanMessage("fetch them all")]}, config)
+    before = cleared_in(first["messages"])
+    calls = len(model.seen)
+    await agent.ainvoke({"messages": [HumanMessage("and now?")]}, config)
+    assert len(model.seen) == calls + 1
+    assert before.items() <= cleared_in(model.seen[-1]).items()
 
 
 # -- LangGraph: ToolNode(wrap_tool_call=…) ---------------------------------------------
