@@ -14,6 +14,7 @@ from adapters import require  # noqa: E402
 require("agents")
 
 from agents import Agent, RunConfig, Runner, function_tool, set_tracing_disabled  # noqa: E402
+from pydantic import BaseModel  # noqa: E402
 from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_message, function_call  # noqa: E402
 
 from tool_offload import Materializer  # noqa: E402
@@ -142,7 +143,7 @@ def test_budget_filter_needs_a_trigger(materializer: Materializer) -> None:
 
 
 @pytest.mark.asyncio
-async def test_budget_filter_clears_and_keeps_its_decisions(materializer: Materializer) -> None:
+async def test_budget_filter_clears_and_keeps_its_decisions(materializer: Materializer, tmp_path: Path) -> None:
     pages = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
 
     @function_tool
@@ -166,5 +167,23 @@ async def test_budget_filter_clears_and_keeps_its_decisions(materializer: Materi
         for item in outputs(earlier):
             if item["output"] != pages[item["call_id"]]:
                 assert item in last
+    # Each cleared output is a pointer to its artifact, which holds it byte for byte.
     for item in cleared:
-        assert ref_in(item["output"]) is not None
+        assert ref_in(item["output"]) == f"ctx://conv-1/tool/{item['call_id']}.txt"
+        stored = tmp_path / "context" / "conv-1" / "artifacts" / "tool" / f"{item['call_id']}.txt"
+        assert stored.read_text() == pages[item["call_id"]]
+
+
+class Rows(BaseModel):
+    rows: List[int]
+
+
+def test_read_tools_and_typed_tools_are_not_wrapped(materializer: Materializer) -> None:
+    @function_tool(output_type=Rows)
+    def typed() -> Rows:
+        """Rows, typed."""
+        return Rows(rows=[1])
+
+    reads = context_tools(materializer)
+    wrapped = materialize_tools([*reads, typed], materializer)
+    assert all(a is b for a, b in zip(wrapped, [*reads, typed]))
