@@ -36,7 +36,7 @@ try:
         ModelRequest,
         ModelResponse,
     )
-    from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+    from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, ToolMessage
     from langchain_core.tools import BaseTool, StructuredTool, ToolException
     from langgraph.prebuilt import ToolNode
     from langgraph.prebuilt.tool_node import ToolCallRequest
@@ -46,7 +46,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
         "tool_offload.langchain needs LangChain v1: pip install 'tool-offload[langchain]'"
     ) from e
 
-from . import Materialized, Materializer, ToolCallResult
+from . import BudgetResult, Materialized, Materializer, ToolCallResult
 from ._read_back import ReadBack, read_tool_names
 
 __all__ = ["ToolOffloadMiddleware", "context_tools", "tool_node"]
@@ -90,7 +90,7 @@ def _tool(read_back: ReadBack, definition: Mapping[str, Any]) -> BaseTool:
     )
 
 
-class ToolOffloadMiddleware(AgentMiddleware):  # type: ignore[type-arg]
+class ToolOffloadMiddleware(AgentMiddleware):
     """Materializes tool results, budgets the history, and gives the model the read-back
     tools.
 
@@ -172,11 +172,11 @@ class ToolOffloadMiddleware(AgentMiddleware):  # type: ignore[type-arg]
 
     # -- the history's budget ----------------------------------------------------------
 
-    def _budgeted(self, request: ModelRequest, done: Any, dumped: List[Dict[str, Any]]) -> Optional[List[BaseMessage]]:
+    def _budgeted(self, request: ModelRequest, done: BudgetResult, dumped: List[Dict[str, Any]]) -> Optional[List[AnyMessage]]:
         """The request's messages with the budget's rewrites applied, or ``None`` when it
         changed none. Only the fields it rewrote are replaced; ids and the rest stay."""
         changed = False
-        out: List[BaseMessage] = []
+        out: List[AnyMessage] = []
         for message, before, after in zip(request.messages, dumped, done.messages):
             if after is before:
                 out.append(message)
@@ -186,7 +186,7 @@ class ToolOffloadMiddleware(AgentMiddleware):  # type: ignore[type-arg]
             changed = changed or bool(update)
         return out if changed else None
 
-    def _respond(self, request: ModelRequest, messages: List[BaseMessage], response: Any) -> Any:
+    def _respond(self, request: ModelRequest, messages: List[AnyMessage], response: Any) -> Any:
         # Decisions are kept: each rewritten message replaces its original in the state
         # (add_messages matches ids), so the next turn starts from the budgeted history.
         rewritten = [m for m, old in zip(messages, request.messages) if m is not old and m.id is not None]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Dict, List, Mapping, Optional, Sequence, TypeVar
+from typing import Any, Dict, List, Mapping, Optional, Sequence, TypeVar, cast
 
 try:
     from agents import FunctionTool
@@ -52,7 +52,9 @@ def materialize_tools(tools: Sequence[T], materializer: Materializer) -> List[T]
     hosted and other non-function tools are returned as they are."""
     skip = read_tool_names(materializer)
     return [
-        _materializing(t, materializer) if isinstance(t, FunctionTool) and t.name not in skip and not _typed(t) else t
+        cast(T, _materializing(t, materializer))
+        if isinstance(t, FunctionTool) and t.name not in skip and not _typed(t)
+        else t
         for t in tools
     ]
 

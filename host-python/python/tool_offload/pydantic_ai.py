@@ -53,9 +53,10 @@ def _tool(read_back: ReadBack, definition: Mapping[str, Any]) -> Tool[Any]:
             raise ToolFailed(result.content)
         return result.content
 
-    return Tool.from_schema(
+    tool: Tool[Any] = Tool.from_schema(
         run, name=name, description=str(definition.get("description", "")), json_schema=dict(definition["input_schema"])
     )
+    return tool
 
 
 @dataclass

@@ -79,7 +79,7 @@ class ToolOffloadPlugin(Plugin):
         if read_tools:
             self._tools = [*self._tools, *context_tools(materializer)]  # type: ignore[list-item]
 
-    @hook
+    @hook  # type: ignore[call-overload]
     async def _materialize_result(self, event: AfterToolCallEvent) -> None:
         if event.cancel_message is not None or event.tool_use.get("name") in self._read_names:
             return
