@@ -12,7 +12,11 @@ from adapters import require  # noqa: E402
 
 require("langchain.agents")
 
-from langchain.agents import create_agent  # noqa: E402
+from typing_extensions import Annotated, NotRequired  # noqa: E402
+
+from langchain.agents import AgentState, create_agent  # noqa: E402
+from langchain_core.tools import InjectedToolCallId  # noqa: E402
+from langgraph.types import Command  # noqa: E402
 from langchain_core.callbacks import CallbackManagerForLLMRun  # noqa: E402
 from langchain_core.language_models.chat_models import BaseChatModel  # noqa: E402
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage  # noqa: E402
@@ -116,6 +120,30 @@ async def test_model_sees_the_summary_and_the_state_keeps_it(materializer: Mater
     assert message.artifact["ref"] == ref
     assert Path(message.artifact["path"]).read_text() == LOG
     assert (await materializer.grep(ref, PATTERN)).count(NEEDLE) == 1
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.asyncio
+async def test_a_command_result_carries_the_summary(materializer: Materializer, mode: str) -> None:
+    # Tools that answer with a Command (deepagents' `task`) carry their ToolMessage in it.
+    @tool
+    def build(target: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
+        """Build a target and return its log."""
+        return Command(update={"messages": [ToolMessage(LOG, tool_call_id=tool_call_id)], "built": target})
+
+    model = ScriptedModel(script=lambda ms: call("build", "call_build", target="all") if len(ms) == 1 else AIMessage("ok"))
+    agent = create_agent(
+        model, tools=[build], middleware=[ToolOffloadMiddleware(materializer, read_tools=False)], state_schema=Built
+    )
+    state = {"messages": [HumanMessage("build")]}
+    out = await (_in_thread(agent.invoke, state) if mode == "sync" else agent.ainvoke(state))
+    assert_summary(model.seen[1][-1].content, "build")
+    (message,) = tool_messages(out)
+    assert message.artifact["ref"] == "ctx://thread-1/tool/call_build.txt" and out["built"] == "all"
+
+
+class Built(AgentState):  # type: ignore[type-arg]
+    built: NotRequired[str]
 
 
 @pytest.mark.asyncio

@@ -27,6 +27,7 @@ Example::
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Awaitable, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence
 
 try:
@@ -126,28 +127,44 @@ class ToolOffloadMiddleware(AgentMiddleware):
     # -- tool results ------------------------------------------------------------------
 
     def _target(self, request: ToolCallRequest, result: ToolResult) -> Optional[ToolMessage]:
-        if not isinstance(result, ToolMessage) or request.tool_call.get("name") in self._read_names:
+        """The call's own ``ToolMessage``: the result, or the one a ``Command`` result
+        carries in ``update["messages"]`` (deepagents' ``task`` answers so); ``None`` for
+        the read-back tools and anything else."""
+        if request.tool_call.get("name") in self._read_names:
             return None
-        return result
+        if isinstance(result, ToolMessage):
+            return result
+        if isinstance(result, Command) and isinstance(result.update, dict):
+            for message in result.update.get("messages") or ():
+                if isinstance(message, ToolMessage) and message.tool_call_id == request.tool_call.get("id"):
+                    return message
+        return None
 
     def _tool_name(self, request: ToolCallRequest, message: ToolMessage) -> str:
         return str(request.tool_call.get("name") or message.name or "tool")
 
     @staticmethod
-    def _replace(message: ToolMessage, done: Materialized) -> ToolMessage:
+    def _replace(result: ToolResult, message: ToolMessage, done: Materialized) -> ToolResult:
+        """``result`` with ``message`` holding the summary (when not inline)."""
         if done.inline:
-            return message
+            return result
         artifact = message.artifact
         if artifact is None and done.ref is not None:
             artifact = {"ref": done.ref.id, "path": done.path}
-        return message.model_copy(update={"content": done.content, "artifact": artifact})
+        summary = message.model_copy(update={"content": done.content, "artifact": artifact})
+        if result is message:
+            return summary
+        update = dict(result.update)
+        update["messages"] = [summary if m is message else m for m in update["messages"]]
+        return replace(result, update=update)
 
     def wrap_tool_call(
         self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], ToolResult]
     ) -> ToolResult:
-        """The tool's ``ToolMessage``, its content the summary when over the limits (the
-        artifact named after the call's id; ``artifact``, never sent to the model, keeps
-        ``{ref, path}`` unless the tool set one). A ``Command`` passes unchanged."""
+        """The tool's ``ToolMessage`` (or the ``Command`` carrying it), its content the
+        summary when over the limits: the artifact is named after the call's id, and
+        ``artifact`` (never sent to the model) keeps ``{ref, path}`` unless the tool set
+        one."""
         result = handler(request)
         message = self._target(request, result)
         if message is None:
@@ -155,7 +172,7 @@ class ToolOffloadMiddleware(AgentMiddleware):
         done = self.materializer.materialize_sync(
             tool_name=self._tool_name(request, message), tool_call_id=message.tool_call_id, output=message.content
         )
-        return self._replace(message, done)
+        return self._replace(result, message, done)
 
     async def awrap_tool_call(
         self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], Awaitable[ToolResult]]
@@ -168,7 +185,7 @@ class ToolOffloadMiddleware(AgentMiddleware):
         done = await self.materializer.materialize(
             tool_name=self._tool_name(request, message), tool_call_id=message.tool_call_id, output=message.content
         )
-        return self._replace(message, done)
+        return self._replace(result, message, done)
 
     # -- the history's budget ----------------------------------------------------------
 
