@@ -130,6 +130,16 @@ def test_json_blocks_are_stored_as_json(materializer: Materializer, tmp_path: Pa
     assert json.loads(stored.read_text()) == rows
 
 
+def test_text_blocks_are_stored_as_text(materializer: Materializer, tmp_path: Path) -> None:
+    half = len(LOG) // 2
+    blocks = [{"text": LOG[:half]}, {"text": LOG[half:]}]
+    model = ScriptedModel(answer_after_one)
+    agent_with(materializer, {"status": "success", "content": blocks}, model, read_tools=False)("build")
+    assert "call_build.txt" in text_of(results(model.seen[1])[0])
+    stored = (tmp_path / "context" / "conv-1" / "artifacts" / "tool" / "call_build.txt").read_text()
+    assert NEEDLE in stored and stored.replace("\n", "") == LOG.replace("\n", "")
+
+
 def test_images_pass_unchanged(materializer: Materializer) -> None:
     image = {"image": {"format": "png", "source": {"bytes": b"\x89PNG" + b"x" * 50_000}}}
     model = ScriptedModel(answer_after_one)

@@ -66,8 +66,8 @@ class ToolOffloadPlugin(Plugin):
     """Materializes tool results over the materializer's limits and gives the agent the
     read-back tools (``read_tools=False`` leaves them out).
 
-    A result of one text block is stored as its text, of one JSON block as that JSON,
-    of several text/JSON blocks as the list of blocks; a result holding an image or a
+    A result of text blocks is stored as their text, of one JSON block as that JSON, of
+    text and JSON blocks mixed as the list of blocks; a result holding an image or a
     document, a cancelled call and the read-back tools' own pages pass unchanged."""
 
     name = "tool_offload"
@@ -105,4 +105,7 @@ def _output(content: Any) -> Optional[Any]:
     if len(content) == 1:
         block = content[0]
         return block["text"] if "text" in block else block["json"]
+    if all("text" in b for b in content):
+        # Text blocks as the typed blocks core stores as their text.
+        return [{"type": "text", "text": b["text"]} for b in content]
     return [dict(b) for b in content]
