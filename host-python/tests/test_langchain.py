@@ -147,6 +147,23 @@ class Built(AgentState):  # type: ignore[type-arg]
 
 
 @pytest.mark.asyncio
+async def test_parallel_calls_each_get_their_artifact(materializer: Materializer) -> None:
+    def script(messages: List[BaseMessage]) -> AIMessage:
+        if len(messages) > 1:
+            return AIMessage("ok")
+        calls = [{"name": "build", "args": {"target": t}, "id": f"call_{t}", "type": "tool_call"} for t in ("a", "b")]
+        return AIMessage(content="", tool_calls=calls)
+
+    model = ScriptedModel(script=script)
+    agent = create_agent(
+        model, tools=[build_tool(LOG)], middleware=[ToolOffloadMiddleware(materializer, read_tools=False)]
+    )
+    out = await agent.ainvoke({"messages": [HumanMessage("build both")]})
+    refs = sorted(assert_summary(m.content, "build") for m in tool_messages(out))
+    assert refs == ["ctx://thread-1/tool/call_a.txt", "ctx://thread-1/tool/call_b.txt"]
+
+
+@pytest.mark.asyncio
 async def test_small_output_stays_inline(materializer: Materializer) -> None:
     model = ScriptedModel(script=grep_the_needle)
     agent = create_agent(

@@ -78,6 +78,18 @@ async def test_model_sees_the_summary(materializer: Materializer) -> None:
 
 
 @pytest.mark.asyncio
+async def test_streamed_run(materializer: Materializer) -> None:
+    model = scripted(grep_the_needle, 3)
+    tools = [*materialize_tools([build_tool(LOG)], materializer), *context_tools(materializer)]
+    config = RunConfig(call_model_input_filter=BudgetFilter(materializer, trigger_tokens=100_000))
+    result = Runner.run_streamed(Agent(name="builder", model=model, tools=tools), "build", run_config=config)
+    async for _ in result.stream_events():
+        pass
+    assert_summary(outputs(model.calls[1])[-1]["output"], "build")
+    assert NEEDLE in str(result.final_output)
+
+
+@pytest.mark.asyncio
 async def test_small_and_structured_outputs_are_left_alone(materializer: Materializer) -> None:
     @function_tool
     def rows() -> dict:
