@@ -138,3 +138,49 @@ async def test_a_refused_read_is_a_failed_result(materializer: Materializer) -> 
 
     result = await agent_with(materializer, SMALL, Recorder(script)).run("read")
     assert result.output.startswith("failed: ") and "other" in result.output
+
+
+PAGES = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
+"""Six medium results, each inline (under the limits): the budget clears the oldest."""
+
+
+def fetch_all(messages: List[ModelMessage], info: AgentInfo) -> ModelResponse:
+    done = len([r for r in returns(messages) if r.tool_call_id in PAGES])
+    if done < len(PAGES):
+        return ModelResponse(parts=[ToolCallPart("fetch", {"n": done}, tool_call_id=f"call_{done}")])
+    return ModelResponse(parts=[TextPart("done")])
+
+
+def cleared_in(messages: List[ModelMessage]) -> dict[str, Any]:
+    return {r.tool_call_id: r.content for r in returns(messages) if r.content != PAGES.get(r.tool_call_id)}
+
+
+@pytest.mark.asyncio
+async def test_budget_clears_old_returns_and_the_history_keeps_it(materializer: Materializer, tmp_path: Path) -> None:
+    recorder = Recorder(fetch_all)
+    agent: Agent[None, str] = Agent(
+        FunctionModel(recorder),
+        capabilities=[ToolOffload(materializer, read_tools=False, budget={"trigger_tokens": 2000, "keep_last": 2})],
+    )
+
+    @agent.tool_plain
+    def fetch(n: int) -> str:
+        """Fetch page n."""
+        return PAGES[f"call_{n}"]
+
+    result = await agent.run("fetch them all")
+    cleared = cleared_in(result.all_messages())
+    assert cleared and "call_5" not in cleared and "call_4" not in cleared
+    # What the model last saw is what the history holds, and once cleared a return
+    # reaches every later request as the same bytes.
+    assert cleared_in(recorder.seen[-1]) == cleared
+    for i, seen in enumerate(recorder.seen):
+        for later in recorder.seen[i + 1 :]:
+            assert cleared_in(seen).items() <= cleared_in(later).items()
+    for call_id, pointer in cleared.items():
+        assert ref_in(str(pointer)) == f"ctx://conv-1/tool/{call_id}.txt"
+        assert (tmp_path / "context" / "conv-1" / "artifacts" / "tool" / f"{call_id}.txt").read_text() == PAGES[call_id]
+    # A next run given the history starts from the cleared returns.
+    calls = len(recorder.seen)
+    await agent.run("and now?", message_history=result.all_messages())
+    assert cleared.items() <= cleared_in(recorder.seen[calls]).items()
