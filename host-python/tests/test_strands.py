@@ -170,3 +170,39 @@ def test_a_refused_read_is_an_error_result(materializer: Materializer) -> None:
     agent = agent_with(materializer, SMALL, ScriptedModel(script))
     result = agent("read")
     assert str(result).startswith("error: ") and "other" in str(result)
+
+
+PAGES = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
+"""Six medium results, each inline (under the limits): the budget clears the oldest."""
+
+
+def fetch_all(messages: List[Any]) -> tuple:
+    done = len([r for r in results(messages) if r["toolUseId"] in PAGES])
+    return ("tool", "fetch", f"call_{done}", {"n": done}) if done < len(PAGES) else ("text", "done")
+
+
+def cleared_in(messages: List[Any]) -> dict[str, str]:
+    return {r["toolUseId"]: text_of(r) for r in results(messages) if text_of(r) != PAGES.get(r["toolUseId"])}
+
+
+def test_budget_clears_old_results_in_agent_messages(materializer: Materializer, tmp_path: Path) -> None:
+    @tool
+    def fetch(n: int) -> str:
+        """Fetch page n."""
+        return PAGES[f"call_{n}"]
+
+    model = ScriptedModel(fetch_all)
+    plugin = ToolOffloadPlugin(materializer, read_tools=False, budget={"trigger_tokens": 2000, "keep_last": 2})
+    agent = Agent(model=model, tools=[fetch], plugins=[plugin], callback_handler=None)
+    agent("fetch them all")
+    cleared = cleared_in(agent.messages)
+    assert cleared and "call_5" not in cleared and "call_4" not in cleared
+    assert cleared_in(model.seen[-1]) == cleared
+    for i, seen in enumerate(model.seen):
+        for later in model.seen[i + 1 :]:
+            assert cleared_in(seen).items() <= cleared_in(later).items()
+    for call_id, pointer in cleared.items():
+        assert ref_in(pointer) == f"ctx://conv-1/tool/{call_id}.txt"
+        assert (tmp_path / "context" / "conv-1" / "artifacts" / "tool" / f"{call_id}.txt").read_text() == PAGES[call_id]
+    (status,) = {r["status"] for r in results(agent.messages)}
+    assert status == "success"

@@ -6,6 +6,9 @@
   and ``agent.messages`` get holds the summary, as one text block.
 - Its tools: ``context_read``, ``context_tail``, ``context_grep``; a refused call is an
   ``error`` tool result the model reads.
+- A ``BeforeModelCallEvent`` hook (with ``budget=``): ``Materializer.budget`` on
+  ``agent.messages`` before each model call; the results it clears are rewritten in
+  ``agent.messages`` itself, so they stay cleared on every later call.
 
 Example::
 
@@ -19,12 +22,14 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any, FrozenSet, List, Mapping, Optional
+import json
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, cast
 
 try:
-    from strands.hooks import AfterToolCallEvent
+    from strands.hooks import AfterToolCallEvent, BeforeModelCallEvent
     from strands.plugins import Plugin, hook
     from strands.tools.tools import PythonAgentTool
+    from strands.types.content import Message
     from strands.types.tools import ToolResult, ToolUse
 except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("tool_offload.strands needs Strands Agents: pip install 'tool-offload[strands]'") from e
@@ -72,9 +77,14 @@ class ToolOffloadPlugin(Plugin):
 
     name = "tool_offload"
 
-    def __init__(self, materializer: Materializer, *, read_tools: bool = True) -> None:
+    def __init__(
+        self, materializer: Materializer, *, read_tools: bool = True, budget: Optional[Mapping[str, Any]] = None
+    ) -> None:
         super().__init__()
         self.materializer = materializer
+        self.budget: Optional[Dict[str, Any]] = None if budget is None else dict(budget)
+        """Keyword arguments of ``Materializer.budget`` (``trigger_tokens``, ``keep_last``…):
+        when given, ``agent.messages`` is budgeted before every model call."""
         self._read_names: FrozenSet[str] = read_tool_names(materializer)
         if read_tools:
             self._tools = [*self._tools, *context_tools(materializer)]  # type: ignore[list-item]
@@ -94,6 +104,59 @@ class ToolOffloadPlugin(Plugin):
         )
         if not done.inline:
             event.result = {"toolUseId": result["toolUseId"], "status": result["status"], "content": [{"text": done.content}]}
+
+
+    @hook  # type: ignore[call-overload]
+    async def _budget_history(self, event: BeforeModelCallEvent) -> None:
+        if self.budget is None:
+            return
+        messages = event.agent.messages
+        projected = [_projected(m) for m in messages]
+        done = await self.materializer.budget(projected, **self.budget)
+        for i, (before, after) in enumerate(zip(projected, done.messages)):
+            if after is not before:
+                # In place: what the agent sends, and starts from next time.
+                messages[i] = cast(Message, _rewritten(messages[i], before, after))
+
+
+# The budget reads agent.messages as Anthropic-style messages, one content block per
+# Strands block, so a changed ``tool_result`` block names the ``toolResult`` it stands for.
+
+
+def _projected(message: Mapping[str, Any]) -> Dict[str, Any]:
+    return {"role": message.get("role"), "content": [_block(b) for b in message.get("content") or ()]}
+
+
+def _block(block: Mapping[str, Any]) -> Dict[str, Any]:
+    if "toolResult" in block:
+        result = block["toolResult"]
+        return {"type": "tool_result", "tool_use_id": result.get("toolUseId"), "content": _text(result.get("content"))}
+    if "toolUse" in block:
+        use = block["toolUse"]
+        return {"type": "tool_use", "id": use.get("toolUseId"), "name": use.get("name"), "input": use.get("input")}
+    return {"type": "text", "text": block.get("text") if isinstance(block.get("text"), str) else ""}
+
+
+def _text(content: Any) -> str:
+    """A toolResult's text and JSON blocks as one text (what its artifact holds if cleared)."""
+    parts = []
+    for b in content or ():
+        if "text" in b:
+            parts.append(str(b["text"]))
+        elif "json" in b:
+            parts.append(json.dumps(b["json"], ensure_ascii=False))
+    return "\n".join(parts)
+
+
+def _rewritten(message: Mapping[str, Any], before: Mapping[str, Any], after: Mapping[str, Any]) -> Dict[str, Any]:
+    blocks = list(message.get("content") or ())
+    for i, (old, new) in enumerate(zip(before["content"], after.get("content") or ())):
+        if old.get("type") == "tool_result" and isinstance(new, dict) and new.get("content") != old.get("content"):
+            result = blocks[i]["toolResult"]
+            blocks[i] = {
+                "toolResult": {"toolUseId": result["toolUseId"], "status": result["status"], "content": [{"text": new["content"]}]}
+            }
+    return {**message, "content": blocks}
 
 
 def _output(content: Any) -> Optional[Any]:
