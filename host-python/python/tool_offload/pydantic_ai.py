@@ -143,7 +143,9 @@ def _projected(messages: List[ModelMessage]) -> List[Dict[str, Any]]:
 
 def _block(part: Any) -> Dict[str, Any]:
     if isinstance(part, ToolReturnPart):
-        return {"type": "tool_result", "tool_use_id": part.tool_call_id, "content": part.model_response_str()}
+        # Unwrapped: a pointer written into a failed return must read as a pointer next time.
+        text = part.model_response_str(wrap_if_error=False)
+        return {"type": "tool_result", "tool_use_id": part.tool_call_id, "content": text}
     if isinstance(part, ToolCallPart):
         return {"type": "tool_use", "id": part.tool_call_id, "name": part.tool_name, "input": part.args_as_dict()}
     content = getattr(part, "content", "")
@@ -162,7 +164,7 @@ def _rewritten(messages: List[ModelMessage], after: List[Any]) -> Dict[int, Mode
             for i, (part, block) in enumerate(zip(parts, new.get("content") or ()))
             if isinstance(part, ToolReturnPart)
             and isinstance(block, dict)
-            and block.get("content") != part.model_response_str()
+            and block.get("content") != part.model_response_str(wrap_if_error=False)
         ]
         for i, content in changes:
             parts[i] = replace(parts[i], content=content)
