@@ -22,7 +22,7 @@ from google.genai import types  # noqa: E402
 from pydantic import Field  # noqa: E402
 
 from tool_offload import Materializer  # noqa: E402
-from tool_offload.adk import ToolOffloadPlugin, context_tools  # noqa: E402
+from tool_offload.adk import STATE_KEY, ToolOffloadPlugin, context_tools  # noqa: E402
 
 from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
 
@@ -144,3 +144,54 @@ async def test_a_refused_read_answers_an_error(materializer: Materializer) -> No
 
     _, final, _ = await run(materializer, SMALL, script, read_tools=True)
     assert final is not None and set(json.loads(final)) == {"error"} and "other" in final
+
+
+PAGES = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
+"""Six medium results, each inline (under the limits): the budget clears the oldest."""
+
+
+def fetch_all(contents: List[types.Content]) -> Move:
+    done = len([r for r in responses(contents) if r.id in PAGES])
+    return ("tool", "fetch", f"call_{done}", {"n": done}) if done < len(PAGES) else ("text", "done")
+
+
+def cleared_in(contents: List[types.Content]) -> dict[str, str]:
+    return {
+        str(r.id): (r.response or {}).get("result")
+        for r in responses(contents)
+        if (r.response or {}).get("result") != PAGES.get(str(r.id))
+    }
+
+
+@pytest.mark.asyncio
+async def test_budget_keeps_its_decisions_in_the_session_state(materializer: Materializer, tmp_path: Path) -> None:
+    def fetch(n: int) -> str:
+        """Fetch page n."""
+        return PAGES[f"call_{n}"]
+
+    model = ScriptedLlm(script=lambda cs: fetch_all(cs) if responses(cs) or len(cs) == 1 else ("text", "again"))
+    plugin = ToolOffloadPlugin(materializer, budget={"trigger_tokens": 2000, "keep_last": 2})
+    runner = InMemoryRunner(app=App(name="test", root_agent=LlmAgent(name="a", model=model, tools=[fetch]), plugins=[plugin]))
+    session = await runner.session_service.create_session(app_name="test", user_id="u")
+
+    async def say(text: str) -> None:
+        message = types.Content(role="user", parts=[types.Part(text=text)])
+        async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=message):
+            pass
+
+    await say("fetch them all")
+    cleared = cleared_in(model.seen[-1])
+    assert cleared and "call_5" not in cleared and "call_4" not in cleared
+    for i, seen in enumerate(model.seen):
+        for later in model.seen[i + 1 :]:
+            assert cleared_in(seen).items() <= cleared_in(later).items()
+    for call_id, pointer in cleared.items():
+        assert ref_in(pointer) == f"ctx://session-1/tool/{call_id}.txt"
+        stored = (tmp_path / "context" / "session-1" / "artifacts" / "tool" / f"{call_id}.txt").read_text()
+        assert stored == PAGES[call_id]
+    stored_session = await runner.session_service.get_session(app_name="test", user_id="u", session_id=session.id)
+    assert stored_session is not None and stored_session.state[STATE_KEY] == cleared
+    # The next invocation, rebuilt from the session's events, gets the same pointers.
+    calls = len(model.seen)
+    await say("and now?")
+    assert cleared.items() <= cleared_in(model.seen[calls]).items()

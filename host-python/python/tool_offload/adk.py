@@ -6,6 +6,9 @@
 - :func:`context_tools`: ``context_read``, ``context_tail``, ``context_grep`` as ADK
   tools, to give the agent (plugins cannot add tools); a refused call answers
   ``{"error": …}``.
+- With ``budget=``, its ``before_model_callback`` runs ``Materializer.budget`` on the
+  request's contents; what it clears is kept in the session state
+  (``tool_offload_cleared``: call id → pointer) and handed back on every later request.
 
 Example::
 
@@ -27,6 +30,9 @@ import json
 from typing import Any, Dict, FrozenSet, List, Mapping, Optional
 
 try:
+    from google.adk.agents.callback_context import CallbackContext
+    from google.adk.models.llm_request import LlmRequest
+    from google.adk.models.llm_response import LlmResponse
     from google.adk.plugins.base_plugin import BasePlugin
     from google.adk.tools.base_tool import BaseTool
     from google.adk.tools.tool_context import ToolContext
@@ -37,7 +43,10 @@ except ImportError as e:  # pragma: no cover - depends on the extra
 from . import Materializer
 from ._read_back import ReadBack, read_tool_names
 
-__all__ = ["ToolOffloadPlugin", "context_tools", "ContextTool"]
+__all__ = ["ToolOffloadPlugin", "context_tools", "ContextTool", "STATE_KEY"]
+
+STATE_KEY = "tool_offload_cleared"
+"""The session-state key where the budget keeps what it cleared: call id → pointer."""
 
 
 class ContextTool(BaseTool):
@@ -71,9 +80,14 @@ class ToolOffloadPlugin(BasePlugin):
     returned, say) as its JSON; results holding media (parts, blobs) and the read-back
     tools' own pages pass unchanged."""
 
-    def __init__(self, materializer: Materializer, name: str = "tool_offload") -> None:
+    def __init__(
+        self, materializer: Materializer, name: str = "tool_offload", *, budget: Optional[Mapping[str, Any]] = None
+    ) -> None:
         super().__init__(name=name)
         self.materializer = materializer
+        self.budget: Optional[Dict[str, Any]] = None if budget is None else dict(budget)
+        """Keyword arguments of ``Materializer.budget`` (``trigger_tokens``, ``keep_last``…):
+        when given, each request's contents are budgeted before the model call."""
         self._read_names: FrozenSet[str] = read_tool_names(materializer)
 
     async def after_tool_callback(
@@ -84,6 +98,87 @@ class ToolOffloadPlugin(BasePlugin):
             return None
         done = await self.materializer.materialize(tool_name=tool.name, tool_call_id=call_id, output=result)
         return None if done.inline else {"result": done.content}
+
+
+    async def before_model_callback(
+        self, *, callback_context: CallbackContext, llm_request: LlmRequest
+    ) -> Optional[LlmResponse]:
+        if self.budget is None:
+            return None
+        kept: Dict[str, str] = dict(callback_context.state.get(STATE_KEY) or {})
+        contents = [_recalled(c, kept) for c in llm_request.contents]
+        projected = [_projected(c) for c in contents]
+        done = await self.materializer.budget(projected, **self.budget)
+        cleared: Dict[str, str] = {}
+        for i, (before, after) in enumerate(zip(projected, done.messages)):
+            if after is not before:
+                contents[i] = _rewritten(contents[i], before, after, cleared)
+        llm_request.contents = contents
+        if cleared:
+            # ADK rebuilds each request from the session's events: the decisions live in
+            # its state, so every later request (and invocation) gets the same pointers.
+            callback_context.state[STATE_KEY] = {**kept, **cleared}
+        return None
+
+
+# The budget reads the contents as Anthropic-style messages, one content block per part,
+# so a changed ``tool_result`` block names the function response it stands for.
+
+
+def _projected(content: types.Content) -> Dict[str, Any]:
+    return {
+        "role": "assistant" if content.role == "model" else "user",
+        "content": [_block(p) for p in content.parts or ()],
+    }
+
+
+def _block(part: types.Part) -> Dict[str, Any]:
+    if part.function_response is not None:
+        r = part.function_response
+        return {"type": "tool_result", "tool_use_id": r.id, "content": _response_text(r.response)}
+    if part.function_call is not None:
+        c = part.function_call
+        return {"type": "tool_use", "id": c.id, "name": c.name, "input": c.args or {}}
+    return {"type": "text", "text": part.text or ""}
+
+
+def _response_text(response: Any) -> str:
+    """A function response as the budget reads it: ``{"result": <str>}`` (ADK's wrapping of
+    a tool's non-dict result, and of a pointer) as that str, so a pointer is known as one;
+    any other response as its JSON."""
+    if isinstance(response, dict) and len(response) == 1 and isinstance(response.get("result"), str):
+        return str(response["result"])
+    return json.dumps(response, ensure_ascii=False, default=str)
+
+
+def _pointer(response: types.FunctionResponse, pointer: str) -> types.Part:
+    return types.Part(
+        function_response=types.FunctionResponse(id=response.id, name=response.name, response={"result": pointer})
+    )
+
+
+def _recalled(content: types.Content, kept: Mapping[str, str]) -> types.Content:
+    """``content`` with the function responses cleared before as their pointers."""
+    parts = list(content.parts or ())
+    changed = False
+    for i, part in enumerate(parts):
+        r = part.function_response
+        if r is not None and r.id is not None and r.id in kept:
+            parts[i], changed = _pointer(r, kept[r.id]), True
+    return content.model_copy(update={"parts": parts}) if changed else content
+
+
+def _rewritten(
+    content: types.Content, before: Mapping[str, Any], after: Mapping[str, Any], cleared: Dict[str, str]
+) -> types.Content:
+    parts = list(content.parts or ())
+    for i, (old, new) in enumerate(zip(before["content"], after.get("content") or ())):
+        r = parts[i].function_response
+        if r is None or r.id is None or not isinstance(new, dict) or new.get("content") == old.get("content"):
+            continue
+        cleared[r.id] = str(new["content"])
+        parts[i] = _pointer(r, cleared[r.id])
+    return content.model_copy(update={"parts": parts})
 
 
 def _plain_json(value: Any) -> bool:
