@@ -193,36 +193,9 @@ test-python: python-develop ## Build the Python extension (maturin develop) into
 	@# pytest exits 5 when it collects no test: that fails this target too.
 	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m pytest -q -p no:cacheprovider
 
-lint-python: python-develop lint-python-run ## The extension's .pyi against the built module (mypy.stubtest), the package under mypy --strict
-lint-python-run:
-	cd host-python && $(PYTHON_RUN) $(abspath $(PYTHON_VENV))/bin/python -m mypy.stubtest tool_offload._native
-	cd host-python && $(PYTHON_RUN) $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict --exclude 'tool_offload/adk\.py' python/tool_offload
-
-# The extension as `cargo build --workspace` left it, under the name Python imports; the
-# package from the source tree (PYTHONPATH), not an install.
-BUILT_EXTENSION = $(shell cargo metadata --format-version 1 --no-deps 2>/dev/null | node -pe 'JSON.parse(require("fs").readFileSync(0)).target_directory' 2>/dev/null)/debug/libtool_offload_python.so
-python-built:
-	cp $(BUILT_EXTENSION) host-python/python/tool_offload/_native.abi3.so
-test-python-built: $(PYTHON_VENV)/.installed python-built
-	cd host-python && PYTHONPATH=$(CURDIR)/host-python/python $(abspath $(PYTHON_VENV))/bin/python -m pytest -q -p no:cacheprovider
-lint-python-built: $(PYTHON_VENV)/.installed python-built
-	@$(MAKE) --no-print-directory lint-python-run PYTHON_RUN=PYTHONPATH=$(CURDIR)/host-python/python
-test-python-adk-built: $(PYTHON_ADK_VENV)/.installed python-built
-	cd host-python && PYTHONPATH=$(CURDIR)/host-python/python $(abspath $(PYTHON_ADK_VENV))/bin/python -m pytest -q -p no:cacheprovider tests/test_adk.py
-	cd host-python && PYTHONPATH=$(CURDIR)/host-python/python $(abspath $(PYTHON_ADK_VENV))/bin/python -m mypy --strict python/tool_offload/adk.py
-
-# Google ADK pins opentelemetry below what strands-agents needs: its adapter's tests run in
-# a venv of their own (host-python/requirements-adk.txt).
-
-$(PYTHON_ADK_VENV)/.installed: host-python/requirements-adk.txt
-	@test -x $(PYTHON_ADK_VENV)/bin/python || $(PYTHON) -m venv $(PYTHON_ADK_VENV)
-	$(PYTHON_ADK_VENV)/bin/pip install --quiet --disable-pip-version-check -r host-python/requirements-adk.txt
-	@touch $@
-
-test-python-adk: $(PYTHON_ADK_VENV)/.installed ## tool_offload.adk's tests with the real google-adk, in a venv of their own
-	cd host-python && CARGO_TARGET_DIR=$(PYTHON_TARGET_DIR) VIRTUAL_ENV=$(abspath $(PYTHON_ADK_VENV)) nice -n 10 $(abspath $(PYTHON_ADK_VENV))/bin/maturin develop --quiet
-	cd host-python && $(abspath $(PYTHON_ADK_VENV))/bin/python -m pytest -q -p no:cacheprovider tests/test_adk.py
-	cd host-python && $(abspath $(PYTHON_ADK_VENV))/bin/python -m mypy --strict python/tool_offload/adk.py
+lint-python: python-develop ## The extension's .pyi against the built module (mypy.stubtest), the package under mypy --strict
+	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy.stubtest tool_offload._native
+	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict $(ADAPTER_EXCLUDE) python/tool_offload
 
 bench-python: $(PYTHON_VENV)/.installed ## Python batch offload vs plain Python, materialize per call vs npm (bench/python.py; a release build)
 	$(MATURIN) develop --release --quiet
@@ -239,6 +212,10 @@ wheel: $(PYTHON_VENV)/.installed ## The abi3 wheel (CPython >= 3.10) into out/wh
 PYTHON_ADAPTERS_VENV ?= .venv-adapters
 ADAPTER_TESTS := tests/test_langchain.py tests/test_openai_agents.py tests/test_pydantic_ai.py \
   tests/test_strands.py tests/test_adk.py
+ADAPTER_MODULES := python/tool_offload/langchain.py python/tool_offload/openai_agents.py \
+  python/tool_offload/pydantic_ai.py python/tool_offload/strands.py python/tool_offload/adk.py
+# lint-python's venv has no framework: the adapters are checked here, against them.
+ADAPTER_EXCLUDE := --exclude 'tool_offload/(langchain|openai_agents|pydantic_ai|strands|adk)\.py$$'
 
 $(PYTHON_ADAPTERS_VENV)/.installed: host-python/requirements-dev.txt host-python/requirements-adapters.txt
 	@test -x $(PYTHON_ADAPTERS_VENV)/bin/python || $(PYTHON) -m venv $(PYTHON_ADAPTERS_VENV)
@@ -246,8 +223,9 @@ $(PYTHON_ADAPTERS_VENV)/.installed: host-python/requirements-dev.txt host-python
 	  -r host-python/requirements-dev.txt -r host-python/requirements-adapters.txt
 	@touch $@
 
-test-python-adapters: $(PYTHON_ADAPTERS_VENV)/.installed ## The framework adapters' tests, each framework pinned, scripted models (no network)
+test-python-adapters: $(PYTHON_ADAPTERS_VENV)/.installed ## The framework adapters under mypy --strict and their tests: each framework pinned, scripted models
 	cd host-python && CARGO_TARGET_DIR=$(PYTHON_TARGET_DIR) VIRTUAL_ENV=$(abspath $(PYTHON_ADAPTERS_VENV)) nice -n 10 $(abspath $(PYTHON_ADAPTERS_VENV))/bin/maturin develop --quiet
+	cd host-python && $(abspath $(PYTHON_ADAPTERS_VENV))/bin/python -m mypy --strict $(ADAPTER_MODULES)
 	cd host-python && TOOL_OFFLOAD_ADAPTERS=1 $(abspath $(PYTHON_ADAPTERS_VENV))/bin/python -m pytest -q -p no:cacheprovider $(ADAPTER_TESTS)
 
 # `make bench CORPUS=DIR` points the corpus benches at DIR (default ../shared/corpus, else a
