@@ -21,7 +21,7 @@ from google.adk.runners import InMemoryRunner  # noqa: E402
 from google.genai import types  # noqa: E402
 from pydantic import Field  # noqa: E402
 
-from tool_offload import Materializer  # noqa: E402
+from tool_offload import InvalidArgumentError, Materializer  # noqa: E402
 from tool_offload.adk import STATE_KEY, ToolOffloadPlugin, context_tools  # noqa: E402
 
 from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
@@ -195,3 +195,8 @@ async def test_budget_keeps_its_decisions_in_the_session_state(materializer: Mat
     calls = len(model.seen)
     await say("and now?")
     assert cleared.items() <= cleared_in(model.seen[calls]).items()
+
+
+def test_a_bad_budget_is_refused_up_front(materializer: Materializer) -> None:
+    with pytest.raises(InvalidArgumentError):
+        ToolOffloadPlugin(materializer, budget={"trigger": 10})

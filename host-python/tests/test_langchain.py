@@ -27,7 +27,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
 from langgraph.prebuilt import tools_condition  # noqa: E402
 from pydantic import ConfigDict, Field  # noqa: E402
 
-from tool_offload import Materializer  # noqa: E402
+from tool_offload import InvalidArgumentError, Materializer  # noqa: E402
 from tool_offload.langchain import ToolOffloadMiddleware, context_tools, tool_node  # noqa: E402
 
 from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
@@ -346,3 +346,10 @@ async def _in_thread(fn: Callable[..., Any], *args: Any) -> Any:
     import asyncio
 
     return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+
+def test_a_bad_budget_is_refused_up_front(materializer: Materializer) -> None:
+    with pytest.raises(InvalidArgumentError):
+        ToolOffloadMiddleware(materializer, budget={"keep_last": 2})
+    with pytest.raises(InvalidArgumentError):
+        ToolOffloadMiddleware(materializer, budget={"trigger_tokens": 10, "keep": 2})

@@ -24,7 +24,7 @@ from pydantic_ai.messages import (  # noqa: E402
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
 
-from tool_offload import Materializer  # noqa: E402
+from tool_offload import InvalidArgumentError, Materializer  # noqa: E402
 from tool_offload.pydantic_ai import ToolOffload  # noqa: E402
 
 from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
@@ -184,3 +184,8 @@ async def test_budget_clears_old_returns_and_the_history_keeps_it(materializer: 
     calls = len(recorder.seen)
     await agent.run("and now?", message_history=result.all_messages())
     assert cleared.items() <= cleared_in(recorder.seen[calls]).items()
+
+
+def test_a_bad_budget_is_refused_up_front(materializer: Materializer) -> None:
+    with pytest.raises(InvalidArgumentError):
+        ToolOffload(materializer, budget={"trigger": 10})

@@ -16,7 +16,7 @@ require("strands")
 from strands import Agent, tool  # noqa: E402
 from strands.models.model import Model  # noqa: E402
 
-from tool_offload import Materializer  # noqa: E402
+from tool_offload import InvalidArgumentError, Materializer  # noqa: E402
 from tool_offload.strands import ToolOffloadPlugin  # noqa: E402
 
 from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
@@ -206,3 +206,8 @@ def test_budget_clears_old_results_in_agent_messages(materializer: Materializer,
         assert (tmp_path / "context" / "conv-1" / "artifacts" / "tool" / f"{call_id}.txt").read_text() == PAGES[call_id]
     (status,) = {r["status"] for r in results(agent.messages)}
     assert status == "success"
+
+
+def test_a_bad_budget_is_refused_up_front(materializer: Materializer) -> None:
+    with pytest.raises(InvalidArgumentError):
+        ToolOffloadPlugin(materializer, budget={"trigger": 10})

@@ -41,7 +41,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("tool_offload.adk needs Google ADK: pip install 'tool-offload[adk]'") from e
 
 from . import Materializer
-from ._read_back import ReadBack, read_tool_names
+from ._adapter import ReadBack, budget_options, read_tool_names
 
 __all__ = ["ToolOffloadPlugin", "context_tools", "ContextTool", "STATE_KEY"]
 
@@ -85,7 +85,7 @@ class ToolOffloadPlugin(BasePlugin):
     ) -> None:
         super().__init__(name=name)
         self.materializer = materializer
-        self.budget: Optional[Dict[str, Any]] = None if budget is None else dict(budget)
+        self.budget: Optional[Dict[str, Any]] = budget_options(materializer, budget)
         """Keyword arguments of ``Materializer.budget`` (``trigger_tokens``, ``keep_last``…):
         when given, each request's contents are budgeted before the model call."""
         self._read_names: FrozenSet[str] = read_tool_names(materializer)

@@ -48,7 +48,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     ) from e
 
 from . import BudgetResult, Materialized, Materializer, ToolCallResult
-from ._read_back import ReadBack, read_tool_names
+from ._adapter import ReadBack, budget_options, read_tool_names
 
 __all__ = ["ToolOffloadMiddleware", "context_tools", "tool_node"]
 
@@ -118,7 +118,7 @@ class ToolOffloadMiddleware(AgentMiddleware):
         # The read-back tools' own pages are never materialized again (a page the model
         # asked for, replaced by its summary, would be read again and again).
         self._read_names: FrozenSet[str] = read_back.names if read_back else read_tool_names(materializer)
-        self._budget: Optional[Dict[str, Any]] = None if budget is None else dict(budget)
+        self._budget: Optional[Dict[str, Any]] = budget_options(materializer, budget)
 
     @property
     def name(self) -> str:

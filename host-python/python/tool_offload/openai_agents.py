@@ -37,8 +37,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     ) from e
 
 from . import Materializer
-from ._read_back import ReadBack, read_tool_names
-from .errors import InvalidArgumentError
+from ._adapter import ReadBack, budget_options, read_tool_names
 
 __all__ = ["materialize_tools", "context_tools", "BudgetFilter"]
 
@@ -135,10 +134,8 @@ class BudgetFilter:
     One filter per conversation (as its materializer)."""
 
     def __init__(self, materializer: Materializer, **options: Any) -> None:
-        if "trigger_tokens" not in options:
-            raise InvalidArgumentError("invalid argument: BudgetFilter needs trigger_tokens=")
         self.materializer = materializer
-        self.options: Dict[str, Any] = options
+        self.options: Dict[str, Any] = budget_options(materializer, options) or {}
         self._kept: Dict[str, Any] = {}
 
     def _recalled(self, items: Sequence[Any]) -> List[Any]:

@@ -48,7 +48,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("tool_offload.pydantic_ai needs Pydantic AI: pip install 'tool-offload[pydantic-ai]'") from e
 
 from . import Materializer
-from ._read_back import ReadBack, read_tool_names
+from ._adapter import ReadBack, budget_options, read_tool_names
 
 __all__ = ["ToolOffload", "context_toolset"]
 
@@ -93,6 +93,7 @@ class ToolOffload(AbstractCapability[Any]):
 
     def __post_init__(self) -> None:
         self._read_names = read_tool_names(self.materializer)
+        budget_options(self.materializer, self.budget)  # checked now, not at the first request
 
     @classmethod
     def get_serialization_name(cls) -> Optional[str]:

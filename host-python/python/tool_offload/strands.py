@@ -35,7 +35,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("tool_offload.strands needs Strands Agents: pip install 'tool-offload[strands]'") from e
 
 from . import Materializer
-from ._read_back import ReadBack, read_tool_names
+from ._adapter import ReadBack, budget_options, read_tool_names
 
 __all__ = ["ToolOffloadPlugin", "context_tools"]
 
@@ -82,7 +82,7 @@ class ToolOffloadPlugin(Plugin):
     ) -> None:
         super().__init__()
         self.materializer = materializer
-        self.budget: Optional[Dict[str, Any]] = None if budget is None else dict(budget)
+        self.budget: Optional[Dict[str, Any]] = budget_options(materializer, budget)
         """Keyword arguments of ``Materializer.budget`` (``trigger_tokens``, ``keep_last``…):
         when given, ``agent.messages`` is budgeted before every model call."""
         self._read_names: FrozenSet[str] = read_tool_names(materializer)
