@@ -199,3 +199,36 @@ def test_read_tools_and_typed_tools_are_not_wrapped(materializer: Materializer) 
     reads = context_tools(materializer)
     wrapped = materialize_tools([*reads, typed], materializer)
     assert all(a is b for a, b in zip(wrapped, [*reads, typed]))
+
+
+@pytest.mark.asyncio
+async def test_budget_memory_resumes_a_conversation(materializer: Materializer) -> None:
+    pages = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
+
+    @function_tool
+    def fetch(n: int) -> str:
+        """Fetch page n."""
+        return pages[f"call_{n}"]
+
+    def script(call: ModelCall) -> Sequence[Any]:
+        n = len(outputs(call))
+        return [function_call("fetch", {"n": n}, call_id=f"call_{n}")] if n < len(pages) else [assistant_message("done")]
+
+    memory: dict[str, Any] = {}
+    model = scripted(script, len(pages) + 1)
+    first = BudgetFilter(materializer, memory=memory, trigger_tokens=2000, keep_last=2)
+    result = await Runner.run(Agent(name="a", model=model, tools=[fetch]), "go", run_config=RunConfig(call_model_input_filter=first))
+    sent = outputs(model.calls[-1])
+    assert memory and all(item in sent for item in memory.values())
+    # Another process: a new filter over the same memory sends the same bytes, even where
+    # a fresh budget (under its trigger here) would clear nothing; without it, it does not.
+    history = [*result.to_input_list(), {"role": "user", "content": "and now?"}]
+
+    async def resumed(kept: Any) -> List[dict[str, Any]]:
+        again = scripted(lambda call: [assistant_message("ok")], 1)
+        config = RunConfig(call_model_input_filter=BudgetFilter(materializer, memory=kept, trigger_tokens=100_000))
+        await Runner.run(Agent(name="a", model=again, tools=[fetch]), history, run_config=config)
+        return outputs(again.calls[0])
+
+    assert (await resumed(json.loads(json.dumps(memory))))[: len(sent)] == sent
+    assert [o["output"] for o in await resumed(None)] == list(pages.values())

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Dict, List, Mapping, Optional, Sequence, TypeVar, cast
+from typing import Any, Dict, List, Mapping, MutableMapping, Optional, Sequence, TypeVar, cast
 
 try:
     from agents import FunctionTool
@@ -131,21 +131,30 @@ class BudgetFilter:
     and handed back rewritten on the next calls: cleared outputs stay cleared, the same
     bytes every turn, and the prompt cache is rewritten only when the budget clears more.
 
-    One filter per conversation (as its materializer)."""
+    One filter per conversation (as its materializer). ``memory`` is where the rewritten
+    outputs are kept (call id → output item, JSON values): a dict by default, or any
+    mapping the caller persists beside the conversation's ``Session`` so a resumed
+    conversation sends the same bytes."""
 
-    def __init__(self, materializer: Materializer, **options: Any) -> None:
+    def __init__(
+        self, materializer: Materializer, *, memory: Optional[MutableMapping[str, Any]] = None, **options: Any
+    ) -> None:
         self.materializer = materializer
         self.options: Dict[str, Any] = budget_options(materializer, options) or {}
-        self._kept: Dict[str, Any] = {}
+        self.memory: MutableMapping[str, Any] = {} if memory is None else memory
 
     def _recalled(self, items: Sequence[Any]) -> List[Any]:
-        return [self._kept.get(_output_id(item) or "", item) if _output_id(item) else item for item in items]
+        out = []
+        for item in items:
+            key = _output_id(item)
+            out.append(self.memory.get(key, item) if key is not None else item)
+        return out
 
     def _remember(self, before: Sequence[Any], after: Sequence[Any]) -> None:
         for old, new in zip(before, after):
             key = _output_id(new)
             if new is not old and key is not None:
-                self._kept[key] = new
+                self.memory[key] = new
 
     async def __call__(self, data: CallModelData[Any]) -> ModelInputData:
         items = self._recalled(data.model_data.input)
