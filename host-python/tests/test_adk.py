@@ -146,30 +146,39 @@ async def test_a_refused_read_answers_an_error(materializer: Materializer) -> No
     assert final is not None and set(json.loads(final)) == {"error"} and "other" in final
 
 
-PAGES = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
+PAGES = [f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)]
 """Six medium results, each inline (under the limits): the budget clears the oldest."""
 
 
-def fetch_all(contents: List[types.Content]) -> Move:
-    done = len([r for r in responses(contents) if r.id in PAGES])
-    return ("tool", "fetch", f"call_{done}", {"n": done}) if done < len(PAGES) else ("text", "done")
+def fetch_all(with_ids: bool) -> Callable[[List[types.Content]], Move]:
+    def script(contents: List[types.Content]) -> Move:
+        done = len(responses(contents))
+        if done < len(PAGES):
+            return ("tool", "fetch", f"call_{done}" if with_ids else None, {"n": done})
+        return ("text", "done")
+
+    return script
 
 
-def cleared_in(contents: List[types.Content]) -> dict[str, str]:
-    return {
-        str(r.id): (r.response or {}).get("result")
-        for r in responses(contents)
-        if (r.response or {}).get("result") != PAGES.get(str(r.id))
-    }
+def cleared_in(contents: List[types.Content]) -> dict[int, str]:
+    """The responses the model got as pointers, by their place in the conversation."""
+    got = [(r.response or {}).get("result") for r in responses(contents)]
+    return {i: text for i, text in enumerate(got) if i < len(PAGES) and text != PAGES[i]}
 
 
+@pytest.mark.parametrize("with_ids", [True, False], ids=["model-ids", "adk-ids"])
 @pytest.mark.asyncio
-async def test_budget_keeps_its_decisions_in_the_session_state(materializer: Materializer, tmp_path: Path) -> None:
+async def test_budget_keeps_its_decisions_in_the_session_state(
+    materializer: Materializer, tmp_path: Path, with_ids: bool
+) -> None:
+    # Without the model's ids ADK makes `adk-` ones and strips them from the request, as
+    # for Gemini: the responses are then known by their tool and content.
     def fetch(n: int) -> str:
         """Fetch page n."""
-        return PAGES[f"call_{n}"]
+        return PAGES[n]
 
-    model = ScriptedLlm(script=lambda cs: fetch_all(cs) if responses(cs) or len(cs) == 1 else ("text", "again"))
+    script = fetch_all(with_ids)
+    model = ScriptedLlm(script=lambda cs: script(cs) if responses(cs) or len(cs) == 1 else ("text", "again"))
     plugin = ToolOffloadPlugin(materializer, budget={"trigger_tokens": 2000, "keep_last": 2})
     runner = InMemoryRunner(app=App(name="test", root_agent=LlmAgent(name="a", model=model, tools=[fetch]), plugins=[plugin]))
     session = await runner.session_service.create_session(app_name="test", user_id="u")
@@ -180,17 +189,19 @@ async def test_budget_keeps_its_decisions_in_the_session_state(materializer: Mat
             pass
 
     await say("fetch them all")
+    assert all((r.id is None) != with_ids for r in responses(model.seen[-1]))
     cleared = cleared_in(model.seen[-1])
-    assert cleared and "call_5" not in cleared and "call_4" not in cleared
+    assert sorted(cleared) == [0, 1, 2, 3]
     for i, seen in enumerate(model.seen):
         for later in model.seen[i + 1 :]:
             assert cleared_in(seen).items() <= cleared_in(later).items()
-    for call_id, pointer in cleared.items():
-        assert ref_in(pointer) == f"ctx://session-1/tool/{call_id}.txt"
-        stored = (tmp_path / "context" / "session-1" / "artifacts" / "tool" / f"{call_id}.txt").read_text()
-        assert stored == PAGES[call_id]
+    artifacts = tmp_path / "context" / "session-1" / "artifacts" / "tool"
+    for i, pointer in cleared.items():
+        ref = ref_in(pointer)
+        assert ref is not None and pointer.startswith("[Earlier output of fetch ")
+        assert (artifacts / ref.rsplit("/", 1)[1]).read_text() == PAGES[i]
     stored_session = await runner.session_service.get_session(app_name="test", user_id="u", session_id=session.id)
-    assert stored_session is not None and stored_session.state[STATE_KEY] == cleared
+    assert stored_session is not None and sorted(stored_session.state[STATE_KEY].values()) == sorted(cleared.values())
     # The next invocation, rebuilt from the session's events, gets the same pointers.
     calls = len(model.seen)
     await say("and now?")

@@ -26,6 +26,7 @@ Example::
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any, Dict, FrozenSet, List, Mapping, Optional
 
@@ -126,20 +127,35 @@ class ToolOffloadPlugin(BasePlugin):
 
 
 def _projected(content: types.Content) -> Dict[str, Any]:
-    return {
-        "role": "assistant" if content.role == "model" else "user",
-        "content": [_block(p) for p in content.parts or ()],
-    }
+    parts = list(content.parts or ())
+    blocks = [_block(p) for p in parts]
+    # Each response's tool name, as a call after the part blocks (their indexes stay the
+    # parts'): for Gemini, ADK strips its own `adk-` call ids from the request, so the
+    # calls of the model's turn name no id a response could be paired with.
+    for p in parts:
+        if p.function_response is not None:
+            r = p.function_response
+            blocks.append({"type": "tool_use", "id": _response_id(r), "name": r.name or "tool", "input": {}})
+    return {"role": "assistant" if content.role == "model" else "user", "content": blocks}
 
 
 def _block(part: types.Part) -> Dict[str, Any]:
     if part.function_response is not None:
         r = part.function_response
-        return {"type": "tool_result", "tool_use_id": r.id, "content": _response_text(r.response)}
-    if part.function_call is not None:
+        return {"type": "tool_result", "tool_use_id": _response_id(r), "content": _response_text(r.response)}
+    if part.function_call is not None and part.function_call.id:
         c = part.function_call
         return {"type": "tool_use", "id": c.id, "name": c.name, "input": c.args or {}}
     return {"type": "text", "text": part.text or ""}
+
+
+def _response_id(response: types.FunctionResponse) -> str:
+    """A function response's id; one without (stripped from a Gemini request) is named
+    after its tool and content, the same on every request."""
+    if response.id:
+        return response.id
+    key = json.dumps([response.name, response.response], sort_keys=True, ensure_ascii=False, default=str)
+    return "fr-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
 
 
 def _response_text(response: Any) -> str:
@@ -163,8 +179,8 @@ def _recalled(content: types.Content, kept: Mapping[str, str]) -> types.Content:
     changed = False
     for i, part in enumerate(parts):
         r = part.function_response
-        if r is not None and r.id is not None and r.id in kept:
-            parts[i], changed = _pointer(r, kept[r.id]), True
+        if r is not None and _response_id(r) in kept:
+            parts[i], changed = _pointer(r, kept[_response_id(r)]), True
     return content.model_copy(update={"parts": parts}) if changed else content
 
 
@@ -173,11 +189,13 @@ def _rewritten(
 ) -> types.Content:
     parts = list(content.parts or ())
     for i, (old, new) in enumerate(zip(before["content"], after.get("content") or ())):
+        if i >= len(parts):
+            break  # the tool names appended after the parts
         r = parts[i].function_response
-        if r is None or r.id is None or not isinstance(new, dict) or new.get("content") == old.get("content"):
+        if r is None or not isinstance(new, dict) or new.get("content") == old.get("content"):
             continue
-        cleared[r.id] = str(new["content"])
-        parts[i] = _pointer(r, cleared[r.id])
+        cleared[_response_id(r)] = str(new["content"])
+        parts[i] = _pointer(r, cleared[_response_id(r)])
     return content.model_copy(update={"parts": parts})
 
 
