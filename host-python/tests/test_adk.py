@@ -37,7 +37,9 @@ class ScriptedLlm(BaseLlm):
     script: Any = None
     seen: List[List[types.Content]] = Field(default_factory=list)
 
-    async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False) -> AsyncGenerator[LlmResponse, None]:
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
         self.seen.append([c.model_copy(deep=True) for c in llm_request.contents])
         move = self.script(llm_request.contents)
         if move[0] == "tool":
@@ -180,7 +182,9 @@ async def test_budget_keeps_its_decisions_in_the_session_state(
     script = fetch_all(with_ids)
     model = ScriptedLlm(script=lambda cs: script(cs) if responses(cs) or len(cs) == 1 else ("text", "again"))
     plugin = ToolOffloadPlugin(materializer, budget={"trigger_tokens": 2000, "keep_last": 2})
-    runner = InMemoryRunner(app=App(name="test", root_agent=LlmAgent(name="a", model=model, tools=[fetch]), plugins=[plugin]))
+    runner = InMemoryRunner(
+        app=App(name="test", root_agent=LlmAgent(name="a", model=model, tools=[fetch]), plugins=[plugin])
+    )
     session = await runner.session_service.create_session(app_name="test", user_id="u")
 
     async def say(text: str) -> None:

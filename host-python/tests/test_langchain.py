@@ -131,7 +131,9 @@ async def test_a_command_result_carries_the_summary(materializer: Materializer, 
         """Build a target and return its log."""
         return Command(update={"messages": [ToolMessage(LOG, tool_call_id=tool_call_id)], "built": target})
 
-    model = ScriptedModel(script=lambda ms: call("build", "call_build", target="all") if len(ms) == 1 else AIMessage("ok"))
+    model = ScriptedModel(
+        script=lambda ms: call("build", "call_build", target="all") if len(ms) == 1 else AIMessage("ok")
+    )
     agent = create_agent(
         model, tools=[build], middleware=[ToolOffloadMiddleware(materializer, read_tools=False)], state_schema=Built
     )
@@ -260,7 +262,9 @@ def budget_agent(materializer: Materializer, model: ScriptedModel, **kwargs: Any
 
 
 def cleared_in(messages: List[BaseMessage]) -> dict[str, Any]:
-    return {m.tool_call_id: m.content for m in messages if isinstance(m, ToolMessage) and m.content != PAGES[m.tool_call_id]}
+    return {
+        m.tool_call_id: m.content for m in messages if isinstance(m, ToolMessage) and m.content != PAGES[m.tool_call_id]
+    }
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
@@ -286,13 +290,17 @@ async def test_budget_clears_old_results_and_the_state_keeps_it(
     # Each cleared result is a pointer to its artifact, which holds it byte for byte.
     for call_id, pointer in cleared.items():
         assert ref_in(str(pointer)) == f"ctx://thread-1/tool/{call_id}.txt"
-        assert (tmp_path / "context" / "thread-1" / "artifacts" / "tool" / f"{call_id}.txt").read_text() == PAGES[call_id]
+        assert (tmp_path / "context" / "thread-1" / "artifacts" / "tool" / f"{call_id}.txt").read_text() == PAGES[
+            call_id
+        ]
 
 
 @pytest.mark.asyncio
 async def test_budget_decisions_outlive_the_run(materializer: Materializer) -> None:
     # With a checkpointer, the next run on the thread starts from the budgeted history.
-    model = ScriptedModel(script=lambda ms: fetch_all(ms) if isinstance(ms[-1], ToolMessage) or len(ms) == 1 else AIMessage("again"))
+    model = ScriptedModel(
+        script=lambda ms: fetch_all(ms) if isinstance(ms[-1], ToolMessage) or len(ms) == 1 else AIMessage("again")
+    )
     agent = budget_agent(materializer, model, checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "thread-1"}}
     first = await agent.ainvoke({"messages": [HumanMessage("fetch them all")]}, config)
@@ -321,7 +329,9 @@ def graph(model: ScriptedModel, node: Any) -> Any:
 
 @pytest.mark.asyncio
 async def test_tool_node_materializes(materializer: Materializer) -> None:
-    model = ScriptedModel(script=lambda ms: call("build", "call_build", target="all") if len(ms) == 1 else AIMessage("ok"))
+    model = ScriptedModel(
+        script=lambda ms: call("build", "call_build", target="all") if len(ms) == 1 else AIMessage("ok")
+    )
     app = graph(model, tool_node([build_tool(LOG)], materializer, read_tools=False))
     out = await app.ainvoke({"messages": [HumanMessage("build")]})
     (message,) = tool_messages(out)

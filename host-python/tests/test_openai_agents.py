@@ -97,9 +97,11 @@ async def test_small_and_structured_outputs_are_left_alone(materializer: Materia
         return {"rows": list(range(3))}
 
     model = scripted(
-        lambda call: [assistant_message("ok")]
-        if outputs(call)
-        else [function_call("build", {"target": "x"}, call_id="c1"), function_call("rows", {}, call_id="c2")],
+        lambda call: (
+            [assistant_message("ok")]
+            if outputs(call)
+            else [function_call("build", {"target": "x"}, call_id="c1"), function_call("rows", {}, call_id="c2")]
+        ),
         2,
     )
     agent = Agent(name="a", model=model, tools=materialize_tools([build_tool(SMALL), rows], materializer))
@@ -116,7 +118,9 @@ async def test_dict_outputs_are_stored_as_json(materializer: Materializer, tmp_p
         """Rows as a dict."""
         return big
 
-    model = scripted(lambda call: [assistant_message("ok")] if outputs(call) else [function_call("rows", {}, call_id="c1")], 2)
+    model = scripted(
+        lambda call: [assistant_message("ok")] if outputs(call) else [function_call("rows", {}, call_id="c1")], 2
+    )
     agent = Agent(name="a", model=model, tools=materialize_tools([rows], materializer))
     await Runner.run(agent, "go")
     (seen,) = outputs(model.calls[1])
@@ -139,9 +143,11 @@ async def test_model_greps_the_needle_back(materializer: Materializer) -> None:
 @pytest.mark.asyncio
 async def test_a_refused_read_reaches_the_model(materializer: Materializer) -> None:
     model = scripted(
-        lambda call: [assistant_message(str(outputs(call)[-1]["output"]))]
-        if outputs(call)
-        else [function_call("context_grep", {"ref": "ctx://other/tool/x.txt", "pattern": "x"}, call_id="c1")],
+        lambda call: (
+            [assistant_message(str(outputs(call)[-1]["output"]))]
+            if outputs(call)
+            else [function_call("context_grep", {"ref": "ctx://other/tool/x.txt", "pattern": "x"}, call_id="c1")]
+        ),
         2,
     )
     agent = Agent(name="a", model=model, tools=context_tools(materializer))
@@ -165,7 +171,9 @@ async def test_budget_filter_clears_and_keeps_its_decisions(materializer: Materi
 
     def script(call: ModelCall) -> Sequence[Any]:
         n = len(outputs(call))
-        return [function_call("fetch", {"n": n}, call_id=f"call_{n}")] if n < len(pages) else [assistant_message("done")]
+        return (
+            [function_call("fetch", {"n": n}, call_id=f"call_{n}")] if n < len(pages) else [assistant_message("done")]
+        )
 
     model = scripted(script, len(pages) + 1)
     agent = Agent(name="a", model=model, tools=[fetch])
@@ -212,12 +220,16 @@ async def test_budget_memory_resumes_a_conversation(materializer: Materializer) 
 
     def script(call: ModelCall) -> Sequence[Any]:
         n = len(outputs(call))
-        return [function_call("fetch", {"n": n}, call_id=f"call_{n}")] if n < len(pages) else [assistant_message("done")]
+        return (
+            [function_call("fetch", {"n": n}, call_id=f"call_{n}")] if n < len(pages) else [assistant_message("done")]
+        )
 
     memory: dict[str, Any] = {}
     model = scripted(script, len(pages) + 1)
     first = BudgetFilter(materializer, memory=memory, trigger_tokens=2000, keep_last=2)
-    result = await Runner.run(Agent(name="a", model=model, tools=[fetch]), "go", run_config=RunConfig(call_model_input_filter=first))
+    result = await Runner.run(
+        Agent(name="a", model=model, tools=[fetch]), "go", run_config=RunConfig(call_model_input_filter=first)
+    )
     sent = outputs(model.calls[-1])
     assert memory and all(item in sent for item in memory.values())
     # Another process: a new filter over the same memory sends the same bytes, even where

@@ -44,7 +44,9 @@ def grep_the_needle(messages: List[ModelMessage], info: AgentInfo) -> ModelRespo
         ref = ref_in(last.model_response_str())
         if ref is None:
             return ModelResponse(parts=[TextPart(f"inline: {last.model_response_str()}")])
-        return ModelResponse(parts=[ToolCallPart("context_grep", {"ref": ref, "pattern": PATTERN}, tool_call_id="call_grep")])
+        return ModelResponse(
+            parts=[ToolCallPart("context_grep", {"ref": ref, "pattern": PATTERN}, tool_call_id="call_grep")]
+        )
     return ModelResponse(parts=[TextPart(f"{last.outcome}: {last.model_response_str()}")])
 
 
@@ -80,7 +82,9 @@ def materializer(tmp_path: Path) -> Materializer:
 
 @pytest.mark.asyncio
 async def test_model_sees_the_summary(materializer: Materializer) -> None:
-    recorder = Recorder(lambda ms, info: ModelResponse(parts=[TextPart("ok")]) if returns(ms) else grep_the_needle(ms, info))
+    recorder = Recorder(
+        lambda ms, info: ModelResponse(parts=[TextPart("ok")]) if returns(ms) else grep_the_needle(ms, info)
+    )
     agent = agent_with(materializer, LOG, recorder, read_tools=False)
     result = await agent.run("why does the build fail?")
     (seen,) = returns(recorder.seen[1])
@@ -101,7 +105,9 @@ async def test_small_output_stays_inline(materializer: Materializer) -> None:
 @pytest.mark.asyncio
 async def test_structured_results_are_stored_as_their_json(materializer: Materializer, tmp_path: Path) -> None:
     rows = {"rows": [{"id": i, "name": f"row {i}"} for i in range(2000)]}
-    recorder = Recorder(lambda ms, info: ModelResponse(parts=[TextPart("ok")]) if returns(ms) else grep_the_needle(ms, info))
+    recorder = Recorder(
+        lambda ms, info: ModelResponse(parts=[TextPart("ok")]) if returns(ms) else grep_the_needle(ms, info)
+    )
     await agent_with(materializer, rows, recorder, read_tools=False).run("build")
     (seen,) = returns(recorder.seen[1])
     assert seen.content.startswith("[Output of build ") and "call_build.json" in seen.content
@@ -110,7 +116,9 @@ async def test_structured_results_are_stored_as_their_json(materializer: Materia
 
 
 def test_sync_run(materializer: Materializer) -> None:
-    recorder = Recorder(lambda ms, info: ModelResponse(parts=[TextPart("ok")]) if returns(ms) else grep_the_needle(ms, info))
+    recorder = Recorder(
+        lambda ms, info: ModelResponse(parts=[TextPart("ok")]) if returns(ms) else grep_the_needle(ms, info)
+    )
     agent_with(materializer, LOG, recorder, read_tools=False).run_sync("build")
     assert_summary(returns(recorder.seen[1])[0].content, "build")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, List, Optional
+from typing import Any, AsyncIterator, Callable, List
 
 import pytest
 
@@ -87,7 +87,9 @@ def agent_with(materializer: Materializer, output: Any, model: ScriptedModel, **
         """Build a target and return its log."""
         return output
 
-    return Agent(model=model, tools=[build], plugins=[ToolOffloadPlugin(materializer, **options)], callback_handler=None)
+    return Agent(
+        model=model, tools=[build], plugins=[ToolOffloadPlugin(materializer, **options)], callback_handler=None
+    )
 
 
 @pytest.fixture

@@ -100,7 +100,6 @@ class ToolOffloadPlugin(BasePlugin):
         done = await self.materializer.materialize(tool_name=tool.name, tool_call_id=call_id, output=result)
         return None if done.inline else {"result": done.content}
 
-
     async def before_model_callback(
         self, *, callback_context: CallbackContext, llm_request: LlmRequest
     ) -> Optional[LlmResponse]:

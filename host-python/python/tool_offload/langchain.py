@@ -43,9 +43,7 @@ try:
     from langgraph.prebuilt.tool_node import ToolCallRequest
     from langgraph.types import Command
 except ImportError as e:  # pragma: no cover - depends on the extra
-    raise ImportError(
-        "tool_offload.langchain needs LangChain v1: pip install 'tool-offload[langchain]'"
-    ) from e
+    raise ImportError("tool_offload.langchain needs LangChain v1: pip install 'tool-offload[langchain]'") from e
 
 from . import BudgetResult, Materialized, Materializer, ToolCallResult
 from ._adapter import ReadBack, budget_options, read_tool_names
@@ -158,9 +156,7 @@ class ToolOffloadMiddleware(AgentMiddleware):
         update["messages"] = [summary if m is message else m for m in update["messages"]]
         return replace(result, update=update)
 
-    def wrap_tool_call(
-        self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], ToolResult]
-    ) -> ToolResult:
+    def wrap_tool_call(self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], ToolResult]) -> ToolResult:
         """The tool's ``ToolMessage`` (or the ``Command`` carrying it), its content the
         summary when over the limits: the artifact is named after the call's id, and
         ``artifact`` (never sent to the model) keeps ``{ref, path}`` unless the tool set
@@ -189,7 +185,9 @@ class ToolOffloadMiddleware(AgentMiddleware):
 
     # -- the history's budget ----------------------------------------------------------
 
-    def _budgeted(self, request: ModelRequest, done: BudgetResult, dumped: List[Dict[str, Any]]) -> Optional[List[AnyMessage]]:
+    def _budgeted(
+        self, request: ModelRequest, done: BudgetResult, dumped: List[Dict[str, Any]]
+    ) -> Optional[List[AnyMessage]]:
         """The request's messages with the budget's rewrites applied, or ``None`` when it
         changed none. Only the fields it rewrote are replaced; ids and the rest stay."""
         changed = False
@@ -245,9 +243,7 @@ def _dump(messages: Sequence[BaseMessage]) -> List[Dict[str, Any]]:
     return [m.model_dump(mode="json", exclude={"artifact"}) for m in messages]
 
 
-def tool_node(
-    tools: Sequence[Any], materializer: Materializer, *, read_tools: bool = True, **kwargs: Any
-) -> ToolNode:
+def tool_node(tools: Sequence[Any], materializer: Materializer, *, read_tools: bool = True, **kwargs: Any) -> ToolNode:
     """A LangGraph ``ToolNode`` running ``tools`` (plus the read-back tools unless
     ``read_tools=False``), each result materialized as :class:`ToolOffloadMiddleware`
     does (``ToolNode(wrap_tool_call=…, awrap_tool_call=…)``). ``kwargs`` go to

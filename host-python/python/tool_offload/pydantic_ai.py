@@ -113,7 +113,9 @@ class ToolOffload(AbstractCapability[Any]):
         )
         return result if done.inline else done.content
 
-    async def before_model_request(self, ctx: RunContext[Any], request_context: ModelRequestContext) -> ModelRequestContext:
+    async def before_model_request(
+        self, ctx: RunContext[Any], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
         if self.budget is None:
             return request_context
         messages = list(request_context.messages)

@@ -103,8 +103,11 @@ class ToolOffloadPlugin(Plugin):
             output=output,
         )
         if not done.inline:
-            event.result = {"toolUseId": result["toolUseId"], "status": result["status"], "content": [{"text": done.content}]}
-
+            event.result = {
+                "toolUseId": result["toolUseId"],
+                "status": result["status"],
+                "content": [{"text": done.content}],
+            }
 
     @hook  # type: ignore[call-overload]
     async def _budget_history(self, event: BeforeModelCallEvent) -> None:
@@ -154,7 +157,11 @@ def _rewritten(message: Mapping[str, Any], before: Mapping[str, Any], after: Map
         if old.get("type") == "tool_result" and isinstance(new, dict) and new.get("content") != old.get("content"):
             result = blocks[i]["toolResult"]
             blocks[i] = {
-                "toolResult": {"toolUseId": result["toolUseId"], "status": result["status"], "content": [{"text": new["content"]}]}
+                "toolResult": {
+                    "toolUseId": result["toolUseId"],
+                    "status": result["status"],
+                    "content": [{"text": new["content"]}],
+                }
             }
     return {**message, "content": blocks}
 
