@@ -27,7 +27,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
 from langgraph.prebuilt import tools_condition  # noqa: E402
 from pydantic import ConfigDict, Field  # noqa: E402
 
-from tool_offload import InvalidArgumentError, Materializer  # noqa: E402
+from tool_offload import InvalidArgumentError, InvalidIdError, Materializer  # noqa: E402
 from tool_offload.langchain import ToolOffloadMiddleware, context_tools, tool_node  # noqa: E402
 
 from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
@@ -363,3 +363,16 @@ def test_a_bad_budget_is_refused_up_front(materializer: Materializer) -> None:
         ToolOffloadMiddleware(materializer, budget={"keep_last": 2})
     with pytest.raises(InvalidArgumentError):
         ToolOffloadMiddleware(materializer, budget={"trigger_tokens": 10, "keep": 2})
+
+
+@pytest.mark.asyncio
+async def test_an_unsafe_call_id_is_a_typed_error(materializer: Materializer) -> None:
+    # The model's id names the artifact: one that is no safe file name is refused, loudly.
+    model = ScriptedModel(
+        script=lambda ms: call("build", "../../etc/x", target="all") if len(ms) == 1 else AIMessage("ok")
+    )
+    agent = create_agent(
+        model, tools=[build_tool(LOG)], middleware=[ToolOffloadMiddleware(materializer, read_tools=False)]
+    )
+    with pytest.raises(InvalidIdError):
+        await agent.ainvoke({"messages": [HumanMessage("build")]})
