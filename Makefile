@@ -210,8 +210,8 @@ wheel: $(PYTHON_VENV)/.installed ## The abi3 wheel (CPython >= 3.10) into out/wh
 # .adk) against the frameworks pinned in host-python/requirements-adapters.txt, in a venv
 # of their own: there a framework that fails to import fails its tests (elsewhere they skip).
 PYTHON_ADAPTERS_VENV ?= .venv-adapters
-ADAPTER_TESTS := tests/test_langchain.py tests/test_openai_agents.py tests/test_pydantic_ai.py \
-  tests/test_strands.py tests/test_adk.py
+ADAPTER_TESTS := tests/test_langchain.py tests/test_langchain_fake_model.py tests/test_openai_agents.py \
+  tests/test_pydantic_ai.py tests/test_strands.py tests/test_adk.py
 ADAPTER_MODULES := python/tool_offload/langchain.py python/tool_offload/openai_agents.py \
   python/tool_offload/pydantic_ai.py python/tool_offload/strands.py python/tool_offload/adk.py
 # lint-python's venv has no framework: the adapters are checked here, against them.

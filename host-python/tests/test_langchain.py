@@ -27,8 +27,8 @@ from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
 from langgraph.prebuilt import tools_condition  # noqa: E402
 from pydantic import ConfigDict, Field  # noqa: E402
 
-from tool_offload import InvalidArgumentError, InvalidIdError, Materializer  # noqa: E402
-from tool_offload.langchain import ToolOffloadMiddleware, context_tools, tool_node  # noqa: E402
+from tool_offload import InvalidIdError, Materializer  # noqa: E402
+from tool_offload.langchain import BudgetMiddleware, MaterializeMiddleware, context_tools, tool_node  # noqa: E402
 
 from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
 
@@ -94,7 +94,7 @@ def tool_messages(state: dict[str, Any]) -> List[ToolMessage]:
     return [m for m in state["messages"] if isinstance(m, ToolMessage)]
 
 
-# -- create_agent + ToolOffloadMiddleware ---------------------------------------------
+# -- create_agent + MaterializeMiddleware ---------------------------------------------
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
@@ -102,7 +102,7 @@ def tool_messages(state: dict[str, Any]) -> List[ToolMessage]:
 async def test_model_sees_the_summary_and_the_state_keeps_it(materializer: Materializer, mode: str) -> None:
     model = ScriptedModel(script=grep_the_needle)
     agent = create_agent(
-        model, tools=[build_tool(LOG)], middleware=[ToolOffloadMiddleware(materializer, read_tools=False)]
+        model, tools=[build_tool(LOG)], middleware=[MaterializeMiddleware(materializer, read_tools=False)]
     )
     state = {"messages": [HumanMessage("why does the build fail?")]}
     if mode == "sync":
@@ -135,7 +135,7 @@ async def test_a_command_result_carries_the_summary(materializer: Materializer, 
         script=lambda ms: call("build", "call_build", target="all") if len(ms) == 1 else AIMessage("ok")
     )
     agent = create_agent(
-        model, tools=[build], middleware=[ToolOffloadMiddleware(materializer, read_tools=False)], state_schema=Built
+        model, tools=[build], middleware=[MaterializeMiddleware(materializer, read_tools=False)], state_schema=Built
     )
     state = {"messages": [HumanMessage("build")]}
     out = await (_in_thread(agent.invoke, state) if mode == "sync" else agent.ainvoke(state))
@@ -158,7 +158,7 @@ async def test_parallel_calls_each_get_their_artifact(materializer: Materializer
 
     model = ScriptedModel(script=script)
     agent = create_agent(
-        model, tools=[build_tool(LOG)], middleware=[ToolOffloadMiddleware(materializer, read_tools=False)]
+        model, tools=[build_tool(LOG)], middleware=[MaterializeMiddleware(materializer, read_tools=False)]
     )
     out = await agent.ainvoke({"messages": [HumanMessage("build both")]})
     refs = sorted(assert_summary(m.content, "build") for m in tool_messages(out))
@@ -169,7 +169,7 @@ async def test_parallel_calls_each_get_their_artifact(materializer: Materializer
 async def test_small_output_stays_inline(materializer: Materializer) -> None:
     model = ScriptedModel(script=grep_the_needle)
     agent = create_agent(
-        model, tools=[build_tool(SMALL)], middleware=[ToolOffloadMiddleware(materializer, read_tools=False)]
+        model, tools=[build_tool(SMALL)], middleware=[MaterializeMiddleware(materializer, read_tools=False)]
     )
     out = await agent.ainvoke({"messages": [HumanMessage("build")]})
     (message,) = tool_messages(out)
@@ -181,8 +181,9 @@ async def test_small_output_stays_inline(materializer: Materializer) -> None:
 @pytest.mark.asyncio
 async def test_model_greps_the_needle_back(materializer: Materializer, mode: str) -> None:
     model = ScriptedModel(script=grep_the_needle)
-    middleware = ToolOffloadMiddleware(materializer)
+    middleware = MaterializeMiddleware(materializer)
     assert [t.name for t in middleware.tools] == ["context_read", "context_tail", "context_grep"]
+    assert MaterializeMiddleware(materializer, read_tools=False).tools == []
     agent = create_agent(model, tools=[build_tool(LOG)], middleware=[middleware])
     state = {"messages": [HumanMessage("why does the build fail?")]}
     out = await (_in_thread(agent.invoke, state) if mode == "sync" else agent.ainvoke(state))
@@ -201,7 +202,7 @@ async def test_a_refused_read_is_an_error_message(materializer: Materializer) ->
             return call("context_grep", "call_x", ref="ctx://other-thread/tool/call_1.txt", pattern="x")
         return AIMessage(content=f"{last.status}: {last.content}")
 
-    agent = create_agent(ScriptedModel(script=script), tools=[], middleware=[ToolOffloadMiddleware(materializer)])
+    agent = create_agent(ScriptedModel(script=script), tools=[], middleware=[MaterializeMiddleware(materializer)])
     out = await agent.ainvoke({"messages": [HumanMessage("read")]})
     (message,) = tool_messages(out)
     assert message.status == "error" and "other-thread" in message.content
@@ -221,7 +222,7 @@ async def test_read_pages_are_never_materialized_again(tmp_path: Path) -> None:
         return AIMessage(content="done")
 
     agent = create_agent(
-        ScriptedModel(script=script), tools=[build_tool(LOG)], middleware=[ToolOffloadMiddleware(materializer)]
+        ScriptedModel(script=script), tools=[build_tool(LOG)], middleware=[MaterializeMiddleware(materializer)]
     )
     out = await agent.ainvoke({"messages": [HumanMessage("build")]})
     _, page = tool_messages(out)
@@ -257,8 +258,11 @@ def fetch(n: int) -> str:
 
 
 def budget_agent(materializer: Materializer, model: ScriptedModel, **kwargs: Any) -> Any:
-    middleware = ToolOffloadMiddleware(materializer, read_tools=False, budget={"trigger_tokens": 2000, "keep_last": 2})
-    return create_agent(model, tools=[fetch], middleware=[middleware], **kwargs)
+    middleware = [
+        MaterializeMiddleware(materializer, read_tools=False),
+        BudgetMiddleware(materializer, trigger_tokens=2000, keep_last=2),
+    ]
+    return create_agent(model, tools=[fetch], middleware=middleware, **kwargs)
 
 
 def cleared_in(messages: List[BaseMessage]) -> dict[str, Any]:
@@ -358,13 +362,6 @@ async def _in_thread(fn: Callable[..., Any], *args: Any) -> Any:
     return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
 
 
-def test_a_bad_budget_is_refused_up_front(materializer: Materializer) -> None:
-    with pytest.raises(InvalidArgumentError):
-        ToolOffloadMiddleware(materializer, budget={"keep_last": 2})
-    with pytest.raises(InvalidArgumentError):
-        ToolOffloadMiddleware(materializer, budget={"trigger_tokens": 10, "keep": 2})
-
-
 @pytest.mark.asyncio
 async def test_an_unsafe_call_id_is_a_typed_error(materializer: Materializer) -> None:
     # The model's id names the artifact: one that is no safe file name is refused, loudly.
@@ -372,7 +369,7 @@ async def test_an_unsafe_call_id_is_a_typed_error(materializer: Materializer) ->
         script=lambda ms: call("build", "../../etc/x", target="all") if len(ms) == 1 else AIMessage("ok")
     )
     agent = create_agent(
-        model, tools=[build_tool(LOG)], middleware=[ToolOffloadMiddleware(materializer, read_tools=False)]
+        model, tools=[build_tool(LOG)], middleware=[MaterializeMiddleware(materializer, read_tools=False)]
     )
     with pytest.raises(InvalidIdError):
         await agent.ainvoke({"messages": [HumanMessage("build")]})

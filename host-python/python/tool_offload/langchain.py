@@ -1,12 +1,13 @@
-"""tool-offload for LangChain v1 agents and LangGraph (``pip install tool-offload[langchain]``).
+"""tool-offload for LangChain v1 agents and LangGraph (``pip install tool-offload[langchain]``);
+the npm package's ``tool-offload/langchain``, in Python.
 
-- :class:`ToolOffloadMiddleware`: an ``AgentMiddleware`` for ``create_agent``. Its
-  ``wrap_tool_call``/``awrap_tool_call`` materialize each tool result over the
-  materializer's limits (the ``ToolMessage`` the model sees holds the summary); its
-  ``wrap_model_call``/``awrap_model_call`` run ``Materializer.budget`` on the history
-  before each model call when given ``budget=``, and keep its decisions in the agent
-  state (the cleared ``ToolMessage`` s replace the originals, by id, so later turns never
-  clear them again); its ``tools`` are the read-back tools the model uses.
+- :class:`MaterializeMiddleware` (``wrap_tool_call``/``awrap_tool_call``): each tool
+  result over the materializer's limits is written to an artifact and the ``ToolMessage``
+  the model and the state get holds its summary; it gives the agent the read-back tools.
+- :class:`BudgetMiddleware` (``wrap_model_call``/``awrap_model_call``):
+  ``Materializer.budget`` on the history before each model call, its decisions kept in the
+  agent state (each cleared ``ToolMessage`` replaces its original, by id), so later turns
+  neither send nor reconsider them.
 - :func:`context_tools`: ``context_read``, ``context_tail``, ``context_grep`` as
   LangChain tools.
 - :func:`tool_node`: a LangGraph ``ToolNode`` with the same tool-result wrapper and the
@@ -16,17 +17,17 @@ Example::
 
     from langchain.agents import create_agent
     from tool_offload import Materializer
-    from tool_offload.langchain import ToolOffloadMiddleware
+    from tool_offload.langchain import BudgetMiddleware, MaterializeMiddleware
 
     materializer = Materializer(".agent", "thread-1")
-    agent = create_agent(
-        model, tools=[bash],
-        middleware=[ToolOffloadMiddleware(materializer, budget={"trigger_tokens": 100_000})],
-    )
+    agent = create_agent(model, tools=[bash], middleware=[
+        MaterializeMiddleware(materializer), BudgetMiddleware(materializer, trigger_tokens=100_000),
+    ])
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any, Awaitable, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence
 
@@ -46,9 +47,10 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("tool_offload.langchain needs LangChain v1: pip install 'tool-offload[langchain]'") from e
 
 from . import BudgetResult, Materialized, Materializer, ToolCallResult
-from ._adapter import ReadBack, budget_options, read_tool_names
+from ._adapter import ReadBack, read_tool_names
+from ._materializer import CountTokens
 
-__all__ = ["ToolOffloadMiddleware", "context_tools", "tool_node"]
+__all__ = ["MaterializeMiddleware", "BudgetMiddleware", "context_tools", "tool_node"]
 
 ToolResult = Any  # ToolMessage | Command
 
@@ -57,7 +59,7 @@ def context_tools(materializer: Materializer) -> List[BaseTool]:
     """``context_read``, ``context_tail`` and ``context_grep`` over ``materializer``'s
     artifacts, as LangChain tools (definitions, argument checks and pages from the
     extension). A refused call (another conversation's ref, a bad pattern) comes back as
-    an error ``ToolMessage`` the model can read."""
+    an error ``ToolMessage`` (``status="error"``) the model can read."""
     return _tools(ReadBack(materializer))
 
 
@@ -89,45 +91,34 @@ def _tool(read_back: ReadBack, definition: Mapping[str, Any]) -> BaseTool:
     )
 
 
-class ToolOffloadMiddleware(AgentMiddleware):
-    """Materializes tool results, budgets the history, and gives the model the read-back
-    tools.
+class MaterializeMiddleware(AgentMiddleware):
+    """Every tool's result over the materializer's limits is written to an artifact named
+    after the tool call's id, and the ``ToolMessage`` the model and the state get holds
+    its summary; its ``artifact`` (never sent to the model) keeps ``{"ref", "path"}``
+    unless the tool set one. A tool answering with a ``Command`` (deepagents' ``task``)
+    gets the ``ToolMessage`` for its call inside it materialized the same way. Text
+    content blocks are stored as their text.
 
-    Args:
-        materializer: Where artifacts go and are read from (one per conversation/thread).
-        read_tools: Give the agent ``context_read``/``context_tail``/``context_grep``
-            (``self.tools``); ``False`` when the caller adds them itself.
-        budget: Keyword arguments of ``Materializer.budget`` (``trigger_tokens``,
-            ``keep_last``, ``exclude_tools``…): when given, the history is budgeted
-            before every model call and what it clears is written back to the state.
+    With ``read_tools`` (default) the agent also gets ``context_read``, ``context_tail``
+    and ``context_grep`` (``self.tools``), whose own pages are never materialized again.
     """
 
-    def __init__(
-        self,
-        materializer: Materializer,
-        *,
-        read_tools: bool = True,
-        budget: Optional[Mapping[str, Any]] = None,
-    ) -> None:
+    def __init__(self, materializer: Materializer, *, read_tools: bool = True) -> None:
         super().__init__()
         self.materializer = materializer
         read_back = ReadBack(materializer) if read_tools else None
         self.tools: List[BaseTool] = _tools(read_back) if read_back else []
-        # The read-back tools' own pages are never materialized again (a page the model
-        # asked for, replaced by its summary, would be read again and again).
+        # A page the model asked for, replaced by its summary, would be read again and again.
         self._read_names: FrozenSet[str] = read_back.names if read_back else read_tool_names(materializer)
-        self._budget: Optional[Dict[str, Any]] = budget_options(materializer, budget)
 
     @property
     def name(self) -> str:
-        return "ToolOffloadMiddleware"
-
-    # -- tool results ------------------------------------------------------------------
+        return "ToolOffloadMaterialize"
 
     def _target(self, request: ToolCallRequest, result: ToolResult) -> Optional[ToolMessage]:
         """The call's own ``ToolMessage``: the result, or the one a ``Command`` result
-        carries in ``update["messages"]`` (deepagents' ``task`` answers so); ``None`` for
-        the read-back tools and anything else."""
+        carries in ``update["messages"]``; ``None`` for the read-back tools and anything
+        else."""
         if request.tool_call.get("name") in self._read_names:
             return None
         if isinstance(result, ToolMessage):
@@ -157,10 +148,6 @@ class ToolOffloadMiddleware(AgentMiddleware):
         return replace(result, update=update)
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], ToolResult]) -> ToolResult:
-        """The tool's ``ToolMessage`` (or the ``Command`` carrying it), its content the
-        summary when over the limits: the artifact is named after the call's id, and
-        ``artifact`` (never sent to the model) keeps ``{ref, path}`` unless the tool set
-        one."""
         result = handler(request)
         message = self._target(request, result)
         if message is None:
@@ -173,7 +160,6 @@ class ToolOffloadMiddleware(AgentMiddleware):
     async def awrap_tool_call(
         self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], Awaitable[ToolResult]]
     ) -> ToolResult:
-        """:meth:`wrap_tool_call` for async agents."""
         result = await handler(request)
         message = self._target(request, result)
         if message is None:
@@ -183,72 +169,111 @@ class ToolOffloadMiddleware(AgentMiddleware):
         )
         return self._replace(result, message, done)
 
-    # -- the history's budget ----------------------------------------------------------
 
-    def _budgeted(
-        self, request: ModelRequest, done: BudgetResult, dumped: List[Dict[str, Any]]
-    ) -> Optional[List[AnyMessage]]:
-        """The request's messages with the budget's rewrites applied, or ``None`` when it
-        changed none. Only the fields it rewrote are replaced; ids and the rest stay."""
-        changed = False
-        out: List[AnyMessage] = []
-        for message, before, after in zip(request.messages, dumped, done.messages):
-            if after is before:
-                out.append(message)
-                continue
-            update = {k: v for k, v in after.items() if before.get(k, _MISSING) != v}
-            out.append(message.model_copy(update=update) if update else message)
-            changed = changed or bool(update)
-        return out if changed else None
+class BudgetMiddleware(AgentMiddleware):
+    """When the conversation holds more than ``trigger_tokens`` tokens, old tool results
+    become one-line pointers to their artifacts (:meth:`Materializer.budget`: oldest
+    first, the last ``keep_last`` and those of ``exclude_tools`` kept; each message
+    counted by ``count_tokens``, else the materializer's, else core's estimate), in the
+    request the model gets and in the agent's state: each cleared ``ToolMessage``
+    replaces its original there, by id, so the next turn neither sends nor reconsiders
+    it and the cached prefix is rewritten only where a decision was made. Every cleared
+    result reads back byte for byte (give the agent the read tools)."""
 
-    def _respond(self, request: ModelRequest, messages: List[AnyMessage], response: Any) -> Any:
-        # Decisions are kept: each rewritten message replaces its original in the state
-        # (add_messages matches ids), so the next turn starts from the budgeted history.
-        rewritten = [m for m, old in zip(messages, request.messages) if m is not old and m.id is not None]
-        if not rewritten:
-            return response
-        if isinstance(response, AIMessage):
-            response = ModelResponse(result=[response])
-        return ExtendedModelResponse(model_response=response, command=Command(update={"messages": rewritten}))
+    def __init__(
+        self,
+        materializer: Materializer,
+        *,
+        trigger_tokens: int,
+        keep_last: Optional[int] = None,
+        clear_at_least_tokens: Optional[int] = None,
+        exclude_tools: Optional[Sequence[str]] = None,
+        count_tokens: Optional[CountTokens] = None,
+    ) -> None:
+        super().__init__()
+        self.materializer = materializer
+        options = {
+            "trigger_tokens": trigger_tokens,
+            "keep_last": keep_last,
+            "clear_at_least_tokens": clear_at_least_tokens,
+            "exclude_tools": exclude_tools,
+            "count_tokens": count_tokens,
+        }
+        self.options: Dict[str, Any] = options
+        self.tools: List[BaseTool] = []
+
+    @property
+    def name(self) -> str:
+        return "ToolOffloadBudget"
 
     def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], Any]) -> Any:
-        """Budget the history (when ``budget=`` was given), then call the model with it."""
-        if self._budget is None:
-            return handler(request)
-        dumped = _dump(request.messages)
-        done = self.materializer.budget_sync(dumped, **self._budget)
-        messages = self._budgeted(request, done, dumped)
+        view = _view(request.messages)
+        messages = _budgeted(request.messages, view, self.materializer.budget_sync(view, **self.options))
         if messages is None:
             return handler(request)
-        return self._respond(request, messages, handler(request.override(messages=messages)))
+        return _kept(request, messages, handler(request.override(messages=messages)))
 
     async def awrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[Any]]) -> Any:
-        """:meth:`wrap_model_call` for async agents."""
-        if self._budget is None:
-            return await handler(request)
-        dumped = _dump(request.messages)
-        done = await self.materializer.budget(dumped, **self._budget)
-        messages = self._budgeted(request, done, dumped)
+        view = _view(request.messages)
+        messages = _budgeted(request.messages, view, await self.materializer.budget(view, **self.options))
         if messages is None:
             return await handler(request)
-        return self._respond(request, messages, await handler(request.override(messages=messages)))
+        return _kept(request, messages, await handler(request.override(messages=messages)))
+
+
+def _view(messages: Sequence[BaseMessage]) -> List[Dict[str, Any]]:
+    """LangChain messages as the message dicts core reads (``{type: "tool",
+    tool_call_id, name, content, …}``), each counted as what it holds; a tool's
+    ``artifact`` (never sent to the model) left out, an assistant's tool calls in the
+    OpenAI form core takes their tool names from."""
+    out = []
+    for message in messages:
+        view = message.model_dump(mode="json", exclude={"artifact"})
+        if isinstance(message, AIMessage) and message.tool_calls:
+            view["tool_calls"] = [
+                {
+                    "id": c.get("id"),
+                    "type": "function",
+                    "function": {"name": c["name"], "arguments": json.dumps(c.get("args") or {}, ensure_ascii=False)},
+                }
+                for c in message.tool_calls
+            ]
+        out.append(view)
+    return out
+
+
+def _budgeted(messages: Sequence[AnyMessage], view: List[Dict[str, Any]], done: BudgetResult) -> Optional[List[AnyMessage]]:
+    """``messages`` with the budget's rewrites applied (only the fields it rewrote; ids
+    and the rest stay), or ``None`` when it changed none."""
+    out: List[AnyMessage] = []
+    changed = False
+    for message, before, after in zip(messages, view, done.messages):
+        update = {} if after is before else {k: v for k, v in after.items() if before.get(k, _MISSING) != v}
+        out.append(message.model_copy(update=update) if update else message)
+        changed = changed or bool(update)
+    return out if changed else None
+
+
+def _kept(request: ModelRequest, messages: List[AnyMessage], response: Any) -> Any:
+    """The model's response, with the rewritten messages as a state update: LangGraph's
+    ``add_messages`` replaces each original (same id), so the decisions are kept."""
+    rewritten = [m for m, old in zip(messages, request.messages) if m is not old and m.id is not None]
+    if not rewritten:
+        return response
+    if isinstance(response, AIMessage):
+        response = ModelResponse(result=[response])
+    return ExtendedModelResponse(model_response=response, command=Command(update={"messages": rewritten}))
 
 
 _MISSING = object()
 
 
-def _dump(messages: Sequence[BaseMessage]) -> List[Dict[str, Any]]:
-    """LangChain messages as the message dicts core reads (``{type: "tool", tool_call_id,
-    name, content, …}``); a tool's ``artifact`` (never sent to the model) is left out."""
-    return [m.model_dump(mode="json", exclude={"artifact"}) for m in messages]
-
-
 def tool_node(tools: Sequence[Any], materializer: Materializer, *, read_tools: bool = True, **kwargs: Any) -> ToolNode:
     """A LangGraph ``ToolNode`` running ``tools`` (plus the read-back tools unless
-    ``read_tools=False``), each result materialized as :class:`ToolOffloadMiddleware`
+    ``read_tools=False``), each result materialized as :class:`MaterializeMiddleware`
     does (``ToolNode(wrap_tool_call=…, awrap_tool_call=…)``). ``kwargs`` go to
     ``ToolNode``."""
-    middleware = ToolOffloadMiddleware(materializer, read_tools=read_tools)
+    middleware = MaterializeMiddleware(materializer, read_tools=read_tools)
     return ToolNode(
         [*tools, *middleware.tools],
         wrap_tool_call=middleware.wrap_tool_call,
