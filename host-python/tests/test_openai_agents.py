@@ -18,7 +18,6 @@ from pydantic import BaseModel  # noqa: E402
 from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_message, function_call  # noqa: E402
 
 from tool_offload import Materializer  # noqa: E402
-from tool_offload.errors import InvalidArgumentError  # noqa: E402
 from tool_offload.openai_agents import BudgetFilter, context_tools, materialize_tools  # noqa: E402
 
 from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
@@ -155,11 +154,6 @@ async def test_a_refused_read_reaches_the_model(materializer: Materializer) -> N
     assert "other" in result.final_output
 
 
-def test_budget_filter_needs_a_trigger(materializer: Materializer) -> None:
-    with pytest.raises(InvalidArgumentError):
-        BudgetFilter(materializer)
-
-
 @pytest.mark.asyncio
 async def test_budget_filter_clears_and_keeps_its_decisions(materializer: Materializer, tmp_path: Path) -> None:
     pages = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
@@ -210,7 +204,7 @@ def test_read_tools_and_typed_tools_are_not_wrapped(materializer: Materializer) 
 
 
 @pytest.mark.asyncio
-async def test_budget_memory_resumes_a_conversation(materializer: Materializer) -> None:
+async def test_budget_cleared_map_resumes_a_conversation(materializer: Materializer) -> None:
     pages = {f"call_{i}": f"result {i}\n" + ("x" * 60 + "\n") * 50 for i in range(6)}
 
     @function_tool
@@ -224,23 +218,23 @@ async def test_budget_memory_resumes_a_conversation(materializer: Materializer) 
             [function_call("fetch", {"n": n}, call_id=f"call_{n}")] if n < len(pages) else [assistant_message("done")]
         )
 
-    memory: dict[str, Any] = {}
+    cleared: dict[str, Any] = {}
     model = scripted(script, len(pages) + 1)
-    first = BudgetFilter(materializer, memory=memory, trigger_tokens=2000, keep_last=2)
+    first = BudgetFilter(materializer, cleared=cleared, trigger_tokens=2000, keep_last=2)
     result = await Runner.run(
         Agent(name="a", model=model, tools=[fetch]), "go", run_config=RunConfig(call_model_input_filter=first)
     )
     sent = outputs(model.calls[-1])
-    assert memory and all(item in sent for item in memory.values())
-    # Another process: a new filter over the same memory sends the same bytes, even where
+    assert cleared and all(o["output"] == cleared[o["call_id"]] for o in sent if o["call_id"] in cleared)
+    # Another process: a new filter over the same map sends the same bytes, even where
     # a fresh budget (under its trigger here) would clear nothing; without it, it does not.
     history = [*result.to_input_list(), {"role": "user", "content": "and now?"}]
 
     async def resumed(kept: Any) -> List[dict[str, Any]]:
         again = scripted(lambda call: [assistant_message("ok")], 1)
-        config = RunConfig(call_model_input_filter=BudgetFilter(materializer, memory=kept, trigger_tokens=100_000))
+        config = RunConfig(call_model_input_filter=BudgetFilter(materializer, cleared=kept, trigger_tokens=100_000))
         await Runner.run(Agent(name="a", model=again, tools=[fetch]), history, run_config=config)
         return outputs(again.calls[0])
 
-    assert (await resumed(json.loads(json.dumps(memory))))[: len(sent)] == sent
+    assert (await resumed(json.loads(json.dumps(cleared))))[: len(sent)] == sent
     assert [o["output"] for o in await resumed(None)] == list(pages.values())

@@ -24,8 +24,8 @@ from pydantic_ai.messages import (  # noqa: E402
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
 
-from tool_offload import InvalidArgumentError, Materializer  # noqa: E402
-from tool_offload.pydantic_ai import ToolOffload  # noqa: E402
+from tool_offload import Materializer  # noqa: E402
+from tool_offload.pydantic_ai import Budget, Materialize  # noqa: E402
 
 from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
 
@@ -65,7 +65,7 @@ class Recorder:
 
 
 def agent_with(materializer: Materializer, output: Any, recorder: Recorder, **options: Any) -> Agent[None, str]:
-    agent: Agent[None, str] = Agent(FunctionModel(recorder), capabilities=[ToolOffload(materializer, **options)])
+    agent: Agent[None, str] = Agent(FunctionModel(recorder), capabilities=[Materialize(materializer, **options)])
 
     @agent.tool_plain
     def build(target: str) -> Any:
@@ -168,7 +168,10 @@ async def test_budget_clears_old_returns_and_the_history_keeps_it(materializer: 
     recorder = Recorder(fetch_all)
     agent: Agent[None, str] = Agent(
         FunctionModel(recorder),
-        capabilities=[ToolOffload(materializer, read_tools=False, budget={"trigger_tokens": 2000, "keep_last": 2})],
+        capabilities=[
+            Materialize(materializer, read_tools=False),
+            Budget(materializer, trigger_tokens=2000, keep_last=2),
+        ],
     )
 
     @agent.tool_plain
@@ -192,8 +195,3 @@ async def test_budget_clears_old_returns_and_the_history_keeps_it(materializer: 
     calls = len(recorder.seen)
     await agent.run("and now?", message_history=result.all_messages())
     assert cleared.items() <= cleared_in(recorder.seen[calls]).items()
-
-
-def test_a_bad_budget_is_refused_up_front(materializer: Materializer) -> None:
-    with pytest.raises(InvalidArgumentError):
-        ToolOffload(materializer, budget={"trigger": 10})

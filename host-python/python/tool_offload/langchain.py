@@ -242,7 +242,9 @@ def _view(messages: Sequence[BaseMessage]) -> List[Dict[str, Any]]:
     return out
 
 
-def _budgeted(messages: Sequence[AnyMessage], view: List[Dict[str, Any]], done: BudgetResult) -> Optional[List[AnyMessage]]:
+def _budgeted(
+    messages: Sequence[AnyMessage], view: List[Dict[str, Any]], done: BudgetResult
+) -> Optional[List[AnyMessage]]:
     """``messages`` with the budget's rewrites applied (only the fields it rewrote; ids
     and the rest stay), or ``None`` when it changed none."""
     out: List[AnyMessage] = []

@@ -37,7 +37,8 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     ) from e
 
 from . import Materializer
-from ._adapter import ReadBack, budget_options, read_tool_names
+from ._adapter import ReadBack, read_tool_names
+from ._materializer import CountTokens
 
 __all__ = ["materialize_tools", "context_tools", "BudgetFilter"]
 
@@ -124,43 +125,63 @@ def _tool(read_back: ReadBack, definition: Mapping[str, Any]) -> FunctionTool:
 
 
 class BudgetFilter:
-    """A ``call_model_input_filter``: budgets the model input before each call with
-    ``Materializer.budget(items, **options)`` (``trigger_tokens``, ``keep_last``,
-    ``exclude_tools``…), and keeps what it decided. The SDK gives each call the run's
-    items as produced, so each tool output the budget rewrote is remembered (by call id)
-    and handed back rewritten on the next calls: cleared outputs stay cleared, the same
-    bytes every turn, and the prompt cache is rewritten only when the budget clears more.
+    """A ``RunConfig(call_model_input_filter=…)``: past ``trigger_tokens``, old
+    ``function_call_output`` items become one-line pointers to their artifacts
+    (:meth:`Materializer.budget`: oldest first, the last ``keep_last`` and those of
+    ``exclude_tools`` kept; ``count_tokens`` counts, else the materializer's). The SDK
+    keeps its own history and hands every call the outputs as the tools produced them, so
+    the filter keeps its decisions: ``cleared`` maps each call id cleared to the output
+    sent for it, handed back on every later call — the same bytes, never reconsidered, the
+    prompt cache rewritten only where the budget clears more.
 
-    One filter per conversation (as its materializer). ``memory`` is where the rewritten
-    outputs are kept (call id → output item, JSON values): a dict by default, or any
-    mapping the caller persists beside the conversation's ``Session`` so a resumed
-    conversation sends the same bytes."""
+    One filter per conversation (as its materializer). ``cleared`` is a dict by default;
+    give a mapping persisted beside the conversation's ``Session`` (it holds strings) and a
+    conversation resumed in another process sends the same bytes."""
 
     def __init__(
-        self, materializer: Materializer, *, memory: Optional[MutableMapping[str, Any]] = None, **options: Any
+        self,
+        materializer: Materializer,
+        *,
+        trigger_tokens: int,
+        keep_last: Optional[int] = None,
+        clear_at_least_tokens: Optional[int] = None,
+        exclude_tools: Optional[Sequence[str]] = None,
+        count_tokens: Optional[CountTokens] = None,
+        cleared: Optional[MutableMapping[str, Any]] = None,
     ) -> None:
         self.materializer = materializer
-        self.options: Dict[str, Any] = budget_options(materializer, options) or {}
-        self.memory: MutableMapping[str, Any] = {} if memory is None else memory
+        self.options: Dict[str, Any] = {
+            "trigger_tokens": trigger_tokens,
+            "keep_last": keep_last,
+            "clear_at_least_tokens": clear_at_least_tokens,
+            "exclude_tools": exclude_tools,
+            "count_tokens": count_tokens,
+        }
+        self.cleared: MutableMapping[str, Any] = {} if cleared is None else cleared
+        """The output sent for each call id cleared so far."""
 
-    def _recalled(self, items: Sequence[Any]) -> List[Any]:
-        out = []
-        for item in items:
-            key = _output_id(item)
-            out.append(self.memory.get(key, item) if key is not None else item)
-        return out
-
-    def _remember(self, before: Sequence[Any], after: Sequence[Any]) -> None:
-        for old, new in zip(before, after):
-            key = _output_id(new)
-            if new is not old and key is not None:
-                self.memory[key] = new
+    def _as_decided(self, item: Dict[str, Any]) -> Dict[str, Any]:
+        call_id = _output_id(item)
+        if call_id is not None and call_id in self.cleared:
+            return {**item, "output": self.cleared[call_id]}
+        return item
 
     async def __call__(self, data: CallModelData[Any]) -> ModelInputData:
-        items = self._recalled(data.model_data.input)
+        items = [self._as_decided(_item(i)) for i in data.model_data.input]
         done = await self.materializer.budget(items, **self.options)
-        self._remember(items, done.messages)
+        for before, after in zip(items, done.messages):
+            call_id = _output_id(after)
+            if after is not before and call_id is not None:
+                self.cleared[call_id] = after.get("output")
         return ModelInputData(input=list(done.messages), instructions=data.model_data.instructions)
+
+
+def _item(item: Any) -> Dict[str, Any]:
+    """An input item as the dict core reads (the SDK may hand over pydantic items)."""
+    if isinstance(item, dict):
+        return item
+    dumped: Dict[str, Any] = item.model_dump(exclude_none=True)
+    return dumped
 
 
 def _output_id(item: Any) -> Optional[str]:

@@ -1,11 +1,11 @@
-"""tool-offload for Pydantic AI (``pip install tool-offload[pydantic-ai]``): the
-:class:`ToolOffload` capability.
+"""tool-offload for Pydantic AI (``pip install tool-offload[pydantic-ai]``): two
+capabilities.
 
-- ``after_tool_execute``: each tool's result over the materializer's limits is written
-  to an artifact (named after the call's id) and the model gets the summary.
-- ``get_toolset``: ``context_read``, ``context_tail``, ``context_grep``; a refused call
-  is a ``ToolFailed`` the model sees (no retry spent).
-- ``before_model_request`` (with ``budget=``): ``Materializer.budget`` on the history
+- :class:`Materialize` (``after_tool_execute``): each tool's result over the
+  materializer's limits is written to an artifact (named after the call's id) and the
+  model gets the summary; its tools are ``context_read``, ``context_tail``,
+  ``context_grep`` (a refused call is a ``ToolFailed`` the model sees, no retry spent).
+- :class:`Budget` (``before_model_request``): ``Materializer.budget`` on the history
   before each model request; the tool returns it clears are rewritten in the run's
   persistent history (``RunContext.messages``), so they stay cleared on later requests
   and runs.
@@ -14,19 +14,21 @@ Example::
 
     from pydantic_ai import Agent
     from tool_offload import Materializer
-    from tool_offload.pydantic_ai import ToolOffload
+    from tool_offload.pydantic_ai import Budget, Materialize
 
     materializer = Materializer(".agent", "conv-1")
-    agent = Agent(
-        "anthropic:claude-sonnet-4-5", tools=[bash],
-        capabilities=[ToolOffload(materializer, budget={"trigger_tokens": 100_000})],
-    )
+    agent = Agent("anthropic:claude-sonnet-4-5", tools=[bash], capabilities=[
+        Materialize(materializer), Budget(materializer, trigger_tokens=100_000),
+    ])
+
+A long single-line JSON result is paged by ``context_read`` (``path=`` selects inside it),
+which a plain truncation cannot do.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Tuple
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 try:
     from pydantic_ai import RunContext, Tool, ToolFailed
@@ -48,16 +50,19 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("tool_offload.pydantic_ai needs Pydantic AI: pip install 'tool-offload[pydantic-ai]'") from e
 
 from . import Materializer
-from ._adapter import ReadBack, budget_options, read_tool_names
+from ._adapter import ReadBack, read_tool_names
+from ._materializer import CountTokens
 
-__all__ = ["ToolOffload", "context_toolset"]
+__all__ = ["Materialize", "Budget", "context_tools"]
 
 
-def context_toolset(materializer: Materializer) -> FunctionToolset[Any]:
+def context_tools(materializer: Materializer) -> List[Tool[Any]]:
     """``context_read``, ``context_tail`` and ``context_grep`` over ``materializer``'s
-    artifacts as a toolset (definitions, argument checks and pages from the extension)."""
+    artifacts as Pydantic AI tools (definitions, argument checks and pages from the
+    extension); a refused call (another conversation's ref, a bad pattern) raises
+    ``ToolFailed``, a failed result the model reads."""
     read_back = ReadBack(materializer)
-    return FunctionToolset([_tool(read_back, d) for d in read_back.definitions])
+    return [_tool(read_back, d) for d in read_back.definitions]
 
 
 def _tool(read_back: ReadBack, definition: Mapping[str, Any]) -> Tool[Any]:
@@ -76,31 +81,37 @@ def _tool(read_back: ReadBack, definition: Mapping[str, Any]) -> Tool[Any]:
 
 
 @dataclass
-class ToolOffload(AbstractCapability[Any]):
+class Materialize(AbstractCapability[Any]):
     """Materializes tool results over the materializer's limits and gives the model the
     read-back tools (``read_tools=False`` leaves them out).
 
     Results the model must get as they are — multimodal content, ``ToolReturn`` — pass
-    unchanged; a ``str`` is stored as it is, any other value as the JSON the model would
-    have been sent."""
+    unchanged; a ``str`` is stored as it is, any other value (a pydantic model…) as the
+    JSON the model would have been sent; the read-back tools' own pages are never
+    materialized again."""
 
     materializer: Materializer
     read_tools: bool = True
-    budget: Optional[Mapping[str, Any]] = None
-    """Keyword arguments of ``Materializer.budget`` (``trigger_tokens``, ``keep_last``…):
-    when given, the history is budgeted before every model request."""
     _read_names: FrozenSet[str] = field(default=frozenset(), init=False, repr=False)
+    _tools: List[Tool[Any]] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._read_names = read_tool_names(self.materializer)
-        budget_options(self.materializer, self.budget)  # checked now, not at the first request
+        self._tools = context_tools(self.materializer) if self.read_tools else []
+        if self.description is None:
+            self.description = "Large tool results are stored and summarised; read them back with context_* tools."
+
+    @property
+    def tools(self) -> List[Tool[Any]]:
+        """The read-back tools this capability gives the agent."""
+        return list(self._tools)
 
     @classmethod
     def get_serialization_name(cls) -> Optional[str]:
         return None  # holds a live Materializer: not spec-serializable
 
     def get_toolset(self) -> Optional[FunctionToolset[Any]]:
-        return context_toolset(self.materializer) if self.read_tools else None
+        return FunctionToolset(self._tools) if self._tools else None
 
     async def after_tool_execute(
         self, ctx: RunContext[Any], *, call: ToolCallPart, tool_def: ToolDefinition, args: Any, result: Any
@@ -113,17 +124,40 @@ class ToolOffload(AbstractCapability[Any]):
         )
         return result if done.inline else done.content
 
+
+@dataclass
+class Budget(AbstractCapability[Any]):
+    """Past ``trigger_tokens``, old tool returns become one-line pointers to their
+    artifacts (:meth:`Materializer.budget`: oldest first, the last ``keep_last`` and those
+    of ``exclude_tools`` kept), in the request and in the run's persistent history, as
+    ``ProcessHistory`` does: later requests (and runs given ``result.all_messages()``)
+    start from the cleared returns, the same bytes, never reconsidered."""
+
+    materializer: Materializer
+    trigger_tokens: int
+    keep_last: Optional[int] = None
+    clear_at_least_tokens: Optional[int] = None
+    exclude_tools: Optional[Sequence[str]] = None
+    count_tokens: Optional[CountTokens] = None
+
+    @classmethod
+    def get_serialization_name(cls) -> Optional[str]:
+        return None  # holds a live Materializer: not spec-serializable
+
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
-        if self.budget is None:
-            return request_context
         messages = list(request_context.messages)
-        done = await self.materializer.budget(_projected(messages), **dict(self.budget))
+        done = await self.materializer.budget(
+            _projected(messages),
+            trigger_tokens=self.trigger_tokens,
+            keep_last=self.keep_last,
+            clear_at_least_tokens=self.clear_at_least_tokens,
+            exclude_tools=self.exclude_tools,
+            count_tokens=self.count_tokens,
+        )
         rewritten = _rewritten(messages, done.messages)
         if rewritten:
-            # Kept in the persistent history too, as a history processor does: later
-            # requests (and runs given result.all_messages()) start from the cleared one.
             request_context.messages = [rewritten.get(id(m), m) for m in messages]
             ctx.messages[:] = [rewritten.get(id(m), m) for m in ctx.messages]
         return request_context
