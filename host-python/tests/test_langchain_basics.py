@@ -1,7 +1,8 @@
-"""tool_offload.langchain with the real LangChain v1 and LangChain's own GenericFakeChatModel
-scripted, no network (the first tests of the adapter, kept beside test_langchain.py): a tool returns a 150 KB log, the model sees its summary, calls
-context_grep with the ref, and gets the planted line; a refused read is an error
-ToolMessage."""
+"""tool_offload.langchain with the real LangChain v1 (pinned in requirements-dev.txt) and
+LangChain's own GenericFakeChatModel scripted, no network (the python branch's first tests
+of the adapter, kept beside test_langchain.py): a tool returns a 150 KB log, the model sees
+its summary, calls context_grep with the ref, and gets the planted line; a refused read is
+an error ToolMessage."""
 
 from __future__ import annotations
 
@@ -153,3 +154,28 @@ def test_the_budget_knows_tool_names(tmp_path: Path) -> None:
     budget = BudgetMiddleware(m, trigger_tokens=1500, keep_last=1, exclude_tools=["listing"])
     out = create_agent(model, tools=[listing], middleware=[budget]).invoke(GIVEN)
     assert not any("cleared from the conversation" in str(x.content) for x in out["messages"])
+
+
+@pytest.mark.asyncio
+async def test_langgraph_tool_node_takes_the_middleware_hooks(tmp_path: Path) -> None:
+    import asyncio
+
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode
+
+    m = to.Materializer(tmp_path, "thread-1")
+    middleware = MaterializeMiddleware(m)
+    node = ToolNode([build], wrap_tool_call=middleware.wrap_tool_call, awrap_tool_call=middleware.awrap_tool_call)
+    graph = StateGraph(MessagesState)
+    graph.add_node("tools", node)
+    graph.add_edge(START, "tools")
+    graph.add_edge("tools", END)
+    app = graph.compile()
+
+    def called(call_id: str) -> Any:
+        return {"messages": [AIMessage(content="", tool_calls=[{"name": "build", "args": {}, "id": call_id}])]}
+
+    sync = (await asyncio.to_thread(app.invoke, called("call_node")))["messages"][-1]
+    assert "ctx://thread-1/tool/call_node.txt" in str(sync.content) and len(str(sync.content)) < 4000
+    done = (await app.ainvoke(called("call_node_async")))["messages"][-1]
+    assert done.artifact["ref"] == "ctx://thread-1/tool/call_node_async.txt"

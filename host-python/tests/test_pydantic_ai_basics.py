@@ -88,3 +88,32 @@ def test_the_tools_on_their_own(tmp_path: Path) -> None:
     m = to.Materializer(tmp_path, "thread-1")
     assert [t.name for t in context_tools(m)] == ["context_read", "context_tail", "context_grep"]
     assert list(Materialize(m, read_tools=False).tools) == []
+
+
+def test_the_budget_clears_old_returns_and_keeps_its_decisions(tmp_path: Path) -> None:
+    from tool_offload.pydantic_ai import Budget
+
+    m = to.Materializer(tmp_path, "thread-1")
+    seen: List[List[ModelMessage]] = []
+
+    def model(messages: List[ModelMessage], info: AgentInfo) -> ModelResponse:
+        seen.append(list(messages))
+        if len(seen) <= 4:
+            return ModelResponse(parts=[ToolCallPart("listing", {}, tool_call_id=f"call_{len(seen) - 1}")])
+        return ModelResponse(parts=[TextPart("Done.")])
+
+    agent: Agent[None, str] = Agent(FunctionModel(model), capabilities=[Budget(m, trigger_tokens=1500, keep_last=1)])
+
+    @agent.tool_plain
+    def listing() -> str:
+        """List the files."""
+        return "".join(f"file_{i:04d}.txt\n" for i in range(200))
+
+    result = agent.run_sync("List the files four times.")
+    last = returns(seen[-1])
+    cleared = sorted(k for k, v in last.items() if "cleared from the conversation" in v)
+    assert cleared == ["call_0", "call_1", "call_2"] and "file_0199.txt" in last["call_3"]
+    # The run's own history holds the decisions, not only what was sent.
+    kept = returns(result.all_messages())
+    assert all("cleared from the conversation" in kept[k] for k in cleared)
+    assert m.read_sync("ctx://thread-1/tool/call_0.txt", 199, 1).endswith("200| file_0199.txt")

@@ -16,8 +16,8 @@ require("strands")
 from strands import Agent, tool  # noqa: E402
 from strands.models.model import Model  # noqa: E402
 
-from tool_offload import InvalidArgumentError, Materializer  # noqa: E402
-from tool_offload.strands import ToolOffloadPlugin  # noqa: E402
+from tool_offload import Materializer  # noqa: E402
+from tool_offload.strands import BudgetPlugin, MaterializePlugin  # noqa: E402
 
 from adapters import LOG, NEEDLE, PATTERN, SMALL, assert_summary, ref_in  # noqa: E402
 
@@ -88,7 +88,7 @@ def agent_with(materializer: Materializer, output: Any, model: ScriptedModel, **
         return output
 
     return Agent(
-        model=model, tools=[build], plugins=[ToolOffloadPlugin(materializer, **options)], callback_handler=None
+        model=model, tools=[build], plugins=[MaterializePlugin(materializer, **options)], callback_handler=None
     )
 
 
@@ -194,8 +194,11 @@ def test_budget_clears_old_results_in_agent_messages(materializer: Materializer,
         return PAGES[f"call_{n}"]
 
     model = ScriptedModel(fetch_all)
-    plugin = ToolOffloadPlugin(materializer, read_tools=False, budget={"trigger_tokens": 2000, "keep_last": 2})
-    agent = Agent(model=model, tools=[fetch], plugins=[plugin], callback_handler=None)
+    plugins = [
+        MaterializePlugin(materializer, read_tools=False),
+        BudgetPlugin(materializer, trigger_tokens=2000, keep_last=2),
+    ]
+    agent = Agent(model=model, tools=[fetch], plugins=plugins, callback_handler=None)
     agent("fetch them all")
     cleared = cleared_in(agent.messages)
     assert cleared and "call_5" not in cleared and "call_4" not in cleared
@@ -210,6 +213,40 @@ def test_budget_clears_old_results_in_agent_messages(materializer: Materializer,
     assert status == "success"
 
 
-def test_a_bad_budget_is_refused_up_front(materializer: Materializer) -> None:
-    with pytest.raises(InvalidArgumentError):
-        ToolOffloadPlugin(materializer, budget={"trigger": 10})
+def test_budget_never_clears_a_result_with_an_image(materializer: Materializer, tmp_path: Path) -> None:
+    image = {"image": {"format": "png", "source": {"bytes": b"\x89PNG" + b"x" * 100}}}
+
+    @tool
+    def shot() -> dict:
+        """A screenshot and its caption."""
+        return {"status": "success", "content": [{"text": "caption " + "y" * 3000}, image]}
+
+    @tool
+    def fetch(n: int) -> str:
+        """Fetch page n."""
+        return PAGES[f"call_{n}"]
+
+    def script(messages: List[Any]) -> tuple:
+        done = results(messages)
+        if not done:
+            return ("tool", "shot", "call_shot", {})
+        return fetch_all(
+            [
+                m
+                for m in messages
+                if not any("toolResult" in b and b["toolResult"]["toolUseId"] == "call_shot" for b in m["content"])
+            ]
+        )
+
+    model = ScriptedModel(script)
+    plugins = [
+        MaterializePlugin(materializer, read_tools=False),
+        BudgetPlugin(materializer, trigger_tokens=2000, keep_last=2),
+    ]
+    agent = Agent(model=model, tools=[shot, fetch], plugins=plugins, callback_handler=None)
+    agent("go")
+    (shot_result,) = [r for r in results(agent.messages) if r["toolUseId"] == "call_shot"]
+    assert "image" in shot_result["content"][1] and shot_result["content"][0]["text"].startswith("caption ")
+    assert "call_0" in cleared_in(agent.messages), "the pages after it were cleared"
+    stored = sorted(p.name for p in (tmp_path / "context" / "conv-1" / "artifacts" / "tool").iterdir())
+    assert not any("call_shot" in name for name in stored)

@@ -1,12 +1,11 @@
-"""tool-offload for Strands Agents (``pip install tool-offload[strands]``): the
-:class:`ToolOffloadPlugin`.
+"""tool-offload for Strands Agents (``pip install tool-offload[strands]``): two plugins.
 
-- An ``AfterToolCallEvent`` hook: each tool result over the materializer's limits is
-  written to an artifact (named after the ``toolUseId``) and the ``toolResult`` the model
-  and ``agent.messages`` get holds the summary, as one text block.
-- Its tools: ``context_read``, ``context_tail``, ``context_grep``; a refused call is an
-  ``error`` tool result the model reads.
-- A ``BeforeModelCallEvent`` hook (with ``budget=``): ``Materializer.budget`` on
+- :class:`MaterializePlugin` (``AfterToolCallEvent``): each tool result over the
+  materializer's limits is written to an artifact (named after the ``toolUseId``) and the
+  ``toolResult`` the model and ``agent.messages`` get holds the summary, as one text
+  block; its tools are ``context_read``, ``context_tail``, ``context_grep`` (a refused
+  call is an ``error`` tool result the model reads).
+- :class:`BudgetPlugin` (``BeforeModelCallEvent``): ``Materializer.budget`` on
   ``agent.messages`` before each model call; the results it clears are rewritten in
   ``agent.messages`` itself, so they stay cleared on every later call.
 
@@ -14,16 +13,21 @@ Example::
 
     from strands import Agent
     from tool_offload import Materializer
-    from tool_offload.strands import ToolOffloadPlugin
+    from tool_offload.strands import BudgetPlugin, MaterializePlugin
 
     materializer = Materializer(".agent", "conv-1")
-    agent = Agent(tools=[bash], plugins=[ToolOffloadPlugin(materializer)])
+    agent = Agent(tools=[bash], plugins=[
+        MaterializePlugin(materializer), BudgetPlugin(materializer, trigger_tokens=100_000),
+    ])
+
+Unlike Strands' own ``ContextOffloader``, what the model reads back is paged by line with
+numbers, searched with ``context_grep`` and scoped to the conversation.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, FrozenSet, List, Mapping, Optional, cast
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, cast
 
 try:
     from strands.hooks import AfterToolCallEvent, BeforeModelCallEvent
@@ -35,9 +39,10 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("tool_offload.strands needs Strands Agents: pip install 'tool-offload[strands]'") from e
 
 from . import Materializer
-from ._adapter import ReadBack, budget_options, read_tool_names
+from ._adapter import ReadBack, read_tool_names
+from ._materializer import CountTokens
 
-__all__ = ["ToolOffloadPlugin", "context_tools"]
+__all__ = ["MaterializePlugin", "BudgetPlugin", "context_tools"]
 
 
 def context_tools(materializer: Materializer) -> List[PythonAgentTool]:
@@ -67,31 +72,32 @@ def _tool(read_back: ReadBack, definition: Mapping[str, Any]) -> PythonAgentTool
     return PythonAgentTool(name, spec, run)  # type: ignore[arg-type]
 
 
-class ToolOffloadPlugin(Plugin):
+class MaterializePlugin(Plugin):
     """Materializes tool results over the materializer's limits and gives the agent the
     read-back tools (``read_tools=False`` leaves them out).
 
     A result of text blocks is stored as their text, of one JSON block as that JSON, of
     text and JSON blocks mixed as the list of blocks; a result holding an image or a
-    document, a cancelled call and the read-back tools' own pages pass unchanged."""
+    document, a cancelled or failed call and the read-back tools' own pages pass
+    unchanged."""
 
-    name = "tool_offload"
+    name = "tool-offload-materialize"
 
-    def __init__(
-        self, materializer: Materializer, *, read_tools: bool = True, budget: Optional[Mapping[str, Any]] = None
-    ) -> None:
+    def __init__(self, materializer: Materializer, *, read_tools: bool = True) -> None:
         super().__init__()
         self.materializer = materializer
-        self.budget: Optional[Dict[str, Any]] = budget_options(materializer, budget)
-        """Keyword arguments of ``Materializer.budget`` (``trigger_tokens``, ``keep_last``…):
-        when given, ``agent.messages`` is budgeted before every model call."""
         self._read_names: FrozenSet[str] = read_tool_names(materializer)
         if read_tools:
             self._tools = [*self._tools, *context_tools(materializer)]  # type: ignore[list-item]
 
-    @hook  # type: ignore[call-overload]
-    async def _materialize_result(self, event: AfterToolCallEvent) -> None:
-        if event.cancel_message is not None or event.tool_use.get("name") in self._read_names:
+    @hook  # type: ignore[call-overload]  # (strands types hooks as functions, not methods)
+    async def materialize_result(self, event: AfterToolCallEvent) -> None:
+        """Materialize the result of the tool call that just finished."""
+        if (
+            event.cancel_message is not None
+            or event.exception is not None
+            or event.tool_use.get("name") in self._read_names
+        ):
             return
         result = event.result
         output = _output(result.get("content"))
@@ -109,13 +115,44 @@ class ToolOffloadPlugin(Plugin):
                 "content": [{"text": done.content}],
             }
 
-    @hook  # type: ignore[call-overload]
-    async def _budget_history(self, event: BeforeModelCallEvent) -> None:
-        if self.budget is None:
-            return
+
+class BudgetPlugin(Plugin):
+    """Before each model call, past ``trigger_tokens``, old tool results in the agent's
+    conversation become one-line pointers to their artifacts (:meth:`Materializer.budget`:
+    oldest first, the last ``keep_last`` and those of ``exclude_tools`` kept). The
+    conversation itself is rewritten, so the decisions are kept: later calls and
+    invocations neither send nor reconsider them. A result holding an image or a document
+    is counted but never cleared (a pointer to its text would lose them). Use it beside
+    :class:`MaterializePlugin` (the read tools)."""
+
+    name = "tool-offload-budget"
+
+    def __init__(
+        self,
+        materializer: Materializer,
+        *,
+        trigger_tokens: int,
+        keep_last: Optional[int] = None,
+        clear_at_least_tokens: Optional[int] = None,
+        exclude_tools: Optional[Sequence[str]] = None,
+        count_tokens: Optional[CountTokens] = None,
+    ) -> None:
+        super().__init__()
+        self.materializer = materializer
+        self.options: Dict[str, Any] = {
+            "trigger_tokens": trigger_tokens,
+            "keep_last": keep_last,
+            "clear_at_least_tokens": clear_at_least_tokens,
+            "exclude_tools": exclude_tools,
+            "count_tokens": count_tokens,
+        }
+
+    @hook  # type: ignore[call-overload]  # (strands types hooks as functions, not methods)
+    async def clear_old_results(self, event: BeforeModelCallEvent) -> None:
+        """Clear old tool results in the conversation, in place."""
         messages = event.agent.messages
         projected = [_projected(m) for m in messages]
-        done = await self.materializer.budget(projected, **self.budget)
+        done = await self.materializer.budget(projected, **self.options)
         for i, (before, after) in enumerate(zip(projected, done.messages)):
             if after is not before:
                 # In place: what the agent sends, and starts from next time.
@@ -133,11 +170,18 @@ def _projected(message: Mapping[str, Any]) -> Dict[str, Any]:
 def _block(block: Mapping[str, Any]) -> Dict[str, Any]:
     if "toolResult" in block:
         result = block["toolResult"]
+        if not _clearable(result):
+            # Images or documents: counted, never cleared (a pointer to its text would lose them).
+            return {"type": "text", "text": _text(result.get("content"))}
         return {"type": "tool_result", "tool_use_id": result.get("toolUseId"), "content": _text(result.get("content"))}
     if "toolUse" in block:
         use = block["toolUse"]
         return {"type": "tool_use", "id": use.get("toolUseId"), "name": use.get("name"), "input": use.get("input")}
     return {"type": "text", "text": block.get("text") if isinstance(block.get("text"), str) else ""}
+
+
+def _clearable(result: Mapping[str, Any]) -> bool:
+    return all(set(c) <= {"text", "json"} for c in result.get("content") or ())
 
 
 def _text(content: Any) -> str:
