@@ -1,15 +1,11 @@
 """What every framework adapter shares: the read-back tools it gives the model
 (``context_read``, ``context_tail``, ``context_grep``) as their definitions and a way to
-run one, both from the extension (definitions, argument checks and pages are core's),
-and its ``budget=`` options checked up front. An adapter is only its framework's glue
-around these."""
+run one, both from the extension (definitions, argument checks and pages are core's). An
+adapter is only its framework's glue around these."""
 
 from __future__ import annotations
 
-import inspect
-from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Mapping, Optional
-
-from .errors import InvalidArgumentError
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import Materializer, ToolCallResult
@@ -37,16 +33,3 @@ class ReadBack:
 def read_tool_names(materializer: "Materializer") -> FrozenSet[str]:
     """The read-back tools' names, whose pages an adapter never materializes again."""
     return frozenset(d["name"] for d in materializer.tool_definitions(format="anthropic"))
-
-
-def budget_options(materializer: "Materializer", budget: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
-    """``budget`` (keyword arguments of ``Materializer.budget``) as a dict, checked against
-    its signature when the adapter is made rather than at the first model call."""
-    if budget is None:
-        return None
-    options = dict(budget)
-    try:
-        inspect.signature(materializer.budget_sync).bind([], **options)
-    except TypeError as e:
-        raise InvalidArgumentError(f"invalid argument: budget={options!r}: {e}") from e
-    return options

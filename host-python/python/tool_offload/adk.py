@@ -1,14 +1,14 @@
-"""tool-offload for Google ADK (``pip install tool-offload[adk]``).
+"""tool-offload for Google ADK (``pip install tool-offload[adk]``): two runner plugins.
 
-- :class:`ToolOffloadPlugin`: a runner plugin whose ``after_tool_callback`` writes each
-  tool result over the materializer's limits to an artifact (named after the function
-  call's id) and answers the call with ``{"result": <summary>}``.
+- :class:`MaterializePlugin` (``after_tool_callback``): each tool result over the
+  materializer's limits is written to an artifact (named after the function call's id)
+  and the call is answered with ``{"result": <summary>}``.
+- :class:`BudgetPlugin` (``before_model_callback``): ``Materializer.budget`` on the
+  request's contents; what it clears is kept in the session state (``STATE_KEY``: call id
+  → pointer) and handed back on every later request.
 - :func:`context_tools`: ``context_read``, ``context_tail``, ``context_grep`` as ADK
   tools, to give the agent (plugins cannot add tools); a refused call answers
   ``{"error": …}``.
-- With ``budget=``, its ``before_model_callback`` runs ``Materializer.budget`` on the
-  request's contents; what it clears is kept in the session state
-  (``tool_offload_cleared``: call id → pointer) and handed back on every later request.
 
 Example::
 
@@ -16,19 +16,19 @@ Example::
     from google.adk.apps import App
     from google.adk.runners import InMemoryRunner
     from tool_offload import Materializer
-    from tool_offload.adk import ToolOffloadPlugin, context_tools
+    from tool_offload.adk import BudgetPlugin, MaterializePlugin, context_tools
 
     materializer = Materializer(".agent", "session-1")
     agent = LlmAgent(name="builder", model="gemini-2.5-flash", tools=[bash, *context_tools(materializer)])
-    app = App(name="builder", root_agent=agent, plugins=[ToolOffloadPlugin(materializer)])
-    runner = InMemoryRunner(app=app)
+    plugins = [MaterializePlugin(materializer), BudgetPlugin(materializer, trigger_tokens=100_000)]
+    runner = InMemoryRunner(app=App(name="builder", root_agent=agent, plugins=plugins))
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Dict, FrozenSet, List, Mapping, Optional
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence
 
 try:
     from google.adk.agents.callback_context import CallbackContext
@@ -42,9 +42,10 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("tool_offload.adk needs Google ADK: pip install 'tool-offload[adk]'") from e
 
 from . import Materializer
-from ._adapter import ReadBack, budget_options, read_tool_names
+from ._adapter import ReadBack, read_tool_names
+from ._materializer import CountTokens
 
-__all__ = ["ToolOffloadPlugin", "context_tools", "ContextTool", "STATE_KEY"]
+__all__ = ["MaterializePlugin", "BudgetPlugin", "context_tools", "ContextTool", "STATE_KEY"]
 
 STATE_KEY = "tool_offload_cleared"
 """The session-state key where the budget keeps what it cleared: call id → pointer."""
@@ -75,20 +76,15 @@ def context_tools(materializer: Materializer) -> List[ContextTool]:
     return [ContextTool(read_back, d) for d in read_back.definitions]
 
 
-class ToolOffloadPlugin(BasePlugin):
+class MaterializePlugin(BasePlugin):
     """Materializes tool results over the materializer's limits, for every agent of the
-    runner. A ``str`` result is stored as it is, any other JSON value (a dict the tool
+    app. A ``str`` result is stored as it is, any other JSON value (a dict the tool
     returned, say) as its JSON; results holding media (parts, blobs) and the read-back
     tools' own pages pass unchanged."""
 
-    def __init__(
-        self, materializer: Materializer, name: str = "tool_offload", *, budget: Optional[Mapping[str, Any]] = None
-    ) -> None:
+    def __init__(self, materializer: Materializer, name: str = "tool_offload_materialize") -> None:
         super().__init__(name=name)
         self.materializer = materializer
-        self.budget: Optional[Dict[str, Any]] = budget_options(materializer, budget)
-        """Keyword arguments of ``Materializer.budget`` (``trigger_tokens``, ``keep_last``…):
-        when given, each request's contents are budgeted before the model call."""
         self._read_names: FrozenSet[str] = read_tool_names(materializer)
 
     async def after_tool_callback(
@@ -100,23 +96,49 @@ class ToolOffloadPlugin(BasePlugin):
         done = await self.materializer.materialize(tool_name=tool.name, tool_call_id=call_id, output=result)
         return None if done.inline else {"result": done.content}
 
+
+class BudgetPlugin(BasePlugin):
+    """Before each model call, past ``trigger_tokens``, old function responses become
+    one-line pointers to their artifacts (:meth:`Materializer.budget`: oldest first, the
+    last ``keep_last`` and those of ``exclude_tools`` kept). ADK rebuilds every request
+    from the session's events, so the decisions live in the session state (``STATE_KEY``:
+    call id → pointer, persisted with the session) and every later request and invocation
+    gets the same pointers. Use it beside :class:`MaterializePlugin` and the read tools."""
+
+    def __init__(
+        self,
+        materializer: Materializer,
+        *,
+        trigger_tokens: int,
+        keep_last: Optional[int] = None,
+        clear_at_least_tokens: Optional[int] = None,
+        exclude_tools: Optional[Sequence[str]] = None,
+        count_tokens: Optional[CountTokens] = None,
+        name: str = "tool_offload_budget",
+    ) -> None:
+        super().__init__(name=name)
+        self.materializer = materializer
+        self.options: Dict[str, Any] = {
+            "trigger_tokens": trigger_tokens,
+            "keep_last": keep_last,
+            "clear_at_least_tokens": clear_at_least_tokens,
+            "exclude_tools": exclude_tools,
+            "count_tokens": count_tokens,
+        }
+
     async def before_model_callback(
         self, *, callback_context: CallbackContext, llm_request: LlmRequest
     ) -> Optional[LlmResponse]:
-        if self.budget is None:
-            return None
         kept: Dict[str, str] = dict(callback_context.state.get(STATE_KEY) or {})
         contents = [_recalled(c, kept) for c in llm_request.contents]
         projected = [_projected(c) for c in contents]
-        done = await self.materializer.budget(projected, **self.budget)
+        done = await self.materializer.budget(projected, **self.options)
         cleared: Dict[str, str] = {}
         for i, (before, after) in enumerate(zip(projected, done.messages)):
             if after is not before:
                 contents[i] = _rewritten(contents[i], before, after, cleared)
         llm_request.contents = contents
         if cleared:
-            # ADK rebuilds each request from the session's events: the decisions live in
-            # its state, so every later request (and invocation) gets the same pointers.
             callback_context.state[STATE_KEY] = {**kept, **cleared}
         return None
 
