@@ -42,7 +42,8 @@ NODE_TEST := node --import tsx --test
 WASM_GZ_BUDGET := 332800
 FUZZ_SECONDS ?= 60
 
-.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser test-python test-python-adapters lint-python python-develop wheel bench-python lint check format bench bench-redact bench-memory fuzz clean
+.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
+  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python test-python-adk
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -195,7 +196,21 @@ test-python: python-develop ## Build the Python extension (maturin develop) into
 
 lint-python: python-develop ## The extension's .pyi against the built module (mypy.stubtest), the package under mypy --strict
 	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy.stubtest tool_offload._native
-	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict $(ADAPTER_EXCLUDE) python/tool_offload
+	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict --exclude 'tool_offload/adk\.py' python/tool_offload
+
+# Google ADK pins opentelemetry below what strands-agents needs: its adapter's tests run in
+# a venv of their own (host-python/requirements-adk.txt).
+PYTHON_ADK_VENV ?= .venv-adk
+
+$(PYTHON_ADK_VENV)/.installed: host-python/requirements-adk.txt
+	@test -x $(PYTHON_ADK_VENV)/bin/python || $(PYTHON) -m venv $(PYTHON_ADK_VENV)
+	$(PYTHON_ADK_VENV)/bin/pip install --quiet --disable-pip-version-check -r host-python/requirements-adk.txt
+	@touch $@
+
+test-python-adk: $(PYTHON_ADK_VENV)/.installed ## tool_offload.adk's tests with the real google-adk, in a venv of their own
+	cd host-python && CARGO_TARGET_DIR=$(PYTHON_TARGET_DIR) VIRTUAL_ENV=$(abspath $(PYTHON_ADK_VENV)) nice -n 10 $(abspath $(PYTHON_ADK_VENV))/bin/maturin develop --quiet
+	cd host-python && $(abspath $(PYTHON_ADK_VENV))/bin/python -m pytest -q -p no:cacheprovider tests/test_adk.py tests/test_adk_basics.py
+	cd host-python && $(abspath $(PYTHON_ADK_VENV))/bin/python -m mypy --strict python/tool_offload/adk.py
 
 bench-python: $(PYTHON_VENV)/.installed ## Python batch offload vs plain Python, materialize per call vs npm (bench/python.py; a release build)
 	$(MATURIN) develop --release --quiet
@@ -205,30 +220,6 @@ wheel: $(PYTHON_VENV)/.installed ## The abi3 wheel (CPython >= 3.10) into out/wh
 	rm -f out/wheels/tool_offload-*.whl
 	$(MATURIN) build --release --quiet --out $(abspath out/wheels)
 	TOOL_OFFLOAD_WHEEL_DIR=$(abspath out/wheels) $(PYTHON_VENV)/bin/python -m pytest -q -p no:cacheprovider host-python/tests/test_wheel.py
-
-# The framework adapters (tool_offload.langchain, .openai_agents, .pydantic_ai, .strands,
-# .adk) against the frameworks pinned in host-python/requirements-adapters.txt, in a venv
-# of their own: there a framework that fails to import fails its tests (elsewhere they skip).
-PYTHON_ADAPTERS_VENV ?= .venv-adapters
-ADAPTER_TESTS := tests/test_langchain.py tests/test_langchain_basics.py tests/test_openai_agents.py \
-  tests/test_openai_agents_basics.py tests/test_pydantic_ai.py tests/test_pydantic_ai_basics.py \
-  tests/test_strands.py tests/test_strands_basics.py tests/test_adk.py
-ADAPTER_MODULES := python/tool_offload/langchain.py python/tool_offload/openai_agents.py \
-  python/tool_offload/pydantic_ai.py python/tool_offload/strands.py python/tool_offload/adk.py
-# lint-python's venv has every framework but Google ADK: its adapter is checked here,
-# against it.
-ADAPTER_EXCLUDE := --exclude 'tool_offload/adk\.py$$'
-
-$(PYTHON_ADAPTERS_VENV)/.installed: host-python/requirements-dev.txt host-python/requirements-adapters.txt
-	@test -x $(PYTHON_ADAPTERS_VENV)/bin/python || $(PYTHON) -m venv $(PYTHON_ADAPTERS_VENV)
-	$(PYTHON_ADAPTERS_VENV)/bin/pip install --quiet --disable-pip-version-check \
-	  -r host-python/requirements-dev.txt -r host-python/requirements-adapters.txt
-	@touch $@
-
-test-python-adapters: $(PYTHON_ADAPTERS_VENV)/.installed ## The framework adapters under mypy --strict and their tests: each framework pinned, scripted models
-	cd host-python && CARGO_TARGET_DIR=$(PYTHON_TARGET_DIR) VIRTUAL_ENV=$(abspath $(PYTHON_ADAPTERS_VENV)) nice -n 10 $(abspath $(PYTHON_ADAPTERS_VENV))/bin/maturin develop --quiet
-	cd host-python && $(abspath $(PYTHON_ADAPTERS_VENV))/bin/python -m mypy --strict $(ADAPTER_MODULES)
-	cd host-python && TOOL_OFFLOAD_ADAPTERS=1 $(abspath $(PYTHON_ADAPTERS_VENV))/bin/python -m pytest -q -p no:cacheprovider $(ADAPTER_TESTS)
 
 # `make bench CORPUS=DIR` points the corpus benches at DIR (default ../shared/corpus, else a
 # generated stand-in); `make bench QUICK=1` runs only what the targets table needs, with fewer

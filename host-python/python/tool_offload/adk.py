@@ -125,6 +125,9 @@ class BudgetPlugin(BasePlugin):
             "exclude_tools": exclude_tools,
             "count_tokens": count_tokens,
         }
+        self.cleared: Dict[str, str] = {}
+        """The pointer sent for each response this plugin cleared, in any session (what a
+        session keeps and hands back is its own state's ``STATE_KEY``)."""
 
     async def before_model_callback(
         self, *, callback_context: CallbackContext, llm_request: LlmRequest
@@ -140,6 +143,7 @@ class BudgetPlugin(BasePlugin):
         llm_request.contents = contents
         if cleared:
             callback_context.state[STATE_KEY] = {**kept, **cleared}
+            self.cleared.update(cleared)
         return None
 
 
