@@ -3,8 +3,6 @@ scripted model's moves (call the tool; read the summary and grep its ref; answer
 
 from __future__ import annotations
 
-import importlib
-import os
 import re
 from typing import Optional
 
@@ -12,13 +10,9 @@ import pytest
 
 
 def require(module: str) -> None:
-    """Skip the calling test module when its framework is not installed; under
-    ``make test-python-adapters`` (``TOOL_OFFLOAD_ADAPTERS=1``) a framework that does not
-    import fails instead."""
-    if os.environ.get("TOOL_OFFLOAD_ADAPTERS") == "1":
-        importlib.import_module(module)
-    else:
-        pytest.importorskip(module)
+    """Skip the calling test module when its framework is not installed (Google ADK's lives
+    in a venv of its own: make test-python-adk)."""
+    pytest.importorskip(module)
 
 
 NEEDLE = "shard 1234 checksum 7f3a9c0e"

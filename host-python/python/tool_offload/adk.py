@@ -78,9 +78,9 @@ def context_tools(materializer: Materializer) -> List[ContextTool]:
 
 class MaterializePlugin(BasePlugin):
     """Materializes tool results over the materializer's limits, for every agent of the
-    app. A ``str`` result is stored as it is, any other JSON value (a dict the tool
-    returned, say) as its JSON; results holding media (parts, blobs) and the read-back
-    tools' own pages pass unchanged."""
+    app. A ``str`` result (or ``{"result": value}``'s value) is stored as it is, any other
+    JSON value (a dict the tool returned, say) as its JSON; results holding media (parts,
+    blobs), calls without an id and the read-back tools' own pages pass unchanged."""
 
     def __init__(self, materializer: Materializer, name: str = "tool_offload_materialize") -> None:
         super().__init__(name=name)
@@ -93,7 +93,9 @@ class MaterializePlugin(BasePlugin):
         call_id = tool_context.function_call_id
         if tool.name in self._read_names or call_id is None or not _plain_json(result):
             return None
-        done = await self.materializer.materialize(tool_name=tool.name, tool_call_id=call_id, output=result)
+        # ``{"result": value}`` (ADK's own wrapping of a plain value) is stored as the value.
+        output = result["result"] if isinstance(result, dict) and set(result) == {"result"} else result
+        done = await self.materializer.materialize(tool_name=tool.name, tool_call_id=call_id, output=output)
         return None if done.inline else {"result": done.content}
 
 
