@@ -43,7 +43,8 @@ WASM_GZ_BUDGET := 332800
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
-  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python test-python-adk
+  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python test-python-adk \
+  lane-python lint-python-run python-built test-python-built lint-python-built test-python-adk-built
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -194,13 +195,26 @@ test-python: python-develop ## Build the Python extension (maturin develop) into
 	@# pytest exits 5 when it collects no test: that fails this target too.
 	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m pytest -q -p no:cacheprovider
 
-lint-python: python-develop ## The extension's .pyi against the built module (mypy.stubtest), the package under mypy --strict
-	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy.stubtest tool_offload._native
-	cd host-python && $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict --exclude 'tool_offload/adk\.py' python/tool_offload
+lint-python: python-develop lint-python-run ## The extension's .pyi against the built module (mypy.stubtest), the package under mypy --strict
+lint-python-run:
+	cd host-python && $(PYTHON_RUN) $(abspath $(PYTHON_VENV))/bin/python -m mypy.stubtest tool_offload._native
+	cd host-python && $(PYTHON_RUN) $(abspath $(PYTHON_VENV))/bin/python -m mypy --strict --exclude 'tool_offload/adk\.py' python/tool_offload
+
+# The extension as `cargo build --workspace` left it, under the name Python imports; the
+# package from the source tree (PYTHONPATH), not an install.
+BUILT_EXTENSION = $(shell cargo metadata --format-version 1 --no-deps 2>/dev/null | node -pe 'JSON.parse(require("fs").readFileSync(0)).target_directory' 2>/dev/null)/debug/libtool_offload_python.so
+python-built:
+	cp $(BUILT_EXTENSION) host-python/python/tool_offload/_native.abi3.so
+test-python-built: $(PYTHON_VENV)/.installed python-built
+	cd host-python && PYTHONPATH=$(CURDIR)/host-python/python $(abspath $(PYTHON_VENV))/bin/python -m pytest -q -p no:cacheprovider
+lint-python-built: $(PYTHON_VENV)/.installed python-built
+	@$(MAKE) --no-print-directory lint-python-run PYTHON_RUN=PYTHONPATH=$(CURDIR)/host-python/python
+test-python-adk-built: $(PYTHON_ADK_VENV)/.installed python-built
+	cd host-python && PYTHONPATH=$(CURDIR)/host-python/python $(abspath $(PYTHON_ADK_VENV))/bin/python -m pytest -q -p no:cacheprovider tests/test_adk.py tests/test_adk_basics.py
+	cd host-python && PYTHONPATH=$(CURDIR)/host-python/python $(abspath $(PYTHON_ADK_VENV))/bin/python -m mypy --strict python/tool_offload/adk.py
 
 # Google ADK pins opentelemetry below what strands-agents needs: its adapter's tests run in
 # a venv of their own (host-python/requirements-adk.txt).
-PYTHON_ADK_VENV ?= .venv-adk
 
 $(PYTHON_ADK_VENV)/.installed: host-python/requirements-adk.txt
 	@test -x $(PYTHON_ADK_VENV)/bin/python || $(PYTHON) -m venv $(PYTHON_ADK_VENV)
