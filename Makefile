@@ -262,6 +262,7 @@ endif
 	node bench/materializer.mjs $(if $(QUICK),--quick)
 	node bench/replay.mjs $(if $(CORPUS),--corpus $(CORPUS)) $(if $(QUICK),--quick)
 	@$(MAKE) --no-print-directory bench-redact
+	@$(MAKE) --no-print-directory bench-python
 	node bench/report.mjs
 
 # Yelp's detect-secrets for bench/redact.mjs, in a venv of its own (never the system
