@@ -58,7 +58,7 @@ const LAYERS = {
     ],
     ['engines', 'summary read limits tokens'],
     ['products', 'offload materializer workspace direct batch plan materialize tools'],
-    ['around', 'bundle mcp replay audit retention gc redact_tree redact_knowledge'],
+    ['around', 'options bundle mcp replay audit retention gc redact_tree redact_knowledge'],
   ],
 };
 

@@ -90,6 +90,7 @@ mod memory;
 mod message;
 pub mod object_key;
 pub mod option_keys;
+pub mod options;
 pub mod path;
 mod pattern_limit;
 mod plan;

@@ -57,6 +57,21 @@ pub const BUDGET_KEYS: &[&str] = &[
     "signal",
 ];
 
+/// Keys a host reads itself, never core's options readers: its IO (`writer`, `reader`),
+/// callbacks (`logger`, `countTokens`, `now`, `sha256`), an abort `signal`, and values
+/// too large to copy into an options value (`messageTokens`, `gc`'s `keep` messages).
+pub const HOST_KEYS: &[&str] = &[
+    "writer",
+    "reader",
+    "logger",
+    "countTokens",
+    "now",
+    "sha256",
+    "signal",
+    "messageTokens",
+    "keep",
+];
+
 /// The fields of one `tools` entry.
 pub const TOOL_ENTRY_KEYS: &[&str] = &[
     "maxInlineChars",

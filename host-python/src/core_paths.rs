@@ -23,8 +23,10 @@ pub(crate) use tool_offload::core::materialize::BinaryOutputRef;
 pub(crate) use tool_offload::core::materialize::ToolOutputRef;
 /// `read(…, char=)`: where inside a long line a page starts.
 pub(crate) use tool_offload::core::materialize::Within;
+/// Options objects, read once in core.
+pub(crate) use tool_offload::core::options::{self, Given};
 /// Redaction options: `redact=True` or patterns.
-pub(crate) use tool_offload::core::redact::{RedactPattern, Redaction};
+pub(crate) use tool_offload::core::redact::Redaction;
 /// The knowledge tools' definitions (host-tokio gives them for a workspace on files only).
 pub(crate) use tool_offload::core::workspace::knowledge_tool_definitions;
 /// `Workspace.query_artifacts`' filter, limit and offset.

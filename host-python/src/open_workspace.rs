@@ -5,10 +5,9 @@
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use tool_offload::{Clock, OffloadError, TryCountTokens, Value, Workspace, WorkspaceOptions};
+use tool_offload::{Clock, TryCountTokens, Workspace, WorkspaceOptions};
 
 use crate::bridge::{invalid, py_err};
-use crate::options;
 use crate::storage::Location;
 
 /// The tokio host's workspace on local files, or in an object store.
@@ -138,34 +137,4 @@ fn postgres_index(
         py,
         "this build has no PostgreSQL index (the feature postgres)",
     ))
-}
-
-/// Core's options from the Python constructor's (JSON, the npm package's names).
-pub(crate) fn workspace_options(root: &str, o: &Value) -> Result<WorkspaceOptions, OffloadError> {
-    let mut out = WorkspaceOptions::at(root);
-    if let Some(namespace) = options::text(o, "namespace", "")? {
-        out.namespace = namespace;
-    }
-    out.agent_id = options::text(o, "agentId", "")?;
-    out.task_id = options::text(o, "taskId", "")?;
-    out.session_id = options::text(o, "sessionId", "")?;
-    if let Some(n) = options::count(o, "inlineLimit", "")? {
-        out.inline_limit = n;
-    }
-    if let Some(n) = options::count(o, "tokenThreshold", "")? {
-        out.token_threshold = n;
-    }
-    if let Some(tools) = o.get("offloadTools").filter(|t| !t.is_null()) {
-        out.offload_tools = tools
-            .as_array()
-            .and_then(|a| a.iter().map(|t| t.as_str().map(str::to_owned)).collect())
-            .ok_or_else(|| {
-                OffloadError::InvalidArgument(format!(
-                    "offload_tools must be a list of tool names, got {tools}"
-                ))
-            })?;
-    }
-    out.tools = options::tool_limits(o.get("tools"))?;
-    out.redact = options::redaction(o.get("redact"))?;
-    Ok(out)
 }

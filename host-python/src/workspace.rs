@@ -11,7 +11,7 @@ use crate::bridge::{invalid, parse, parse_marked, py_err, run, to_json};
 use crate::callback;
 use crate::core_paths::{knowledge_tool_definitions, Query, ToolFormat};
 use crate::messages::{changed, list};
-use crate::open_workspace::{open, workspace_options, Callbacks, Ws};
+use crate::open_workspace::{open, Callbacks, Ws};
 use crate::storage::{each, Location};
 
 /// What `offload_tool_result` returns: `(offloaded, replacement, artifact_id, reason)`.
@@ -60,7 +60,8 @@ impl NativeWorkspace {
     ) -> PyResult<Self> {
         let o = parse(py, options, "options")?;
         let location = Location::parse(py, "root", root, storage)?;
-        let options = workspace_options(&location.rooted(), &o).map_err(|e| py_err(py, e))?;
+        let options =
+            crate::options::workspace(&location.rooted(), &o).map_err(|e| py_err(py, e))?;
         let callbacks = Callbacks {
             count_tokens: count_tokens.map(callback::counter),
             now: now.map(callback::clock),

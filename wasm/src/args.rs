@@ -62,22 +62,18 @@ pub(crate) fn kind_of(value: &JsValue) -> String {
     }
 }
 
-/// The working directory `output_dir` resolves against: `options.cwd`, else (only when
-/// `output_dir` is relative) Node's `process.cwd()`, else `/` where there is no process
-/// (browsers). A `process.cwd()` that throws (deleted directory) is an error, never a
-/// silent fallback that would put files elsewhere.
-pub(crate) fn working_dir(options: &JsValue, output_dir: &str) -> Result<String, JsOffloadError> {
-    if !options.is_undefined() && !options.is_null() {
-        let cwd = js_sys::Reflect::get(options, &key("cwd")).unwrap_or(JsValue::UNDEFINED);
-        if !cwd.is_undefined() {
-            return string_arg(&cwd, |kind| {
-                OffloadError::InvalidArgument(format!("options.cwd must be a string, got {kind}"))
-            });
-        }
-    }
-    if output_dir.starts_with('/') {
-        return Ok("/".into());
-    }
+/// The working directory `dir` resolves against (core's
+/// [`working_dir`](tool_offload_core::options::working_dir) over `options.cwd`).
+pub(crate) fn working_dir(options: &JsValue, dir: &str) -> Result<String, JsOffloadError> {
+    let cwd = crate::given::value(&field(options, "cwd"));
+    let options = tool_offload_core::options::Given::Object(vec![("cwd".into(), cwd)]);
+    tool_offload_core::options::working_dir(&options, dir, process_cwd)
+}
+
+/// Node's `process.cwd()`; `None` where there is no process (browsers). One that throws
+/// (a deleted directory) is an error, never a silent fallback that would put files
+/// elsewhere.
+pub(crate) fn process_cwd() -> Result<Option<String>, JsOffloadError> {
     let process =
         js_sys::Reflect::get(&js_sys::global(), &key("process")).unwrap_or(JsValue::UNDEFINED);
     let cwd = if process.is_object() {
@@ -86,10 +82,10 @@ pub(crate) fn working_dir(options: &JsValue, output_dir: &str) -> Result<String,
         JsValue::UNDEFINED
     };
     let Some(cwd) = cwd.dyn_ref::<js_sys::Function>() else {
-        return Ok("/".into());
+        return Ok(None);
     };
     match cwd.call0(&process) {
-        Ok(dir) => dir.as_string().ok_or_else(|| {
+        Ok(dir) => dir.as_string().map(Some).ok_or_else(|| {
             OffloadError::InvalidArgument("process.cwd() did not return a string".into()).into()
         }),
         Err(thrown) => Err(JsOffloadError::with_cause(
@@ -113,26 +109,6 @@ pub(crate) fn options_arg(options: &JsValue) -> Result<(), JsOffloadError> {
         ))
         .into())
     }
-}
-
-/// Refuses a key of the object `value` (`label`, a `what`) that is not in `known`
-/// (core's `option_keys::check_keys`: the message says where it belongs).
-pub(crate) fn known_keys(
-    value: &JsValue,
-    label: &str,
-    what: &str,
-    known: &[&str],
-) -> Result<(), JsOffloadError> {
-    if !value.is_object() {
-        return Ok(());
-    }
-    let given: Vec<String> = js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
-        .iter()
-        .filter_map(|k| k.as_string())
-        .collect();
-    Ok(tool_offload_core::option_keys::check_keys(
-        label, what, &given, known,
-    )?)
 }
 
 /// A count: `default` when `undefined`, else a non-negative integer; one beyond
@@ -181,20 +157,6 @@ pub(crate) fn u64_arg(value: &JsValue, name: &str) -> Result<Option<u64>, JsOffl
         ))
         .into()),
     }
-}
-
-/// An optional boolean (`undefined`: `None`), else `INVALID_ARGUMENT` naming it.
-pub(crate) fn bool_arg(value: &JsValue, name: &str) -> Result<Option<bool>, JsOffloadError> {
-    if value.is_undefined() {
-        return Ok(None);
-    }
-    value.as_bool().map(Some).ok_or_else(|| {
-        OffloadError::InvalidArgument(format!(
-            "{name} must be a boolean, got {}",
-            message_of(value)
-        ))
-        .into()
-    })
 }
 
 /// `object[key]` as a string when given (not `undefined` or `null`), named `name` in the

@@ -42,7 +42,7 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
         OffloadError::InvalidArgument(format!("options.outputDir must be a string, got {kind}"))
     })?;
     let threshold = count_arg(&option("threshold"), "options.threshold", DEFAULT_THRESHOLD)?;
-    let redact = crate::redaction::redaction_arg(&option("redact"), "options.redact")?;
+    let redact = crate::given::redaction_arg(&option("redact"), "options.redact")?;
     let abort = Abort::from_options(&options)?;
     let writer = JsFileWriter::new(&option("writer"))?.aborting_with(abort.as_ref());
     let cwd = working_dir(&options, &output_dir)?;

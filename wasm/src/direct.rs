@@ -44,7 +44,7 @@ async fn run(
         OffloadError::InvalidArgument(format!("outputDir must be a string, got {kind}"))
     })?;
     let cwd = working_dir(&options, &output_dir)?;
-    let redact = crate::redaction::redaction_arg(&field(&options, "redact"), "options.redact")?;
+    let redact = crate::given::redaction_arg(&field(&options, "redact"), "options.redact")?;
     let writer = JsFileWriter::new(&writer)?;
 
     take_thrown();

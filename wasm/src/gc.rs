@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use js_sys::Promise;
 
-use crate::args::{bool_arg, options_arg, string_arg, u64_arg};
+use crate::args::string_arg;
 use crate::convert::{number, to_value};
 use crate::error::{set, JsOffloadError};
 use crate::keys::field;
@@ -63,20 +63,9 @@ pub(crate) async fn run(
 /// `options` (`{ olderThanMs?, maxBytes?, keep?, dryRun? }`) read now, so the caller may
 /// change them once `gc` returns.
 pub(crate) fn parse(options: &JsValue) -> Result<GcOptions, JsOffloadError> {
-    options_arg(options)?;
-    let mut parsed = GcOptions {
-        older_than_ms: u64_arg(&field(options, "olderThanMs"), "options.olderThanMs")?,
-        max_bytes: u64_arg(&field(options, "maxBytes"), "options.maxBytes")?,
-        now_ms: js_sys::Date::now() as u64,
-        ..GcOptions::default()
-    };
-    if parsed.older_than_ms.is_none() && parsed.max_bytes.is_none() {
-        return Err(OffloadError::InvalidArgument(
-            "say what to remove: options.olderThanMs and/or options.maxBytes".into(),
-        )
-        .into());
-    }
-    parsed.dry_run = bool_arg(&field(options, "dryRun"), "options.dryRun")?.unwrap_or(false);
+    let given = crate::given::options(options);
+    let now = js_sys::Date::now() as u64;
+    let mut parsed = tool_offload_core::options::gc_options(&given, now)?;
     let keep = field(options, "keep");
     if !keep.is_undefined() {
         if !Array::is_array(&keep) {

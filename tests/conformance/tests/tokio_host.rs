@@ -99,7 +99,7 @@ impl TokioHost {
         let data = Self::data(root, user_data);
         let mut options = o.materializer_options(data.to_str().expect("utf-8 temporary directory"));
         // The vector's virtual absolute path, under this run's root.
-        options.offload_dir = o.offload_dir.as_ref().map(|dir| {
+        options.offload_dir = o.core.offload_dir.as_ref().map(|dir| {
             let dir = root.join(dir.trim_start_matches('/'));
             dir.to_str().expect("utf-8 temporary directory").to_owned()
         });

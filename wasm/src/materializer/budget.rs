@@ -5,14 +5,13 @@
 //! its `cause`); `options.messageTokens` (one count per message) skips the counting.
 
 use js_sys::{Array, Function, Object, Promise};
-use tool_offload_core::materialize::BudgetOptions;
 use tool_offload_core::{estimate_tokens, OffloadError};
 use wasm_bindgen::prelude::*;
 
 use super::class::Materializer;
 use super::options::Inner;
 use crate::abort::{self, Abort};
-use crate::args::{count_arg, kind_of, options_arg};
+use crate::args::{count_arg, kind_of};
 use crate::convert::{js_text, number};
 use crate::copy::Messages;
 use crate::count_tokens::JsCounter;
@@ -52,28 +51,8 @@ pub(crate) async fn budget(
     messages: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
-    options_arg(&options)?;
-    crate::args::known_keys(
-        &options,
-        "options",
-        "budget option",
-        tool_offload_core::option_keys::BUDGET_KEYS,
-    )?;
+    let parsed = tool_offload_core::options::budget_options(&crate::given::options(&options))?;
     let abort = Abort::from_options(&options)?;
-    let trigger = field(&options, "triggerTokens");
-    if trigger.is_undefined() {
-        return Err(
-            OffloadError::InvalidArgument("budget: triggerTokens is required".into()).into(),
-        );
-    }
-    let mut parsed = BudgetOptions::new(count_arg(&trigger, "triggerTokens", 0)?);
-    parsed.keep_last = count_arg(&field(&options, "keepLast"), "keepLast", parsed.keep_last)?;
-    parsed.clear_at_least_tokens = count_arg(
-        &field(&options, "clearAtLeastTokens"),
-        "clearAtLeastTokens",
-        parsed.clear_at_least_tokens,
-    )?;
-    parsed.exclude_tools = string_list(&field(&options, "excludeTools"), "excludeTools")?;
     let given = Messages::of(&messages)?;
     let function = counter_arg(inner, &options)?;
     let counter = function.as_ref().map(JsCounter::new);
@@ -185,23 +164,4 @@ fn counted(counter: Option<&JsCounter<'_>>, message: &JsValue) -> Result<usize, 
         None => Ok(estimate_tokens(&text)),
         Some(counter) => counter.count(&text).map_err(|e| counter.caused(e.into())),
     }
-}
-
-/// An optional array of strings (`undefined`: empty).
-fn string_list(value: &JsValue, name: &str) -> Result<Vec<String>, JsOffloadError> {
-    if value.is_undefined() {
-        return Ok(Vec::new());
-    }
-    let bad = || -> JsOffloadError {
-        OffloadError::InvalidArgument(format!(
-            "{name} must be an array of strings, got {}",
-            message_of(value)
-        ))
-        .into()
-    };
-    let array = value.dyn_ref::<Array>().ok_or_else(bad)?;
-    array
-        .iter()
-        .map(|s| s.dyn_ref::<js_sys::JsString>().map(js_text).ok_or_else(bad))
-        .collect()
 }

@@ -46,7 +46,9 @@ impl Materializer {
     /// The options in force, defaults filled in (without the writer, reader and logger).
     #[wasm_bindgen(getter, unchecked_return_type = "ResolvedMaterializerOptions")]
     pub fn options(&self) -> JsValue {
-        super::options::options_js(self.inner.core.options())
+        crate::convert::to_js(&tool_offload_core::options::materializer_options_shown(
+            self.inner.core.options(),
+        ))
     }
 
     /// Leave `output` inline (`{ inline: true, content: output }`, the very value given)

@@ -2,23 +2,18 @@
 
 use crate::abort::Abort;
 use crate::read_write::ReadWrite;
-use js_sys::{Function, Object};
-use tool_offload_core::materialize::{
-    Materializer as CoreMaterializer, MaterializerOptions as CoreOptions,
-};
+use js_sys::Function;
+use tool_offload_core::materialize::Materializer as CoreMaterializer;
+use tool_offload_core::options::{materializer_options, working_dir};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{
-    count_arg, id_arg, kind_of, known_keys, optional_string, string_arg, working_dir,
-};
-use crate::convert::number;
-use crate::error::{set, JsOffloadError};
+use crate::args::{kind_of, string_arg};
+use crate::error::JsOffloadError;
 use crate::keys::field;
 use crate::reader::JsFileReader;
 use crate::view::has_lone_surrogate;
 use crate::writer::JsFileWriter;
-use tool_offload_core::option_keys;
 
 /// Everything a `Materializer` holds: shared (never borrowed mutably) by every pending
 /// call, so calls may run concurrently.
@@ -43,52 +38,10 @@ impl Inner {
 }
 
 pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> {
-    if !options.is_object() {
-        return Err(OffloadError::InvalidArgument(format!(
-            "options must be an object with userData, conversationId and writer, got {}",
-            kind_of(options)
-        ))
-        .into());
-    }
-    known_keys(
-        options,
-        "options",
-        "Materializer option",
-        option_keys::MATERIALIZER_KEYS,
-    )?;
-    let user_data = string_arg(&field(options, "userData"), |kind| {
-        OffloadError::InvalidArgument(format!("options.userData must be a string, got {kind}"))
+    let given = crate::given::options(options);
+    let core = materializer_options(&given, |dir| {
+        working_dir(&given, dir, crate::args::process_cwd)
     })?;
-    let conversation_id = id_arg(&field(options, "conversationId"), "conversationId")?;
-    let cwd = working_dir(options, &user_data)?;
-    let mut core = CoreOptions::new(user_data, conversation_id, cwd);
-    core.max_inline_chars = count_arg(
-        &field(options, "maxInlineChars"),
-        "options.maxInlineChars",
-        core.max_inline_chars,
-    )?;
-    core.max_inline_bytes = count_arg(
-        &field(options, "maxInlineBytes"),
-        "options.maxInlineBytes",
-        core.max_inline_bytes,
-    )?;
-    core.snippet_lines = count_arg(
-        &field(options, "snippetLines"),
-        "options.snippetLines",
-        core.snippet_lines,
-    )?;
-    let snippet_bytes = field(options, "snippetBytes");
-    if !snippet_bytes.is_undefined() {
-        core.snippet_bytes = Some(count_arg(&snippet_bytes, "options.snippetBytes", 0)?);
-    }
-    core.offload_dir = optional_string(options, "offloadDir", "options.offloadDir")?;
-    core.tools = crate::tool_limits::tools_arg(options)?;
-    core.redact = crate::redaction::redaction_arg(&field(options, "redact"), "options.redact")?;
-    let budget = field(options, "messageBudgetChars");
-    if !budget.is_undefined() {
-        core.message_budget_chars = Some(count_arg(&budget, "options.messageBudgetChars", 0)?);
-    }
-    core.context_window = context_window_arg(&field(options, "contextWindow"))?;
     let (writer, reader) = io_options(options)?;
     Ok(Inner {
         core: CoreMaterializer::new(core)?,
@@ -147,81 +100,6 @@ pub(crate) fn ref_arg(reference: &JsValue) -> Result<String, JsOffloadError> {
         return Err(OffloadError::RefNotFound(text).into());
     }
     Ok(text)
-}
-
-/// The options in force as JS shows them (`materializer.options`), defaults filled in.
-pub(crate) fn options_js(options: &CoreOptions) -> JsValue {
-    let js = Object::new();
-    set(&js, "userData", &JsValue::from_str(&options.user_data));
-    set(
-        &js,
-        "conversationId",
-        &JsValue::from_str(&options.conversation_id),
-    );
-    set(&js, "cwd", &JsValue::from_str(&options.cwd));
-    set(&js, "maxInlineChars", &number(options.max_inline_chars));
-    set(&js, "maxInlineBytes", &number(options.max_inline_bytes));
-    set(&js, "snippetLines", &number(options.snippet_lines));
-    if let Some(bytes) = options.snippet_bytes {
-        set(&js, "snippetBytes", &number(bytes));
-    }
-    if let Some(dir) = &options.offload_dir {
-        set(&js, "offloadDir", &JsValue::from_str(dir));
-    }
-    if let Some(redact) = crate::redaction::redaction_value(&options.redact) {
-        set(&js, "redact", &redact);
-    }
-    if let Some(budget) = options.message_budget_chars {
-        set(&js, "messageBudgetChars", &number(budget));
-    }
-    if let Some(window) = options.context_window {
-        let o = Object::new();
-        set(&o, "tokens", &number(window.tokens));
-        set(&o, "resultShare", &JsValue::from_f64(window.result_share));
-        set(&js, "contextWindow", &o);
-    }
-    if !options.tools.is_empty() {
-        set(&js, "tools", &crate::tool_limits::tools_js(&options.tools));
-    }
-    js.into()
-}
-
-/// `options.contextWindow`: `{ tokens, resultShare? }` (core checks the share), or none.
-fn context_window_arg(
-    value: &JsValue,
-) -> Result<Option<tool_offload_core::materialize::ContextWindow>, JsOffloadError> {
-    if value.is_undefined() {
-        return Ok(None);
-    }
-    if !value.is_object() {
-        return Err(OffloadError::InvalidArgument(format!(
-            "options.contextWindow must be an object {{ tokens, resultShare? }}, got {}",
-            kind_of(value)
-        ))
-        .into());
-    }
-    let tokens = field(value, "tokens");
-    if tokens.is_undefined() {
-        return Err(OffloadError::InvalidArgument(
-            "options.contextWindow.tokens is required".into(),
-        )
-        .into());
-    }
-    let mut window = tool_offload_core::materialize::ContextWindow::new(count_arg(
-        &tokens,
-        "options.contextWindow.tokens",
-        0,
-    )?);
-    let share = field(value, "resultShare");
-    if !share.is_undefined() {
-        window.result_share = share.as_f64().ok_or_else(|| {
-            OffloadError::InvalidArgument(format!(
-                "contextWindow.resultShare must be a number over 0 and at most 1, got {}",
-                kind_of(&share)
-            ))
-        })?;
-    }
-    Ok(Some(window))
 }
 
 impl Inner {

@@ -1,13 +1,12 @@
 //! `read`, `tail` and `grep` for JS: core's pages, and core's pattern engine for grep.
 
-use tool_offload_core::materialize::{compile_pattern, Pattern, Within, DEFAULT_LINES};
+use tool_offload_core::materialize::{compile_pattern, Pattern, Within};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
 use super::options::Inner;
-use crate::args::{optional_string, options_arg, page_arg, string_arg};
+use crate::args::string_arg;
 use crate::error::JsOffloadError;
-use crate::keys::field;
 use crate::read_write::ReadWrite;
 
 /// A read-back, its arguments validated.
@@ -37,19 +36,12 @@ pub(crate) enum ReadBack {
 impl ReadBack {
     /// `read`'s options: `offset`, `part` or `char` (which wins), `limit`, `path`.
     pub(crate) fn read(options: &JsValue) -> Result<ReadBack, JsOffloadError> {
-        options_arg(options)?;
-        let offset = page_arg(&field(options, "offset"), "options.offset", 0)?;
-        let within = match field(options, "char") {
-            at if at.is_undefined() => {
-                Within::Part(page_arg(&field(options, "part"), "options.part", 1)?)
-            }
-            at => Within::Char(page_arg(&at, "options.char", 0)?),
-        };
+        let args = tool_offload_core::options::read_args(&crate::given::options(options))?;
         Ok(ReadBack::Read {
-            path: optional_string(options, "path", "options.path")?,
-            offset,
-            within,
-            limit: page_arg(&field(options, "limit"), "options.limit", DEFAULT_LINES)?,
+            path: args.path,
+            offset: args.offset,
+            within: args.within,
+            limit: args.limit,
         })
     }
 }
@@ -97,35 +89,21 @@ pub(crate) async fn read_back(
     }
 }
 
-/// `pattern` compiled by core's engine, or `INVALID_PATTERN` with the reason.
 /// A `grep` call's pattern and `options` (`context` default 2, `maxMatches` default
 /// 50, `ignoreCase`), checked: the compiled pattern, context and match limit.
 pub(crate) fn grep_args(
     pattern: &JsValue,
     options: &JsValue,
 ) -> Result<(Pattern, usize, usize), JsOffloadError> {
-    use crate::args::{bool_arg, options_arg, page_arg};
-    use crate::keys::field;
-    use tool_offload_core::materialize::{DEFAULT_CONTEXT, DEFAULT_MAX_MATCHES};
-    options_arg(options)?;
-    let context = page_arg(
-        &field(options, "context"),
-        "options.context",
-        DEFAULT_CONTEXT,
-    )?;
-    let max_matches = page_arg(
-        &field(options, "maxMatches"),
-        "options.maxMatches",
-        DEFAULT_MAX_MATCHES,
-    )?;
-    let ignore_case = bool_arg(&field(options, "ignoreCase"), "options.ignoreCase")?;
+    let args = tool_offload_core::options::grep_args(&crate::given::options(options))?;
     Ok((
-        compile(pattern, ignore_case == Some(true))?,
-        context,
-        max_matches,
+        compile(pattern, args.ignore_case)?,
+        args.context,
+        args.max_matches,
     ))
 }
 
+/// `pattern` compiled by core's engine, or `INVALID_PATTERN` with the reason.
 pub(crate) fn compile(pattern: &JsValue, ignore_case: bool) -> Result<Pattern, JsOffloadError> {
     let source = string_arg(pattern, |kind| {
         OffloadError::InvalidArgument(format!("pattern must be a string, got {kind}"))

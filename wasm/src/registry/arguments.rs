@@ -6,7 +6,7 @@ use tool_offload_core::tools::{RegisterError, ResultOffload, ToolDefinition, Too
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{count_arg, id_string, options_arg, string_arg, working_dir};
+use crate::args::{options_arg, process_cwd, string_arg};
 use crate::convert::{to_js, to_value};
 use crate::error::JsOffloadError;
 use crate::keys::{field, key};
@@ -71,24 +71,13 @@ pub(super) fn offload_option(
     if offload.is_undefined() || offload.is_null() {
         return Ok(None);
     }
-    let field = |name: &'static str| field(&offload, name);
-    let output_dir = string_arg(&field("outputDir"), |kind| {
-        OffloadError::InvalidArgument(format!("offload.outputDir must be a string, got {kind}"))
-    })?;
-    let session_id = id_string(&field("sessionId"), "sessionId", |kind| {
-        OffloadError::InvalidArgument(format!("offload.sessionId must be a string, got {kind}"))
-    })?;
-    let cwd = working_dir(&offload, &output_dir)?;
-    let mut middleware = ResultOffload::new(output_dir, session_id, cwd);
-    let threshold = field("thresholdChars");
-    middleware.threshold_chars = count_arg(
-        &threshold,
-        "offload.thresholdChars",
-        middleware.threshold_chars,
-    )?;
-    middleware.redact = crate::redaction::redaction_arg(&field("redact"), "offload.redact")?;
-    middleware.validate()?;
-    Ok(Some((middleware, JsFileWriter::new(&field("writer"))?)))
+    let given = crate::given::options(&offload);
+    let cwd = |dir: &str| tool_offload_core::options::working_dir(&given, dir, process_cwd);
+    let middleware = tool_offload_core::options::result_offload(&given, cwd)?;
+    Ok(Some((
+        middleware,
+        JsFileWriter::new(&field(&offload, "writer"))?,
+    )))
 }
 
 /// `options.format`, the Anthropic format when absent.

@@ -2,16 +2,13 @@
 //! callbacks (token counter, clock, logger).
 
 use js_sys::{Date, Function, JsString, Object, Reflect};
-use tool_offload_core::workspace::{
-    Known, Workspace as CoreWorkspace, WorkspaceOptions, DEFAULT_INLINE_LIMIT, DEFAULT_NAMESPACE,
-    DEFAULT_TOKEN_THRESHOLD,
-};
+use tool_offload_core::options::{working_dir, workspace_options};
+use tool_offload_core::workspace::{Known, Workspace as CoreWorkspace};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{count_arg, id_arg, kind_of, optional_string, string_arg, working_dir};
+use crate::args::kind_of;
 use crate::error::{message_of, set, JsOffloadError};
-use crate::keys::field;
 use crate::materializer::{io_options, logger_arg};
 use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
@@ -28,73 +25,11 @@ pub(crate) struct Inner {
 }
 
 pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> {
-    if !options.is_object() {
-        return Err(OffloadError::InvalidArgument(format!(
-            "options must be an object with root and writer, got {}",
-            kind_of(options)
-        ))
-        .into());
-    }
-    crate::args::known_keys(
-        options,
-        "options",
-        "Workspace option",
-        tool_offload_core::option_keys::WORKSPACE_KEYS,
-    )?;
-    let root = string_arg(&field(options, "root"), |kind| {
-        OffloadError::InvalidArgument(format!("options.root must be a string, got {kind}"))
-    })?;
-    // Spelled out, not `WorkspaceOptions::new`: its default parser (serde_json) would be
-    // linked into the wasm, which reads records with the engine's `JSON.parse`.
-    let mut core = WorkspaceOptions {
-        cwd: working_dir(options, &root)?,
-        root,
-        namespace: DEFAULT_NAMESPACE.into(),
-        agent_id: None,
-        task_id: None,
-        session_id: None,
-        inline_limit: DEFAULT_INLINE_LIMIT,
-        offload_tools: Vec::new(),
-        tools: crate::tool_limits::tools_arg(options)?,
-        token_threshold: DEFAULT_TOKEN_THRESHOLD,
-        redact: tool_offload_core::redact::Redaction::off(),
-        parse_json: engine_parse,
-    };
-    let namespace = field(options, "namespace");
-    if !namespace.is_undefined() {
-        core.namespace = id_arg(&namespace, "namespace")?;
-    }
-    core.agent_id = optional_string(options, "agentId", "options.agentId")?;
-    core.task_id = optional_string(options, "taskId", "options.taskId")?;
-    core.session_id = optional_string(options, "sessionId", "options.sessionId")?;
-    core.inline_limit = count_arg(
-        &field(options, "inlineLimit"),
-        "options.inlineLimit",
-        core.inline_limit,
-    )?;
-    core.token_threshold = count_arg(
-        &field(options, "tokenThreshold"),
-        "options.tokenThreshold",
-        core.token_threshold,
-    )?;
-    core.redact = crate::redaction::redaction_arg(&field(options, "redact"), "options.redact")?;
-    let tools = field(options, "offloadTools");
-    if !tools.is_undefined() {
-        let list = tools.dyn_ref::<js_sys::Array>().ok_or_else(|| {
-            OffloadError::InvalidArgument(format!(
-                "options.offloadTools must be an array of tool names, got {}",
-                kind_of(&tools)
-            ))
-        })?;
-        for name in list.iter() {
-            core.offload_tools.push(name.as_string().ok_or_else(|| {
-                OffloadError::InvalidArgument(format!(
-                    "options.offloadTools must hold tool names (strings), got {}",
-                    kind_of(&name)
-                ))
-            })?);
-        }
-    }
+    let given = crate::given::options(options);
+    let cwd = |dir: &str| working_dir(&given, dir, crate::args::process_cwd);
+    // The engine's `JSON.parse` for records: core's default (serde_json) would be linked
+    // into the wasm.
+    let core = workspace_options(&given, cwd, engine_parse)?;
     let (writer, reader) = io_options(options)?;
     Ok(Inner {
         core: CoreWorkspace::new(core)?,

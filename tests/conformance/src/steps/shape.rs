@@ -9,7 +9,7 @@ use super::{Op, Options};
 /// `problems` entry to the outcome, so it cannot match.
 pub(super) fn shape_problems(op: &Op, result: &Value, options: &Options, i: usize) -> Vec<String> {
     let mut problems = Vec::new();
-    let max = options.max_inline_chars;
+    let max = options.core.max_inline_chars;
     let summaries: Vec<(&str, &str)> = match op {
         Op::Materialize { .. } | Op::Terminal { .. } => {
             match (result["content"].as_str(), result["ref"]["id"].as_str()) {

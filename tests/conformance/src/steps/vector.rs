@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 
 use tool_offload_core::json::LoneSurrogates;
-use tool_offload_core::materialize::{MaterializeWhen, ToolLimits};
-use tool_offload_core::redact::{RedactPattern, Redaction};
+use tool_offload_core::options::Given;
 use tool_offload_core::{json, Map, Value};
 
 use super::diff::first_difference;
@@ -27,62 +26,24 @@ pub struct Vector {
     pub lone: LoneSurrogates,
 }
 
-/// The materializer's options: the conversation and the limits (defaults filled in).
-#[derive(Debug, Clone, PartialEq)]
+/// The materializer's options as core's one reader reads them (defaults filled in), and
+/// the runner's own settings.
+#[derive(Debug, Clone)]
 pub struct Options {
-    /// `options.conversationId`.
-    pub conversation_id: String,
-    /// `options.maxInlineChars`, default 4000.
-    pub max_inline_chars: usize,
-    /// `options.maxInlineBytes`, default 16384.
-    pub max_inline_bytes: usize,
-    /// `options.snippetLines`, default 40.
-    pub snippet_lines: usize,
-    /// `options.snippetBytes`, default none.
-    pub snippet_bytes: Option<usize>,
-    /// `options.offloadDir`, default none: a virtual absolute path.
-    pub offload_dir: Option<String>,
-    /// `options.tools`: `{ name: { maxInlineChars?, maxInlineBytes?, materialize? } }`.
-    pub tools: Vec<(String, ToolLimits)>,
-    /// `options.redact`: `true` or `{ patterns, replace? }`, default off.
-    pub redact: Redaction,
-    /// `options.messageBudgetChars`, default none.
-    pub message_budget_chars: Option<usize>,
-    /// `options.contextWindow`: `{ tokens, resultShare? }`, default none.
-    pub context_window: Option<tool_offload_core::materialize::ContextWindow>,
+    /// Core's options, `userData` and `cwd` left empty for each host to fill in.
+    pub core: tool_offload_core::materialize::MaterializerOptions,
     /// `options.countTokens: "words"`: tokens are space-separated words (a runner's
     /// stand-in for a host's tokenizer), else core's estimate.
     pub count_words: bool,
 }
 
-/// A vector's `redact` option: `true`, or `{ patterns: [string | { pattern, kind?,
-/// ignoreCase? }], replace? }` (a vector holds valid ones only); anything else is off.
-pub fn redaction(value: &Value) -> Redaction {
-    if let Some(on) = value.as_bool() {
-        return on.into();
+/// A vector's `options` object as core reads it, with `first` before its own keys.
+pub fn given(o: &Value, first: Vec<(String, Given)>) -> Given {
+    let mut fields = first;
+    if let Given::Object(rest) = Given::from(o) {
+        fields.extend(rest);
     }
-    let Some(options) = value.as_object() else {
-        return Redaction::off();
-    };
-    let patterns = options
-        .get("patterns")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(|p| match p.as_str() {
-            Some(pattern) => RedactPattern::new(pattern),
-            None => RedactPattern {
-                kind: p["kind"].as_str().unwrap_or("custom").into(),
-                pattern: p["pattern"].as_str().unwrap_or_default().into(),
-                ignore_case: p["ignoreCase"].as_bool().unwrap_or(false),
-            },
-        })
-        .collect();
-    let replace = options
-        .get("replace")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    Redaction::with_patterns(patterns, replace).expect("a vector's patterns are valid")
+    Given::Object(fields)
 }
 
 /// The `countTokens: "words"` counter: space-separated words.
@@ -92,26 +53,14 @@ pub fn count_words(text: &str) -> usize {
 
 impl Options {
     /// Core's options for a materializer under `user_data` (an empty `cwd`: the tokio
-    /// host fills it in, core's runner gives `/`), so a new option is read here once for
-    /// every runner.
+    /// host fills it in, core's runner gives `/`).
     pub fn materializer_options(
         &self,
         user_data: impl Into<String>,
     ) -> tool_offload_core::materialize::MaterializerOptions {
         tool_offload_core::materialize::MaterializerOptions {
-            max_inline_chars: self.max_inline_chars,
-            max_inline_bytes: self.max_inline_bytes,
-            snippet_lines: self.snippet_lines,
-            snippet_bytes: self.snippet_bytes,
-            offload_dir: self.offload_dir.clone(),
-            tools: self.tools.clone(),
-            redact: self.redact.clone(),
-            message_budget_chars: self.message_budget_chars,
-            context_window: self.context_window,
-            ..tool_offload_core::materialize::MaterializerOptions::at(
-                user_data,
-                &self.conversation_id,
-            )
+            user_data: user_data.into(),
+            ..self.core.clone()
         }
     }
 }
@@ -161,29 +110,15 @@ impl Vector {
     /// The materializer's options (`conversationId` default `conv-1`).
     pub fn options(&self) -> Options {
         let o = &self.expanded["options"];
-        let num = |key: &str, default: usize| {
-            o.get(key)
-                .and_then(Value::as_u64)
-                .map_or(default, |n| n as usize)
-        };
+        let mut first = vec![("userData".to_owned(), Given::text(""))];
+        if o.get("conversationId").is_none() {
+            first.push(("conversationId".into(), Given::text("conv-1")));
+        }
+        let none = |_: &str| Ok::<_, tool_offload_core::OffloadError>(String::new());
+        let core = tool_offload_core::options::materializer_options(&given(o, first), none)
+            .unwrap_or_else(|e| panic!("{}: options: {e}", self.id));
         Options {
-            conversation_id: o["conversationId"].as_str().unwrap_or("conv-1").to_owned(),
-            max_inline_chars: num("maxInlineChars", 4000),
-            max_inline_bytes: num("maxInlineBytes", 16384),
-            snippet_lines: num("snippetLines", 40),
-            snippet_bytes: o["snippetBytes"].as_u64().map(|n| n as usize),
-            offload_dir: o["offloadDir"].as_str().map(str::to_owned),
-            tools: tool_limits(&o["tools"]),
-            redact: redaction(&o["redact"]),
-            message_budget_chars: o["messageBudgetChars"].as_u64().map(|n| n as usize),
-            context_window: o["contextWindow"]["tokens"].as_u64().map(|tokens| {
-                let mut window =
-                    tool_offload_core::materialize::ContextWindow::new(tokens as usize);
-                if let Some(share) = o["contextWindow"]["resultShare"].as_f64() {
-                    window.result_share = share;
-                }
-                window
-            }),
+            core,
             count_words: o["countTokens"].as_str() == Some("words"),
         }
     }
@@ -254,30 +189,4 @@ impl Vector {
         std::fs::write(&self.path, text.as_bytes()).expect("write blessed vector");
         Ok(())
     }
-}
-
-/// A `tools` option (`{ [name]: { maxInlineChars?, maxInlineBytes?, maxInlineTokens?,
-/// materialize? } }`) of a Materializer or a Workspace, in key order.
-pub(super) fn tool_limits(tools: &Value) -> Vec<(String, ToolLimits)> {
-    let Some(tools) = tools.as_object() else {
-        return Vec::new();
-    };
-    tools
-        .iter()
-        .map(|(name, t)| {
-            let count = |k: &str| t[k].as_u64().map(|n| n as usize);
-            let materialize = match t["materialize"].as_str() {
-                Some("never") => Some(MaterializeWhen::Never),
-                Some("always") => Some(MaterializeWhen::Always),
-                _ => None,
-            };
-            let limits = ToolLimits {
-                max_inline_chars: count("maxInlineChars"),
-                max_inline_bytes: count("maxInlineBytes"),
-                max_inline_tokens: count("maxInlineTokens"),
-                materialize,
-            };
-            (name.clone(), limits)
-        })
-        .collect()
 }

@@ -8,6 +8,7 @@
 //! step's fields as the JS method takes them.
 
 use tool_offload_core::materialize::compile_pattern;
+use tool_offload_core::options::Given;
 use tool_offload_core::workspace::{
     KnowledgeInput, KnowledgeRecord, KnowledgeType, OffloadInfo, Query, TokenCounter,
     ToolResultInput, Workspace, WorkspaceOptions,
@@ -28,25 +29,11 @@ pub struct WorkspaceClock {
 /// The core options and clock of a `workspace` step, `root` the host's `/data`.
 pub fn workspace_options(step: &Value, root: &str) -> (WorkspaceOptions, WorkspaceClock) {
     let o = &step["options"];
-    let mut options = WorkspaceOptions::new(root, "/");
-    let text = |key: &str| o.get(key).and_then(Value::as_str).map(str::to_owned);
-    let count = |key: &str| o.get(key).and_then(Value::as_u64).map(|n| n as usize);
-    if let Some(namespace) = text("namespace") {
-        options.namespace = namespace;
-    }
-    options.agent_id = text("agentId");
-    options.task_id = text("taskId");
-    options.session_id = text("sessionId");
-    options.inline_limit = count("inlineLimit").unwrap_or(options.inline_limit);
-    options.token_threshold = count("tokenThreshold").unwrap_or(options.token_threshold);
-    options.redact = super::vector::redaction(o.get("redact").unwrap_or(&Value::Null));
-    if let Some(tools) = o.get("offloadTools").and_then(Value::as_array) {
-        options.offload_tools = tools
-            .iter()
-            .filter_map(|t| t.as_str().map(str::to_owned))
-            .collect();
-    }
-    options.tools = super::vector::tool_limits(&o["tools"]);
+    let defaults = WorkspaceOptions::new(root, "/");
+    let given = super::vector::given(o, vec![("root".into(), Given::text(root))]);
+    let cwd = |_: &str| Ok::<_, OffloadError>("/".to_owned());
+    let options = tool_offload_core::options::workspace_options(&given, cwd, defaults.parse_json)
+        .unwrap_or_else(|e| panic!("workspace options: {e}"));
     let clock = WorkspaceClock {
         now: o.get("now").and_then(Value::as_f64).unwrap_or(0.0),
         count_words: o.get("countTokens").and_then(Value::as_str) == Some("words"),
