@@ -18,9 +18,6 @@ pub(crate) use tool_offload::core::gc::referenced;
 pub(crate) use tool_offload::core::materialize::read_tool_definitions;
 /// `materialize(output=bytes)`: a binary output.
 pub(crate) use tool_offload::core::materialize::BinaryOutputRef;
-/// A registry's result policy, applied by this crate for a materializer in a store.
-#[cfg(feature = "object-store")]
-pub(crate) use tool_offload::core::materialize::ToolOutputRef;
 /// `read(…, char=)`: where inside a long line a page starts.
 pub(crate) use tool_offload::core::materialize::Within;
 /// Options objects, read once in core.
@@ -32,4 +29,4 @@ pub(crate) use tool_offload::core::workspace::knowledge_tool_definitions;
 /// `Workspace.query_artifacts`' filter, limit and offset.
 pub(crate) use tool_offload::core::workspace::Query;
 #[cfg(feature = "object-store")]
-pub(crate) use tool_offload::tools::{ResultMaterializer, ResultPolicy, ToolResult};
+pub(crate) use tool_offload::tools::{ResultPolicy, ToolResult};

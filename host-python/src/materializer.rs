@@ -65,7 +65,9 @@ impl NativeMaterializer {
                 inner = inner.with_fallible_token_counter(count);
             }
             let inner = Arc::new(inner);
-            crate::store_tools::read_tools(&inner, &mut reads).map_err(|e| register_err(py, e))?;
+            inner
+                .register_tools(&mut reads)
+                .map_err(|e| register_err(py, e))?;
             let inner = Mat::Objects(inner);
             return Ok(NativeMaterializer { inner, reads });
         }

@@ -224,7 +224,7 @@ impl NativeRegistry {
                 Mat::Files(m) => on!(&mut *registry, r => m.register_tools(r))?,
                 #[cfg(feature = "object-store")]
                 Mat::Objects(m) => match &mut *registry {
-                    Registry::Plain(r) | Registry::Stored(r, ..) => store_tools::read_tools(m, r)?,
+                    Registry::Plain(r) | Registry::Stored(r, ..) => m.register_tools(r)?,
                     _ => return Err(Failed::Refused),
                 },
             }
@@ -249,9 +249,7 @@ impl NativeRegistry {
                 Ws::Files(ws) => on!(&mut *registry, r => ws.register_tools(r))?,
                 #[cfg(feature = "object-store")]
                 Ws::Objects(ws) => match &mut *registry {
-                    Registry::Plain(r) | Registry::Stored(r, ..) => {
-                        store_tools::knowledge_tools(ws, r)?
-                    }
+                    Registry::Plain(r) | Registry::Stored(r, ..) => ws.register_tools(r)?,
                     _ => return Err(Failed::Refused),
                 },
             }

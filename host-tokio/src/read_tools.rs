@@ -5,47 +5,59 @@ use std::sync::Arc;
 
 use tool_offload_core::materialize::{read_tool_definitions, register_read_tools, ToolOutputRef};
 use tool_offload_core::tools::{RegisterError, ResultMaterializer, ToolFormat, ToolOutput};
-use tool_offload_core::{FileWriter, OffloadError, Value};
+use tool_offload_core::{FileReader, FileWriter, OffloadError, Value};
 
 use crate::{materializer::Materializer, registry::Handler, registry::ToolRegistry};
 
-impl Materializer {
-    /// Register `context_read`, `context_tail` and `context_grep` on `registry`, reading
-    /// this materializer's artifacts. Their results are never offloaded or materialized;
-    /// a bad argument or ref comes back as an `is_error` result the model can act on.
-    ///
-    /// # Errors
-    /// [`RegisterError::Duplicate`] when a name is taken (then none is registered).
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use tool_offload::{Materializer, MaterializerOptions, ToolRegistry};
-    /// let materializer = Arc::new(Materializer::in_dir("/tmp/agent", "c1").unwrap());
-    /// let mut registry = ToolRegistry::new();
-    /// materializer.register_tools(&mut registry).unwrap();
-    /// let names: Vec<_> = registry.get_tool_definitions().iter().map(|d| d["name"].clone()).collect();
-    /// assert_eq!(names, ["context_read", "context_tail", "context_grep"]);
-    /// ```
-    pub fn register_tools<W: FileWriter + Send + Sync>(
-        self: &Arc<Self>,
-        registry: &mut ToolRegistry<W>,
-    ) -> Result<(), RegisterError> {
-        let materializer = self.clone();
-        register_read_tools(&mut registry.tools, |name| {
-            let (materializer, name) = (materializer.clone(), name.to_owned());
-            let handler: Handler = Arc::new(move |params: Value| {
-                let (materializer, name) = (materializer.clone(), name.clone());
-                Box::pin(async move { Ok(materializer.run_read_call(&name, &params).await) })
-            });
-            handler
-        })
-    }
+/// The read tools for a materializer over each IO this host offers (one body: the
+/// registry's handlers must be `Send`, which only a concrete IO's futures can show).
+macro_rules! read_tools_over {
+    ($io:ty) => {
+        impl Materializer<$io> {
+            /// Register `context_read`, `context_tail` and `context_grep` on `registry`, reading
+            /// this materializer's artifacts (on files or in an object store). Their results are never offloaded or materialized;
+            /// a bad argument or ref comes back as an `is_error` result the model can act on.
+            ///
+            /// # Errors
+            /// [`RegisterError::Duplicate`] when a name is taken (then none is registered).
+            ///
+            /// ```
+            /// use std::sync::Arc;
+            /// use tool_offload::{Materializer, MaterializerOptions, ToolRegistry};
+            /// let materializer = Arc::new(Materializer::in_dir("/tmp/agent", "c1").unwrap());
+            /// let mut registry = ToolRegistry::new();
+            /// materializer.register_tools(&mut registry).unwrap();
+            /// let names: Vec<_> = registry.get_tool_definitions().iter().map(|d| d["name"].clone()).collect();
+            /// assert_eq!(names, ["context_read", "context_tail", "context_grep"]);
+            /// ```
+            pub fn register_tools<W: FileWriter + Send + Sync>(
+                self: &Arc<Self>,
+                registry: &mut ToolRegistry<W>,
+            ) -> Result<(), RegisterError> {
+                let materializer = self.clone();
+                register_read_tools(&mut registry.tools, |name| {
+                    let (materializer, name) = (materializer.clone(), name.to_owned());
+                    let handler: Handler = Arc::new(move |params: Value| {
+                        let (materializer, name) = (materializer.clone(), name.clone());
+                        Box::pin(
+                            async move { Ok(materializer.run_read_call(&name, &params).await) },
+                        )
+                    });
+                    handler
+                })
+            }
 
-    /// Run one read-back call; every failure is an error result for the model.
-    async fn run_read_call(&self, name: &str, params: &Value) -> ToolOutput {
-        self.core().run_read_tool(name, params, self.io()).await
-    }
+            /// Run one read-back call; every failure is an error result for the model.
+            async fn run_read_call(&self, name: &str, params: &Value) -> ToolOutput {
+                self.core().run_read_tool(name, params, self.io()).await
+            }
+        }
+    };
 }
+
+read_tools_over!(crate::TokioFileWriter);
+#[cfg(feature = "object-store")]
+read_tools_over!(crate::ObjectStoreIo);
 
 impl<IO> Materializer<IO> {
     /// The definitions of `context_read`, `context_tail` and `context_grep`, as the
@@ -69,7 +81,7 @@ impl<IO> Materializer<IO> {
 
 /// The registry's materialize policy: core decides what to materialize, this writes it
 /// with the host's IO and traces the outcome.
-impl ResultMaterializer for Materializer {
+impl<IO: FileWriter + FileReader + Send + Sync> ResultMaterializer for Materializer<IO> {
     async fn materialize_output(
         &self,
         output: &ToolOutputRef<'_>,
