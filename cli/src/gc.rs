@@ -1,6 +1,5 @@
 //! `tool-offload gc`: retention from the shell.
 
-use serde_json::json;
 use tool_offload::core::materialize::count;
 use tool_offload::json::stringify;
 use tool_offload::{GcOptions, Value};
@@ -47,13 +46,8 @@ pub fn gc(args: &GcArgs) -> Result<(), CliError> {
         ))
         .map_err(|e| CliError::failure(format!("{}: {e}", args.dir.display())))?;
     if args.json {
-        let out = json!({
-            "removed": report.removed,
-            "bytes": report.bytes,
-            "kept": report.kept,
-            "keptBytes": report.kept_bytes,
-            "dryRun": args.dry_run,
-        });
+        let mut out = report.to_value();
+        out["dryRun"] = args.dry_run.into();
         println!("{}", stringify(&out));
     } else {
         let verb = if args.dry_run {

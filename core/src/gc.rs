@@ -44,6 +44,27 @@ pub struct GcReport {
     pub kept_bytes: u64,
 }
 
+impl GcReport {
+    /// The report as every host returns it: `{ removed, bytes, kept, keptBytes }`.
+    ///
+    /// ```
+    /// use tool_offload_core::gc::GcReport;
+    /// let report = GcReport { removed: vec!["/d/a.txt".into()], bytes: 3, kept: 1, kept_bytes: 9 };
+    /// assert_eq!(tool_offload_core::json::stringify(&report.to_value()),
+    ///     r#"{"removed":["/d/a.txt"],"bytes":3,"kept":1,"keptBytes":9}"#);
+    /// ```
+    pub fn to_value(&self) -> serde_json::Value {
+        let mut shown = serde_json::Map::new();
+        let removed: Vec<serde_json::Value> =
+            self.removed.iter().map(|p| p.as_str().into()).collect();
+        shown.insert("removed".into(), removed.into());
+        shown.insert("bytes".into(), self.bytes.into());
+        shown.insert("kept".into(), self.kept.into());
+        shown.insert("keptBytes".into(), self.kept_bytes.into());
+        shown.into()
+    }
+}
+
 /// The refs and batch file names `messages` still point at: every string anywhere in
 /// them that is a summary (its ref) or a batch placeholder (its file name).
 ///

@@ -27,6 +27,6 @@ pub(crate) use tool_offload::core::redact::Redaction;
 /// The knowledge tools' definitions (host-tokio gives them for a workspace on files only).
 pub(crate) use tool_offload::core::workspace::knowledge_tool_definitions;
 /// `Workspace.query_artifacts`' filter, limit and offset.
-pub(crate) use tool_offload::core::workspace::Query;
+pub(crate) use tool_offload::core::workspace::{OffloadInfo, Query};
 #[cfg(feature = "object-store")]
 pub(crate) use tool_offload::tools::{ResultPolicy, ToolResult};

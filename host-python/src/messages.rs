@@ -91,14 +91,7 @@ pub(crate) fn budget<IO: FileWriter + FileReader + Send + Sync>(
             })?
         }
     };
-    let cleared: Vec<Value> = done
-        .cleared
-        .iter()
-        .map(|c| {
-            json!({"message": c.message, "toolCallId": c.tool_call_id, "toolName": c.tool_name,
-                "ref": c.reference, "chars": c.chars, "tokens": c.tokens})
-        })
-        .collect();
+    let cleared: Vec<Value> = done.cleared.iter().map(|c| c.to_value()).collect();
     let rest = json!({
         "cleared": cleared,
         "tokensBefore": done.tokens_before,
@@ -113,26 +106,12 @@ pub(crate) fn budget<IO: FileWriter + FileReader + Send + Sync>(
 
 /// A gc report as JSON text: `{ removed, bytes, kept, keptBytes }`.
 pub(crate) fn gc_report(r: &GcReport) -> String {
-    to_json(
-        &json!({"removed": r.removed, "bytes": r.bytes, "kept": r.kept, "keptBytes": r.kept_bytes}),
-    )
+    to_json(&r.to_value())
 }
 
-/// A ref as the npm package gives it: `{ kind, id, hint: { toolName, serverName?,
-/// toolCallId, bytes, chars, lines, isJson } }`.
+/// A ref as the npm package gives it (core's `ContextRef::to_value`).
 pub(crate) fn ref_value(reference: &ContextRef) -> Value {
-    let h = &reference.hint;
-    let mut hint = serde_json::Map::new();
-    hint.insert("toolName".into(), h.tool_name.clone().into());
-    if let Some(server) = &h.server_name {
-        hint.insert("serverName".into(), server.clone().into());
-    }
-    hint.insert("toolCallId".into(), h.tool_call_id.clone().into());
-    hint.insert("bytes".into(), h.bytes.into());
-    hint.insert("chars".into(), h.chars.into());
-    hint.insert("lines".into(), h.lines.into());
-    hint.insert("isJson".into(), h.is_json.into());
-    json!({"kind": "artifact", "id": reference.id, "hint": Value::Object(hint)})
+    reference.to_value()
 }
 
 /// [`ref_value`] as JSON text.

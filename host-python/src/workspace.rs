@@ -3,13 +3,12 @@
 //! shapes (records in snake_case, as stored).
 
 use pyo3::prelude::*;
-use serde_json::json;
 use tool_offload::{GrepOptions, ToolResultCall, Value};
 use tool_offload_core::Map;
 
 use crate::bridge::{invalid, parse, parse_marked, py_err, run, to_json};
 use crate::callback;
-use crate::core_paths::{knowledge_tool_definitions, Query, ToolFormat};
+use crate::core_paths::{knowledge_tool_definitions, OffloadInfo, Query, ToolFormat};
 use crate::messages::{changed, list};
 use crate::open_workspace::{open, Callbacks, Ws};
 use crate::storage::{each, Location};
@@ -164,20 +163,7 @@ impl NativeWorkspace {
         let found = each!(Ws, &self.inner, ws => run(py, || {
             ws.tool_result_offload_info(task_id, session_id)
         }))?;
-        let items: Vec<Value> = found
-            .iter()
-            .map(|i| {
-                let mut out = json!({"artifact_id": i.artifact_id, "biz_id": i.biz_id, "tool_name": i.tool_name});
-                if let Some(action) = &i.action_name {
-                    out["action_name"] = action.clone().into();
-                }
-                out["chars"] = i.chars.into();
-                out["bytes"] = i.bytes.into();
-                out["lines"] = i.lines.into();
-                out["created_at"] = i.created_at.clone().into();
-                out
-            })
-            .collect();
+        let items: Vec<Value> = found.iter().map(OffloadInfo::to_value).collect();
         Ok(to_json(&items))
     }
 

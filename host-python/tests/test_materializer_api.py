@@ -98,6 +98,9 @@ def test_redact_keeps_secrets_out_of_artifacts(tmp_path: Path) -> None:
     assert done.path is not None
     stored = Path(done.path).read_text()
     assert "AKIAIOSFODNN7EXAMPLE" not in stored and "[REDACTED:aws-access-key]" in stored
+    # The ref says what was replaced, as the npm package's does.
+    assert done.ref is not None and done.ref.hint.redacted == {"aws-access-key": 1}
+    assert done.ref.to_dict()["hint"]["redacted"] == {"aws-access-key": 1}
     custom = to.Materializer(
         tmp_path, "c2", max_inline_chars=10, redact={"patterns": [{"pattern": r"ACME-\d+", "kind": "acme"}]}
     )

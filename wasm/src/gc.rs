@@ -1,7 +1,7 @@
 //! Retention from JavaScript: `gcDirectory(dir, options)` for any directory of ours, and
 //! what `Materializer.gc` shares with it (options and report).
 
-use js_sys::{Array, Object};
+use js_sys::Array;
 use tool_offload_core::gc::{gc as collect, referenced, GcOptions, GcReport};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 use js_sys::Promise;
 
 use crate::args::string_arg;
-use crate::convert::{number, to_value};
-use crate::error::{set, JsOffloadError};
+use crate::convert::to_value;
+use crate::error::JsOffloadError;
 use crate::keys::field;
 use crate::promise::spawn;
 use crate::read_write::ReadWrite;
@@ -81,15 +81,5 @@ pub(crate) fn parse(options: &JsValue) -> Result<GcOptions, JsOffloadError> {
 
 /// The report as `{ removed, bytes, kept, keptBytes }`.
 pub(crate) fn report_js(report: &GcReport) -> JsValue {
-    let js = Object::new();
-    let removed = crate::convert::strings(&report.removed);
-    set(&js, "removed", &removed);
-    set(&js, "bytes", &JsValue::from_f64(report.bytes as f64));
-    set(&js, "kept", &number(report.kept));
-    set(
-        &js,
-        "keptBytes",
-        &JsValue::from_f64(report.kept_bytes as f64),
-    );
-    js.into()
+    crate::convert::to_js(&report.to_value())
 }

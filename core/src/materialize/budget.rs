@@ -65,6 +65,21 @@ pub struct Cleared {
     pub tokens: usize,
 }
 
+impl Cleared {
+    /// The entry as every host returns it: `{ message, toolCallId, toolName, ref, chars,
+    /// tokens }`.
+    pub fn to_value(&self) -> serde_json::Value {
+        let mut shown = serde_json::Map::new();
+        shown.insert("message".into(), self.message.into());
+        shown.insert("toolCallId".into(), self.tool_call_id.as_str().into());
+        shown.insert("toolName".into(), self.tool_name.as_str().into());
+        shown.insert("ref".into(), self.reference.as_str().into());
+        shown.insert("chars".into(), self.chars.into());
+        shown.insert("tokens".into(), self.tokens.into());
+        shown.into()
+    }
+}
+
 /// What [`Materializer::budget`] did, as edits for the host to apply.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Budgeted {

@@ -130,6 +130,32 @@ impl OffloadInfo {
         })
     }
 
+    /// The entry as every host returns it: snake_case keys, `action_name` only when
+    /// there is one.
+    ///
+    /// ```
+    /// use tool_offload_core::workspace::OffloadInfo;
+    /// let info = OffloadInfo { artifact_id: "tool_result_c1".into(), biz_id: "c1".into(),
+    ///     tool_name: "bash".into(), action_name: None, chars: 3, bytes: 3, lines: 1,
+    ///     created_at: "2026-01-01T00:00:00.000Z".into() };
+    /// assert_eq!(tool_offload_core::json::stringify(&info.to_value()),
+    ///     r#"{"artifact_id":"tool_result_c1","biz_id":"c1","tool_name":"bash","chars":3,"bytes":3,"lines":1,"created_at":"2026-01-01T00:00:00.000Z"}"#);
+    /// ```
+    pub fn to_value(&self) -> Value {
+        let mut out = serde_json::Map::new();
+        out.insert("artifact_id".into(), self.artifact_id.as_str().into());
+        out.insert("biz_id".into(), self.biz_id.as_str().into());
+        out.insert("tool_name".into(), self.tool_name.as_str().into());
+        if let Some(action) = &self.action_name {
+            out.insert("action_name".into(), action.as_str().into());
+        }
+        out.insert("chars".into(), self.chars.into());
+        out.insert("bytes".into(), self.bytes.into());
+        out.insert("lines".into(), self.lines.into());
+        out.insert("created_at".into(), self.created_at.as_str().into());
+        Value::Object(out)
+    }
+
     /// One line for a prompt: `- tool_result_c1: bash/run (call c1), 120,000
     /// characters, 3,000 lines, 2026-01-01T00:00:00.000Z`.
     pub fn line(&self) -> String {

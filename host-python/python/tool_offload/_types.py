@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, List, Optional, Union
+from typing import Any, List, Mapping, Optional, Union
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,8 @@ class RefHint:
     lines: int
     is_json: bool
     server_name: Optional[str] = None
+    redacted: Mapping[str, int] = field(default_factory=dict, hash=False)
+    """The secrets ``redact`` replaced in the artifact, by kind (empty when none)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class ContextRef:
             lines=h["lines"],
             is_json=h["isJson"],
             server_name=h.get("serverName"),
+            redacted=dict(h.get("redacted", {})),
         )
         return ContextRef(id=raw["id"], hint=hint, kind=raw["kind"])
 
@@ -60,6 +63,8 @@ class ContextRef:
         if h.server_name is not None:
             hint["serverName"] = h.server_name
         hint.update(toolCallId=h.tool_call_id, bytes=h.bytes, chars=h.chars, lines=h.lines, isJson=h.is_json)
+        if h.redacted:
+            hint["redacted"] = dict(h.redacted)
         return {"kind": self.kind, "id": self.id, "hint": hint}
 
 

@@ -79,16 +79,7 @@ pub(crate) async fn budget(
     let cleared: Array = done
         .cleared
         .iter()
-        .map(|c| {
-            let item = Object::new();
-            set(&item, "message", &number(c.message));
-            set(&item, "toolCallId", &JsValue::from_str(&c.tool_call_id));
-            set(&item, "toolName", &JsValue::from_str(&c.tool_name));
-            set(&item, "ref", &JsValue::from_str(&c.reference));
-            set(&item, "chars", &number(c.chars));
-            set(&item, "tokens", &number(c.tokens));
-            JsValue::from(item)
-        })
+        .map(|c| crate::convert::to_js(&c.to_value()))
         .collect();
     set(&result, "cleared", &cleared);
     set(&result, "tokensBefore", &number(done.tokens_before));

@@ -3,12 +3,12 @@
 
 use js_sys::{Function, JsString, Object, Promise};
 use tool_offload_core::materialize::{BinaryOutputRef, ContextRef, Materialized, ToolOutputRef};
-use tool_offload_core::{joined_texts, utf16_len, OffloadError};
+use tool_offload_core::{joined_texts, utf16_len, OffloadError, Value};
 use wasm_bindgen::prelude::*;
 
 use super::options::Inner;
 use crate::args::{id_arg, kind_of, string_arg};
-use crate::convert::number;
+use crate::convert::to_js;
 use crate::count_tokens::{caused, JsCounter};
 use crate::error::{message_of, set, JsOffloadError};
 use crate::keys::field;
@@ -201,50 +201,25 @@ pub(crate) fn outcome_js(inner: &Inner, outcome: Materialized, original: &JsValu
 /// `{ kind: "artifact", id, hint: { toolName, serverName?, toolCallId, bytes, chars,
 /// lines, isJson, redacted? } }`.
 pub(crate) fn context_ref(reference: &ContextRef) -> JsValue {
-    let js = Object::new();
-    set(&js, "kind", &JsValue::from_str("artifact"));
-    set(&js, "id", &JsValue::from_str(&reference.id));
-    let hint = Object::new();
-    hint_fields(&hint, reference);
-    set(&js, "hint", &hint);
-    js.into()
-}
-
-fn hint_fields(target: &Object, reference: &ContextRef) {
-    let hint = &reference.hint;
-    set(target, "toolName", &JsValue::from_str(&hint.tool_name));
-    if let Some(server) = &hint.server_name {
-        set(target, "serverName", &JsValue::from_str(server));
-    }
-    set(target, "toolCallId", &JsValue::from_str(&hint.tool_call_id));
-    set(target, "bytes", &number(hint.bytes));
-    set(target, "chars", &number(hint.chars));
-    set(target, "lines", &number(hint.lines));
-    set(target, "isJson", &JsValue::from_bool(hint.is_json));
-    if !hint.redacted.is_empty() {
-        let counts = Object::new();
-        for (kind, n) in &hint.redacted {
-            let _ = js_sys::Reflect::set(&counts, &JsValue::from_str(kind), &number(*n));
-        }
-        set(target, "redacted", &counts);
-    }
+    to_js(&reference.to_value())
 }
 
 /// Call the logger with one materialization; whatever it throws (or rejects with) is
 /// ignored: logging never breaks materializing.
 pub(crate) fn log(logger: &Function, reference: &ContextRef, path: &str, summary_chars: usize) {
-    let entry = Object::new();
-    // `toolCallId` first, as the entry is read in logs.
-    set(
-        &entry,
-        "toolCallId",
-        &JsValue::from_str(&reference.hint.tool_call_id),
+    // `toolCallId` first, as the entry is read in logs; then the hint's fields.
+    let mut entry = tool_offload_core::Map::new();
+    entry.insert(
+        "toolCallId".into(),
+        reference.hint.tool_call_id.as_str().into(),
     );
-    hint_fields(&entry, reference);
-    set(&entry, "path", &JsValue::from_str(path));
-    set(&entry, "ref", &JsValue::from_str(&reference.id));
-    set(&entry, "summaryChars", &number(summary_chars));
-    call_logger(logger, &entry);
+    if let Value::Object(hint) = reference.hint.to_value() {
+        entry.extend(hint);
+    }
+    entry.insert("path".into(), path.into());
+    entry.insert("ref".into(), reference.id.as_str().into());
+    entry.insert("summaryChars".into(), summary_chars.into());
+    call_logger(logger, to_js(&Value::Object(entry)).unchecked_ref());
 }
 
 /// Call `logger(entry)`, ignoring what it throws and a promise it rejects: logging never

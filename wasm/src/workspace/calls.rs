@@ -303,20 +303,7 @@ pub(crate) fn records_js(records: &[KnowledgeRecord]) -> JsValue {
 pub(crate) fn infos_js(infos: &[OffloadInfo]) -> JsValue {
     infos
         .iter()
-        .map(|info| {
-            let out = Object::new();
-            set(&out, "artifact_id", &JsValue::from_str(&info.artifact_id));
-            set(&out, "biz_id", &JsValue::from_str(&info.biz_id));
-            set(&out, "tool_name", &JsValue::from_str(&info.tool_name));
-            if let Some(action) = &info.action_name {
-                set(&out, "action_name", &JsValue::from_str(action));
-            }
-            set(&out, "chars", &JsValue::from_f64(info.chars as f64));
-            set(&out, "bytes", &JsValue::from_f64(info.bytes as f64));
-            set(&out, "lines", &JsValue::from_f64(info.lines as f64));
-            set(&out, "created_at", &JsValue::from_str(&info.created_at));
-            JsValue::from(out)
-        })
+        .map(|info| to_js(&info.to_value()))
         .collect::<Array>()
         .into()
 }

@@ -15,25 +15,14 @@ pub fn relative(path: &str, root: &str) -> String {
     }
 }
 
-/// A ref as the JavaScript API gives it: `{ kind, id, hint: { toolName, serverName?,
-/// toolCallId, bytes, chars, lines, isJson } }`.
+/// A ref as the vectors pin it: core's `ContextRef::to_value` without the hint's
+/// `redacted` counts (the vectors predate them; every runner drops them alike).
 pub fn context_ref(reference: &ContextRef) -> Value {
-    let h = &reference.hint;
-    let mut hint = Map::new();
-    hint.insert("toolName".into(), h.tool_name.clone().into());
-    if let Some(server) = &h.server_name {
-        hint.insert("serverName".into(), server.clone().into());
+    let mut out = reference.to_value();
+    if let Some(hint) = out["hint"].as_object_mut() {
+        hint.shift_remove("redacted");
     }
-    hint.insert("toolCallId".into(), h.tool_call_id.clone().into());
-    hint.insert("bytes".into(), h.bytes.into());
-    hint.insert("chars".into(), h.chars.into());
-    hint.insert("lines".into(), h.lines.into());
-    hint.insert("isJson".into(), h.is_json.into());
-    let mut out = Map::new();
-    out.insert("kind".into(), "artifact".into());
-    out.insert("id".into(), reference.id.clone().into());
-    out.insert("hint".into(), Value::Object(hint));
-    Value::Object(out)
+    out
 }
 
 /// The result of `materialize` / `materializeTerminal`: `{ inline: true, content }` with

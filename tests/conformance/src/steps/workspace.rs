@@ -159,7 +159,7 @@ pub async fn run_call<IO: FileWriter + FileReader + ?Sized>(
             let task = step.get("taskId").and_then(Value::as_str);
             let session = step.get("sessionId").and_then(Value::as_str);
             let infos = ws.tool_result_offload_info(task, session, io).await?;
-            Value::Array(infos.iter().map(info).collect())
+            Value::Array(infos.iter().map(OffloadInfo::to_value).collect())
         }
         "getById" => {
             let knowledge = ws.get_by_id(str_of("id"), io).await?;
@@ -200,22 +200,6 @@ pub async fn run_call<IO: FileWriter + FileReader + ?Sized>(
 
 fn records(records: &[KnowledgeRecord]) -> Value {
     Value::Array(records.iter().map(KnowledgeRecord::to_value).collect())
-}
-
-/// An overview entry as JS gets it: snake_case, `action_name` only when there is one.
-fn info(info: &OffloadInfo) -> Value {
-    let mut out = Map::new();
-    out.insert("artifact_id".into(), info.artifact_id.clone().into());
-    out.insert("biz_id".into(), info.biz_id.clone().into());
-    out.insert("tool_name".into(), info.tool_name.clone().into());
-    if let Some(action) = &info.action_name {
-        out.insert("action_name".into(), action.clone().into());
-    }
-    out.insert("chars".into(), info.chars.into());
-    out.insert("bytes".into(), info.bytes.into());
-    out.insert("lines".into(), info.lines.into());
-    out.insert("created_at".into(), info.created_at.clone().into());
-    Value::Object(out)
 }
 
 fn relative(path: &str, root: &str) -> String {
