@@ -55,9 +55,9 @@ macro_rules! read_tools_over {
     };
 }
 
-read_tools_over!(crate::TokioFileWriter);
+read_tools_over!(crate::writer::TokioFileWriter);
 #[cfg(feature = "object-store")]
-read_tools_over!(crate::ObjectStoreIo);
+read_tools_over!(crate::object_store_io::ObjectStoreIo);
 
 impl<IO> Materializer<IO> {
     /// The definitions of `context_read`, `context_tail` and `context_grep`, as the

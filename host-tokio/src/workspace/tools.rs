@@ -58,6 +58,6 @@ macro_rules! knowledge_tools_over {
     };
 }
 
-knowledge_tools_over!(crate::TokioFileWriter);
+knowledge_tools_over!(crate::writer::TokioFileWriter);
 #[cfg(feature = "object-store")]
-knowledge_tools_over!(crate::ObjectStoreIo);
+knowledge_tools_over!(crate::object_store_io::ObjectStoreIo);
