@@ -43,7 +43,7 @@ WASM_GZ_BUDGET := 336400
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
-  lane-cargo lane-node lint-rust-only lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python test-python-adk \
+  lane-cargo lane-node lint-rust-only lint-rust-checks clippy-builds lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python test-python-adk \
   lane-python lint-python-run python-built test-python-built lint-python-built test-python-adk-built
 
 help: ## List the targets
@@ -52,14 +52,21 @@ help: ## List the targets
 setup: ## Install the wasm32 target, wasm-bindgen-cli (Cargo.lock version) and npm deps
 	@bash scripts/setup.sh
 
-setup-test: setup ## setup, plus what only the tests need: Chromium, moto (S3) and PostgreSQL
+setup-test: ## setup, plus what only the tests need: Chromium, moto (S3) and PostgreSQL (installed beside setup's)
 	@bash scripts/setup.sh --test
 
 package: setup ## Build the npm package (wasm + ESM + CJS); fails over WASM_GZ_BUDGET
 	node host-node/scripts/build.mjs --gz-budget=$(WASM_GZ_BUDGET)
 
+# The workspace's one feature set for build and tests: each crate's defaults plus
+# tool-offload's tokenizer, so that its tests and doc examples run in the one build.
+WORKSPACE_FEATURES := --features tool-offload/tokenizer
+# `make test` compiles the workspace's own crates with clippy-driver (scripts/clippy-rustc):
+# one compile lints them and makes the binaries the tests run. Empty elsewhere.
+CARGO_LINTED ?=
+
 build: package ## Build the Rust workspace and the npm package
-	cargo build --workspace --quiet
+	$(CARGO_LINTED) cargo build --workspace $(WORKSPACE_FEATURES) --quiet
 
 www: build ## Build the browser playground (www/) into out/www: a static site, serve it from anywhere
 	node www/build.mjs
@@ -96,12 +103,15 @@ demo: package ## Offload the bundled sample, run the agent, materialize and work
 # npm package's tests, the vectors in Chromium). Each lane's steps are also targets of their
 # own (`make lint`, `make test-rust`, …); the `-only` ones skip the build. Output is
 # grouped by step (make -O).
-test: build setup-test ## Run every test (Rust, wasm under Node, npm package, Chromium, Python, cross-host vectors)
-	@$(MAKE) --no-print-directory -j2 -Otarget lane-cargo lane-node lane-python
+# Clippy runs as the compiler of the workspace's crates (`CARGO_LINTED`), so the cargo lane
+# checks no dependency twice: `clippy-builds` is left to `make lint`.
+test: CARGO_LINTED := RUSTC_WORKSPACE_WRAPPER=$(CURDIR)/scripts/clippy-rustc
+test: setup-test build ## Run every test (Rust, wasm under Node, npm package, Chromium, Python, cross-host vectors)
+	@$(MAKE) --no-print-directory -j2 -Otarget lane-cargo lane-node lane-python CARGO_LINTED='$(CARGO_LINTED)'
 	node tests/cross-host.mjs
 
 lane-cargo:
-	@$(MAKE) --no-print-directory -Otarget lint-rust-only test-rust-only test-wasm-only
+	@$(MAKE) --no-print-directory -Otarget lint-rust-checks test-rust-only test-wasm-only
 lane-node:
 	@$(MAKE) --no-print-directory -Otarget lint-js-only test-node-only test-browser-vectors-only
 # The Python lane takes the extension `make build` compiled (host-python is a workspace
@@ -111,14 +121,18 @@ lane-python:
 
 lint: build lint-rust-only lint-js-only lint-python-built ## rustfmt, prettier, clippy (native and wasm32), core's no-IO contract, import cycles held to their baseline, files ≤ 400 lines, doc paths, tsc --strict, the Python stubs (stubtest) and mypy --strict
 
-lint-rust-only:
+lint-rust-only: lint-rust-checks clippy-builds
+# What `make test` cannot see from its one build: formatting, core's dependencies and docs,
+# and clippy on the demo's feature set (the CLI without S3, tool-offload with SQLite only).
+lint-rust-checks:
 	cargo fmt --all -- --check
 	rustfmt --edition 2021 --check fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 	bash scripts/check-core-deps.sh
 	RUSTDOCFLAGS='-D warnings' cargo doc --quiet -p tool-offload-core --no-deps --document-private-items
-	cargo clippy --workspace --all-targets --quiet -- -D warnings
-	cargo clippy -p tool-offload --features tokenizer --all-targets --quiet -- -D warnings
-	cargo clippy -p tool-offload-cli --no-default-features --all-targets --quiet -- -D warnings
+	cargo clippy -p tool-offload -p tool-offload-cli --no-default-features --features tool-offload/sqlite --all-targets --quiet -- -D warnings
+# Clippy on the workspace's feature set, native and wasm32: what `make test` lints as it builds.
+clippy-builds:
+	cargo clippy --workspace $(WORKSPACE_FEATURES) --all-targets --quiet -- -D warnings
 	cargo clippy -p tool-offload-wasm --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 
 lint-js-only:
@@ -138,7 +152,7 @@ check: ## Fast edit loop: fmt, structure checks, clippy (native), core's tests, 
 	node scripts/check-module-cycles.mjs
 	node scripts/check-file-lines.mjs
 	bash scripts/check-core-deps.sh
-	cargo clippy --workspace --exclude tool-offload-wasm --all-targets --quiet -- -D warnings
+	cargo clippy --workspace --exclude tool-offload-wasm $(WORKSPACE_FEATURES) --all-targets --quiet -- -D warnings
 	cargo test --quiet -p tool-offload-core --lib
 	cargo test --quiet -p tool-offload-conformance --test core_host
 
@@ -150,9 +164,8 @@ format: setup ## Format Rust (rustfmt) and TypeScript/JavaScript (prettier, pinn
 test-rust: build setup-test test-rust-only ## Rust unit, doc and conformance tests
 test-rust-only:
 	rm -f target/conformance/core-native.json target/conformance/tokio.json target/conformance/object-store.json target/conformance/object-store-s3.json
-	cargo test --workspace --quiet
-	cargo test --quiet -p tool-offload --features tokenizer --test tokenizer
-	cargo test --quiet -p tool-offload --features tokenizer --doc token_counter
+	$(CARGO_LINTED) cargo test --workspace $(WORKSPACE_FEATURES) --quiet
+	$(CARGO_LINTED) cargo test --workspace $(WORKSPACE_FEATURES) --benches --no-run --quiet
 
 test-node: build setup-test test-node-only ## wasm build and npm package tests under Node
 test-node-only:
@@ -164,7 +177,7 @@ test-wasm-only:
 	bash scripts/check-wasm-snippets.sh
 	cd wasm && CHROMEDRIVER=$$(command -v chromedriver) \
 	  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-	  cargo test --target wasm32-unknown-unknown -p tool-offload-wasm --test browser
+	  $(CARGO_LINTED) cargo test --target wasm32-unknown-unknown -p tool-offload-wasm --test browser
 test-browser-vectors-only:
 	rm -f target/conformance/browser.json
 	$(NODE_TEST) --test-timeout=300000 tests/browser/*.test.ts

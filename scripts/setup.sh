@@ -9,13 +9,46 @@ cd "$(dirname "$0")/.."
 # npm ci only when the lockfile changed since the last install; it waits on the network
 # while the Rust installs below keep the cores busy, so it runs beside them.
 npm_pid= log=
-trap '[ -z "$npm_pid" ] || kill "$npm_pid" 2>/dev/null; rm -f "$log"' EXIT
+trap 'for p in $npm_pid ${test_pid:-}; do kill "$p" 2>/dev/null; done; rm -f "$log"' EXIT
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci (beside the Rust installs)"
   # Errors only: the warnings were 30 lines of Node >= 22 engine notes from test-only
   # framework packages (which run on Node 20) and esbuild's install script.
   npm ci --no-audit --no-fund --loglevel=error &
   npm_pid=$!
+fi
+
+# With --test: what only the tests need, installed beside the Rust installs above (they
+# wait on the network and dpkg while cargo keeps the cores busy): Debian's Chromium and its
+# WebDriver for the browser tests (never a downloaded browser) and PostgreSQL's server
+# binaries for the workspace's PostgreSQL index tests (host-tokio/tests/pg/cluster.rs starts
+# its own throwaway cluster under target/; the package's service is not used), in one apt
+# run; moto's S3 server for ObjectStoreIo's tests (host-tokio/tests/object_store_s3.rs:
+# server mode honours conditional puts, If-None-Match: *; docs/object-store.md).
+test_installs() {
+  local packages=()
+  command -v chromium >/dev/null && command -v chromedriver >/dev/null || packages+=(chromium chromium-driver)
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || packages+=(postgresql)
+  if [ ${#packages[@]} -gt 0 ]; then
+    if command -v apt-get >/dev/null; then
+      echo "setup: installing ${packages[*]}"
+      local sudo
+      sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+      $sudo apt-get update -qq || true
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}" >/dev/null
+    else
+      echo "setup: no apt-get here; install ${packages[*]} for the browser and PostgreSQL tests" >&2
+    fi
+  fi
+  if ! command -v moto_server >/dev/null; then
+    echo "setup: installing moto[server] (pip)"
+    python3 -m pip install --quiet 'moto[server]==5.2.1'
+  fi
+}
+test_pid=
+if [ "${1:-}" = --test ]; then
+  test_installs &
+  test_pid=$!
 fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -44,38 +77,7 @@ if [ -n "$npm_pid" ]; then
   npm_pid=
 fi
 
-[ "${1:-}" = --test ] || exit 0
-
-# Headless Chromium and its WebDriver for the browser tests (make test-browser, the
-# wasm crate's wasm-bindgen tests). Debian's packages; never a downloaded browser.
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  if command -v apt-get >/dev/null; then
-    echo "setup: installing chromium and chromium-driver"
-    sudo=$([ "$(id -u)" = 0 ] || echo sudo)
-    $sudo apt-get update -qq || true
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver
-  else
-    echo "setup: no apt-get here; install chromium and chromedriver for the browser tests" >&2
-  fi
-fi
-
-# A real S3-compatible server for ObjectStoreIo's tests (host-tokio/tests/object_store_s3.rs):
-# moto's server mode, which honours conditional puts (If-None-Match: *). See docs/object-store.md.
-if ! command -v moto_server >/dev/null; then
-  echo "setup: installing moto[server] (pip)"
-  python3 -m pip install --quiet 'moto[server]==5.2.1'
-fi
-
-# A real PostgreSQL for the workspace's PostgreSQL index tests (host-tokio/tests/pg/cluster.rs
-# starts its own throwaway cluster under target/): Debian's server binaries; the package's own
-# service is not used.
-if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null; then
-    echo "setup: installing postgresql"
-    sudo=$([ "$(id -u)" = 0 ] || echo sudo)
-    $sudo apt-get update -qq || true
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql
-  else
-    echo "setup: no apt-get here; install PostgreSQL (initdb) for the PostgreSQL index tests" >&2
-  fi
+if [ -n "$test_pid" ]; then
+  wait "$test_pid" || { echo "setup: installing what the tests need failed" >&2; exit 1; }
+  test_pid=
 fi
