@@ -20,6 +20,8 @@ pub(crate) use tool_offload::core::materialize::read_tool_definitions;
 pub(crate) use tool_offload::core::materialize::BinaryOutputRef;
 /// `read(…, char=)`: where inside a long line a page starts.
 pub(crate) use tool_offload::core::materialize::Within;
+/// A page's rows when the caller names none (`read`, `tail`, `get_by_lines`).
+pub(crate) use tool_offload::core::materialize::DEFAULT_LINES;
 /// Options objects, read once in core.
 pub(crate) use tool_offload::core::options::{self, Given};
 /// Redaction options: `redact=True` or patterns.

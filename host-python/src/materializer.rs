@@ -10,7 +10,9 @@ use tool_offload::{
 };
 
 use crate::bridge::{parse, parse_marked, py_err, run, to_json};
-use crate::core_paths::{referenced, stringify, BinaryOutputRef, ToolFormat, Within};
+use crate::core_paths::{
+    referenced, stringify, BinaryOutputRef, ToolFormat, Within, DEFAULT_LINES,
+};
 use crate::messages::{self, ref_json};
 use crate::storage::{each, Location};
 use crate::{callback, options};
@@ -185,18 +187,19 @@ impl NativeMaterializer {
 
     /// Lines `offset..offset + limit` of the artifact `reference`, from part `part` (or
     /// character `char`) of the first, or of what the JSON path `path` selects.
-    #[pyo3(signature = (reference, offset=0, limit=200, part=None, char=None, path=None))]
+    #[pyo3(signature = (reference, offset=0, limit=None, part=None, char=None, path=None))]
     #[allow(clippy::too_many_arguments)] // one per keyword of read()
     fn read(
         &self,
         py: Python<'_>,
         reference: &str,
         offset: usize,
-        limit: usize,
+        limit: Option<usize>,
         part: Option<usize>,
         char: Option<usize>,
         path: Option<&str>,
     ) -> PyResult<String> {
+        let limit = limit.unwrap_or(DEFAULT_LINES);
         let within = match char {
             Some(c) => Within::Char(c),
             None => Within::Part(part.unwrap_or(1)),
@@ -210,27 +213,24 @@ impl NativeMaterializer {
     }
 
     /// The last `lines` rows of the artifact `reference`.
-    #[pyo3(signature = (reference, lines=200))]
-    fn tail(&self, py: Python<'_>, reference: &str, lines: usize) -> PyResult<String> {
+    #[pyo3(signature = (reference, lines=None))]
+    fn tail(&self, py: Python<'_>, reference: &str, lines: Option<usize>) -> PyResult<String> {
+        let lines = lines.unwrap_or(DEFAULT_LINES);
         each!(Mat, &self.inner, m => run(py, || m.tail(reference, lines)))
     }
 
     /// Rows of the artifact `reference` (every artifact when `None`) matching `pattern`.
-    #[pyo3(signature = (reference, pattern, ignore_case=false, context=2, max_matches=50))]
+    #[pyo3(signature = (reference, pattern, ignore_case=false, context=None, max_matches=None))]
     fn grep(
         &self,
         py: Python<'_>,
         reference: Option<&str>,
         pattern: &str,
         ignore_case: bool,
-        context: usize,
-        max_matches: usize,
+        context: Option<usize>,
+        max_matches: Option<usize>,
     ) -> PyResult<String> {
-        let options = GrepOptions {
-            context,
-            max_matches,
-            ignore_case,
-        };
+        let options = grep_options(ignore_case, context, max_matches);
         each!(Mat, &self.inner, m => run(py, || async move {
             match reference {
                 Some(r) => m.grep(r, pattern, options).await,
@@ -371,5 +371,20 @@ fn outcome(done: Materialized) -> Option<Outcome> {
             reference,
             path,
         } => Some((summary, Some(ref_json(&reference)), Some(path))),
+    }
+}
+
+/// `grep`'s options for a Materializer or a Workspace: core's defaults where Python gave
+/// `None`.
+pub(crate) fn grep_options(
+    ignore_case: bool,
+    context: Option<usize>,
+    max_matches: Option<usize>,
+) -> GrepOptions {
+    let default = GrepOptions::default();
+    GrepOptions {
+        context: context.unwrap_or(default.context),
+        max_matches: max_matches.unwrap_or(default.max_matches),
+        ignore_case,
     }
 }

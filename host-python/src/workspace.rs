@@ -3,12 +3,15 @@
 //! shapes (records in snake_case, as stored).
 
 use pyo3::prelude::*;
-use tool_offload::{GrepOptions, ToolResultCall, Value};
+use tool_offload::{ToolResultCall, Value};
 use tool_offload_core::Map;
 
 use crate::bridge::{invalid, parse, parse_marked, py_err, run, to_json};
 use crate::callback;
-use crate::core_paths::{knowledge_tool_definitions, OffloadInfo, Query, ToolFormat};
+use crate::core_paths::{
+    knowledge_tool_definitions, OffloadInfo, Query, ToolFormat, DEFAULT_LINES,
+};
+use crate::materializer::grep_options;
 use crate::messages::{changed, list};
 use crate::open_workspace::{open, Callbacks, Ws};
 use crate::storage::{each, Location};
@@ -184,26 +187,22 @@ impl NativeWorkspace {
         start: usize,
         end: Option<usize>,
     ) -> PyResult<String> {
-        let end = end.unwrap_or(start.saturating_add(199));
+        let end = end.unwrap_or(start.saturating_add(DEFAULT_LINES - 1));
         each!(Ws, &self.inner, ws => run(py, || ws.get_by_lines(id, start, end)))
     }
 
     /// Rows matching `pattern` in one knowledge artifact, or every one when `id` is `None`.
-    #[pyo3(signature = (id, pattern, ignore_case=false, context=2, max_matches=50))]
+    #[pyo3(signature = (id, pattern, ignore_case=false, context=None, max_matches=None))]
     fn grep(
         &self,
         py: Python<'_>,
         id: Option<&str>,
         pattern: &str,
         ignore_case: bool,
-        context: usize,
-        max_matches: usize,
+        context: Option<usize>,
+        max_matches: Option<usize>,
     ) -> PyResult<String> {
-        let options = GrepOptions {
-            context,
-            max_matches,
-            ignore_case,
-        };
+        let options = grep_options(ignore_case, context, max_matches);
         each!(Ws, &self.inner, ws => run(py, || async move {
             match id {
                 Some(id) => ws.grep(id, pattern, options).await,

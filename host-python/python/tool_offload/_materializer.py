@@ -7,6 +7,7 @@ import json
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence
 
 from . import _native
+from ._handle import NativeHandle
 from ._offload import PathLike, Redact, redact_json
 from ._run import (
     count,
@@ -87,7 +88,7 @@ def _redact_value(redact: Redact) -> Any:
     return None if text is None else json.loads(text)
 
 
-class Materializer:
+class Materializer(NativeHandle):
     """Moves tool outputs over the inline limits (``max_inline_chars`` UTF-16 units,
     default 4000; ``max_inline_bytes`` UTF-8 bytes, default 16384) into artifacts of one
     conversation (``<user_data>/context/<conversation_id>/artifacts/``) and reads them
@@ -107,21 +108,6 @@ class Materializer:
     ``AWS_ENDPOINT_URL``…). ``storage="s3://bucket/prefix"`` does the same with
     ``user_data`` a path inside the store (the npm package's ``writer: new S3Io(…)``).
     Workers on other machines given the same URL read each other's artifacts."""
-
-    def __copy__(self) -> "Materializer":
-        return self
-
-    def __reduce__(self) -> Any:
-        """Pickled as its arguments (a process of a pool makes its own, over the same
-        files); ``count_tokens`` must then be picklable itself (a module-level function)."""
-        args, kwargs = self._given
-        return (_rebuild, (Materializer, args, kwargs))
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Materializer":
-        """The same object: it is a handle on files (and callables) that a copy would
-        share anyway. Frameworks deep-copy their configuration (ADK's tools, LangGraph's
-        checkpoints); this keeps that from failing on the extension's objects."""
-        return self
 
     def __init__(
         self,
@@ -423,7 +409,7 @@ class Materializer:
             self._native.read(
                 _ref(ref),
                 whole(offset, "offset"),
-                200 if limit is None else whole(limit, "limit"),
+                count(limit, "limit"),
                 count(part, "part"),
                 count(char, "char"),
                 opt_text(path, "path"),
@@ -448,7 +434,7 @@ class Materializer:
     def tail_sync(self, ref: RefArg, lines: Optional[int] = None) -> str:
         """:meth:`tail` in the caller's thread."""
         refuse_in_loop("tail")
-        return str(self._native.tail(_ref(ref), 200 if lines is None else whole(lines, "lines")))
+        return str(self._native.tail(_ref(ref), count(lines, "lines")))
 
     async def tail(self, ref: RefArg, lines: Optional[int] = None) -> str:
         """The last ``lines`` (default 200) rows of an artifact."""
@@ -470,8 +456,8 @@ class Materializer:
                 None if ref is None else _ref(ref),
                 text(pattern, "pattern"),
                 bool(ignore_case),
-                2 if context is None else whole(context, "context"),
-                50 if max_matches is None else whole(max_matches, "max_matches"),
+                count(context, "context"),
+                count(max_matches, "max_matches"),
             )
         )
 
@@ -491,38 +477,6 @@ class Materializer:
             self.grep_sync, ref, pattern, ignore_case, context=context, max_matches=max_matches
         )
 
-    def grep_all_sync(
-        self,
-        pattern: str,
-        ignore_case: bool = False,
-        *,
-        context: Optional[int] = None,
-        max_matches: Optional[int] = None,
-    ) -> str:
-        """:meth:`grep_all` in the caller's thread."""
-        refuse_in_loop("grep_all")
-        return self.grep_sync(None, pattern, ignore_case, context=context, max_matches=max_matches)
-
-    async def grep_all(
-        self,
-        pattern: str,
-        ignore_case: bool = False,
-        *,
-        context: Optional[int] = None,
-        max_matches: Optional[int] = None,
-    ) -> str:
-        """Rows matching ``pattern`` in every artifact of the conversation, newest first, as much
-        as fits in one page (``grep(None, …)``, npm's ``grepAll``)."""
-        return await in_thread(self.grep_all_sync, pattern, ignore_case, context=context, max_matches=max_matches)
-
-    # The model's read tools.
-
-    def tool_definitions(self, format: str = "anthropic") -> List[dict[str, Any]]:
-        """``context_read``, ``context_tail`` and ``context_grep`` as the ``tools`` array of
-        ``format``: ``"anthropic"``, ``"openai-chat"``, ``"openai-responses"`` or ``"mcp"``."""
-        definitions: List[dict[str, Any]] = json.loads(self._native.tool_definitions(text(format, "format")))
-        return definitions
-
     def handle_tool_call_sync(self, name: str, input: Any) -> ToolCallResult:
         """:meth:`handle_tool_call` in the caller's thread."""
         refuse_in_loop("handle_tool_call")
@@ -537,11 +491,6 @@ class Materializer:
     def register_tools(self, registry: "ToolRegistry") -> None:
         """Register ``context_read``, ``context_tail`` and ``context_grep`` on ``registry``."""
         registry._native.add_read_tools(self._native, registry._may_wait())
-
-
-def _rebuild(cls: Any, args: Any, kwargs: Any) -> Any:
-    """``cls(*args, **kwargs)``: how a pickled Materializer or Workspace is made again."""
-    return cls(*args, **kwargs)
 
 
 def _materialized(done: "tuple[str, Optional[str], Optional[str]]") -> Materialized:

@@ -70,19 +70,19 @@ class NativeMaterializer:
         self,
         reference: str,
         offset: int = 0,
-        limit: int = 200,
+        limit: Optional[int] = None,
         part: Optional[int] = None,
         char: Optional[int] = None,
         path: Optional[str] = None,
     ) -> str: ...
-    def tail(self, reference: str, lines: int = 200) -> str: ...
+    def tail(self, reference: str, lines: Optional[int] = None) -> str: ...
     def grep(
         self,
         reference: Optional[str],
         pattern: str,
         ignore_case: bool = False,
-        context: int = 2,
-        max_matches: int = 50,
+        context: Optional[int] = None,
+        max_matches: Optional[int] = None,
     ) -> str: ...
     def materialize_messages(
         self, messages: str, remind_unread: bool = False
@@ -150,8 +150,8 @@ class NativeWorkspace:
         id: Optional[str],
         pattern: str,
         ignore_case: bool = False,
-        context: int = 2,
-        max_matches: int = 50,
+        context: Optional[int] = None,
+        max_matches: Optional[int] = None,
     ) -> str: ...
     def export_namespace(self) -> str: ...
     def import_namespace(self, bundle: str) -> list[str]: ...

@@ -7,7 +7,8 @@ import json
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence
 
 from . import _native
-from ._materializer import CountTokens, _callable, _rebuild, _redact_value, tools_value
+from ._handle import NativeHandle
+from ._materializer import CountTokens, _callable, _redact_value, tools_value
 from ._offload import PathLike, Redact
 from ._run import (
     count,
@@ -51,7 +52,7 @@ class _ByStorage(str):
 _INDEX_DEFAULT = _ByStorage("sqlite")
 
 
-class Workspace:
+class Workspace(NativeHandle):
     """Stores tool results and any knowledge under ``<root>/<namespace>/`` with a record
     each; ``index="sqlite"`` (default on local files) answers queries from a SQLite index,
     ``index="postgres"`` from a PostgreSQL database shared by many workers
@@ -62,21 +63,6 @@ class Workspace:
     with ``root`` a path inside it), as :class:`Materializer`'s ``user_data``: records and
     artifacts are objects there, and queries scan the records (``index=None``, the default
     there) or go to ``index="postgres"``; ``"sqlite"`` needs local files."""
-
-    def __copy__(self) -> "Workspace":
-        return self
-
-    def __reduce__(self) -> Any:
-        """Pickled as its arguments (a process of a pool opens the same namespace);
-        ``count_tokens`` and ``now`` must then be picklable themselves."""
-        args, kwargs = self._given
-        return (_rebuild, (Workspace, args, kwargs))
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Workspace":
-        """The same object: it is a handle on files (and callables) that a copy would
-        share anyway. Frameworks deep-copy their configuration (ADK's tools, LangGraph's
-        checkpoints); this keeps that from failing on the extension's objects."""
-        return self
 
     def __init__(
         self,
@@ -281,8 +267,8 @@ class Workspace:
                 opt_text(id, "id"),
                 text(pattern, "pattern"),
                 bool(ignore_case),
-                2 if context is None else whole(context, "context"),
-                50 if max_matches is None else whole(max_matches, "max_matches"),
+                count(context, "context"),
+                count(max_matches, "max_matches"),
             )
         )
 
@@ -298,30 +284,6 @@ class Workspace:
         """Rows of a knowledge artifact (of every one when ``id`` is ``None``) matching
         ``pattern``."""
         return await in_thread(self.grep_sync, id, pattern, ignore_case, context=context, max_matches=max_matches)
-
-    def grep_all_sync(
-        self,
-        pattern: str,
-        ignore_case: bool = False,
-        *,
-        context: Optional[int] = None,
-        max_matches: Optional[int] = None,
-    ) -> str:
-        """:meth:`grep_all` in the caller's thread."""
-        refuse_in_loop("grep_all")
-        return self.grep_sync(None, pattern, ignore_case, context=context, max_matches=max_matches)
-
-    async def grep_all(
-        self,
-        pattern: str,
-        ignore_case: bool = False,
-        *,
-        context: Optional[int] = None,
-        max_matches: Optional[int] = None,
-    ) -> str:
-        """Rows matching ``pattern`` in every knowledge artifact of the namespace, newest first, as much
-        as fits in one page (``grep(None, …)``, npm's ``grepAll``)."""
-        return await in_thread(self.grep_all_sync, pattern, ignore_case, context=context, max_matches=max_matches)
 
     def export_namespace_sync(self) -> dict[str, Any]:
         """:meth:`export_namespace` in the caller's thread."""
@@ -355,11 +317,6 @@ class Workspace:
     async def rebuild_index(self) -> None:
         """Rebuild the index from the records, the source of truth (a no-op without one)."""
         await in_thread(self.rebuild_index_sync)
-
-    def tool_definitions(self, format: str = "anthropic") -> List[dict[str, Any]]:
-        """The knowledge tools as the ``tools`` array of ``format``."""
-        definitions: List[dict[str, Any]] = json.loads(self._native.tool_definitions(text(format, "format")))
-        return definitions
 
     def register_tools(self, registry: "ToolRegistry") -> None:
         """Register the knowledge tools on ``registry``."""
