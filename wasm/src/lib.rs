@@ -31,6 +31,7 @@ mod js_io;
 mod keys;
 mod materializer;
 mod object_key;
+mod output_text;
 mod promise;
 mod read_write;
 mod reader;

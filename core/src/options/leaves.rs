@@ -28,6 +28,26 @@ pub fn count(value: &Given, name: &str, default: usize) -> Result<usize, Offload
     Ok(optional_count(value, name)?.unwrap_or(default))
 }
 
+/// Each `(key, slot)`: `options.<key>` read as a [`count`] over the slot's value, in
+/// order (the first wrong one is the error).
+///
+/// ```
+/// use tool_offload_core::options::{counts, Given};
+/// let options = Given::Object(vec![("b".into(), Given::Number(3.0))]);
+/// let (mut a, mut b) = (1, 2);
+/// counts(&options, &mut [("a", &mut a), ("b", &mut b)]).unwrap();
+/// assert_eq!((a, b), (1, 3));
+/// ```
+///
+/// # Errors
+/// As [`count`], naming `options.<key>`.
+pub fn counts(options: &Given, slots: &mut [(&str, &mut usize)]) -> Result<(), OffloadError> {
+    for (key, slot) in slots {
+        **slot = count(options.field(key), &format!("options.{key}"), **slot)?;
+    }
+    Ok(())
+}
+
 /// [`count`] with no default: `None` when not given.
 ///
 /// # Errors

@@ -1,7 +1,9 @@
 //! A Materializer's options: read from a host's options object, and shown back.
 
 use super::given::Given;
-use super::leaves::{count, id, invalid, object_with, optional_count, optional_string, string};
+use super::leaves::{
+    count, counts, id, invalid, object_with, optional_count, optional_string, string,
+};
 use super::redaction::{redaction, redaction_shown};
 use super::tools::{tool_limits, tool_limits_shown};
 use crate::error::OffloadError;
@@ -54,20 +56,13 @@ fn fields(
     mut core: MaterializerOptions,
 ) -> Result<MaterializerOptions, OffloadError> {
     let field = |key: &str| options.field(key);
-    core.max_inline_chars = count(
-        field("maxInlineChars"),
-        "options.maxInlineChars",
-        core.max_inline_chars,
-    )?;
-    core.max_inline_bytes = count(
-        field("maxInlineBytes"),
-        "options.maxInlineBytes",
-        core.max_inline_bytes,
-    )?;
-    core.snippet_lines = count(
-        field("snippetLines"),
-        "options.snippetLines",
-        core.snippet_lines,
+    counts(
+        options,
+        &mut [
+            ("maxInlineChars", &mut core.max_inline_chars),
+            ("maxInlineBytes", &mut core.max_inline_bytes),
+            ("snippetLines", &mut core.snippet_lines),
+        ],
     )?;
     core.snippet_bytes = optional_count(field("snippetBytes"), "options.snippetBytes")?;
     core.offload_dir = optional_string(field("offloadDir"), "options.offloadDir")?;

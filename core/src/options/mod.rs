@@ -15,7 +15,7 @@ pub use calls::{
     GrepArgs, ReadArgs,
 };
 pub use given::Given;
-pub use leaves::{count, id, optional_count, optional_string, string, working_dir};
+pub use leaves::{count, counts, id, optional_count, optional_string, string, working_dir};
 pub use materializer::{materializer_options, materializer_options_shown};
 pub use redaction::{redaction, redaction_shown};
 pub use tools::{tool_limits, tool_limits_shown};

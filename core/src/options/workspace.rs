@@ -1,7 +1,7 @@
 //! A Workspace's options, read from a host's options object.
 
 use super::given::Given;
-use super::leaves::{count, id, invalid, object_with, optional_string, string};
+use super::leaves::{counts, id, invalid, object_with, optional_string, string};
 use super::redaction::redaction;
 use super::tools::tool_limits;
 use crate::error::OffloadError;
@@ -75,15 +75,12 @@ fn fields(
     core.agent_id = optional_string(field("agentId"), "options.agentId")?;
     core.task_id = optional_string(field("taskId"), "options.taskId")?;
     core.session_id = optional_string(field("sessionId"), "options.sessionId")?;
-    core.inline_limit = count(
-        field("inlineLimit"),
-        "options.inlineLimit",
-        core.inline_limit,
-    )?;
-    core.token_threshold = count(
-        field("tokenThreshold"),
-        "options.tokenThreshold",
-        core.token_threshold,
+    counts(
+        options,
+        &mut [
+            ("inlineLimit", &mut core.inline_limit),
+            ("tokenThreshold", &mut core.token_threshold),
+        ],
     )?;
     core.redact = redaction(field("redact"), "options.redact")?;
     core.offload_tools = tool_names(field("offloadTools"))?;

@@ -3,17 +3,17 @@
 
 use js_sys::{Function, JsString, Object, Promise};
 use tool_offload_core::materialize::{BinaryOutputRef, ContextRef, Materialized, ToolOutputRef};
-use tool_offload_core::{joined_texts, utf16_len, OffloadError, Value};
+use tool_offload_core::{utf16_len, OffloadError, Value};
 use wasm_bindgen::prelude::*;
 
 use super::options::Inner;
 use crate::args::{id_arg, kind_of, string_arg};
 use crate::convert::to_js;
 use crate::count_tokens::{caused, JsCounter};
-use crate::error::{message_of, set, JsOffloadError};
+use crate::error::{set, JsOffloadError};
 use crate::keys::field;
+use crate::output_text::OutputText;
 use crate::read_write::Original;
-use crate::view::JsView;
 
 /// One `materialize` input, read from JS.
 pub(crate) struct MaterializeInput {
@@ -68,24 +68,19 @@ impl MaterializeInput {
                 bytes: Some(bytes),
             });
         }
-        // A string as is; text parts as the text they hold; any other value as its JSON.
-        let (js_text, was_value) = match original.dyn_ref::<JsString>() {
-            Some(s) => (s.clone(), false),
-            None => match joined_texts(&JsView::new(original.clone())) {
-                Some(joined) => (JsString::from(joined), false),
-                None => (stringify(&original)?, true),
-            },
-        };
-        // Lone surrogates become U+FFFD (the engine's TextEncoder), as Node's fs writes
-        // them; an inline output is still returned as the original.
-        let text = crate::convert::js_text(&js_text);
+        // An inline output is returned as the original, whatever was written.
+        let OutputText {
+            js,
+            text,
+            was_value,
+        } = OutputText::of(&original, true)?;
         Ok(MaterializeInput {
             tool_call_id,
             tool_name,
             server_name,
             original,
             text,
-            js_text,
+            js_text: js,
             was_value,
             bytes: None,
         })
@@ -100,27 +95,6 @@ fn binary(output: &JsValue) -> Option<Vec<u8>> {
     }
     let buffer = output.dyn_ref::<js_sys::ArrayBuffer>()?;
     Some(js_sys::Uint8Array::new(buffer).to_vec())
-}
-
-/// `JSON.stringify(value)` by the engine, or `INVALID_ARGUMENT` when it throws or
-/// gives nothing (`undefined`, a function, a symbol).
-pub(crate) fn stringify(value: &JsValue) -> Result<JsString, JsOffloadError> {
-    match js_sys::JSON::stringify(value).map(JsValue::from) {
-        Ok(text) => text.dyn_into::<JsString>().map_err(|_| {
-            OffloadError::InvalidArgument(format!(
-                "output must be a string or a JSON value, got {}",
-                kind_of(value)
-            ))
-            .into()
-        }),
-        Err(thrown) => Err(JsOffloadError::with_cause(
-            OffloadError::InvalidArgument(format!(
-                "output cannot be serialised as JSON: {}",
-                message_of(&thrown)
-            )),
-            Some(thrown),
-        )),
-    }
 }
 
 pub(crate) async fn materialize(

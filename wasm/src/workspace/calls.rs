@@ -18,7 +18,7 @@ use crate::convert::{strings, to_js, to_value};
 use crate::copy::Messages;
 use crate::error::{set, JsOffloadError};
 use crate::keys::field;
-use crate::materializer::stringify;
+use crate::output_text::{stringify, OutputText};
 use crate::read_write::{Original, ReadWrite};
 
 /// A content: a string as is (written as the caller's JS string), anything else as its
@@ -32,16 +32,16 @@ struct Content {
 
 impl Content {
     fn of(original: JsValue) -> Result<Self, JsOffloadError> {
-        let (js, is_string) = match original.dyn_ref::<JsString>() {
-            Some(s) => (s.clone(), true),
-            None => (stringify(&original)?, false),
-        };
-        let text = crate::convert::js_text(&js);
+        let OutputText {
+            js,
+            text,
+            was_value,
+        } = OutputText::of(&original, false)?;
         Ok(Content {
             original,
             js,
             text,
-            is_string,
+            is_string: !was_value,
         })
     }
 
