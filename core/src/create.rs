@@ -10,6 +10,16 @@ pub const REMOVED_SUFFIX: &str = ".removed";
 /// (or a directory holding that many different files of one id) must end, not hang.
 pub const MAX_NAME_ATTEMPTS: u32 = 10_000;
 
+/// The error of a `mkdir(dir)` that failed: `WRITE_FAILED` naming `dir`
+/// (`writer.mkdir(dir).await.map_err(dir_failed(dir))?`; a function, not an async helper,
+/// so that no second future is compiled for each writer).
+pub(crate) fn dir_failed(dir: &str) -> impl FnOnce(IoError) -> OffloadError + '_ {
+    move |source| OffloadError::WriteFailed {
+        path: dir.to_owned(),
+        source,
+    }
+}
+
 /// How [`create_at_free_name`] placed the data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Placed {

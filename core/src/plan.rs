@@ -73,10 +73,7 @@ where
         writer
             .mkdir(dir)
             .await
-            .map_err(|source| OffloadError::WriteFailed {
-                path: dir.to_owned(),
-                source,
-            })?;
+            .map_err(crate::create::dir_failed(dir))?;
     }
     for offload in offloads {
         writer

@@ -237,10 +237,7 @@ impl Batch {
             writer
                 .mkdir(&self.dir)
                 .await
-                .map_err(|source| OffloadError::WriteFailed {
-                    path: self.dir.clone(),
-                    source,
-                })?;
+                .map_err(crate::create::dir_failed(&self.dir))?;
             self.dir_created = true;
         }
         let failed = Cell::new(false);

@@ -221,10 +221,7 @@ pub async fn import_conversation<IO: FileWriter + FileReader + ?Sized>(
         if !made.contains(&dir) {
             io.mkdir(dir)
                 .await
-                .map_err(|source| OffloadError::WriteFailed {
-                    path: dir.into(),
-                    source,
-                })?;
+                .map_err(crate::create::dir_failed(dir))?;
             made.push(dir);
         }
         // Exclusive: a different file that appeared since the check above (another

@@ -235,10 +235,7 @@ impl Materializer {
     ) -> Result<(), OffloadError> {
         io.mkdir(dir)
             .await
-            .map_err(|source| OffloadError::WriteFailed {
-                path: dir.to_owned(),
-                source,
-            })?;
+            .map_err(crate::create::dir_failed(dir))?;
         self.artifacts.mark_made(bit);
         Ok(())
     }

@@ -260,18 +260,21 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
             CONTEXT_GREP,
             "Search a stored tool output with a regular expression; returns the numbered matching lines with context. Omit ref to search all of them, newest first.",
             object_schema(
-                &[
-                    ("ref", "string", None, "The artifact's ref, as given in the summary (ctx://…); omit it to search every artifact."),
-                    ("pattern", "string", None, "Regular expression matched against each line, e.g. \"Error|Exception\". At most 1000 characters; no look-around or backreferences."),
-                    ("context", "integer", Some(0), "Lines of context around each match (default 2)."),
-                    ("max_matches", "integer", Some(1), "Matches to show at most (default 50)."),
-                    ("ignore_case", "boolean", None, "Match ASCII letters case-insensitively (default false)."),
-                ],
+                &[&[("ref", "string", None, "The artifact's ref, as given in the summary (ctx://…); omit it to search every artifact.")], &GREP_ARGS[..]].concat(),
                 &["pattern"],
             ),
         ),
     ]
 }
+
+/// The grep tools' arguments after the artifact (`context_grep`, `grep_knowledge`).
+#[rustfmt::skip]
+pub(crate) const GREP_ARGS: [Property; 4] = [
+    ("pattern", "string", None, "Regular expression matched against each line, e.g. \"Error|Exception\". At most 1000 characters; no look-around or backreferences."),
+    ("context", "integer", Some(0), "Lines of context around each match (default 2)."),
+    ("max_matches", "integer", Some(1), "Matches to show at most (default 50)."),
+    ("ignore_case", "boolean", None, "Match ASCII letters case-insensitively (default false)."),
+];
 
 /// A schema property: name, type, minimum, description.
 pub(crate) type Property = (&'static str, &'static str, Option<u64>, &'static str);

@@ -36,6 +36,18 @@ impl ToolDefinition {
         }
     }
 
+    /// `definitions` as `format`'s `tools` array.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_offload_core::tools::{ToolDefinition, ToolFormat};
+    /// let tools = [ToolDefinition::new("ls", "List files.", json!({"type": "object"}))];
+    /// assert_eq!(ToolDefinition::all_as(&tools, ToolFormat::Mcp)[0]["name"], "ls");
+    /// ```
+    pub fn all_as(definitions: &[ToolDefinition], format: ToolFormat) -> Vec<Value> {
+        definitions.iter().map(|d| d.to_format(format)).collect()
+    }
+
     /// `{ name, description, input_schema }`, ready for the API's `tools` array.
     pub fn to_value(&self) -> Value {
         self.to_format(ToolFormat::Anthropic)

@@ -183,10 +183,7 @@ async fn create_named<W: FileWriter + ?Sized>(
     writer
         .mkdir(dir)
         .await
-        .map_err(|source| OffloadError::WriteFailed {
-            path: dir.into(),
-            source,
-        })?;
+        .map_err(crate::create::dir_failed(dir))?;
     create_at_unread_name(writer, text, |n| candidate(dir, id, n)).await
 }
 

@@ -104,10 +104,7 @@ impl Workspace {
         for dir in [&self.knowledge_dir, &self.records_dir] {
             io.mkdir(dir)
                 .await
-                .map_err(|source| OffloadError::WriteFailed {
-                    path: dir.clone(),
-                    source,
-                })?;
+                .map_err(crate::create::dir_failed(dir))?;
         }
         // As the Materializer and import create theirs: one copy of the exclusive create.
         let text_payload = Payload::Text(text);

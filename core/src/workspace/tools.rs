@@ -7,7 +7,7 @@ use super::record::KnowledgeRecord;
 use super::store::Workspace;
 use crate::grep::pattern::compile_pattern;
 use crate::materialize::read_tools::{
-    count, flag, object_schema, register_all, string, within, Property,
+    count, flag, object_schema, register_all, string, within, Property, GREP_ARGS,
 };
 use crate::materialize::{DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES};
 use crate::text::thousands;
@@ -94,13 +94,7 @@ pub fn knowledge_tool_definitions() -> [ToolDefinition; 5] {
             GREP_KNOWLEDGE,
             "Search a stored knowledge artifact with a regular expression; returns the numbered matching lines with context. Omit id to search all of them, newest first.",
             object_schema(
-                &[
-                    ("id", "string", None, "The knowledge artifact's id, as named in a <knowledge_list>; omit it to search every one."),
-                    ("pattern", "string", None, "Regular expression matched against each line, e.g. \"Error|Exception\". At most 1000 characters; no look-around or backreferences."),
-                    ("context", "integer", Some(0), "Lines of context around each match (default 2)."),
-                    ("max_matches", "integer", Some(1), "Matches to show at most (default 50)."),
-                    ("ignore_case", "boolean", None, "Match ASCII letters case-insensitively (default false)."),
-                ],
+                &[&[("id", "string", None, "The knowledge artifact's id, as named in a <knowledge_list>; omit it to search every one.")], &GREP_ARGS[..]].concat(),
                 &["pattern"],
             ),
         ),
