@@ -8,9 +8,7 @@ use tool_offload_core::Map;
 
 use crate::bridge::{invalid, parse, parse_marked, py_err, run, to_json};
 use crate::callback;
-use crate::core_paths::{
-    knowledge_tool_definitions, OffloadInfo, Query, ToolFormat, DEFAULT_LINES,
-};
+use crate::core_paths::{OffloadInfo, Query, ToolFormat, DEFAULT_LINES};
 use crate::materializer::grep_options;
 use crate::messages::{changed, list};
 use crate::open_workspace::{open, Callbacks, Ws};
@@ -237,10 +235,7 @@ impl NativeWorkspace {
     /// The knowledge tools' definitions as the `tools` array of `format` (JSON text).
     fn tool_definitions(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let format = ToolFormat::parse(format).map_err(|e| py_err(py, e))?;
-        // As host-tokio's `Workspace::get_tool_definitions_as` (files only) gives them.
-        let definitions: Vec<Value> = (knowledge_tool_definitions().iter())
-            .map(|definition| definition.to_format(format))
-            .collect();
+        let definitions = each!(Ws, &self.inner, ws => ws.get_tool_definitions_as(format));
         Ok(to_json(&definitions))
     }
 }

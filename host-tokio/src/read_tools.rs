@@ -4,10 +4,11 @@
 use std::sync::Arc;
 
 use tool_offload_core::materialize::{read_tool_definitions, register_read_tools, ToolOutputRef};
-use tool_offload_core::tools::{RegisterError, ResultMaterializer, ToolFormat, ToolOutput};
+use tool_offload_core::tools::{RegisterError, ResultMaterializer, ToolDefinition, ToolFormat};
 use tool_offload_core::{FileReader, FileWriter, OffloadError, Value};
 
-use crate::{materializer::Materializer, registry::Handler, registry::ToolRegistry};
+use crate::materializer::Materializer;
+use crate::registry::{handlers_over, ToolRegistry};
 
 /// The read tools for a materializer over each IO this host offers (one body: the
 /// registry's handlers must be `Send`, which only a concrete IO's futures can show).
@@ -34,22 +35,12 @@ macro_rules! read_tools_over {
                 self: &Arc<Self>,
                 registry: &mut ToolRegistry<W>,
             ) -> Result<(), RegisterError> {
-                let materializer = self.clone();
-                register_read_tools(&mut registry.tools, |name| {
-                    let (materializer, name) = (materializer.clone(), name.to_owned());
-                    let handler: Handler = Arc::new(move |params: Value| {
-                        let (materializer, name) = (materializer.clone(), name.clone());
-                        Box::pin(
-                            async move { Ok(materializer.run_read_call(&name, &params).await) },
-                        )
-                    });
-                    handler
-                })
-            }
-
-            /// Run one read-back call; every failure is an error result for the model.
-            async fn run_read_call(&self, name: &str, params: &Value) -> ToolOutput {
-                self.core().run_read_tool(name, params, self.io()).await
+                register_read_tools(
+                    &mut registry.tools,
+                    handlers_over(self, |m: Arc<Self>, name, input| async move {
+                        m.core().run_read_tool(&name, &input, m.io()).await
+                    }),
+                )
             }
         }
     };
@@ -72,10 +63,7 @@ impl<IO> Materializer<IO> {
     /// assert!(tools[2]["inputSchema"].is_object());
     /// ```
     pub fn get_tool_definitions_as(&self, format: ToolFormat) -> Vec<Value> {
-        read_tool_definitions()
-            .iter()
-            .map(|definition| definition.to_format(format))
-            .collect()
+        ToolDefinition::all_as(&read_tool_definitions(), format)
     }
 }
 

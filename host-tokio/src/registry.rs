@@ -26,6 +26,25 @@ pub type HandlerResult = Result<ToolOutput, Box<dyn std::error::Error + Send + S
 pub type Handler =
     Arc<dyn Fn(Value) -> Pin<Box<dyn Future<Output = HandlerResult> + Send>> + Send + Sync>;
 
+/// The handler maker a product's `register_*_tools` takes: for each tool name, a handler
+/// running `run(product, name, input)` (a Materializer's read tools, a Workspace's
+/// knowledge tools). Generic, so the `Send` of `run`'s future is shown where the product's
+/// IO is concrete.
+pub(crate) fn handlers_over<P, F, Fut>(product: &Arc<P>, run: F) -> impl FnMut(&str) -> Handler + '_
+where
+    P: Send + Sync + 'static,
+    F: Fn(Arc<P>, String, Value) -> Fut + Clone + Send + Sync + 'static,
+    Fut: Future<Output = ToolOutput> + Send + 'static,
+{
+    move |name: &str| {
+        let (product, name, run) = (product.clone(), name.to_owned(), run.clone());
+        Arc::new(move |input: Value| {
+            let output = run(product.clone(), name.clone(), input);
+            Box::pin(async move { Ok(output.await) })
+        })
+    }
+}
+
 /// Tools by name with async handlers; [`execute_tool`](ToolRegistry::execute_tool) turns
 /// every outcome — output, returned error, panic, unknown tool — into a `tool_result`.
 ///

@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use tool_offload_core::tools::{RegisterError, ToolFormat};
+use tool_offload_core::tools::{RegisterError, ToolDefinition, ToolFormat};
 use tool_offload_core::workspace::{knowledge_tool_definitions, register_knowledge_tools};
 use tool_offload_core::{FileWriter, Value};
 
 use super::Workspace;
-use crate::{registry::Handler, registry::ToolRegistry};
+use crate::registry::{handlers_over, ToolRegistry};
 
 /// The knowledge tools for a workspace over each IO this host offers (one body, as the
 /// read tools').
@@ -34,25 +34,12 @@ macro_rules! knowledge_tools_over {
                 self: &Arc<Self>,
                 registry: &mut ToolRegistry<W>,
             ) -> Result<(), RegisterError> {
-                let ws = self.clone();
-                register_knowledge_tools(&mut registry.tools, |name| {
-                    let (ws, name) = (ws.clone(), name.to_owned());
-                    let handler: Handler = Arc::new(move |params: Value| {
-                        let (ws, name) = (ws.clone(), name.clone());
-                        Box::pin(async move {
-                            Ok(ws.core.run_knowledge_tool(&name, &params, &ws.io).await)
-                        })
-                    });
-                    handler
-                })
-            }
-
-            /// The knowledge tools' definitions as the `tools` array of `format`.
-            pub fn get_tool_definitions_as(&self, format: ToolFormat) -> Vec<Value> {
-                knowledge_tool_definitions()
-                    .iter()
-                    .map(|definition| definition.to_format(format))
-                    .collect()
+                register_knowledge_tools(
+                    &mut registry.tools,
+                    handlers_over(self, |ws: Arc<Self>, name, input| async move {
+                        ws.core.run_knowledge_tool(&name, &input, &ws.io).await
+                    }),
+                )
             }
         }
     };
@@ -61,3 +48,17 @@ macro_rules! knowledge_tools_over {
 knowledge_tools_over!(crate::writer::TokioFileWriter);
 #[cfg(feature = "object-store")]
 knowledge_tools_over!(crate::object_store_io::ObjectStoreIo);
+
+impl<IO> Workspace<IO> {
+    /// The knowledge tools' definitions as the `tools` array of `format` (for a loop that
+    /// runs them itself).
+    ///
+    /// ```
+    /// use tool_offload::tools::ToolFormat;
+    /// let ws = tool_offload::Workspace::in_dir("/tmp/agent-ws").unwrap();
+    /// assert_eq!(ws.get_tool_definitions_as(ToolFormat::Mcp)[2]["name"], "grep_knowledge");
+    /// ```
+    pub fn get_tool_definitions_as(&self, format: ToolFormat) -> Vec<Value> {
+        ToolDefinition::all_as(&knowledge_tool_definitions(), format)
+    }
+}
