@@ -27,6 +27,7 @@ mod direct;
 mod error;
 mod gc;
 mod given;
+mod host;
 mod js_io;
 mod keys;
 mod materializer;

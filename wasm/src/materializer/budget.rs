@@ -66,7 +66,7 @@ pub(crate) async fn budget(
     } else {
         counts(&given_counts)?
     };
-    let io = inner.io_aborting(abort.as_ref());
+    let io = inner.host.io(abort.as_ref());
     let done = inner
         .core
         .budget(&given.views, &tokens, &parsed, &io)
@@ -125,7 +125,7 @@ fn counts(value: &JsValue) -> Result<Vec<usize>, JsOffloadError> {
 fn counter_arg(inner: &Inner, options: &JsValue) -> Result<Option<Function>, JsOffloadError> {
     let given = field(options, "countTokens");
     if given.is_undefined() || given.is_null() {
-        return Ok(inner.count_tokens.clone());
+        return Ok(inner.host.count_tokens.clone());
     }
     given.dyn_into::<Function>().map(Some).map_err(|value| {
         OffloadError::InvalidArgument(format!(

@@ -177,7 +177,8 @@ impl Materializer {
         spawn(async move {
             let (snippet_id, content) = parsed?;
             let io = inner
-                .io()
+                .host
+                .io(None)
                 .writing(Original::of(text.clone().unchecked_into(), &content));
             let outcome = inner
                 .core
@@ -288,7 +289,7 @@ impl Materializer {
         };
         let inner = self.inner.clone();
         spawn(async move {
-            let io = inner.io();
+            let io = inner.host.io(None);
             crate::gc::run(&inner.core.options().user_data, &options, &io).await
         })
     }
@@ -336,16 +337,9 @@ impl Materializer {
     /// A [`ReadWrite`], as the writing calls and the `Workspace` read through: core's
     /// read-back is then compiled for one reader type, not two.
     fn reader(&self) -> Result<ReadWrite, JsOffloadError> {
-        self.inner
-            .reader
-            .as_ref()
-            .map(|reader| ReadWrite::over(&self.inner.writer, Some(reader), None))
-            .ok_or_else(|| {
-                OffloadError::InvalidArgument(
-                    "this Materializer cannot read: pass options.reader, an object with readFile(path) and listDir(dir)".into(),
-                )
-                .into()
-            })
+        self.inner.host.reading(
+            "this Materializer cannot read: pass options.reader, an object with readFile(path) and listDir(dir)",
+        )
     }
 }
 

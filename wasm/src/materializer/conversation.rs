@@ -33,8 +33,8 @@ pub(crate) async fn materialize_messages(
     let abort = operation_abort(&options)?;
     let remind = super::reminder::remind_option(&options)?;
     let given = Messages::of(&messages)?;
-    let io = inner.io_aborting(abort.as_ref());
-    let counter = inner.counter();
+    let io = inner.host.io(abort.as_ref());
+    let counter = inner.host.counter();
     let count = counter.as_ref().map(crate::count_tokens::JsCounter::boxed);
     let done = inner
         .core
@@ -49,7 +49,7 @@ pub(crate) async fn materialize_messages(
         super::reminder::remind(&out)?;
     }
     let summaries = done.changed.iter().flat_map(|(_, edits)| edits);
-    if let Some(logger) = &inner.logger {
+    if let Some(logger) = &inner.host.logger {
         for ((reference, path), (_, summary)) in done.refs.iter().zip(&done.paths).zip(summaries) {
             log(logger, reference, path, utf16_len(summary));
         }

@@ -67,8 +67,8 @@ pub(crate) fn materialize_call_tool_result(
         Err(err) => return Promise::reject(&err.into()),
     };
     spawn(async move {
-        let io = inner.io();
-        let counter = inner.counter();
+        let io = inner.host.io(None);
+        let counter = inner.host.counter();
         let count = counter.as_ref().map(crate::count_tokens::JsCounter::boxed);
         let (server, count) = (server.as_deref(), count.as_deref());
         let done = inner

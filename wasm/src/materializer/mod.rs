@@ -7,7 +7,6 @@ mod conversation;
 mod mcp;
 pub use mcp::{mcp_resource_template, mime_type_of};
 mod options;
-pub(crate) use options::{io_options, logger_arg};
 pub(crate) use output::call_logger;
 mod output;
 mod read_back;

@@ -102,7 +102,7 @@ pub(crate) async fn materialize(
     output: MaterializeInput,
 ) -> Result<JsValue, JsOffloadError> {
     if let Some(bytes) = &output.bytes {
-        let io = inner.io();
+        let io = inner.host.io(None);
         let binary = BinaryOutputRef {
             tool_call_id: &output.tool_call_id,
             tool_name: &output.tool_name,
@@ -117,9 +117,10 @@ pub(crate) async fn materialize(
         ));
     }
     let io = inner
-        .io()
+        .host
+        .io(None)
         .writing(Original::of(output.js_text.clone(), &output.text));
-    let counter = inner.counter();
+    let counter = inner.host.counter();
     let count = counter.as_ref().map(JsCounter::boxed);
     let outcome = inner
         .core
@@ -160,7 +161,7 @@ pub(crate) fn outcome_js(inner: &Inner, outcome: Materialized, original: &JsValu
             reference,
             path,
         } => {
-            if let Some(logger) = &inner.logger {
+            if let Some(logger) = &inner.host.logger {
                 log(logger, &reference, &path, utf16_len(&summary));
             }
             set(&result, "inline", &JsValue::FALSE);

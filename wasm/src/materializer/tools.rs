@@ -9,7 +9,6 @@ use wasm_bindgen::prelude::*;
 use super::options::Inner;
 use crate::convert::to_value;
 use crate::keys::field;
-use crate::read_write::ReadWrite;
 use crate::registry::{tool_handler, ToolRegistry};
 use crate::view::has_lone_surrogate;
 
@@ -29,7 +28,7 @@ pub(crate) fn register(inner: &Rc<Inner>, registry: &ToolRegistry) -> Result<(),
 /// One call of a read-back tool.
 async fn run(inner: &Inner, name: &str, params: &JsValue) -> ToolOutput {
     let reference = field(params, "ref");
-    match (to_value(params, "input"), inner.reader.as_ref()) {
+    match (to_value(params, "input"), inner.host.reader.as_ref()) {
         (Err(error), _) => ToolOutput::error(error.message()),
         // No artifact has such a name; as a Rust String (U+FFFD) it could name another's.
         (Ok(input), _) if has_lone_surrogate(&reference) => {
@@ -41,9 +40,9 @@ async fn run(inner: &Inner, name: &str, params: &JsValue) -> ToolOutput {
             ToolOutput::error(OffloadError::RefNotFound(lossy).to_string())
         }
         (_, None) => ToolOutput::error("this Materializer cannot read its artifacts"),
-        (Ok(input), Some(reader)) => {
-            let reader = ReadWrite::over(&inner.writer, Some(reader), None);
-            inner.core.run_read_tool(name, &input, &reader).await
+        (Ok(input), Some(_)) => {
+            let io = inner.host.io(None);
+            inner.core.run_read_tool(name, &input, &io).await
         }
     }
 }

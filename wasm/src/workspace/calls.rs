@@ -46,7 +46,9 @@ impl Content {
     }
 
     fn io(&self, inner: &Inner, abort: Option<&Abort>) -> ReadWrite {
-        ReadWrite::over(&inner.writer, inner.reader.as_ref(), abort)
+        inner
+            .host
+            .io(abort)
             .writing(Original::of(self.js.clone(), &self.text))
     }
 }
@@ -111,7 +113,7 @@ pub(crate) async fn offload_tool_result(
         known: inner.known(&content.js, &content.text)?,
     };
     let io = content.io(inner, abort.as_ref());
-    let counter = inner.counter();
+    let counter = inner.host.counter();
     let count = counter.as_ref().map(crate::count_tokens::JsCounter::boxed);
     let done = inner
         .core
@@ -238,8 +240,8 @@ pub(crate) async fn offload_messages(
 ) -> Result<JsValue, JsOffloadError> {
     let abort = call_abort(&options)?;
     let given = Messages::of(&messages)?;
-    let io = ReadWrite::over(&inner.writer, inner.reader.as_ref(), abort.as_ref());
-    let counter = inner.counter();
+    let io = inner.host.io(abort.as_ref());
+    let counter = inner.host.counter();
     let count = counter.as_ref().map(crate::count_tokens::JsCounter::boxed);
     let done = inner
         .core

@@ -32,14 +32,9 @@ pub struct Workspace {
 
 /// One call's IO, with `inner`'s reader (reads fail with `INVALID_ARGUMENT` without one).
 fn reading(inner: &Inner) -> Result<ReadWrite, JsOffloadError> {
-    if inner.reader.is_none() {
-        return Err(OffloadError::InvalidArgument(
-            "this Workspace cannot read: give it a reader (options.reader) or a writer that reads"
-                .into(),
-        )
-        .into());
-    }
-    Ok(ReadWrite::over(&inner.writer, inner.reader.as_ref(), None))
+    inner.host.reading(
+        "this Workspace cannot read: give it a reader (options.reader) or a writer that reads",
+    )
 }
 
 /// Run `read` with this workspace's IO, rejecting with its error.
@@ -52,7 +47,7 @@ where
         Ok(io) => io,
         Err(err) => return Promise::reject(&err.into()),
     };
-    let error_io = ReadWrite::over(&inner.writer, inner.reader.as_ref(), None);
+    let error_io = inner.host.io(None);
     settle(Box::pin(read(inner.clone(), io)), error_io)
 }
 
@@ -354,7 +349,7 @@ impl Workspace {
         };
         let inner = self.inner.clone();
         spawn(async move {
-            let io = ReadWrite::over(&inner.writer, inner.reader.as_ref(), abort.as_ref());
+            let io = inner.host.io(abort.as_ref());
             let ids = inner
                 .core
                 .import_namespace(&bundle, &io)

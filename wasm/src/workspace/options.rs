@@ -9,17 +9,13 @@ use wasm_bindgen::prelude::*;
 
 use crate::args::kind_of;
 use crate::error::{message_of, set, JsOffloadError};
-use crate::materializer::{io_options, logger_arg};
-use crate::reader::JsFileReader;
-use crate::writer::JsFileWriter;
+use crate::host::{function_option, JsHost};
 
 /// Everything a `Workspace` holds, shared by every pending call.
 pub(crate) struct Inner {
     pub(crate) core: CoreWorkspace,
-    pub(crate) writer: JsFileWriter,
-    pub(crate) reader: Option<JsFileReader>,
-    pub(crate) logger: Option<Function>,
-    count_tokens: Option<Function>,
+    /// The IO, `options.logger` and `options.countTokens`.
+    pub(crate) host: JsHost,
     now: Option<Function>,
     sha256: Option<Function>,
 }
@@ -30,15 +26,11 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
     // The engine's `JSON.parse` for records: core's default (serde_json) would be linked
     // into the wasm.
     let core = workspace_options(&given, cwd, engine_parse)?;
-    let (writer, reader) = io_options(options)?;
     Ok(Inner {
         core: CoreWorkspace::new(core)?,
-        writer,
-        reader,
-        logger: logger_arg(options, "logger")?,
-        count_tokens: logger_arg(options, "countTokens")?,
-        now: logger_arg(options, "now")?,
-        sha256: logger_arg(options, "sha256")?,
+        host: JsHost::of(options)?,
+        now: function_option(options, "now")?,
+        sha256: function_option(options, "sha256")?,
     })
 }
 
@@ -106,17 +98,12 @@ impl Inner {
         })
     }
 
-    /// The token counter for one call, when `options.countTokens` was given.
-    pub(crate) fn counter(&self) -> Option<crate::count_tokens::JsCounter<'_>> {
-        self.count_tokens
-            .as_ref()
-            .map(crate::count_tokens::JsCounter::new)
-    }
-
     /// Hand `entry` (its `event` first) to the logger, if any; a logger that throws or
     /// rejects is ignored, as the Materializer's is.
     pub(crate) fn log(&self, event: &str, fields: &[(&str, JsValue)]) {
-        let Some(logger) = &self.logger else { return };
+        let Some(logger) = &self.host.logger else {
+            return;
+        };
         let entry = Object::new();
         set(&entry, "event", &JsValue::from_str(event));
         for (key, value) in fields {
