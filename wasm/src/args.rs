@@ -1,6 +1,7 @@
 //! Arguments from JavaScript: strings, ids, counts, booleans and options, each checked
 //! and named in the `INVALID_ARGUMENT`/`INVALID_ID` error when it is wrong.
 
+use tool_offload_core::materialize::{compile_pattern, Pattern};
 use tool_offload_core::path::LONE_SURROGATE;
 use tool_offload_core::{safe_count, OffloadError};
 use wasm_bindgen::prelude::*;
@@ -174,4 +175,26 @@ pub(crate) fn optional_string(
         OffloadError::InvalidArgument(format!("{name} must be a string when given, got {kind}"))
     })
     .map(Some)
+}
+
+/// A `grep` call's pattern and `options` (`context` default 2, `maxMatches` default
+/// 50, `ignoreCase`), checked: the compiled pattern, context and match limit.
+pub(crate) fn grep_args(
+    pattern: &JsValue,
+    options: &JsValue,
+) -> Result<(Pattern, usize, usize), JsOffloadError> {
+    let args = tool_offload_core::options::grep_args(&crate::given::options(options))?;
+    Ok((
+        compile(pattern, args.ignore_case)?,
+        args.context,
+        args.max_matches,
+    ))
+}
+
+/// `pattern` compiled by core's engine, or `INVALID_PATTERN` with the reason.
+pub(crate) fn compile(pattern: &JsValue, ignore_case: bool) -> Result<Pattern, JsOffloadError> {
+    let source = string_arg(pattern, |kind| {
+        OffloadError::InvalidArgument(format!("pattern must be a string, got {kind}"))
+    })?;
+    Ok(compile_pattern(&source, ignore_case)?)
 }

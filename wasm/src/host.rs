@@ -1,7 +1,7 @@
 //! What a `Materializer` and a `Workspace` take alike from their JS options: the IO
 //! (`writer`, `reader`) and the host's callbacks (`logger`, `countTokens`).
 
-use js_sys::Function;
+use js_sys::{Function, Object, Promise};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
@@ -86,4 +86,21 @@ pub(crate) fn function_option(
         ))
         .into()
     })
+}
+
+/// Call `logger(entry)`, ignoring what it throws and a promise it rejects: logging never
+/// fails a call.
+pub(crate) fn call_logger(logger: &Function, entry: &Object) {
+    if let Ok(returned) = logger.call1(&JsValue::UNDEFINED, entry) {
+        if let Some(promise) = returned.dyn_ref::<Promise>() {
+            IGNORE.with(|ignore| {
+                let _ = promise.catch(ignore);
+            });
+        }
+    }
+}
+
+thread_local! {
+    /// A handler that does nothing, for a logger's rejected promise.
+    static IGNORE: Closure<dyn FnMut(JsValue)> = Closure::new(|_: JsValue| {});
 }

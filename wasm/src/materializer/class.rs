@@ -2,8 +2,8 @@
 
 use super::options::{parse_options, ref_arg, Inner};
 use super::output::{materialize, MaterializeInput};
-use super::read_back::grep_args;
 use super::read_back::{read_back, ReadBack};
+use crate::args::grep_args;
 use crate::args::{id_arg, kind_of, page_arg};
 use crate::error::{set, JsOffloadError};
 use crate::promise::spawn;

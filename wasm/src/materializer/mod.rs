@@ -7,7 +7,6 @@ mod conversation;
 mod mcp;
 pub use mcp::{mcp_resource_template, mime_type_of};
 mod options;
-pub(crate) use output::call_logger;
 mod output;
 mod read_back;
 mod reads;
@@ -16,6 +15,5 @@ mod tools;
 mod types;
 pub use budget::estimate_tokens_js;
 pub use conversation::{format_legacy_tool_record, import_conversation};
-pub(crate) use read_back::grep_args;
 
 pub use class::Materializer;

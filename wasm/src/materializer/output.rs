@@ -1,7 +1,7 @@
 //! One tool output for `materialize`: read from JS, materialized, its outcome and ref
 //! as JS values, and the logger.
 
-use js_sys::{Function, JsString, Object, Promise};
+use js_sys::{Function, JsString, Object};
 use tool_offload_core::materialize::{BinaryOutputRef, ContextRef, Materialized, ToolOutputRef};
 use tool_offload_core::{utf16_len, OffloadError, Value};
 use wasm_bindgen::prelude::*;
@@ -194,22 +194,5 @@ pub(crate) fn log(logger: &Function, reference: &ContextRef, path: &str, summary
     entry.insert("path".into(), path.into());
     entry.insert("ref".into(), reference.id.as_str().into());
     entry.insert("summaryChars".into(), summary_chars.into());
-    call_logger(logger, to_js(&Value::Object(entry)).unchecked_ref());
-}
-
-/// Call `logger(entry)`, ignoring what it throws and a promise it rejects: logging never
-/// fails a call.
-pub(crate) fn call_logger(logger: &Function, entry: &Object) {
-    if let Ok(returned) = logger.call1(&JsValue::UNDEFINED, entry) {
-        if let Some(promise) = returned.dyn_ref::<Promise>() {
-            IGNORE.with(|ignore| {
-                let _ = promise.catch(ignore);
-            });
-        }
-    }
-}
-
-thread_local! {
-    /// A handler that does nothing, for a logger's rejected promise.
-    static IGNORE: Closure<dyn FnMut(JsValue)> = Closure::new(|_: JsValue| {});
+    crate::host::call_logger(logger, to_js(&Value::Object(entry)).unchecked_ref());
 }

@@ -1,11 +1,10 @@
 //! `read`, `tail` and `grep` for JS: core's pages, and core's pattern engine for grep.
 
-use tool_offload_core::materialize::{compile_pattern, Pattern, Within};
+use tool_offload_core::materialize::{Pattern, Within};
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
 use super::options::Inner;
-use crate::args::string_arg;
 use crate::error::JsOffloadError;
 use crate::read_write::ReadWrite;
 
@@ -87,26 +86,4 @@ pub(crate) async fn read_back(
             max_matches,
         } => core.grep_all(&pattern, context, max_matches, reader).await,
     }
-}
-
-/// A `grep` call's pattern and `options` (`context` default 2, `maxMatches` default
-/// 50, `ignoreCase`), checked: the compiled pattern, context and match limit.
-pub(crate) fn grep_args(
-    pattern: &JsValue,
-    options: &JsValue,
-) -> Result<(Pattern, usize, usize), JsOffloadError> {
-    let args = tool_offload_core::options::grep_args(&crate::given::options(options))?;
-    Ok((
-        compile(pattern, args.ignore_case)?,
-        args.context,
-        args.max_matches,
-    ))
-}
-
-/// `pattern` compiled by core's engine, or `INVALID_PATTERN` with the reason.
-pub(crate) fn compile(pattern: &JsValue, ignore_case: bool) -> Result<Pattern, JsOffloadError> {
-    let source = string_arg(pattern, |kind| {
-        OffloadError::InvalidArgument(format!("pattern must be a string, got {kind}"))
-    })?;
-    Ok(compile_pattern(&source, ignore_case)?)
 }

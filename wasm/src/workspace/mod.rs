@@ -265,7 +265,7 @@ impl Workspace {
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         let parsed = id_arg(&id, "id").and_then(|id| {
-            let (pattern, context, max) = crate::materializer::grep_args(&pattern, &options)?;
+            let (pattern, context, max) = crate::args::grep_args(&pattern, &options)?;
             Ok((id, pattern, context, max))
         });
         let (id, pattern, context, max) = match parsed {
@@ -291,7 +291,7 @@ impl Workspace {
         options: Option<crate::types::GrepOptions>,
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let (pattern, context, max) = match crate::materializer::grep_args(&pattern, &options) {
+        let (pattern, context, max) = match crate::args::grep_args(&pattern, &options) {
             Ok(args) => args,
             Err(err) => return Promise::reject(&err.into()),
         };

@@ -111,7 +111,7 @@ impl Inner {
                 let _ = Reflect::set(&entry, &JsValue::from_str(key), value);
             }
         }
-        crate::materializer::call_logger(logger, &entry);
+        crate::host::call_logger(logger, &entry);
     }
 }
 
