@@ -362,3 +362,30 @@ fn working_dir_asks_the_host_only_for_a_relative_dir() {
     let browser = || Ok::<_, OffloadError>(None);
     assert_eq!(working_dir(&Given::Undefined, "rel", browser).unwrap(), "/");
 }
+
+#[test]
+fn counts_are_read_in_order_over_their_defaults() {
+    let (mut a, mut b, mut c) = (1, 2, 3);
+    counts(
+        &given(json!({"b": 20, "c": null})),
+        &mut [("a", &mut a), ("b", &mut b)],
+    )
+    .unwrap();
+    assert_eq!((a, b, c), (1, 20, 3));
+    // The first wrong one is the error, and nothing after it is read.
+    let err = counts(
+        &given(json!({"a": -1, "c": 1.5})),
+        &mut [("a", &mut a), ("c", &mut c)],
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid argument: options.a must be a non-negative integer, got -1"
+    );
+    assert_eq!(c, 3);
+    let both_wrong = base(json!({"maxInlineChars": "x", "maxInlineBytes": -1}));
+    assert_eq!(
+        materializer_err(both_wrong),
+        "invalid argument: options.maxInlineChars must be a non-negative integer, got x"
+    );
+}
