@@ -45,7 +45,7 @@ FUZZ_SECONDS ?= 60
 
 .PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
   lane-cargo lane-node lint-rust-only lint-rust-checks clippy-builds lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python test-python-adk \
-  lane-python test-installs lint-python-run python-built test-python-built lint-python-built test-python-adk-built
+  lane-python lint-python-run python-built test-python-built lint-python-built test-python-adk-built
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -107,14 +107,9 @@ demo: package ## Offload the bundled sample, run the agent, materialize and work
 # Clippy runs as the compiler of the workspace's crates (`CARGO_LINTED`), so the cargo lane
 # checks no dependency twice: `clippy-builds` is left to `make lint`.
 test: CARGO_LINTED := RUSTC_WORKSPACE_WRAPPER=$(CURDIR)/scripts/clippy-rustc
-test: test-installs build ## Run every test (Rust, wasm under Node, npm package, Chromium, Python, cross-host vectors)
+test: setup-test build ## Run every test (Rust, wasm under Node, npm package, Chromium, Python, cross-host vectors)
 	@$(MAKE) --no-print-directory -j2 -Otarget lane-cargo lane-node lane-python CARGO_LINTED='$(CARGO_LINTED)'
 	node tests/cross-host.mjs
-
-# What `make test` installs, side by side: setup.sh --test (the Rust installs, npm ci, apt
-# and moto) and the Python lane's two venvs (pip waits on the network while cargo compiles).
-test-installs:
-	@$(MAKE) --no-print-directory -j3 -Otarget setup-test $(PYTHON_VENV)/.installed $(PYTHON_ADK_VENV)/.installed
 
 lane-cargo:
 	@$(MAKE) --no-print-directory -Otarget lint-rust-checks test-rust-only test-wasm-only
