@@ -154,3 +154,18 @@ pub(crate) fn parse_marked(py: Python<'_>, text: &str, what: &str) -> PyResult<M
 pub(crate) fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).expect("a serde_json value always serializes")
 }
+
+/// `grep`'s options for a Materializer or a Workspace: core's defaults where Python gave
+/// `None`.
+pub(crate) fn grep_options(
+    ignore_case: bool,
+    context: Option<usize>,
+    max_matches: Option<usize>,
+) -> tool_offload::GrepOptions {
+    let default = tool_offload::GrepOptions::default();
+    tool_offload::GrepOptions {
+        context: context.unwrap_or(default.context),
+        max_matches: max_matches.unwrap_or(default.max_matches),
+        ignore_case,
+    }
+}

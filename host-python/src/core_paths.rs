@@ -26,7 +26,9 @@ pub(crate) use tool_offload::core::materialize::DEFAULT_LINES;
 pub(crate) use tool_offload::core::options::{self, Given};
 /// Redaction options: `redact=True` or patterns.
 pub(crate) use tool_offload::core::redact::Redaction;
-/// The knowledge tools' definitions (host-tokio gives them for a workspace on files only).
+/// `get_by_lines`' last line when none is named.
+pub(crate) use tool_offload::core::workspace::default_end_line;
+/// The knowledge tools' definitions (their names are passthrough in every registry).
 pub(crate) use tool_offload::core::workspace::knowledge_tool_definitions;
 /// `Workspace.query_artifacts`' filter, limit and offset.
 pub(crate) use tool_offload::core::workspace::{OffloadInfo, Query};

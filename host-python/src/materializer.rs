@@ -5,9 +5,7 @@
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use tool_offload::{
-    GcOptions, GrepOptions, Materialized, Materializer, ToolOutputInput, ToolRegistry, Value,
-};
+use tool_offload::{GcOptions, Materialized, Materializer, ToolOutputInput, ToolRegistry, Value};
 
 use crate::bridge::{parse, parse_marked, py_err, run, to_json};
 use crate::core_paths::{
@@ -230,7 +228,7 @@ impl NativeMaterializer {
         context: Option<usize>,
         max_matches: Option<usize>,
     ) -> PyResult<String> {
-        let options = grep_options(ignore_case, context, max_matches);
+        let options = crate::bridge::grep_options(ignore_case, context, max_matches);
         each!(Mat, &self.inner, m => run(py, || async move {
             match reference {
                 Some(r) => m.grep(r, pattern, options).await,
@@ -371,20 +369,5 @@ fn outcome(done: Materialized) -> Option<Outcome> {
             reference,
             path,
         } => Some((summary, Some(ref_json(&reference)), Some(path))),
-    }
-}
-
-/// `grep`'s options for a Materializer or a Workspace: core's defaults where Python gave
-/// `None`.
-pub(crate) fn grep_options(
-    ignore_case: bool,
-    context: Option<usize>,
-    max_matches: Option<usize>,
-) -> GrepOptions {
-    let default = GrepOptions::default();
-    GrepOptions {
-        context: context.unwrap_or(default.context),
-        max_matches: max_matches.unwrap_or(default.max_matches),
-        ignore_case,
     }
 }

@@ -6,10 +6,10 @@ use pyo3::prelude::*;
 use tool_offload::{ToolResultCall, Value};
 use tool_offload_core::Map;
 
+use crate::bridge::grep_options;
 use crate::bridge::{invalid, parse, parse_marked, py_err, run, to_json};
 use crate::callback;
-use crate::core_paths::{OffloadInfo, Query, ToolFormat, DEFAULT_LINES};
-use crate::materializer::grep_options;
+use crate::core_paths::{default_end_line, OffloadInfo, Query, ToolFormat};
 use crate::messages::{changed, list};
 use crate::open_workspace::{open, Callbacks, Ws};
 use crate::storage::{each, Location};
@@ -185,7 +185,7 @@ impl NativeWorkspace {
         start: usize,
         end: Option<usize>,
     ) -> PyResult<String> {
-        let end = end.unwrap_or(start.saturating_add(DEFAULT_LINES - 1));
+        let end = end.unwrap_or_else(|| default_end_line(start));
         each!(Ws, &self.inner, ws => run(py, || ws.get_by_lines(id, start, end)))
     }
 

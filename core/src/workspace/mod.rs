@@ -60,6 +60,7 @@ pub use options::{
     MIN_INLINE_LIMIT,
 };
 pub use query::{OffloadInfo, Query, DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT};
+pub use read::default_end_line;
 pub(crate) use record::add_redacted_fact;
 pub use record::{
     parse_json, JsonParser, KnowledgeRecord, KnowledgeType, REDACTED_FACT,

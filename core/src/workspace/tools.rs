@@ -9,7 +9,7 @@ use crate::grep::pattern::compile_pattern;
 use crate::materialize::read_tools::{
     count, flag, object_schema, register_all, string, within, Property, GREP_ARGS,
 };
-use crate::materialize::{DEFAULT_CONTEXT, DEFAULT_LINES, DEFAULT_MAX_MATCHES};
+use crate::materialize::{DEFAULT_CONTEXT, DEFAULT_MAX_MATCHES};
 use crate::text::thousands;
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::{error::OffloadError, io::FileReader, text::utf16_len};
@@ -206,7 +206,7 @@ impl Workspace {
                 let end = arg!(count(
                     input,
                     "end_line",
-                    start.saturating_add(DEFAULT_LINES - 1)
+                    super::read::default_end_line(start)
                 ));
                 let within = arg!(within(input));
                 self.get_by_lines_from(&id, (start, within), end, reader)

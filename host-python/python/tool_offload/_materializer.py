@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence
 
 from . import _native
 from ._handle import NativeHandle
+from ._handle import _rebuild as _rebuild  # where pickles of earlier versions name it
 from ._offload import PathLike, Redact, redact_json
 from ._run import (
     count,

@@ -16,6 +16,7 @@ use crate::convert::{js_text, number};
 use crate::copy::Messages;
 use crate::count_tokens::JsCounter;
 use crate::error::{message_of, set, JsOffloadError};
+use crate::host::function_option;
 use crate::keys::field;
 use crate::promise::spawn;
 
@@ -123,17 +124,7 @@ fn counts(value: &JsValue) -> Result<Vec<usize>, JsOffloadError> {
 /// The counter for `budget`: `options.countTokens` (a function when given), else the
 /// materializer's own; `None`: the estimate.
 fn counter_arg(inner: &Inner, options: &JsValue) -> Result<Option<Function>, JsOffloadError> {
-    let given = field(options, "countTokens");
-    if given.is_undefined() || given.is_null() {
-        return Ok(inner.host.count_tokens.clone());
-    }
-    given.dyn_into::<Function>().map(Some).map_err(|value| {
-        OffloadError::InvalidArgument(format!(
-            "options.countTokens must be a function, got {}",
-            kind_of(&value)
-        ))
-        .into()
-    })
+    Ok(function_option(options, "countTokens")?.or_else(|| inner.host.count_tokens.clone()))
 }
 
 /// The tokens of `message`'s `JSON.stringify`, by `counter` (else the estimate): a

@@ -9,7 +9,7 @@ mod types;
 use std::rc::Rc;
 
 use js_sys::{Array, Promise};
-use tool_offload_core::materialize::DEFAULT_LINES;
+use tool_offload_core::workspace::default_end_line;
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
@@ -242,7 +242,7 @@ impl Workspace {
         let parsed = (|| {
             let id = id_arg(&id, "id")?;
             let start = page_arg(&start, "startLine", 0)?;
-            let end = page_arg(&end, "endLine", start.saturating_add(DEFAULT_LINES - 1))?;
+            let end = page_arg(&end, "endLine", default_end_line(start))?;
             Ok::<_, JsOffloadError>((id, start, end))
         })();
         let (id, start, end) = match parsed {
