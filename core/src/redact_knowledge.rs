@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use crate::materialize::sha256_hex;
+use crate::sha256::sha256_hex;
 
 use crate::redact::{add_counts, Redaction};
 use crate::text::measure::Measure;

@@ -4,7 +4,7 @@
 use futures_executor::block_on;
 use serde_json::json;
 
-use crate::materialize::sha256_hex;
+use crate::sha256::sha256_hex;
 
 use crate::text::measure::Measure;
 use crate::workspace::{

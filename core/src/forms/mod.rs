@@ -7,6 +7,7 @@
 //! recognise them through here. Forms depend on nothing above `text` and `search`: the
 //! engines that render them import their constants from here.
 
+pub(crate) mod context_ref;
 pub(crate) mod knowledge_list;
 pub(crate) mod page;
 pub(crate) mod placeholder;

@@ -6,11 +6,13 @@ use crate::read::artifacts::BINARY_EXTENSION;
 use std::sync::atomic::Ordering;
 
 use super::materializer::Materializer;
-use super::types::{ContextRef, MaterializeWhen, Materialized, RefHint};
+use super::types::Materialized;
 use crate::create::Payload;
+use crate::forms::context_ref::{ContextRef, RefHint};
 use crate::forms::reference;
 use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
+use crate::limits::tool_limits::MaterializeWhen;
 use crate::summary::binary_summary;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 

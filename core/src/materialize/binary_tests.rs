@@ -148,10 +148,7 @@ fn export_and_import_carry_the_bytes_in_base64() {
     let entry = &bundle["artifacts"][0];
     assert_eq!(entry["encoding"], "base64");
     assert_eq!(entry["content"], crate::base64::encode(&bytes));
-    assert_eq!(
-        entry["sha256"],
-        super::super::bundle_content::sha256_hex_of(&bytes)
-    );
+    assert_eq!(entry["sha256"], crate::sha256::sha256_hex_of(&bytes));
     let fresh = MemoryWriter::new();
     let done = block_on(import_conversation(&bundle, "/e", "/", &fresh)).unwrap();
     assert_eq!(done.paths, ["/e/context/c/artifacts/tool/shot.bin"]);

@@ -1,7 +1,12 @@
 use serde_json::{json, Value};
 
 use super::*;
+use crate::forms::pointer::cleared_pointer;
+use crate::forms::stored_form::StoredForm;
+use crate::forms::summary_header::summary_parts;
+use crate::limits::budget::Cleared;
 use crate::materialize::{is_cleared, MaterializerOptions};
+use crate::tokens::estimate_tokens;
 use crate::{memory::MemoryWriter, message::apply_edits};
 
 fn log(id: &str, lines: usize) -> String {

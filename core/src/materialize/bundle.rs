@@ -270,7 +270,7 @@ fn describe(value: Option<&Value>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::materialize::sha256_hex;
+    use crate::sha256::sha256_hex;
     use serde_json::json;
 
     #[test]

@@ -5,13 +5,10 @@ use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
 use crate::path::resolve;
 use crate::read::artifacts::Artifacts;
+use crate::read::page::MIN_PAGE_CHARS;
 use crate::summary::ToolOutputRef;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, tokens::TokenCounter};
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Read-back pages are never cut below this many UTF-16 units (see
-/// [`Materializer::page_chars`]).
-pub const MIN_PAGE_CHARS: usize = 1000;
 
 /// Moves tool outputs over the inline limits into artifacts of one conversation, and
 /// reads them back for the model.

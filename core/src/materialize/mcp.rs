@@ -7,7 +7,9 @@
 
 use serde_json::{Map, Value};
 
-use super::types::{output_text, ContextRef, Materialized};
+use super::types::Materialized;
+use crate::forms::context_ref::ContextRef;
+use crate::message::output_text;
 
 use crate::summary::ToolOutputRef;
 

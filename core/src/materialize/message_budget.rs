@@ -1,15 +1,12 @@
-//! Limits relative to the conversation, for `materialize_messages`: the message budget
-//! (`message_budget_chars`: when the fresh results of one message, not yet summaries and
-//! within their tool's limits, together exceed it, the largest are materialized first
-//! until the rest fit — parallel calls can each stay under the per-result limit and still
-//! flood one turn) and the context window (`context_window`: a result may take only a
-//! share of what the messages before it leave free). Both decide by fresh results and
-//! what comes before them, so a message never changes again on a later turn.
+//! The Materializer's limits relative to the conversation, for `materialize_messages`:
+//! `message_budget_chars` and `context_window`, by the rules of
+//! [`crate::limits::message_budget`].
 
 use super::materializer::Materializer;
-use super::messages::{plan_tool_results, Planned};
-use super::types::MaterializeWhen;
 use crate::json::view::{JsonView, Text};
+use crate::limits::message_budget::pick_largest;
+use crate::limits::tool_limits::MaterializeWhen;
+use crate::message::{plan_tool_results, Planned};
 use crate::text::measure::Measure;
 use crate::tokens::over_limit;
 use crate::{error::OffloadError, text::utf16_len, tokens::estimate_tokens, tokens::TokenCounter};
@@ -37,36 +34,9 @@ impl Materializer {
                     && crate::forms::stored_form::stored_form(text).is_none())
             })?;
         let over = self.over_limit_or_window(messages, &fresh, count_tokens)?;
-        let mut picked = over.clone();
-        let mut start = 0;
-        while start < fresh.len() {
-            let message = fresh[start].message;
-            let end = start
-                + fresh[start..]
-                    .iter()
-                    .take_while(|p| p.message == message)
-                    .count();
-            let chars: Vec<usize> = fresh[start..end]
-                .iter()
-                .map(|p| utf16_len(&p.text))
-                .collect();
-            let mut inline: usize = (start..end)
-                .filter(|&k| !over[k])
-                .map(|k| chars[k - start])
-                .sum();
-            while inline > budget {
-                // The largest still inline; of equals, the first.
-                let Some(k) = (start..end)
-                    .filter(|&k| !picked[k])
-                    .max_by_key(|&k| (chars[k - start], std::cmp::Reverse(k)))
-                else {
-                    break;
-                };
-                picked[k] = true;
-                inline -= chars[k - start];
-            }
-            start = end;
-        }
+        let message: Vec<usize> = fresh.iter().map(|p| p.message).collect();
+        let chars: Vec<usize> = fresh.iter().map(|p| utf16_len(&p.text)).collect();
+        let picked = pick_largest(&message, &chars, over, budget);
         Ok(fresh
             .into_iter()
             .zip(picked)

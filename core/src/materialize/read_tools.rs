@@ -2,14 +2,14 @@
 //! definitions and argument checks live here so every host registers the same tools;
 //! hosts only hand over the call and their reader.
 
-use crate::grep::pattern::compile_pattern;
-
-use crate::read::Within;
-
 use super::materializer::Materializer;
-use crate::io::FileLifecycle;
-use crate::io::FileReader;
-use crate::json::view::js_string;
+use crate::grep::pattern::compile_pattern;
+use crate::io::{FileLifecycle, FileReader};
+use crate::read::tool_args::{
+    count, flag, object_schema, optional_string, string, within, Property, DEFAULT_CONTEXT,
+    DEFAULT_LINES, DEFAULT_MAX_MATCHES, GREP_ARGS,
+};
+use crate::read::Within;
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use serde_json::Value;
 
@@ -19,13 +19,6 @@ pub const CONTEXT_READ: &str = "context_read";
 pub const CONTEXT_TAIL: &str = "context_tail";
 /// `context_grep`'s name.
 pub const CONTEXT_GREP: &str = "context_grep";
-
-/// Rows a read or tail shows unless told otherwise.
-pub const DEFAULT_LINES: usize = 200;
-/// Rows of context around a grep match unless told otherwise.
-pub const DEFAULT_CONTEXT: usize = 2;
-/// Grep matches shown unless told otherwise.
-pub const DEFAULT_MAX_MATCHES: usize = 50;
 
 /// A checked call of one of the read-back tools.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,15 +202,6 @@ impl Materializer {
     }
 }
 
-/// Where a read starts inside its first line: `char` when the input has it (it wins),
-/// else `part` (default 1). The read tools of the Materializer and of the Workspace.
-pub(crate) fn within(input: &Value) -> Result<Within, String> {
-    match input.get("char") {
-        None | Some(Value::Null) => Ok(Within::Part(count(input, "part", 1)?)),
-        Some(_) => Ok(Within::Char(count(input, "char", 0)?)),
-    }
-}
-
 /// The three tools' definitions, in the order they are registered.
 ///
 /// ```
@@ -267,42 +251,6 @@ pub fn read_tool_definitions() -> [ToolDefinition; 3] {
     ]
 }
 
-/// The grep tools' arguments after the artifact (`context_grep`, `grep_knowledge`).
-#[rustfmt::skip]
-pub(crate) const GREP_ARGS: [Property; 4] = [
-    ("pattern", "string", None, "Regular expression matched against each line, e.g. \"Error|Exception\". At most 1000 characters; no look-around or backreferences."),
-    ("context", "integer", Some(0), "Lines of context around each match (default 2)."),
-    ("max_matches", "integer", Some(1), "Matches to show at most (default 50)."),
-    ("ignore_case", "boolean", None, "Match ASCII letters case-insensitively (default false)."),
-];
-
-/// A schema property: name, type, minimum, description.
-pub(crate) type Property = (&'static str, &'static str, Option<u64>, &'static str);
-
-/// `{"type": "object", "properties": {…}, "required": […]}`, each property
-/// `{"type", "minimum"?, "description"}`: built in a loop, which is far smaller in the
-/// wasm than the same values spelled out with `json!` (the registry vectors pin them).
-pub(crate) fn object_schema(properties: &[Property], required: &[&str]) -> Value {
-    let mut props = serde_json::Map::new();
-    for &(name, kind, minimum, description) in properties {
-        let mut p = serde_json::Map::new();
-        p.insert("type".into(), kind.into());
-        if let Some(minimum) = minimum {
-            p.insert("minimum".into(), minimum.into());
-        }
-        p.insert("description".into(), description.into());
-        props.insert(name.into(), Value::Object(p));
-    }
-    let mut schema = serde_json::Map::new();
-    schema.insert("type".into(), "object".into());
-    schema.insert("properties".into(), Value::Object(props));
-    schema.insert(
-        "required".into(),
-        required.iter().map(|&r| Value::from(r)).collect(),
-    );
-    Value::Object(schema)
-}
-
 /// Register `context_read`, `context_tail` and `context_grep` on `registry` as
 /// passthrough tools (their pages are already bounded: never offloaded or materialized
 /// again), each with the host handler `handler(name)` gives; all three or none.
@@ -322,72 +270,7 @@ pub fn register_read_tools<H>(
     registry: &mut ToolRegistry<H>,
     handler: impl FnMut(&str) -> H,
 ) -> Result<(), RegisterError> {
-    register_all(registry, read_tool_definitions(), handler)
-}
-
-/// Register `definitions` as passthrough tools, all or none.
-pub(crate) fn register_all<H>(
-    registry: &mut ToolRegistry<H>,
-    definitions: impl IntoIterator<Item = ToolDefinition>,
-    mut handler: impl FnMut(&str) -> H,
-) -> Result<(), RegisterError> {
-    let definitions: Vec<_> = definitions.into_iter().collect();
-    if let Some(taken) = definitions.iter().find(|d| registry.get(&d.name).is_some()) {
-        return Err(RegisterError::Duplicate(taken.name.clone()));
-    }
-    for definition in definitions {
-        let handler = handler(&definition.name);
-        registry.register_passthrough(definition, handler)?;
-    }
-    Ok(())
-}
-
-pub(crate) fn string(input: &Value, key: &str) -> Result<String, String> {
-    match input.get(key) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        other => Err(format!(
-            "{key} must be a string, got {}",
-            js_string(other.as_ref())
-        )),
-    }
-}
-
-/// `input[key]` as a string, `None` when absent or null.
-fn optional_string(input: &Value, key: &str) -> Result<Option<String>, String> {
-    match input.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        _ => string(input, key).map(Some),
-    }
-}
-
-/// `input[key]` as a boolean, `false` when absent or null.
-pub(crate) fn flag(input: &Value, key: &str) -> Result<bool, String> {
-    match input.get(key) {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(format!(
-            "{key} must be a boolean, got {}",
-            crate::json::stringify(other)
-        )),
-    }
-}
-
-pub(crate) fn count(input: &Value, key: &str, default: usize) -> Result<usize, String> {
-    match input.get(key) {
-        None | Some(Value::Null) => Ok(default),
-        Some(value) => match value.as_f64().map(crate::text::count_in_range) {
-            Some(Ok(n)) => Ok(n),
-            Some(Err(true)) => Err(format!(
-                "{key} must be at most {}, got {}",
-                crate::text::MAX_COUNT,
-                crate::json::stringify(value)
-            )),
-            _ => Err(format!(
-                "{key} must be a non-negative integer, got {}",
-                crate::json::stringify(value)
-            )),
-        },
-    }
+    registry.register_all_passthrough(read_tool_definitions(), handler)
 }
 
 #[cfg(test)]

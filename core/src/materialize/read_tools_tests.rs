@@ -1,5 +1,6 @@
 //! The read tools' argument checks and dispatch.
-use super::{count, ReadCall};
+use super::ReadCall;
+use crate::read::tool_args::count;
 use serde_json::json;
 
 /// `context_grep` without a ref (absent or null) searches every artifact; the

@@ -7,12 +7,14 @@ use std::future::Future;
 use std::sync::atomic::Ordering;
 
 use super::materializer::Materializer;
-use super::messages::Planned;
-use super::types::{ContextRef, Materialized, RefHint};
+use super::messages::output_of;
+use super::types::Materialized;
 use crate::create::Payload;
+use crate::forms::context_ref::{ContextRef, RefHint};
 use crate::forms::reference;
 use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
+use crate::message::Planned;
 use crate::read::line_index::{LineIndex, INDEX_STEP};
 use crate::summary::ToolOutputRef;
 use crate::summary::{summary, SummaryInput};
@@ -235,7 +237,7 @@ impl Materializer {
     ) -> Result<Vec<bool>, OffloadError> {
         let mut stores = Vec::with_capacity(planned.len());
         for p in planned {
-            let output = p.output();
+            let output = output_of(p);
             let ends = (None, p.repeated_end);
             let kind = ArtifactKind::Tool;
             let to_store = self.decide_store(kind, &p.id, &output, ends, always, count_tokens)?;
@@ -261,7 +263,7 @@ impl Materializer {
                 out.push(self.inline(&p.text));
                 continue;
             }
-            let output = p.output();
+            let output = output_of(p);
             let ends = (None, p.repeated_end);
             let always = always || stores.is_some();
             let kind = ArtifactKind::Tool;

@@ -13,19 +13,23 @@
 //! Everything else in a message is opaque and preserved. What replaces a content keeps
 //! the message valid for its framework ([`Form`]).
 
+mod calls;
 mod edit;
 mod find;
 mod found;
+mod planned;
 mod result_shapes;
 mod shapes;
 mod slot;
 mod text;
+pub(crate) use calls::{tool_input, tool_names};
 pub use edit::apply_edits;
 pub(crate) use edit::with_contents;
 pub(crate) use find::{check_session_id, tool_results};
 pub(crate) use found::{id_path, At};
+pub(crate) use planned::{plan_tool_results, Planned};
 pub use result_shapes::{ResultShape, RESULT_SHAPES};
-pub use text::joined_texts;
 pub(crate) use text::text_parts;
+pub use text::{joined_texts, output_text};
 
 pub use slot::{Form, Slot};

@@ -61,3 +61,25 @@ pub(crate) fn text_parts<V: JsonView>(content: &V) -> Option<(String, bool)> {
     }
     Some((joined, others))
 }
+
+/// How a tool output value is stored and measured: a string as is, an array of text
+/// parts as the texts it holds ([`joined_texts`]), any other value as its
+/// `JSON.stringify`; and whether it counts as a JSON value (a `.json` artifact).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_offload_core::materialize::output_text;
+/// assert_eq!(output_text(&json!("log")), ("log".into(), false));
+/// assert_eq!(output_text(&json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}])), ("a\nb".into(), false));
+/// assert_eq!(output_text(&json!({"rows": 2})), (r#"{"rows":2}"#.into(), true));
+/// ```
+pub fn output_text(output: &serde_json::Value) -> (std::borrow::Cow<'_, str>, bool) {
+    use std::borrow::Cow;
+    match output {
+        serde_json::Value::String(s) => (Cow::Borrowed(s.as_str()), false),
+        other => match joined_texts(&other) {
+            Some(joined) => (Cow::Owned(joined), false),
+            None => (Cow::Owned(crate::json::stringify(other)), true),
+        },
+    }
+}

@@ -7,7 +7,8 @@ use super::leaves::{
 use super::redaction::{redaction, redaction_shown};
 use super::tools::{tool_limits, tool_limits_shown};
 use crate::error::OffloadError;
-use crate::materialize::{ContextWindow, MaterializerOptions};
+use crate::limits::message_budget::ContextWindow;
+use crate::materialize::MaterializerOptions;
 use crate::option_keys::MATERIALIZER_KEYS;
 use serde_json::{Map, Value};
 

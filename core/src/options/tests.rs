@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::error::OffloadError;
-use crate::materialize::MaterializeWhen;
+use crate::limits::tool_limits::MaterializeWhen;
 use crate::read::Within;
 use serde_json::json;
 

@@ -3,7 +3,7 @@
 use super::given::Given;
 use super::leaves::{invalid, optional_count};
 use crate::error::OffloadError;
-use crate::materialize::{MaterializeWhen, ToolLimits};
+use crate::limits::tool_limits::{MaterializeWhen, ToolLimits};
 use crate::option_keys::{check_keys, TOOL_ENTRY_KEYS};
 use serde_json::{Map, Value};
 

@@ -22,6 +22,7 @@ pub(crate) mod rows;
 pub(crate) mod scan;
 pub(crate) mod source;
 pub(crate) mod tail;
+pub(crate) mod tool_args;
 pub(crate) mod windows;
 
 use std::ops::ControlFlow;

@@ -6,6 +6,10 @@ use crate::text::measure::Row;
 use crate::text::utf16_len;
 use crate::text::{byte_index_at, thousands};
 
+/// Read-back pages are never cut below this many UTF-16 units, whatever the inline limit
+/// of the product paging (the Materializer's `page_chars`, the Workspace's pages).
+pub const MIN_PAGE_CHARS: usize = 1000;
+
 /// A row as a page holds it: its numbers and its numbered text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct OwnedRow {

@@ -181,5 +181,5 @@ fn edited(
 /// `tool_calls`, Responses `function_call`): the Materializer's own lookup.
 pub fn tool_names(messages: &[Value]) -> HashMap<String, String> {
     let views: Vec<&Value> = messages.iter().collect();
-    crate::materialize::tool_names(&views)
+    crate::message::tool_names(&views)
 }

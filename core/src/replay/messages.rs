@@ -69,7 +69,7 @@ pub(crate) fn results_with_tools(
     messages: &[Value],
 ) -> Vec<(ResultAt, Option<&Value>, Option<String>)> {
     let views: Vec<&Value> = messages.iter().collect();
-    let names = crate::materialize::tool_names(&views);
+    let names = crate::message::tool_names(&views);
     let mut out = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         for found in tool_results(&message, At::Index(i), 0, &mut Vec::new()).unwrap_or_default() {

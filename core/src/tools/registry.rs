@@ -201,6 +201,23 @@ impl<H> ToolRegistry<H> {
         Ok(())
     }
 
+    /// Register `definitions` as passthrough tools, all or none.
+    pub(crate) fn register_all_passthrough(
+        &mut self,
+        definitions: impl IntoIterator<Item = ToolDefinition>,
+        mut handler: impl FnMut(&str) -> H,
+    ) -> Result<(), RegisterError> {
+        let definitions: Vec<_> = definitions.into_iter().collect();
+        if let Some(taken) = definitions.iter().find(|d| self.get(&d.name).is_some()) {
+            return Err(RegisterError::Duplicate(taken.name.clone()));
+        }
+        for definition in definitions {
+            let handler = handler(&definition.name);
+            self.register_passthrough(definition, handler)?;
+        }
+        Ok(())
+    }
+
     /// Whether `name` was registered with [`ToolRegistry::register_passthrough`].
     pub fn is_passthrough(&self, name: &str) -> bool {
         self.passthrough.iter().any(|n| n == name)

@@ -3,7 +3,7 @@
 
 use super::record::KnowledgeRecord;
 use super::store::Workspace;
-use crate::materialize::sha256_hex;
+use crate::sha256::sha256_hex;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 use serde_json::{Map, Value};
 

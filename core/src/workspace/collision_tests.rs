@@ -6,7 +6,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
 use super::*;
-use crate::materialize::sha256_hex;
+use crate::sha256::sha256_hex;
 use crate::{
     error::ErrorCode, io::CreateOutcome, io::FileReader, io::FileWriter, io::IoError,
     memory::MemoryWriter,

@@ -1,7 +1,7 @@
 //! Whether a tool result is stored: `need_offload`.
 
 use super::options::WorkspaceOptions;
-use crate::materialize::{Limits, MaterializeWhen, ToolEntries};
+use crate::limits::tool_limits::{Limits, MaterializeWhen, ToolEntries};
 
 /// Why a result is stored or not, in the order the rules are tried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,7 +73,7 @@ pub(crate) struct ResultText<'a> {
 /// Decide: `flag` false never stores and `flag` true always does; then the tool's own
 /// `tools` entry saying `never` or `always`; then a tool in `offload_tools` is stored;
 /// then the entry that decides for the tool (its own, else the `"*"` entry: the one
-/// precedence rule of `materialize::tool_limits`) — its `never` or `always`, else its
+/// precedence rule of `limits::tool_limits`) — its `never` or `always`, else its
 /// limits alone, each axis it sets (UTF-16 units, bytes, tokens); else, for a tool no
 /// entry applies to, more tokens than `token_threshold`. `tokens` is called at most once,
 /// with the limit, and not at all when a host's count could not reach it; it returns the

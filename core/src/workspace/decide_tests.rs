@@ -1,7 +1,7 @@
 //! Tests of the offload decision: the reasons, the limits and their bounds.
 
 use super::*;
-use crate::materialize::ToolLimits;
+use crate::limits::tool_limits::ToolLimits;
 
 const TEXT: ResultText<'static> = ResultText {
     text: "output",

@@ -3,7 +3,7 @@
 
 use super::decide::Decision;
 use super::record::{KnowledgeRecord, KnowledgeType};
-use crate::materialize::sha256_hex;
+use crate::sha256::sha256_hex;
 use crate::text::measure::Measure;
 use serde_json::{Map, Value};
 
@@ -71,7 +71,7 @@ impl<'a> ToolResultInput<'a> {
 }
 
 /// One tool result as a Rust host holds it: a JSON value, its text made by
-/// [`output_text`](crate::materialize::output_text). Hosts that hold the text already
+/// [`output_text`](crate::message::output_text). Hosts that hold the text already
 /// (wasm) build a [`ToolResultInput`].
 ///
 /// ```
@@ -101,7 +101,7 @@ pub struct ToolResultCall<'a> {
 
 impl ToolResultCall<'_> {
     /// This result as core reads it: `text` and `is_json` from
-    /// [`output_text`](crate::materialize::output_text), nothing known of it yet.
+    /// [`output_text`](crate::message::output_text), nothing known of it yet.
     pub fn with_text<'t>(&'t self, text: &'t str, is_json: bool) -> ToolResultInput<'t> {
         ToolResultInput {
             tool_call_id: self.tool_call_id,

@@ -4,7 +4,7 @@ use super::decide::{surely_kept_chars, Decision};
 use super::io_types::{TokenCounter, ToolResultInput, ToolResultOffload};
 use super::store::Workspace;
 use crate::json::view::{JsonView, Text};
-use crate::materialize::{plan_tool_results, Planned};
+use crate::message::{plan_tool_results, Planned};
 use crate::{error::OffloadError, io::FileReader, io::FileWriter, message::Slot};
 use serde_json::Map;
 

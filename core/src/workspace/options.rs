@@ -44,11 +44,11 @@ pub struct WorkspaceOptions {
     /// Tools whose results are always stored.
     pub offload_tools: Vec<String>,
     /// Per-tool limits by tool name (exact), `"*"` for every tool without its own entry,
-    /// as the Materializer's ([`ToolLimits`](crate::materialize::ToolLimits)): `never`
+    /// as the Materializer's ([`ToolLimits`](crate::limits::tool_limits::ToolLimits)): `never`
     /// or `always` stores, `max_inline_chars`/`max_inline_bytes` store what is over them,
     /// and `max_inline_tokens` replaces `token_threshold`. A tool's own entry comes
     /// before `offload_tools`, the `"*"` entry after it. Empty by default.
-    pub tools: Vec<(String, crate::materialize::ToolLimits)>,
+    pub tools: Vec<(String, crate::limits::tool_limits::ToolLimits)>,
     /// Results over this many tokens are stored (default [`DEFAULT_TOKEN_THRESHOLD`]).
     pub token_threshold: usize,
     /// Replace well-known secrets by `[REDACTED:<kind>]` before a content is measured,

@@ -10,14 +10,14 @@ use crate::read::{Naming, Within};
 use crate::{error::OffloadError, io::FileReader};
 
 /// The last line `get_by_lines` shows when the caller names none: one page of
-/// [`DEFAULT_LINES`](crate::materialize::DEFAULT_LINES) from `start`.
+/// [`DEFAULT_LINES`](crate::read::tool_args::DEFAULT_LINES) from `start`.
 ///
 /// ```
 /// assert_eq!(tool_offload_core::workspace::default_end_line(1), 200);
 /// assert_eq!(tool_offload_core::workspace::default_end_line(usize::MAX), usize::MAX);
 /// ```
 pub fn default_end_line(start: usize) -> usize {
-    start.saturating_add(crate::materialize::DEFAULT_LINES - 1)
+    start.saturating_add(crate::read::tool_args::DEFAULT_LINES - 1)
 }
 
 impl Workspace {

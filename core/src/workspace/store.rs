@@ -14,9 +14,9 @@ use super::record::{KnowledgeRecord, KnowledgeType, TOOL_RESULT_CONTEXT_TYPE, TO
 use super::record_index::RecordIndex;
 use crate::forms::reference::unsafe_ref_component;
 use crate::forms::reference::ArtifactKind;
-use crate::materialize::MIN_PAGE_CHARS;
 use crate::path::{join, resolve};
 use crate::read::artifacts::Artifacts;
+use crate::read::page::MIN_PAGE_CHARS;
 use crate::{error::OffloadError, io::FileReader, io::FileWriter};
 use serde_json::{Map, Value};
 

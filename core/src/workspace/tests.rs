@@ -55,7 +55,7 @@ fn stores_one_artifact_and_record_per_call_and_replaces_from_the_inline_limit() 
         record,
         format!(
             r#"{{"id":"tool_result_c2","type":"text","metadata":{{"context_type":"tool_result","biz_id":"c2","agent_id":"agent-1","task_id":"task-1","tool_name":"bash","chars":39999,"bytes":39999,"lines":1,"sha256":"{}","created_at":"2026-11-18T11:06:40.000Z"}}}}"#,
-            crate::materialize::sha256_hex(&under)
+            crate::sha256::sha256_hex(&under)
         )
     );
 }

@@ -6,10 +6,10 @@ use super::query::{OffloadInfo, Query};
 use super::record::KnowledgeRecord;
 use super::store::Workspace;
 use crate::grep::pattern::compile_pattern;
-use crate::materialize::read_tools::{
-    count, flag, object_schema, register_all, string, within, Property, GREP_ARGS,
+use crate::read::tool_args::{
+    count, flag, object_schema, string, within, Property, DEFAULT_CONTEXT, DEFAULT_MAX_MATCHES,
+    GREP_ARGS,
 };
-use crate::materialize::{DEFAULT_CONTEXT, DEFAULT_MAX_MATCHES};
 use crate::text::thousands;
 use crate::tools::{RegisterError, ToolDefinition, ToolOutput, ToolRegistry};
 use crate::{error::OffloadError, io::FileReader, text::utf16_len};
@@ -135,7 +135,7 @@ pub fn register_knowledge_tools<H>(
     registry: &mut ToolRegistry<H>,
     handler: impl FnMut(&str) -> H,
 ) -> Result<(), RegisterError> {
-    register_all(registry, knowledge_tool_definitions(), handler)
+    registry.register_all_passthrough(knowledge_tool_definitions(), handler)
 }
 
 impl Workspace {
