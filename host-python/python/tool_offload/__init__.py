@@ -8,7 +8,8 @@ dicts). Every async function and method has a ``_sync`` twin for synchronous cod
 from __future__ import annotations
 
 from . import _native
-from ._materializer import CountTokens, Materializer, import_conversation, import_conversation_sync
+from ._handle import CountTokens
+from ._materializer import Materializer, import_conversation, import_conversation_sync
 from ._offload import (
     DEFAULT_THRESHOLD,
     offload_tool_result,

@@ -7,9 +7,9 @@ import json
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence
 
 from . import _native
-from ._handle import NativeHandle
+from ._handle import CountTokens, NativeHandle, callable_option, redact_value, tools_value
 from ._handle import _rebuild as _rebuild  # where pickles of earlier versions name it
-from ._offload import PathLike, Redact, redact_json
+from ._offload import PathLike, Redact
 from ._run import (
     count,
     dumps,
@@ -42,51 +42,12 @@ from .errors import InvalidArgumentError
 if TYPE_CHECKING:
     from ._registry import ToolRegistry
 
-CountTokens = Callable[[str], int]
-"""A token counter: a text's tokens (a tokenizer's ``len(encode(text))``)."""
-
-_TOOL_KEYS = ("max_inline_chars", "max_inline_bytes", "max_inline_tokens", "materialize")
-
-
 def _ref(ref: RefArg) -> str:
     if isinstance(ref, ContextRef):
         return ref.id
     if isinstance(ref, str):
         return ref
     raise InvalidArgumentError(f"invalid argument: ref must be a str or ContextRef, got {type(ref).__name__}")
-
-
-def tools_value(tools: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
-    """``tools={"bash": {"max_inline_chars": 8000}}`` in the npm package's names."""
-    if tools is None:
-        return None
-    if not isinstance(tools, dict):
-        raise InvalidArgumentError(f"invalid argument: tools must be a dict of tool names, got {tools!r}")
-    out = {}
-    for name, limits in tools.items():
-        if not isinstance(limits, dict):
-            raise InvalidArgumentError(f"invalid argument: tools[{name!r}] must be a dict, got {limits!r}")
-        for key in limits:
-            if key not in _TOOL_KEYS:
-                raise InvalidArgumentError(f"invalid argument: tools[{name!r}].{key} is not an option of a tool")
-        out[name] = {
-            "maxInlineChars": limits.get("max_inline_chars"),
-            "maxInlineBytes": limits.get("max_inline_bytes"),
-            "maxInlineTokens": limits.get("max_inline_tokens"),
-            "materialize": limits.get("materialize"),
-        }
-    return out
-
-
-def _callable(value: Any, name: str) -> Any:
-    if value is not None and not callable(value):
-        raise InvalidArgumentError(f"invalid argument: {name} must be callable, got {value!r}")
-    return value
-
-
-def _redact_value(redact: Redact) -> Any:
-    text = redact_json(redact)
-    return None if text is None else json.loads(text)
 
 
 class Materializer(NativeHandle):
@@ -160,7 +121,7 @@ class Materializer(NativeHandle):
                 "snippet_bytes": count(snippet_bytes, "snippet_bytes"),
                 "offload_dir": None if offload_dir is None else path(offload_dir, "offload_dir"),
                 "tools": tools_value(tools),
-                "redact": _redact_value(redact),
+                "redact": redact_value(redact),
                 "message_budget_chars": count(message_budget_chars, "message_budget_chars"),
                 "context_window": window,
             }
@@ -169,7 +130,7 @@ class Materializer(NativeHandle):
             path(user_data, "user_data"),
             conversation_id,
             options,
-            _callable(count_tokens, "count_tokens"),
+            callable_option(count_tokens, "count_tokens"),
             opt_text(storage, "storage"),
         )
 
@@ -292,7 +253,7 @@ class Materializer(NativeHandle):
                 "exclude_tools": names(exclude_tools, "exclude_tools"),
             }
         )
-        out, rest = self._native.budget(dumps(given, "messages"), options, _callable(count_tokens, "count_tokens"))
+        out, rest = self._native.budget(dumps(given, "messages"), options, callable_option(count_tokens, "count_tokens"))
         r = json.loads(rest)
         cleared = [
             Cleared(c["message"], c["toolCallId"], c["toolName"], c["ref"], c["chars"], c["tokens"])
@@ -452,15 +413,7 @@ class Materializer(NativeHandle):
     ) -> str:
         """:meth:`grep` in the caller's thread."""
         refuse_in_loop("grep")
-        return str(
-            self._native.grep(
-                None if ref is None else _ref(ref),
-                text(pattern, "pattern"),
-                bool(ignore_case),
-                count(context, "context"),
-                count(max_matches, "max_matches"),
-            )
-        )
+        return self._grep(None if ref is None else _ref(ref), pattern, ignore_case, context, max_matches)
 
     async def grep(
         self,

@@ -7,8 +7,7 @@ import json
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence
 
 from . import _native
-from ._handle import NativeHandle
-from ._materializer import CountTokens, _callable, _redact_value, tools_value
+from ._handle import CountTokens, NativeHandle, callable_option, redact_value, tools_value
 from ._offload import PathLike, Redact
 from ._run import (
     count,
@@ -113,14 +112,14 @@ class Workspace(NativeHandle):
                 "offload_tools": names(offload_tools, "offload_tools"),
                 "tools": tools_value(tools),
                 "token_threshold": count(token_threshold, "token_threshold"),
-                "redact": _redact_value(redact),
+                "redact": redact_value(redact),
             }
         )
         self._native = _native.NativeWorkspace(
             path(root, "root"),
             options,
-            _callable(count_tokens, "count_tokens"),
-            _callable(now, "now"),
+            callable_option(count_tokens, "count_tokens"),
+            callable_option(now, "now"),
             None if index is _INDEX_DEFAULT else "none" if index is None else text(index, "index"),
             opt_text(postgres, "postgres"),
             opt_text(storage, "storage"),
@@ -262,15 +261,7 @@ class Workspace(NativeHandle):
     ) -> str:
         """:meth:`grep` in the caller's thread."""
         refuse_in_loop("grep")
-        return str(
-            self._native.grep(
-                opt_text(id, "id"),
-                text(pattern, "pattern"),
-                bool(ignore_case),
-                count(context, "context"),
-                count(max_matches, "max_matches"),
-            )
-        )
+        return self._grep(opt_text(id, "id"), pattern, ignore_case, context, max_matches)
 
     async def grep(
         self,

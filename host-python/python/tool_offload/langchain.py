@@ -48,7 +48,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
 
 from . import BudgetResult, Materialized, Materializer, ToolCallResult
 from ._adapter import ReadBack, read_tool_names
-from ._materializer import CountTokens
+from ._handle import CountTokens
 
 __all__ = ["MaterializeMiddleware", "BudgetMiddleware", "context_tools", "tool_node"]
 

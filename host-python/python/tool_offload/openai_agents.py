@@ -38,7 +38,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
 
 from . import Materializer
 from ._adapter import ReadBack, read_tool_names
-from ._materializer import CountTokens
+from ._handle import CountTokens
 
 __all__ = ["materialize_tools", "context_tools", "BudgetFilter"]
 
