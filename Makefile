@@ -4,6 +4,11 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 NODE_TEST := node --import tsx --test
+# CI builds from nothing and never again: incremental compilation's caches only cost there
+# (the workspace's own crates compiled for `make test` in 105 s instead of 176, measured).
+ifneq ($(CI),)
+export CARGO_INCREMENTAL ?= 0
+endif
 # Largest shipped wasm, gzip -9 bytes, that `make build` accepts. Issue 10's target is
 # 120 KB (122880), not met: ~178 KB before the Workspace (ranged reads, retention's gc,
 # batch writes side by side, the framework shapes, tool formats, unrecognised results),
@@ -45,7 +50,7 @@ NODE_TEST := node --import tsx --test
 WASM_GZ_BUDGET := 336800
 FUZZ_SECONDS ?= 60
 
-.PHONY: help setup setup-test package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
+.PHONY: help setup setup-test test-installs package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
   lane-cargo lane-node lint-rust-only lint-rust-checks clippy-builds lint-js-only test-rust-only test-node-only test-wasm-only test-browser-vectors-only test-python lint-python python-develop wheel bench-python test-python-adk \
   lane-python lint-python-run python-built test-python-built lint-python-built test-python-adk-built
 
@@ -108,10 +113,15 @@ demo: package ## Offload the bundled sample, run the agent, materialize and work
 # grouped by step (make -O).
 # Clippy runs as the compiler of the workspace's crates (`CARGO_LINTED`), so the cargo lane
 # checks no dependency twice: `clippy-builds` is left to `make lint`.
+# What only the tests need (Chromium, PostgreSQL, moto) is installed beside setup and the
+# build: it waits on the network and dpkg while cargo keeps the cores busy.
 test: CARGO_LINTED := RUSTC_WORKSPACE_WRAPPER=$(CURDIR)/scripts/clippy-rustc
-test: setup-test build ## Run every test (Rust, wasm under Node, npm package, Chromium, Python, cross-host vectors)
+test: ## Run every test (Rust, wasm under Node, npm package, Chromium, Python, cross-host vectors)
+	@$(MAKE) --no-print-directory -j2 -Otarget test-installs build CARGO_LINTED='$(CARGO_LINTED)'
 	@$(MAKE) --no-print-directory -j2 -Otarget lane-cargo lane-node lane-python CARGO_LINTED='$(CARGO_LINTED)'
 	node tests/cross-host.mjs
+test-installs:
+	@bash scripts/setup.sh --test-only
 
 lane-cargo:
 	@$(MAKE) --no-print-directory -Otarget lint-rust-checks test-rust-only test-wasm-only
