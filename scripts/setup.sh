@@ -8,19 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
 
-# npm ci only when the lockfile changed since the last install; it waits on the network
-# while the Rust installs below keep the cores busy, so it runs beside them.
-npm_pid= log=
-trap 'for p in $npm_pid ${test_pid:-}; do kill "$p" 2>/dev/null; done; rm -f "$log"' EXIT
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm ci (beside the Rust installs)"
-  # Errors only: the warnings were 30 lines of Node >= 22 engine notes from test-only
-  # framework packages (which run on Node 20) and esbuild's install script.
-  npm ci --no-audit --no-fund --loglevel=error &
-  npm_pid=$!
-fi
-
-# With --test: what only the tests need, installed beside the Rust installs above (they
+# With --test: what only the tests need, installed beside the Rust installs below (they
 # wait on the network and dpkg while cargo keeps the cores busy): Debian's Chromium and its
 # WebDriver for the browser tests (never a downloaded browser) and PostgreSQL's server
 # binaries for the workspace's PostgreSQL index tests (host-tokio/tests/pg/cluster.rs starts
@@ -51,6 +39,18 @@ if [ "$mode" = --test-only ]; then
   test_installs
   exit 0
 fi
+# npm ci only when the lockfile changed since the last install; it waits on the network
+# while the Rust installs below keep the cores busy, so it runs beside them.
+npm_pid= log=
+trap 'for p in $npm_pid ${test_pid:-}; do kill "$p" 2>/dev/null; done; rm -f "$log"' EXIT
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci (beside the Rust installs)"
+  # Errors only: the warnings were 30 lines of Node >= 22 engine notes from test-only
+  # framework packages (which run on Node 20) and esbuild's install script.
+  npm ci --no-audit --no-fund --loglevel=error &
+  npm_pid=$!
+fi
+
 test_pid=
 if [ "$mode" = --test ]; then
   test_installs &
