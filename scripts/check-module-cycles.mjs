@@ -103,10 +103,9 @@ function measure(rootFile) {
   const up = new Map(); // a -> Map b -> [an example, count], a below b
   const layers =
     LAYERS[rootFile] && new Map(LAYERS[rootFile].flatMap(([, ms], rank) => ms.split(' ').map((m) => [m, rank])));
-  const apart = new Set(
-    (LAYERS[rootFile] ?? []).flatMap(([, ms, how], rank) => (how?.apart ? [rank] : [])),
-  );
-  const above = (a, b) => layers.get(a) < layers.get(b) || (layers.get(a) === layers.get(b) && apart.has(layers.get(a)));
+  const apart = new Set((LAYERS[rootFile] ?? []).flatMap(([, ms, how], rank) => (how?.apart ? [rank] : [])));
+  const above = (a, b) =>
+    layers.get(a) < layers.get(b) || (layers.get(a) === layers.get(b) && apart.has(layers.get(a)));
   const lines = new Map();
   const example = ({ file, line, segs }) => {
     if (!lines.has(file)) lines.set(file, fs.readFileSync(file, 'utf8').split('\n'));
