@@ -378,3 +378,36 @@ fn a_redacted_result_is_pointed_to_with_the_stored_size() {
         "{pointer}"
     );
 }
+
+/// Results side by side in one message (Anthropic's parallel calls) are cleared as one
+/// entry of `changed` holding an edit for each, so a host applies them to that message.
+#[test]
+fn results_of_one_message_are_cleared_as_one_change() {
+    let block =
+        |id: &str| json!({"type": "tool_result", "tool_use_id": id, "content": log(id, 400)});
+    let call = |id: &str| json!({"type": "tool_use", "id": id, "name": "bash", "input": {}});
+    let messages = vec![
+        json!({"role": "assistant", "content": [call("a"), call("b")]}),
+        json!({"role": "user", "content": [block("a"), block("b")]}),
+        json!({"role": "assistant", "content": [call("c")]}),
+        json!({"role": "user", "content": [block("c")]}),
+    ];
+    let options = BudgetOptions {
+        keep_last: 1,
+        ..BudgetOptions::new(1_000)
+    };
+    let done = run(&materializer(), &messages, &options, &MemoryWriter::new());
+    assert_eq!(done.cleared.len(), 2, "{done:?}");
+    assert_eq!(done.changed.len(), 1, "{:?}", done.changed);
+    let (message, edits) = &done.changed[0];
+    assert_eq!(*message, 1);
+    assert_eq!(edits.len(), 2);
+    let cleared = applied(&messages, &done);
+    let blocks = cleared[1]["content"].as_array().unwrap();
+    assert!(
+        blocks
+            .iter()
+            .all(|b| is_cleared(b["content"].as_str().unwrap())),
+        "{blocks:?}"
+    );
+}
