@@ -64,3 +64,7 @@ impl Materializer {
 #[cfg(test)]
 #[path = "budget_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "budget_pages_tests.rs"]
+mod pages_tests;
