@@ -23,7 +23,8 @@ pub struct RefHint {
     pub redacted: Vec<(String, usize)>,
 }
 
-/// A reference to an artifact, readable with [`Materializer::read`](crate::materialize::Materializer::read) at once.
+/// A reference to an artifact, readable with
+/// [`Materializer::read`](crate::materialize::Materializer::read) at once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextRef {
     /// `ctx://<conversationId>/tool/<toolCallId>.<ext>`, both ids percent-encoded: UTF-8

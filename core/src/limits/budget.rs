@@ -7,7 +7,6 @@
 //! Decisions are frozen by content: a pointer is never cleared again and never changes,
 //! so a loop that sends what `budget` returned plus its new messages extends the turn
 //! before byte for byte, except at the rewrites `budget` reports. No clock, no randomness.
-
 //!
 //! The rule lives here, below the products: [`Choice`] decides what is cleared and builds
 //! the edits; a product stores the results that were inline (the Materializer's
@@ -81,7 +80,8 @@ impl Cleared {
     }
 }
 
-/// What [`Materializer::budget`](crate::materialize::Materializer::budget) did, as edits for the host to apply.
+/// What [`Materializer::budget`](crate::materialize::Materializer::budget) did, as edits
+/// for the host to apply.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Budgeted {
     /// For each changed message, by index: slot → pointer edits.

@@ -5,8 +5,9 @@
 //! leave free). Both decide by fresh results and what comes before them, so a message never
 //! changes again on a later turn.
 
-/// A model's context window, for [`MaterializerOptions::context_window`](crate::materialize::MaterializerOptions::context_window): a fresh result
-/// in message `i` is materialized when its estimated tokens
+/// A model's context window, for
+/// [`MaterializerOptions::context_window`](crate::materialize::MaterializerOptions::context_window):
+/// a fresh result in message `i` is materialized when its estimated tokens
 /// ([`estimate_tokens`](crate::tokens::estimate_tokens)) exceed `result_share` of what
 /// `tokens` leaves free after the messages before it (each counted as its
 /// `JSON.stringify`). The messages before a result never grow, so the decision never

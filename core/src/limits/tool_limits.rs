@@ -25,8 +25,9 @@ pub enum MaterializeWhen {
     Always,
 }
 
-/// One tool's entry in [`MaterializerOptions::tools`](crate::materialize::MaterializerOptions::tools) (and the Workspace's
-/// [`tools`](crate::workspace::WorkspaceOptions::tools)): each field given overrides the
+/// One tool's entry in
+/// [`MaterializerOptions::tools`](crate::materialize::MaterializerOptions::tools) (and the
+/// Workspace's [`tools`](crate::workspace::WorkspaceOptions::tools)): each field given overrides the
 /// `"*"` entry's, which overrides the options' own limits.
 ///
 /// ```
@@ -162,9 +163,7 @@ impl Limits {
                 .min(self.tokens.map_or(usize::MAX, |t| t / per_unit)),
         }
     }
-}
 
-impl Limits {
     /// The limits for `tool` by the one precedence rule: its entry's in `tools`, else the
     /// limit the tool declared itself (`declared` characters: MCP's
     /// `_meta["anthropic/maxResultSizeChars"]`; the `"*"` entry's `materialize` still

@@ -11,15 +11,17 @@ use crate::limits::budget::{BudgetOptions, Budgeted, Choice};
 impl Materializer {
     /// Clear old tool results when the history is over budget. `message_tokens` are the
     /// tokens of each message as the host counts them (`JSON.stringify` of it, counted
-    /// by [`estimate_tokens`](crate::tokens::estimate_tokens) or the caller's tokenizer). When their sum exceeds
-    /// `trigger_tokens`, the tool results before the last `keep_last` (not of
-    /// `exclude_tools`, nothing that already stands for stored content but a summary or
-    /// a page the read tools returned: [`crate::forms::stored_form::stored_form`]) are cleared oldest
-    /// first until the history is at most half the trigger — if that saves at least
+    /// by [`estimate_tokens`](crate::tokens::estimate_tokens) or the caller's tokenizer).
+    /// When their sum exceeds `trigger_tokens`, the tool results before the last
+    /// `keep_last` (not of `exclude_tools`, nothing that already stands for stored content
+    /// but a summary or a page the read tools returned:
+    /// [`crate::forms::stored_form::stored_form`]) are cleared oldest first until the history is at most half the trigger — if that saves at least
     /// `clear_at_least_tokens`; otherwise nothing changes. A result is cleared into
-    /// [`cleared_pointer`](crate::forms::pointer::cleared_pointer) naming its ref: a summary's own, or a new artifact's for a
-    /// result that was inline (written first, whatever its size); a page into
-    /// [`cleared_page_pointer`](crate::forms::pointer::cleared_page_pointer), naming the call (tool and input) that returns it again.
+    /// [`cleared_pointer`](crate::forms::pointer::cleared_pointer) naming its ref: a
+    /// summary's own, or a new artifact's for a result that was inline (written first,
+    /// whatever its size); a page into
+    /// [`cleared_page_pointer`](crate::forms::pointer::cleared_page_pointer), naming the
+    /// call (tool and input) that returns it again.
     /// A page whose call is no longer in the history stays.
     ///
     /// # Errors

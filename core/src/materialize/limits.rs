@@ -190,19 +190,22 @@ mod tests {
         assert!(plain.exceeds_limits_for("bash", &output));
     }
 
+    /// A Materializer whose `bash` entry sets a token limit and nothing else.
+    fn with_bash_token_limit(tokens: usize) -> Materializer {
+        let mut options = MaterializerOptions::new("/d", "c", "/");
+        let limits = ToolLimits {
+            max_inline_tokens: Some(tokens),
+            ..ToolLimits::default()
+        };
+        options.tools = vec![("bash".into(), limits)];
+        Materializer::new(options).unwrap()
+    }
+
     /// A tool's token limit counts by the estimate, over its character and byte limits,
     /// and lowers the length that surely stays inline to half of it.
     #[test]
     fn a_token_limit_materializes_what_the_estimate_puts_over_it() {
-        let mut options = MaterializerOptions::new("/d", "c", "/");
-        options.tools = vec![(
-            "bash".into(),
-            ToolLimits {
-                max_inline_tokens: Some(99),
-                ..ToolLimits::default()
-            },
-        )];
-        let m = Materializer::new(options).unwrap();
+        let m = with_bash_token_limit(99);
         // 198 digits are 99 tokens by the estimate (12 eighths per 3), 201 are 101.
         assert_eq!(estimate_tokens(&"1".repeat(198)), 99);
         assert_eq!(estimate_tokens(&"1".repeat(201)), 101);
@@ -224,15 +227,7 @@ mod tests {
     /// longer in UTF-8 bytes than the limit — and its error is the call's.
     #[test]
     fn a_token_limit_counts_by_the_hosts_counter_past_the_byte_bound() {
-        let mut options = MaterializerOptions::new("/d", "c", "/");
-        options.tools = vec![(
-            "bash".into(),
-            ToolLimits {
-                max_inline_tokens: Some(10),
-                ..ToolLimits::default()
-            },
-        )];
-        let m = Materializer::new(options).unwrap();
+        let m = with_bash_token_limit(10);
         let asked = std::cell::RefCell::new(Vec::new());
         // Two bytes a token.
         let halves = |text: &str| {
