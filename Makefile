@@ -175,9 +175,11 @@ format: setup ## Format Rust (rustfmt) and TypeScript/JavaScript (prettier, pinn
 	node_modules/.bin/prettier --write --log-level warn .
 
 test-rust: build setup-test test-rust-only ## Rust unit, doc and conformance tests
+# `MAKEFLAGS=`: make does not hand a plain recipe its jobserver's descriptors, and
+# rustdoc warned at every crate's doctests that it could not open them.
 test-rust-only:
 	rm -f target/conformance/core-native.json target/conformance/tokio.json target/conformance/object-store.json target/conformance/object-store-s3.json
-	$(CARGO_LINTED) cargo test --workspace $(WORKSPACE_FEATURES) --quiet
+	MAKEFLAGS= $(CARGO_LINTED) cargo test --workspace $(WORKSPACE_FEATURES) --quiet
 	$(CARGO_LINTED) cargo test --workspace $(WORKSPACE_FEATURES) --benches --no-run --quiet
 
 test-node: build setup-test test-node-only ## wasm build and npm package tests under Node

@@ -27,6 +27,12 @@ pub(crate) struct Abort {
 }
 
 impl Abort {
+    /// The `{ signal? }` of a call's `options`, which must be an object when given.
+    pub(crate) fn of_call(options: &JsValue) -> Result<Option<Abort>, JsOffloadError> {
+        crate::args::options_arg(options)?;
+        Abort::from_options(options)
+    }
+
     /// `options.signal` when given: `INVALID_ARGUMENT` for anything but an
     /// `AbortSignal`, `ABORTED` when it has already fired (so nothing starts).
     pub(crate) fn from_options(options: &JsValue) -> Result<Option<Abort>, JsOffloadError> {

@@ -2,59 +2,49 @@
 //! and named in the `INVALID_ARGUMENT`/`INVALID_ID` error when it is wrong.
 
 use tool_offload_core::materialize::{compile_pattern, Pattern};
-use tool_offload_core::path::LONE_SURROGATE;
-use tool_offload_core::{safe_count, OffloadError};
+use tool_offload_core::options::{self, Given};
+use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
 use crate::error::{message_of, JsOffloadError};
 use crate::keys::{field, key};
-use crate::view::has_lone_surrogate;
 
-/// A string argument, or an error naming it.
-pub(crate) fn string_arg(
-    value: &JsValue,
-    error: impl FnOnce(&str) -> OffloadError,
-) -> Result<String, JsOffloadError> {
-    value
-        .as_string()
-        .ok_or_else(|| error(&kind_of(value)).into())
+/// One argument as core reads it: a scalar as itself, an object as its `typeof` and
+/// `String(value)` (what a message naming a wrong argument shows).
+pub(crate) fn arg(value: &JsValue) -> Given {
+    crate::given::scalar(value)
 }
 
-/// An id argument (`sessionId`, `conversationId`, `toolCallId`…): a string, else
-/// `INVALID_ID` saying it is missing or not a string. Whether it can name a file is
-/// core's check.
+/// A string argument named `name` (`toolName must be a string, got number`).
+pub(crate) fn string_arg(value: &JsValue, name: &str) -> Result<String, JsOffloadError> {
+    Ok(options::string(&arg(value), name)?)
+}
+
+/// An id argument (`sessionId`, `conversationId`, `toolCallId`…): core's
+/// [`id`](options::id) (`INVALID_ID`: missing, not a string, a lone surrogate). Whether
+/// it can name a file is core's check.
 pub(crate) fn id_arg(value: &JsValue, field: &str) -> Result<String, JsOffloadError> {
-    id_string(value, field, |kind| OffloadError::InvalidId {
-        field: field.into(),
-        value: None,
-        reason: if kind == "undefined" {
-            "is missing"
-        } else {
-            "must be a string"
-        },
-    })
+    Ok(options::id(&arg(value), field)?)
 }
 
-/// An id read from JS as a Rust String, or `not_string(kind)` when it is not a string.
-/// An id holding a lone UTF-16 surrogate is `INVALID_ID`, checked before the conversion
-/// that would silently turn it into U+FFFD. Every id read from JS comes through here.
+/// A string argument that names a file (`toolUseId`): `INVALID_ID` for a lone
+/// surrogate, which as a Rust `String` (U+FFFD) could name another's; `INVALID_ARGUMENT`
+/// (`<field> must be a string<when>, got …`) for anything else but a string.
 pub(crate) fn id_string(
     value: &JsValue,
     field: &str,
-    not_string: impl FnOnce(&str) -> OffloadError,
+    when: &str,
 ) -> Result<String, JsOffloadError> {
-    if has_lone_surrogate(value) {
-        return Err(OffloadError::InvalidId {
-            field: field.into(),
-            value: None,
-            reason: LONE_SURROGATE,
-        }
-        .into());
+    match arg(value) {
+        lone @ Given::Text {
+            well_formed: false, ..
+        } => Ok(options::id(&lone, field)?),
+        given => Ok(options::string(&given, &format!("{field}{when}"))?),
     }
-    string_arg(value, not_string)
 }
 
-/// What `value` is, for messages: its `typeof`, or `null`.
+/// What `value` is, for messages: its `typeof`, or `null` (as core's
+/// [`Given::type_of`], without copying a string in).
 pub(crate) fn kind_of(value: &JsValue) -> String {
     if value.is_null() {
         "null".to_owned()
@@ -101,80 +91,36 @@ pub(crate) fn process_cwd() -> Result<Option<String>, JsOffloadError> {
 
 /// An options argument: an object, or absent.
 pub(crate) fn options_arg(options: &JsValue) -> Result<(), JsOffloadError> {
-    if options.is_undefined() || options.is_null() || options.is_object() {
-        Ok(())
-    } else {
-        Err(OffloadError::InvalidArgument(format!(
-            "options must be an object when given, got {}",
-            kind_of(options)
-        ))
-        .into())
-    }
+    Ok(options::call_options(&arg(options))?)
 }
 
 /// A count: `default` when `undefined`, else a non-negative integer; one beyond
-/// `usize` (wasm32) means "no limit" and is `usize::MAX` (options: thresholds, limits).
+/// `usize` (wasm32) means "no limit" (core's [`count`](options::count)).
 pub(crate) fn count_arg(
     value: &JsValue,
     name: &str,
     default: usize,
 ) -> Result<usize, JsOffloadError> {
-    // Saturating, not `as`: that would wrap 2^32 + 1 round to 1.
-    Ok(u64_arg(value, name)?.map_or(default, |n| usize::try_from(n).unwrap_or(usize::MAX)))
+    Ok(options::count(&arg(value), name, default)?)
 }
 
-/// A position or a count of a page (a line, a part, an offset, matches, context rows):
-/// `default` when `undefined`, else a non-negative integer of at most
-/// [`MAX_COUNT`](tool_offload_core::MAX_COUNT), the same range on every host;
-/// `INVALID_ARGUMENT` beyond it.
+/// A position or a count of a page: core's [`page`](options::page).
 pub(crate) fn page_arg(
     value: &JsValue,
     name: &str,
     default: usize,
 ) -> Result<usize, JsOffloadError> {
-    match u64_arg(value, name)? {
-        None => Ok(default),
-        Some(n) => tool_offload_core::count_in_range(n as f64).map_err(|_| {
-            OffloadError::InvalidArgument(format!(
-                "{name} must be at most {}, got {n}",
-                tool_offload_core::MAX_COUNT
-            ))
-            .into()
-        }),
-    }
-}
-
-/// An optional non-negative safe integer (`undefined`: `None`), as a `u64`: byte
-/// counts and milliseconds may pass 2^32.
-pub(crate) fn u64_arg(value: &JsValue, name: &str) -> Result<Option<u64>, JsOffloadError> {
-    if value.is_undefined() {
-        return Ok(None);
-    }
-    match value.as_f64().and_then(safe_count) {
-        Some(n) => Ok(Some(n)),
-        None => Err(OffloadError::InvalidArgument(format!(
-            "{name} must be a non-negative integer, got {}",
-            message_of(value)
-        ))
-        .into()),
-    }
+    Ok(options::page(&arg(value), name, default)?)
 }
 
 /// `object[key]` as a string when given (not `undefined` or `null`), named `name` in the
-/// error: `INVALID_ARGUMENT` for anything else.
+/// error: core's [`optional_string`](options::optional_string).
 pub(crate) fn optional_string(
     object: &JsValue,
     key: &'static str,
     name: &str,
 ) -> Result<Option<String>, JsOffloadError> {
-    let value = field(object, key);
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    string_arg(&value, |kind| {
-        OffloadError::InvalidArgument(format!("{name} must be a string when given, got {kind}"))
-    })
-    .map(Some)
+    Ok(options::optional_string(&arg(&field(object, key)), name)?)
 }
 
 /// A `grep` call's pattern and `options` (`context` default 2, `maxMatches` default
@@ -193,8 +139,6 @@ pub(crate) fn grep_args(
 
 /// `pattern` compiled by core's engine, or `INVALID_PATTERN` with the reason.
 pub(crate) fn compile(pattern: &JsValue, ignore_case: bool) -> Result<Pattern, JsOffloadError> {
-    let source = string_arg(pattern, |kind| {
-        OffloadError::InvalidArgument(format!("pattern must be a string, got {kind}"))
-    })?;
+    let source = string_arg(pattern, "pattern")?;
     Ok(compile_pattern(&source, ignore_case)?)
 }

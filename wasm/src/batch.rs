@@ -38,9 +38,7 @@ async fn run(messages: JsValue, options: JsValue) -> Result<JsValue, JsOffloadEr
     let option = |name: &'static str| {
         js_sys::Reflect::get(&options, &key(name)).unwrap_or(JsValue::UNDEFINED)
     };
-    let output_dir = string_arg(&option("outputDir"), |kind| {
-        OffloadError::InvalidArgument(format!("options.outputDir must be a string, got {kind}"))
-    })?;
+    let output_dir = string_arg(&option("outputDir"), "options.outputDir")?;
     let threshold = count_arg(&option("threshold"), "options.threshold", DEFAULT_THRESHOLD)?;
     let redact = crate::given::redaction_arg(&option("redact"), "options.redact")?;
     let abort = Abort::from_options(&options)?;

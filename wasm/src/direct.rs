@@ -1,7 +1,7 @@
 //! `offloadToolResult` for JavaScript.
 
 use js_sys::Promise;
-use tool_offload_core::{DirectPlan, OffloadError};
+use tool_offload_core::DirectPlan;
 use wasm_bindgen::prelude::*;
 
 use crate::args::{id_arg, string_arg, working_dir};
@@ -40,9 +40,7 @@ async fn run(
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
     let session_id = id_arg(&session_id, "sessionId")?;
-    let output_dir = string_arg(&output_dir, |kind| {
-        OffloadError::InvalidArgument(format!("outputDir must be a string, got {kind}"))
-    })?;
+    let output_dir = string_arg(&output_dir, "outputDir")?;
     let cwd = working_dir(&options, &output_dir)?;
     let redact = crate::given::redaction_arg(&field(&options, "redact"), "options.redact")?;
     let writer = JsFileWriter::new(&writer)?;

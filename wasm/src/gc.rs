@@ -12,9 +12,8 @@ use crate::args::string_arg;
 use crate::convert::to_value;
 use crate::error::JsOffloadError;
 use crate::keys::field;
-use crate::promise::spawn;
+use crate::promise::spawn_with;
 use crate::read_write::ReadWrite;
-use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
 
 /// Remove what nobody needs under `dir` (a user-data or batch output directory): files
@@ -31,22 +30,13 @@ pub fn gc_directory(
     options: JsValue,
 ) -> Promise {
     let parsed = (|| {
-        let dir = string_arg(&dir, |kind| {
-            OffloadError::InvalidArgument(format!("dir must be a string, got {kind}"))
-        })?;
+        let dir = string_arg(&dir, "dir")?;
         let writer = JsFileWriter::new(&field(&options, "writer"))?;
         Ok::<_, JsOffloadError>((dir, parse(&options)?, writer))
     })();
-    let (dir, options, writer) = match parsed {
-        Ok(parsed) => parsed,
-        Err(err) => return Promise::reject(&err.into()),
-    };
-    let io = ReadWrite {
-        reader: JsFileReader::from_object(writer.target()),
-        writer,
-        original: None,
-    };
-    spawn(async move { run(&dir, &options, &io).await })
+    spawn_with(parsed, |(dir, options, writer)| async move {
+        run(&dir, &options, &ReadWrite::of_writer(writer)).await
+    })
 }
 
 /// Collect under `root` through `io` (the one IO type both `gcDirectory` and

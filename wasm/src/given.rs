@@ -24,6 +24,12 @@ pub(crate) fn value(value: &JsValue) -> Given {
     convert(value, 1, &[])
 }
 
+/// One argument: a scalar as itself, anything else as [`other`] (its `typeof` and
+/// `String(value)`, as a message naming it shows it), not converted.
+pub(crate) fn scalar(value: &JsValue) -> Given {
+    convert(value, MAX_DEPTH, &[])
+}
+
 fn convert(value: &JsValue, depth: usize, host_keys: &[&str]) -> Given {
     if value.is_undefined() {
         return Given::Undefined;

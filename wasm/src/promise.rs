@@ -24,3 +24,18 @@ pub(crate) fn spawn(future: impl Future<Output = Result<JsValue, JsValue>> + 'st
 fn spawn_boxed(future: Boxed) -> Promise {
     wasm_bindgen_futures::future_to_promise(future)
 }
+
+/// The promise of a call whose arguments were read before it returned (so the caller
+/// may change them after): rejected with their error, else settled by `body` on them.
+pub(crate) fn spawn_with<A, F>(
+    args: Result<A, crate::error::JsOffloadError>,
+    body: impl FnOnce(A) -> F,
+) -> Promise
+where
+    F: Future<Output = Result<JsValue, JsValue>> + 'static,
+{
+    match args {
+        Ok(args) => spawn(body(args)),
+        Err(err) => Promise::reject(&err.into()),
+    }
+}

@@ -54,6 +54,16 @@ impl ReadWrite {
         }
     }
 
+    /// A writer's IO, reading through the same object (`gcDirectory`,
+    /// `sweepStaleTempFiles`: a `FileWriter & FileReader`).
+    pub(crate) fn of_writer(writer: JsFileWriter) -> Self {
+        ReadWrite {
+            reader: JsFileReader::from_object(writer.target()),
+            writer,
+            original: None,
+        }
+    }
+
     /// This IO with every wait raced against `abort`'s signal.
     pub(crate) fn aborting_with(self, abort: Option<&Abort>) -> Self {
         ReadWrite {

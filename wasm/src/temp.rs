@@ -5,9 +5,8 @@ use js_sys::Promise;
 use tool_offload_core::{temp, OffloadError};
 use wasm_bindgen::prelude::*;
 
-use crate::promise::spawn;
+use crate::promise::spawn_with;
 use crate::read_write::ReadWrite;
-use crate::reader::JsFileReader;
 use crate::writer::JsFileWriter;
 
 /// `.tool-offload-<pid>-<unique>.tmp`: the name of a writer's temporary file.
@@ -25,18 +24,11 @@ pub fn sweep_stale_temp_files(
     now_ms: f64,
     #[wasm_bindgen(unchecked_param_type = "FileWriter & FileReader")] writer: JsValue,
 ) -> Promise {
-    let writer = match JsFileWriter::new(&writer) {
-        Ok(writer) => writer,
-        Err(err) => return Promise::reject(&crate::error::JsOffloadError::from(err).into()),
-    };
-    let io = ReadWrite {
-        reader: JsFileReader::from_object(writer.target()),
-        writer,
-        original: None,
-    };
     // Negative (clock skew) or NaN times are 0.
     let now_ms = now_ms.max(0.0) as u64;
-    spawn(async move {
+    let writer = JsFileWriter::new(&writer).map_err(Into::into);
+    spawn_with(writer, |writer| async move {
+        let io = ReadWrite::of_writer(writer);
         let removed = temp::sweep_stale_temp(&dir, now_ms, &io).await;
         let failed = |source| OffloadError::ReadFailed { path: dir, source };
         let removed = removed.map_err(|e| io.error(failed(e)))?;

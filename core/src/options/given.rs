@@ -85,9 +85,22 @@ impl Given {
         matches!(self, Given::Undefined | Given::Null)
     }
 
-    /// Whether JavaScript's `typeof` says `object` and it is not `null` (arrays are).
+    /// Whether JavaScript's `typeof` says `object` and it is not `null` (arrays are, and
+    /// so is an object a host did not convert: an argument's, or one nested too deep).
+    ///
+    /// ```
+    /// use tool_offload_core::options::Given;
+    /// let unconverted = Given::Other { type_of: "object".into(), shown: "1,2".into() };
+    /// assert!(unconverted.is_object() && Given::List(vec![]).is_object());
+    /// let function = Given::Other { type_of: "function".into(), shown: String::new() };
+    /// assert!(!function.is_object() && !Given::Null.is_object());
+    /// ```
     pub fn is_object(&self) -> bool {
-        matches!(self, Given::Object(_) | Given::List(_))
+        match self {
+            Given::Object(_) | Given::List(_) => true,
+            Given::Other { type_of, .. } => type_of == "object",
+            _ => false,
+        }
     }
 
     /// The string, if this is one.

@@ -6,7 +6,7 @@ use super::read_back::{read_back, ReadBack};
 use crate::args::grep_args;
 use crate::args::{id_arg, kind_of, page_arg};
 use crate::error::{set, JsOffloadError};
-use crate::promise::spawn;
+use crate::promise::{spawn, spawn_with};
 use crate::read_write::{Original, ReadWrite};
 use crate::types::{Count, GrepOptions, MaterializeMessagesOptions, OperationOptions, ReadOptions};
 use js_sys::{Array, Object, Promise};
@@ -62,13 +62,10 @@ impl Materializer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ToolOutputInput")] input: JsValue,
     ) -> Promise {
-        // Arguments are read now, so the caller may change them once this returns.
-        let output = match MaterializeInput::parse(&input) {
-            Ok(output) => output,
-            Err(err) => return Promise::reject(&err.into()),
-        };
         let inner = self.inner.clone();
-        spawn(async move { materialize(&inner, output).await.map_err(JsValue::from) })
+        spawn_with(MaterializeInput::parse(&input), |output| async move {
+            materialize(&inner, output).await.map_err(JsValue::from)
+        })
     }
 
     /// Lines `offset..offset + limit` (0-based; defaults 0 and 200) of the artifact
@@ -84,12 +81,7 @@ impl Materializer {
         options: Option<ReadOptions>,
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let parsed =
-            (|| Ok::<_, JsOffloadError>((ref_arg(&reference)?, ReadBack::read(&options)?)))();
-        match parsed {
-            Ok((reference, op)) => self.reading(reference, op),
-            Err(err) => Promise::reject(&err.into()),
-        }
+        self.reading((|| Ok((ref_arg(&reference)?, ReadBack::read(&options)?)))())
     }
 
     /// Rows matching `pattern` in every artifact of this conversation, newest first,
@@ -102,17 +94,16 @@ impl Materializer {
         options: Option<GrepOptions>,
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        match grep_args(&pattern, &options) {
-            Ok((pattern, context, max_matches)) => self.reading(
-                String::new(),
-                ReadBack::GrepAll {
+        self.reading(
+            grep_args(&pattern, &options).map(|(pattern, context, max_matches)| {
+                let op = ReadBack::GrepAll {
                     pattern,
                     context,
                     max_matches,
-                },
-            ),
-            Err(err) => Promise::reject(&err.into()),
-        }
+                };
+                (String::new(), op)
+            }),
+        )
     }
 
     /// The last `lines` (default 200) rows of the artifact `ref`, as much of their end
@@ -124,14 +115,10 @@ impl Materializer {
         lines: Option<Count>,
     ) -> Promise {
         let lines = lines.map_or(JsValue::UNDEFINED, JsValue::from);
-        let parsed = ref_arg(&reference).and_then(|reference| {
+        self.reading(ref_arg(&reference).and_then(|reference| {
             let lines = page_arg(&lines, "lines", DEFAULT_LINES)?;
             Ok((reference, ReadBack::Tail { lines }))
-        });
-        match parsed {
-            Ok((reference, op)) => self.reading(reference, op),
-            Err(err) => Promise::reject(&err.into()),
-        }
+        }))
     }
 
     /// Rows of the artifact `ref` matching the regular expression `pattern` (core's
@@ -147,7 +134,7 @@ impl Materializer {
         options: Option<GrepOptions>,
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let parsed = (|| {
+        self.reading((|| {
             let reference = ref_arg(&reference)?;
             let (pattern, context, max_matches) = grep_args(&pattern, &options)?;
             let op = ReadBack::Grep {
@@ -155,12 +142,8 @@ impl Materializer {
                 context,
                 max_matches,
             };
-            Ok::<_, JsOffloadError>((reference, op))
-        })();
-        match parsed {
-            Ok((reference, op)) => self.reading(reference, op),
-            Err(err) => Promise::reject(&err.into()),
-        }
+            Ok((reference, op))
+        })())
     }
 
     /// Terminal output: over the limits, `text` is written to
@@ -222,11 +205,7 @@ impl Materializer {
     ) -> Promise {
         let inner = self.inner.clone();
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let reader = match self.reader() {
-            Ok(reader) => reader,
-            Err(err) => return Promise::reject(&err.into()),
-        };
-        spawn(async move {
+        spawn_with(self.reader(), |reader| async move {
             Ok(super::conversation::export_conversation(&inner, reader, messages, options).await?)
         })
     }
@@ -283,12 +262,8 @@ impl Materializer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "GcOptions")] options: JsValue,
     ) -> Promise {
-        let options = match crate::gc::parse(&options) {
-            Ok(options) => options,
-            Err(err) => return Promise::reject(&err.into()),
-        };
         let inner = self.inner.clone();
-        spawn(async move {
+        spawn_with(crate::gc::parse(&options), |options| async move {
             let io = inner.host.io(None);
             crate::gc::run(&inner.core.options().user_data, &options, &io).await
         })
@@ -317,15 +292,12 @@ impl Materializer {
 }
 
 impl Materializer {
-    /// Run `op` on the artifact `reference` with this call's own reader, as a Promise of
-    /// its page.
-    fn reading(&self, reference: String, op: ReadBack) -> Promise {
+    /// Run the read-back `op` on the artifact `reference` (the arguments, read now) with
+    /// this call's own reader, as a Promise of its page.
+    fn reading(&self, args: Result<(String, ReadBack), JsOffloadError>) -> Promise {
         let inner = self.inner.clone();
-        let reader = match self.reader() {
-            Ok(reader) => reader,
-            Err(err) => return Promise::reject(&err.into()),
-        };
-        spawn(async move {
+        let args = args.and_then(|args| Ok((args, self.reader()?)));
+        spawn_with(args, |((reference, op), reader)| async move {
             read_back(&inner, &reader, &reference, op)
                 .await
                 .map(JsValue::from)

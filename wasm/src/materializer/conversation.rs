@@ -30,7 +30,7 @@ pub(crate) async fn materialize_messages(
     messages: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
-    let abort = operation_abort(&options)?;
+    let abort = Abort::of_call(&options)?;
     let remind = super::reminder::remind_option(&options)?;
     let given = Messages::of(&messages)?;
     let io = inner.host.io(abort.as_ref());
@@ -66,19 +66,6 @@ pub(crate) async fn materialize_messages(
     Ok(result.into())
 }
 
-/// The `{ signal }` of `materializeMessages(messages, options?)` and
-/// `exportConversation(messages, options?)`.
-fn operation_abort(options: &JsValue) -> Result<Option<Abort>, JsOffloadError> {
-    if !(options.is_undefined() || options.is_null() || options.is_object()) {
-        return Err(OffloadError::InvalidArgument(format!(
-            "options must be an object when given, got {}",
-            kind_of(options)
-        ))
-        .into());
-    }
-    Abort::from_options(options)
-}
-
 /// `exportConversation(messages)`: the bundle as a plain JS object.
 pub(crate) async fn export_conversation(
     inner: &Inner,
@@ -86,7 +73,7 @@ pub(crate) async fn export_conversation(
     messages: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
-    let abort = operation_abort(&options)?;
+    let abort = Abort::of_call(&options)?;
     let reader = reader.aborting_with(abort.as_ref());
     if !Array::is_array(&messages) {
         return Err(OffloadError::InvalidArgument(format!(
@@ -136,9 +123,7 @@ async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadE
         ))
         .into());
     }
-    let user_data = string_arg(&field(&options, "userData"), |kind| {
-        OffloadError::InvalidArgument(format!("options.userData must be a string, got {kind}"))
-    })?;
+    let user_data = string_arg(&field(&options, "userData"), "options.userData")?;
     let cwd = working_dir(&options, &user_data)?;
     let abort = Abort::from_options(&options)?;
     let writer = JsFileWriter::new(&field(&options, "writer"))?;
@@ -219,20 +204,12 @@ fn legacy(record: &JsValue) -> Result<String, JsOffloadError> {
         .into());
     }
     let name = field(record, "toolName");
-    if !name.is_string() {
-        let kind = kind_of(&name);
-        let message = format!("toolName must be a string, got {kind}");
-        return Err(OffloadError::InvalidArgument(message).into());
-    }
+    string_arg(&name, "toolName")?;
     let id = field(record, "toolCallId");
     let has_id = !(id.is_undefined() || id.is_null());
     if has_id {
         // Checked for its type and for lone surrogates (INVALID_ID).
-        id_string(&id, "toolCallId", |kind| {
-            OffloadError::InvalidArgument(format!(
-                "toolCallId must be a string when given, got {kind}"
-            ))
-        })?;
+        id_string(&id, "toolCallId", " when given")?;
     }
     let [arguments, response] = ["arguments", "response"].map(|key| field(record, key));
     for (key, value) in [("arguments", &arguments), ("response", &response)] {

@@ -13,7 +13,7 @@ use crate::args::{id_arg, kind_of, optional_string, string_arg};
 use crate::convert::{to_js, to_value};
 use crate::error::{set, JsOffloadError};
 use crate::keys::field;
-use crate::promise::spawn;
+use crate::promise::spawn_with;
 
 /// The artifacts' MCP resource template, `{ uriTemplate, name, title, description,
 /// mimeType }`, as the CLI's MCP proxy advertises it.
@@ -55,18 +55,12 @@ pub(crate) fn materialize_call_tool_result(
                 ),
             )));
         }
-        let tool = string_arg(&field(&options, "toolName"), |kind| {
-            OffloadError::InvalidArgument(format!("toolName must be a string, got {kind}"))
-        })?;
+        let tool = string_arg(&field(&options, "toolName"), "toolName")?;
         let call_id = id_arg(&field(&options, "callId"), "callId")?;
         let server = optional_string(&options, "serverName", "serverName")?;
         Ok((to_value(&result, "result")?, tool, call_id, server))
     })();
-    let (value, tool, call_id, server) = match parsed {
-        Ok(args) => args,
-        Err(err) => return Promise::reject(&err.into()),
-    };
-    spawn(async move {
+    spawn_with(parsed, |(value, tool, call_id, server)| async move {
         let io = inner.host.io(None);
         let counter = inner.host.counter();
         let count = counter.as_ref().map(crate::count_tokens::JsCounter::boxed);

@@ -34,9 +34,7 @@ pub(crate) fn parse_options(options: &JsValue) -> Result<Inner, JsOffloadError> 
 /// surrogate names no artifact (`REF_NOT_FOUND`): as a Rust String it would hold U+FFFD
 /// and could name another id's artifact.
 pub(crate) fn ref_arg(reference: &JsValue) -> Result<String, JsOffloadError> {
-    let text = string_arg(reference, |kind| {
-        OffloadError::InvalidArgument(format!("ref must be a string, got {kind}"))
-    })?;
+    let text = string_arg(reference, "ref")?;
     if has_lone_surrogate(reference) {
         return Err(OffloadError::RefNotFound(text).into());
     }

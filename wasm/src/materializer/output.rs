@@ -7,7 +7,7 @@ use tool_offload_core::{utf16_len, OffloadError, Value};
 use wasm_bindgen::prelude::*;
 
 use super::options::Inner;
-use crate::args::{id_arg, kind_of, string_arg};
+use crate::args::{id_arg, kind_of, optional_string, string_arg};
 use crate::convert::to_js;
 use crate::count_tokens::{caused, JsCounter};
 use crate::error::{set, JsOffloadError};
@@ -42,19 +42,8 @@ impl MaterializeInput {
             .into());
         }
         let tool_call_id = id_arg(&field(input, "toolCallId"), "toolCallId")?;
-        let tool_name = string_arg(&field(input, "toolName"), |kind| {
-            OffloadError::InvalidArgument(format!("toolName must be a string, got {kind}"))
-        })?;
-        let server_name = field(input, "serverName");
-        let server_name = if server_name.is_undefined() || server_name.is_null() {
-            None
-        } else {
-            Some(string_arg(&server_name, |kind| {
-                OffloadError::InvalidArgument(format!(
-                    "serverName must be a string when given, got {kind}"
-                ))
-            })?)
-        };
+        let tool_name = string_arg(&field(input, "toolName"), "toolName")?;
+        let server_name = optional_string(input, "serverName", "serverName")?;
         let original = field(input, "output");
         if let Some(bytes) = binary(&original) {
             return Ok(MaterializeInput {

@@ -99,8 +99,6 @@ fn tool_format(options: &JsValue) -> Result<ToolFormat, JsOffloadError> {
     if format.is_undefined() {
         return Ok(ToolFormat::default());
     }
-    let name = string_arg(&format, |kind| {
-        OffloadError::InvalidArgument(format!("options.format must be a string, got {kind}"))
-    })?;
+    let name = string_arg(&format, "options.format")?;
     Ok(ToolFormat::parse(&name)?)
 }

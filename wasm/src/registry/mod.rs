@@ -172,12 +172,8 @@ async fn execute(
     name: JsValue,
     params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let tool_use_id = id_string(&tool_use_id, "toolUseId", |kind| {
-        OffloadError::InvalidArgument(format!("toolUseId must be a string, got {kind}"))
-    })?;
-    let name = string_arg(&name, |kind| {
-        OffloadError::InvalidArgument(format!("name must be a string, got {kind}"))
-    })?;
+    let tool_use_id = id_string(&tool_use_id, "toolUseId", "")?;
+    let name = string_arg(&name, "name")?;
     // The borrow ends before the handler runs, so a handler may use the registry.
     let (handler, passthrough, policy) = {
         let state = state.borrow();

@@ -80,12 +80,6 @@ fn expect_object(input: &JsValue, expects: &str) -> Result<(), JsOffloadError> {
     Err(invalid(format!("{expects}, got {}", kind_of(input))))
 }
 
-/// The `Abort` of a call's `options` (`{ signal? }`).
-pub(crate) fn call_abort(options: &JsValue) -> Result<Option<Abort>, JsOffloadError> {
-    options_arg(options)?;
-    Abort::from_options(options)
-}
-
 /// `offloadToolResult({ toolCallId, toolName, actionName?, content, metadata? })`.
 pub(crate) async fn offload_tool_result(
     inner: &Inner,
@@ -96,11 +90,9 @@ pub(crate) async fn offload_tool_result(
         &input,
         "offloadToolResult expects { toolCallId, toolName, actionName?, content, metadata? }",
     )?;
-    let abort = call_abort(&options)?;
+    let abort = Abort::of_call(&options)?;
     let call_id = id_arg(&field(&input, "toolCallId"), "toolCallId")?;
-    let tool_name = string_arg(&field(&input, "toolName"), |kind| {
-        OffloadError::InvalidArgument(format!("toolName must be a string, got {kind}"))
-    })?;
+    let tool_name = string_arg(&field(&input, "toolName"), "toolName")?;
     let action_name = optional_string(&input, "actionName", "actionName")?;
     let content = Content::of(field(&input, "content"))?;
     let core_input = ToolResultInput {
@@ -184,7 +176,7 @@ pub(crate) async fn add(
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
     expect_object(&input, "add expects { id, content, type?, metadata }")?;
-    let abort = call_abort(&options)?;
+    let abort = Abort::of_call(&options)?;
     let id = id_arg(&field(&input, "id"), "id")?;
     let content = Content::of(field(&input, "content"))?;
     let kind = optional_string(&input, "type", "type")?;
@@ -238,7 +230,7 @@ pub(crate) async fn offload_messages(
     messages: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsOffloadError> {
-    let abort = call_abort(&options)?;
+    let abort = Abort::of_call(&options)?;
     let given = Messages::of(&messages)?;
     let io = inner.host.io(abort.as_ref());
     let counter = inner.host.counter();

@@ -13,12 +13,13 @@ use tool_offload_core::workspace::default_end_line;
 use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
+use crate::abort::Abort;
 use crate::args::{id_arg, optional_string, options_arg, page_arg};
 use crate::convert::{strings, to_js};
 use crate::error::JsOffloadError;
-use crate::promise::spawn;
+use crate::promise::{spawn, spawn_with};
 use crate::read_write::ReadWrite;
-use calls::{bundle_arg, call_abort, infos_js, query_arg, records_js};
+use calls::{bundle_arg, infos_js, query_arg, records_js};
 use options::{parse_options, Inner};
 
 /// A knowledge store over one namespace of `<root>/context/<namespace>/`: one artifact
@@ -37,18 +38,19 @@ fn reading(inner: &Inner) -> Result<ReadWrite, JsOffloadError> {
     )
 }
 
-/// Run `read` with this workspace's IO, rejecting with its error.
-fn read_call<F, Fut>(inner: &Rc<Inner>, read: F) -> Promise
+/// Run `read` on `args` (the call's arguments, read now) with this workspace's IO,
+/// rejecting with the first error.
+fn read_call<A, F, Fut>(inner: &Rc<Inner>, args: Result<A, JsOffloadError>, read: F) -> Promise
 where
-    F: FnOnce(Rc<Inner>, ReadWrite) -> Fut + 'static,
+    F: FnOnce(Rc<Inner>, ReadWrite, A) -> Fut + 'static,
     Fut: std::future::Future<Output = Result<JsValue, OffloadError>> + 'static,
 {
-    let io = match reading(inner) {
-        Ok(io) => io,
+    let (args, io) = match args.and_then(|args| Ok((args, reading(inner)?))) {
+        Ok(ready) => ready,
         Err(err) => return Promise::reject(&err.into()),
     };
     let error_io = inner.host.io(None);
-    settle(Box::pin(read(inner.clone(), io)), error_io)
+    settle(Box::pin(read(inner.clone(), io, args)), error_io)
 }
 
 /// The promise of a read: one instance for every `read_call`, the read boxed.
@@ -110,11 +112,7 @@ impl Workspace {
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         let inner = self.inner.clone();
-        spawn(async move {
-            calls::add(&inner, input, options)
-                .await
-                .map_err(JsValue::from)
-        })
+        spawn(async move { Ok(calls::add(&inner, input, options).await?) })
     }
 
     /// The tool-result entry point: decide (`offloadTools`, `metadata.offload`, the token
@@ -132,11 +130,7 @@ impl Workspace {
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         let inner = self.inner.clone();
-        spawn(async move {
-            calls::offload_tool_result(&inner, input, options)
-                .await
-                .map_err(JsValue::from)
-        })
+        spawn(async move { Ok(calls::offload_tool_result(&inner, input, options).await?) })
     }
 
     /// `offloadToolResult` over a conversation (Anthropic, OpenAI Chat, Responses and the
@@ -150,11 +144,7 @@ impl Workspace {
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         let inner = self.inner.clone();
-        spawn(async move {
-            calls::offload_messages(&inner, messages, options)
-                .await
-                .map_err(JsValue::from)
-        })
+        spawn(async move { Ok(calls::offload_messages(&inner, messages, options).await?) })
     }
 
     /// Records whose metadata equals every field of `filter`, newest first, `limit`
@@ -167,11 +157,8 @@ impl Workspace {
     ) -> Promise {
         let filter = filter.map_or(JsValue::UNDEFINED, JsValue::from);
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let query = match query_arg(&filter, &options) {
-            Ok(query) => query,
-            Err(err) => return Promise::reject(&err.into()),
-        };
-        read_call(&self.inner, move |inner, io| async move {
+        let query = query_arg(&filter, &options);
+        read_call(&self.inner, query, |inner, io, query| async move {
             Ok(records_js(&inner.core.query(&query, &io).await?))
         })
     }
@@ -197,17 +184,17 @@ impl Workspace {
             }
             Ok::<_, JsOffloadError>((get("taskId")?, get("sessionId")?))
         })();
-        let (task, session) = match parsed {
-            Ok(ids) => ids,
-            Err(err) => return Promise::reject(&err.into()),
-        };
-        read_call(&self.inner, move |inner, io| async move {
-            let infos = inner
-                .core
-                .tool_result_offload_info(task.as_deref(), session.as_deref(), &io)
-                .await?;
-            Ok(infos_js(&infos))
-        })
+        read_call(
+            &self.inner,
+            parsed,
+            |inner, io, (task, session)| async move {
+                let infos = inner
+                    .core
+                    .tool_result_offload_info(task.as_deref(), session.as_deref(), &io)
+                    .await?;
+                Ok(infos_js(&infos))
+            },
+        )
     }
 
     /// A knowledge artifact whole: `{ id, type, metadata, content }`. Rejects with
@@ -217,11 +204,7 @@ impl Workspace {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
     ) -> Promise {
-        let id = match id_arg(&id, "id") {
-            Ok(id) => id,
-            Err(err) => return Promise::reject(&err.into()),
-        };
-        read_call(&self.inner, move |inner, io| async move {
+        read_call(&self.inner, id_arg(&id, "id"), |inner, io, id| async move {
             let knowledge = inner.core.get_by_id(&id, &io).await?;
             let out = to_js(&knowledge.record.to_value());
             crate::error::set(&out, "content", &JsValue::from_str(&knowledge.content));
@@ -245,13 +228,13 @@ impl Workspace {
             let end = page_arg(&end, "endLine", default_end_line(start))?;
             Ok::<_, JsOffloadError>((id, start, end))
         })();
-        let (id, start, end) = match parsed {
-            Ok(args) => args,
-            Err(err) => return Promise::reject(&err.into()),
-        };
-        read_call(&self.inner, move |inner, io| async move {
-            Ok(inner.core.get_by_lines(&id, start, end, &io).await?.into())
-        })
+        read_call(
+            &self.inner,
+            parsed,
+            |inner, io, (id, start, end)| async move {
+                Ok(inner.core.get_by_lines(&id, start, end, &io).await?.into())
+            },
+        )
     }
 
     /// Rows of a knowledge artifact matching `pattern`, with `context` (default 2) rows
@@ -268,17 +251,17 @@ impl Workspace {
             let (pattern, context, max) = crate::args::grep_args(&pattern, &options)?;
             Ok((id, pattern, context, max))
         });
-        let (id, pattern, context, max) = match parsed {
-            Ok(args) => args,
-            Err(err) => return Promise::reject(&err.into()),
-        };
-        read_call(&self.inner, move |inner, io| async move {
-            Ok(inner
-                .core
-                .grep(&id, &pattern, context, max, &io)
-                .await?
-                .into())
-        })
+        read_call(
+            &self.inner,
+            parsed,
+            |inner, io, (id, pattern, context, max)| async move {
+                Ok(inner
+                    .core
+                    .grep(&id, &pattern, context, max, &io)
+                    .await?
+                    .into())
+            },
+        )
     }
 
     /// Rows matching `pattern` in every knowledge artifact of the namespace, newest
@@ -291,17 +274,18 @@ impl Workspace {
         options: Option<crate::types::GrepOptions>,
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let (pattern, context, max) = match crate::args::grep_args(&pattern, &options) {
-            Ok(args) => args,
-            Err(err) => return Promise::reject(&err.into()),
-        };
-        read_call(&self.inner, move |inner, io| async move {
-            Ok(inner
-                .core
-                .grep_all(&pattern, context, max, &io)
-                .await?
-                .into())
-        })
+        let parsed = crate::args::grep_args(&pattern, &options);
+        read_call(
+            &self.inner,
+            parsed,
+            |inner, io, (pattern, context, max)| async move {
+                Ok(inner
+                    .core
+                    .grep_all(&pattern, context, max, &io)
+                    .await?
+                    .into())
+            },
+        )
     }
 
     /// Register `get_knowledge_by_id`, `get_knowledge_by_lines`, `grep_knowledge`,
@@ -327,7 +311,7 @@ impl Workspace {
     /// plain JSON bundle (`format: "tool-offload/workspace"`).
     #[wasm_bindgen(js_name = exportNamespace, unchecked_return_type = "Promise<WorkspaceBundle>")]
     pub fn export_namespace(&self) -> Promise {
-        read_call(&self.inner, |inner, io| async move {
+        read_call(&self.inner, Ok(()), |inner, io, ()| async move {
             Ok(to_js(&inner.core.export_namespace(&io).await?))
         })
     }
@@ -342,13 +326,9 @@ impl Workspace {
         options: Option<crate::types::OperationOptions>,
     ) -> Promise {
         let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
-        let parsed = bundle_arg(&bundle).and_then(|b| Ok((b, call_abort(&options)?)));
-        let (bundle, abort) = match parsed {
-            Ok(args) => args,
-            Err(err) => return Promise::reject(&err.into()),
-        };
+        let parsed = bundle_arg(&bundle).and_then(|b| Ok((b, Abort::of_call(&options)?)));
         let inner = self.inner.clone();
-        spawn(async move {
+        spawn_with(parsed, |(bundle, abort)| async move {
             let io = inner.host.io(abort.as_ref());
             let ids = inner
                 .core
