@@ -89,6 +89,15 @@ pub(crate) fn process_cwd() -> Result<Option<String>, JsOffloadError> {
     }
 }
 
+/// `INVALID_ARGUMENT` (`"<expects>, got <kind>"`) unless `input` is an object.
+pub(crate) fn expect_object(input: &JsValue, expects: &str) -> Result<(), JsOffloadError> {
+    if input.is_object() {
+        return Ok(());
+    }
+    let kind = kind_of(input);
+    Err(OffloadError::InvalidArgument(format!("{expects}, got {kind}")).into())
+}
+
 /// An options argument: an object, or absent.
 pub(crate) fn options_arg(options: &JsValue) -> Result<(), JsOffloadError> {
     Ok(options::call_options(&arg(options))?)

@@ -177,4 +177,22 @@ impl MaterializeStats {
             self.saved_chars as f64 / self.hits as f64
         }
     }
+
+    /// The counts as every host returns them: `{ hits, inlined, savedChars,
+    /// avgSavedChars }`.
+    ///
+    /// ```
+    /// use tool_offload_core::materialize::MaterializeStats;
+    /// let stats = MaterializeStats { hits: 2, inlined: 1, saved_chars: 5 };
+    /// let shown = serde_json::json!({ "hits": 2, "inlined": 1, "savedChars": 5, "avgSavedChars": 2.5 });
+    /// assert_eq!(stats.to_value(), shown);
+    /// ```
+    pub fn to_value(&self) -> serde_json::Value {
+        let mut shown = serde_json::Map::new();
+        shown.insert("hits".into(), self.hits.into());
+        shown.insert("inlined".into(), self.inlined.into());
+        shown.insert("savedChars".into(), self.saved_chars.into());
+        shown.insert("avgSavedChars".into(), self.avg_saved_chars().into());
+        shown.into()
+    }
 }

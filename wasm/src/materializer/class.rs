@@ -5,11 +5,11 @@ use super::output::{materialize, MaterializeInput};
 use super::read_back::{read_back, ReadBack};
 use crate::args::grep_args;
 use crate::args::{id_arg, kind_of, page_arg};
-use crate::error::{set, JsOffloadError};
+use crate::error::JsOffloadError;
 use crate::promise::{spawn, spawn_with};
 use crate::read_write::{Original, ReadWrite};
 use crate::types::{Count, GrepOptions, MaterializeMessagesOptions, OperationOptions, ReadOptions};
-use js_sys::{Array, Object, Promise};
+use js_sys::{Array, Promise};
 use std::rc::Rc;
 use tool_offload_core::materialize::DEFAULT_LINES;
 use tool_offload_core::OffloadError;
@@ -273,21 +273,7 @@ impl Materializer {
     /// avgSavedChars }`.
     #[wasm_bindgen(unchecked_return_type = "MaterializeStats")]
     pub fn stats(&self) -> JsValue {
-        let stats = self.inner.core.stats();
-        let js = Object::new();
-        set(&js, "hits", &JsValue::from_f64(stats.hits as f64));
-        set(&js, "inlined", &JsValue::from_f64(stats.inlined as f64));
-        set(
-            &js,
-            "savedChars",
-            &JsValue::from_f64(stats.saved_chars as f64),
-        );
-        set(
-            &js,
-            "avgSavedChars",
-            &JsValue::from_f64(stats.avg_saved_chars()),
-        );
-        js.into()
+        crate::convert::to_js(&self.inner.core.stats().to_value())
     }
 }
 

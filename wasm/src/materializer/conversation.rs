@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use super::options::Inner;
 use super::output::{context_ref, log};
 use crate::abort::{self, unless_aborted, Abort};
-use crate::args::{id_string, kind_of, string_arg, working_dir};
+use crate::args::{expect_object, id_string, kind_of, string_arg, working_dir};
 use crate::convert::strings;
 use crate::convert::{from_parsed, too_deep};
 use crate::copy::Messages;
@@ -116,13 +116,10 @@ pub fn import_conversation(
 }
 
 async fn import(bundle: JsValue, options: JsValue) -> Result<JsValue, JsOffloadError> {
-    if !options.is_object() {
-        return Err(OffloadError::InvalidArgument(format!(
-            "options must be an object with userData and writer, got {}",
-            kind_of(&options)
-        ))
-        .into());
-    }
+    expect_object(
+        &options,
+        "options must be an object with userData and writer",
+    )?;
     let user_data = string_arg(&field(&options, "userData"), "options.userData")?;
     let cwd = working_dir(&options, &user_data)?;
     let abort = Abort::from_options(&options)?;
@@ -196,13 +193,8 @@ pub fn format_legacy_tool_record(
 }
 
 fn legacy(record: &JsValue) -> Result<String, JsOffloadError> {
-    if !record.is_object() {
-        return Err(OffloadError::InvalidArgument(format!(
-            "formatLegacyToolRecord expects {{ toolName, toolCallId?, arguments, response }}, got {}",
-            kind_of(record)
-        ))
-        .into());
-    }
+    let expects = "formatLegacyToolRecord expects { toolName, toolCallId?, arguments, response }";
+    expect_object(record, expects)?;
     let name = field(record, "toolName");
     string_arg(&name, "toolName")?;
     let id = field(record, "toolCallId");

@@ -5,13 +5,12 @@ use js_sys::{Object, Promise};
 use tool_offload_core::materialize::{
     mime_type, RESOURCE_DESCRIPTION, RESOURCE_NAME, RESOURCE_TEMPLATE, RESOURCE_TITLE,
 };
-use tool_offload_core::OffloadError;
 use wasm_bindgen::prelude::*;
 
 use super::options::Inner;
-use crate::args::{id_arg, kind_of, optional_string, string_arg};
+use crate::args::{expect_object, id_arg, optional_string, string_arg};
 use crate::convert::{to_js, to_value};
-use crate::error::{set, JsOffloadError};
+use crate::error::set;
 use crate::keys::field;
 use crate::promise::spawn_with;
 
@@ -47,14 +46,10 @@ pub(crate) fn materialize_call_tool_result(
     options: JsValue,
 ) -> Promise {
     let parsed = (|| {
-        if !options.is_object() {
-            return Err(JsOffloadError::from(OffloadError::InvalidArgument(
-                format!(
-                    "options must be {{ toolName, callId, serverName? }}, got {}",
-                    kind_of(&options)
-                ),
-            )));
-        }
+        expect_object(
+            &options,
+            "options must be { toolName, callId, serverName? }",
+        )?;
         let tool = string_arg(&field(&options, "toolName"), "toolName")?;
         let call_id = id_arg(&field(&options, "callId"), "callId")?;
         let server = optional_string(&options, "serverName", "serverName")?;

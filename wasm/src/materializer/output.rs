@@ -3,11 +3,11 @@
 
 use js_sys::{Function, JsString, Object};
 use tool_offload_core::materialize::{BinaryOutputRef, ContextRef, Materialized, ToolOutputRef};
-use tool_offload_core::{utf16_len, OffloadError, Value};
+use tool_offload_core::{utf16_len, Value};
 use wasm_bindgen::prelude::*;
 
 use super::options::Inner;
-use crate::args::{id_arg, kind_of, optional_string, string_arg};
+use crate::args::{expect_object, id_arg, optional_string, string_arg};
 use crate::convert::to_js;
 use crate::count_tokens::{caused, JsCounter};
 use crate::error::{set, JsOffloadError};
@@ -34,13 +34,8 @@ pub(crate) struct MaterializeInput {
 
 impl MaterializeInput {
     pub(crate) fn parse(input: &JsValue) -> Result<MaterializeInput, JsOffloadError> {
-        if !input.is_object() {
-            return Err(OffloadError::InvalidArgument(format!(
-                "materialize expects {{ toolCallId, toolName, serverName?, output }}, got {}",
-                kind_of(input)
-            ))
-            .into());
-        }
+        let expects = "materialize expects { toolCallId, toolName, serverName?, output }";
+        expect_object(input, expects)?;
         let tool_call_id = id_arg(&field(input, "toolCallId"), "toolCallId")?;
         let tool_name = string_arg(&field(input, "toolName"), "toolName")?;
         let server_name = optional_string(input, "serverName", "serverName")?;

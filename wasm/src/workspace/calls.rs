@@ -11,8 +11,8 @@ use wasm_bindgen::prelude::*;
 
 use super::options::Inner;
 use crate::abort::{self, unless_aborted, Abort};
+use crate::args::{expect_object, optional_string, string_arg};
 use crate::args::{id_arg, kind_of, options_arg, page_arg};
-use crate::args::{optional_string, string_arg};
 use crate::convert::{from_parsed, number};
 use crate::convert::{strings, to_js, to_value};
 use crate::copy::Messages;
@@ -70,14 +70,6 @@ fn metadata_arg(input: &JsValue) -> Result<Map<String, Value>, JsOffloadError> {
 
 fn invalid(message: String) -> JsOffloadError {
     OffloadError::InvalidArgument(message).into()
-}
-
-/// `INVALID_ARGUMENT` (`"<expects>, got <kind>"`) unless `input` is an object.
-fn expect_object(input: &JsValue, expects: &str) -> Result<(), JsOffloadError> {
-    if input.is_object() {
-        return Ok(());
-    }
-    Err(invalid(format!("{expects}, got {}", kind_of(input))))
 }
 
 /// `offloadToolResult({ toolCallId, toolName, actionName?, content, metadata? })`.
