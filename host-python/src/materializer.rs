@@ -286,10 +286,10 @@ impl NativeMaterializer {
         Ok(lone.text(&bundle))
     }
 
-    /// `(hits, inlined, saved_chars)` over this materializer's lifetime.
-    fn stats(&self) -> (u64, u64, u64) {
+    /// `(hits, inlined, saved_chars, avg_saved_chars)` over this materializer's lifetime.
+    fn stats(&self) -> (u64, u64, u64, f64) {
         let s = each!(Mat, &self.inner, m => m.stats());
-        (s.hits, s.inlined, s.saved_chars)
+        (s.hits, s.inlined, s.saved_chars, s.avg_saved_chars())
     }
 
     /// The read tools' definitions as the `tools` array of `format`, as JSON text.

@@ -169,10 +169,8 @@ class MaterializeStats:
     hits: int
     inlined: int
     saved_chars: int
-
-    @property
-    def avg_saved_chars(self) -> float:
-        return self.saved_chars / self.hits if self.hits else 0
+    #: ``saved_chars / hits``, 0 without hits (core's figure).
+    avg_saved_chars: float
 
 
 @dataclass(frozen=True)
