@@ -2,12 +2,30 @@
 //! (a server restarted, a backend terminated, an idle connection cut by a proxy).
 
 use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
 
+use tokio::sync::RwLock;
 use tokio_postgres::{Client, Config, NoTls};
 use tool_offload_core::OffloadError;
 
 use super::errors::{describe, read_failed};
-use super::index::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT};
+
+/// How long [`PostgresIndex::connect`](super::PostgresIndex::connect) waits for the
+/// server when the connection string sets no `connect_timeout`.
+pub const POSTGRES_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The connection an index and its other namespaces' indexes share.
+#[derive(Clone)]
+pub(super) struct Connection {
+    /// Reads run side by side on it, a transaction holds it alone.
+    pub(super) client: Arc<RwLock<Client>>,
+    /// Names the database in errors: `postgresql://user@host:port/dbname`.
+    pub(super) location: Arc<str>,
+    /// How to connect again when the connection is lost: `None` for a client brought
+    /// to [`from_client`](super::PostgresIndex::from_client).
+    pub(super) reconnect: Option<Arc<Config>>,
+}
 
 /// A client connected to the database `config` names within its `connect_timeout`
 /// ([`POSTGRES_CONNECT_TIMEOUT`] when it names none), its connection driven by a task
@@ -42,7 +60,7 @@ pub(super) async fn connect_client(
     Ok(client)
 }
 
-impl PostgresIndex {
+impl Connection {
     /// Whether the connection is gone: closed, or not answering a check. Asked only
     /// after a call failed, so a healthy connection costs nothing.
     async fn lost(&self) -> bool {
@@ -51,11 +69,11 @@ impl PostgresIndex {
     }
 
     /// A new connection in place of a lost one.
-    async fn renew(&self, config: &Config) -> Result<(), OffloadError> {
+    async fn renew(&self, config: &Config, namespace: &str) -> Result<(), OffloadError> {
         let mut client = self.client.write().await;
         // Another call may have connected again while this one waited for the lock.
         if client.is_closed() || client.check_connection().await.is_err() {
-            *client = connect_client(config, &self.location, &self.namespace).await?;
+            *client = connect_client(config, &self.location, namespace).await?;
             tracing::info!(target: "tool_offload::workspace", database = %self.location, "PostgreSQL index connected again");
         }
         Ok(())
@@ -64,16 +82,21 @@ impl PostgresIndex {
     /// `op`; when it fails because the connection was lost (before the call, or under it:
     /// a terminated session fails the call in flight), once more on a new connection, if
     /// this index made the lost one (a client brought to
-    /// [`from_client`](PostgresIndex::from_client) is the caller's to renew). Every index
-    /// call can be repeated: reads, upserts of the same records, deletes of the same ids.
-    pub(super) async fn retrying<T, F, Fut>(&self, op: F) -> Result<T, OffloadError>
+    /// [`from_client`](super::PostgresIndex::from_client) is the caller's to renew). Every
+    /// index call can be repeated: reads, upserts of the same records, deletes of the
+    /// same ids. `namespace` names the index in an error.
+    pub(super) async fn retrying<T, F, Fut>(
+        &self,
+        namespace: &str,
+        op: F,
+    ) -> Result<T, OffloadError>
     where
         F: Fn() -> Fut,
         Fut: Future<Output = Result<T, OffloadError>>,
     {
         match (op().await, &self.reconnect) {
             (Err(_), Some(config)) if self.lost().await => {
-                self.renew(config).await?;
+                self.renew(config, namespace).await?;
                 op().await
             }
             (done, _) => done,

@@ -1,6 +1,6 @@
 //! The PostgreSQL index: records in a table, queried by metadata, kept in step by a version row.
 
-use super::connection::connect_client;
+use super::connection::{connect_client, Connection, POSTGRES_CONNECT_TIMEOUT};
 use super::counts::Counts;
 use super::errors::{describe, location, read_failed, where_};
 use std::collections::HashSet;
@@ -12,10 +12,6 @@ use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{Client, Config};
 use tool_offload_core::workspace::{IndexFuture, KnowledgeRecord, Query, RecordIndex};
 use tool_offload_core::{IoError, OffloadError};
-
-/// How long [`PostgresIndex::connect`] waits for the server when the connection string
-/// names no `connect_timeout`.
-pub const POSTGRES_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a filter field's count (how many records hold it, up to 2,000) is reused to
 /// choose the driving field, unless [`PostgresIndex::with_count_ttl`] says otherwise.
@@ -53,25 +49,19 @@ const SYNCED: &str = "shared";
 /// # Ok(()) }
 /// ```
 pub struct PostgresIndex {
-    /// Shared by the namespaces of [`PostgresIndex::namespace`]: reads run side by side
-    /// on the connection, a transaction holds it alone.
-    pub(super) client: Arc<RwLock<Client>>,
-    /// Names the database in errors: `postgresql://user@host:port/dbname`.
-    pub(super) location: Arc<str>,
-    pub(super) namespace: String,
+    /// Shared by the namespaces of [`PostgresIndex::namespace`].
+    connection: Connection,
+    namespace: String,
     /// Whether the namespace is known to be synced (then `changed` asks no more).
     synced: AtomicBool,
     /// The filter fields' counts, remembered for a while.
     counts: Counts,
-    /// How to connect again when the connection is lost: `None` for a client brought
-    /// to [`from_client`](PostgresIndex::from_client).
-    pub(super) reconnect: Option<Arc<Config>>,
 }
 
 impl std::fmt::Debug for PostgresIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PostgresIndex")
-            .field("location", &self.location)
+            .field("location", &self.connection.location)
             .field("namespace", &self.namespace)
             .finish_non_exhaustive()
     }
@@ -127,12 +117,14 @@ impl PostgresIndex {
         reconnect: Option<Arc<Config>>,
     ) -> Result<Self, OffloadError> {
         let index = PostgresIndex {
-            client: Arc::new(RwLock::new(client)),
-            location: location.into(),
+            connection: Connection {
+                client: Arc::new(RwLock::new(client)),
+                location: location.into(),
+                reconnect,
+            },
             namespace: namespace.to_owned(),
             synced: AtomicBool::new(false),
             counts: Counts::new(POSTGRES_COUNT_TTL),
-            reconnect,
         };
         index.create_tables().await.map_err(|e| {
             index.read_failed(format!("cannot create the index tables: {}", describe(&e)))
@@ -150,12 +142,10 @@ impl PostgresIndex {
     /// ```
     pub fn namespace(&self, namespace: &str) -> Self {
         PostgresIndex {
-            client: self.client.clone(),
-            location: self.location.clone(),
+            connection: self.connection.clone(),
             namespace: namespace.to_owned(),
             synced: AtomicBool::new(false),
             counts: Counts::new(self.counts.ttl()),
-            reconnect: self.reconnect.clone(),
         }
     }
 
@@ -180,7 +170,7 @@ impl PostgresIndex {
     }
 
     async fn create_tables(&self) -> Result<(), tokio_postgres::Error> {
-        let mut client = self.client.write().await;
+        let mut client = self.connection.client.write().await;
         let tx = client.transaction().await?;
         // Workers starting together: `CREATE … IF NOT EXISTS` is not safe concurrently,
         // so they take turns.
@@ -189,12 +179,12 @@ impl PostgresIndex {
     }
 
     fn read_failed(&self, message: String) -> OffloadError {
-        read_failed(&self.location, &self.namespace, message)
+        read_failed(&self.connection.location, &self.namespace, message)
     }
 
     fn write_failed(&self, e: tokio_postgres::Error) -> OffloadError {
         OffloadError::WriteFailed {
-            path: where_(&self.location, &self.namespace),
+            path: where_(&self.connection.location, &self.namespace),
             source: IoError::new(describe(&e)),
         }
     }
@@ -207,7 +197,7 @@ impl PostgresIndex {
         if self.synced.load(Ordering::Acquire) {
             return Ok(None);
         }
-        let client = self.client.read().await;
+        let client = self.connection.client.read().await;
         let row = client
             .query_typed_opt(super::sql::IS_SYNCED, &[(&self.namespace, Type::TEXT)])
             .await
@@ -221,7 +211,7 @@ impl PostgresIndex {
     }
 
     async fn synced_now(&self, token: &str) -> Result<(), OffloadError> {
-        let client = self.client.read().await;
+        let client = self.connection.client.read().await;
         client
             .execute_typed(
                 super::sql::MARK_SYNCED,
@@ -234,7 +224,7 @@ impl PostgresIndex {
     }
 
     async fn ids_now(&self) -> Result<HashSet<String>, OffloadError> {
-        let client = self.client.read().await;
+        let client = self.connection.client.read().await;
         let rows = client
             .query_typed(super::sql::IDS, &[(&self.namespace, Type::TEXT)])
             .await
@@ -249,7 +239,7 @@ impl PostgresIndex {
             return Ok(());
         }
         let rows = super::sql::Rows::of(records);
-        let mut client = self.client.write().await;
+        let mut client = self.connection.client.write().await;
         let ns: &(dyn ToSql + Sync) = &self.namespace;
         let done = async {
             let tx = client.transaction().await?;
@@ -290,7 +280,7 @@ impl PostgresIndex {
             return Ok(());
         }
         let ids = ids.to_vec();
-        let mut client = self.client.write().await;
+        let mut client = self.connection.client.write().await;
         let done = async {
             let tx = client.transaction().await?;
             let params: [(&(dyn ToSql + Sync), Type); 2] =
@@ -305,7 +295,7 @@ impl PostgresIndex {
 
     async fn clear_now(&self) -> Result<(), OffloadError> {
         self.synced.store(false, Ordering::Release);
-        let mut client = self.client.write().await;
+        let mut client = self.connection.client.write().await;
         let done = async {
             let tx = client.transaction().await?;
             for statement in super::sql::CLEAR {
@@ -319,7 +309,7 @@ impl PostgresIndex {
 
     async fn query_now(&self, query: &Query) -> Result<Vec<KnowledgeRecord>, OffloadError> {
         let plan = super::sql::Plan::of(query);
-        let client = self.client.read().await;
+        let client = self.connection.client.read().await;
         let driving = self.driving(&plan, &client).await?;
         let (statement, params) = plan.selecting(&self.namespace, driving);
         let rows = client
@@ -363,26 +353,39 @@ impl PostgresIndex {
     }
 }
 
+impl PostgresIndex {
+    /// `op` as [`Connection::retrying`] runs it, boxed as the trait's futures are.
+    fn retrying<'a, T: Send + 'a, Fut>(
+        &'a self,
+        op: impl Fn() -> Fut + Send + Sync + 'a,
+    ) -> IndexFuture<'a, T>
+    where
+        Fut: std::future::Future<Output = Result<T, OffloadError>> + Send + 'a,
+    {
+        Box::pin(self.connection.retrying(&self.namespace, op))
+    }
+}
+
 impl RecordIndex for PostgresIndex {
     fn changed(&self) -> IndexFuture<'_, Option<String>> {
-        Box::pin(self.retrying(|| self.changed_now()))
+        self.retrying(|| self.changed_now())
     }
     fn synced<'a>(&'a self, token: &'a str) -> IndexFuture<'a, ()> {
-        Box::pin(self.retrying(|| self.synced_now(token)))
+        self.retrying(|| self.synced_now(token))
     }
     fn ids(&self) -> IndexFuture<'_, HashSet<String>> {
-        Box::pin(self.retrying(|| self.ids_now()))
+        self.retrying(|| self.ids_now())
     }
     fn insert<'a>(&'a self, records: &'a [KnowledgeRecord]) -> IndexFuture<'a, ()> {
-        Box::pin(self.retrying(|| self.insert_now(records)))
+        self.retrying(|| self.insert_now(records))
     }
     fn remove<'a>(&'a self, ids: &'a [String]) -> IndexFuture<'a, ()> {
-        Box::pin(self.retrying(|| self.remove_now(ids)))
+        self.retrying(|| self.remove_now(ids))
     }
     fn clear(&self) -> IndexFuture<'_, ()> {
-        Box::pin(self.retrying(|| self.clear_now()))
+        self.retrying(|| self.clear_now())
     }
     fn query<'a>(&'a self, query: &'a Query) -> IndexFuture<'a, Vec<KnowledgeRecord>> {
-        Box::pin(self.retrying(|| self.query_now(query)))
+        self.retrying(|| self.query_now(query))
     }
 }

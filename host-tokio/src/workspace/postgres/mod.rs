@@ -7,4 +7,5 @@ mod errors;
 mod index;
 mod sql;
 
-pub use index::{PostgresIndex, POSTGRES_CONNECT_TIMEOUT, POSTGRES_COUNT_TTL};
+pub use connection::POSTGRES_CONNECT_TIMEOUT;
+pub use index::{PostgresIndex, POSTGRES_COUNT_TTL};
