@@ -47,7 +47,9 @@ endif
 # Issue 50's pairs made one (336,285 -> 336,397; docs/size.md) fit under it. +0.4 KB for
 # issue 50's engines under the products (336,397 -> 336,773: the budget's rule chosen in
 # core's limits/ engine before the Materializer stores, +0.3 KB; the moves, +0.1 KB).
-WASM_GZ_BUDGET := 336800
+# -0.4 KB for issue 50's thinner wasm crate (336,773 -> 336,400: arguments read by core's
+# option leaves, one reject-or-spawn for the exports), budget lowered to match.
+WASM_GZ_BUDGET := 336500
 FUZZ_SECONDS ?= 60
 
 .PHONY: help setup setup-test test-installs package build www demo test test-rust test-node test-browser lint check format bench bench-redact bench-memory fuzz clean \
