@@ -1,7 +1,7 @@
 //! Removing the temporary files of writers that died mid-write (killed process, power
 //! loss): without it, every crash would leave a `.tool-offload-*.tmp` behind for good.
 //! Which files are stale and how they are removed is core's
-//! ([`sweep_stale_temp`](tool_offload_core::temp::sweep_stale_temp)); this remembers which
+//! ([`sweep_stale_temp`]); this remembers which
 //! directories this process has swept.
 
 use std::collections::HashSet;

@@ -156,7 +156,7 @@ impl<IO: FileWriter + FileReader + Send + Sync> Workspace<IO> {
     }
 
     /// This workspace with `index` answering its queries instead of a scan: a shared
-    /// [`PostgresIndex`](crate::workspace::PostgresIndex) (feature `postgres`) for many workers, or
+    /// [`PostgresIndex`] (feature `postgres`) for many workers, or
     /// any [`RecordIndex`]. Every record this workspace stores is added to it at once;
     /// see [`RecordIndex::changed`] for when it catches up with the records.
     ///

@@ -10,29 +10,29 @@ use std::time::Duration;
 use tokio::sync::RwLock;
 use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{Client, Config};
-use tool_offload_core::workspace::{IndexFuture, KnowledgeRecord, Query, RecordIndex};
+use tool_offload_core::workspace::{KnowledgeRecord, Query};
 use tool_offload_core::{IoError, OffloadError};
 
 /// How long a filter field's count (how many records hold it, up to 2,000) is reused to
 /// choose the driving field, unless [`PostgresIndex::with_count_ttl`] says otherwise.
 pub const POSTGRES_COUNT_TTL: Duration = Duration::from_secs(30);
 
-/// The token [`RecordIndex::changed`] hands out: a shared index is synced once, then kept
-/// in step by its writers.
+/// The token [`changed`](tool_offload_core::workspace::RecordIndex::changed) hands out: a
+/// shared index is synced once, then kept in step by its writers.
 const SYNCED: &str = "shared";
 
-/// A [`RecordIndex`] in PostgreSQL: the records of many namespaces in three tables
-/// (`tool_offload_records`, `tool_offload_fields`, `tool_offload_meta`, created when
-/// missing), so many workers query one index. It answers exactly as the SQLite index and
-/// the scan do: the same JSON equality (a field's `JSON.stringify`, so `1` and `1.0` are
-/// one number and `"1"` another), newest first then id in byte order (`COLLATE "C"`),
-/// and the same plan (the rarest filter field drives).
+/// A [`RecordIndex`](tool_offload_core::workspace::RecordIndex) in PostgreSQL: the records
+/// of many namespaces in three tables (`tool_offload_records`, `tool_offload_fields`,
+/// `tool_offload_meta`, created when missing), so many workers query one index. It answers
+/// exactly as the SQLite index and the scan do: the same JSON equality (a field's
+/// `JSON.stringify`, so `1` and `1.0` are one number and `"1"` another), newest first then
+/// id in byte order (`COLLATE "C"`), and the same plan (the rarest filter field drives).
 ///
 /// It trusts its writers: every workspace using it adds each record it stores, so once a
 /// namespace was caught up with its records (the first query ever on it lists them),
-/// [`changed`](RecordIndex::changed) says nothing changed, and no worker lists the records
-/// again. Records written by a process without this index are seen after
-/// [`Workspace::rebuild_index`](crate::workspace::Workspace::rebuild_index).
+/// [`changed`](tool_offload_core::workspace::RecordIndex::changed) says nothing changed,
+/// and no worker lists the records again. Records written by a process without this index
+/// are seen after [`Workspace::rebuild_index`](crate::workspace::Workspace::rebuild_index).
 ///
 /// Connected without TLS by [`connect`](PostgresIndex::connect), which connects again
 /// when the connection is lost (the call that met the loss is tried once more); bring a
@@ -50,8 +50,8 @@ const SYNCED: &str = "shared";
 /// ```
 pub struct PostgresIndex {
     /// Shared by the namespaces of [`PostgresIndex::namespace`].
-    connection: Connection,
-    namespace: String,
+    pub(super) connection: Connection,
+    pub(super) namespace: String,
     /// Whether the namespace is known to be synced (then `changed` asks no more).
     synced: AtomicBool,
     /// The filter fields' counts, remembered for a while.
@@ -193,7 +193,7 @@ impl PostgresIndex {
         self.read_failed(describe(&e))
     }
 
-    async fn changed_now(&self) -> Result<Option<String>, OffloadError> {
+    pub(super) async fn changed_now(&self) -> Result<Option<String>, OffloadError> {
         if self.synced.load(Ordering::Acquire) {
             return Ok(None);
         }
@@ -210,7 +210,7 @@ impl PostgresIndex {
         Ok(Some(SYNCED.to_owned()))
     }
 
-    async fn synced_now(&self, token: &str) -> Result<(), OffloadError> {
+    pub(super) async fn synced_now(&self, token: &str) -> Result<(), OffloadError> {
         let client = self.connection.client.read().await;
         client
             .execute_typed(
@@ -223,7 +223,7 @@ impl PostgresIndex {
         Ok(())
     }
 
-    async fn ids_now(&self) -> Result<HashSet<String>, OffloadError> {
+    pub(super) async fn ids_now(&self) -> Result<HashSet<String>, OffloadError> {
         let client = self.connection.client.read().await;
         let rows = client
             .query_typed(super::sql::IDS, &[(&self.namespace, Type::TEXT)])
@@ -234,7 +234,7 @@ impl PostgresIndex {
             .collect()
     }
 
-    async fn insert_now(&self, records: &[KnowledgeRecord]) -> Result<(), OffloadError> {
+    pub(super) async fn insert_now(&self, records: &[KnowledgeRecord]) -> Result<(), OffloadError> {
         if records.is_empty() {
             return Ok(());
         }
@@ -275,7 +275,7 @@ impl PostgresIndex {
         done.await.map_err(|e| self.write_failed(e))
     }
 
-    async fn remove_now(&self, ids: &[String]) -> Result<(), OffloadError> {
+    pub(super) async fn remove_now(&self, ids: &[String]) -> Result<(), OffloadError> {
         if ids.is_empty() {
             return Ok(());
         }
@@ -293,7 +293,7 @@ impl PostgresIndex {
         done.await.map_err(|e| self.write_failed(e))
     }
 
-    async fn clear_now(&self) -> Result<(), OffloadError> {
+    pub(super) async fn clear_now(&self) -> Result<(), OffloadError> {
         self.synced.store(false, Ordering::Release);
         let mut client = self.connection.client.write().await;
         let done = async {
@@ -307,7 +307,10 @@ impl PostgresIndex {
         done.await.map_err(|e| self.write_failed(e))
     }
 
-    async fn query_now(&self, query: &Query) -> Result<Vec<KnowledgeRecord>, OffloadError> {
+    pub(super) async fn query_now(
+        &self,
+        query: &Query,
+    ) -> Result<Vec<KnowledgeRecord>, OffloadError> {
         let plan = super::sql::Plan::of(query);
         let client = self.connection.client.read().await;
         let driving = self.driving(&plan, &client).await?;
@@ -350,42 +353,5 @@ impl PostgresIndex {
             }
         }
         Ok(super::counts::rarest(&counts))
-    }
-}
-
-impl PostgresIndex {
-    /// `op` as [`Connection::retrying`] runs it, boxed as the trait's futures are.
-    fn retrying<'a, T: Send + 'a, Fut>(
-        &'a self,
-        op: impl Fn() -> Fut + Send + Sync + 'a,
-    ) -> IndexFuture<'a, T>
-    where
-        Fut: std::future::Future<Output = Result<T, OffloadError>> + Send + 'a,
-    {
-        Box::pin(self.connection.retrying(&self.namespace, op))
-    }
-}
-
-impl RecordIndex for PostgresIndex {
-    fn changed(&self) -> IndexFuture<'_, Option<String>> {
-        self.retrying(|| self.changed_now())
-    }
-    fn synced<'a>(&'a self, token: &'a str) -> IndexFuture<'a, ()> {
-        self.retrying(|| self.synced_now(token))
-    }
-    fn ids(&self) -> IndexFuture<'_, HashSet<String>> {
-        self.retrying(|| self.ids_now())
-    }
-    fn insert<'a>(&'a self, records: &'a [KnowledgeRecord]) -> IndexFuture<'a, ()> {
-        self.retrying(|| self.insert_now(records))
-    }
-    fn remove<'a>(&'a self, ids: &'a [String]) -> IndexFuture<'a, ()> {
-        self.retrying(|| self.remove_now(ids))
-    }
-    fn clear(&self) -> IndexFuture<'_, ()> {
-        self.retrying(|| self.clear_now())
-    }
-    fn query<'a>(&'a self, query: &'a Query) -> IndexFuture<'a, Vec<KnowledgeRecord>> {
-        self.retrying(|| self.query_now(query))
     }
 }

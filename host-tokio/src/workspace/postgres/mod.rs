@@ -5,6 +5,7 @@ mod connection;
 mod counts;
 mod errors;
 mod index;
+mod record_index;
 mod sql;
 
 pub use connection::POSTGRES_CONNECT_TIMEOUT;
