@@ -22,6 +22,8 @@ pub(crate) use tool_offload::core::materialize::BinaryOutputRef;
 pub(crate) use tool_offload::core::materialize::Within;
 /// A page's rows when the caller names none (`read`, `tail`, `get_by_lines`).
 pub(crate) use tool_offload::core::materialize::DEFAULT_LINES;
+/// The keys of the options objects core reads (the npm package's names).
+pub(crate) use tool_offload::core::option_keys;
 /// Options objects, read once in core.
 pub(crate) use tool_offload::core::options::{self, Given};
 /// Redaction options: `redact=True` or patterns.

@@ -59,5 +59,14 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     m.add("ERROR_CODES", codes)?;
     m.add("DEFAULT_THRESHOLD", tool_offload::DEFAULT_THRESHOLD)?;
+    // The keys core reads (npm's names), so the tests hold the keywords to them.
+    m.add(
+        "MATERIALIZER_KEYS",
+        core_paths::option_keys::MATERIALIZER_KEYS.to_vec(),
+    )?;
+    m.add(
+        "WORKSPACE_KEYS",
+        core_paths::option_keys::WORKSPACE_KEYS.to_vec(),
+    )?;
     Ok(())
 }

@@ -15,10 +15,14 @@ __all__ = [
     "NativeWorkspace",
     "ERROR_CODES",
     "DEFAULT_THRESHOLD",
+    "MATERIALIZER_KEYS",
+    "WORKSPACE_KEYS",
 ]
 
 ERROR_CODES: list[str]
 DEFAULT_THRESHOLD: int
+MATERIALIZER_KEYS: list[str]
+WORKSPACE_KEYS: list[str]
 
 def offload_tool_results(
     messages: str,
